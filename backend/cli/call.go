@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/rooted-dev/rooted/backend/tool"
+)
+
+func runCall(ctx context.Context, stdio IO, args []string) int {
+	fs := newFlagSet("call", stdio, "TOOL [--root DIR] [--cwd DIR] [JSON]")
+	var pf projectFlags
+	pf.register(fs)
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) == 0 || len(pos) > 2 {
+		return usageError(stdio, fs, "want a tool name and at most one JSON argument, got %d arguments", len(pos))
+	}
+	name, input := pos[0], ""
+	if len(pos) == 2 {
+		input = pos[1]
+	} else if stdio.Stdin != nil {
+		if input, err = readAll(stdio.Stdin); err != nil {
+			return usageError(stdio, fs, "reading arguments from stdin: %v", err)
+		}
+	}
+	s, reg, terr := pf.open()
+	if terr != nil {
+		return printError(stdio, terr)
+	}
+	defer s.Close()
+	out, terr := reg.Call(ctx, name, []byte(input))
+	if terr != nil {
+		if terr.Code == tool.CodeUnknownTool {
+			fmt.Fprintln(stdio.Stderr, "rooted call:", terr.Message)
+			printError(stdio, terr)
+			return ExitUsage
+		}
+		return printError(stdio, terr)
+	}
+	return printJSON(stdio, out)
+}
+
+// printError writes a tool error's JSON to stdout, where scripts read results, and returns ExitToolError.
+func printError(stdio IO, e *tool.Error) int {
+	printJSON(stdio, e.JSON())
+	return ExitToolError
+}
+
+func printJSON(stdio IO, raw []byte) int {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		buf.Reset()
+		buf.Write(raw)
+	}
+	buf.WriteByte('\n')
+	_, _ = stdio.Stdout.Write(buf.Bytes())
+	return ExitOK
+}

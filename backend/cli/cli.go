@@ -1,0 +1,157 @@
+// Package cli runs Rooted's subcommands: the same registry the window uses, from a terminal. Exit codes are a
+// contract: 0 success, 1 the tool failed (its error JSON is printed), 2 bad usage.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/tools"
+)
+
+// Exit codes.
+const (
+	ExitOK        = 0
+	ExitToolError = 1
+	ExitUsage     = 2
+)
+
+// IO is where a command reads and writes; tests pass buffers.
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+type command struct {
+	name, args, summary string
+	run                 func(ctx context.Context, io IO, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"tools", "[--json]", "list every tool with its description and input schema", runTools},
+		{"call", "TOOL [--root DIR] [--cwd DIR] [JSON]", "run one tool with JSON arguments (or JSON on stdin) and print its JSON result", runCall},
+	}
+}
+
+// IsCommand reports whether arg names a subcommand, so main can tell "rooted call ..." from window flags.
+func IsCommand(arg string) bool {
+	if arg == "help" || arg == "--help" || arg == "-h" {
+		return true
+	}
+	for _, c := range commands() {
+		if c.name == arg {
+			return true
+		}
+	}
+	return false
+}
+
+// Main runs the subcommand in args[0] and returns the process exit code.
+func Main(ctx context.Context, stdio IO, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "--help" || args[0] == "-h" {
+		usage(stdio.Stdout)
+		return ExitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, stdio, args[1:])
+		}
+	}
+	fmt.Fprintf(stdio.Stderr, "rooted: unknown command %q\n\n", args[0])
+	usage(stdio.Stderr)
+	return ExitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: rooted [--root DIR]            open the window (on DIR)")
+	fmt.Fprintln(w, "       rooted COMMAND [flags]")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %-40s %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintln(w, "\nExit codes: 0 success, 1 the tool reported an error (printed as JSON), 2 bad usage.")
+}
+
+// projectFlags are the flags every tool-running command shares.
+type projectFlags struct{ root, cwd string }
+
+func (p *projectFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&p.root, "root", ".", "project root; nothing outside it can be touched")
+	fs.StringVar(&p.cwd, "cwd", "", "working directory inside the root that relative paths start from")
+}
+
+// open returns the registry for a session rooted at the flags' root, or a tool error.
+func (p *projectFlags) open() (*session.Session, *tool.Registry, *tool.Error) {
+	s, err := session.Open(p.root)
+	if err != nil {
+		e := tools.Classify(err)
+		if e.Code == tool.CodeInternal || e.Code == tool.CodeNotFound || e.Code == tool.CodeNotADirectory {
+			e.Message = fmt.Sprintf("cannot open project root %s: %s", p.root, e.Message)
+		}
+		return nil, nil, e
+	}
+	if p.cwd != "" {
+		if _, err := s.Chdir(p.cwd); err != nil {
+			_ = s.Close()
+			return nil, nil, tools.Classify(err)
+		}
+	}
+	return s, tools.Registry(tools.Deps{Session: s}), nil
+}
+
+// parseInterleaved parses flags that may come before or after positional arguments, as users type them.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func newFlagSet(name string, stdio IO, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stdio.Stderr, "Usage: rooted %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func usageError(stdio IO, fs *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(stdio.Stderr, "rooted %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	fs.Usage()
+	return ExitUsage
+}
+
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return ExitOK
+	}
+	return ExitUsage
+}
+
+func readAll(r io.Reader) (string, error) {
+	if r == nil {
+		return "", nil
+	}
+	b, err := io.ReadAll(r)
+	return strings.TrimSpace(string(b)), err
+}

@@ -1,0 +1,164 @@
+package tool
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// checkFields gives the messages a model can act on for the mistakes models make most: a missing, unknown, empty or
+// wrongly typed top-level field. Everything else falls through to full schema validation.
+func checkFields(s *jsonschema.Schema, obj map[string]any) *Error {
+	for _, name := range s.Required {
+		if _, ok := obj[name]; !ok {
+			return &Error{
+				Code: CodeInvalidArgument, Field: name,
+				Message: fmt.Sprintf("missing required field %q (%s)", name, typeName(s.Properties[name])),
+			}
+		}
+	}
+	for _, name := range sortedKeys(obj) {
+		prop, ok := s.Properties[name]
+		if !ok {
+			return &Error{
+				Code: CodeInvalidArgument, Field: name,
+				Message: fmt.Sprintf("unknown field %q; known fields: %s", name, strings.Join(propertyNames(s), ", ")),
+			}
+		}
+		v := obj[name]
+		if !typeMatches(prop, v) {
+			return &Error{
+				Code: CodeInvalidArgument, Field: name,
+				Message: fmt.Sprintf("field %q must be %s, got %s", name, typeName(prop), describe(v)),
+			}
+		}
+		if str, ok := v.(string); ok {
+			if prop.MinLength != nil && len(str) < *prop.MinLength {
+				return &Error{Code: CodeInvalidArgument, Field: name, Message: fmt.Sprintf("field %q must not be empty", name)}
+			}
+			if strings.ContainsRune(str, 0) {
+				return &Error{Code: CodeInvalidArgument, Field: name, Message: fmt.Sprintf("field %q contains a NUL byte", name)}
+			}
+		}
+		if arr, ok := v.([]any); ok && prop.MinItems != nil && len(arr) < *prop.MinItems {
+			return &Error{Code: CodeInvalidArgument, Field: name, Message: fmt.Sprintf("field %q must not be empty", name)}
+		}
+		if n, ok := v.(float64); ok {
+			if prop.Minimum != nil && n < *prop.Minimum {
+				return &Error{Code: CodeInvalidArgument, Field: name, Message: fmt.Sprintf("field %q must be at least %v, got %v", name, *prop.Minimum, n)}
+			}
+			if prop.Maximum != nil && n > *prop.Maximum {
+				return &Error{Code: CodeInvalidArgument, Field: name, Message: fmt.Sprintf("field %q must be at most %v, got %v", name, *prop.Maximum, n)}
+			}
+		}
+	}
+	return nil
+}
+
+func propertyNames(s *jsonschema.Schema) []string {
+	if len(s.PropertyOrder) > 0 {
+		return s.PropertyOrder
+	}
+	return sortedKeys(s.Properties)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func schemaTypes(s *jsonschema.Schema) []string {
+	if s == nil {
+		return nil
+	}
+	if s.Type != "" {
+		return []string{s.Type}
+	}
+	return s.Types
+}
+
+func typeMatches(s *jsonschema.Schema, v any) bool {
+	types := schemaTypes(s)
+	if len(types) == 0 {
+		return true
+	}
+	for _, t := range types {
+		switch x := v.(type) {
+		case nil:
+			if t == "null" {
+				return true
+			}
+		case string:
+			if t == "string" {
+				return true
+			}
+		case bool:
+			if t == "boolean" {
+				return true
+			}
+		case float64:
+			if t == "number" || (t == "integer" && x == float64(int64(x))) {
+				return true
+			}
+		case []any:
+			if t == "array" {
+				return true
+			}
+		case map[string]any:
+			if t == "object" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func typeName(s *jsonschema.Schema) string {
+	var names []string
+	for _, t := range schemaTypes(s) {
+		switch t {
+		case "null":
+			continue
+		case "integer":
+			names = append(names, "an integer")
+		case "array":
+			names = append(names, "an array")
+		case "object":
+			names = append(names, "an object")
+		default:
+			names = append(names, "a "+t)
+		}
+	}
+	if len(names) == 0 {
+		return "a value"
+	}
+	return strings.Join(names, " or ")
+}
+
+// describe names a decoded JSON value's type and shows a short form of it, for "got ..." messages.
+func describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		if len(x) > 40 {
+			x = x[:40] + "..."
+		}
+		return fmt.Sprintf("string %q", x)
+	case bool:
+		return fmt.Sprintf("boolean %v", x)
+	case float64:
+		return fmt.Sprintf("number %v", x)
+	case []any:
+		return fmt.Sprintf("array of %d", len(x))
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}

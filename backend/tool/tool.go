@@ -1,0 +1,163 @@
+// Package tool is the registry every face of Rooted serves from: a tool is declared once (name, description,
+// input struct, effects) and the registry derives its JSON schema, validates input against it, runs it and turns
+// any failure into an *Error with a stable code.
+//
+// Guarantees: a handler only ever sees input that passed schema validation (required fields present, types right,
+// no unknown fields, declared bounds met). The registry never panics out to a caller: a panicking handler becomes
+// an "internal" error.
+//
+// Not guaranteed: semantic checks (does a path exist?) are the handler's job.
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Spec is what callers learn about a tool. It is the same for the Wails UI, the LLM, the CLI and MCP.
+type Spec struct {
+	Name        string             `json:"name"`
+	Title       string             `json:"title"`
+	Description string             `json:"description"`
+	InputSchema *jsonschema.Schema `json:"input_schema"`
+	// ReadOnly tools never change the project; the agent runs them without asking.
+	ReadOnly bool `json:"read_only"`
+	// Destructive tools may overwrite or delete what the user had (MCP's destructiveHint).
+	Destructive bool `json:"destructive"`
+	// Idempotent tools have no extra effect when repeated with the same input.
+	Idempotent bool `json:"idempotent"`
+	// Examples are valid inputs; a test validates each against the schema.
+	Examples []json.RawMessage `json:"examples,omitempty"`
+}
+
+// Def is what a tool author writes; New fills in the schema.
+type Def struct {
+	Name, Title, Description string
+	ReadOnly, Destructive    bool
+	Idempotent               bool
+	Examples                 []string
+}
+
+// Tool is a declared tool, ready to run.
+type Tool struct {
+	spec     Spec
+	resolved *jsonschema.Resolved
+	run      func(ctx context.Context, raw []byte) (any, error)
+}
+
+// Spec returns the tool's public description.
+func (t *Tool) Spec() Spec { return t.spec }
+
+// New declares a tool whose input is In and whose result is Out. The schema comes from In's json and jsonschema
+// tags, plus an optional `tool:"..."` tag with comma-separated constraints: nonempty (strings, arrays), min=N, max=N.
+// It panics on a declaration the schema library rejects: that is a programming error caught by any test.
+func New[In, Out any](d Def, fn func(ctx context.Context, in In) (Out, error)) *Tool {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: schema: %v", d.Name, err))
+	}
+	applyConstraints(reflect.TypeFor[In](), schema)
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: resolve schema: %v", d.Name, err))
+	}
+	examples := make([]json.RawMessage, len(d.Examples))
+	for i, e := range d.Examples {
+		examples[i] = json.RawMessage(e)
+	}
+	return &Tool{
+		spec: Spec{
+			Name: d.Name, Title: d.Title, Description: strings.TrimSpace(d.Description), InputSchema: schema,
+			ReadOnly: d.ReadOnly, Destructive: d.Destructive, Idempotent: d.Idempotent || d.ReadOnly,
+			Examples: examples,
+		},
+		resolved: resolved,
+		run: func(ctx context.Context, raw []byte) (any, error) {
+			var in In
+			if err := json.Unmarshal(raw, &in); err != nil {
+				return nil, Errorf(CodeInvalidArgument, "arguments: %v", err)
+			}
+			return fn(ctx, in)
+		},
+	}
+}
+
+// Validate checks raw JSON arguments against the tool's schema and returns them normalised ({} for empty or null).
+func (t *Tool) Validate(raw []byte) ([]byte, *Error) {
+	if len(strings.TrimSpace(string(raw))) == 0 || string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, Errorf(CodeInvalidArgument, "arguments are not valid JSON: %v", err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, Errorf(CodeInvalidArgument, "arguments must be a JSON object, got %s", describe(v))
+	}
+	if e := checkFields(t.spec.InputSchema, obj); e != nil {
+		return nil, e
+	}
+	if err := t.resolved.Validate(v); err != nil {
+		return nil, Errorf(CodeInvalidArgument, "arguments do not match the schema of %s: %v", t.spec.Name, err)
+	}
+	return raw, nil
+}
+
+// applyConstraints copies `tool:"..."` constraints into the schema so the model sees them and validation enforces them.
+func applyConstraints(t reflect.Type, s *jsonschema.Schema) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		prop := s.Properties[name]
+		if name == "" || name == "-" || prop == nil {
+			continue
+		}
+		for c := range strings.SplitSeq(f.Tag.Get("tool"), ",") {
+			key, val, _ := strings.Cut(strings.TrimSpace(c), "=")
+			switch key {
+			case "nonempty":
+				one := 1
+				if prop.Type == "array" {
+					prop.MinItems = &one
+				} else {
+					prop.MinLength = &one
+				}
+			case "min", "max":
+				n, err := strconv.ParseFloat(val, 64)
+				if err != nil {
+					panic(fmt.Sprintf("field %s: bad %s=%q", f.Name, key, val))
+				}
+				if key == "min" {
+					prop.Minimum = &n
+				} else {
+					prop.Maximum = &n
+				}
+			case "":
+			default:
+				panic(fmt.Sprintf("field %s: unknown tool constraint %q", f.Name, key))
+			}
+		}
+		elem := f.Type
+		if elem.Kind() == reflect.Slice {
+			elem = elem.Elem()
+			if prop.Items != nil {
+				applyConstraints(elem, prop.Items)
+			}
+			continue
+		}
+		applyConstraints(elem, prop)
+	}
+}

@@ -1,0 +1,46 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+
+	"github.com/rooted-dev/rooted/backend/files"
+	"github.com/rooted-dev/rooted/backend/tool"
+)
+
+//go:embed list_directory.md
+var listDirectoryDoc string
+
+// defaultListLimit keeps one listing readable for a model; the UI asks for more.
+const defaultListLimit = 1000
+
+type listDirectoryIn struct {
+	Path  string `json:"path,omitempty" jsonschema:"directory to list, relative to the working directory; default: the working directory"`
+	Limit int    `json:"limit,omitempty" jsonschema:"most entries to return (default 1000)" tool:"min=1,max=100000"`
+}
+
+type listDirectoryOut struct {
+	Path string `json:"path"`
+	files.Listing
+}
+
+func listDirectory(d Deps) *tool.Tool {
+	return tool.New(tool.Def{
+		Name: "list_directory", Title: "List directory", Description: listDirectoryDoc,
+		ReadOnly: true, Examples: []string{`{"path": "src"}`, `{}`, `{"path": ".", "limit": 50}`},
+	}, func(ctx context.Context, in listDirectoryIn) (listDirectoryOut, error) {
+		t, err := d.Session.Resolve(in.Path)
+		if err != nil {
+			return listDirectoryOut{}, err
+		}
+		limit := in.Limit
+		if limit == 0 {
+			limit = defaultListLimit
+		}
+		l, err := files.List(t.Root, t.Rel, limit)
+		if err != nil {
+			return listDirectoryOut{}, err
+		}
+		return listDirectoryOut{Path: t.Slash(), Listing: l}, nil
+	})
+}

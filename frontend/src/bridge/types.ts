@@ -1,0 +1,69 @@
+// Result shapes of the backend's tools, as their Go output structs marshal them.
+
+export type EntryKind = 'file' | 'dir' | 'symlink' | 'other'
+
+export interface DirEntry {
+  name: string
+  kind: EntryKind
+  size: number
+  target?: string
+  target_kind?: EntryKind
+}
+
+export interface ListDirectoryResult {
+  path: string
+  entries: DirEntry[]
+  total: number
+  limit: number
+  truncated: boolean
+}
+
+export interface ReadFileResult {
+  path: string
+  exists: boolean
+  content: string
+  size: number
+  total_lines: number
+  start_line: number
+  end_line: number
+  truncated: boolean
+  line_ending: 'lf' | 'crlf' | 'mixed' | 'none'
+}
+
+export interface WorkingDirectory {
+  root: string
+  name: string
+  cwd: string
+  cwd_relative: string
+}
+
+export interface Project {
+  root: string
+  name: string
+  cwd: string
+  cwd_relative: string
+}
+
+export interface RecentProject {
+  path: string
+  name: string
+  opened_at: string
+}
+
+export interface ToolSpec {
+  name: string
+  title: string
+  description: string
+  input_schema: Record<string, unknown>
+  read_only: boolean
+  destructive: boolean
+  idempotent: boolean
+}
+
+// ToolResults maps each tool name to its result type, so callTool is typed by name.
+export interface ToolResults {
+  get_working_directory: WorkingDirectory
+  change_working_directory: { success: boolean; current_directory: string; relative: string; previous_directory: string; message: string }
+  list_directory: ListDirectoryResult
+  read_file: ReadFileResult
+}
