@@ -103,4 +103,3 @@ func rejectErr(err error) error {
 	}
 	return reject(tools.Classify(err))
 }
-

@@ -30,10 +30,10 @@ type RecentProject struct {
 
 // Projects opens, chooses and remembers project folders.
 type Projects struct {
-	ctx      context.Context
-	session  *session.Session
-	recent   *recent.Store
-	now      func() time.Time
+	ctx     context.Context
+	session *session.Session
+	recent  *recent.Store
+	now     func() time.Time
 
 	mu       sync.Mutex
 	startErr error // a --root folder that failed to open, reported by the first Current call

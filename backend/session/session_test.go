@@ -55,7 +55,7 @@ func TestResolve(t *testing.T) {
 		{".", "/etc/passwd", "", ErrOutsideRoot},
 		{".", root + "x/file", "", ErrOutsideRoot}, // a sibling whose name starts with the root's
 		{".", "a\x00b", "", ErrInvalidPath},
-		{".", "~user/x", "~user/x", nil}, // a file named "~user", not a home directory
+		{".", "~user/x", "~user/x", nil},     // a file named "~user", not a home directory
 		{".", `..\..\etc`, `..\..\etc`, nil}, // on Unix a backslash is part of a file name
 	}
 	if home != "" {

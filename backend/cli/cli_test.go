@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(context.Background(), IO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb}, args)
+	return code, out.String(), errb.String()
+}
+
+func TestCallExitCodes(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "src", "a.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string // substring of stdout
+	}{
+		{"list", "", []string{"call", "list_directory", "--root", root, `{"path":"."}`}, ExitOK, `"name": "src"`},
+		{"flags after json", "", []string{"call", "read_file", `{"path":"a.txt"}`, "--root", root, "--cwd", "src"}, ExitOK, `"content": "hello\n"`},
+		{"stdin", `{"path":"src/a.txt"}`, []string{"call", "--root", root, "read_file"}, ExitOK, `"total_lines": 1`},
+		{"tool error", "", []string{"call", "read_file", "--root", root, `{"path":"../x"}`}, ExitToolError, `"code": "outside_root"`},
+		{"invalid args", "", []string{"call", "read_file", "--root", root, `{"path":1}`}, ExitToolError, `"code": "invalid_argument"`},
+		{"bad root", "", []string{"call", "read_file", "--root", filepath.Join(root, "nope"), `{"path":"a"}`}, ExitToolError, `cannot open project root`},
+		{"bad cwd", "", []string{"call", "read_file", "--root", root, "--cwd", "..", `{"path":"a"}`}, ExitToolError, `"code": "outside_root"`},
+		{"unknown tool", "", []string{"call", "nope", "--root", root, `{}`}, ExitUsage, `"code": "unknown_tool"`},
+		{"no tool", "", []string{"call"}, ExitUsage, ""},
+		{"too many args", "", []string{"call", "read_file", "{}", "{}"}, ExitUsage, ""},
+		{"bad flag", "", []string{"call", "--nope", "read_file"}, ExitUsage, ""},
+		{"unknown command", "", []string{"frobnicate"}, ExitUsage, ""},
+		{"help", "", []string{"help"}, ExitOK, "Commands:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := run(t, tt.stdin, tt.args...)
+			if code != tt.code || !strings.Contains(out, tt.want) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and stdout containing %q", code, out, errOut, tt.code, tt.want)
+			}
+			if code == ExitToolError {
+				var env struct{ Error struct{ Code, Message string } }
+				if err := json.Unmarshal([]byte(out), &env); err != nil || env.Error.Code == "" || env.Error.Message == "" {
+					t.Errorf("a tool error must print its JSON: %q", out)
+				}
+			}
+		})
+	}
+}
+
+func TestToolsJSON(t *testing.T) {
+	code, out, _ := run(t, "", "tools", "--json")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var specs []struct {
+		Name        string         `json:"name"`
+		InputSchema map[string]any `json:"input_schema"`
+	}
+	if err := json.Unmarshal([]byte(out), &specs); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, s := range specs {
+		names[s.Name] = true
+		if s.InputSchema["type"] != "object" {
+			t.Errorf("%s: schema %v", s.Name, s.InputSchema)
+		}
+	}
+	for _, want := range []string{"read_file", "list_directory", "change_working_directory", "get_working_directory"} {
+		if !names[want] {
+			t.Errorf("tools --json lacks %s", want)
+		}
+	}
+	if code, out, _ := run(t, "", "tools"); code != ExitOK || !strings.Contains(out, "read_file (read-only)") {
+		t.Errorf("human tools listing: %d %q", code, out)
+	}
+}

@@ -1,0 +1,85 @@
+package files
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func rootWith(t testing.TB, name, content string) *os.Root {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func TestReadLineAccounting(t *testing.T) {
+	long := strings.Repeat("x", 200_000) // longer than the reader's buffer: one line, not several
+	tests := []struct {
+		name, content string
+		opt           ReadOptions
+		text          string
+		total, start  int
+		end           int
+		truncated     bool
+		ending        string
+	}{
+		{"empty", "", ReadOptions{}, "", 0, 1, 0, false, "none"},
+		{"no final newline", "a\nb", ReadOptions{}, "a\nb", 2, 1, 2, false, "lf"},
+		{"mixed", "a\r\nb\nc", ReadOptions{}, "a\r\nb\nc", 3, 1, 3, false, "mixed"},
+		{"long line counted once", long + "\nend\n", ReadOptions{Offset: 2}, "end\n", 2, 2, 2, false, "lf"},
+		{"long crlf line", long + "\r\nend", ReadOptions{Limit: 1}, long + "\r\n", 2, 1, 1, true, "crlf"},
+		{"range past the end", "a\nb\n", ReadOptions{Offset: 5, Limit: 2}, "", 2, 5, 4, false, "lf"},
+		{"byte cap on a range", "aaaa\nbbbb\ncccc\n", ReadOptions{Offset: 1, Limit: 3, MaxBytes: 10}, "aaaa\nbbbb\n", 3, 1, 2, true, "lf"},
+	}
+	for _, tt := range tests {
+		r := rootWith(t, "f", tt.content)
+		c, err := Read(r, "f", tt.opt)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if c.Text != tt.text || c.TotalLines != tt.total || c.StartLine != tt.start || c.EndLine != tt.end || c.Truncated != tt.truncated || c.LineEnding != tt.ending {
+			t.Errorf("%s: got text %.20q total %d range %d-%d truncated %v ending %s", tt.name, c.Text, c.TotalLines, c.StartLine, c.EndLine, c.Truncated, c.LineEnding)
+		}
+	}
+}
+
+func TestReadRefusals(t *testing.T) {
+	r := rootWith(t, "elf", "\x7fELF\x02\x01\x01\x00\x00\x00")
+	_, err := Read(r, "elf", ReadOptions{})
+	var fe *Error
+	if !errors.As(err, &fe) || !errors.Is(err, ErrBinary) || !strings.Contains(fe.Detail, "ELF") {
+		t.Errorf("ELF: %v", err)
+	}
+	r = rootWith(t, "big", strings.Repeat("a", DefaultMaxBytes+1))
+	if _, err := Read(r, "big", ReadOptions{}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the cap: %v", err)
+	}
+	r = rootWith(t, "exact", strings.Repeat("a", DefaultMaxBytes))
+	if c, err := Read(r, "exact", ReadOptions{}); err != nil || len(c.Text) != DefaultMaxBytes {
+		t.Errorf("exactly the cap: %d, %v", len(c.Text), err)
+	}
+}
+
+func BenchmarkRead1MB(b *testing.B) {
+	line := strings.Repeat("the quick brown fox jumps over the lazy dog ", 2) + "\n"
+	content := strings.Repeat(line, (1<<20)/len(line))
+	r := rootWith(b, "f", content)
+	b.SetBytes(int64(len(content)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(r, "f", ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
