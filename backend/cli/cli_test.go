@@ -53,7 +53,9 @@ func TestCallExitCodes(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and stdout containing %q", code, out, errOut, tt.code, tt.want)
 			}
 			if code == ExitToolError {
-				var env struct{ Error struct{ Code, Message string } }
+				var env struct {
+					Error struct{ Code, Message string }
+				}
 				if err := json.Unmarshal([]byte(out), &env); err != nil || env.Error.Code == "" || env.Error.Message == "" {
 					t.Errorf("a tool error must print its JSON: %q", out)
 				}

@@ -16,6 +16,7 @@ import (
 // Paths starting with "../" lie beside the root, outside it, and hold outsideMarker; files inside hold their name.
 
 const outsideMarker = "OUTSIDE-THE-ROOT"
+
 type layoutCase struct {
 	name   string
 	layout []string
