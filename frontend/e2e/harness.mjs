@@ -1,0 +1,152 @@
+// Shared end-to-end harness: a display (Xvfb when there is none), the real app served by `wails dev`, Debian's
+// Chromium driven by playwright-core, and throwaway fixture projects. Scenarios import what they need.
+import { spawn, execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { chromium } from 'playwright-core'
+
+export const repoRoot = path.resolve(import.meta.dirname, '..', '..')
+export const outputDir = path.join(repoRoot, 'test-output')
+export const devURL = 'http://localhost:34115'
+const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+
+mkdirSync(outputDir, { recursive: true })
+
+const cleanups = []
+export function onCleanup(fn) {
+  cleanups.push(fn)
+}
+export async function cleanupAll() {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()()
+    } catch (e) {
+      console.error('cleanup:', e)
+    }
+  }
+}
+
+// ensureDisplay returns a DISPLAY to use: the caller's, or a private Xvfb started for the run.
+export async function ensureDisplay() {
+  if (process.env.DISPLAY) return process.env.DISPLAY
+  for (let n = 90; n < 110; n++) {
+    if (existsSync(`/tmp/.X11-unix/X${n}`) || existsSync(`/tmp/.X${n}-lock`)) continue
+    const xvfb = spawn('Xvfb', [`:${n}`, '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: 'ignore' })
+    onCleanup(() => xvfb.kill('SIGTERM'))
+    for (let i = 0; i < 100; i++) {
+      if (existsSync(`/tmp/.X11-unix/X${n}`)) return `:${n}`
+      if (xvfb.exitCode !== null) break
+      await sleep(100)
+    }
+    xvfb.kill('SIGKILL')
+  }
+  throw new Error('could not start Xvfb (is the xvfb package installed?)')
+}
+
+// killGroup ends a detached child and everything it started (wails dev runs vite and the app as children).
+function killGroup(child) {
+  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve()
+  return new Promise((resolve) => {
+    const done = setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL')
+      } catch {}
+      resolve()
+    }, 5000)
+    child.once('exit', () => {
+      clearTimeout(done)
+      try {
+        process.kill(-child.pid, 'SIGKILL') // stragglers in the group
+      } catch {}
+      resolve()
+    })
+    try {
+      process.kill(-child.pid, 'SIGTERM')
+    } catch {
+      resolve()
+    }
+  })
+}
+
+async function waitForHTTP(url, child, logFile, timeoutMs) {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wails dev exited with ${child.exitCode}; see ${logFile}`)
+    try {
+      const res = await fetch(url)
+      if (res.ok && (await res.text()).includes('/wails/ipc.js')) return
+    } catch {}
+    await sleep(500)
+  }
+  throw new Error(`the app did not answer at ${url} within ${timeoutMs / 1000}s; see ${logFile}`)
+}
+
+// startDevApp runs `wails dev` for the repository with an isolated config directory and waits until it serves.
+export async function startDevApp() {
+  const display = await ensureDisplay()
+  const configHome = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-config-'))
+  onCleanup(() => rmSync(configHome, { recursive: true, force: true }))
+  const logFile = path.join(outputDir, 'wails-dev.log')
+  const log = openSync(logFile, 'w')
+  const wails = process.env.WAILS || path.join(execFileSync('go', ['env', 'GOPATH']).toString().trim(), 'bin', 'wails')
+  const child = spawn(wails, ['dev', '-tags', 'webkit2_41', '-s', '-noreload', '-m', '-nogorebuild', '-skipbindings', '-nocolour'], {
+    cwd: repoRoot,
+    env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: configHome, CI: 'true' },
+    stdio: ['ignore', log, log],
+    detached: true,
+  })
+  onCleanup(() => killGroup(child))
+  await waitForHTTP(devURL, child, logFile, 240_000)
+  return { url: devURL, configHome, logFile }
+}
+
+// launchBrowser starts Debian's Chromium with a fresh profile and the flags this closed network needs.
+export async function launchBrowser() {
+  const profile = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-chromium-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+  onCleanup(async () => {
+    await context.close()
+    rmSync(profile, { recursive: true, force: true })
+  })
+  return context
+}
+
+// makeFixture writes a project folder: keys are slash paths, values are contents (string or Buffer).
+export function makeFixture(name, files) {
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'rooted-fixture-')), name)
+  for (const [rel, content] of Object.entries(files)) {
+    const p = path.join(dir, ...rel.split('/'))
+    mkdirSync(path.dirname(p), { recursive: true })
+    writeFileSync(p, content)
+  }
+  onCleanup(() => rmSync(path.dirname(dir), { recursive: true, force: true }))
+  return dir
+}
+
+// openProject opens a folder through the app's bound method, as the UI's buttons do, and reloads the page.
+export async function openProject(page, dir) {
+  await page.waitForFunction(() => window.go?.app?.Projects?.Open !== undefined, null, { timeout: 30_000 })
+  await page.evaluate((d) => window.go.app.Projects.Open(d), dir)
+  await page.reload()
+}
+
+export async function screenshot(page, name) {
+  const file = path.join(outputDir, name)
+  await page.screenshot({ path: file })
+  return file
+}
