@@ -26,8 +26,10 @@ deps: ## install what building needs (apt packages, the wails CLI)
 deps-test: ## install what testing needs as well (Xvfb, Chromium, ImageMagick, gofumpt)
 	@scripts/deps.sh test
 
+# npm install (which follows the lockfile) rather than npm ci: ci insists the lockfile list every platform's
+# optional packages (rollup's, esbuild's), which a registry mirror serving only this platform's cannot provide.
 $(NPM_STAMP): frontend/package.json frontend/package-lock.json
-	cd frontend && npm ci --no-audit --no-fund
+	cd frontend && npm install --no-audit --no-fund --prefer-offline
 	@touch $@
 
 $(DIST): $(NPM_STAMP) $(FRONTEND_SRC)

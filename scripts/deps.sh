@@ -40,7 +40,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 gobin=$(go env GOPATH)/bin
-if [ "$("$gobin/wails" version 2>/dev/null || true)" != "$WAILS_VERSION" ]; then
+if ! "$gobin/wails" version 2>/dev/null | head -n 1 | grep -qx "$WAILS_VERSION"; then
   echo "deps: installing the wails CLI $WAILS_VERSION"
   (cd / && GOFLAGS=-mod=mod go install "github.com/wailsapp/wails/v2/cmd/wails@$WAILS_VERSION")
 fi
