@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 )
 
 // DefaultMaxBytes is how much a whole-file read may return; larger files must be read by line range.
@@ -31,7 +32,8 @@ type Content struct {
 	// Truncated is true when lines after EndLine were not returned.
 	Truncated bool `json:"truncated"`
 	// LineEnding is "lf", "crlf", "mixed" or "none" (no line break at all).
-	LineEnding string `json:"line_ending"`
+	LineEnding string    `json:"line_ending"`
+	ModTime    time.Time `json:"mod_time"`
 }
 
 // sniffLen is how much of a file decides whether it is binary (git looks at the first 8000 bytes the same way).
@@ -72,7 +74,7 @@ func Read(root *os.Root, rel string, opt ReadOptions) (Content, error) {
 			Detail: fmt.Sprintf("%s, looks like %s", HumanSize(fi.Size()), guessType(head)),
 		}
 	}
-	c := Content{Size: fi.Size()}
+	c := Content{Size: fi.Size(), ModTime: fi.ModTime()}
 	c.StartLine = max(opt.Offset, 1)
 	last := 0 // last line number to keep; 0 means all
 	if opt.Limit > 0 {

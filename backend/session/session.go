@@ -27,6 +27,7 @@ var (
 	ErrNoProject   = errors.New("no project is open")
 	ErrOutsideRoot = errors.New("path is outside the project root")
 	ErrInvalidPath = errors.New("invalid path")
+	ErrNoPrevious  = errors.New("no previous directory")
 )
 
 // Session is safe for concurrent use. The zero value is not usable; call New.
@@ -35,12 +36,15 @@ type Session struct {
 	proj *project
 	cwd  string // root-relative, OS separators, "." for the root
 	prev string
+
+	locks map[string]*pathLock // per-file write locks, see LockPath
 }
 
 type project struct {
 	root *os.Root
 	path string // absolute path as opened
 	real string // the same with symlinks resolved, so "/tmp/x" and "/private/tmp/x" both map inside
+	seen map[string]Version
 }
 
 // Info describes the open project; all paths are absolute except the Rel fields.
@@ -99,7 +103,7 @@ func (s *Session) SetRoot(dir string) (Info, error) {
 	}
 	s.mu.Lock()
 	old := s.proj
-	s.proj = &project{root: root, path: abs, real: real}
+	s.proj = &project{root: root, path: abs, real: real, seen: map[string]Version{}}
 	s.cwd, s.prev = ".", ""
 	info := s.infoLocked()
 	s.mu.Unlock()
@@ -168,7 +172,7 @@ func (s *Session) Chdir(p string) (Info, error) {
 	}
 	if p == "-" {
 		if s.prev == "" {
-			return Info{}, &fs.PathError{Op: "cd", Path: p, Err: errNoPrevious}
+			return Info{}, &fs.PathError{Op: "cd", Path: p, Err: ErrNoPrevious}
 		}
 		p = filepath.Join(s.proj.path, s.prev)
 	}
@@ -186,8 +190,6 @@ func (s *Session) Chdir(p string) (Info, error) {
 	s.prev, s.cwd = s.cwd, rel
 	return s.infoLocked(), nil
 }
-
-var errNoPrevious = errors.New("no previous directory")
 
 // IsNotDir reports whether err says a path is not a directory (from Chdir or SetRoot).
 func IsNotDir(err error) bool { return errors.Is(err, errNotDir) }

@@ -9,25 +9,35 @@ import (
 )
 
 // checkFields gives the messages a model can act on for the mistakes models make most: a missing, unknown, empty or
-// wrongly typed top-level field. Everything else falls through to full schema validation.
+// wrongly typed field, at the top level or nested in objects and arrays of objects (named like "edits[1].search").
+// Everything else falls through to full schema validation.
 func checkFields(s *jsonschema.Schema, obj map[string]any) *Error {
-	for _, name := range s.Required {
-		if _, ok := obj[name]; !ok {
+	return checkObject(s, obj, "")
+}
+
+func checkObject(s *jsonschema.Schema, obj map[string]any, prefix string) *Error {
+	// Unknown fields first: a typo ("pathh") is better named as itself than as the field it was meant to be.
+	for _, short := range sortedKeys(obj) {
+		if _, ok := s.Properties[short]; !ok {
 			return &Error{
-				Code: CodeInvalidArgument, Field: name,
-				Message: fmt.Sprintf("missing required field %q (%s)", name, typeName(s.Properties[name])),
+				Code: CodeInvalidArgument, Field: prefix + short,
+				Message: fmt.Sprintf("unknown field %q; known fields: %s", prefix+short, strings.Join(propertyNames(s), ", ")),
 			}
 		}
 	}
-	for _, name := range sortedKeys(obj) {
-		prop, ok := s.Properties[name]
-		if !ok {
+	for _, short := range s.Required {
+		name := prefix + short
+		if _, ok := obj[short]; !ok {
 			return &Error{
 				Code: CodeInvalidArgument, Field: name,
-				Message: fmt.Sprintf("unknown field %q; known fields: %s", name, strings.Join(propertyNames(s), ", ")),
+				Message: fmt.Sprintf("missing required field %q (%s)", name, typeName(s.Properties[short])),
 			}
 		}
-		v := obj[name]
+	}
+	for _, short := range sortedKeys(obj) {
+		name := prefix + short
+		prop := s.Properties[short]
+		v := obj[short]
 		if !typeMatches(prop, v) {
 			return &Error{
 				Code: CodeInvalidArgument, Field: name,
@@ -51,6 +61,27 @@ func checkFields(s *jsonschema.Schema, obj map[string]any) *Error {
 			}
 			if prop.Maximum != nil && n > *prop.Maximum {
 				return &Error{Code: CodeInvalidArgument, Field: name, Message: fmt.Sprintf("field %q must be at most %v, got %v", name, *prop.Maximum, n)}
+			}
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			if prop.Properties != nil {
+				if e := checkObject(prop, x, name+"."); e != nil {
+					return e
+				}
+			}
+		case []any:
+			if prop.Items == nil || prop.Items.Properties == nil {
+				continue
+			}
+			for i, item := range x {
+				m, ok := item.(map[string]any)
+				if !ok {
+					return &Error{Code: CodeInvalidArgument, Field: fmt.Sprintf("%s[%d]", name, i), Message: fmt.Sprintf("field \"%s[%d]\" must be an object, got %s", name, i, describe(item))}
+				}
+				if e := checkObject(prop.Items, m, fmt.Sprintf("%s[%d].", name, i)); e != nil {
+					return e
+				}
 			}
 		}
 	}

@@ -97,7 +97,8 @@ func TestCallValidation(t *testing.T) {
 		{`{"path": "a", "count": 11}`, "count", `must be at most 10`},
 		{`{"path": "a", "count": 1.5}`, "count", `must be an integer`},
 		{`{"path": "a", "tags": "x"}`, "tags", `must be an array, got string "x"`},
-		{`{"path": "a", "nested": {"name": ""}}`, "", `nested`},
+		{`{"path": "a", "nested": {"name": ""}}`, "nested.name", `field "nested.name" must not be empty`},
+		{`{"path": "a", "nested": {"nme": "x"}}`, "nested.nme", `unknown field "nested.nme"`},
 		{`[1]`, "", `must be a JSON object, got array`},
 		{`{"path":`, "", `not valid JSON`},
 	}

@@ -29,6 +29,18 @@ func Classify(err error) *tool.Error {
 		case errors.Is(fe.Err, files.ErrIsDir):
 			e.Code = tool.CodeIsADirectory
 			e.Message = fmt.Sprintf("is a directory: %s; use list_directory to see its entries", slash(fe.Path))
+		case errors.Is(fe.Err, files.ErrNoMatch), errors.Is(fe.Err, files.ErrMultipleMatches),
+			errors.Is(fe.Err, files.ErrEmptySearch), errors.Is(fe.Err, files.ErrNoChange):
+			return classifyEdit(fe)
+		case errors.Is(fe.Err, files.ErrChangedDuringWrite):
+			e.Code = tool.CodeStaleFile
+			e.Message = fmt.Sprintf("stale file: %s changed on disk while it was being written; read it again, then retry", slash(fe.Path))
+		case errors.Is(fe.Err, files.ErrLinkOutside):
+			e.Code = tool.CodeOutsideRoot
+			e.Message = fmt.Sprintf("outside the project root: %s is a symlink that leads outside the project (%s)", slash(fe.Path), fe.Detail)
+		case errors.Is(fe.Err, files.ErrLinkLoop):
+			e.Code = tool.CodeInvalidArgument
+			e.Message = fmt.Sprintf("too many levels of symbolic links: %s", slash(fe.Path))
 		case errors.Is(fe.Err, files.ErrNotDir):
 			e.Code = tool.CodeNotADirectory
 			e.Message = fmt.Sprintf("not a directory: %s", slash(fe.Path))
@@ -47,6 +59,57 @@ func Classify(err error) *tool.Error {
 	return classifyOS(err, "", "")
 }
 
+// classifyEdit explains a patch that did not apply, with what the model needs to correct its next call.
+func classifyEdit(fe *files.Error) *tool.Error {
+	p := slash(fe.Path)
+	var ee *files.EditError
+	errors.As(fe.Err, &ee)
+	prefix := ""
+	e := &tool.Error{Path: p, Code: tool.CodeInvalidArgument, Details: map[string]any{}}
+	if ee != nil && ee.Of > 1 {
+		prefix = fmt.Sprintf("edit %d of %d: ", ee.Index+1, ee.Of)
+		e.Details["edit_index"] = ee.Index
+		e.Field = "edits"
+	}
+	switch {
+	case errors.Is(fe.Err, files.ErrNoMatch):
+		e.Code = tool.CodeNoMatch
+		e.Message = fmt.Sprintf("%sno match: the search text does not occur in %s", prefix, p)
+		if ee.Hint != "" {
+			e.Message += "; " + ee.Hint
+			e.Details["nearest_line"] = ee.HintLine
+		}
+		e.Message += "; nothing was changed"
+	case errors.Is(fe.Err, files.ErrMultipleMatches):
+		e.Code = tool.CodeMultipleMatches
+		e.Message = fmt.Sprintf("%smultiple matches: the search text occurs %d times in %s (lines %s); add surrounding lines to make it unique, or set replace_all; nothing was changed",
+			prefix, ee.Count, p, joinInts(ee.Lines))
+		e.Details["count"], e.Details["lines"] = ee.Count, ee.Lines
+	case errors.Is(fe.Err, files.ErrEmptySearch):
+		e.Message = prefix + "the search text is empty: give the exact text to replace"
+		if e.Field == "" {
+			e.Field = "search"
+		}
+	default:
+		e.Message = prefix + "search and replace are the same text: nothing would change"
+		if e.Field == "" {
+			e.Field = "replace"
+		}
+	}
+	if len(e.Details) == 0 {
+		e.Details = nil
+	}
+	return e
+}
+
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ", ")
+}
+
 func classifyOS(err error, op, path string) *tool.Error {
 	p := slash(path)
 	e := &tool.Error{Path: p}
@@ -56,6 +119,11 @@ func classifyOS(err error, op, path string) *tool.Error {
 	case errors.Is(err, session.ErrOutsideRoot), isEscape(err):
 		e.Code = tool.CodeOutsideRoot
 		e.Message = fmt.Sprintf("outside the project root: %s: paths must stay inside the project (no .., absolute or symlink escapes)", p)
+	case errors.Is(err, session.ErrStale):
+		e.Code = tool.CodeStaleFile
+		e.Message = fmt.Sprintf("stale file: %s changed on disk since you last read it; read it again, then retry", p)
+	case errors.Is(err, session.ErrNoPrevious):
+		e.Code, e.Message = tool.CodeInvalidArgument, "no previous directory: \"-\" returns to the directory before the last change, and there has been none"
 	case errors.Is(err, session.ErrInvalidPath):
 		e.Code, e.Message = tool.CodeInvalidArgument, fmt.Sprintf("invalid path %q: %v", p, err)
 	case errors.Is(err, fs.ErrNotExist):

@@ -46,6 +46,8 @@ var escapeCases = []layoutCase{
 	{"symlink to dir then up", []string{"a/", "a/b/", "up => a/b", "../secret"}, "up/../../../secret", tool.CodeOutsideRoot},
 	{"backslashes", []string{`a\..\..\secret`}, `a\..\..\secret`, "ok"}, // one file name on Unix
 	{"very long name", []string{"../secret"}, strings.Repeat("x", 300), tool.CodeInvalidArgument},
+	{"write through dir symlink out", []string{"../outdir/", "d => ../outdir"}, "d/new.txt", tool.CodeOutsideRoot},
+	{"create beside via dot dot", []string{"a/"}, "a/../../new.txt", tool.CodeOutsideRoot},
 	{"home", []string{"../secret"}, "~/.bashrc", tool.CodeOutsideRoot},
 	{"missing", []string{"a/"}, "a/nope", tool.CodeNotFound},
 }
@@ -119,6 +121,10 @@ var pathTools = []struct {
 	{"read_file", func(p string) map[string]any { return map[string]any{"path": p} }, true},
 	{"list_directory", func(p string) map[string]any { return map[string]any{"path": p} }, false},
 	{"change_working_directory", func(p string) map[string]any { return map[string]any{"path": p} }, false},
+	{"write_file", func(p string) map[string]any { return map[string]any{"path": p, "content": "written"} }, false},
+	{"patch_file", func(p string) map[string]any {
+		return map[string]any{"path": p, "search": "inside:", "replace": "patched:"}
+	}, false},
 }
 
 func TestEscapeTableAgainstEveryTool(t *testing.T) {

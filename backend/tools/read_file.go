@@ -2,9 +2,11 @@ package tools
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
 
 	"github.com/rooted-dev/rooted/backend/files"
+	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -36,6 +38,11 @@ func readFile(d Deps) *tool.Tool {
 		if err != nil {
 			return readFileOut{}, err
 		}
+		v := session.Version{Size: c.Size, ModTime: c.ModTime}
+		if c.StartLine == 1 && !c.Truncated {
+			v.Sum = sha256.Sum256([]byte(c.Text)) // the whole file: a touch without a change is not staleness
+		}
+		d.Session.Saw(t, v)
 		return readFileOut{Path: t.Slash(), Exists: true, Content: c}, nil
 	})
 }

@@ -19,5 +19,7 @@ func Registry(d Deps) *tool.Registry {
 		changeWorkingDirectory(d),
 		listDirectory(d),
 		readFile(d),
+		writeFile(d),
+		patchFile(d),
 	)
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -178,27 +180,61 @@ func TestChangeWorkingDirectory(t *testing.T) {
 
 // Many concurrent calls on one session: run with -race.
 func TestConcurrentCalls(t *testing.T) {
-	reg, _, _ := openRegistry(t, "a/", "a/b/", "a/f", "a/b/g")
+	reg, _, root := openRegistry(t, "a/", "a/b/", "a/f", "a/b/g")
+	abs := func(rel string) string { return filepath.Join(root, rel) }
 	var wg sync.WaitGroup
-	for i := range 64 {
+	var patched sync.Map
+	for i := range 96 {
 		wg.Go(func() {
-			switch i % 4 {
+			var name, args string
+			switch i % 6 {
 			case 0:
-				_, _ = reg.Call(context.Background(), "change_working_directory", []byte(`{"path": "/"}`))
+				name, args = "change_working_directory", fmt.Sprintf(`{"path": %q}`, abs("a/b"))
 			case 1:
-				_, _ = reg.Call(context.Background(), "change_working_directory", []byte(`{"path": "-"}`))
+				name, args = "change_working_directory", `{"path": "-"}`
 			case 2:
-				if _, e := reg.Call(context.Background(), "list_directory", []byte(`{}`)); e != nil && e.Code == tool.CodeInternal {
-					t.Error(e)
-				}
+				name, args = "list_directory", fmt.Sprintf(`{"path": %q}`, abs("a"))
 			case 3:
-				if _, e := reg.Call(context.Background(), "read_file", []byte(`{"path": "a/f"}`)); e != nil && e.Code == tool.CodeInternal {
-					t.Error(e)
-				}
+				name, args = "read_file", fmt.Sprintf(`{"path": %q}`, abs("a/f"))
+			case 4:
+				name, args = "write_file", fmt.Sprintf(`{"path": %q, "content": "n%d"}`, abs(fmt.Sprintf("a/w%d.txt", i)), i)
+			case 5:
+				name, args = "patch_file", fmt.Sprintf(`{"path": %q, "search": "inside:g", "replace": "inside:g\nline %d"}`, abs("a/b/g"), i)
+			}
+			_, e := reg.Call(context.Background(), name, []byte(args))
+			switch {
+			case e == nil && name == "patch_file":
+				patched.Store(i, true)
+			case e == nil:
+			case name == "change_working_directory" && e.Code == tool.CodeInvalidArgument: // "-" before any cd
+			case name == "patch_file" && (e.Code == tool.CodeNoMatch || e.Code == tool.CodeStaleFile):
+			default:
+				t.Errorf("%s %s: %v", name, args, e)
 			}
 		})
 	}
 	wg.Wait()
+	// Patches raced on one file: every patch that reported success is in it; none was lost to another.
+	b, err := os.ReadFile(abs("a/b/g"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	patched.Range(func(k, _ any) bool {
+		n++
+		if !strings.Contains(string(b)+"\n", fmt.Sprintf("line %d\n", k)) {
+			t.Errorf("patch %d reported success but is not in the file: %q", k, b)
+		}
+		return true
+	})
+	if n != 16 {
+		t.Errorf("%d of 16 concurrent patches applied; with per-file locking all must", n)
+	}
+	for i := 4; i < 96; i += 6 {
+		if b, err := os.ReadFile(abs(fmt.Sprintf("a/w%d.txt", i))); err != nil || string(b) != fmt.Sprintf("n%d", i) {
+			t.Errorf("concurrent write %d: %q, %v", i, b, err)
+		}
+	}
 }
 
 func TestClassifyRootEscape(t *testing.T) {
@@ -215,5 +251,120 @@ func TestClassifyRootEscape(t *testing.T) {
 	}
 	if e := Classify(errors.New("boom")); e.Code != tool.CodeInternal {
 		t.Errorf("plain error classified as %s", e.Code)
+	}
+}
+
+func TestStaleFileProtection(t *testing.T) {
+	reg, _, root := openRegistry(t, "f.txt")
+	path := filepath.Join(root, "f.txt")
+	external := func(content string, mtime time.Time) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(path, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	later := time.Now().Add(time.Hour)
+
+	// Never read: nothing to be stale against.
+	if _, e := call[writeFileOut](t, reg, "write_file", `{"path": "f.txt", "content": "v1"}`); e != nil {
+		t.Fatal(e)
+	}
+	// The session's own writes and patches never trip it.
+	if _, e := call[patchFileOut](t, reg, "patch_file", `{"path": "f.txt", "search": "v1", "replace": "v2"}`); e != nil {
+		t.Fatal(e)
+	}
+	if _, e := call[writeFileOut](t, reg, "write_file", `{"path": "f.txt", "content": "v3"}`); e != nil {
+		t.Fatal(e)
+	}
+	// Someone else edits the file: both write and patch are refused, and the file keeps their edit.
+	external("theirs", later)
+	for _, c := range []struct{ name, args string }{
+		{"write_file", `{"path": "f.txt", "content": "mine"}`},
+		{"patch_file", `{"path": "f.txt", "search": "theirs", "replace": "mine"}`},
+	} {
+		_, e := call[map[string]any](t, reg, c.name, c.args)
+		if e == nil || e.Code != tool.CodeStaleFile || !strings.Contains(e.Message, "f.txt") || !strings.Contains(e.Message, "read it again") {
+			t.Errorf("%s after an external edit: %+v", c.name, e)
+		}
+	}
+	if b, _ := os.ReadFile(path); string(b) != "theirs" {
+		t.Fatalf("a stale write changed the file to %q", b)
+	}
+	// Reading again makes it writable.
+	if _, e := call[readFileOut](t, reg, "read_file", `{"path": "f.txt"}`); e != nil {
+		t.Fatal(e)
+	}
+	if _, e := call[patchFileOut](t, reg, "patch_file", `{"path": "f.txt", "search": "theirs", "replace": "mine"}`); e != nil {
+		t.Fatalf("patch after re-read: %v", e)
+	}
+	// A touch without a change (same bytes, new mtime) is not staleness.
+	external("mine", later.Add(time.Hour))
+	if _, e := call[writeFileOut](t, reg, "write_file", `{"path": "f.txt", "content": "ours"}`); e != nil {
+		t.Errorf("write after a touch: %v", e)
+	}
+	// A partial read records only size and mtime: an external same-size change is still caught.
+	if _, e := call[readFileOut](t, reg, "read_file", `{"path": "f.txt", "limit": 1}`); e != nil {
+		t.Fatal(e)
+	}
+	external("OURS", later.Add(2*time.Hour))
+	if _, e := call[writeFileOut](t, reg, "write_file", `{"path": "f.txt", "content": "x"}`); e == nil || e.Code != tool.CodeStaleFile {
+		t.Errorf("same-size external change after a partial read: %+v", e)
+	}
+}
+
+func TestPatchFileErrors(t *testing.T) {
+	reg, _, root := openRegistry(t)
+	if err := os.WriteFile(filepath.Join(root, "m.go"), []byte("a := 1\nb := 1\nc := 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ args, code, field, msg string }{
+		{`{"path": "m.go", "search": ":= 1", "replace": ":= 2"}`, tool.CodeMultipleMatches, "", "occurs 3 times in m.go (lines 1, 2, 3)"},
+		{`{"path": "m.go", "search": "d := 1", "replace": "x"}`, tool.CodeNoMatch, "", `most similar line is 1: "a := 1"`},
+		{`{"path": "m.go", "edits": [{"search": "a := 1", "replace": "a := 9"}, {"search": "zzz", "replace": "y"}]}`, tool.CodeNoMatch, "edits", "edit 2 of 2: no match"},
+		{`{"path": "m.go", "search": "a"}`, tool.CodeInvalidArgument, "replace", `missing field "replace"`},
+		{`{"path": "m.go"}`, tool.CodeInvalidArgument, "search", `missing field "search"`},
+		{`{"path": "m.go", "search": "a", "replace": "b", "edits": [{"search": "x", "replace": "y"}]}`, tool.CodeInvalidArgument, "edits", "not both"},
+		{`{"path": "m.go", "edits": [{"search": "", "replace": "y"}]}`, tool.CodeInvalidArgument, "edits[0].search", `field "edits[0].search" must not be empty`},
+		{`{"path": "m.go", "edits": [{"search": "a"}]}`, tool.CodeInvalidArgument, "edits[0].replace", `missing required field "edits[0].replace"`},
+		{`{"path": "m.go", "edits": ["a"]}`, tool.CodeInvalidArgument, "edits[0]", "must be an object"},
+		{`{"path": "nope.go", "search": "a", "replace": "b"}`, tool.CodeNotFound, "", "not found: nope.go"},
+	}
+	for _, tt := range tests {
+		_, e := call[patchFileOut](t, reg, "patch_file", tt.args)
+		if e == nil || e.Code != tt.code || e.Field != tt.field || !strings.Contains(e.Message, tt.msg) {
+			t.Errorf("patch_file %s = %+v; want %s field %q with %q", tt.args, e, tt.code, tt.field, tt.msg)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "m.go")); string(b) != "a := 1\nb := 1\nc := 1\n" {
+		t.Errorf("failed patches changed the file: %q", b)
+	}
+	out, e := call[patchFileOut](t, reg, "patch_file", `{"path": "m.go", "search": ":= 1", "replace": ":= 2", "replace_all": true}`)
+	if e != nil || out.Matched != 3 || out.Replaced != 3 {
+		t.Errorf("replace_all: %+v, %v", out, e)
+	}
+	out, e = call[patchFileOut](t, reg, "patch_file", `{"path": "m.go", "search": "b := 2\n", "replace": ""}`)
+	if e != nil || out.Replaced != 1 {
+		t.Errorf("delete with an empty replace: %+v, %v", out, e)
+	}
+}
+
+func TestWriteFileResult(t *testing.T) {
+	reg, _, root := openRegistry(t)
+	out, e := call[writeFileOut](t, reg, "write_file", `{"path": "deep/er/new.txt", "content": "héllo\r\n"}`)
+	if e != nil || !out.Created || out.Size != 8 || out.Path != "deep/er/new.txt" {
+		t.Fatalf("create: %+v, %v", out, e)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "deep", "er", "new.txt")); string(b) != "héllo\r\n" {
+		t.Errorf("bytes on disk: %q", b)
+	}
+	out, e = call[writeFileOut](t, reg, "write_file", `{"path": "deep/er/new.txt", "content": ""}`)
+	if e != nil || out.Created || out.Size != 0 {
+		t.Errorf("overwrite with empty content: %+v, %v", out, e)
+	}
+	if _, e := call[writeFileOut](t, reg, "write_file", `{"path": "deep", "content": "x"}`); e == nil || e.Code != tool.CodeIsADirectory {
+		t.Errorf("write over a directory: %+v", e)
 	}
 }

@@ -1,0 +1,254 @@
+package files
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// Sentinel errors of patching.
+var (
+	ErrNoMatch         = errors.New("search text not found")
+	ErrMultipleMatches = errors.New("search text matches more than once")
+	ErrEmptySearch     = errors.New("search text is empty")
+	ErrNoChange        = errors.New("search and replace are the same")
+)
+
+// Edit replaces Search with Replace: exactly one occurrence, or all of them with ReplaceAll.
+type Edit struct {
+	Search, Replace string
+	ReplaceAll      bool
+}
+
+// EditError says which edit failed and why, with what a model needs to correct it.
+type EditError struct {
+	Index, Of int // 0-based index of the failing edit, and how many edits there were
+	Err       error
+	Count     int   // matches found (ErrMultipleMatches)
+	Lines     []int // 1-based lines of the matches (first 20)
+	HintLine  int   // 1-based line of the nearest similar text (ErrNoMatch), 0 when none
+	Hint      string
+}
+
+func (e *EditError) Error() string {
+	prefix := ""
+	if e.Of > 1 {
+		prefix = fmt.Sprintf("edit %d of %d: ", e.Index+1, e.Of)
+	}
+	return prefix + e.Err.Error()
+}
+
+func (e *EditError) Unwrap() error { return e.Err }
+
+// maxHintLines bounds the similar-line search so a huge file does not make a failed patch slow.
+const maxHintLines = 50_000
+
+// ApplyEdits applies edits in order, each to the result of the ones before, and returns the new content and the
+// number of replacements each made. It fails on the first edit that does not apply; the caller writes nothing then.
+// When the content uses CRLF and a search text uses bare LF (as models write), the edit is matched with CRLF and
+// its replacement written with CRLF, so the file's line endings are kept.
+func ApplyEdits(content string, edits []Edit) (string, []int, error) {
+	counts := make([]int, len(edits))
+	crlf := strings.Contains(content, "\r\n")
+	for i, ed := range edits {
+		fail := func(err error) *EditError { return &EditError{Index: i, Of: len(edits), Err: err} }
+		if ed.Search == "" {
+			return "", nil, fail(ErrEmptySearch)
+		}
+		if ed.Search == ed.Replace {
+			return "", nil, fail(ErrNoChange)
+		}
+		search, replace := ed.Search, ed.Replace
+		n := strings.Count(content, search)
+		if n == 0 && crlf && strings.Contains(search, "\n") && !strings.Contains(search, "\r\n") {
+			search, replace = toCRLF(search), toCRLF(replace)
+			n = strings.Count(content, search)
+		}
+		switch {
+		case n == 0:
+			e := fail(ErrNoMatch)
+			e.HintLine, e.Hint = nearest(content, ed.Search)
+			return "", nil, e
+		case n > 1 && !ed.ReplaceAll:
+			e := fail(ErrMultipleMatches)
+			e.Count, e.Lines = n, matchLines(content, search, 20)
+			return "", nil, e
+		}
+		if ed.ReplaceAll {
+			content = strings.ReplaceAll(content, search, replace)
+		} else {
+			content = strings.Replace(content, search, replace, 1)
+		}
+		counts[i] = n
+	}
+	return content, counts, nil
+}
+
+func toCRLF(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+
+func matchLines(content, search string, limit int) []int {
+	var lines []int
+	line, last := 1, 0
+	for off := 0; len(lines) < limit; {
+		i := strings.Index(content[off:], search)
+		if i < 0 {
+			break
+		}
+		line += strings.Count(content[last:off+i], "\n")
+		last = off + i
+		lines = append(lines, line)
+		off += i + max(len(search), 1)
+	}
+	return lines
+}
+
+// nearest finds where the search text probably was meant to match: first the same lines with their surrounding
+// whitespace ignored (a model's most common slip), else the single line most like the search's longest line.
+func nearest(content, search string) (int, string) {
+	lines := strings.Split(content, "\n")
+	if len(lines) > maxHintLines {
+		lines = lines[:maxHintLines]
+	}
+	want := strings.Split(strings.Trim(search, "\r\n"), "\n")
+	for i := range want {
+		want[i] = strings.TrimSpace(want[i])
+	}
+	for i := 0; i+len(want) <= len(lines); i++ {
+		ok := true
+		for j, w := range want {
+			if strings.TrimSpace(lines[i+j]) != w {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return i + 1, "the text is at line " + fmt.Sprint(i+1) + " when whitespace at line starts and ends is ignored: copy its indentation exactly"
+		}
+	}
+	probe := ""
+	for _, w := range want {
+		if len(w) > len(probe) {
+			probe = w
+		}
+	}
+	if probe == "" {
+		return 0, ""
+	}
+	best, bestLine := 0.0, 0
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" || len(l) > 2*len(probe)+10 || len(probe) > 2*len(l)+10 {
+			continue
+		}
+		if s := similarity(probe, l); s > best {
+			best, bestLine = s, i+1
+		}
+	}
+	if best < 0.5 {
+		return 0, ""
+	}
+	text := strings.TrimSpace(lines[bestLine-1])
+	if len(text) > 200 {
+		text = text[:200] + "…"
+	}
+	return bestLine, fmt.Sprintf("the most similar line is %d: %q", bestLine, text)
+}
+
+// similarity is 1 - (edit distance / longer length), on at most the first 300 bytes of each string.
+func similarity(a, b string) float64 {
+	a, b = a[:min(len(a), 300)], b[:min(len(b), 300)]
+	if a == b {
+		return 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return 1 - float64(prev[len(b)])/float64(max(len(a), len(b)))
+}
+
+// PatchResult describes an applied patch.
+type PatchResult struct {
+	WriteResult
+	// Replaced is the number of replacements each edit made.
+	Replaced []int
+	// Before and After are the whole content, for diffs and snapshots.
+	Before, After string
+}
+
+// MaxPatchBytes bounds the size of a file that can be patched in memory.
+const MaxPatchBytes = 64 << 20
+
+// Patch applies edits to rel and writes the result atomically, all or nothing. check runs against the file as
+// read; the write then also fails if the file changes between that read and the rename.
+func Patch(root *os.Root, rel string, edits []Edit, check Precondition) (PatchResult, error) {
+	rel, err := FollowLinks(root, rel)
+	if err != nil {
+		return PatchResult{}, err
+	}
+	fi, err := root.Stat(rel)
+	if err != nil {
+		return PatchResult{}, err
+	}
+	if fi.IsDir() {
+		return PatchResult{}, &Error{Op: "patch", Path: rel, Err: ErrIsDir}
+	}
+	if fi.Size() > MaxPatchBytes {
+		return PatchResult{}, &Error{
+			Op: "patch", Path: rel, Err: ErrTooLarge, Size: fi.Size(),
+			Detail: fmt.Sprintf("%s; files over %s cannot be patched", HumanSize(fi.Size()), HumanSize(MaxPatchBytes)),
+		}
+	}
+	before, err := root.ReadFile(rel)
+	if err != nil {
+		return PatchResult{}, err
+	}
+	if bytes.IndexByte(before[:min(len(before), sniffLen)], 0) >= 0 {
+		return PatchResult{}, &Error{
+			Op: "patch", Path: rel, Err: ErrBinary, Size: fi.Size(),
+			Detail: fmt.Sprintf("%s, looks like %s", HumanSize(fi.Size()), guessType(before[:min(len(before), sniffLen)])),
+		}
+	}
+	if check != nil {
+		if err := check(fi, func() ([]byte, error) { return before, nil }); err != nil {
+			return PatchResult{}, err
+		}
+	}
+	after, counts, err := ApplyEdits(string(before), edits)
+	if err != nil {
+		var ee *EditError
+		if errors.As(err, &ee) {
+			return PatchResult{}, &Error{Op: "patch", Path: rel, Err: ee}
+		}
+		return PatchResult{}, err
+	}
+	unchanged := func(now fs.FileInfo, _ func() ([]byte, error)) error {
+		if now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
+			return &Error{Op: "patch", Path: rel, Err: ErrChangedDuringWrite}
+		}
+		return nil
+	}
+	w, err := Write(root, rel, []byte(after), unchanged)
+	if err != nil {
+		return PatchResult{}, err
+	}
+	return PatchResult{WriteResult: w, Replaced: counts, Before: string(before), After: after}, nil
+}
+
+// ErrChangedDuringWrite says another program changed the file between the read and the write of a patch.
+var ErrChangedDuringWrite = errors.New("file changed on disk while it was being patched")

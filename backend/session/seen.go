@@ -1,0 +1,105 @@
+package session
+
+import (
+	"crypto/sha256"
+	"errors"
+	"io/fs"
+	"sync"
+	"time"
+)
+
+// ErrStale says a file changed on disk since this session last read or wrote it.
+var ErrStale = errors.New("file changed on disk since it was last read")
+
+// Version identifies what a session saw of a file: size and mtime for the cheap check, and a content hash so that
+// a touched-but-unchanged file is not called stale.
+type Version struct {
+	Size    int64
+	ModTime time.Time
+	Sum     [sha256.Size]byte
+}
+
+// VersionOf describes content read from or written to a file with info fi.
+func VersionOf(fi fs.FileInfo, content []byte) Version {
+	return Version{Size: fi.Size(), ModTime: fi.ModTime(), Sum: sha256.Sum256(content)}
+}
+
+// Saw records that the session read or wrote t's file as v. Keys are root-relative, so records die with the root.
+func (s *Session) Saw(t Target, v Version) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proj == nil || s.proj.root != t.Root {
+		return // the project changed since t was resolved
+	}
+	s.proj.seen[t.Rel] = v
+}
+
+// Forget drops the record of t, as when the file is deleted.
+func (s *Session) Forget(t Target) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proj != nil && s.proj.root == t.Root {
+		delete(s.proj.seen, t.Rel)
+	}
+}
+
+// CheckFresh returns ErrStale when t's file, now described by fi and (lazily) its content, is not what the session
+// last saw. A file the session never saw is fresh: there is nothing it could have overwritten unknowingly.
+func (s *Session) CheckFresh(t Target, fi fs.FileInfo, content func() ([]byte, error)) error {
+	s.mu.RLock()
+	v, ok := s.proj.seenLocked(t)
+	s.mu.RUnlock()
+	if !ok || (v.Size == fi.Size() && v.ModTime.Equal(fi.ModTime())) {
+		return nil
+	}
+	if v.Size == fi.Size() {
+		b, err := content()
+		if err != nil {
+			return err
+		}
+		if sha256.Sum256(b) == v.Sum {
+			return nil // touched, same bytes
+		}
+	}
+	return &fs.PathError{Op: "write", Path: t.Slash(), Err: ErrStale}
+}
+
+func (p *project) seenLocked(t Target) (Version, bool) {
+	if p == nil || p.root != t.Root {
+		return Version{}, false
+	}
+	v, ok := p.seen[t.Rel]
+	return v, ok
+}
+
+// LockPath serialises changes to one file within the session, so two tool calls patching the same file cannot
+// both read the old content and lose one update. Other processes are not excluded: the stale-file check narrows
+// that window to the moment between a check and its rename.
+func (s *Session) LockPath(t Target) (unlock func()) {
+	s.mu.Lock()
+	if s.locks == nil {
+		s.locks = map[string]*pathLock{}
+	}
+	key := t.Rel
+	l := s.locks[key]
+	if l == nil {
+		l = &pathLock{}
+		s.locks[key] = l
+	}
+	l.refs++
+	s.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		s.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(s.locks, key)
+		}
+		s.mu.Unlock()
+	}
+}
+
+type pathLock struct {
+	mu   sync.Mutex
+	refs int
+}
