@@ -37,6 +37,9 @@ func commands() []command {
 	return []command{
 		{"tools", "[--json]", "list every tool with its description and input schema", runTools},
 		{"call", "TOOL [--root DIR] [--cwd DIR] [JSON]", "run one tool with JSON arguments (or JSON on stdin) and print its JSON result", runCall},
+		{"read", "--file PATH [--offset N] [--limit N]", "print a file, or a range of its lines", runRead},
+		{"edit", "--file PATH --content TEXT | --search OLD --replace NEW", "write a file atomically, or replace exact text in it", runEdit},
+		{"ls", "[PATH]", "list a directory, directories first", runLs},
 	}
 }
 
@@ -74,9 +77,11 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "       rooted COMMAND [flags]")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %-40s %s\n", c.name, c.args, c.summary)
+		fmt.Fprintf(w, "  %s %s\n      %s\n", c.name, c.args, c.summary)
 	}
-	fmt.Fprintln(w, "\nExit codes: 0 success, 1 the tool reported an error (printed as JSON), 2 bad usage.")
+	fmt.Fprintln(w, "\nEvery command takes --root DIR (default: the current directory) and --cwd DIR (inside the root);")
+	fmt.Fprintln(w, "read, edit and ls print for people, or the tool's JSON with --json. rooted COMMAND --help for flags.")
+	fmt.Fprintln(w, "Exit codes: 0 success, 1 the tool reported an error, 2 bad usage.")
 }
 
 // projectFlags are the flags every tool-running command shares.

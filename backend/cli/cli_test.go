@@ -92,3 +92,51 @@ func TestToolsJSON(t *testing.T) {
 		t.Errorf("human tools listing: %d %q", code, out)
 	}
 }
+
+func TestReadEditLs(t *testing.T) {
+	root := t.TempDir()
+	r := func(args ...string) (int, string, string) {
+		t.Helper()
+		return run(t, "", append(args, "--root", root)...)
+	}
+	if code, out, errOut := r("edit", "--file", "src/a.txt", "--content", "one\ntwo\n"); code != ExitOK || out != "created src/a.txt (8 B)\n" {
+		t.Fatalf("edit --content: %d %q %q", code, out, errOut)
+	}
+	if code, out, _ := r("edit", "--file", "src/a.txt", "--search", "two", "--replace", "2"); code != ExitOK || out != "patched src/a.txt: 1 replacement\n" {
+		t.Fatalf("edit --search: %d %q", code, out)
+	}
+	if code, out, _ := r("read", "--file", "src/a.txt"); code != ExitOK || out != "one\n2\n" {
+		t.Fatalf("read: %d %q", code, out)
+	}
+	if code, out, errOut := r("read", "--file", "a.txt", "--cwd", "src", "--limit", "1"); code != ExitOK || out != "one\n" || !strings.Contains(errOut, "--offset 2") {
+		t.Fatalf("read a range: %d %q %q", code, out, errOut)
+	}
+	if code, out, _ := r("ls"); code != ExitOK || !strings.Contains(out, "src/") {
+		t.Fatalf("ls: %d %q", code, out)
+	}
+	if code, out, _ := r("ls", "src", "--json"); code != ExitOK || !strings.Contains(out, `"name": "a.txt"`) {
+		t.Fatalf("ls --json: %d %q", code, out)
+	}
+	// Tool errors: a human line on stderr, or the JSON with --json; exit 1 either way.
+	if code, _, errOut := r("edit", "--file", "src/a.txt", "--search", "zzz", "--replace", "y"); code != ExitToolError || !strings.HasPrefix(errOut, "rooted edit: no_match: ") {
+		t.Errorf("no match: %d %q", code, errOut)
+	}
+	if code, out, _ := r("read", "--file", "../x", "--json"); code != ExitToolError || !strings.Contains(out, `"code": "outside_root"`) {
+		t.Errorf("read outside --json: %d %q", code, out)
+	}
+	// Usage errors: exit 2.
+	for _, args := range [][]string{
+		{"edit", "--file", "x"},
+		{"edit", "--file", "x", "--content", "a", "--search", "b", "--replace", "c"},
+		{"edit", "--file", "x", "--search", "b"},
+		{"read"},
+		{"ls", "a", "b"},
+	} {
+		if code, _, _ := r(args...); code != ExitUsage {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "src", "a.txt")); string(b) != "one\n2\n" {
+		t.Errorf("failed commands changed the file: %q", b)
+	}
+}
