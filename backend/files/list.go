@@ -25,6 +25,8 @@ type Entry struct {
 	// or leaves the root).
 	Target     string `json:"target,omitempty"`
 	TargetKind string `json:"target_kind,omitempty"`
+	// Ignored is set by callers that know the ignore rules (git would not track the entry).
+	Ignored bool `json:"ignored,omitempty"`
 }
 
 // Listing is a capped directory listing: directories first, then by name.

@@ -3,8 +3,10 @@ package tools
 import (
 	"context"
 	_ "embed"
+	"path/filepath"
 
 	"github.com/rooted-dev/rooted/backend/files"
+	"github.com/rooted-dev/rooted/backend/ignore"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -40,6 +42,10 @@ func listDirectory(d Deps) *tool.Tool {
 		l, err := files.List(t.Root, t.Rel, limit)
 		if err != nil {
 			return listDirectoryOut{}, err
+		}
+		m := ignore.New(t.Root)
+		for i, e := range l.Entries {
+			l.Entries[i].Ignored = m.Ignored(filepath.Join(t.Rel, e.Name), e.Kind == files.KindDir || e.TargetKind == files.KindDir)
 		}
 		return listDirectoryOut{Path: t.Slash(), Listing: l}, nil
 	})

@@ -93,6 +93,11 @@ func TestListDirectory(t *testing.T) {
 	if l.Entries[5].Size != int64(len("inside:z.txt")) {
 		t.Errorf("size of z.txt = %d", l.Entries[5].Size)
 	}
+	for _, en := range l.Entries {
+		if en.Ignored {
+			t.Errorf("%s flagged ignored without any ignore file", en.Name)
+		}
+	}
 	l, e = call[listDirectoryOut](t, reg, "list_directory", `{"limit": 2}`)
 	if e != nil || len(l.Entries) != 2 || !l.Truncated || l.Total != 6 {
 		t.Errorf("limit 2: %+v, %v", l, e)
@@ -100,6 +105,31 @@ func TestListDirectory(t *testing.T) {
 	_, e = call[listDirectoryOut](t, reg, "list_directory", `{"path": "m.go"}`)
 	if e == nil || e.Code != tool.CodeNotADirectory || e.Path != "m.go" {
 		t.Errorf("list a file: %+v", e)
+	}
+}
+
+func TestListDirectoryFlagsIgnored(t *testing.T) {
+	reg, _, root := openRegistry(t, "node_modules/", "src/", "src/gen/", "src/main.go", "src/x.log", "keep.log", ".git/")
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("node_modules/\n*.log\n!keep.log\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "src", ".gitignore"), []byte("gen/\n"), 0o644)
+	flags := func(path string) map[string]bool {
+		l, e := call[listDirectoryOut](t, reg, "list_directory", fmt.Sprintf(`{"path": %q}`, path))
+		if e != nil {
+			t.Fatal(e)
+		}
+		m := map[string]bool{}
+		for _, en := range l.Entries {
+			m[en.Name] = en.Ignored
+		}
+		return m
+	}
+	top := flags(".")
+	if !top["node_modules"] || !top[".git"] || top["src"] || top["keep.log"] || top[".gitignore"] {
+		t.Errorf("root flags: %v", top)
+	}
+	src := flags("src")
+	if !src["gen"] || !src["x.log"] || src["main.go"] {
+		t.Errorf("src flags: %v", src)
 	}
 }
 

@@ -18,6 +18,8 @@ describe('workbench', { timeout: 600_000 }, () => {
       'src/main.go': 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hello from the fixture")\n}\n',
       'src/util/strings.ts': 'export const shout = (s: string) => s.toUpperCase()\n',
       'assets/logo.png': pngBytes,
+      '.gitignore': 'dist/\n',
+      'dist/bundle.js': 'built\n',
     })
     await page.goto(app.url)
   })
@@ -29,6 +31,10 @@ describe('workbench', { timeout: 600_000 }, () => {
     await page.getByTestId('project-name').filter({ hasText: 'demo-project' }).waitFor()
     assert.match(await page.getByTestId('status-root').innerText(), /demo-project/)
     assert.match(await page.getByTestId('status-cwd').innerText(), /\.\//)
+
+    // Ignored entries are shown, dimmed; tracked ones are not flagged.
+    assert.equal(await page.locator('[data-testid="tree-node"][data-path="dist"]').getAttribute('data-ignored'), 'true')
+    assert.equal(await page.locator('[data-testid="tree-node"][data-path="src"]').getAttribute('data-ignored'), null)
 
     // Lazy tree: src's children appear only once it is expanded.
     assert.equal(await page.locator('[data-path="src/main.go"]').count(), 0)

@@ -8,6 +8,7 @@ export interface DirEntry {
   size: number
   target?: string
   target_kind?: EntryKind
+  ignored?: boolean
 }
 
 export interface ListDirectoryResult {
@@ -66,4 +67,6 @@ export interface ToolResults {
   change_working_directory: { success: boolean; current_directory: string; relative: string; previous_directory: string; message: string }
   list_directory: ListDirectoryResult
   read_file: ReadFileResult
+  write_file: { path: string; size: number; created: boolean }
+  patch_file: { path: string; matched: number; replaced: number; size: number }
 }

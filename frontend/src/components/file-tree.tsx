@@ -80,7 +80,7 @@ function TreeNode({ entry, root, rel, depth, selected, onOpenFile }: NodeProps) 
   return (
     <li role="treeitem" aria-expanded={isDir ? open : undefined} aria-selected={selected === rel}>
       <div
-        className={`tree-row${selected === rel ? ' selected' : ''}${dangling ? ' dangling' : ''}`}
+        className={`tree-row${selected === rel ? ' selected' : ''}${dangling ? ' dangling' : ''}${entry.ignored ? ' ignored' : ''}`}
         style={{ paddingLeft: indent(depth) }}
         tabIndex={0}
         onClick={activate}
@@ -88,6 +88,7 @@ function TreeNode({ entry, root, rel, depth, selected, onOpenFile }: NodeProps) 
         data-testid="tree-node"
         data-path={rel}
         data-kind={isDir ? 'dir' : 'file'}
+        data-ignored={entry.ignored ? 'true' : undefined}
         title={entry.kind === 'symlink' ? `${rel} → ${entry.target ?? '?'}${dangling ? ' (dangling or outside the project)' : ''}` : rel}
       >
         <span className="tree-twisty">{isDir ? (open ? '▾' : '▸') : ''}</span>

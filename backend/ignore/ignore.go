@@ -1,0 +1,128 @@
+// Package ignore decides which project paths git would ignore, for listing (and later search and watching):
+// .gitignore files at every level, .git/info/exclude, and .git itself, read through the project's *os.Root.
+//
+// It follows git's rules where sabhiram/go-gitignore alone does not: a deeper .gitignore overrides a shallower one,
+// the last matching pattern of a file decides (so "!keep" re-includes), and nothing under an ignored directory can
+// be re-included. Tests compare it with git check-ignore. Not covered yet: the user's global excludes file.
+package ignore
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	gitignore "github.com/sabhiram/go-gitignore"
+)
+
+// Matcher answers for one root. It reads each directory's .gitignore once; make a new Matcher to see edits.
+type Matcher struct {
+	root *os.Root
+
+	mu    sync.Mutex
+	rules map[string]rules // by slash directory ("" is the root); nil when it has none
+}
+
+// rules are one ignore file's patterns in order. Each is compiled alone, without its "!", because
+// go-gitignore drops a negation that follows no positive match in the same file, while git lets it decide (a
+// deeper "!x" re-includes what a shallower file ignores).
+type rules []rule
+
+type rule struct {
+	pattern *gitignore.GitIgnore
+	negate  bool
+}
+
+// match returns the decision of the last pattern matching p, and whether any matched.
+func (rs rules) match(p string) (ignored, matched bool) {
+	for _, r := range rs {
+		if r.pattern.MatchesPath(p) {
+			ignored, matched = !r.negate, true
+		}
+	}
+	return ignored, matched
+}
+
+func compile(content string) rules {
+	var rs rules
+	for _, line := range strings.Split(strings.ReplaceAll(content, "\r\n", "\n"), "\n") {
+		line = strings.TrimRight(line, " ")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		negate := strings.HasPrefix(line, "!")
+		if negate {
+			line = line[1:]
+		} else if strings.HasPrefix(line, `\!`) || strings.HasPrefix(line, `\#`) {
+			line = line[1:] // an escaped leading "!" or "#" is literal
+		}
+		rs = append(rs, rule{pattern: gitignore.CompileIgnoreLines(line), negate: negate})
+	}
+	return rs
+}
+
+// New returns a matcher for root.
+func New(root *os.Root) *Matcher {
+	return &Matcher{root: root, rules: map[string]rules{}}
+}
+
+// Ignored reports whether the root-relative path (OS or slash separators) is ignored, isDir saying whether it is a
+// directory (directory-only patterns like "build/" match only those).
+func (m *Matcher) Ignored(rel string, isDir bool) bool {
+	rel = strings.Trim(filepath.ToSlash(filepath.Clean(rel)), "/")
+	if rel == "." || rel == "" {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	if parts[0] == ".git" {
+		return true
+	}
+	// A path is ignored if any directory above it is: git does not descend into ignored directories.
+	for i := 1; i < len(parts); i++ {
+		if m.decide(parts[:i], true) {
+			return true
+		}
+	}
+	return m.decide(parts, isDir)
+}
+
+// decide applies the rules that can see the path, deepest first; the first file with a matching pattern decides,
+// and within a file the last matching pattern does.
+func (m *Matcher) decide(parts []string, isDir bool) bool {
+	for depth := len(parts) - 1; depth >= 0; depth-- {
+		dir := strings.Join(parts[:depth], "/")
+		sub := strings.Join(parts[depth:], "/")
+		if isDir {
+			sub += "/"
+		}
+		if ignored, matched := m.load(dir).match(sub); matched {
+			return ignored
+		}
+	}
+	p := strings.Join(parts, "/")
+	if isDir {
+		p += "/"
+	}
+	ignored, _ := m.load(".git/info").match(p)
+	return ignored
+}
+
+// load compiles dir's .gitignore (or, for ".git/info", the exclude file), caching the answer.
+func (m *Matcher) load(dir string) rules {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if rs, ok := m.rules[dir]; ok {
+		return rs
+	}
+	name := path.Join(dir, ".gitignore")
+	if dir == ".git/info" {
+		name = ".git/info/exclude"
+	}
+	var rs rules
+	if b, err := m.root.ReadFile(filepath.FromSlash(name)); err == nil {
+		rs = compile(string(b))
+	}
+	m.rules[dir] = rs
+	return rs
+}

@@ -1,0 +1,118 @@
+package ignore
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// layout writes files; names ending in "/" are directories.
+func layout(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if strings.HasSuffix(name, "/") {
+			os.MkdirAll(p, 0o755)
+			continue
+		}
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// gitIgnored asks git itself, the reference, whether each path is ignored.
+func gitIgnored(t *testing.T, dir string, paths []string) map[string]bool {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is required: the matcher is tested against git check-ignore")
+	}
+	run := func(args ...string) string {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, _ := cmd.Output()
+		return string(out)
+	}
+	run("init", "-q")
+	cmd := exec.Command("git", "check-ignore", "--no-index", "--stdin")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
+	out, _ := cmd.Output() // exit 1 when nothing is ignored
+	got := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if l != "" {
+			got[strings.TrimSuffix(l, "/")] = true
+		}
+	}
+	return got
+}
+
+func TestMatchesGitCheckIgnore(t *testing.T) {
+	files := map[string]string{
+		".gitignore":              "*.log\n/build/\nnode_modules/\n!important.log\ntmp\n*.o\ndocs/**/*.pdf\n",
+		"app.log":                 "",
+		"important.log":           "",
+		"sub/app.log":             "",
+		"sub/important.log":       "",
+		"build/out.bin":           "",
+		"sub/build/keep.go":       "", // /build/ is anchored: not this one
+		"node_modules/x/index.js": "",
+		"sub/node_modules/y.js":   "",
+		"tmp":                     "", // file named tmp
+		"sub/tmp/":                "", // dir named tmp
+		"main.o":                  "",
+		"docs/a/b/c.pdf":          "",
+		"docs/c.pdf":              "",
+		"src/.gitignore":          "generated/\n!*.keep\n*.gen.go\n",
+		"src/generated/x.go":      "",
+		"src/a.gen.go":            "",
+		"src/b.go":                "",
+		"src/x.keep":              "",
+		"src/deep/.gitignore":     "!a.gen.go\n",
+		"src/deep/a.gen.go":       "", // re-included by the deeper file
+		"src/deep/b.gen.go":       "",
+		"logs/":                   "",
+		"logs/.gitignore":         "*\n!.gitignore\n",
+		"logs/today.txt":          "",
+		"nested/build/out.bin":    "",
+		".git/info/exclude":       "secret.env\n",
+		"secret.env":              "",
+		"sub/secret.env":          "",
+		"negated-dir/":            "",
+	}
+	dir := layout(t, files)
+	var paths []string
+	for name := range files {
+		if strings.HasPrefix(name, ".git/") {
+			continue
+		}
+		paths = append(paths, strings.TrimSuffix(name, "/"))
+	}
+	// the exclude file must exist before git runs; it was written by layout
+	want := gitIgnored(t, dir, paths)
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	m := New(r)
+	for _, p := range paths {
+		fi, err := os.Stat(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Ignored(p, fi.IsDir()); got != want[p] {
+			t.Errorf("%s: Ignored = %v, git check-ignore says %v", p, got, want[p])
+		}
+	}
+	if !m.Ignored(".git", true) || !m.Ignored(".git/config", false) {
+		t.Error(".git must always be ignored")
+	}
+}
