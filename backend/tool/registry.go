@@ -80,6 +80,9 @@ func (r *Registry) Call(ctx context.Context, name string, args []byte) (result j
 	if err != nil {
 		return nil, r.toError(err)
 	}
+	if a, ok := out.(JSONAppender); ok {
+		return a.AppendJSON(nil), nil
+	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, Errorf(CodeInternal, "tool %s: encoding result: %v", name, err)

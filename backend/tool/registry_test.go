@@ -161,3 +161,32 @@ func TestDuplicateNamePanics(t *testing.T) {
 	tl := New(Def{Name: "x"}, func(context.Context, struct{}) (struct{}, error) { return struct{}{}, nil })
 	NewRegistry(nil, tl, tl)
 }
+
+func TestElideLongStrings(t *testing.T) {
+	long := strings.Repeat("a\\n\\\"b", 2000) // escapes inside, quotes escaped
+	tests := []struct{ in, want string }{
+		{`{"path": "x"}`, `{"path": "x"}`},
+		{`{"path": "x", "content": "` + long + `"}`, `{"path": "x", "content": "…"}`},
+		{`{"content": "` + long + `", "path": "y"}`, `{"content": "…", "path": "y"}`},
+		{`{"content": "` + long + `\u0000"}`, `{"content": "` + long + `\u0000"}`}, // NUL kept for the check
+		{`{"edits": [{"search": "` + long + `", "replace": "` + long + `"}]}`, `{"edits": [{"search": "…", "replace": "…"}]}`},
+		{`{"content": "` + long, `{"content": "` + long}, // unterminated: left for the decoder to report
+	}
+	for _, tt := range tests {
+		if got := string(elideLongStrings([]byte(tt.in))); got != tt.want {
+			t.Errorf("elide(%.60s...) = %.80s...", tt.in, got)
+		}
+	}
+	// Validation of a large input still catches what it must.
+	r := testRegistry()
+	big := strings.Repeat("x", 100_000)
+	if _, e := r.Call(context.Background(), "echo", []byte(`{"path": "`+big+`", "count": 0}`)); e == nil || e.Field != "count" {
+		t.Errorf("large input with a bad count: %+v", e)
+	}
+	if _, e := r.Call(context.Background(), "echo", []byte(`{"path": "`+big+`\u0000"}`)); e == nil || !strings.Contains(e.Message, "NUL") {
+		t.Errorf("large input with a NUL: %+v", e)
+	}
+	if out, e := r.Call(context.Background(), "echo", []byte(`{"path": "`+big+`"}`)); e != nil || !strings.Contains(string(out), big) {
+		t.Errorf("large valid input: %v", e)
+	}
+}

@@ -10,6 +10,7 @@
 package tool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -90,11 +91,11 @@ func New[In, Out any](d Def, fn func(ctx context.Context, in In) (Out, error)) *
 
 // Validate checks raw JSON arguments against the tool's schema and returns them normalised ({} for empty or null).
 func (t *Tool) Validate(raw []byte) ([]byte, *Error) {
-	if len(strings.TrimSpace(string(raw))) == 0 || string(raw) == "null" {
+	if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
 		raw = []byte("{}")
 	}
 	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := json.Unmarshal(elideLongStrings(raw), &v); err != nil {
 		return nil, Errorf(CodeInvalidArgument, "arguments are not valid JSON: %v", err)
 	}
 	obj, ok := v.(map[string]any)

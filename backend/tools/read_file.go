@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	_ "embed"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/session"
@@ -45,4 +46,35 @@ func readFile(d Deps) *tool.Tool {
 		d.Session.Saw(t, v)
 		return readFileOut{Path: t.Slash(), Exists: true, Content: c}, nil
 	})
+}
+
+// AppendJSON encodes the result without encoding/json's per-byte escaping of the content; TestReadFileJSON checks
+// it decodes exactly as json.Marshal's output does.
+func (r readFileOut) AppendJSON(dst []byte) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, len(r.Text)+len(r.Text)/8+512) // most text needs few escapes: one allocation
+	}
+	dst = append(dst, '{')
+	dst = tool.AppendField(dst, "path", true)
+	dst = tool.AppendString(dst, r.Path)
+	dst = tool.AppendField(dst, "exists", false)
+	dst = tool.AppendBool(dst, r.Exists)
+	dst = tool.AppendField(dst, "content", false)
+	dst = tool.AppendString(dst, r.Text)
+	dst = tool.AppendField(dst, "size", false)
+	dst = tool.AppendInt(dst, r.Size)
+	dst = tool.AppendField(dst, "total_lines", false)
+	dst = tool.AppendInt(dst, int64(r.TotalLines))
+	dst = tool.AppendField(dst, "start_line", false)
+	dst = tool.AppendInt(dst, int64(r.StartLine))
+	dst = tool.AppendField(dst, "end_line", false)
+	dst = tool.AppendInt(dst, int64(r.EndLine))
+	dst = tool.AppendField(dst, "truncated", false)
+	dst = tool.AppendBool(dst, r.Truncated)
+	dst = tool.AppendField(dst, "line_ending", false)
+	dst = tool.AppendString(dst, r.LineEnding)
+	dst = tool.AppendField(dst, "mod_time", false)
+	dst = append(dst, '"')
+	dst = r.ModTime.AppendFormat(dst, time.RFC3339Nano)
+	return append(dst, '"', '}')
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -396,5 +398,31 @@ func TestWriteFileResult(t *testing.T) {
 	}
 	if _, e := call[writeFileOut](t, reg, "write_file", `{"path": "deep", "content": "x"}`); e == nil || e.Code != tool.CodeIsADirectory {
 		t.Errorf("write over a directory: %+v", e)
+	}
+}
+
+// readFileOut encodes itself; it must decode exactly as encoding/json's encoding of the same value does, for any
+// content, including invalid UTF-8, control bytes and the characters JSON treats specially.
+func TestReadFileJSON(t *testing.T) {
+	contents := []string{
+		"", "plain\n", "tab\tquote\" back\\slash\r\n", "\x00\x01\x1f\x7f", "<html>&amp;</html>", "héllo wörld ✓ 😀",
+		"bad \xff\xfe utf8 \xc3", "line\u2028sep\u2029", strings.Repeat("x", 70000) + "\xe2\x82",
+	}
+	for _, c := range contents {
+		out := readFileOut{Path: "dir/ä \"q\".txt", Exists: true, Content: files.Content{
+			Text: c, Size: int64(len(c)), TotalLines: 3, StartLine: 1, EndLine: 3, Truncated: true,
+			LineEnding: "crlf", ModTime: time.Date(2026, 11, 22, 10, 0, 0, 123456789, time.FixedZone("x", 3600)),
+		}}
+		var fast, slow map[string]any
+		if err := json.Unmarshal(out.AppendJSON(nil), &fast); err != nil {
+			t.Fatalf("AppendJSON(%q) is not JSON: %v", c, err)
+		}
+		std, _ := json.Marshal(out)
+		if err := json.Unmarshal(std, &slow); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Errorf("content %q:\nAppendJSON: %v\njson:       %v", c, fast, slow)
+		}
 	}
 }
