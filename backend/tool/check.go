@@ -44,12 +44,22 @@ func checkObject(s *jsonschema.Schema, obj map[string]any, prefix string) *Error
 				Message: fmt.Sprintf("field %q must be %s, got %s", name, typeName(prop), describe(v)),
 			}
 		}
+		if str, ok := v.(string); ok && len(prop.Enum) > 0 && !slices.Contains(prop.Enum, any(str)) {
+			return &Error{Code: CodeInvalidArgument, Field: name, Message: fmt.Sprintf("field %q must be one of %s, got %q", name, enumList(prop.Enum), str)}
+		}
 		if str, ok := v.(string); ok {
 			if prop.MinLength != nil && len(str) < *prop.MinLength {
 				return &Error{Code: CodeInvalidArgument, Field: name, Message: fmt.Sprintf("field %q must not be empty", name)}
 			}
 			if strings.ContainsRune(str, 0) {
 				return &Error{Code: CodeInvalidArgument, Field: name, Message: fmt.Sprintf("field %q contains a NUL byte", name)}
+			}
+		}
+		if arr, ok := v.([]any); ok && prop.Items != nil && prop.Items.Type == "string" {
+			for i, item := range arr {
+				if _, ok := item.(string); !ok {
+					return &Error{Code: CodeInvalidArgument, Field: name, Message: fmt.Sprintf("field \"%s[%d]\" must be a string, got %s", name, i, describe(item))}
+				}
 			}
 		}
 		if arr, ok := v.([]any); ok && prop.MinItems != nil && len(arr) < *prop.MinItems {
@@ -86,6 +96,14 @@ func checkObject(s *jsonschema.Schema, obj map[string]any, prefix string) *Error
 		}
 	}
 	return nil
+}
+
+func enumList(values []any) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func propertyNames(s *jsonschema.Schema) []string {

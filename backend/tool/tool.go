@@ -56,10 +56,11 @@ type Tool struct {
 func (t *Tool) Spec() Spec { return t.spec }
 
 // New declares a tool whose input is In and whose result is Out. The schema comes from In's json and jsonschema
-// tags, plus an optional `tool:"..."` tag with comma-separated constraints: nonempty (strings, arrays), min=N, max=N.
+// tags, plus an optional `tool:"..."` tag with comma-separated constraints: nonempty (strings, arrays), min=N, max=N,
+// enum=a|b|c.
 // It panics on a declaration the schema library rejects: that is a programming error caught by any test.
 func New[In, Out any](d Def, fn func(ctx context.Context, in In) (Out, error)) *Tool {
-	schema, err := jsonschema.For[In](nil)
+	schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: schema: %v", d.Name, err))
 	}
@@ -145,6 +146,10 @@ func applyConstraints(t reflect.Type, s *jsonschema.Schema) {
 					prop.Minimum = &n
 				} else {
 					prop.Maximum = &n
+				}
+			case "enum":
+				for v := range strings.SplitSeq(val, "|") {
+					prop.Enum = append(prop.Enum, v)
 				}
 			case "":
 			default:

@@ -21,5 +21,7 @@ func Registry(d Deps) *tool.Registry {
 		readFile(d),
 		writeFile(d),
 		patchFile(d),
+		searchFiles(d),
+		findFiles(d),
 	)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -424,5 +425,66 @@ func TestReadFileJSON(t *testing.T) {
 		if !reflect.DeepEqual(fast, slow) {
 			t.Errorf("content %q:\nAppendJSON: %v\njson:       %v", c, fast, slow)
 		}
+	}
+}
+
+func TestSearchAndFindTools(t *testing.T) {
+	reg, _, root := openRegistry(t, "src/", "src/a.go", "src/b_test.go", "README.md")
+	os.WriteFile(filepath.Join(root, "src", "a.go"), []byte("package src\n\nfunc Needle() {}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "src", "b_test.go"), []byte("package src\n// Needle test\n"), 0o644)
+
+	type out struct {
+		Path    string
+		Matches []struct {
+			Path   string
+			Line   int
+			Before []string
+		}
+		Files []struct {
+			Path  string
+			Count int
+		}
+		Total     int
+		Truncated bool
+	}
+	res, e := call[out](t, reg, "search_files", `{"query": "Needle", "glob": "*.go"}`)
+	if e != nil || len(res.Matches) != 2 || res.Matches[0].Path != "src/a.go" || res.Matches[0].Line != 3 {
+		t.Fatalf("search: %+v, %v", res, e)
+	}
+	res, e = call[out](t, reg, "search_files", `{"query": "needle", "case_insensitive": true, "glob": ["*.go", "!*_test.go"], "context": 1, "path": "src"}`)
+	if e != nil || len(res.Matches) != 1 || res.Path != "src" || !slices.Equal(res.Matches[0].Before, []string{""}) {
+		t.Fatalf("glob list, context, path: %+v, %v", res, e)
+	}
+	res, e = call[out](t, reg, "search_files", `{"query": "package", "output": "files"}`)
+	if e != nil || len(res.Files) != 2 || res.Files[0].Count != 1 {
+		t.Fatalf("files output: %+v, %v", res, e)
+	}
+	for _, tt := range []struct{ args, code, field string }{
+		{`{"query": "("  , "regex": true}`, tool.CodeInvalidArgument, "query"},
+		{`{"query": "x", "output": "lines"}`, tool.CodeInvalidArgument, "output"},
+		{`{"query": "x", "glob": "a[b"}`, tool.CodeInvalidArgument, "glob"},
+		{`{"query": "x", "glob": [1]}`, tool.CodeInvalidArgument, "glob"},
+		{`{"query": "x", "path": "../"}`, tool.CodeOutsideRoot, ""},
+		{`{"query": "x", "path": "README.md"}`, tool.CodeNotADirectory, ""},
+		{`{"query": "x", "path": "nope"}`, tool.CodeNotFound, ""},
+	} {
+		_, e := call[out](t, reg, "search_files", tt.args)
+		if e == nil || e.Code != tt.code || e.Field != tt.field {
+			t.Errorf("search_files %s = %+v, want %s field %q", tt.args, e, tt.code, tt.field)
+		}
+	}
+
+	type found struct {
+		Files []struct{ Path string }
+		Total int
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, "src", "a.go"), old, old)
+	f, e := call[found](t, reg, "find_files", `{"glob": "*.go"}`)
+	if e != nil || f.Total != 2 || f.Files[0].Path != "src/b_test.go" {
+		t.Fatalf("find newest first: %+v, %v", f, e)
+	}
+	if _, e := call[found](t, reg, "find_files", `{"glob": []}`); e == nil || e.Code != tool.CodeInvalidArgument {
+		t.Errorf("find with no glob: %+v", e)
 	}
 }

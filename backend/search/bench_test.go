@@ -1,0 +1,43 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// benchCorpus is the tree the benchmarks search: $ROOTED_SEARCH_CORPUS, or the Go source tree, as bench/search.sh
+// uses.
+func benchCorpus(b *testing.B) *os.Root {
+	dir := os.Getenv("ROOTED_SEARCH_CORPUS")
+	if dir == "" {
+		dir = filepath.Join(runtime.GOROOT(), "src")
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		b.Skip("no corpus:", err)
+	}
+	b.Cleanup(func() { r.Close() })
+	return r
+}
+
+func benchSearch(b *testing.B, opt Options) {
+	r := benchCorpus(b)
+	for b.Loop() {
+		if _, err := Search(context.Background(), DiskSource{Root: r}, ".", opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCountCommonLiteral(b *testing.B) {
+	benchSearch(b, Options{Query: "func", Output: OutputCount, Limit: 1})
+}
+
+func BenchmarkFirst100CommonLiteral(b *testing.B) { benchSearch(b, Options{Query: "func"}) }
+
+func BenchmarkCountRegex(b *testing.B) {
+	benchSearch(b, Options{Query: `func \(\w+ \*\w+\) Close`, Regex: true, Output: OutputCount, Limit: 1})
+}

@@ -1,0 +1,247 @@
+package search
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func fixture(t *testing.T, files map[string]string) (*os.Root, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r, dir
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return string(out)
+}
+
+var repoFiles = map[string]string{
+	".gitignore":              "*.log\n/build/\nnode_modules/\n!keep.log\ncoverage\n",
+	"main.go":                 "package main\n// needle in main\n",
+	"keep.log":                "needle kept\n",
+	"debug.log":               "needle ignored\n",
+	"build/out.go":            "needle built\n",
+	"cmd/build/tool.go":       "needle not anchored\n",
+	"node_modules/dep/i.js":   "needle dep\n",
+	"src/.gitignore":          "gen/\n*.tmp\n!important.tmp\n",
+	"src/app.ts":              "const needle = 1\n",
+	"src/gen/api.ts":          "needle generated\n",
+	"src/x.tmp":               "needle tmp\n",
+	"src/important.tmp":       "needle important\n",
+	"src/deep/.gitignore":     "!*.log\n",
+	"src/deep/trace.log":      "needle re-included\n",
+	".hidden/secret.txt":      "needle hidden\n",
+	".env":                    "needle env\n",
+	"docs/coverage/report.md": "needle coverage\n",
+	"bin.dat":                 "needle\x00binary\n",
+}
+
+// The files searched are exactly those git considers part of the project (tracked or untracked, not ignored),
+// less hidden ones unless asked for.
+func TestFilesMatchGit(t *testing.T) {
+	r, dir := fixture(t, repoFiles)
+	git(t, dir, "init", "-q")
+	want := strings.Fields(git(t, dir, "ls-files", "-co", "--exclude-standard"))
+	files, done, err := walk(context.Background(), r, ".", WalkOptions{IncludeHidden: true})
+	defer done()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.rel)
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("walked %v\ngit ls-files %v", got, want)
+	}
+	// Without hidden files, no path has a component starting with ".".
+	files, done2, _ := walk(context.Background(), r, ".", WalkOptions{})
+	defer done2()
+	for _, f := range files {
+		if strings.HasPrefix(f.rel, ".") || strings.Contains(f.rel, "/.") {
+			t.Errorf("hidden file walked: %s", f.rel)
+		}
+	}
+}
+
+func TestSearch(t *testing.T) {
+	r, _ := fixture(t, repoFiles)
+	src := DiskSource{Root: r}
+	paths := func(res Result) []string {
+		var out []string
+		for _, m := range res.Matches {
+			out = append(out, m.Path)
+		}
+		for _, f := range res.Files {
+			out = append(out, f.Path)
+		}
+		return out
+	}
+	run := func(opt Options, dir string) Result {
+		t.Helper()
+		res, err := Search(context.Background(), src, dir, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := run(Options{Query: "needle"}, ".")
+	want := []string{"cmd/build/tool.go", "keep.log", "main.go", "src/app.ts", "src/deep/trace.log", "src/important.tmp"}
+	if !slices.Equal(paths(res), want) || res.Total != 6 || res.Truncated {
+		t.Errorf("default search: %v (total %d)", paths(res), res.Total)
+	}
+	if m := res.Matches[2]; m.Line != 2 || m.Column != 4 || m.Text != "// needle in main" {
+		t.Errorf("match detail: %+v", m)
+	}
+	if got := paths(run(Options{Query: "needle", IncludeIgnored: true, IncludeHidden: true}, ".")); len(got) != 14 {
+		t.Errorf("with ignored and hidden: %d files %v (bin.dat is binary and never searched)", len(got), got)
+	}
+	if got := paths(run(Options{Query: "needle", Glob: mustGlob(t, "*.ts")}, ".")); !slices.Equal(got, []string{"src/app.ts"}) {
+		t.Errorf("glob *.ts: %v", got)
+	}
+	if got := paths(run(Options{Query: "needle", Glob: mustGlob(t, "src/**", "!**/*.tmp")}, ".")); !slices.Equal(got, []string{"src/app.ts", "src/deep/trace.log"}) {
+		t.Errorf("glob src/** !*.tmp: %v", got)
+	}
+	if got := paths(run(Options{Query: "needle"}, "src")); len(got) != 3 {
+		t.Errorf("under src: %v", got)
+	}
+	if got := paths(run(Options{Query: "NEEDLE", CaseInsensitive: true, Output: OutputFiles}, ".")); len(got) != 6 {
+		t.Errorf("case-insensitive files: %v", got)
+	}
+	if got := paths(run(Options{Query: `needle (kept|re-\w+)`, Regex: true}, ".")); !slices.Equal(got, []string{"keep.log", "src/deep/trace.log"}) {
+		t.Errorf("regex: %v", got)
+	}
+	res = run(Options{Query: "needle", Limit: 2}, ".")
+	if len(res.Matches) != 2 || !res.Truncated || res.Limit != 2 {
+		t.Errorf("limit 2: %+v", res)
+	}
+	res = run(Options{Query: "needle", Output: OutputCount, Limit: 1}, ".")
+	if len(res.Files) != 1 || res.Total != 6 || !res.Truncated {
+		t.Errorf("count keeps totalling past the limit: %+v", res)
+	}
+	if _, err := Search(context.Background(), src, ".", Options{Query: "(", Regex: true}); !IsBadPattern(err) {
+		t.Errorf("bad regex: %v", err)
+	}
+}
+
+func TestLinesContextAndClipping(t *testing.T) {
+	long := strings.Repeat("a", 1000) + "TARGET" + strings.Repeat("b", 1000)
+	r, _ := fixture(t, map[string]string{
+		"f.txt":    "one\ntwo\nthree TARGET\nfour\nfive\n",
+		"crlf.txt": "x\r\nTARGET here\r\ny\r\n",
+		"long.txt": long + "\n",
+		"two.txt":  "TARGET TARGET\nTARGET\n",
+		"end.txt":  "TARGET",
+	})
+	res, err := Search(context.Background(), DiskSource{Root: r}, ".", Options{Query: "TARGET", Context: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string][]Match{}
+	for _, m := range res.Matches {
+		byPath[m.Path] = append(byPath[m.Path], m)
+	}
+	if m := byPath["f.txt"][0]; m.Line != 3 || !slices.Equal(m.Before, []string{"one", "two"}) || !slices.Equal(m.After, []string{"four", "five"}) {
+		t.Errorf("context: %+v", m)
+	}
+	if m := byPath["crlf.txt"][0]; m.Text != "TARGET here" || !slices.Equal(m.Before, []string{"x"}) || !slices.Equal(m.After, []string{"y"}) {
+		t.Errorf("CRLF: %+v", m)
+	}
+	if m := byPath["long.txt"][0]; len(m.Text) > maxLineBytes+10 || !strings.Contains(m.Text, "TARGET") || !strings.HasPrefix(m.Text, "…") || !strings.HasSuffix(m.Text, "…") || m.Column != 1001 {
+		t.Errorf("long line: column %d, %d bytes: %.40q", m.Column, len(m.Text), m.Text)
+	}
+	if ms := byPath["two.txt"]; len(ms) != 2 || ms[0].Line != 1 || ms[1].Line != 2 {
+		t.Errorf("one result per line: %+v", ms)
+	}
+	if ms := byPath["end.txt"]; len(ms) != 1 || ms[0].Text != "TARGET" || ms[0].After != nil {
+		t.Errorf("match on a last line without newline: %+v", ms)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	files := map[string]string{}
+	for i := range 3000 {
+		files[filepath.Join("d", string(rune('a'+i%26)), "f"+strings.Repeat("x", i%7)+time.Duration(i).String()+".txt")] = strings.Repeat("line of text\n", 200)
+	}
+	r, _ := fixture(t, files)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	if _, err := Search(ctx, DiskSource{Root: r}, ".", Options{Query: "nothing matches this"}); err == nil {
+		t.Error("a cancelled search returned no error")
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("a cancelled search took %v", d) // a generous bound: the benchmark reports the real latency
+	}
+}
+
+func TestGlob(t *testing.T) {
+	tests := []struct {
+		patterns []string
+		path     string
+		want     bool
+	}{
+		{[]string{"*.go"}, "a/b/c.go", true},
+		{[]string{"*.go"}, "a/b/c.gox", false},
+		{[]string{"src/**"}, "src/a/b.ts", true},
+		{[]string{"src/**"}, "lib/src/a.ts", false},
+		{[]string{"src/"}, "src/a.ts", true},
+		{[]string{"**/test/*.js"}, "test/a.js", true},
+		{[]string{"**/test/*.js"}, "x/test/a.js", true},
+		{[]string{"**/test/*.js"}, "x/test/y/a.js", false},
+		{[]string{"*.{ts,tsx}"}, "a/b.tsx", true},
+		{[]string{"file?.txt"}, "file1.txt", true},
+		{[]string{"[ab].go"}, "b.go", true},
+		{[]string{"[!ab].go"}, "b.go", false},
+		{[]string{"*.go", "!*_test.go"}, "a_test.go", false},
+		{[]string{"!vendor/**"}, "main.go", true},
+		{[]string{"!vendor/**"}, "vendor/x.go", false},
+	}
+	for _, tt := range tests {
+		g := mustGlob(t, tt.patterns...)
+		if got := g.Match(tt.path); got != tt.want {
+			t.Errorf("%v on %s = %v", tt.patterns, tt.path, got)
+		}
+	}
+	if _, err := CompileGlobs([]string{"a[b"}); err == nil {
+		t.Error("an unclosed class compiled")
+	}
+}
+
+func mustGlob(t *testing.T, patterns ...string) *Glob {
+	t.Helper()
+	g, err := CompileGlobs(patterns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}

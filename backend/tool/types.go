@@ -1,0 +1,31 @@
+package tool
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// StringList accepts one string or a list of strings, because models pass either for "patterns"-like fields.
+type StringList []string
+
+// UnmarshalJSON accepts "x" as ["x"].
+func (l *StringList) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*l = StringList{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return err
+	}
+	*l = many
+	return nil
+}
+
+// typeSchemas are the schemas of the package's own types, given to schema inference.
+var typeSchemas = map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[StringList](): {Types: []string{"string", "array"}, Items: &jsonschema.Schema{Type: "string"}},
+}
