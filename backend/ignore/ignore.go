@@ -126,3 +126,85 @@ func (m *Matcher) load(dir string) rules {
 	m.rules[dir] = rs
 	return rs
 }
+
+// Dir answers for the entries of one directory, with the rules that apply there gathered once. Callers walking a
+// tree use it for directories they reached without passing an ignored one.
+type Dir struct {
+	levels  []level // deepest first
+	exclude rules
+	path    string // the directory's slash path from the root, with a trailing "/" unless it is the root
+}
+
+// level is one ignore file seen from the directory: prefix is the directory's path relative to the file's.
+type level struct {
+	rules  rules
+	prefix string
+}
+
+// Dir returns the matcher for the entries of the root-relative slash directory rel.
+func (m *Matcher) Dir(rel string) *Dir {
+	rel = strings.Trim(rel, "/")
+	var parts []string
+	if rel != "" && rel != "." {
+		parts = strings.Split(rel, "/")
+	}
+	d := &Dir{exclude: m.load(".git/info")}
+	if len(parts) > 0 {
+		d.path = strings.Join(parts, "/") + "/"
+	}
+	for depth := len(parts); depth >= 0; depth-- {
+		rs := m.load(strings.Join(parts[:depth], "/"))
+		if len(rs) == 0 {
+			continue
+		}
+		prefix := strings.Join(parts[depth:], "/")
+		if prefix != "" {
+			prefix += "/"
+		}
+		d.levels = append(d.levels, level{rules: rs, prefix: prefix})
+	}
+	return d
+}
+
+// Ignored reports whether the entry name of this directory is ignored.
+func (d *Dir) Ignored(name string, isDir bool) bool {
+	if name == ".git" && d.path == "" {
+		return true
+	}
+	if len(d.levels) == 0 && len(d.exclude) == 0 {
+		return false
+	}
+	suffix := ""
+	if isDir {
+		suffix = "/"
+	}
+	for _, l := range d.levels {
+		if ignored, matched := l.rules.match(l.prefix + name + suffix); matched {
+			return ignored
+		}
+	}
+	ignored, _ := d.exclude.match(d.path + name + suffix)
+	return ignored
+}
+
+// DirIn is Dir for a walker that holds the directory open as dir: the directory's own .gitignore is read through
+// it with one openat instead of a walk from the project root.
+func (m *Matcher) DirIn(rel string, dir *os.Root) *Dir {
+	rel = strings.Trim(rel, "/")
+	if rel == "." {
+		rel = ""
+	}
+	m.mu.Lock()
+	_, known := m.rules[rel]
+	m.mu.Unlock()
+	if !known {
+		var rs rules
+		if b, err := dir.ReadFile(".gitignore"); err == nil {
+			rs = compile(string(b))
+		}
+		m.mu.Lock()
+		m.rules[rel] = rs
+		m.mu.Unlock()
+	}
+	return m.Dir(rel)
+}

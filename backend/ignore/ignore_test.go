@@ -116,3 +116,37 @@ func TestMatchesGitCheckIgnore(t *testing.T) {
 		t.Error(".git must always be ignored")
 	}
 }
+
+// Dir gives the same answers as Ignored for the entries of directories that are not themselves ignored.
+func TestDirAgreesWithIgnored(t *testing.T) {
+	dir := layout(t, map[string]string{
+		".gitignore":         "*.log\n/build/\n!keep.log\n",
+		"src/.gitignore":     "gen/\n!x.log\n",
+		"src/deep/a.log":     "",
+		"src/x.log":          "",
+		"src/y.log":          "",
+		"src/gen/z.go":       "",
+		"build/o":            "",
+		"keep.log":           "",
+		"src/build/ok.go":    "",
+		".git/info/exclude":  "secret\n",
+		"src/deep/secret":    "",
+		"src/deep/plain.txt": "",
+	})
+	r, _ := os.OpenRoot(dir)
+	defer r.Close()
+	m := New(r)
+	for _, d := range []string{"", "src", "src/deep", "src/build"} {
+		entries, _ := os.ReadDir(filepath.Join(dir, d))
+		dm := m.Dir(d)
+		for _, e := range entries {
+			rel := e.Name()
+			if d != "" {
+				rel = d + "/" + e.Name()
+			}
+			if got, want := dm.Ignored(e.Name(), e.IsDir()), m.Ignored(rel, e.IsDir()); got != want {
+				t.Errorf("%s: Dir says %v, Ignored says %v", rel, got, want)
+			}
+		}
+	}
+}

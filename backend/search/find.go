@@ -27,15 +27,18 @@ func Find(ctx context.Context, src Source, dir string, g *Glob, opt WalkOptions,
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	opt.Match = g.Match
-	files, done, err := src.Files(ctx, dir, opt)
-	defer done()
+	opt.Match, opt.Stat = g.Match, true
+	var found []Found
+	err := src.Walk(ctx, dir, opt, func(f file) bool {
+		found = append(found, Found{Path: f.rel, Size: f.info.Size(), ModTime: f.info.ModTime()})
+		f.release()
+		return true
+	})
 	if err != nil {
 		return FindResult{}, err
 	}
-	found := make([]Found, len(files))
-	for i, f := range files {
-		found[i] = Found{Path: f.rel, Size: f.info.Size(), ModTime: f.info.ModTime()}
+	if found == nil {
+		found = []Found{}
 	}
 	slices.SortStableFunc(found, func(a, b Found) int { return b.ModTime.Compare(a.ModTime) })
 	res := FindResult{Files: found, Total: len(found), Limit: limit}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"regexp"
 	"regexp/syntax"
 	"runtime"
@@ -117,6 +116,10 @@ type fileResult struct {
 }
 
 // Search runs opt over the files under the root-relative slash directory dir.
+//
+// The walk, the searching and the collecting run at once: the walker streams files in path order, workers search
+// them in parallel, and results are consumed in the walk's order, so they are deterministic; once the limit is
+// met the search stops.
 func Search(ctx context.Context, src Source, dir string, opt Options) (Result, error) {
 	m, err := newMatcher(opt)
 	if err != nil {
@@ -129,85 +132,147 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	if opt.Output == "" {
 		opt.Output = OutputContent
 	}
-	files, done, err := src.Files(ctx, dir, WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match})
-	defer done()
-	if err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	// Files travel in batches, since a channel hand-off per file costs more than searching a small file. Batches
+	// start small so the first results come at once, and grow.
+	batchSize := 4
+	type batch struct {
+		seq   int
+		files []file
+	}
+	type done struct {
+		seq     int
+		files   []file
+		results []fileResult
+	}
+	workers := runtime.GOMAXPROCS(0)
+	jobs := make(chan batch, 2*workers)
+	results := make(chan done, 2*workers)
+	var walkErr error
+	go func() {
+		defer close(jobs)
+		seq := 0
+		cur := make([]file, 0, batchSize)
+		send := func() bool {
+			select {
+			case jobs <- batch{seq, cur}:
+				seq++
+				batchSize = min(2*batchSize, 64)
+				cur = make([]file, 0, batchSize)
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		walkErr = src.Walk(ctx, dir, WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match},
+			func(f file) bool {
+				cur = append(cur, f)
+				return len(cur) < batchSize || send()
+			})
+		if len(cur) > 0 && !send() {
+			for _, f := range cur {
+				f.release()
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for b := range jobs {
+				out := make([]fileResult, len(b.files))
+				for i, f := range b.files {
+					if ctx.Err() == nil {
+						out[i] = searchFile(src, f, m, opt)
+					} else {
+						out[i].skipped = true
+					}
+					f.release()
+				}
+				select {
+				case results <- done{b.seq, b.files, out}:
+				case <-ctx.Done():
+				}
+			}
+		})
+	}
+	go func() { wg.Wait(); close(results) }()
+
+	res := Result{Limit: limit}
+	full := false // the limit is met: stop consuming, let the pipeline drain
+	pending := map[int]done{}
+	next := 0
+	for d := range results {
+		if full {
+			continue
+		}
+		pending[d.seq] = d
+		for {
+			d, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			for i, fr := range d.results {
+				if res.add(d.files[i].rel, fr, opt.Output, limit) {
+					full = true
+					cancel()
+					break
+				}
+			}
+			if full {
+				break
+			}
+		}
+	}
+	if full {
+		return res, nil
+	}
+	if walkErr != nil {
+		return Result{}, walkErr
+	}
+	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	res := Result{Limit: limit}
-	// Files are searched in parallel in chunks and consumed in path order, so results are deterministic and a
-	// search that fills its limit stops early.
-	workers := runtime.GOMAXPROCS(0)
-	chunk := 64 * workers
-	out := make([]fileResult, len(files))
-	for lo := 0; lo < len(files); lo += chunk {
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
-		}
-		hi := min(lo+chunk, len(files))
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range workers {
-			wg.Go(func() {
-				for i := range next {
-					if ctx.Err() != nil {
-						continue
-					}
-					out[i] = searchFile(src, files[i], m, opt)
-				}
-			})
-		}
-		for i := lo; i < hi; i++ {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-		if err := ctx.Err(); err != nil {
-			return Result{}, err
-		}
-		for i := lo; i < hi; i++ {
-			fr := out[i]
-			out[i] = fileResult{} // release the chunk's memory as it is consumed
-			if fr.skipped {
-				continue
-			}
-			res.FilesSearched++
-			if fr.count == 0 {
-				continue
-			}
-			res.Total += fr.count
-			switch opt.Output {
-			case OutputContent:
-				room := limit - len(res.Matches)
-				if len(fr.matches) > room {
-					res.Matches = append(res.Matches, fr.matches[:room]...)
-					res.Truncated = true
-					return res, nil
-				}
-				res.Matches = append(res.Matches, fr.matches...)
-			default:
-				if len(res.Files) == limit {
-					res.Truncated = true
-					if opt.Output == OutputFiles {
-						return res, nil
-					}
-					continue // count keeps totalling
-				}
-				res.Files = append(res.Files, FileCount{Path: files[i].rel, Count: fr.count})
-			}
-		}
-	}
 	return res, nil
+}
+
+// add records one file's result and reports whether the search can stop.
+func (res *Result) add(rel string, fr fileResult, output string, limit int) bool {
+	if fr.skipped {
+		return false
+	}
+	res.FilesSearched++
+	if fr.count == 0 {
+		return false
+	}
+	res.Total += fr.count
+	if output == OutputContent {
+		room := limit - len(res.Matches)
+		if len(fr.matches) > room {
+			res.Matches = append(res.Matches, fr.matches[:room]...)
+			res.Truncated = true
+			return true
+		}
+		res.Matches = append(res.Matches, fr.matches...)
+		return false
+	}
+	if len(res.Files) == limit {
+		res.Truncated = true
+		return output == OutputFiles // count keeps totalling
+	}
+	res.Files = append(res.Files, FileCount{Path: rel, Count: fr.count})
+	return false
 }
 
 // sniffLen is how much of a file decides whether it is binary, as git does.
 const sniffLen = 8000
 
 func searchFile(src Source, f file, m *matcher, opt Options) fileResult {
-	if f.info.Size() > maxFileBytes {
-		return fileResult{skipped: true}
-	}
-	b, err := src.Content(f)
+	b, release, err := src.Content(f)
+	defer release()
 	if err != nil || bytes.IndexByte(b[:min(len(b), sniffLen)], 0) >= 0 {
 		return fileResult{skipped: true}
 	}
@@ -291,29 +356,6 @@ func contextLines(b []byte, lineStart, lineEnd, n int) (before, after []string) 
 		p = end
 	}
 	return before, after
-}
-
-// readAll reads a file of known size in one allocation.
-func readAll(f file) ([]byte, error) {
-	h, err := f.dir.Open(f.name)
-	if err != nil {
-		return nil, err
-	}
-	defer h.Close()
-	b := make([]byte, 0, f.info.Size()+1)
-	for {
-		n, err := h.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // grew since the stat
-		}
-	}
 }
 
 // IsBadPattern reports whether err is a regular expression the search could not compile.

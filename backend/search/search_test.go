@@ -70,25 +70,27 @@ func TestFilesMatchGit(t *testing.T) {
 	r, dir := fixture(t, repoFiles)
 	git(t, dir, "init", "-q")
 	want := strings.Fields(git(t, dir, "ls-files", "-co", "--exclude-standard"))
-	files, done, err := walk(context.Background(), r, ".", WalkOptions{IncludeHidden: true})
-	defer done()
-	if err != nil {
-		t.Fatal(err)
+	walked := func(opt WalkOptions) []string {
+		var got []string
+		err := walk(context.Background(), r, ".", opt, func(f file) bool {
+			got = append(got, f.rel)
+			f.release()
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
 	}
-	var got []string
-	for _, f := range files {
-		got = append(got, f.rel)
-	}
+	got := walked(WalkOptions{IncludeHidden: true})
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("walked %v\ngit ls-files %v", got, want)
 	}
 	// Without hidden files, no path has a component starting with ".".
-	files, done2, _ := walk(context.Background(), r, ".", WalkOptions{})
-	defer done2()
-	for _, f := range files {
-		if strings.HasPrefix(f.rel, ".") || strings.Contains(f.rel, "/.") {
-			t.Errorf("hidden file walked: %s", f.rel)
+	for _, rel := range walked(WalkOptions{}) {
+		if strings.HasPrefix(rel, ".") || strings.Contains(rel, "/.") {
+			t.Errorf("hidden file walked: %s", rel)
 		}
 	}
 }

@@ -2,23 +2,101 @@ package search
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
+	"sync"
 )
 
 // Source supplies the files of a search and their content. DiskSource reads the disk each time; a cached source
 // can answer repeated searches from memory.
 type Source interface {
-	Files(ctx context.Context, dir string, opt WalkOptions) ([]file, func(), error)
-	Content(f file) ([]byte, error)
+	Walk(ctx context.Context, dir string, opt WalkOptions, emit func(file) bool) error
+	// Content returns a file's bytes and a function to call when they are no longer used.
+	Content(f file) ([]byte, func(), error)
 }
 
 // DiskSource walks and reads through root on every search.
 type DiskSource struct{ Root *os.Root }
 
-// Files walks the tree.
-func (d DiskSource) Files(ctx context.Context, dir string, opt WalkOptions) ([]file, func(), error) {
-	return walk(ctx, d.Root, dir, opt)
+// Walk walks the tree.
+func (d DiskSource) Walk(ctx context.Context, dir string, opt WalkOptions, emit func(file) bool) error {
+	return walk(ctx, d.Root, dir, opt, emit)
 }
 
-// Content reads a file.
-func (d DiskSource) Content(f file) ([]byte, error) { return readAll(f) }
+// Content reads a file into a pooled buffer.
+func (d DiskSource) Content(f file) ([]byte, func(), error) { return readPooled(f) }
+
+// bufPool holds read buffers; most source files fit one, so a search allocates little however many it reads.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 128<<10); return &b }}
+
+// readPooled reads f. For a regular file a short read means end of file, so a file smaller than the buffer takes
+// one read and no stat.
+func readPooled(f file) ([]byte, func(), error) {
+	var h interface {
+		io.Reader
+		size() (int64, error)
+	}
+	if f.link {
+		lf, err := f.dir.root.Open(f.name)
+		if err != nil {
+			return nil, func() {}, err
+		}
+		defer lf.Close()
+		h = osFile{lf}
+	} else {
+		rf, err := openName(f.dir, f.name)
+		if err != nil {
+			return nil, func() {}, err
+		}
+		defer rf.Close()
+		h = rf
+	}
+	bp := bufPool.Get().(*[]byte)
+	put := func() { bufPool.Put(bp) }
+	buf := *bp
+	n, err := io.ReadFull(h, buf)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return buf[:n], put, nil
+	case err != nil:
+		put()
+		return nil, func() {}, err
+	}
+	put() // larger than the buffer: read the rest into a buffer of its own
+	size, err := h.size()
+	if err != nil {
+		return nil, func() {}, err
+	}
+	if size > maxFileBytes {
+		return nil, func() {}, errTooLarge
+	}
+	big := make([]byte, n, size+1)
+	copy(big, buf[:n])
+	for {
+		m, err := h.Read(big[len(big):cap(big)])
+		big = big[:len(big)+m]
+		if err == io.EOF {
+			return big, func() {}, nil
+		}
+		if err != nil {
+			return nil, func() {}, err
+		}
+		if len(big) == cap(big) {
+			big = append(big, 0)[:len(big)]
+		}
+	}
+}
+
+var errTooLarge = errors.New("file too large to search")
+
+// osFile adapts an *os.File to readPooled's reader.
+type osFile struct{ *os.File }
+
+func (f osFile) size() (int64, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}

@@ -9,6 +9,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/rooted-dev/rooted/backend/ignore"
@@ -27,117 +29,222 @@ type WalkOptions struct {
 	IncludeIgnored bool // what .gitignore and friends exclude (.git itself never)
 	// Match, when set, filters files by their slash path relative to the project root.
 	Match func(rel string) bool
+	// Stat asks for each file's FileInfo (size, mtime); searching does without it.
+	Stat bool
 }
 
-// file is one file to search: its directory's root and its name there, and its slash path from the project root.
+// file is one file yielded by a walk: its directory's root and its name there, and its slash path from the
+// project root. Release must be called once the file is done with; the directory's root closes after its last.
 type file struct {
-	dir  *os.Root
+	dir  *dirRef
 	name string
 	rel  string
-	info fs.FileInfo
+	info fs.FileInfo // only with WalkOptions.Stat
+	link bool        // a symlink to a file inside the root: opened through the root, which follows it safely
 }
 
-// maxHeldDirs bounds the directory roots a walk keeps open for the files in them; past it, files are opened by
-// their whole path through the project root (one openat per path element instead of one).
-const maxHeldDirs = 512
+func (f file) release() { f.dir.release() }
 
-// walk lists the files under the root-relative slash directory start, in path order. The sub-roots it keeps
-// stay open until the returned close function is called.
-func walk(ctx context.Context, root *os.Root, start string, opt WalkOptions) ([]file, func(), error) {
+// dirRef shares one directory among the walker and the files in flight from it: its root, and an open handle
+// whose descriptor files are opened relative to (see openName).
+type dirRef struct {
+	root   *os.Root
+	handle *os.File
+	fd     int
+	refs   atomic.Int32
+}
+
+func newDirRef(r *os.Root) (*dirRef, error) {
+	h, err := r.Open(".")
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	d := &dirRef{root: r, handle: h, fd: dirFD(h)}
+	d.refs.Store(1) // the walker's, while it lists the directory
+	return d, nil
+}
+
+func (d *dirRef) acquire() *dirRef { d.refs.Add(1); return d }
+
+func (d *dirRef) release() {
+	if d.refs.Add(-1) == 0 {
+		d.handle.Close()
+		d.root.Close()
+	}
+}
+
+// listing is a directory read ahead of the walk. A walk lists subdirectories in parallel while it is still busy
+// with earlier ones (reading directories is a good part of a search's system calls), and visits them in order.
+type listing struct {
+	ready   chan struct{}
+	d       *dirRef
+	entries []dirEntry
+	dm      *ignore.Dir
+}
+
+// dirEntry is a name and its type bits (0 for a regular file).
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
+}
+
+// maxAhead bounds the directories listed but not yet visited, and so the descriptors a walk holds.
+const maxAhead = 64
+
+// walk yields the files under the root-relative slash directory start in path order, depth first, until emit
+// returns false or ctx ends. Unreadable directories are skipped, as git and ripgrep do.
+func walk(ctx context.Context, root *os.Root, start string, opt WalkOptions, emit func(file) bool) error {
 	m := ignore.New(root)
-	var files []file
-	var opened []*os.Root
-	closeAll := func() {
-		for _, r := range opened {
-			r.Close()
-		}
-	}
-	var visit func(dir string, r *os.Root) error
-	visit = func(dir string, r *os.Root) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		d, err := r.Open(".")
-		if err != nil {
-			return err
-		}
-		entries, err := d.ReadDir(-1)
-		d.Close()
-		if err != nil {
-			return err
-		}
-		slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-		for _, e := range entries {
-			name := e.Name()
-			rel := name
-			if dir != "" {
-				rel = dir + "/" + name
-			}
-			if name == ".git" || (!opt.IncludeHidden && strings.HasPrefix(name, ".")) {
-				continue
-			}
-			isDir := e.IsDir()
-			if !opt.IncludeIgnored && m.Ignored(rel, isDir) {
-				continue
-			}
-			switch {
-			case isDir:
-				sub, err := r.OpenRoot(name)
-				if err != nil {
-					continue // unreadable directories are skipped, as rg and git do
-				}
-				before := len(files)
-				if err := visit(rel, sub); err != nil {
-					sub.Close()
-					return err
-				}
-				switch {
-				case len(files) == before:
-					sub.Close()
-				case len(opened) < maxHeldDirs:
-					opened = append(opened, sub)
-				default:
-					for i := before; i < len(files); i++ {
-						if files[i].dir == sub {
-							files[i].dir, files[i].name = root, filepath.FromSlash(files[i].rel)
-						}
-					}
-					sub.Close()
-				}
-			case e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0:
-				if opt.Match != nil && !opt.Match(rel) {
-					continue
-				}
-				info, err := r.Stat(name) // follows a symlink only while it stays inside
-				if err != nil || !info.Mode().IsRegular() {
-					continue
-				}
-				files = append(files, file{dir: r, name: name, rel: rel, info: info})
-			}
-		}
-		return nil
-	}
 	// The start directory is searched even if it is ignored: naming it is a request to see it.
 	start = path.Clean(start)
 	if start == "." {
 		start = ""
 	}
-	startRoot := root
 	if start != "" {
 		fi, err := root.Stat(filepath.FromSlash(start))
 		if err != nil {
-			return nil, closeAll, err
+			return err
 		}
 		if !fi.IsDir() {
-			return nil, closeAll, &fs.PathError{Op: "search", Path: start, Err: syscall.ENOTDIR}
+			return &fs.PathError{Op: "search", Path: start, Err: syscall.ENOTDIR}
 		}
-		sub, err := root.OpenRoot(filepath.FromSlash(start))
-		if err != nil {
-			return nil, closeAll, err
-		}
-		opened = append(opened, sub)
-		startRoot = sub
 	}
-	err := visit(start, startRoot)
-	return files, closeAll, err
+	// The caller owns root; a handle of the walk's own lets it close the top like any other directory.
+	top, err := root.OpenRoot(filepath.FromSlash(cmp.Or(start, ".")))
+	if err != nil {
+		return err
+	}
+	ahead := make(chan struct{}, maxAhead)
+	list := func(dir string, r *os.Root) *listing {
+		l := &listing{ready: make(chan struct{})}
+		defer close(l.ready)
+		d, err := newDirRef(r)
+		if err != nil {
+			return l
+		}
+		entries, err := readDir(d.handle, d.fd)
+		if err != nil {
+			d.release()
+			return l
+		}
+		slices.SortFunc(entries, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+		l.d, l.entries = d, entries
+		if !opt.IncludeIgnored {
+			l.dm = m.DirIn(dir, r)
+		}
+		return l
+	}
+	// listAhead starts listing a subdirectory in the background when there is room, else returns nil.
+	listAhead := func(dir string, parent *dirRef, name string) *listing {
+		select {
+		case ahead <- struct{}{}:
+		default:
+			return nil
+		}
+		l := &listing{ready: make(chan struct{})}
+		go func() {
+			defer func() { <-ahead }()
+			sub, err := parent.root.OpenRoot(name)
+			if err != nil {
+				close(l.ready)
+				return
+			}
+			got := list(dir, sub)
+			l.d, l.entries, l.dm = got.d, got.entries, got.dm
+			close(l.ready)
+		}()
+		return l
+	}
+	// discard releases listings that will not be visited.
+	discard := func(ls []*listing) {
+		for _, l := range ls {
+			if l != nil {
+				<-l.ready
+				if l.d != nil {
+					l.d.release()
+				}
+			}
+		}
+	}
+	stopped := false
+	var visit func(dir string, l *listing) error
+	visit = func(dir string, l *listing) error {
+		<-l.ready
+		d := l.d
+		if d == nil {
+			return nil // unreadable: skipped
+		}
+		defer d.release()
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		type entry struct {
+			name, rel string
+			isDir     bool
+			typ       fs.FileMode
+		}
+		kept := make([]entry, 0, len(l.entries))
+		var subs []*listing
+		for _, e := range l.entries {
+			name := e.name
+			if name == ".git" || (!opt.IncludeHidden && strings.HasPrefix(name, ".")) {
+				continue
+			}
+			rel := name
+			if dir != "" {
+				rel = dir + "/" + name
+			}
+			isDir := e.typ.IsDir()
+			if l.dm != nil && l.dm.Ignored(name, isDir) {
+				continue
+			}
+			kept = append(kept, entry{name, rel, isDir, e.typ})
+			if isDir {
+				subs = append(subs, listAhead(rel, d, name))
+			}
+		}
+		si := 0
+		for _, e := range kept {
+			if e.isDir {
+				sl := subs[si]
+				si++
+				if sl == nil {
+					sub, err := d.root.OpenRoot(e.name)
+					if err != nil {
+						continue
+					}
+					sl = list(e.rel, sub)
+				}
+				if err := visit(e.rel, sl); err != nil || stopped {
+					discard(subs[si:])
+					return err
+				}
+				continue
+			}
+			if !e.typ.IsRegular() && e.typ&fs.ModeSymlink == 0 {
+				continue
+			}
+			if opt.Match != nil && !opt.Match(e.rel) {
+				continue
+			}
+			f := file{name: e.name, rel: e.rel, link: !e.typ.IsRegular()}
+			if opt.Stat || f.link {
+				info, err := d.root.Stat(e.name) // follows a symlink only while it stays inside
+				if err != nil || !info.Mode().IsRegular() {
+					continue
+				}
+				f.info = info
+			}
+			f.dir = d.acquire()
+			if !emit(f) {
+				f.release()
+				stopped = true
+				discard(subs[si:])
+				return nil
+			}
+		}
+		return nil
+	}
+	return visit(start, list(start, top))
 }
