@@ -187,9 +187,9 @@ func (d *Dir) Ignored(name string, isDir bool) bool {
 	return ignored
 }
 
-// DirIn is Dir for a walker that holds the directory open as dir: the directory's own .gitignore is read through
-// it with one openat instead of a walk from the project root.
-func (m *Matcher) DirIn(rel string, dir *os.Root) *Dir {
+// DirWith is Dir for a walker that holds the directory open: read reads a file of the directory, so its own
+// .gitignore costs one open instead of a walk from the project root.
+func (m *Matcher) DirWith(rel string, read func(name string) ([]byte, error)) *Dir {
 	rel = strings.Trim(rel, "/")
 	if rel == "." {
 		rel = ""
@@ -199,7 +199,7 @@ func (m *Matcher) DirIn(rel string, dir *os.Root) *Dir {
 	m.mu.Unlock()
 	if !known {
 		var rs rules
-		if b, err := dir.ReadFile(".gitignore"); err == nil {
+		if b, err := read(".gitignore"); err == nil {
 			rs = compile(string(b))
 		}
 		m.mu.Lock()

@@ -70,13 +70,13 @@ type Result struct {
 
 // matcher finds matches in a file's bytes.
 type matcher struct {
-	literal []byte
+	literal *literalFinder
 	re      *regexp.Regexp
 }
 
 func newMatcher(opt Options) (*matcher, error) {
 	if !opt.Regex && !opt.CaseInsensitive {
-		return &matcher{literal: []byte(opt.Query)}, nil
+		return &matcher{literal: newLiteralFinder([]byte(opt.Query))}, nil
 	}
 	expr := opt.Query
 	if !opt.Regex {
@@ -95,11 +95,11 @@ func newMatcher(opt Options) (*matcher, error) {
 // next returns the first match at or after off, as [start, end), or -1.
 func (m *matcher) next(b []byte, off int) (int, int) {
 	if m.literal != nil {
-		i := bytes.Index(b[off:], m.literal)
+		i := m.literal.index(b[off:])
 		if i < 0 {
 			return -1, -1
 		}
-		return off + i, off + i + len(m.literal)
+		return off + i, off + i + len(m.literal.needle)
 	}
 	loc := m.re.FindIndex(b[off:])
 	if loc == nil {

@@ -247,3 +247,27 @@ func mustGlob(t *testing.T, patterns ...string) *Glob {
 	}
 	return g
 }
+
+func TestLiteralFinder(t *testing.T) {
+	hay := []byte("fun funk func fu\nnc zfunc")
+	for _, needle := range []string{"func", "f", "zf", "nc z", "c", "nope", "fu\nnc", "unc zfunc"} {
+		f := newLiteralFinder([]byte(needle))
+		if got, want := f.index(hay), strings.Index(string(hay), needle); got != want {
+			t.Errorf("index(%q) = %d, want %d", needle, got, want)
+		}
+	}
+	if got := newLiteralFinder([]byte("abc")).index([]byte("ab")); got != -1 {
+		t.Errorf("needle longer than the rest: %d", got)
+	}
+}
+
+func FuzzLiteralFinder(f *testing.F) {
+	f.Add("hello world func", "func")
+	f.Add("aaaa", "aa")
+	f.Add("xyz", "")
+	f.Fuzz(func(t *testing.T, hay, needle string) {
+		if got, want := newLiteralFinder([]byte(needle)).index([]byte(hay)), strings.Index(hay, needle); got != want {
+			t.Fatalf("index(%q in %q) = %d, want %d", needle, hay, got, want)
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -28,7 +29,13 @@ func (d DiskSource) Walk(ctx context.Context, dir string, opt WalkOptions, emit 
 func (d DiskSource) Content(f file) ([]byte, func(), error) { return readPooled(f) }
 
 // bufPool holds read buffers; most source files fit one, so a search allocates little however many it reads.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 128<<10); return &b }}
+// bigPool holds buffers for the larger files, up to bigMax; beyond that a file gets a buffer of its own.
+var (
+	bufPool = sync.Pool{New: func() any { b := make([]byte, 128<<10); return &b }}
+	bigPool sync.Pool
+)
+
+const bigMax = 16 << 20
 
 // readPooled reads f. For a regular file a short read means end of file, so a file smaller than the buffer takes
 // one read and no stat.
@@ -38,14 +45,14 @@ func readPooled(f file) ([]byte, func(), error) {
 		size() (int64, error)
 	}
 	if f.link {
-		lf, err := f.dir.root.Open(f.name)
+		lf, err := f.dir.project.Open(filepath.FromSlash(f.rel))
 		if err != nil {
 			return nil, func() {}, err
 		}
 		defer lf.Close()
 		h = osFile{lf}
 	} else {
-		rf, err := openName(f.dir, f.name)
+		rf, err := openName(f.dir.dirHandle, f.name)
 		if err != nil {
 			return nil, func() {}, err
 		}
@@ -71,19 +78,32 @@ func readPooled(f file) ([]byte, func(), error) {
 	if size > maxFileBytes {
 		return nil, func() {}, errTooLarge
 	}
-	big := make([]byte, n, size+1)
+	var big []byte
+	done := func() {}
+	if size < bigMax {
+		bp, _ := bigPool.Get().(*[]byte)
+		if bp == nil || cap(*bp) < int(size)+1 {
+			b := make([]byte, 0, max(int(size)+1, 1<<20))
+			bp = &b
+		}
+		big = (*bp)[:n]
+		done = func() { *bp = big[:0]; bigPool.Put(bp) }
+	} else {
+		big = make([]byte, n, size+1)
+	}
 	copy(big, buf[:n])
 	for {
 		m, err := h.Read(big[len(big):cap(big)])
 		big = big[:len(big)+m]
 		if err == io.EOF {
-			return big, func() {}, nil
+			return big, done, nil
 		}
 		if err != nil {
+			done()
 			return nil, func() {}, err
 		}
 		if len(big) == cap(big) {
-			big = append(big, 0)[:len(big)]
+			big = append(big, 0)[:len(big)] // grew since the stat
 		}
 	}
 }

@@ -18,7 +18,6 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/rooted-dev/rooted/backend/ignore"
 )
@@ -45,33 +44,32 @@ type file struct {
 
 func (f file) release() { f.dir.release() }
 
-// dirRef shares one directory among the walker and the files in flight from it: its root, and an open handle
-// whose descriptor files are opened relative to (see openName).
+// dirRef shares one open directory among the walker and the files in flight from it; the directory closes after
+// the last release. Its platform half (dir_unix.go, dir_other.go) opens, lists and reads through it.
 type dirRef struct {
-	root   *os.Root
-	handle *os.File
-	fd     int
-	refs   atomic.Int32
+	dirHandle
+	project *os.Root // for what must follow symlinks: os.Root follows them only while they stay inside
+	rel     string   // slash path from the project root
+	refs    atomic.Int32
 }
 
-func newDirRef(r *os.Root) (*dirRef, error) {
-	h, err := r.Open(".")
-	if err != nil {
-		r.Close()
-		return nil, err
-	}
-	d := &dirRef{root: r, handle: h, fd: dirFD(h)}
+func newDirRef(h dirHandle, project *os.Root, rel string) *dirRef {
+	d := &dirRef{dirHandle: h, project: project, rel: rel}
 	d.refs.Store(1) // the walker's, while it lists the directory
-	return d, nil
+	return d
 }
 
 func (d *dirRef) acquire() *dirRef { d.refs.Add(1); return d }
 
 func (d *dirRef) release() {
 	if d.refs.Add(-1) == 0 {
-		d.handle.Close()
-		d.root.Close()
+		d.close()
 	}
+}
+
+// statFollow stats a file of the directory following symlinks, through the project root.
+func (d *dirRef) statFollow(name string) (fs.FileInfo, error) {
+	return d.project.Stat(filepath.FromSlash(path.Join(d.rel, name)))
 }
 
 // listing is a directory read ahead of the walk. A walk lists subdirectories in parallel while it is still busy
@@ -107,23 +105,20 @@ func walk(ctx context.Context, root *os.Root, start string, opt WalkOptions, emi
 			return err
 		}
 		if !fi.IsDir() {
-			return &fs.PathError{Op: "search", Path: start, Err: syscall.ENOTDIR}
+			return &fs.PathError{Op: "search", Path: start, Err: errNotDir}
 		}
 	}
 	// The caller owns root; a handle of the walk's own lets it close the top like any other directory.
-	top, err := root.OpenRoot(filepath.FromSlash(cmp.Or(start, ".")))
+	top, err := openTop(root, cmp.Or(start, "."))
 	if err != nil {
 		return err
 	}
 	ahead := make(chan struct{}, maxAhead)
-	list := func(dir string, r *os.Root) *listing {
+	list := func(dir string, h dirHandle) *listing {
 		l := &listing{ready: make(chan struct{})}
 		defer close(l.ready)
-		d, err := newDirRef(r)
-		if err != nil {
-			return l
-		}
-		entries, err := readDir(d.handle, d.fd)
+		d := newDirRef(h, root, dir)
+		entries, err := d.list()
 		if err != nil {
 			d.release()
 			return l
@@ -131,7 +126,7 @@ func walk(ctx context.Context, root *os.Root, start string, opt WalkOptions, emi
 		slices.SortFunc(entries, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 		l.d, l.entries = d, entries
 		if !opt.IncludeIgnored {
-			l.dm = m.DirIn(dir, r)
+			l.dm = m.DirWith(dir, d.readFile)
 		}
 		return l
 	}
@@ -145,7 +140,7 @@ func walk(ctx context.Context, root *os.Root, start string, opt WalkOptions, emi
 		l := &listing{ready: make(chan struct{})}
 		go func() {
 			defer func() { <-ahead }()
-			sub, err := parent.root.OpenRoot(name)
+			sub, err := parent.openSub(name)
 			if err != nil {
 				close(l.ready)
 				return
@@ -210,7 +205,7 @@ func walk(ctx context.Context, root *os.Root, start string, opt WalkOptions, emi
 				sl := subs[si]
 				si++
 				if sl == nil {
-					sub, err := d.root.OpenRoot(e.name)
+					sub, err := d.openSub(e.name)
 					if err != nil {
 						continue
 					}
@@ -230,7 +225,7 @@ func walk(ctx context.Context, root *os.Root, start string, opt WalkOptions, emi
 			}
 			f := file{name: e.name, rel: e.rel, link: !e.typ.IsRegular()}
 			if opt.Stat || f.link {
-				info, err := d.root.Stat(e.name) // follows a symlink only while it stays inside
+				info, err := d.statFollow(e.name)
 				if err != nil || !info.Mode().IsRegular() {
 					continue
 				}

@@ -8,10 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// readDir lists a directory by its descriptor, taking each entry's type from getdents64's d_type. os.File.ReadDir
+// listFD lists a directory by its descriptor, taking each entry's type from getdents64's d_type. os.File.ReadDir
 // on a directory opened in an os.Root stats every entry instead (it cannot stat lazily by path), which for a
 // search is a system call per file for nothing; only entries of unknown type are stat'ed here.
-func readDir(h *os.File, fd int) ([]dirEntry, error) {
+func listFD(fd int) ([]dirEntry, error) {
 	var out []dirEntry
 	buf := make([]byte, 32<<10)
 	for {
@@ -20,7 +20,7 @@ func readDir(h *os.File, fd int) ([]dirEntry, error) {
 			continue
 		}
 		if err != nil {
-			return nil, &os.PathError{Op: "getdents", Path: h.Name(), Err: err}
+			return nil, &os.PathError{Op: "getdents", Path: ".", Err: err}
 		}
 		if n <= 0 {
 			return out, nil
