@@ -32,12 +32,24 @@ func benchSearch(b *testing.B, opt Options) {
 	}
 }
 
+// The cases of bench/search.sh, in process: how the window's agent calls search, with no process to start.
+
+const benchRegex = `func \(\w+ \*\w+\) Close`
+
+func BenchmarkFirst100CommonLiteral(b *testing.B) { benchSearch(b, Options{Query: "func"}) }
+
+func BenchmarkFirst100RareLiteral(b *testing.B) { benchSearch(b, Options{Query: "ErrShortWrite"}) }
+
+func BenchmarkFirst100Regex(b *testing.B) { benchSearch(b, Options{Query: benchRegex, Regex: true}) }
+
 func BenchmarkCountCommonLiteral(b *testing.B) {
 	benchSearch(b, Options{Query: "func", Output: OutputCount, Limit: 1})
 }
 
-func BenchmarkFirst100CommonLiteral(b *testing.B) { benchSearch(b, Options{Query: "func"}) }
+func BenchmarkCountRareLiteral(b *testing.B) {
+	benchSearch(b, Options{Query: "ErrShortWrite", Output: OutputCount, Limit: 1})
+}
 
 func BenchmarkCountRegex(b *testing.B) {
-	benchSearch(b, Options{Query: `func \(\w+ \*\w+\) Close`, Regex: true, Output: OutputCount, Limit: 1})
+	benchSearch(b, Options{Query: benchRegex, Regex: true, Output: OutputCount, Limit: 1})
 }
