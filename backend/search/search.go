@@ -79,7 +79,12 @@ func newMatcher(opt Options) (*matcher, error) {
 		return &matcher{literal: newLiteralFinder([]byte(opt.Query))}, nil
 	}
 	expr := opt.Query
-	if !opt.Regex {
+	if opt.Regex {
+		// Compile the pattern as given first, so an error quotes the user's text and not the flags added below.
+		if _, err := regexp.Compile(expr); err != nil {
+			return nil, err
+		}
+	} else {
 		expr = regexp.QuoteMeta(expr)
 	}
 	if opt.CaseInsensitive {

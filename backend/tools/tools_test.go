@@ -459,6 +459,9 @@ func TestSearchAndFindTools(t *testing.T) {
 	if e != nil || len(res.Files) != 2 || res.Files[0].Count != 1 {
 		t.Fatalf("files output: %+v, %v", res, e)
 	}
+	if _, e := call[out](t, reg, "search_files", `{"query": "(x", "regex": true, "case_insensitive": true}`); e == nil || !strings.HasSuffix(e.Message, "`(x`") {
+		t.Errorf("a regex error must quote the pattern as given: %+v", e)
+	}
 	for _, tt := range []struct{ args, code, field string }{
 		{`{"query": "("  , "regex": true}`, tool.CodeInvalidArgument, "query"},
 		{`{"query": "x", "output": "lines"}`, tool.CodeInvalidArgument, "output"},

@@ -69,6 +69,33 @@ describe('workbench', { timeout: 600_000 }, () => {
     assert.match(await err.innerText(), /assets\/logo\.png.*PNG image/s)
   })
 
+  test('the search panel finds text, groups hits by file, filters by glob, and opens a hit at its line', async () => {
+    await page.getByTestId('tab-search').click()
+    await page.getByTestId('search-input').fill('hello from')
+    const hit = page.locator('[data-testid="search-hit"][data-path="src/main.go"][data-line="6"]')
+    await hit.waitFor()
+    assert.match(await page.getByTestId('search-summary').innerText(), /1 match in 1 file/)
+    assert.equal(await hit.locator('mark').innerText(), 'hello from')
+    await hit.click()
+    assert.equal(await page.getByTestId('file-name').innerText(), 'src/main.go')
+    await page.locator('.cm-activeLine', { hasText: 'hello from the fixture' }).waitFor()
+
+    // Ignored files are not searched; a glob narrows the files; a bad regex explains itself with its code.
+    await page.getByTestId('search-input').fill('e')
+    await page.locator('[data-testid="search-file"][data-path="README.md"]').waitFor()
+    assert.equal(await page.locator('[data-testid="search-file"][data-path="dist/bundle.js"]').count(), 0)
+    await page.getByTestId('search-glob').fill('*.ts')
+    await page.locator('[data-testid="search-file"]').first().waitFor()
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="search-file"]')].every((e) => e.getAttribute('data-path') === 'src/util/strings.ts'))
+    await page.getByTestId('search-glob').fill('')
+    await page.getByTestId('search-regex').click()
+    await page.getByTestId('search-input').fill('(unclosed')
+    await page.locator('[data-testid="search-panel"] [data-testid="error"][data-code="invalid_argument"]').waitFor()
+    await screenshot(page, 'e2e-search.png')
+    await page.getByTestId('search-regex').click()
+    await page.getByTestId('tab-files').click()
+  })
+
   test('the open screen lists the project as recent, reopens it, and explains a bad path', async () => {
     await page.getByRole('button', { name: 'Switch…' }).click()
     const item = page.getByTestId('recent-item').filter({ hasText: 'demo-project' })

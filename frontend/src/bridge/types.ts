@@ -61,6 +61,26 @@ export interface ToolSpec {
   idempotent: boolean
 }
 
+export interface SearchMatch {
+  path: string
+  line: number
+  column: number
+  text: string
+  before?: string[]
+  after?: string[]
+}
+
+export interface SearchResult {
+  query: string
+  path: string
+  matches?: SearchMatch[]
+  files?: { path: string; count: number }[]
+  total: number
+  files_searched: number
+  limit: number
+  truncated: boolean
+}
+
 // ToolResults maps each tool name to its result type, so callTool is typed by name.
 export interface ToolResults {
   get_working_directory: WorkingDirectory
@@ -69,4 +89,6 @@ export interface ToolResults {
   read_file: ReadFileResult
   write_file: { path: string; size: number; created: boolean }
   patch_file: { path: string; matched: number; replaced: number; size: number }
+  search_files: SearchResult
+  find_files: { path: string; files: { path: string; size: number; mod_time: string }[]; total: number; limit: number; truncated: boolean }
 }

@@ -10,10 +10,12 @@ import { languageFor } from '../lib/language'
 interface Props {
   fileName: string
   text: string
+  // reveal scrolls to a line and selects it; a new seq reveals again.
+  reveal?: { line: number; seq: number }
 }
 
 // CodeViewer shows text read-only with line numbers, search (Ctrl-F) and syntax highlighting for the file's language.
-export function CodeViewer({ fileName, text }: Props) {
+export function CodeViewer({ fileName, text, reveal }: Props) {
   const host = useRef<HTMLDivElement>(null)
   const view = useRef<EditorView | null>(null)
   const lang = useRef(new Compartment())
@@ -65,6 +67,14 @@ export function CodeViewer({ fileName, text }: Props) {
       live = false
     }
   }, [fileName, text])
+
+  useEffect(() => {
+    const v = view.current
+    if (!v || !reveal) return
+    const n = Math.min(Math.max(reveal.line, 1), v.state.doc.lines)
+    const line = v.state.doc.line(n)
+    v.dispatch({ selection: { anchor: line.from, head: line.to }, effects: EditorView.scrollIntoView(line.from, { y: 'center' }) })
+  }, [reveal?.line, reveal?.seq, text])
 
   return <div className="code-viewer" ref={host} data-testid="code-viewer" data-language={languageFor(fileName)?.name ?? 'plain'} />
 }

@@ -9,6 +9,7 @@ interface Props {
   onOpenFile: (rel: string) => void
 }
 
+
 // FileTree lists the project lazily: a directory's entries are read when it is first expanded.
 export function FileTree({ root, selected, onOpenFile }: Props) {
   return (

@@ -3,20 +3,22 @@ import { callTool, toBackendError, type BackendError, type ReadFileResult } from
 import { CodeViewer } from '../components/code-viewer'
 import { ErrorNotice } from '../components/error-notice'
 import { absolute, baseName, humanSize } from '../lib/paths'
+import type { Target } from './workbench'
 
 // previewLines is how much of a file too large for a whole read the viewer shows.
 const previewLines = 5000
 
 interface Props {
   root: string
-  rel: string | null
+  target: Target | null
 }
 
 type State = { kind: 'empty' } | { kind: 'loading' } | { kind: 'file'; file: ReadFileResult; partial: boolean } | { kind: 'error'; error: BackendError }
 
 // FilePane reads the selected file through the backend and shows it, or why it cannot.
-export function FilePane({ root, rel }: Props) {
+export function FilePane({ root, target }: Props) {
   const [state, setState] = useState<State>({ kind: 'empty' })
+  const rel = target?.rel ?? null
 
   useEffect(() => {
     if (!rel) {
@@ -58,7 +60,9 @@ export function FilePane({ root, rel }: Props) {
       {state.kind === 'empty' ? <div className="placeholder">Select a file in the tree to view it.</div> : null}
       {state.kind === 'loading' ? <div className="placeholder">Loading…</div> : null}
       {state.kind === 'error' ? <ErrorNotice error={state.error} /> : null}
-      {state.kind === 'file' ? <CodeViewer fileName={baseName(state.file.path)} text={state.file.content} /> : null}
+      {state.kind === 'file' ? (
+        <CodeViewer fileName={baseName(state.file.path)} text={state.file.content} reveal={target?.line ? { line: target.line, seq: target.seq } : undefined} />
+      ) : null}
     </section>
   )
 }
