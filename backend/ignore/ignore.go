@@ -1,9 +1,11 @@
-// Package ignore decides which project paths git would ignore, for listing (and later search and watching):
-// .gitignore files at every level, .git/info/exclude, and .git itself, read through the project's *os.Root.
+// Package ignore decides which project paths git would ignore, for listing, search and watching: .gitignore files
+// at every level, .git/info/exclude, the user's global excludes file (core.excludesFile, by default
+// ~/.config/git/ignore), and .git itself; also .ignore files, which ripgrep and other tools honour, taking
+// precedence over .gitignore in the same directory. Project files are read through the project's *os.Root.
 //
 // It follows git's rules where sabhiram/go-gitignore alone does not: a deeper .gitignore overrides a shallower one,
 // the last matching pattern of a file decides (so "!keep" re-includes), and nothing under an ignored directory can
-// be re-included. Tests compare it with git check-ignore. Not covered yet: the user's global excludes file.
+// be re-included. Tests compare it with git check-ignore.
 package ignore
 
 import (
@@ -20,8 +22,9 @@ import (
 type Matcher struct {
 	root *os.Root
 
-	mu    sync.Mutex
-	rules map[string]rules // by slash directory ("" is the root); nil when it has none
+	mu     sync.Mutex
+	rules  map[string]rules // by slash directory ("" is the root); nil when it has none
+	global rules            // the user's excludes file, below every project file in precedence
 }
 
 // rules are one ignore file's patterns in order. Each is compiled alone, without its "!", because
@@ -62,9 +65,9 @@ func compile(content string) rules {
 	return rs
 }
 
-// New returns a matcher for root.
+// New returns a matcher for root, with the user's global excludes.
 func New(root *os.Root) *Matcher {
-	return &Matcher{root: root, rules: map[string]rules{}}
+	return &Matcher{root: root, rules: map[string]rules{}, global: globalRules()}
 }
 
 // Ignored reports whether the root-relative path (OS or slash separators) is ignored, isDir saying whether it is a
@@ -104,7 +107,10 @@ func (m *Matcher) decide(parts []string, isDir bool) bool {
 	if isDir {
 		p += "/"
 	}
-	ignored, _ := m.load(".git/info").match(p)
+	if ignored, matched := m.load(".git/info").match(p); matched {
+		return ignored
+	}
+	ignored, _ := m.global.match(p)
 	return ignored
 }
 
@@ -119,11 +125,27 @@ func (m *Matcher) load(dir string) rules {
 	if dir == ".git/info" {
 		name = ".git/info/exclude"
 	}
+	read := func(n string) ([]byte, error) { return m.root.ReadFile(filepath.FromSlash(path.Join(dir, n))) }
 	var rs rules
-	if b, err := m.root.ReadFile(filepath.FromSlash(name)); err == nil {
-		rs = compile(string(b))
+	if dir == ".git/info" {
+		if b, err := m.root.ReadFile(filepath.FromSlash(name)); err == nil {
+			rs = compile(string(b))
+		}
+	} else {
+		rs = readDirRules(read)
 	}
 	m.rules[dir] = rs
+	return rs
+}
+
+// readDirRules reads a directory's .gitignore and then its .ignore, whose patterns win (they come later).
+func readDirRules(read func(name string) ([]byte, error)) rules {
+	var rs rules
+	for _, name := range []string{".gitignore", ".ignore"} {
+		if b, err := read(name); err == nil {
+			rs = append(rs, compile(string(b))...)
+		}
+	}
 	return rs
 }
 
@@ -131,8 +153,8 @@ func (m *Matcher) load(dir string) rules {
 // tree use it for directories they reached without passing an ignored one.
 type Dir struct {
 	levels  []level // deepest first
-	exclude rules
-	path    string // the directory's slash path from the root, with a trailing "/" unless it is the root
+	exclude rules   // the global excludes, then .git/info/exclude (which wins)
+	path    string  // the directory's slash path from the root, with a trailing "/" unless it is the root
 }
 
 // level is one ignore file seen from the directory: prefix is the directory's path relative to the file's.
@@ -148,7 +170,7 @@ func (m *Matcher) Dir(rel string) *Dir {
 	if rel != "" && rel != "." {
 		parts = strings.Split(rel, "/")
 	}
-	d := &Dir{exclude: m.load(".git/info")}
+	d := &Dir{exclude: append(append(rules(nil), m.global...), m.load(".git/info")...)}
 	if len(parts) > 0 {
 		d.path = strings.Join(parts, "/") + "/"
 	}
@@ -198,10 +220,7 @@ func (m *Matcher) DirWith(rel string, read func(name string) ([]byte, error)) *D
 	_, known := m.rules[rel]
 	m.mu.Unlock()
 	if !known {
-		var rs rules
-		if b, err := read(".gitignore"); err == nil {
-			rs = compile(string(b))
-		}
+		rs := readDirRules(read)
 		m.mu.Lock()
 		m.rules[rel] = rs
 		m.mu.Unlock()

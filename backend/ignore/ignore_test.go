@@ -32,17 +32,19 @@ func gitIgnored(t *testing.T, dir string, paths []string) map[string]bool {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is required: the matcher is tested against git check-ignore")
 	}
+	// A private HOME: git's default global excludes file lives there whatever GIT_CONFIG_GLOBAL says.
+	env := append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(), "XDG_CONFIG_HOME=")
 	run := func(args ...string) string {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		cmd.Env = env
 		out, _ := cmd.Output()
 		return string(out)
 	}
 	run("init", "-q")
 	cmd := exec.Command("git", "check-ignore", "--no-index", "--stdin")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	cmd.Env = env
 	cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
 	out, _ := cmd.Output() // exit 1 when nothing is ignored
 	got := map[string]bool{}
@@ -103,6 +105,7 @@ func TestMatchesGitCheckIgnore(t *testing.T) {
 	}
 	defer r.Close()
 	m := New(r)
+	m.global = nil // git runs with GIT_CONFIG_GLOBAL=/dev/null here
 	for _, p := range paths {
 		fi, err := os.Stat(filepath.Join(dir, p))
 		if err != nil {
@@ -147,6 +150,72 @@ func TestDirAgreesWithIgnored(t *testing.T) {
 			if got, want := dm.Ignored(e.Name(), e.IsDir()), m.Ignored(rel, e.IsDir()); got != want {
 				t.Errorf("%s: Dir says %v, Ignored says %v", rel, got, want)
 			}
+		}
+	}
+}
+
+// The user's global excludes apply below the project's own files, as git applies them.
+func TestGlobalExcludesAgreeWithGit(t *testing.T) {
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".config", "git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(home, ".config", "git", "ignore"), []byte("*.swp\n.DS_Store\nscratch/\n"), 0o644)
+	dir := layout(t, map[string]string{
+		".gitignore":      "!keep.swp\n",
+		"a.swp":           "",
+		"keep.swp":        "", // the project re-includes what the user's file ignores
+		"src/.DS_Store":   "",
+		"scratch/x.txt":   "",
+		"src/main.go":     "",
+		".git/info/x.txt": "",
+	})
+	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=", "GIT_CONFIG_NOSYSTEM=1"}
+	cmd := exec.Command("git", "init", "-q")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"a.swp", "keep.swp", "src/.DS_Store", "scratch/x.txt", "src/main.go"}
+	cmd = exec.Command("git", "check-ignore", "--no-index", "--stdin")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
+	out, _ := cmd.Output()
+	want := map[string]bool{}
+	for _, l := range strings.Fields(string(out)) {
+		want[l] = true
+	}
+	if !want["a.swp"] || want["keep.swp"] {
+		t.Fatalf("git did not pick up the global file as expected: %q", out)
+	}
+	r, _ := os.OpenRoot(dir)
+	defer r.Close()
+	m := New(r)
+	b, _ := os.ReadFile(filepath.Join(home, ".config", "git", "ignore"))
+	m.global = compile(string(b)) // the process-wide file is the developer's own; use the test's
+	for _, p := range paths {
+		if got := m.Ignored(p, false); got != want[p] {
+			t.Errorf("%s: Ignored = %v, git says %v", p, got, want[p])
+		}
+	}
+}
+
+// .ignore files (honoured by ripgrep and others) take precedence over .gitignore in the same directory.
+func TestDotIgnore(t *testing.T) {
+	dir := layout(t, map[string]string{
+		".gitignore":     "*.gen\n",
+		".ignore":        "!wanted.gen\nbig-fixtures/\n",
+		"a.gen":          "",
+		"wanted.gen":     "",
+		"big-fixtures/f": "",
+	})
+	r, _ := os.OpenRoot(dir)
+	defer r.Close()
+	m := New(r)
+	m.global = nil
+	for p, want := range map[string]bool{"a.gen": true, "wanted.gen": false, "big-fixtures/f": true} {
+		if got := m.Ignored(p, false); got != want {
+			t.Errorf("%s: %v, want %v", p, got, want)
 		}
 	}
 }
