@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // benchCorpus is the tree the benchmarks search: $ROOTED_SEARCH_CORPUS, or the Go source tree, as bench/search.sh
@@ -52,4 +53,24 @@ func BenchmarkCountRareLiteral(b *testing.B) {
 
 func BenchmarkCountRegex(b *testing.B) {
 	benchSearch(b, Options{Query: benchRegex, Regex: true, Output: OutputCount, Limit: 1})
+}
+
+// BenchmarkCancel reports how long a full search of the corpus takes to return after its context is cancelled
+// (ms-to-stop); the search is cancelled 10 ms in, while it is busy.
+func BenchmarkCancel(b *testing.B) {
+	r := benchCorpus(b)
+	var total time.Duration
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan time.Time, 1)
+		go func() {
+			Search(ctx, DiskSource{Root: r}, ".", Options{Query: "func", Output: OutputCount})
+			done <- time.Now()
+		}()
+		time.Sleep(10 * time.Millisecond)
+		start := time.Now()
+		cancel()
+		total += (<-done).Sub(start)
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-stop")
 }
