@@ -18,6 +18,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 
 	"github.com/rooted-dev/rooted/backend/recent"
+	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
@@ -47,6 +48,7 @@ func Run(opt Options) error {
 		return err
 	}
 	defer svc.session.Close()
+	defer svc.indexes.Close()
 	return wails.Run(&options.App{
 		Title:            "Rooted",
 		Width:            1280,
@@ -65,6 +67,7 @@ func Run(opt Options) error {
 // frontend's whole view of the backend.
 type services struct {
 	session  *session.Session
+	indexes  *search.Indexes
 	Projects *Projects
 	Tools    *Tools
 }
@@ -87,7 +90,8 @@ func newServices(opt Options) (*services, error) {
 			p.startErr = err
 		}
 	}
-	return &services{session: s, Projects: p, Tools: &Tools{registry: tools.Registry(tools.Deps{Session: s})}}, nil
+	idx := &search.Indexes{}
+	return &services{session: s, indexes: idx, Projects: p, Tools: &Tools{registry: tools.Registry(tools.Deps{Session: s, Indexes: idx})}}, nil
 }
 
 func (s *services) startup(ctx context.Context) { s.Projects.ctx = ctx }

@@ -11,12 +11,15 @@ import (
 
 // benchCorpus is the tree the benchmarks search: $ROOTED_SEARCH_CORPUS, or the Go source tree, as bench/search.sh
 // uses.
-func benchCorpus(b *testing.B) *os.Root {
-	dir := os.Getenv("ROOTED_SEARCH_CORPUS")
-	if dir == "" {
-		dir = filepath.Join(runtime.GOROOT(), "src")
+func benchCorpusPath() string {
+	if dir := os.Getenv("ROOTED_SEARCH_CORPUS"); dir != "" {
+		return dir
 	}
-	r, err := os.OpenRoot(dir)
+	return filepath.Join(runtime.GOROOT(), "src")
+}
+
+func benchCorpus(b *testing.B) *os.Root {
+	r, err := os.OpenRoot(benchCorpusPath())
 	if err != nil {
 		b.Skip("no corpus:", err)
 	}
@@ -73,4 +76,51 @@ func BenchmarkCancel(b *testing.B) {
 		total += (<-done).Sub(start)
 	}
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-stop")
+}
+
+// Repeated searches through a warm Index, as an agent searching an unchanged tree makes them.
+func benchIndexed(b *testing.B, opt Options) {
+	r := benchCorpus(b)
+	x, err := NewIndex(r, benchCorpusPath())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { x.Close() })
+	for _, warm := range []Options{{Query: "x", Output: OutputCount}, {Query: "x", Output: OutputCount, IncludeHidden: true}} {
+		if _, err := Search(context.Background(), x, ".", warm); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Search(context.Background(), x, ".", opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	x.mu.RLock()
+	b.ReportMetric(float64(x.bytes)/(1<<20), "MiB-cached")
+	x.mu.RUnlock()
+}
+
+func BenchmarkIndexedFirst100CommonLiteral(b *testing.B) { benchIndexed(b, Options{Query: "func"}) }
+
+func BenchmarkIndexedFirst100RareLiteral(b *testing.B) {
+	benchIndexed(b, Options{Query: "ErrShortWrite"})
+}
+
+func BenchmarkIndexedFirst100Regex(b *testing.B) {
+	benchIndexed(b, Options{Query: benchRegex, Regex: true})
+}
+
+func BenchmarkIndexedCountCommonLiteral(b *testing.B) {
+	benchIndexed(b, Options{Query: "func", Output: OutputCount, Limit: 1})
+}
+
+func BenchmarkIndexedCountRareLiteral(b *testing.B) {
+	benchIndexed(b, Options{Query: "ErrShortWrite", Output: OutputCount, Limit: 1})
+}
+
+func BenchmarkIndexedCountRegex(b *testing.B) {
+	benchIndexed(b, Options{Query: benchRegex, Regex: true, Output: OutputCount, Limit: 1})
 }

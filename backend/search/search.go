@@ -72,6 +72,10 @@ type Result struct {
 type matcher struct {
 	literal *literalFinder
 	re      *regexp.Regexp
+	// pre, for a regexp, finds a literal every match contains; lines (or, when a match can span lines, files)
+	// without it are not given to the regexp.
+	pre       *literalFinder
+	multiline bool
 }
 
 func newMatcher(opt Options) (*matcher, error) {
@@ -94,7 +98,13 @@ func newMatcher(opt Options) (*matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &matcher{re: re}, nil
+	m := &matcher{re: re}
+	if opt.Regex && !opt.CaseInsensitive {
+		if lit, multiline, ok := requiredLiteral(opt.Query); ok {
+			m.pre, m.multiline = newLiteralFinder(lit), multiline
+		}
+	}
+	return m, nil
 }
 
 // next returns the first match at or after off, as [start, end), or -1.
@@ -105,6 +115,30 @@ func (m *matcher) next(b []byte, off int) (int, int) {
 			return -1, -1
 		}
 		return off + i, off + i + len(m.literal.needle)
+	}
+	if m.pre != nil && !m.multiline {
+		// Try the regexp only on lines holding the literal.
+		for off < len(b) {
+			i := m.pre.index(b[off:])
+			if i < 0 {
+				return -1, -1
+			}
+			at := off + i
+			start := bytes.LastIndexByte(b[:at], '\n') + 1
+			end := len(b)
+			if j := bytes.IndexByte(b[at:], '\n'); j >= 0 {
+				end = at + j
+			}
+			lo := max(start, off)
+			if loc := m.re.FindIndex(b[lo:end]); loc != nil {
+				return lo + loc[0], lo + loc[1]
+			}
+			off = end + 1
+		}
+		return -1, -1
+	}
+	if m.pre != nil && off == 0 && m.pre.index(b) < 0 {
+		return -1, -1 // the file lacks the literal: no match can be in it
 	}
 	loc := m.re.FindIndex(b[off:])
 	if loc == nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -271,4 +272,69 @@ func FuzzLiteralFinder(f *testing.F) {
 			t.Fatalf("index(%q in %q) = %d, want %d", needle, hay, got, want)
 		}
 	})
+}
+
+func TestRequiredLiteral(t *testing.T) {
+	tests := []struct {
+		expr      string
+		lit       string
+		multiline bool
+		ok        bool
+	}{
+		{`func \(\w+ \*\w+\) Close`, ") Close", false, true}, // the longest literal, after simplification
+		{`TODO|FIXME`, "", false, false},
+		{`(?i)hello`, "", false, false},
+		{`foo.*bar`, "bar", false, true}, // as long as "foo", with a rarer byte
+		{`foo\s+bar`, "bar", true, true},
+		{`(?s)foo.bar`, "bar", true, true},
+		{`(ab)+`, "", false, false},
+		{`x`, "", false, false},
+	}
+	for _, tt := range tests {
+		lit, multiline, ok := requiredLiteral(tt.expr)
+		if ok != tt.ok || (ok && (string(lit) != tt.lit || multiline != tt.multiline)) {
+			t.Errorf("%s: %q %v %v, want %q %v %v", tt.expr, lit, multiline, ok, tt.lit, tt.multiline, tt.ok)
+		}
+	}
+}
+
+// A regexp with a literal prefilter finds exactly what the plain regexp finds.
+func TestPrefilterAgrees(t *testing.T) {
+	files := map[string]string{
+		"a.go": "func (s *Server) Close() error {\n\treturn nil\n}\nfunc (c *Conn) Close()\n// Close here\n",
+		"b.go": "nothing\nfoo\n  bar foo x bar\nfoo\nbar\n",
+		"c.go": "x Close func (a *b) Closer\n",
+	}
+	r, _ := fixture(t, files)
+	for _, expr := range []string{`func \(\w+ \*\w+\) Close`, `foo.*bar`, `foo\s+bar`, `\bClose\b`, `(?m)^foo$`} {
+		plain, err := regexp.Compile("(?m)" + expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Search(context.Background(), DiskSource{Root: r}, ".", Options{Query: expr, Regex: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, c := range files {
+			b := []byte(c)
+			for off := 0; off <= len(b); {
+				loc := plain.FindIndex(b[off:])
+				if loc == nil {
+					break
+				}
+				want++
+				end := off + loc[1]
+				nl := strings.IndexByte(c[off+loc[0]:], '\n')
+				next := len(b) + 1
+				if nl >= 0 {
+					next = off + loc[0] + nl + 1
+				}
+				off = max(next, end)
+			}
+		}
+		if res.Total != want {
+			t.Errorf("%s: %d matching lines, the plain regexp finds %d", expr, res.Total, want)
+		}
+	}
 }

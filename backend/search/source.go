@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -37,28 +38,33 @@ var (
 
 const bigMax = 16 << 20
 
-// readPooled reads f. For a regular file a short read means end of file, so a file smaller than the buffer takes
-// one read and no stat.
+// readPooled reads f from its directory.
 func readPooled(f file) ([]byte, func(), error) {
-	var h interface {
-		io.Reader
-		size() (int64, error)
-	}
 	if f.link {
 		lf, err := f.dir.project.Open(filepath.FromSlash(f.rel))
 		if err != nil {
 			return nil, func() {}, err
 		}
 		defer lf.Close()
-		h = osFile{lf}
-	} else {
-		rf, err := openName(f.dir.dirHandle, f.name)
-		if err != nil {
-			return nil, func() {}, err
-		}
-		defer rf.Close()
-		h = rf
+		return readAllPooled(osFile{lf})
 	}
+	rf, err := openName(f.dir.dirHandle, f.name)
+	if err != nil {
+		return nil, func() {}, err
+	}
+	defer rf.Close()
+	return readAllPooled(rf)
+}
+
+// sizedReader is an open file that can tell its size.
+type sizedReader interface {
+	io.Reader
+	size() (int64, error)
+}
+
+// readAllPooled reads h into a pooled buffer. For a regular file a short read means end of file, so a file
+// smaller than the buffer takes one read and no stat.
+func readAllPooled(h sizedReader) ([]byte, func(), error) {
 	bp := bufPool.Get().(*[]byte)
 	put := func() { bufPool.Put(bp) }
 	buf := *bp
@@ -70,7 +76,7 @@ func readPooled(f file) ([]byte, func(), error) {
 		put()
 		return nil, func() {}, err
 	}
-	put() // larger than the buffer: read the rest into a buffer of its own
+	defer put() // larger than the buffer: read the rest into a buffer of its own
 	size, err := h.size()
 	if err != nil {
 		return nil, func() {}, err
@@ -107,6 +113,11 @@ func readPooled(f file) ([]byte, func(), error) {
 		}
 	}
 }
+
+// errNotCached marks a file the index knows is not searchable (binary or too large).
+var errNotCached = errors.New("not searchable")
+
+func containsNUL(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 }
 
 var errTooLarge = errors.New("file too large to search")
 

@@ -42,7 +42,11 @@ type file struct {
 	link bool        // a symlink to a file inside the root: opened through the root, which follows it safely
 }
 
-func (f file) release() { f.dir.release() }
+func (f file) release() {
+	if f.dir != nil {
+		f.dir.release()
+	}
+}
 
 // dirRef shares one open directory among the walker and the files in flight from it; the directory closes after
 // the last release. Its platform half (dir_unix.go, dir_other.go) opens, lists and reads through it.

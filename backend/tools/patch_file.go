@@ -58,6 +58,7 @@ func patchFile(d Deps) *tool.Tool {
 		}
 		t.Rel = p.Rel
 		d.Session.Saw(t, session.VersionOf(p.Info, []byte(p.After)))
+		d.changed(t, false)
 		out := patchFileOut{Path: t.Slash(), Size: p.Size}
 		for i, n := range p.Replaced {
 			out.Matched += n

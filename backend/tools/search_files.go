@@ -47,7 +47,7 @@ func searchFiles(d Deps) *tool.Tool {
 		if err != nil {
 			return searchFilesOut{}, &tool.Error{Code: tool.CodeInvalidArgument, Field: "glob", Message: err.Error()}
 		}
-		res, err := search.Search(ctx, search.DiskSource{Root: t.Root}, t.Slash(), search.Options{
+		res, err := search.Search(ctx, d.searchSource(t), t.Slash(), search.Options{
 			Query: in.Query, Regex: in.Regex, CaseInsensitive: in.CaseInsensitive, Glob: g, Context: in.Context,
 			Output: in.Output, Limit: in.Limit, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored,
 		})

@@ -3,6 +3,7 @@
 package tools
 
 import (
+	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -10,6 +11,28 @@ import (
 // Deps are what the tools act on. One Deps (and so one registry) per session.
 type Deps struct {
 	Session *session.Session
+	// Indexes, when set, keeps an in-memory search index of the open project, kept correct by a watcher (the
+	// window); without it every search reads the disk (a CLI call, which searches once).
+	Indexes *search.Indexes
+}
+
+// searchSource is where search_files reads: the project's index when there is one, else the disk.
+func (d Deps) searchSource(t session.Target) search.Source {
+	if d.Indexes == nil {
+		return search.DiskSource{Root: t.Root}
+	}
+	info, err := d.Session.Info()
+	if err != nil {
+		return search.DiskSource{Root: t.Root}
+	}
+	return d.Indexes.Source(t.Root, info.Root)
+}
+
+// changed tells the index about a write made through the tools, so the next search sees it at once.
+func (d Deps) changed(t session.Target, created bool) {
+	if d.Indexes != nil {
+		d.Indexes.Invalidate(t.Root, t.Slash(), created)
+	}
 }
 
 // Registry declares every tool against deps.

@@ -17,6 +17,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/rooted-dev/rooted/backend/files"
+	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -489,5 +490,34 @@ func TestSearchAndFindTools(t *testing.T) {
 	}
 	if _, e := call[found](t, reg, "find_files", `{"glob": []}`); e == nil || e.Code != tool.CodeInvalidArgument {
 		t.Errorf("find with no glob: %+v", e)
+	}
+}
+
+// With an index (as in the window), a write through the tools is seen by the very next search.
+func TestSearchSeesOwnWritesThroughIndex(t *testing.T) {
+	_, root := makeLayout(t, []string{"a.txt"})
+	s, err := session.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	idx := &search.Indexes{}
+	defer idx.Close()
+	reg := Registry(Deps{Session: s, Indexes: idx})
+	type out struct{ Total int }
+	for i := range 10 {
+		word := fmt.Sprintf("word%d", i)
+		if _, e := call[out](t, reg, "search_files", fmt.Sprintf(`{"query": %q}`, word)); e != nil {
+			t.Fatal(e)
+		}
+		if _, e := call[writeFileOut](t, reg, "write_file", fmt.Sprintf(`{"path": "f%d.txt", "content": %q}`, i%3, word)); e != nil {
+			t.Fatal(e)
+		}
+		if res, e := call[out](t, reg, "search_files", fmt.Sprintf(`{"query": %q}`, word)); e != nil || res.Total != 1 {
+			t.Fatalf("round %d: the search after the write found %d, %v", i, res.Total, e)
+		}
+	}
+	if st, ok := idx.Status(); !ok || st.Watched == 0 {
+		t.Errorf("no live index: %+v %v", st, ok)
 	}
 }

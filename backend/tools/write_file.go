@@ -40,6 +40,7 @@ func writeFile(d Deps) *tool.Tool {
 		}
 		t.Rel = w.Rel
 		d.Session.Saw(t, session.VersionOf(w.Info, []byte(in.Content)))
+		d.changed(t, w.Created)
 		return writeFileOut{Path: t.Slash(), Size: w.Size, Created: w.Created}, nil
 	})
 }

@@ -66,6 +66,9 @@ type Options struct {
 	Quiet time.Duration
 	// MaxDelay bounds how long a busy path's event can be held back (default 150 ms).
 	MaxDelay time.Duration
+	// Notify, when set, is called with every event as soon as it is seen, before debouncing, from the watcher's
+	// goroutine: for caches that must drop what changed at once. It must not block.
+	Notify func(Event)
 	// MaxWatches caps the directories watched, leaving the rest of the system's watch budget to other programs;
 	// past it the watcher is degraded as at the system's limit (0: no cap of our own).
 	MaxWatches int
@@ -263,6 +266,9 @@ func (w *Watcher) loop() {
 				continue
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				if w.opt.Notify != nil {
+					w.opt.Notify(Event{Op: Rescan})
+				}
 				note("", Rescan)
 			}
 		case ev, ok := <-w.fsw.Events:
@@ -270,6 +276,9 @@ func (w *Watcher) loop() {
 				continue
 			}
 			for _, e := range w.translate(ev) {
+				if w.opt.Notify != nil {
+					w.opt.Notify(e)
+				}
 				note(e.Path, e.Op)
 			}
 		case now := <-tickC:

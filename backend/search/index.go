@@ -1,0 +1,232 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/rooted-dev/rooted/backend/ignore"
+	"github.com/rooted-dev/rooted/backend/watch"
+)
+
+// Index is a Source that keeps a project's file lists and file contents in memory, so the repeated searches an
+// agent makes read nothing from disk. A watcher keeps it correct: a changed file's content is dropped as soon as
+// the kernel reports the change, a created, removed or renamed path drops the file lists, and a change that
+// raced with a read is never cached (an epoch counter, bumped on every change, guards each store). Writes made
+// through Rooted's own tools call Invalidate at once. When the watcher cannot cover the tree (the system's watch
+// limit), the index reads from disk like DiskSource.
+//
+// Memory: the content of text files up to maxCachedFile, at most maxCached bytes in all, stored at their exact
+// size, plus one small entry per file: about the size of the text indexed.
+type Index struct {
+	root    *os.Root
+	watcher *watch.Watcher
+	disk    DiskSource
+
+	mu      sync.RWMutex
+	epoch   uint64
+	lists   map[listKey][]string // slash paths, in walk order
+	content map[string][]byte    // nil value: binary or too large, not worth reading again until it changes
+	bytes   int64
+}
+
+type listKey struct{ hidden, ignored bool }
+
+const (
+	maxCachedFile = 4 << 20
+	maxCached     = 1 << 30
+)
+
+// NewIndex indexes the project at root (absolute path abs) and starts watching it. Close releases the watcher.
+func NewIndex(root *os.Root, abs string) (*Index, error) {
+	x := &Index{root: root, disk: DiskSource{Root: root}, lists: map[listKey][]string{}, content: map[string][]byte{}}
+	w, err := watch.New(root, abs, watch.Options{Notify: x.changed})
+	if err != nil {
+		return nil, err
+	}
+	x.watcher = w
+	go func() {
+		for range w.Events() { // batches are for the UI; the index uses Notify
+		}
+	}()
+	return x, nil
+}
+
+// Close stops watching.
+func (x *Index) Close() error { return x.watcher.Close() }
+
+// Status reports the watcher's coverage.
+func (x *Index) Status() watch.Status { return x.watcher.Status() }
+
+// Invalidate drops what the index holds for rel (a slash path), as after a write by Rooted itself.
+func (x *Index) Invalidate(rel string, structural bool) {
+	op := watch.Write
+	if structural {
+		op = watch.Create
+	}
+	x.changed(watch.Event{Path: rel, Op: op})
+}
+
+func (x *Index) changed(e watch.Event) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.epoch++
+	if e.Op&(watch.Create|watch.Remove|watch.Rename|watch.Rescan) != 0 {
+		clear(x.lists)
+	}
+	if b, ok := x.content[e.Path]; ok {
+		x.bytes -= int64(len(b))
+		delete(x.content, e.Path)
+	}
+	if e.Op&(watch.Remove|watch.Rename|watch.Rescan) != 0 {
+		prefix := e.Path + "/"
+		for p, b := range x.content {
+			if e.Path == "" || strings.HasPrefix(p, prefix) {
+				x.bytes -= int64(len(b))
+				delete(x.content, p)
+			}
+		}
+	}
+}
+
+func (x *Index) live() bool { return !x.watcher.Status().Degraded }
+
+// Walk yields the files under dir from the cached list when there is one, else walks the disk and keeps the list.
+func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func(file) bool) error {
+	if !x.live() || opt.Stat {
+		return x.disk.Walk(ctx, dir, opt, emit)
+	}
+	dir = strings.Trim(filepath.ToSlash(filepath.Clean(dir)), "/")
+	if dir == "." {
+		dir = ""
+	}
+	key := listKey{opt.IncludeHidden, opt.IncludeIgnored}
+	// A directory named explicitly is searched even if ignored or hidden; the cached lists leave those out.
+	if dir != "" && !opt.IncludeIgnored && ignore.New(x.root).Ignored(dir, true) {
+		return x.disk.Walk(ctx, dir, opt, emit)
+	}
+	x.mu.RLock()
+	list, ok := x.lists[key]
+	epoch := x.epoch
+	x.mu.RUnlock()
+	if !ok {
+		// Walk the whole tree once for the list, emitting what falls under dir as it goes.
+		var all []string
+		full := opt
+		full.Match = nil
+		stopped := false
+		err := x.disk.Walk(ctx, "", full, func(f file) bool {
+			all = append(all, f.rel)
+			if stopped || !under(f.rel, dir) || (opt.Match != nil && !opt.Match(f.rel)) {
+				f.release()
+				return true
+			}
+			if !emit(f) {
+				stopped = true // keep walking for the list; the caller has what it wants
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		x.mu.Lock()
+		if x.epoch == epoch {
+			x.lists[key] = all
+		}
+		x.mu.Unlock()
+		if dir != "" && !exists(x.root, dir) {
+			return x.disk.Walk(ctx, dir, opt, emit) // for its error (not found, not a directory)
+		}
+		return nil
+	}
+	if dir != "" {
+		if err := checkDir(x.root, dir); err != nil {
+			return err
+		}
+	}
+	for _, rel := range list {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if !under(rel, dir) || (opt.Match != nil && !opt.Match(rel)) {
+			continue
+		}
+		if !emit(file{rel: rel, name: rel}) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// Content returns cached bytes, or reads the file and caches it unless it changed meanwhile.
+func (x *Index) Content(f file) ([]byte, func(), error) {
+	x.mu.RLock()
+	b, ok := x.content[f.rel]
+	epoch := x.epoch
+	x.mu.RUnlock()
+	if ok {
+		if b == nil {
+			return nil, func() {}, errNotCached
+		}
+		return b, func() {}, nil
+	}
+	var data []byte
+	var release func()
+	var err error
+	if f.dir != nil {
+		data, release, err = x.disk.Content(f)
+	} else {
+		data, release, err = x.readByPath(f.rel)
+	}
+	if err != nil {
+		return nil, release, err
+	}
+	if !x.live() {
+		return data, release, nil
+	}
+	var keep []byte // nil: remember the file as not searchable
+	binary := len(data) > 0 && containsNUL(data[:min(len(data), sniffLen)])
+	if !binary && len(data) <= maxCachedFile {
+		keep = make([]byte, len(data))
+		copy(keep, data)
+	}
+	x.mu.Lock()
+	if x.epoch == epoch && x.bytes+int64(len(keep)) <= maxCached {
+		x.content[f.rel] = keep
+		x.bytes += int64(len(keep))
+	}
+	x.mu.Unlock()
+	return data, release, nil
+}
+
+// readByPath reads a file named by its path from the root, through the root.
+func (x *Index) readByPath(rel string) ([]byte, func(), error) {
+	fh, err := x.root.Open(filepath.FromSlash(rel))
+	if err != nil {
+		return nil, func() {}, err
+	}
+	defer fh.Close()
+	return readAllPooled(osFile{fh})
+}
+
+func under(rel, dir string) bool {
+	return dir == "" || rel == dir || strings.HasPrefix(rel, dir+"/")
+}
+
+func exists(root *os.Root, dir string) bool {
+	fi, err := root.Stat(filepath.FromSlash(dir))
+	return err == nil && fi.IsDir()
+}
+
+func checkDir(root *os.Root, dir string) error {
+	fi, err := root.Stat(filepath.FromSlash(dir))
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return &os.PathError{Op: "search", Path: dir, Err: errNotDir}
+	}
+	return nil
+}

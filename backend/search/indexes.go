@@ -1,0 +1,67 @@
+package search
+
+import (
+	"os"
+	"sync"
+
+	"github.com/rooted-dev/rooted/backend/watch"
+)
+
+// Indexes holds the Index of the project a session has open, replacing it when the session opens another root.
+// A long-lived face (the window, MCP) keeps one; a one-shot CLI call does without and reads the disk.
+type Indexes struct {
+	mu   sync.Mutex
+	root *os.Root
+	idx  *Index
+}
+
+// Source returns the index for root (absolute path abs), starting it on first use; if the index cannot start
+// (no watcher), it returns the disk.
+func (s *Indexes) Source(root *os.Root, abs string) Source {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.root != root {
+		if s.idx != nil {
+			s.idx.Close()
+		}
+		s.root, s.idx = root, nil
+		if idx, err := NewIndex(root, abs); err == nil {
+			s.idx = idx
+		}
+	}
+	if s.idx == nil {
+		return DiskSource{Root: root}
+	}
+	return s.idx
+}
+
+// Invalidate tells the index of root that rel changed through Rooted itself, so the next search sees it.
+func (s *Indexes) Invalidate(root *os.Root, rel string, created bool) {
+	s.mu.Lock()
+	idx := s.idx
+	same := s.root == root
+	s.mu.Unlock()
+	if idx != nil && same {
+		idx.Invalidate(rel, created)
+	}
+}
+
+// Status reports the current index's watcher coverage; ok is false when there is none.
+func (s *Indexes) Status() (watch.Status, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.idx == nil {
+		return watch.Status{}, false
+	}
+	return s.idx.Status(), true
+}
+
+// Close stops the current index.
+func (s *Indexes) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.idx != nil {
+		s.idx.Close()
+		s.idx, s.root = nil, nil
+	}
+}
