@@ -14,12 +14,15 @@ import (
 
 	"github.com/rooted-dev/rooted/app"
 	"github.com/rooted-dev/rooted/backend/cli"
+	"github.com/rooted-dev/rooted/backend/shell"
 )
 
 //go:embed all:frontend/dist
 var assets embed.FS
 
 func main() {
+	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
+	shell.RunHelperIfAsked()
 	if len(os.Args) > 1 && cli.IsCommand(os.Args[1]) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := cli.Main(ctx, cli.IO{Stdin: pipedStdin(), Stdout: os.Stdout, Stderr: os.Stderr}, os.Args[1:])

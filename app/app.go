@@ -20,6 +20,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/recent"
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 )
@@ -91,7 +92,11 @@ func newServices(opt Options) (*services, error) {
 		}
 	}
 	idx := &search.Indexes{}
-	return &services{session: s, indexes: idx, Projects: p, Tools: &Tools{registry: tools.Registry(tools.Deps{Session: s, Indexes: idx})}}, nil
+	deps := tools.Deps{Session: s, Indexes: idx}
+	if path, err := settings.DefaultPath(); err == nil {
+		deps.Settings = settings.NewStore(path)
+	}
+	return &services{session: s, indexes: idx, Projects: p, Tools: &Tools{registry: tools.Registry(deps)}}, nil
 }
 
 func (s *services) startup(ctx context.Context) { s.Projects.ctx = ctx }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 )
@@ -40,6 +41,7 @@ func commands() []command {
 		{"read", "--file PATH [--offset N] [--limit N]", "print a file, or a range of its lines", runRead},
 		{"edit", "--file PATH --content TEXT | --search OLD --replace NEW", "write a file atomically, or replace exact text in it", runEdit},
 		{"ls", "[PATH]", "list a directory, directories first", runLs},
+		{"exec", "[--timeout 30s] -- PROGRAM ARGS...", "run an allowlisted program in the project (sandboxed where the OS allows)", runExec},
 	}
 }
 
@@ -108,7 +110,11 @@ func (p *projectFlags) open() (*session.Session, *tool.Registry, *tool.Error) {
 			return nil, nil, tools.Classify(err)
 		}
 	}
-	return s, tools.Registry(tools.Deps{Session: s}), nil
+	deps := tools.Deps{Session: s}
+	if path, err := settings.DefaultPath(); err == nil {
+		deps.Settings = settings.NewStore(path)
+	}
+	return s, tools.Registry(deps), nil
 }
 
 // parseInterleaved parses flags that may come before or after positional arguments, as users type them.
@@ -118,15 +124,16 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
-		if len(args) == 0 {
+		rest := fs.Args()
+		// Parse consumes a "--" and stops there: everything after it is positional, flags or not.
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
 			return pos, nil
 		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
 }
 

@@ -140,3 +140,28 @@ func TestReadEditLs(t *testing.T) {
 		t.Errorf("failed commands changed the file: %q", b)
 	}
 }
+
+func TestExec(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("x"), 0o644)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // default settings
+	code, out, _ := run(t, "", "exec", "--root", root, "--", "ls", "-1")
+	if code != 0 || out != "a.txt\n" {
+		t.Errorf("exec ls: %d %q", code, out)
+	}
+	if code, _, errOut := run(t, "", "exec", "--root", root, "--", "ls", "nope"); code == 0 || !strings.Contains(errOut, "nope") {
+		t.Errorf("the program's exit code and stderr pass through: %d %q", code, errOut)
+	}
+	if code, _, errOut := run(t, "", "exec", "--root", root, "--", "curl", "x"); code != ExitRefused || !strings.Contains(errOut, "command_not_allowed") {
+		t.Errorf("refused: %d %q", code, errOut)
+	}
+	if code, _, _ := run(t, "", "exec", "--root", root, "--timeout", "200ms", "--", "node", "-e", "setTimeout(() => {}, 10000)"); code != ExitTimedOut {
+		t.Errorf("timeout: %d", code)
+	}
+	if code, out, _ := run(t, "", "exec", "--root", root, "--json", "--", "ls"); code != 0 || !strings.Contains(out, `"exit_code": 0`) {
+		t.Errorf("--json: %d %q", code, out)
+	}
+	if code, _, _ := run(t, "", "exec", "--root", root); code != ExitUsage {
+		t.Errorf("no program: %d", code)
+	}
+}

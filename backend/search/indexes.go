@@ -46,6 +46,17 @@ func (s *Indexes) Invalidate(root *os.Root, rel string, created bool) {
 	}
 }
 
+// InvalidateAll drops everything the index of root holds.
+func (s *Indexes) InvalidateAll(root *os.Root) {
+	s.mu.Lock()
+	idx := s.idx
+	same := s.root == root
+	s.mu.Unlock()
+	if idx != nil && same {
+		idx.changed(watch.Event{Op: watch.Rescan})
+	}
+}
+
 // Status reports the current index's watcher coverage; ok is false when there is none.
 func (s *Indexes) Status() (watch.Status, bool) {
 	s.mu.Lock()

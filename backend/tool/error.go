@@ -20,6 +20,7 @@ const (
 	CodeTooLarge         = "too_large"
 	CodeNoProject        = "no_project"
 	CodeUnknownTool      = "unknown_tool"
+	CodeNotAllowed       = "command_not_allowed"
 	CodeInternal         = "internal"
 )
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -122,6 +123,8 @@ func classifyOS(err error, op, path string) *tool.Error {
 	case errors.Is(err, session.ErrStale):
 		e.Code = tool.CodeStaleFile
 		e.Message = fmt.Sprintf("stale file: %s changed on disk since you last read it; read it again, then retry", p)
+	case errors.Is(err, shell.ErrStart):
+		e.Code, e.Message = tool.CodeNotFound, err.Error()
 	case errors.Is(err, session.ErrNoPrevious):
 		e.Code, e.Message = tool.CodeInvalidArgument, "no previous directory: \"-\" returns to the directory before the last change, and there has been none"
 	case errors.Is(err, session.ErrInvalidPath):

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,8 +130,8 @@ var pathTools = []struct {
 
 func TestEscapeTableAgainstEveryTool(t *testing.T) {
 	for _, tc := range escapeCases {
-		for _, pt := range pathTools {
-			t.Run(tc.name+"/"+pt.name, func(t *testing.T) {
+		for i, pt := range pathTools {
+			t.Run(fmt.Sprintf("%s/%s#%d", tc.name, pt.name, i), func(t *testing.T) {
 				base, root := makeLayout(t, tc.layout)
 				before := snapshotOutside(t, base)
 				s, err := session.Open(root)

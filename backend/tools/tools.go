@@ -5,12 +5,18 @@ package tools
 import (
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
 // Deps are what the tools act on. One Deps (and so one registry) per session.
 type Deps struct {
 	Session *session.Session
+	// Settings holds the user's per-project choices (allowlist, sandbox); nil means the defaults.
+	Settings *settings.Store
+	// SecretEnv names variables of this process that commands must not see (the app's own API keys), besides
+	// those shell.Env recognises by name.
+	SecretEnv []string
 	// Indexes, when set, keeps an in-memory search index of the open project, kept correct by a watcher (the
 	// window); without it every search reads the disk (a CLI call, which searches once).
 	Indexes *search.Indexes
@@ -28,10 +34,33 @@ func (d Deps) searchSource(t session.Target) search.Source {
 	return d.Indexes.Source(t.Root, info.Root)
 }
 
+// projectSettings returns the user's settings for the project at root, or the defaults.
+func (d Deps) projectSettings(root string) settings.Project {
+	if d.Settings == nil {
+		return settings.Project{}
+	}
+	p, err := d.Settings.Project(root)
+	if err != nil {
+		return settings.Project{} // an unreadable settings file falls back to the defaults, which are the safe side
+	}
+	return p
+}
+
 // changed tells the index about a write made through the tools, so the next search sees it at once.
 func (d Deps) changed(t session.Target, created bool) {
 	if d.Indexes != nil {
 		d.Indexes.Invalidate(t.Root, t.Slash(), created)
+	}
+}
+
+// changedAll tells the index that anything may have changed (a command ran): it drops what it holds rather than
+// race the watcher's report of the command's writes.
+func (d Deps) changedAll() {
+	if d.Indexes == nil {
+		return
+	}
+	if t, err := d.Session.Resolve(""); err == nil {
+		d.Indexes.InvalidateAll(t.Root)
 	}
 }
 
@@ -46,5 +75,6 @@ func Registry(d Deps) *tool.Registry {
 		patchFile(d),
 		searchFiles(d),
 		findFiles(d),
+		execShell(d),
 	)
 }

@@ -1,0 +1,137 @@
+// Package settings keeps the user's per-project settings in the user's config directory, never in the project:
+// a cloned repository must not be able to widen what the agent may run in it. Writes are atomic.
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/shell"
+)
+
+// Project is what a user decided for one project. Zero values mean the defaults.
+type Project struct {
+	// Allowlist is the programs the agent may run; nil means shell.DefaultAllowlist.
+	Allowlist []string `json:"allowlist"` // not omitempty: an empty list (nothing may run) differs from none
+	// NoNetwork blocks network access for commands (where the sandbox can).
+	NoNetwork bool `json:"no_network,omitempty"`
+	// Writable are directories commands may write besides the project, its temporary directory and the
+	// toolchain caches.
+	Writable []string `json:"writable,omitempty"`
+	// MaxTimeoutMS caps a command's timeout (0: DefaultMaxTimeout).
+	MaxTimeoutMS int64 `json:"max_timeout_ms,omitempty"`
+}
+
+// Defaults.
+const (
+	DefaultTimeout    = 30 * time.Second
+	DefaultMaxTimeout = 10 * time.Minute
+)
+
+// EffectiveAllowlist is the allowlist in force.
+func (p Project) EffectiveAllowlist() []string {
+	if p.Allowlist == nil {
+		return slices.Clone(shell.DefaultAllowlist)
+	}
+	return p.Allowlist
+}
+
+// MaxTimeout is the longest a command may be given.
+func (p Project) MaxTimeout() time.Duration {
+	if p.MaxTimeoutMS <= 0 {
+		return DefaultMaxTimeout
+	}
+	return time.Duration(p.MaxTimeoutMS) * time.Millisecond
+}
+
+type file struct {
+	Projects map[string]Project `json:"projects"`
+}
+
+// Store reads and writes settings.json.
+type Store struct {
+	mu   sync.Mutex
+	path string
+}
+
+// NewStore keeps settings in path.
+func NewStore(path string) *Store { return &Store{path: path} }
+
+// DefaultPath is settings.json in Rooted's folder of the user's config directory.
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "rooted", "settings.json"), nil
+}
+
+// Project returns the settings of the project at root (an absolute path).
+func (s *Store) Project(root string) (Project, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.load()
+	if err != nil {
+		return Project{}, err
+	}
+	return f.Projects[root], nil
+}
+
+// SetProject saves the settings of the project at root.
+func (s *Store) SetProject(root string, p Project) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.load()
+	if err != nil {
+		return err
+	}
+	f.Projects[root] = p
+	return s.save(f)
+}
+
+func (s *Store) load() (file, error) {
+	f := file{Projects: map[string]Project{}}
+	b, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return f, err
+	}
+	if f.Projects == nil {
+		f.Projects = map[string]Project{}
+	}
+	return f, nil
+}
+
+func (s *Store) save(f file) error {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".settings-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), s.path)
+}

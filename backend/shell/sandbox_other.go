@@ -1,0 +1,20 @@
+//go:build !linux
+
+package shell
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// Probe reports that this system has no sandbox Rooted can apply.
+func Probe(p Policy) SandboxInfo {
+	return SandboxInfo{Network: true, Reason: fmt.Sprintf("no OS sandbox on %s: commands run with your user's full rights, limited only by the allowlist and the path checks", runtime.GOOS)}
+}
+
+// RunHelperIfAsked does nothing where there is no sandbox helper.
+func RunHelperIfAsked() {}
+
+func sandboxed(argv []string, _ Policy, _ SandboxInfo) ([]string, []string, error) {
+	return argv, nil, nil
+}

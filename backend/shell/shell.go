@@ -1,0 +1,146 @@
+// Package shell runs a program for the agent inside the project, and nowhere else: argv without a shell, from an
+// allowlist, in the session's working directory, with a timeout that ends the whole process group, output kept
+// within a fixed amount of memory, secrets left out of the environment, and, where the OS has one, a sandbox that
+// lets the program write only inside the project, a private temporary directory and the toolchains' caches
+// (Landlock on Linux, applied by a re-exec helper of the rooted binary itself).
+//
+// Not guaranteed: without an OS sandbox (macOS, Windows, old Linux kernels) a program on the allowlist can write
+// wherever the user can; reads are never confined (a build reads the toolchain); a program that leaves its process
+// group (setsid) can outlive a timeout.
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"time"
+)
+
+// Spec is one command to run.
+type Spec struct {
+	Argv    []string
+	Dir     string // absolute working directory
+	Env     []string
+	Timeout time.Duration
+	// Grace is how long the process group has between TERM and KILL (default 2 s).
+	Grace time.Duration
+	// OutputCap bounds each of stdout and stderr in memory (default DefaultOutputCap).
+	OutputCap int
+	Policy    Policy
+	// Sandbox is Probe(Policy), passed in so it is computed once per session.
+	Sandbox SandboxInfo
+	// Live, when set, receives output as it is written ("stdout" or "stderr").
+	Live func(stream string, chunk []byte)
+}
+
+// DefaultOutputCap keeps up to 256 KiB of each stream: 128 KiB from the start and 128 KiB from the end.
+const DefaultOutputCap = 256 << 10
+
+// Result is what a command did.
+type Result struct {
+	Stdout     string      `json:"stdout"`
+	Stderr     string      `json:"stderr"`
+	ExitCode   int         `json:"exit_code"`
+	TimedOut   bool        `json:"timed_out"`
+	Cancelled  bool        `json:"cancelled"`
+	DurationMS int64       `json:"duration_ms"`
+	Truncated  bool        `json:"truncated"`
+	Bytes      int64       `json:"bytes"` // stdout and stderr as written, before any cut
+	Sandbox    SandboxInfo `json:"sandbox"`
+}
+
+// ErrStart says the program could not be started at all (not installed, not executable).
+var ErrStart = errors.New("could not start the program")
+
+// Run runs spec.Argv and waits for it, its timeout, or ctx. A non-zero exit is a Result, not an error.
+func Run(ctx context.Context, spec Spec) (Result, error) {
+	if len(spec.Argv) == 0 {
+		return Result{}, errors.New("empty command")
+	}
+	if spec.OutputCap <= 0 {
+		spec.OutputCap = DefaultOutputCap
+	}
+	if spec.Grace <= 0 {
+		spec.Grace = 2 * time.Second
+	}
+	if _, err := exec.LookPath(spec.Argv[0]); err != nil {
+		return Result{}, fmt.Errorf("%w: %s is not installed or not on PATH", ErrStart, spec.Argv[0])
+	}
+	argv, extraEnv, err := sandboxed(spec.Argv, spec.Policy, spec.Sandbox)
+	if err != nil {
+		return Result{}, err
+	}
+	live := func(stream string) func([]byte) {
+		if spec.Live == nil {
+			return nil
+		}
+		return func(b []byte) { spec.Live(stream, b) }
+	}
+	stdout, stderr := newCapture(spec.OutputCap, live("stdout")), newCapture(spec.OutputCap, live("stderr"))
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = spec.Dir, append(spec.Env, extraEnv...)
+	cmd.Stdin = nil // /dev/null: nothing waits for input that never comes
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	// Pipes close when the process group is gone even if a grandchild kept them open.
+	cmd.WaitDelay = spec.Grace + time.Second
+	ownGroup(cmd)
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	var timer <-chan time.Time
+	if spec.Timeout > 0 {
+		t := time.NewTimer(spec.Timeout)
+		defer t.Stop()
+		timer = t.C
+	}
+	res := Result{Sandbox: spec.Sandbox}
+	var waitErr error
+	select {
+	case waitErr = <-done:
+	case <-timer:
+		res.TimedOut = true
+		waitErr = stop(cmd, done, spec.Grace)
+	case <-ctx.Done():
+		res.Cancelled = true
+		waitErr = stop(cmd, done, spec.Grace)
+	}
+	// A finished leader can leave children behind in its group; they go with it.
+	signalTree(cmd, true)
+	res.DurationMS = time.Since(start).Milliseconds()
+	var t1, t2 bool
+	res.Stdout, t1 = stdout.String()
+	res.Stderr, t2 = stderr.String()
+	res.Truncated = t1 || t2
+	res.Bytes = stdout.Total() + stderr.Total()
+	var exitErr *exec.ExitError
+	switch {
+	case waitErr == nil:
+	case errors.As(waitErr, &exitErr):
+		res.ExitCode = exitErr.ExitCode()
+		if res.ExitCode == -1 { // ended by a signal
+			res.ExitCode = 128 + signalNumber(exitErr)
+		}
+	case errors.Is(waitErr, exec.ErrWaitDelay):
+	default:
+		return res, waitErr
+	}
+	return res, nil
+}
+
+// stop ends the process group: TERM, then KILL after the grace period.
+func stop(cmd *exec.Cmd, done <-chan error, grace time.Duration) error {
+	signalTree(cmd, false)
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(grace):
+		signalTree(cmd, true)
+		return <-done
+	}
+}

@@ -1,0 +1,294 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as the sandbox helper, as the rooted binary does.
+func TestMain(m *testing.M) {
+	RunHelperIfAsked()
+	os.Exit(m.Run())
+}
+
+type sandboxEnv struct {
+	project, tmp, outside string
+	policy                Policy
+	info                  SandboxInfo
+}
+
+func newSandbox(t *testing.T, network bool) sandboxEnv {
+	t.Helper()
+	base := t.TempDir()
+	e := sandboxEnv{project: filepath.Join(base, "project"), tmp: filepath.Join(base, "tmp"), outside: filepath.Join(base, "home")}
+	for _, d := range []string{e.project, e.tmp, e.outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.policy = Policy{Writable: []string{e.project, e.tmp}, Network: network}
+	e.info = Probe(e.policy)
+	return e
+}
+
+func (e sandboxEnv) run(t *testing.T, argv ...string) Result {
+	t.Helper()
+	res, err := Run(context.Background(), Spec{Argv: argv, Dir: e.project, Env: Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp), Timeout: 20 * time.Second, Policy: e.policy, Sandbox: e.info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestSandboxConfinesWrites(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Landlock is Linux's")
+	}
+	e := newSandbox(t, true)
+	if !e.info.Active || e.info.Kind != "landlock" || e.info.Level < 1 {
+		t.Fatalf("no Landlock sandbox on this Linux machine: %+v", e.info)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("node is required for this test")
+	}
+	// An allowed program writing into the user's home from inside: refused, and nothing is left behind.
+	res := e.run(t, "node", "-e", `require("fs").writeFileSync(require("os").homedir() + "/stolen.txt", "x")`)
+	if res.ExitCode == 0 || !strings.Contains(res.Stderr, "EACCES") {
+		t.Errorf("node wrote outside the project: exit %d, stderr %q", res.ExitCode, res.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.outside, "stolen.txt")); err == nil {
+		t.Fatal("a file was created outside the project")
+	}
+	res = e.run(t, "sh", "-c", "echo x > "+filepath.Join(e.outside, "also.txt")+"; mkdir "+filepath.Join(e.outside, "dir"))
+	if res.ExitCode == 0 {
+		t.Errorf("sh wrote outside: %+v", res)
+	}
+	if entries, _ := os.ReadDir(e.outside); len(entries) != 0 {
+		t.Fatalf("outside the project now holds %v", entries)
+	}
+	// Inside the project and the private temporary directory, writing works, renames across directories too.
+	res = e.run(t, "sh", "-c", `mkdir -p a/b && echo hi > a/b/f && mv a/b/f a/g && echo t > "$TMPDIR/t" && mv "$TMPDIR/t" ./t && cat a/g t`)
+	if res.ExitCode != 0 || res.Stdout != "hi\nt\n" {
+		t.Errorf("writing inside: %+v", res)
+	}
+	// Reading outside is allowed (builds read toolchains).
+	os.WriteFile(filepath.Join(e.outside, "readable"), []byte("r"), 0o644)
+	if res := e.run(t, "sh", "-c", "cat "+filepath.Join(e.outside, "readable")); res.Stdout != "r" {
+		t.Errorf("reading outside: %+v", res)
+	}
+}
+
+func TestSandboxBlocksNetwork(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("Landlock is Linux's")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	script := `const s = require("net").connect(` + port + `, "127.0.0.1", () => { console.log("connected"); s.destroy() }); s.on("error", e => { console.log(e.code); process.exit(3) })`
+	for _, network := range []bool{true, false} {
+		e := newSandbox(t, network)
+		if e.info.Level < 4 {
+			t.Skipf("Landlock ABI %d has no network rules", e.info.Level)
+		}
+		res := e.run(t, "node", "-e", script)
+		if got := strings.TrimSpace(res.Stdout) == "connected"; got != network {
+			t.Errorf("network %v: %+v", network, res)
+		}
+		if e.info.Network != network {
+			t.Errorf("SandboxInfo.Network = %v, want %v", e.info.Network, network)
+		}
+	}
+}
+
+func TestTimeoutKillsTheWholeGroup(t *testing.T) {
+	dir := t.TempDir()
+	pids := filepath.Join(dir, "pids")
+	start := time.Now()
+	res, err := Run(context.Background(), Spec{
+		Argv: []string{"sh", "-c", "sleep 60 & echo $! > " + pids + "; sleep 60 & echo $! >> " + pids + "; echo started; wait"},
+		Dir:  dir, Env: os.Environ(), Timeout: 500 * time.Millisecond, Grace: 200 * time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut || res.Stdout != "started\n" || time.Since(start) > 10*time.Second {
+		t.Fatalf("timed-out command: %+v after %v", res, time.Since(start))
+	}
+	b, _ := os.ReadFile(pids)
+	for _, f := range strings.Fields(string(b)) {
+		pid, _ := strconv.Atoi(f)
+		deadline := time.Now().Add(5 * time.Second)
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Errorf("sleep child %d survived the timeout", pid)
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
+	res, err := Run(ctx, Spec{Argv: []string{"sleep", "30"}, Dir: t.TempDir(), Env: os.Environ(), Grace: 100 * time.Millisecond})
+	if err != nil || !res.Cancelled || res.ExitCode == 0 {
+		t.Fatalf("cancelled: %+v, %v", res, err)
+	}
+}
+
+// A command printing a gigabyte costs a bounded amount of memory: what is kept is the cap, and nothing on the way
+// accumulates it.
+func TestGigabyteOfOutputStaysWithinTheCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a gigabyte through a pipe")
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := Run(context.Background(), Spec{Argv: []string{"head", "-c", "1073741824", "/dev/zero"}, Dir: t.TempDir(), Env: os.Environ(), OutputCap: 64 << 10})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Bytes != 1<<30 || !res.Truncated || len(res.Stdout) > 64<<10+100 || !strings.Contains(res.Stdout, "bytes cut") {
+		t.Fatalf("bytes %d, truncated %v, kept %d", res.Bytes, res.Truncated, len(res.Stdout))
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Errorf("running it allocated %d MiB for 1024 MiB of output", grew>>20)
+	}
+}
+
+func TestExitCodesAndStartErrors(t *testing.T) {
+	res, err := Run(context.Background(), Spec{Argv: []string{"sh", "-c", "echo out; echo err >&2; exit 3"}, Dir: t.TempDir(), Env: os.Environ()})
+	if err != nil || res.ExitCode != 3 || res.Stdout != "out\n" || res.Stderr != "err\n" {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if _, err := Run(context.Background(), Spec{Argv: []string{"no-such-program-xyz"}, Dir: t.TempDir()}); !errors.Is(err, ErrStart) {
+		t.Errorf("missing program: %v", err)
+	}
+}
+
+func TestEnvDropsSecrets(t *testing.T) {
+	base := []string{"PATH=/bin", "OPENAI_API_KEY=sk", "MY_SERVICE_TOKEN=t", "AWS_REGION=x", "DB_PASSWORD=p", "GITHUB_TOKEN=g", "KEEP=1", "TERM=xterm-256color", "ROOTED_KEY=r"}
+	got := Env(base, []string{"ROOTED_KEY"}, "TMPDIR=/t")
+	for _, kv := range got {
+		name, _, _ := strings.Cut(kv, "=")
+		if slices.Contains([]string{"OPENAI_API_KEY", "MY_SERVICE_TOKEN", "AWS_REGION", "DB_PASSWORD", "GITHUB_TOKEN", "ROOTED_KEY"}, name) {
+			t.Errorf("secret passed: %s", kv)
+		}
+	}
+	for _, want := range []string{"PATH=/bin", "KEEP=1", "TERM=dumb", "GIT_TERMINAL_PROMPT=0", "TMPDIR=/t"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("missing %s in %v", want, got)
+		}
+	}
+}
+
+func TestConcurrentRuns(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			res, err := Run(context.Background(), Spec{Argv: []string{"sh", "-c", fmt.Sprintf("echo %d; sleep 0.0%d", i, i%10)}, Dir: dir, Env: os.Environ(), Timeout: 10 * time.Second})
+			if err != nil || res.Stdout != fmt.Sprintf("%d\n", i) {
+				t.Errorf("run %d: %+v, %v", i, res, err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestCapture(t *testing.T) {
+	c := newCapture(10, nil)
+	c.Write([]byte("hello"))
+	if s, cut := c.String(); s != "hello" || cut {
+		t.Errorf("under the cap: %q %v", s, cut)
+	}
+	for _, chunk := range []string{" world", ", and", " the end"} {
+		c.Write([]byte(chunk))
+	}
+	s, cut := c.String()
+	if !cut || !strings.HasPrefix(s, "hello") || !strings.HasSuffix(s, "e end") || !strings.Contains(s, "[14 bytes cut]") {
+		t.Errorf("over the cap: %q", s)
+	}
+	var live []string
+	c = newCapture(4, func(b []byte) { live = append(live, string(b)) })
+	c.Write([]byte("abcdefgh"))
+	if len(live) != 1 || live[0] != "abcdefgh" || c.Total() != 8 {
+		t.Errorf("live output gets everything: %v", live)
+	}
+}
+
+func TestAllowedAndPathArgs(t *testing.T) {
+	if err := Allowed("go", DefaultAllowlist); err != nil {
+		t.Error(err)
+	}
+	for _, p := range []string{"curl", "/usr/bin/git", "./go", "", "sh"} {
+		var na *NotAllowedError
+		if err := Allowed(p, DefaultAllowlist); !errors.As(err, &na) || !strings.Contains(err.Error(), "git, cargo") {
+			t.Errorf("Allowed(%q) = %v", p, err)
+		}
+	}
+	tests := []struct {
+		argv []string
+		want []string
+	}{
+		{[]string{"rm", "-rf", "a", "b/c"}, []string{"a", "b/c"}},
+		{[]string{"rm", "--", "-weird"}, []string{"-weird"}},
+		{[]string{"cp", "-t", "/etc", "x"}, []string{"/etc", "x"}},
+		{[]string{"mv", "--target-directory=../out", "x"}, []string{"../out", "x"}},
+		{[]string{"ls"}, nil},
+		{[]string{"find", ".", "../x", "-name", "*.go"}, []string{".", "../x"}},
+		{[]string{"find", "-name", "x"}, nil},
+		{[]string{"grep", "-rn", "TODO", "src", "/etc/passwd"}, []string{"src", "/etc/passwd"}},
+		{[]string{"grep", "-e", "a", "-e", "b", "f1"}, []string{"f1"}},
+		{[]string{"grep", "-f", "../patterns", "x"}, []string{"../patterns", "x"}},
+		{[]string{"grep", "-A", "3", "pat", "f"}, []string{"f"}},
+		{[]string{"go", "build", "/etc"}, nil},
+	}
+	for _, tt := range tests {
+		if got := PathArgs(tt.argv); !slices.Equal(got, tt.want) {
+			t.Errorf("PathArgs(%q) = %q, want %q", tt.argv, got, tt.want)
+		}
+	}
+}
+
+// alive reports whether pid is a running process: gone, or a zombie waiting for init to reap it, is not.
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesised command name: "pid (comm) S ..."
+	i := strings.LastIndexByte(string(b), ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
+}

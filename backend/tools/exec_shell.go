@@ -1,0 +1,129 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/tool"
+)
+
+//go:embed exec_shell.md
+var execShellDoc string
+
+type execShellIn struct {
+	Command   string   `json:"command" jsonschema:"the program and its arguments as one line (split with shell quoting), or the program alone when args is given" tool:"nonempty"`
+	Args      []string `json:"args,omitempty" jsonschema:"arguments, each passed as is"`
+	TimeoutMS int64    `json:"timeout_ms,omitempty" jsonschema:"stop the program after this many milliseconds (default 30000)" tool:"min=1"`
+}
+
+type execShellOut struct {
+	Command []string `json:"command"`
+	Cwd     string   `json:"cwd"`
+	shell.Result
+}
+
+func execShell(d Deps) *tool.Tool {
+	return tool.New(tool.Def{
+		Name: "exec_shell", Title: "Run command", Description: execShellDoc, Destructive: true,
+		Examples: []string{`{"command": "go test ./..."}`, `{"command": "git", "args": ["log", "--oneline", "-5"]}`, `{"command": "npm test", "timeout_ms": 120000}`},
+	}, func(ctx context.Context, in execShellIn) (execShellOut, error) {
+		argv, err := in.argv()
+		if err != nil {
+			return execShellOut{}, err
+		}
+		info, err := d.Session.Info()
+		if err != nil {
+			return execShellOut{}, err
+		}
+		proj := d.projectSettings(info.Root)
+		if err := shell.Allowed(argv[0], proj.EffectiveAllowlist()); err != nil {
+			return execShellOut{}, &tool.Error{
+				Code: tool.CodeNotAllowed, Field: "command", Message: err.Error(),
+				Details: map[string]any{"allowlist": proj.EffectiveAllowlist()},
+			}
+		}
+		if opt := shell.FollowsLinks(argv); opt != "" {
+			return execShellOut{}, &tool.Error{
+				Code: tool.CodeInvalidArgument, Field: "command",
+				Message: fmt.Sprintf("%s %s follows symbolic links, which can lead outside the project; leave it out (grep -r, find without -L), nothing was run", argv[0], opt),
+			}
+		}
+		for _, p := range shell.PathArgs(argv) {
+			if err := d.insideRoot(p); err != nil {
+				e := Classify(err)
+				if e.Code == tool.CodeOutsideRoot {
+					e.Message = fmt.Sprintf("outside the project root: %s names %s; file arguments must stay inside the project, nothing was run", argv[0], p)
+					e.Path = p
+				}
+				return execShellOut{}, e
+			}
+		}
+		timeout := settings.DefaultTimeout
+		if in.TimeoutMS > 0 {
+			timeout = time.Duration(in.TimeoutMS) * time.Millisecond
+		}
+		if max := proj.MaxTimeout(); timeout > max {
+			return execShellOut{}, &tool.Error{
+				Code: tool.CodeInvalidArgument, Field: "timeout_ms",
+				Message: fmt.Sprintf("timeout_ms must be at most %d (this project's maximum)", max.Milliseconds()),
+			}
+		}
+		tmp, err := os.MkdirTemp("", "rooted-exec-")
+		if err != nil {
+			return execShellOut{}, err
+		}
+		defer os.RemoveAll(tmp)
+		policy := shell.Policy{Writable: append(append([]string{info.Root, tmp}, shell.ToolchainCaches()...), proj.Writable...), Network: !proj.NoNetwork}
+		spec := shell.Spec{
+			Argv: argv, Dir: info.Cwd, Timeout: timeout, Policy: policy, Sandbox: shell.Probe(policy),
+			Env: shell.Env(os.Environ(), d.SecretEnv, "TMPDIR="+tmp),
+		}
+		if p := tool.ProgressFrom(ctx); p != nil {
+			spec.Live = p
+		}
+		res, err := shell.Run(ctx, spec)
+		if err != nil {
+			return execShellOut{}, err
+		}
+		// The command may have changed anything in the project: the search index re-reads what it reports.
+		d.changedAll()
+		return execShellOut{Command: argv, Cwd: info.CwdRel, Result: res}, nil
+	})
+}
+
+// argv turns either input form into a program and its arguments.
+func (in execShellIn) argv() ([]string, error) {
+	if len(in.Args) > 0 {
+		if strings.ContainsAny(strings.TrimSpace(in.Command), " \t") {
+			return nil, &tool.Error{Code: tool.CodeInvalidArgument, Field: "command", Message: "with args, command is the program alone (no spaces); or leave out args and give the whole line in command"}
+		}
+		return append([]string{strings.TrimSpace(in.Command)}, in.Args...), nil
+	}
+	argv, err := shell.Split(in.Command)
+	if err != nil {
+		return nil, &tool.Error{Code: tool.CodeInvalidArgument, Field: "command", Message: err.Error()}
+	}
+	if len(argv) == 0 {
+		return nil, &tool.Error{Code: tool.CodeInvalidArgument, Field: "command", Message: `field "command" must name a program`}
+	}
+	return argv, nil
+}
+
+// insideRoot checks a command's file argument: lexically inside the root, and not a symlink (or through one) that
+// leads out. A path that does not exist yet is fine (mkdir, touch create it).
+func (d Deps) insideRoot(p string) error {
+	t, err := d.Session.Resolve(p)
+	if err != nil {
+		return err
+	}
+	if _, err := t.Root.Stat(t.Rel); err != nil && isEscape(err) {
+		return err
+	}
+	return nil
+}
