@@ -16,6 +16,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/rooted-dev/rooted/backend/recent"
 	"github.com/rooted-dev/rooted/backend/search"
@@ -99,7 +100,10 @@ func newServices(opt Options) (*services, error) {
 	return &services{session: s, indexes: idx, Projects: p, Tools: &Tools{registry: tools.Registry(deps)}}, nil
 }
 
-func (s *services) startup(ctx context.Context) { s.Projects.ctx = ctx }
+func (s *services) startup(ctx context.Context) {
+	s.Projects.ctx = ctx
+	s.Tools.emit = func(name string, data any) { wruntime.EventsEmit(ctx, name, data) }
+}
 
 // reject turns a tool error into the rejection the bridge parses.
 func reject(e *tool.Error) error { return errors.New(string(e.JSON())) }

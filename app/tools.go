@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"sync"
 
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -21,6 +22,10 @@ type ToolSpec struct {
 // Tools serves the registry to the frontend.
 type Tools struct {
 	registry *tool.Registry
+	emit     func(name string, data any) // runtime.EventsEmit once the window is up
+
+	mu      sync.Mutex
+	running map[string]context.CancelFunc
 }
 
 // Specs lists every tool.
@@ -38,6 +43,53 @@ func (t *Tools) Specs() ([]ToolSpec, error) {
 		}
 	}
 	return out, nil
+}
+
+// Run is Call for a tool whose output the window shows as it happens: the output arrives as EventToolOutput
+// events carrying callID, and Cancel(callID) stops the call (a command's whole process group).
+func (t *Tools) Run(callID, name, args string) (string, error) {
+	if callID == "" {
+		return "", reject(tool.Errorf(tool.CodeInvalidArgument, "a call id is required"))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.mu.Lock()
+	if t.running == nil {
+		t.running = map[string]context.CancelFunc{}
+	}
+	if _, dup := t.running[callID]; dup {
+		t.mu.Unlock()
+		cancel()
+		return "", reject(tool.Errorf(tool.CodeInvalidArgument, "call id %q is already running", callID))
+	}
+	t.running[callID] = cancel
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		delete(t.running, callID)
+		t.mu.Unlock()
+		cancel()
+	}()
+	if t.emit != nil {
+		st := newStreamer(callID, func(o ToolOutput) { t.emit(EventToolOutput, o) })
+		defer st.close()
+		ctx = tool.WithProgress(ctx, st.write)
+	}
+	out, e := t.registry.Call(ctx, name, []byte(args))
+	if e != nil {
+		return "", reject(e)
+	}
+	return string(out), nil
+}
+
+// Cancel stops a call started with Run; it reports whether one was running.
+func (t *Tools) Cancel(callID string) bool {
+	t.mu.Lock()
+	cancel, ok := t.running[callID]
+	t.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
 }
 
 // Call runs a tool with JSON arguments and returns its JSON result. JSON text crosses the bridge (not objects) so

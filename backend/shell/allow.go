@@ -24,7 +24,7 @@ func (e *NotAllowedError) Error() string {
 	if strings.ContainsAny(e.Program, `/\`) {
 		why = "programs are named, not given by path, and must be on this project's allowlist"
 	}
-	return fmt.Sprintf("command not allowed: %s: %s (%s); the user can change the allowlist in Settings",
+	return fmt.Sprintf("command not allowed: %s: %s (%s); the user can change the allowlist in Rooted's settings file (settings.json in the user's config directory)",
 		e.Program, why, strings.Join(e.Allowlist, ", "))
 }
 

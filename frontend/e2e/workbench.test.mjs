@@ -96,6 +96,33 @@ describe('workbench', { timeout: 600_000 }, () => {
     await page.getByTestId('tab-files').click()
   })
 
+  test('the run panel streams a command live, stops it, and shows refusals and the sandbox', async () => {
+    await page.getByTestId('tab-run').click()
+    const input = page.getByTestId('run-input')
+    await input.fill(`node -e "let i = 0; setInterval(() => console.log('tick ' + i++), 100)"`)
+    await input.press('Enter')
+    const run = page.getByTestId('run').first()
+    // Output arrives while the program still runs.
+    await run.getByTestId('run-output').filter({ hasText: 'tick 2' }).waitFor()
+    assert.equal(await run.getAttribute('data-state'), 'running')
+    await run.getByTestId('run-stop').click()
+    await run.getByTestId('run-exit').filter({ hasText: 'stopped' }).waitFor()
+    assert.equal(await run.getAttribute('data-state'), 'done')
+
+    await input.fill('curl http://example.com')
+    await input.press('Enter')
+    await page.getByTestId('run').first().locator('[data-testid="error"][data-code="command_not_allowed"]').waitFor()
+
+    await input.fill('ls src')
+    await input.press('Enter')
+    const ls = page.getByTestId('run').first()
+    await ls.getByTestId('run-exit').filter({ hasText: 'exit 0' }).waitFor()
+    assert.match(await ls.getByTestId('run-output').innerText(), /main\.go/)
+    assert.match(await ls.getByTestId('run-sandbox').innerText(), /landlock \d+/)
+    await screenshot(page, 'e2e-run.png')
+    await page.getByTestId('tab-files').click()
+  })
+
   test('the open screen lists the project as recent, reopens it, and explains a bad path', async () => {
     await page.getByRole('button', { name: 'Switch…' }).click()
     const item = page.getByTestId('recent-item').filter({ hasText: 'demo-project' })

@@ -2,11 +2,14 @@
 // rejection arrives as a BackendError with the backend's code.
 import * as Projects from '../../wailsjs/go/app/Projects'
 import * as Tools from '../../wailsjs/go/app/Tools'
+import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { toBackendError } from './backend-error'
+import { EventToolOutput, type ToolOutput } from './events'
 import type { Project, RecentProject, ToolResults, ToolSpec } from './types'
 
 export { BackendError, toBackendError } from './backend-error'
 export type * from './types'
+export type { ToolOutput } from './events'
 
 async function wrap<T>(p: () => Promise<T>): Promise<T> {
   try {
@@ -36,4 +39,24 @@ export function callTool<N extends keyof ToolResults>(name: N, args: Record<stri
 export function callTool(name: string, args: Record<string, unknown>): Promise<unknown>
 export function callTool(name: string, args: Record<string, unknown>): Promise<unknown> {
   return wrap(async () => JSON.parse(await Tools.Call(name, JSON.stringify(args))) as unknown)
+}
+
+// RunningCall is a tool call whose output streams while it runs.
+export interface RunningCall<T> {
+  id: string
+  result: Promise<T>
+  cancel: () => Promise<boolean>
+}
+
+let nextCall = 0
+
+// runTool runs a tool showing its output as it happens: onOutput gets each piece (for exec_shell, the program's
+// stdout and stderr). The subscription ends with the call; cancel stops it (a command's whole process group).
+export function runTool<N extends keyof ToolResults>(name: N, args: Record<string, unknown>, onOutput: (o: ToolOutput) => void): RunningCall<ToolResults[N]> {
+  const id = `call-${Date.now().toString(36)}-${(nextCall++).toString(36)}`
+  const off = EventsOn(EventToolOutput, (o: ToolOutput) => {
+    if (o.id === id) onOutput(o)
+  })
+  const result = wrap(async () => JSON.parse(await Tools.Run(id, name, JSON.stringify(args))) as ToolResults[N]).finally(off)
+  return { id, result, cancel: () => wrap(() => Tools.Cancel(id)) }
 }

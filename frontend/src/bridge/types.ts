@@ -81,6 +81,29 @@ export interface SearchResult {
   truncated: boolean
 }
 
+export interface SandboxInfo {
+  active: boolean
+  kind?: string
+  level?: number
+  writable?: string[]
+  network: boolean
+  reason?: string
+}
+
+export interface ExecResult {
+  command: string[]
+  cwd: string
+  stdout: string
+  stderr: string
+  exit_code: number
+  timed_out: boolean
+  cancelled: boolean
+  duration_ms: number
+  truncated: boolean
+  bytes: number
+  sandbox: SandboxInfo
+}
+
 // ToolResults maps each tool name to its result type, so callTool is typed by name.
 export interface ToolResults {
   get_working_directory: WorkingDirectory
@@ -90,5 +113,6 @@ export interface ToolResults {
   write_file: { path: string; size: number; created: boolean }
   patch_file: { path: string; matched: number; replaced: number; size: number }
   search_files: SearchResult
+  exec_shell: ExecResult
   find_files: { path: string; files: { path: string; size: number; mod_time: string }[]; total: number; limit: number; truncated: boolean }
 }

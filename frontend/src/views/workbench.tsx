@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react'
 import type { Project } from '../bridge'
 import { FileTree } from '../components/file-tree'
+import { RunPanel } from '../components/run-panel'
 import { SearchPanel } from '../components/search-panel'
 import { FilePane } from './file-pane'
 
@@ -9,7 +10,7 @@ interface Props {
   onClose: () => void
 }
 
-type Tab = 'files' | 'search'
+type Tab = 'files' | 'search' | 'run'
 
 // Target is what the viewer shows: a file, and a line to reveal when it came from a search hit. seq makes a
 // second click on the same hit reveal it again.
@@ -34,6 +35,7 @@ export function Workbench({ project, onClose }: Props) {
         <nav className="tabs" role="tablist">
           <button role="tab" aria-selected={tab === 'files'} className={tab === 'files' ? 'active' : ''} onClick={() => setTab('files')} data-testid="tab-files">Files</button>
           <button role="tab" aria-selected={tab === 'search'} className={tab === 'search' ? 'active' : ''} onClick={() => setTab('search')} data-testid="tab-search">Search</button>
+          <button role="tab" aria-selected={tab === 'run'} className={tab === 'run' ? 'active' : ''} onClick={() => setTab('run')} data-testid="tab-run">Run</button>
         </nav>
         {/* Both stay mounted so switching tabs keeps the tree's expansion and the search's results. */}
         <div className="tab-body" hidden={tab !== 'files'}>
@@ -41,6 +43,9 @@ export function Workbench({ project, onClose }: Props) {
         </div>
         <div className="tab-body" hidden={tab !== 'search'}>
           <SearchPanel key={project.root} root={project.root} onOpen={open} />
+        </div>
+        <div className="tab-body" hidden={tab !== 'run'}>
+          <RunPanel key={project.root} />
         </div>
       </aside>
       <FilePane root={project.root} target={target} />

@@ -4,4 +4,8 @@ import {app} from '../models';
 
 export function Call(arg1:string,arg2:string):Promise<string>;
 
+export function Cancel(arg1:string):Promise<boolean>;
+
+export function Run(arg1:string,arg2:string,arg3:string):Promise<string>;
+
 export function Specs():Promise<Array<app.ToolSpec>>;

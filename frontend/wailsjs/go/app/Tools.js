@@ -6,6 +6,14 @@ export function Call(arg1, arg2) {
   return window['go']['app']['Tools']['Call'](arg1, arg2);
 }
 
+export function Cancel(arg1) {
+  return window['go']['app']['Tools']['Cancel'](arg1);
+}
+
+export function Run(arg1, arg2, arg3) {
+  return window['go']['app']['Tools']['Run'](arg1, arg2, arg3);
+}
+
 export function Specs() {
   return window['go']['app']['Tools']['Specs']();
 }

@@ -1,0 +1,9 @@
+// Event names shared with the Go side (app/events.go); a Go test keeps the two lists equal.
+export const EventToolOutput = 'tool:output'
+
+// ToolOutput is a piece of a running tool's output.
+export interface ToolOutput {
+  id: string
+  stream: 'stdout' | 'stderr'
+  data: string
+}

@@ -1,0 +1,9 @@
+import type { SandboxInfo } from '../bridge'
+
+// sandboxLabel says in a few words what confined a command, for a badge; the title carries the detail.
+export function sandboxLabel(s: SandboxInfo): { text: string; title: string; ok: boolean } {
+  if (!s.active) return { text: 'no sandbox', title: s.reason ?? 'commands run with your full rights', ok: false }
+  const net = s.network ? 'network allowed' : 'no network'
+  const title = `${s.kind ?? 'sandbox'} ABI ${s.level ?? '?'}: writes only to ${(s.writable ?? []).join(', ') || 'nothing'}; ${net}`
+  return { text: `${s.kind ?? 'sandbox'} ${s.level ?? ''}`.trim(), title, ok: true }
+}
