@@ -51,8 +51,10 @@ bindings: deps $(DIST) ## regenerate frontend/wailsjs from the bound Go methods
 
 test: deps-test lint test-go test-frontend test-e2e ## run every test: Go, frontend, browser end-to-end, native window
 
-lint: $(DIST) ## go vet, gofumpt, tsc --noEmit, and generated bindings up to date
+lint: $(DIST) ## go vet (Linux, Windows, macOS), gofumpt, tsc --noEmit, and generated bindings up to date
 	go vet -tags $(TAGS) ./...
+	GOOS=windows go vet ./backend/... && GOOS=darwin go vet ./backend/...
+	GOOS=windows CGO_ENABLED=0 go build -o /dev/null .
 	@out=$$($(GOFUMPT) -l app backend main.go); if [ -n "$$out" ]; then echo "gofumpt would reformat:"; echo "$$out"; exit 1; fi
 	cd frontend && npm run typecheck
 	scripts/check-bindings.sh $(WAILS) $(TAGS)

@@ -1,3 +1,5 @@
+//go:build unix
+
 package shell
 
 import (
@@ -17,12 +19,6 @@ import (
 	"testing"
 	"time"
 )
-
-// The test binary doubles as the sandbox helper, as the rooted binary does.
-func TestMain(m *testing.M) {
-	RunHelperIfAsked()
-	os.Exit(m.Run())
-}
 
 type sandboxEnv struct {
 	project, tmp, outside string
