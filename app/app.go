@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -22,6 +23,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 )
@@ -96,6 +98,9 @@ func newServices(opt Options) (*services, error) {
 	deps := tools.Deps{Session: s, Indexes: idx}
 	if path, err := settings.DefaultPath(); err == nil {
 		deps.Settings = settings.NewStore(path)
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		deps.Snapshots = &snapshot.Projects{CacheDir: cache}
 	}
 	return &services{session: s, indexes: idx, Projects: p, Tools: &Tools{registry: tools.Registry(deps)}}, nil
 }

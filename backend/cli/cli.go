@@ -8,10 +8,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 )
@@ -42,6 +44,9 @@ func commands() []command {
 		{"edit", "--file PATH --content TEXT | --search OLD --replace NEW", "write a file atomically, or replace exact text in it", runEdit},
 		{"ls", "[PATH]", "list a directory, directories first", runLs},
 		{"exec", "[--timeout 30s] -- PROGRAM ARGS...", "run an allowlisted program in the project (sandboxed where the OS allows)", runExec},
+		{"snapshots", "[--limit N] [--log]", "list the snapshots taken before every change (or the backup log)", runSnapshots},
+		{"diff", "ID [--path P]", "show what changed since a snapshot", runDiff},
+		{"restore", "ID [--path P]...", "put the project (or some paths) back as in a snapshot; the restore is itself backed up", runRestore},
 	}
 }
 
@@ -113,6 +118,9 @@ func (p *projectFlags) open() (*session.Session, *tool.Registry, *tool.Error) {
 	deps := tools.Deps{Session: s}
 	if path, err := settings.DefaultPath(); err == nil {
 		deps.Settings = settings.NewStore(path)
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		deps.Snapshots = &snapshot.Projects{CacheDir: cache}
 	}
 	return s, tools.Registry(deps), nil
 }

@@ -99,10 +99,10 @@ func TestReadEditLs(t *testing.T) {
 		t.Helper()
 		return run(t, "", append(args, "--root", root)...)
 	}
-	if code, out, errOut := r("edit", "--file", "src/a.txt", "--content", "one\ntwo\n"); code != ExitOK || out != "created src/a.txt (8 B)\n" {
+	if code, out, errOut := r("edit", "--file", "src/a.txt", "--content", "one\ntwo\n"); code != ExitOK || !strings.HasPrefix(out, "created src/a.txt (8 B); undo with: rooted restore ") {
 		t.Fatalf("edit --content: %d %q %q", code, out, errOut)
 	}
-	if code, out, _ := r("edit", "--file", "src/a.txt", "--search", "two", "--replace", "2"); code != ExitOK || out != "patched src/a.txt: 1 replacement\n" {
+	if code, out, _ := r("edit", "--file", "src/a.txt", "--search", "two", "--replace", "2"); code != ExitOK || !strings.HasPrefix(out, "patched src/a.txt: 1 replacement; undo with") {
 		t.Fatalf("edit --search: %d %q", code, out)
 	}
 	if code, out, _ := r("read", "--file", "src/a.txt"); code != ExitOK || out != "one\n2\n" {
@@ -163,5 +163,37 @@ func TestExec(t *testing.T) {
 	}
 	if code, _, _ := run(t, "", "exec", "--root", root); code != ExitUsage {
 		t.Errorf("no program: %d", code)
+	}
+}
+
+func TestSnapshotCommands(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\n"), 0o644)
+	code, out, _ := run(t, "", "edit", "--root", root, "--file", "a.txt", "--search", "one", "--replace", "two")
+	if code != 0 || !strings.Contains(out, "undo with: rooted restore ") {
+		t.Fatalf("edit: %d %q", code, out)
+	}
+	id := strings.TrimSpace(out[strings.LastIndex(out, " ")+1:])
+	if code, out, _ := run(t, "", "snapshots", "--root", root); code != 0 || !strings.Contains(out, "Backup before file patch: a.txt") {
+		t.Errorf("snapshots: %d %q", code, out)
+	}
+	if code, out, _ := run(t, "", "diff", id, "--root", root); code != 0 || !strings.Contains(out, "-one") || !strings.Contains(out, "+two") {
+		t.Errorf("diff: %d %q", code, out)
+	}
+	if code, out, _ := run(t, "", "restore", id, "--root", root, "--path", "a.txt"); code != 0 || !strings.Contains(out, "1 written") {
+		t.Errorf("restore: %d %q", code, out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "one\n" {
+		t.Errorf("after restore: %q", b)
+	}
+	if code, out, _ := run(t, "", "snapshots", "--log", "--root", root); code != 0 || !strings.Contains(out, "restore") {
+		t.Errorf("log: %d %q", code, out)
+	}
+	if code, _, errOut := run(t, "", "restore", "ffffffff", "--root", root); code != ExitToolError || !strings.Contains(errOut, "not_found") {
+		t.Errorf("unknown id: %d %q", code, errOut)
+	}
+	if code, out, _ := run(t, "", "edit", "--root", root, "--file", "b.txt", "--content", "x", "--no-backup"); code != 0 || strings.Contains(out, "undo") {
+		t.Errorf("--no-backup: %d %q", code, out)
 	}
 }

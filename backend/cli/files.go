@@ -107,6 +107,7 @@ func runEdit(ctx context.Context, stdio IO, args []string) int {
 	replace := c.fs.String("replace", "", "text to put in its place")
 	replaceAll := c.fs.Bool("replace-all", false, "replace every occurrence of --search")
 	stdin := c.fs.Bool("stdin", false, "read the new content from standard input")
+	noBackup := c.fs.Bool("no-backup", false, "change the file without taking a snapshot first")
 	pos, err := parseInterleaved(c.fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -133,11 +134,16 @@ func runEdit(ctx context.Context, stdio IO, args []string) int {
 			}
 			*content = b
 		}
-		return c.call(ctx, "write_file", map[string]any{"path": *file, "content": *content}, func(raw []byte) error {
+		in := map[string]any{"path": *file, "content": *content}
+		if *noBackup {
+			in["backup"] = false
+		}
+		return c.call(ctx, "write_file", in, func(raw []byte) error {
 			var r struct {
 				Path    string `json:"path"`
 				Size    int64  `json:"size"`
 				Created bool   `json:"created"`
+				Backup  string `json:"backup"`
 			}
 			if err := json.Unmarshal(raw, &r); err != nil {
 				return err
@@ -146,7 +152,7 @@ func runEdit(ctx context.Context, stdio IO, args []string) int {
 			if r.Created {
 				verb = "created"
 			}
-			fmt.Fprintf(stdio.Stdout, "%s %s (%s)\n", verb, r.Path, files.HumanSize(r.Size))
+			fmt.Fprintf(stdio.Stdout, "%s %s (%s)%s\n", verb, r.Path, files.HumanSize(r.Size), undoHint(r.Backup))
 			return nil
 		})
 	}
@@ -154,15 +160,19 @@ func runEdit(ctx context.Context, stdio IO, args []string) int {
 	if *replaceAll {
 		in["replace_all"] = true
 	}
+	if *noBackup {
+		in["backup"] = false
+	}
 	return c.call(ctx, "patch_file", in, func(raw []byte) error {
 		var r struct {
 			Path     string `json:"path"`
 			Replaced int    `json:"replaced"`
+			Backup   string `json:"backup"`
 		}
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdio.Stdout, "patched %s: %d replacement%s\n", r.Path, r.Replaced, plural(r.Replaced))
+		fmt.Fprintf(stdio.Stdout, "patched %s: %d replacement%s%s\n", r.Path, r.Replaced, plural(r.Replaced), undoHint(r.Backup))
 		return nil
 	})
 }
@@ -219,4 +229,12 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// undoHint tells how to undo a change that was backed up.
+func undoHint(backup string) string {
+	if backup == "" {
+		return ""
+	}
+	return fmt.Sprintf("; undo with: rooted restore %s", backup[:12])
 }

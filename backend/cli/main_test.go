@@ -7,8 +7,17 @@ import (
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
-// The test binary doubles as the sandbox helper, as the rooted binary does.
+// The test binary doubles as the sandbox helper, as the rooted binary does; and the commands' settings and
+// snapshots go to throwaway directories, never the developer's own.
 func TestMain(m *testing.M) {
 	shell.RunHelperIfAsked()
-	os.Exit(m.Run())
+	dir, err := os.MkdirTemp("", "rooted-cli-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir+"/cache")
+	os.Setenv("XDG_CONFIG_HOME", dir+"/config")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }

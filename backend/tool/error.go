@@ -21,6 +21,7 @@ const (
 	CodeNoProject        = "no_project"
 	CodeUnknownTool      = "unknown_tool"
 	CodeNotAllowed       = "command_not_allowed"
+	CodeBackupFailed     = "backup_failed"
 	CodeInternal         = "internal"
 )
 

@@ -12,6 +12,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -123,6 +124,9 @@ func classifyOS(err error, op, path string) *tool.Error {
 	case errors.Is(err, session.ErrStale):
 		e.Code = tool.CodeStaleFile
 		e.Message = fmt.Sprintf("stale file: %s changed on disk since you last read it; read it again, then retry", p)
+	case errors.Is(err, snapshot.ErrUnknown):
+		e.Code, e.Message = tool.CodeNotFound, err.Error()+"; list_snapshots shows the ids"
+		e.Path = ""
 	case errors.Is(err, shell.ErrStart):
 		e.Code, e.Message = tool.CodeNotFound, err.Error()
 	case errors.Is(err, session.ErrNoPrevious):

@@ -20,11 +20,13 @@ type execShellIn struct {
 	Command   string   `json:"command" jsonschema:"the program and its arguments as one line (split with shell quoting), or the program alone when args is given" tool:"nonempty"`
 	Args      []string `json:"args,omitempty" jsonschema:"arguments, each passed as is"`
 	TimeoutMS int64    `json:"timeout_ms,omitempty" jsonschema:"stop the program after this many milliseconds (default 30000)" tool:"min=1"`
+	Backup    *bool    `json:"backup,omitempty" jsonschema:"record a snapshot of the project first, so the command's changes can be undone (default true)"`
 }
 
 type execShellOut struct {
 	Command []string `json:"command"`
 	Cwd     string   `json:"cwd"`
+	Backup  string   `json:"backup,omitempty"`
 	shell.Result
 }
 
@@ -74,6 +76,10 @@ func execShell(d Deps) *tool.Tool {
 				Message: fmt.Sprintf("timeout_ms must be at most %d (this project's maximum)", max.Milliseconds()),
 			}
 		}
+		backup, err := d.backup(ctx, in.Backup, "Backup before command: "+strings.Join(argv, " "))
+		if err != nil {
+			return execShellOut{}, err
+		}
 		tmp, err := os.MkdirTemp("", "rooted-exec-")
 		if err != nil {
 			return execShellOut{}, err
@@ -93,7 +99,7 @@ func execShell(d Deps) *tool.Tool {
 		}
 		// The command may have changed anything in the project: the search index re-reads what it reports.
 		d.changedAll()
-		return execShellOut{Command: argv, Cwd: info.CwdRel, Result: res}, nil
+		return execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res}, nil
 	})
 }
 

@@ -24,6 +24,7 @@ type patchFileIn struct {
 	Replace    *string     `json:"replace,omitempty" jsonschema:"text to put in its place (empty to delete); required with search"`
 	ReplaceAll bool        `json:"replace_all,omitempty" jsonschema:"replace every occurrence of search"`
 	Edits      []patchEdit `json:"edits,omitempty" jsonschema:"several edits applied in order, all or nothing; instead of search and replace"`
+	Backup     *bool       `json:"backup,omitempty" jsonschema:"record a snapshot of the project first, so the change can be undone (default true)"`
 }
 
 type patchFileOut struct {
@@ -32,6 +33,8 @@ type patchFileOut struct {
 	Matched  int   `json:"matched"`
 	Replaced int   `json:"replaced"`
 	Size     int64 `json:"size"`
+	// Backup is the snapshot taken before the patch ("" when skipped).
+	Backup string `json:"backup,omitempty"`
 }
 
 func patchFile(d Deps) *tool.Tool {
@@ -52,6 +55,10 @@ func patchFile(d Deps) *tool.Tool {
 			return patchFileOut{}, err
 		}
 		defer d.Session.LockPath(t)()
+		backup, err := d.backup(ctx, in.Backup, "Backup before file patch: "+t.Slash())
+		if err != nil {
+			return patchFileOut{}, err
+		}
 		p, err := files.Patch(t.Root, t.Rel, edits, freshness(d.Session, t))
 		if err != nil {
 			return patchFileOut{}, err
@@ -59,7 +66,7 @@ func patchFile(d Deps) *tool.Tool {
 		t.Rel = p.Rel
 		d.Session.Saw(t, session.VersionOf(p.Info, []byte(p.After)))
 		d.changed(t, false)
-		out := patchFileOut{Path: t.Slash(), Size: p.Size}
+		out := patchFileOut{Path: t.Slash(), Size: p.Size, Backup: backup}
 		for i, n := range p.Replaced {
 			out.Matched += n
 			if edits[i].ReplaceAll {

@@ -3,9 +3,12 @@
 package tools
 
 import (
+	"context"
+
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -17,6 +20,8 @@ type Deps struct {
 	// SecretEnv names variables of this process that commands must not see (the app's own API keys), besides
 	// those shell.Env recognises by name.
 	SecretEnv []string
+	// Snapshots records the project before every change the tools make; nil turns backups off (tests).
+	Snapshots *snapshot.Projects
 	// Indexes, when set, keeps an in-memory search index of the open project, kept correct by a watcher (the
 	// window); without it every search reads the disk (a CLI call, which searches once).
 	Indexes *search.Indexes
@@ -44,6 +49,47 @@ func (d Deps) projectSettings(root string) settings.Project {
 		return settings.Project{} // an unreadable settings file falls back to the defaults, which are the safe side
 	}
 	return p
+}
+
+// backup records the project before a change, unless the caller asked not to. A failure is backup_failed and the
+// change must not go ahead.
+func (d Deps) backup(ctx context.Context, want *bool, reason string) (string, error) {
+	if d.Snapshots == nil || (want != nil && !*want) {
+		return "", nil
+	}
+	info, err := d.Session.Info()
+	if err != nil {
+		return "", err
+	}
+	t, err := d.Session.Resolve(info.Root)
+	if err != nil {
+		return "", err
+	}
+	repo, err := d.Snapshots.For(t.Root, info.Root)
+	if err == nil {
+		var s snapshot.Snapshot
+		if s, err = repo.Take(ctx, reason); err == nil {
+			return s.ID, nil
+		}
+	}
+	return "", &tool.Error{Code: tool.CodeBackupFailed, Message: "the snapshot before the change failed, so nothing was changed: " + err.Error() +
+		`; retry, or pass "backup": false to change without one`}
+}
+
+// repo returns the open project's snapshot repository.
+func (d Deps) repo() (*snapshot.Repo, error) {
+	if d.Snapshots == nil {
+		return nil, tool.Errorf(tool.CodeInternal, "snapshots are not available here")
+	}
+	info, err := d.Session.Info()
+	if err != nil {
+		return nil, err
+	}
+	t, err := d.Session.Resolve(info.Root)
+	if err != nil {
+		return nil, err
+	}
+	return d.Snapshots.For(t.Root, info.Root)
 }
 
 // changed tells the index about a write made through the tools, so the next search sees it at once.
@@ -76,5 +122,8 @@ func Registry(d Deps) *tool.Registry {
 		searchFiles(d),
 		findFiles(d),
 		execShell(d),
+		listSnapshots(d),
+		diffSnapshot(d),
+		restoreSnapshot(d),
 	)
 }

@@ -16,12 +16,15 @@ var writeFileDoc string
 type writeFileIn struct {
 	Path    string `json:"path" jsonschema:"file to create or overwrite, relative to the working directory" tool:"nonempty"`
 	Content string `json:"content" jsonschema:"the complete new content of the file"`
+	Backup  *bool  `json:"backup,omitempty" jsonschema:"record a snapshot of the project first, so the change can be undone (default true)"`
 }
 
 type writeFileOut struct {
 	Path    string `json:"path"`
 	Size    int64  `json:"size"`
 	Created bool   `json:"created"`
+	// Backup is the snapshot taken before the write ("" when skipped); restore_snapshot undoes the write.
+	Backup string `json:"backup,omitempty"`
 }
 
 func writeFile(d Deps) *tool.Tool {
@@ -34,6 +37,10 @@ func writeFile(d Deps) *tool.Tool {
 			return writeFileOut{}, err
 		}
 		defer d.Session.LockPath(t)()
+		backup, err := d.backup(ctx, in.Backup, "Backup before file mod: "+t.Slash())
+		if err != nil {
+			return writeFileOut{}, err
+		}
 		w, err := files.Write(t.Root, t.Rel, []byte(in.Content), freshness(d.Session, t))
 		if err != nil {
 			return writeFileOut{}, err
@@ -41,7 +48,7 @@ func writeFile(d Deps) *tool.Tool {
 		t.Rel = w.Rel
 		d.Session.Saw(t, session.VersionOf(w.Info, []byte(in.Content)))
 		d.changed(t, w.Created)
-		return writeFileOut{Path: t.Slash(), Size: w.Size, Created: w.Created}, nil
+		return writeFileOut{Path: t.Slash(), Size: w.Size, Created: w.Created, Backup: backup}, nil
 	})
 }
 

@@ -87,19 +87,21 @@ async function waitForHTTP(url, child, logFile, timeoutMs) {
 export async function startDevApp() {
   const display = await ensureDisplay()
   const configHome = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-config-'))
+  const cacheHome = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-cache-'))
   onCleanup(() => rmSync(configHome, { recursive: true, force: true }))
+  onCleanup(() => rmSync(cacheHome, { recursive: true, force: true }))
   const logFile = path.join(outputDir, 'wails-dev.log')
   const log = openSync(logFile, 'w')
   const wails = process.env.WAILS || path.join(execFileSync('go', ['env', 'GOPATH']).toString().trim(), 'bin', 'wails')
   const child = spawn(wails, ['dev', '-tags', 'webkit2_41', '-s', '-noreload', '-m', '-nogorebuild', '-skipbindings', '-nocolour'], {
     cwd: repoRoot,
-    env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: configHome, CI: 'true' },
+    env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: configHome, XDG_CACHE_HOME: cacheHome, CI: 'true' },
     stdio: ['ignore', log, log],
     detached: true,
   })
   onCleanup(() => killGroup(child))
   await waitForHTTP(devURL, child, logFile, 240_000)
-  return { url: devURL, configHome, logFile }
+  return { url: devURL, configHome, cacheHome, logFile }
 }
 
 // launchBrowser starts Debian's Chromium with a fresh profile and the flags this closed network needs.

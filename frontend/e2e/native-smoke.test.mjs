@@ -35,7 +35,7 @@ test('the native window opens a folder given with --root and renders it', { time
   const configHome = mkdtempSync(path.join(tmpdir(), 'rooted-smoke-config-'))
   onCleanup(() => rmSync(configHome, { recursive: true, force: true }))
   const app = spawn(binary, ['--root', fixture], {
-    env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: configHome },
+    env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: configHome, XDG_CACHE_HOME: configHome },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -1,0 +1,100 @@
+package snapshot
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/rooted-dev/rooted/backend/ignore"
+)
+
+// bigFiles lists the files over MaxFileSize that a snapshot would otherwise record: not ignored, not in a heavy
+// folder, not in .git. It walks through the project's root.
+func bigFiles(root *os.Root) []string {
+	m := ignore.New(root)
+	var out []string
+	var walk func(dir string)
+	walk = func(dir string) {
+		f, err := root.Open(filepath.FromSlash(cmpOr(dir, ".")))
+		if err != nil {
+			return
+		}
+		entries, err := f.ReadDir(-1)
+		f.Close()
+		if err != nil {
+			return
+		}
+		dm := m.Dir(dir)
+		for _, e := range entries {
+			name := e.Name()
+			rel := path.Join(dir, name)
+			if name == ".git" || dm.Ignored(name, e.IsDir()) {
+				continue
+			}
+			if e.IsDir() {
+				if !isHeavy(name) {
+					walk(rel)
+				}
+				continue
+			}
+			if e.Type().IsRegular() {
+				if info, err := e.Info(); err == nil && info.Size() > MaxFileSize {
+					out = append(out, rel)
+				}
+			}
+		}
+	}
+	walk("")
+	return out
+}
+
+func isHeavy(name string) bool {
+	for _, h := range heavy {
+		if strings.TrimSuffix(h, "/") == name {
+			return true
+		}
+	}
+	return false
+}
+
+// removeInside removes a file a restore found created since the snapshot, and the directories that held only it.
+func removeInside(root *os.Root, rel string) error {
+	p := filepath.FromSlash(rel)
+	if err := root.Remove(p); err != nil && !isNotExist(err) {
+		return err
+	}
+	for dir := filepath.Dir(p); dir != "." && dir != string(filepath.Separator); dir = filepath.Dir(dir) {
+		if root.Remove(dir) != nil {
+			break // not empty, or gone: either way stop climbing
+		}
+	}
+	return nil
+}
+
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// escapeGlob makes a path a literal gitignore pattern.
+func escapeGlob(p string) string {
+	var b strings.Builder
+	for i, c := range p {
+		if strings.ContainsRune(`\*?[`, c) || (i == 0 && (c == '!' || c == '#')) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	s := b.String()
+	if strings.HasSuffix(s, " ") {
+		s = strings.TrimSuffix(s, " ") + `\ `
+	}
+	return s
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

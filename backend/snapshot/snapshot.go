@@ -1,0 +1,494 @@
+// Package snapshot records a project's state in a shadow git repository so that every change the agent makes can
+// be undone. The shadow repository lives in the user's cache directory, keyed by the project's path, with its own
+// index and refs: the project's own .git, index, branches and stash are never touched, and projects that are not
+// git repositories work the same.
+//
+// Guarantees: a snapshot holds every file git would track (it respects .gitignore, .git/info/exclude and the
+// global excludes), byte for byte and with its mode, except files over MaxFileSize and heavy generated folders;
+// attribute filters and line-ending conversions are switched off for the shadow repository, whatever the project's
+// .gitattributes say. Restores write exactly those bytes and modes back and remove what was created since (for
+// the paths restored); a restore is itself preceded by a snapshot. Every backup and restore is appended to a log.
+//
+// Not guaranteed: files skipped for size or as generated folders are neither saved nor touched by a restore;
+// changes made during a snapshot may land in it or in the next one.
+package snapshot
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// MaxFileSize is the largest file a snapshot records.
+const MaxFileSize = 10 << 20
+
+// heavy are generated folders not worth recording even when a project does not ignore them.
+var heavy = []string{"node_modules/", ".venv/", "venv/", "__pycache__/", ".tox/", ".next/", ".nuxt/", ".gradle/", ".terraform/", ".cache/"}
+
+// Snapshot is one recorded state.
+type Snapshot struct {
+	ID     string    `json:"id"`
+	Time   time.Time `json:"time"`
+	Reason string    `json:"reason"`
+	Files  int       `json:"files_changed"` // files that differ from the snapshot before it
+}
+
+// LogEntry is a line of the backup log.
+type LogEntry struct {
+	Time   time.Time `json:"time"`
+	Action string    `json:"action"` // "backup" or "restore"
+	ID     string    `json:"id"`     // the snapshot taken, or restored
+	Reason string    `json:"reason,omitempty"`
+	Files  int       `json:"files,omitempty"`
+	Paths  []string  `json:"paths,omitempty"`  // a restore of some paths only
+	Backup string    `json:"backup,omitempty"` // for a restore: the snapshot taken just before it
+}
+
+// Options tune retention.
+type Options struct {
+	// Keep is how many snapshots are kept at most (default 500); MaxAge how old one may get (default 30 days).
+	Keep   int
+	MaxAge time.Duration
+}
+
+// Repo is the shadow repository of one project.
+type Repo struct {
+	fsys *os.Root // the project, for what Rooted reads and removes itself
+	root string   // the project's absolute path (git's work tree)
+	dir  string // the shadow repository
+	opt  Options
+
+	mu      sync.Mutex
+	primed  bool            // the first full snapshot has been taken in this process
+	dirty   map[string]bool // paths changed since the last snapshot, when tracking
+	track   bool
+	last    Snapshot
+	lastTre string
+	since   int // snapshots since the last gc
+}
+
+// ErrUnknown says a snapshot id names no snapshot.
+var ErrUnknown = errors.New("no such snapshot")
+
+// Open returns the shadow repository of the project opened as fsys at root (its absolute path), creating it under
+// cacheDir.
+func Open(fsys *os.Root, root, cacheDir string, opt Options) (*Repo, error) {
+	if opt.Keep <= 0 {
+		opt.Keep = 500
+	}
+	if opt.MaxAge <= 0 {
+		opt.MaxAge = 30 * 24 * time.Hour
+	}
+	sum := sha256.Sum256([]byte(root))
+	dir := filepath.Join(cacheDir, "rooted", "snapshots", filepath.Base(root)+"-"+hex.EncodeToString(sum[:8]))
+	r := &Repo{fsys: fsys, root: root, dir: dir, opt: opt, dirty: map[string]bool{}}
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+		init := exec.Command("git", "init", "-q", "--bare", dir)
+		init.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := init.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("creating the snapshot repository: git init: %v: %s", err, out)
+		}
+	}
+	for _, kv := range [][2]string{
+		{"core.autocrlf", "false"}, {"core.safecrlf", "false"}, {"core.filemode", "true"}, {"core.symlinks", "true"},
+		{"core.untrackedCache", "true"}, {"feature.manyFiles", "true"}, {"core.preloadIndex", "true"},
+		{"core.bigFileThreshold", "1m"}, {"gc.auto", "0"}, {"user.name", "Rooted"}, {"user.email", "snapshots@rooted.invalid"},
+		{"core.hooksPath", "/dev/null"}, {"commit.gpgSign", "false"},
+	} {
+		if _, err := r.git(context.Background(), nil, "config", kv[0], kv[1]); err != nil {
+			return nil, err
+		}
+	}
+	// info/attributes outranks every .gitattributes in the tree: no filters, no line-ending conversion.
+	attrs := "* -text -eol -crlf -filter -ident -working-tree-encoding\n"
+	if err := os.MkdirAll(filepath.Join(dir, "info"), 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "info", "attributes"), []byte(attrs), 0o600); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Dir is the shadow repository's path.
+func (r *Repo) Dir() string { return r.dir }
+
+// Track switches incremental snapshots on or off. With tracking on, MarkDirty must be told of every change in the
+// tree (a watcher does it) and a snapshot adds only those paths; off (the default), every snapshot scans the tree.
+func (r *Repo) Track(on bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.track = on
+	if !on {
+		clear(r.dirty)
+	}
+}
+
+// MarkDirty notes that rel (a slash path; "" for everything) changed.
+func (r *Repo) MarkDirty(rel string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rel == "" {
+		r.primed = false // re-scan the whole tree next time
+		return
+	}
+	r.dirty[rel] = true
+}
+
+// git runs git on the shadow repository with the project as its work tree.
+func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = r.root
+	cmd.Env = append(os.Environ(), "GIT_DIR="+r.dir, "GIT_WORK_TREE="+r.root, "GIT_INDEX_FILE="+filepath.Join(r.dir, "index"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_LITERAL_PATHSPECS=1", "LC_ALL=C")
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return stdout.Bytes(), fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.Bytes(), nil
+}
+
+// Take records the project's state now. An unchanged state returns the previous snapshot.
+func (r *Repo) Take(ctx context.Context, reason string) (Snapshot, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.stage(ctx); err != nil {
+		return Snapshot{}, err
+	}
+	out, err := r.git(ctx, nil, "write-tree")
+	if err != nil {
+		return Snapshot{}, err
+	}
+	tree := strings.TrimSpace(string(out))
+	if r.lastTre == "" {
+		r.loadLast(ctx)
+	}
+	if tree == r.lastTre && r.last.ID != "" {
+		r.appendLog(LogEntry{Time: time.Now().UTC(), Action: "backup", ID: r.last.ID, Reason: reason + " (unchanged since " + r.last.ID[:12] + ")"})
+		return r.last, nil
+	}
+	files := 0
+	if r.lastTre != "" {
+		if out, err := r.git(ctx, nil, "diff-tree", "-r", "--name-only", "--no-renames", r.lastTre, tree); err == nil {
+			files = bytes.Count(out, []byte{'\n'})
+		}
+	} else if out, err := r.git(ctx, nil, "ls-tree", "-r", "--name-only", tree); err == nil {
+		files = bytes.Count(out, []byte{'\n'})
+	}
+	now := time.Now().UTC()
+	msg := fmt.Sprintf("%s\n\nFiles: %d\n", reason, files)
+	out, err = r.git(ctx, nil, "commit-tree", tree, "-m", msg)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	id := strings.TrimSpace(string(out))
+	ref := fmt.Sprintf("refs/snapshots/%020d", now.UnixNano())
+	if _, err := r.git(ctx, nil, "update-ref", ref, id); err != nil {
+		return Snapshot{}, err
+	}
+	r.last, r.lastTre = Snapshot{ID: id, Time: now, Reason: reason, Files: files}, tree
+	r.appendLog(LogEntry{Time: now, Action: "backup", ID: id, Reason: reason, Files: files})
+	r.since++
+	if r.since >= 50 {
+		r.since = 0
+		r.retain(ctx)
+	}
+	return r.last, nil
+}
+
+// stage brings the shadow index up to date with the tree: all of it the first time, or with tracking off; only
+// the changed paths otherwise.
+func (r *Repo) stage(ctx context.Context) error {
+	if !r.primed || !r.track {
+		if err := r.writeExcludes(); err != nil {
+			return err
+		}
+		if _, err := r.git(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
+			return err
+		}
+		r.primed = true
+		clear(r.dirty)
+		return nil
+	}
+	if len(r.dirty) == 0 {
+		return nil
+	}
+	var paths []string
+	for p := range r.dirty {
+		fi, err := r.fsys.Lstat(filepath.FromSlash(p))
+		if err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
+			continue // too large to record; a removal from the index below keeps an old copy out of new snapshots
+		}
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	if len(paths) > 0 {
+		// --ignore-missing is not for -A; pathspecs of deleted files are fine for add -A.
+		if _, err := r.git(ctx, []byte(strings.Join(paths, "\x00")), "add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			return err
+		}
+	}
+	clear(r.dirty)
+	return nil
+}
+
+// writeExcludes refreshes the shadow repository's exclude file: heavy folders, the project's own
+// .git/info/exclude, and files over MaxFileSize found in the tree.
+func (r *Repo) writeExcludes() error {
+	var b strings.Builder
+	b.WriteString("# written by Rooted\n")
+	for _, h := range heavy {
+		b.WriteString(h + "\n")
+	}
+	if own, err := os.ReadFile(filepath.Join(r.root, ".git", "info", "exclude")); err == nil {
+		b.Write(own)
+		b.WriteByte('\n')
+	}
+	for _, big := range bigFiles(r.fsys) {
+		b.WriteString("/" + escapeGlob(big) + "\n")
+	}
+	return os.WriteFile(filepath.Join(r.dir, "info", "exclude"), []byte(b.String()), 0o600)
+}
+
+// loadLast reads the newest snapshot, to skip recording an unchanged state after a restart.
+func (r *Repo) loadLast(ctx context.Context) {
+	list, err := r.list(ctx, 1)
+	if err != nil || len(list) == 0 {
+		return
+	}
+	r.last = list[0]
+	if out, err := r.git(ctx, nil, "rev-parse", list[0].ID+"^{tree}"); err == nil {
+		r.lastTre = strings.TrimSpace(string(out))
+	}
+}
+
+// List returns the snapshots, newest first, at most limit (all when 0).
+func (r *Repo) List(ctx context.Context, limit int) ([]Snapshot, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.list(ctx, limit)
+}
+
+func (r *Repo) list(ctx context.Context, limit int) ([]Snapshot, error) {
+	args := []string{"for-each-ref", "--sort=-refname", "--format=%(objectname)%00%(creatordate:unix)%00%(contents:subject)%00%(contents:body)%00%00", "refs/snapshots/"}
+	if limit > 0 {
+		args = append(args, "--count="+strconv.Itoa(limit))
+	}
+	out, err := r.git(ctx, nil, args...)
+	if err != nil {
+		return nil, err
+	}
+	var list []Snapshot
+	for _, rec := range strings.Split(string(out), "\x00\x00") {
+		rec = strings.TrimLeft(rec, "\n")
+		f := strings.Split(rec, "\x00")
+		if len(f) < 4 {
+			continue
+		}
+		sec, _ := strconv.ParseInt(f[1], 10, 64)
+		s := Snapshot{ID: f[0], Time: time.Unix(sec, 0).UTC(), Reason: f[2]}
+		for _, line := range strings.Split(f[3], "\n") {
+			if n, ok := strings.CutPrefix(line, "Files: "); ok {
+				s.Files, _ = strconv.Atoi(strings.TrimSpace(n))
+			}
+		}
+		list = append(list, s)
+	}
+	return list, nil
+}
+
+// resolve turns a full or abbreviated id into a snapshot's commit id.
+func (r *Repo) resolve(ctx context.Context, id string) (string, error) {
+	if len(id) < 4 || strings.Trim(id, "0123456789abcdef") != "" {
+		return "", fmt.Errorf("%w: %q is not a snapshot id", ErrUnknown, id)
+	}
+	out, err := r.git(ctx, nil, "rev-parse", "--verify", "--quiet", id+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("%w: %s", ErrUnknown, id)
+	}
+	full := strings.TrimSpace(string(out))
+	// Only our snapshots: a commit reachable from refs/snapshots.
+	refs, err := r.git(ctx, nil, "for-each-ref", "--points-at="+full, "refs/snapshots/")
+	if err != nil || len(bytes.TrimSpace(refs)) == 0 {
+		return "", fmt.Errorf("%w: %s", ErrUnknown, id)
+	}
+	return full, nil
+}
+
+// Diff returns a unified diff from the snapshot to the files as they are now (optionally of one path).
+func (r *Repo) Diff(ctx context.Context, id, path string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	full, err := r.resolve(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	// Stage the present so new files show up too, without recording a snapshot.
+	if err := r.stage(ctx); err != nil {
+		return "", err
+	}
+	args := []string{"diff", "--cached", "--no-color", "--no-ext-diff", full}
+	if path != "" {
+		args = append(args, "--", path)
+	}
+	out, err := r.git(ctx, nil, args...)
+	return string(out), err
+}
+
+// RestoreResult says what a restore did.
+type RestoreResult struct {
+	Restored string   `json:"restored"` // the snapshot put back
+	Backup   string   `json:"backup"`   // the snapshot of the state before, to undo the restore
+	Written  []string `json:"written"`
+	Removed  []string `json:"removed"`
+}
+
+// Restore puts the files of snapshot id back: all of them, or those under paths. Files created since (under the
+// paths restored) are removed. The state before is recorded first, so a restore can be undone.
+func (r *Repo) Restore(ctx context.Context, id string, paths []string) (RestoreResult, error) {
+	full, err := func() (string, error) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return r.resolve(ctx, id)
+	}()
+	if err != nil {
+		return RestoreResult{}, err
+	}
+	before, err := r.Take(ctx, "Backup before restore of "+full[:12])
+	if err != nil {
+		return RestoreResult{}, fmt.Errorf("recording the state before the restore: %w", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	spec := []string{"--"}
+	if len(paths) == 0 {
+		spec = append(spec, ".")
+	} else {
+		spec = append(spec, paths...)
+	}
+	// What differs between now (the backup just taken) and the snapshot, file by file.
+	out, err := r.git(ctx, nil, append([]string{"diff-tree", "-r", "--no-renames", "--name-status", "-z", before.ID, full}, spec...)...)
+	if err != nil {
+		return RestoreResult{}, err
+	}
+	res := RestoreResult{Restored: full, Backup: before.ID, Written: []string{}, Removed: []string{}}
+	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i+1 < len(f); i += 2 {
+		status, p := f[i], f[i+1]
+		if status == "A" || status == "M" || status == "T" {
+			res.Written = append(res.Written, p)
+		} else if status == "D" {
+			res.Removed = append(res.Removed, p)
+		}
+	}
+	if len(res.Written) > 0 {
+		// Checkout writes the snapshot's bytes and modes (filters are off for this repository).
+		if _, err := r.git(ctx, []byte(strings.Join(res.Written, "\x00")), "checkout", full, "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			return res, err
+		}
+	}
+	for _, p := range res.Removed {
+		if err := removeInside(r.fsys, p); err != nil {
+			return res, err
+		}
+	}
+	// The index now matches neither exactly; the next snapshot re-scans.
+	r.primed = false
+	r.appendLog(LogEntry{Time: time.Now().UTC(), Action: "restore", ID: full, Paths: paths, Backup: before.ID, Files: len(res.Written) + len(res.Removed)})
+	return res, nil
+}
+
+// Log returns the backup log, newest first, at most limit entries (all when 0).
+func (r *Repo) Log(limit int) ([]LogEntry, error) {
+	f, err := os.Open(filepath.Join(r.dir, "rooted-log.jsonl"))
+	if errors.Is(err, os.ErrNotExist) {
+		return []LogEntry{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var all []LogEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var e LogEntry
+		if json.Unmarshal(sc.Bytes(), &e) == nil {
+			all = append(all, e)
+		}
+	}
+	for i, j := 0, len(all)-1; i < j; i, j = i+1, j-1 {
+		all[i], all[j] = all[j], all[i]
+	}
+	if limit > 0 && len(all) > limit {
+		all = all[:limit]
+	}
+	return all, sc.Err()
+}
+
+func (r *Repo) appendLog(e LogEntry) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(r.dir, "rooted-log.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	f.Write(append(b, '\n'))
+}
+
+// retain drops snapshots beyond Keep or older than MaxAge (the newest is always kept) and collects garbage.
+func (r *Repo) retain(ctx context.Context) {
+	list, err := r.list(ctx, 0)
+	if err != nil || len(list) <= 1 {
+		return
+	}
+	out, err := r.git(ctx, nil, "for-each-ref", "--sort=-refname", "--format=%(refname)", "refs/snapshots/")
+	if err != nil {
+		return
+	}
+	refs := strings.Fields(string(out))
+	var del strings.Builder
+	cutoff := time.Now().Add(-r.opt.MaxAge)
+	for i := 1; i < len(list) && i < len(refs); i++ {
+		if i >= r.opt.Keep || list[i].Time.Before(cutoff) {
+			del.WriteString("delete " + refs[i] + "\n")
+		}
+	}
+	if del.Len() == 0 {
+		return
+	}
+	if _, err := r.git(ctx, []byte(del.String()), "update-ref", "--stdin"); err != nil {
+		return
+	}
+	_, _ = r.git(ctx, nil, "gc", "--quiet", "--prune=now")
+}
+
+// Retain applies the retention policy now (it also runs every 50 snapshots).
+func (r *Repo) Retain(ctx context.Context) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.retain(ctx)
+}
