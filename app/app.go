@@ -26,6 +26,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/watch"
 )
 
 // Options configure the window.
@@ -70,10 +71,12 @@ func Run(opt Options) error {
 // services are the bound structs plus what they share. Only Projects and Tools are bound; their methods are the
 // frontend's whole view of the backend.
 type services struct {
-	session  *session.Session
-	indexes  *search.Indexes
-	Projects *Projects
-	Tools    *Tools
+	session   *session.Session
+	indexes   *search.Indexes
+	snapshots *snapshot.Projects
+	emit      func(name string, data any)
+	Projects  *Projects
+	Tools     *Tools
 }
 
 func newServices(opt Options) (*services, error) {
@@ -87,6 +90,8 @@ func newServices(opt Options) (*services, error) {
 	}
 	s := session.New()
 	p := &Projects{session: s, recent: recent.NewStore(file), now: time.Now}
+	svc := &services{session: s, Projects: p}
+	p.opened = svc.prepare
 	if opt.Root != "" {
 		if _, err := p.Open(opt.Root); err != nil {
 			// The window still opens on the project picker; the message says why the folder was not opened.
@@ -94,20 +99,64 @@ func newServices(opt Options) (*services, error) {
 			p.startErr = err
 		}
 	}
-	idx := &search.Indexes{}
-	deps := tools.Deps{Session: s, Indexes: idx}
+	svc.indexes = &search.Indexes{}
+	deps := tools.Deps{Session: s, Indexes: svc.indexes}
 	if path, err := settings.DefaultPath(); err == nil {
 		deps.Settings = settings.NewStore(path)
 	}
 	if cache, err := os.UserCacheDir(); err == nil {
-		deps.Snapshots = &snapshot.Projects{CacheDir: cache}
+		svc.snapshots = &snapshot.Projects{CacheDir: cache}
+		deps.Snapshots = svc.snapshots
+		// The watcher's reports keep snapshots incremental: only what changed is staged.
+		svc.indexes.OnChange = func(root *os.Root, e watch.Event) {
+			if repo := svc.snapshots.Current(root); repo != nil {
+				repo.MarkDirty(e.Path)
+			}
+		}
 	}
-	return &services{session: s, indexes: idx, Projects: p, Tools: &Tools{registry: tools.Registry(deps)}}, nil
+	svc.Tools = &Tools{registry: tools.Registry(deps)}
+	return svc, nil
+}
+
+// prepare readies a newly opened project: the watcher (which feeds search and snapshots) starts, then the first
+// snapshot is recorded in the background, so the agent's first edit does not wait for it on a large tree.
+func (s *services) prepare(info session.Info) {
+	t, err := s.session.Resolve(info.Root)
+	if err != nil || s.snapshots == nil {
+		return
+	}
+	s.indexes.Source(t.Root, info.Root) // starts the index and its watcher
+	repo, err := s.snapshots.For(t.Root, info.Root)
+	if err != nil {
+		slog.Warn("snapshots unavailable", "root", info.Root, "err", err)
+		return
+	}
+	root := t.Root
+	if s.indexes.Live(root) {
+		repo.TrackWhile(func() bool { return s.indexes.Live(root) })
+	}
+	go func() {
+		start := time.Now()
+		progress := func(p SnapshotProgress) {
+			p.Root, p.Elapsed = info.Root, time.Since(start).Milliseconds()
+			if s.emit != nil {
+				s.emit(EventSnapshot, p)
+			}
+		}
+		progress(SnapshotProgress{State: "running"})
+		snap, err := repo.Take(context.Background(), "Project opened")
+		if err != nil {
+			progress(SnapshotProgress{State: "failed", Error: err.Error()})
+			return
+		}
+		progress(SnapshotProgress{State: "done", Files: snap.Files})
+	}()
 }
 
 func (s *services) startup(ctx context.Context) {
 	s.Projects.ctx = ctx
-	s.Tools.emit = func(name string, data any) { wruntime.EventsEmit(ctx, name, data) }
+	s.emit = func(name string, data any) { wruntime.EventsEmit(ctx, name, data) }
+	s.Tools.emit = s.emit
 }
 
 // reject turns a tool error into the rejection the bridge parses.

@@ -34,6 +34,7 @@ type Projects struct {
 	session *session.Session
 	recent  *recent.Store
 	now     func() time.Time
+	opened  func(session.Info) // readies a project once it is open
 
 	mu       sync.Mutex
 	startErr error // a --root folder that failed to open, reported by the first Current call
@@ -51,6 +52,9 @@ func (p *Projects) Open(path string) (Project, error) {
 	}
 	// The list is a convenience; failing to save it must not fail the open.
 	_ = p.recent.Add(info.Root, p.now())
+	if p.opened != nil {
+		p.opened(info)
+	}
 	return toProject(info), nil
 }
 

@@ -30,6 +30,8 @@ type Index struct {
 	lists   map[listKey][]string // slash paths, in walk order
 	content map[string][]byte    // nil value: binary or too large, not worth reading again until it changes
 	bytes   int64
+
+	onChange func(watch.Event)
 }
 
 type listKey struct{ hidden, ignored bool }
@@ -39,9 +41,10 @@ const (
 	maxCached     = 1 << 30
 )
 
-// NewIndex indexes the project at root (absolute path abs) and starts watching it. Close releases the watcher.
-func NewIndex(root *os.Root, abs string) (*Index, error) {
-	x := &Index{root: root, disk: DiskSource{Root: root}, lists: map[listKey][]string{}, content: map[string][]byte{}}
+// NewIndex indexes the project at root (absolute path abs) and starts watching it. onChange, when set, hears of
+// every change the index does (to keep other caches in step). Close releases the watcher.
+func NewIndex(root *os.Root, abs string, onChange func(watch.Event)) (*Index, error) {
+	x := &Index{root: root, disk: DiskSource{Root: root}, lists: map[listKey][]string{}, content: map[string][]byte{}, onChange: onChange}
 	w, err := watch.New(root, abs, watch.Options{Notify: x.changed})
 	if err != nil {
 		return nil, err
@@ -70,6 +73,9 @@ func (x *Index) Invalidate(rel string, structural bool) {
 }
 
 func (x *Index) changed(e watch.Event) {
+	if x.onChange != nil {
+		x.onChange(e)
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.epoch++

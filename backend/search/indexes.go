@@ -10,6 +10,9 @@ import (
 // Indexes holds the Index of the project a session has open, replacing it when the session opens another root.
 // A long-lived face (the window, MCP) keeps one; a one-shot CLI call does without and reads the disk.
 type Indexes struct {
+	// OnChange, when set before the first Source, hears of every change an index sees, with its root.
+	OnChange func(root *os.Root, e watch.Event)
+
 	mu   sync.Mutex
 	root *os.Root
 	idx  *Index
@@ -25,7 +28,11 @@ func (s *Indexes) Source(root *os.Root, abs string) Source {
 			s.idx.Close()
 		}
 		s.root, s.idx = root, nil
-		if idx, err := NewIndex(root, abs); err == nil {
+		var hook func(watch.Event)
+		if s.OnChange != nil {
+			hook = func(e watch.Event) { s.OnChange(root, e) }
+		}
+		if idx, err := NewIndex(root, abs, hook); err == nil {
 			s.idx = idx
 		}
 	}
@@ -55,6 +62,13 @@ func (s *Indexes) InvalidateAll(root *os.Root) {
 	if idx != nil && same {
 		idx.changed(watch.Event{Op: watch.Rescan})
 	}
+}
+
+// Live reports whether root's index is watching its whole tree (no watch limit reached).
+func (s *Indexes) Live(root *os.Root) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.root == root && s.idx != nil && !s.idx.Status().Degraded
 }
 
 // Status reports the current index's watcher coverage; ok is false when there is none.

@@ -68,17 +68,23 @@ type Options struct {
 type Repo struct {
 	fsys *os.Root // the project, for what Rooted reads and removes itself
 	root string   // the project's absolute path (git's work tree)
-	dir  string // the shadow repository
+	dir  string   // the shadow repository
 	opt  Options
 
 	mu      sync.Mutex
 	primed  bool            // the first full snapshot has been taken in this process
 	dirty   map[string]bool // paths changed since the last snapshot, when tracking
 	track   bool
+	healthy func() bool // while tracking: whether the change reports can still be trusted
 	last    Snapshot
 	lastTre string
-	since   int // snapshots since the last gc
+	since   int       // snapshots since the last gc
+	exclAt  time.Time // when the exclude file was last refreshed
 }
+
+// excludeEvery bounds how often a full scan refreshes the exclude file: finding big files walks the tree, and a
+// changed exclude file voids git's untracked cache.
+const excludeEvery = time.Minute
 
 // ErrUnknown says a snapshot id names no snapshot.
 var ErrUnknown = errors.New("no such snapshot")
@@ -106,10 +112,19 @@ func Open(fsys *os.Root, root, cacheDir string, opt Options) (*Repo, error) {
 		}
 	}
 	for _, kv := range [][2]string{
-		{"core.autocrlf", "false"}, {"core.safecrlf", "false"}, {"core.filemode", "true"}, {"core.symlinks", "true"},
-		{"core.untrackedCache", "true"}, {"feature.manyFiles", "true"}, {"core.preloadIndex", "true"},
-		{"core.bigFileThreshold", "1m"}, {"gc.auto", "0"}, {"user.name", "Rooted"}, {"user.email", "snapshots@rooted.invalid"},
-		{"core.hooksPath", "/dev/null"}, {"commit.gpgSign", "false"},
+		{"core.autocrlf", "false"},
+		{"core.safecrlf", "false"},
+		{"core.filemode", "true"},
+		{"core.symlinks", "true"},
+		{"core.untrackedCache", "true"},
+		{"feature.manyFiles", "true"},
+		{"core.preloadIndex", "true"},
+		{"core.bigFileThreshold", "1m"},
+		{"gc.auto", "0"},
+		{"user.name", "Rooted"},
+		{"user.email", "snapshots@rooted.invalid"},
+		{"core.hooksPath", "/dev/null"},
+		{"commit.gpgSign", "false"},
 	} {
 		if _, err := r.git(context.Background(), nil, "config", kv[0], kv[1]); err != nil {
 			return nil, err
@@ -138,6 +153,14 @@ func (r *Repo) Track(on bool) {
 	if !on {
 		clear(r.dirty)
 	}
+}
+
+// TrackWhile is Track(true) for as long as healthy reports true (a watcher that has not hit its limit); when it
+// turns false, snapshots scan the whole tree again.
+func (r *Repo) TrackWhile(healthy func() bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.track, r.healthy = true, healthy
 }
 
 // MarkDirty notes that rel (a slash path; "" for everything) changed.
@@ -219,9 +242,15 @@ func (r *Repo) Take(ctx context.Context, reason string) (Snapshot, error) {
 // stage brings the shadow index up to date with the tree: all of it the first time, or with tracking off; only
 // the changed paths otherwise.
 func (r *Repo) stage(ctx context.Context) error {
+	if r.track && r.healthy != nil && !r.healthy() {
+		r.track, r.primed = false, false
+	}
 	if !r.primed || !r.track {
-		if err := r.writeExcludes(); err != nil {
-			return err
+		if !r.primed || time.Since(r.exclAt) > excludeEvery {
+			if err := r.writeExcludes(); err != nil {
+				return err
+			}
+			r.exclAt = time.Now()
 		}
 		if _, err := r.git(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
 			return err

@@ -159,12 +159,12 @@ func TestRestorePathsOnly(t *testing.T) {
 
 func TestWhatIsRecorded(t *testing.T) {
 	p := newProject(t, map[string]string{
-		".gitignore":             "*.log\nbuild/\n",
-		"main.go":                "x",
-		"debug.log":              "ignored",
-		"build/out":              "ignored",
-		"node_modules/pkg/i.js":  "heavy",
-		"sub/node_modules/x.js":  "heavy",
+		".gitignore":            "*.log\nbuild/\n",
+		"main.go":               "x",
+		"debug.log":             "ignored",
+		"build/out":             "ignored",
+		"node_modules/pkg/i.js": "heavy",
+		"sub/node_modules/x.js": "heavy",
 	})
 	big := bytes.Repeat([]byte("x"), MaxFileSize+1)
 	os.WriteFile(p.path("big.bin"), big, 0o644)

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { currentProject, toBackendError, type BackendError, type Project } from './bridge'
+import { currentProject, onSnapshotProgress, toBackendError, type BackendError, type Project } from './bridge'
 import { StatusBar } from './components/status-bar'
 import { OpenProject } from './views/open-project'
 import { Workbench } from './views/workbench'
@@ -17,6 +17,21 @@ export function App() {
       .finally(() => setReady(true))
   }, [])
 
+  // The first snapshot of a large project takes a while; say so until it is done.
+  const [snapshotMessage, setSnapshotMessage] = useState<string | undefined>()
+  useEffect(
+    () =>
+      onSnapshotProgress((p) => {
+        if (p.state === 'running') setSnapshotMessage('recording the first snapshot…')
+        else if (p.state === 'failed') setSnapshotMessage(`snapshots unavailable: ${p.error ?? ''}`)
+        else {
+          setSnapshotMessage(`first snapshot: ${p.files ?? 0} files in ${(p.elapsed_ms / 1000).toFixed(1)} s`)
+          setTimeout(() => setSnapshotMessage(undefined), 5000)
+        }
+      }),
+    [],
+  )
+
   const opened = useCallback((p: Project) => {
     setStartError(null)
     setProject(p)
@@ -26,7 +41,7 @@ export function App() {
   return (
     <div className="app" data-testid="app">
       {project ? <Workbench project={project} onClose={() => setProject(null)} /> : <OpenProject onOpened={opened} initialError={startError} />}
-      <StatusBar project={project} />
+      <StatusBar project={project} message={snapshotMessage} />
     </div>
   )
 }

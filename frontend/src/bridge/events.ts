@@ -7,3 +7,14 @@ export interface ToolOutput {
   stream: 'stdout' | 'stderr'
   data: string
 }
+
+export const EventSnapshot = 'snapshot:progress'
+
+// SnapshotProgress says where an opened project's first snapshot is.
+export interface SnapshotProgress {
+  root: string
+  state: 'running' | 'done' | 'failed'
+  files?: number
+  elapsed_ms: number
+  error?: string
+}

@@ -4,12 +4,12 @@ import * as Projects from '../../wailsjs/go/app/Projects'
 import * as Tools from '../../wailsjs/go/app/Tools'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { toBackendError } from './backend-error'
-import { EventToolOutput, type ToolOutput } from './events'
+import { EventSnapshot, EventToolOutput, type SnapshotProgress, type ToolOutput } from './events'
 import type { Project, RecentProject, ToolResults, ToolSpec } from './types'
 
 export { BackendError, toBackendError } from './backend-error'
 export type * from './types'
-export type { ToolOutput } from './events'
+export type { SnapshotProgress, ToolOutput } from './events'
 
 async function wrap<T>(p: () => Promise<T>): Promise<T> {
   try {
@@ -59,4 +59,9 @@ export function runTool<N extends keyof ToolResults>(name: N, args: Record<strin
   })
   const result = wrap(async () => JSON.parse(await Tools.Run(id, name, JSON.stringify(args))) as ToolResults[N]).finally(off)
   return { id, result, cancel: () => wrap(() => Tools.Cancel(id)) }
+}
+
+// onSnapshotProgress follows the first snapshot of opened projects; it returns the unsubscribe function.
+export function onSnapshotProgress(f: (p: SnapshotProgress) => void): () => void {
+  return EventsOn(EventSnapshot, f)
 }
