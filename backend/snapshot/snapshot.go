@@ -262,18 +262,31 @@ func (r *Repo) stage(ctx context.Context) error {
 	if len(r.dirty) == 0 {
 		return nil
 	}
-	var paths []string
+	// Paths that exist are added; paths gone (deleted, or a temporary file already renamed away) are dropped from
+	// the index, where they may or may not be: add -A refuses a path that matches nothing.
+	var present, gone []string
 	for p := range r.dirty {
 		fi, err := r.fsys.Lstat(filepath.FromSlash(p))
-		if err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
-			continue // too large to record; a removal from the index below keeps an old copy out of new snapshots
+		switch {
+		case err != nil:
+			gone = append(gone, p)
+		case fi.Mode().IsRegular() && fi.Size() > MaxFileSize:
+			gone = append(gone, p) // too large to record: keep an older copy out of new snapshots
+		default:
+			present = append(present, p)
 		}
-		paths = append(paths, p)
 	}
-	sort.Strings(paths)
-	if len(paths) > 0 {
-		// --ignore-missing is not for -A; pathspecs of deleted files are fine for add -A.
-		if _, err := r.git(ctx, []byte(strings.Join(paths, "\x00")), "add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+	sort.Strings(present)
+	sort.Strings(gone)
+	if len(present) > 0 {
+		_, err := r.git(ctx, []byte(strings.Join(present, "\x00")), "add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul")
+		// Naming an ignored path makes add exit 1 after staging the others; being ignored is the right outcome.
+		if err != nil && !strings.Contains(err.Error(), "ignored by one of your") {
+			return err
+		}
+	}
+	if len(gone) > 0 {
+		if _, err := r.git(ctx, []byte(strings.Join(gone, "\x00")), "rm", "-r", "-q", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 			return err
 		}
 	}

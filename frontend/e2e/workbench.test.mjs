@@ -1,6 +1,7 @@
 // The walking skeleton, end to end: the real app served by `wails dev`, driven in Chromium.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { cleanupAll, launchBrowser, makeFixture, openProject, screenshot, startDevApp } from './harness.mjs'
 
@@ -121,6 +122,36 @@ describe('workbench', { timeout: 600_000 }, () => {
     assert.match(await ls.getByTestId('run-sandbox').innerText(), /landlock \d+/)
     await screenshot(page, 'e2e-run.png')
     await page.getByTestId('tab-files').click()
+  })
+
+  test('history shows the snapshot taken before an edit, its diff, and restores it byte for byte', async () => {
+    const readme = path.join(fixture, 'README.md')
+    const original = readFileSync(readme, 'utf8')
+    // An edit as the agent makes it: the bound tool call, with its backup.
+    const result = JSON.parse(await page.evaluate((p) => window.go.app.Tools.Call('write_file', JSON.stringify({ path: p, content: '# Changed by the agent\n' })), readme))
+    assert.match(result.backup, /^[0-9a-f]{40}$/)
+    assert.equal(readFileSync(readme, 'utf8'), '# Changed by the agent\n')
+
+    await page.getByTestId('tab-history').click()
+    const item = page.locator(`[data-testid="snapshot"][data-id="${result.backup}"]`)
+    await item.waitFor()
+    await item.click()
+    const pane = page.getByTestId('snapshot-pane')
+    await pane.locator('.cm-content', { hasText: '+# Changed by the agent' }).waitFor()
+    assert.match(await pane.locator('.cm-content').innerText(), /-# Demo/)
+    await screenshot(page, 'e2e-history.png')
+
+    page.once('dialog', (d) => d.accept())
+    await page.getByTestId('snapshot-restore').click()
+    await page.getByTestId('snapshot-restored').waitFor()
+    assert.equal(readFileSync(readme, 'utf8'), original)
+
+    await page.getByTestId('history-show-log').check()
+    await page.locator('[data-testid="history-log"] [data-action="restore"]').first().waitFor()
+    await page.getByTestId('history-show-log').uncheck()
+    await page.getByTestId('tab-files').click()
+    await page.locator('[data-path="README.md"]').click()
+    await page.getByTestId('code-viewer').locator('.cm-content', { hasText: 'A fixture project.' }).waitFor()
   })
 
   test('the open screen lists the project as recent, reopens it, and explains a bad path', async () => {

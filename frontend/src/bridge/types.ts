@@ -104,15 +104,42 @@ export interface ExecResult {
   sandbox: SandboxInfo
 }
 
+export interface Snapshot {
+  id: string
+  time: string
+  reason: string
+  files_changed: number
+}
+
+export interface SnapshotLogEntry {
+  time: string
+  action: 'backup' | 'restore'
+  id: string
+  reason?: string
+  files?: number
+  paths?: string[]
+  backup?: string
+}
+
+export interface RestoreResult {
+  restored: string
+  backup: string
+  written: string[]
+  removed: string[]
+}
+
 // ToolResults maps each tool name to its result type, so callTool is typed by name.
 export interface ToolResults {
   get_working_directory: WorkingDirectory
   change_working_directory: { success: boolean; current_directory: string; relative: string; previous_directory: string; message: string }
   list_directory: ListDirectoryResult
   read_file: ReadFileResult
-  write_file: { path: string; size: number; created: boolean }
-  patch_file: { path: string; matched: number; replaced: number; size: number }
+  write_file: { path: string; size: number; created: boolean; backup?: string }
+  patch_file: { path: string; matched: number; replaced: number; size: number; backup?: string }
   search_files: SearchResult
   exec_shell: ExecResult
+  list_snapshots: { snapshots?: Snapshot[]; log?: SnapshotLogEntry[]; limit: number }
+  diff_snapshot: { id: string; path?: string; diff: string; empty: boolean }
+  restore_snapshot: RestoreResult
   find_files: { path: string; files: { path: string; size: number; mod_time: string }[]; total: number; limit: number; truncated: boolean }
 }

@@ -1,16 +1,18 @@
 import { useCallback, useState } from 'react'
-import type { Project } from '../bridge'
+import type { Project, Snapshot } from '../bridge'
 import { FileTree } from '../components/file-tree'
+import { HistoryPanel } from '../components/history-panel'
 import { RunPanel } from '../components/run-panel'
 import { SearchPanel } from '../components/search-panel'
 import { FilePane } from './file-pane'
+import { SnapshotPane } from './snapshot-pane'
 
 interface Props {
   project: Project
   onClose: () => void
 }
 
-type Tab = 'files' | 'search' | 'run'
+type Tab = 'files' | 'search' | 'run' | 'history'
 
 // Target is what the viewer shows: a file, and a line to reveal when it came from a search hit. seq makes a
 // second click on the same hit reveal it again.
@@ -24,7 +26,16 @@ export interface Target {
 export function Workbench({ project, onClose }: Props) {
   const [tab, setTab] = useState<Tab>('files')
   const [target, setTarget] = useState<Target | null>(null)
-  const open = useCallback((rel: string, line?: number) => setTarget((t) => ({ rel, line, seq: (t?.seq ?? 0) + 1 })), [])
+  const [snapshot, setSnapshot] = useState<Snapshot | null>(null)
+  const [historySeq, setHistorySeq] = useState(0)
+  const open = useCallback((rel: string, line?: number) => {
+    setSnapshot(null)
+    setTarget((t) => ({ rel, line, seq: (t?.seq ?? 0) + 1 }))
+  }, [])
+  const showTab = (t: Tab) => {
+    setTab(t)
+    if (t === 'history') setHistorySeq((n) => n + 1)
+  }
   return (
     <div className="workbench">
       <aside className="sidebar">
@@ -33,9 +44,10 @@ export function Workbench({ project, onClose }: Props) {
           <button className="link-button" onClick={onClose} title="Open another folder">Switch…</button>
         </header>
         <nav className="tabs" role="tablist">
-          <button role="tab" aria-selected={tab === 'files'} className={tab === 'files' ? 'active' : ''} onClick={() => setTab('files')} data-testid="tab-files">Files</button>
-          <button role="tab" aria-selected={tab === 'search'} className={tab === 'search' ? 'active' : ''} onClick={() => setTab('search')} data-testid="tab-search">Search</button>
-          <button role="tab" aria-selected={tab === 'run'} className={tab === 'run' ? 'active' : ''} onClick={() => setTab('run')} data-testid="tab-run">Run</button>
+          <button role="tab" aria-selected={tab === 'files'} className={tab === 'files' ? 'active' : ''} onClick={() => showTab('files')} data-testid="tab-files">Files</button>
+          <button role="tab" aria-selected={tab === 'search'} className={tab === 'search' ? 'active' : ''} onClick={() => showTab('search')} data-testid="tab-search">Search</button>
+          <button role="tab" aria-selected={tab === 'run'} className={tab === 'run' ? 'active' : ''} onClick={() => showTab('run')} data-testid="tab-run">Run</button>
+          <button role="tab" aria-selected={tab === 'history'} className={tab === 'history' ? 'active' : ''} onClick={() => showTab('history')} data-testid="tab-history">History</button>
         </nav>
         {/* Both stay mounted so switching tabs keeps the tree's expansion and the search's results. */}
         <div className="tab-body" hidden={tab !== 'files'}>
@@ -47,8 +59,15 @@ export function Workbench({ project, onClose }: Props) {
         <div className="tab-body" hidden={tab !== 'run'}>
           <RunPanel key={project.root} />
         </div>
+        <div className="tab-body" hidden={tab !== 'history'}>
+          <HistoryPanel key={project.root} selected={snapshot?.id ?? null} onSelect={setSnapshot} refresh={historySeq} />
+        </div>
       </aside>
-      <FilePane root={project.root} target={target} />
+      {snapshot ? (
+        <SnapshotPane key={snapshot.id} snapshot={snapshot} onRestored={() => setHistorySeq((n) => n + 1)} />
+      ) : (
+        <FilePane root={project.root} target={target} />
+      )}
     </div>
   )
 }

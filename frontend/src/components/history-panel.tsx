@@ -1,0 +1,68 @@
+import { useCallback, useEffect, useState } from 'react'
+import { callTool, toBackendError, type BackendError, type Snapshot, type SnapshotLogEntry } from '../bridge'
+import { relativeTime } from '../lib/relative-time'
+import { ErrorNotice } from './error-notice'
+
+interface Props {
+  selected: string | null
+  onSelect: (s: Snapshot) => void
+  // refresh changes when the project changed through Rooted (an edit, a restore), to reload the list.
+  refresh: number
+}
+
+// HistoryPanel is the timeline of snapshots, newest first, and the log of every backup and restore.
+export function HistoryPanel({ selected, onSelect, refresh }: Props) {
+  const [snapshots, setSnapshots] = useState<Snapshot[] | null>(null)
+  const [log, setLog] = useState<SnapshotLogEntry[] | null>(null)
+  const [showLog, setShowLog] = useState(false)
+  const [error, setError] = useState<BackendError | null>(null)
+
+  const load = useCallback(() => {
+    setError(null)
+    callTool('list_snapshots', { limit: 200 })
+      .then((r) => setSnapshots(r.snapshots ?? []))
+      .catch((e: unknown) => setError(toBackendError(e)))
+    callTool('list_snapshots', { log: true, limit: 200 })
+      .then((r) => setLog(r.log ?? []))
+      .catch(() => undefined)
+  }, [])
+  useEffect(load, [load, refresh])
+
+  return (
+    <div className="history-panel" data-testid="history-panel">
+      <div className="history-bar">
+        <button className="link-button" onClick={load} title="Reload" data-testid="history-reload">Reload</button>
+        <label className="history-toggle">
+          <input type="checkbox" checked={showLog} onChange={(e) => setShowLog(e.target.checked)} data-testid="history-show-log" /> log
+        </label>
+      </div>
+      {error ? <ErrorNotice error={error} /> : null}
+      {!showLog ? (
+        <ul className="history-list">
+          {snapshots?.length === 0 ? <li className="muted history-empty">No snapshots yet: one is taken before every change.</li> : null}
+          {snapshots?.map((s) => (
+            <li key={s.id}>
+              <button className={`history-item${selected === s.id ? ' selected' : ''}`} onClick={() => onSelect(s)} data-testid="snapshot" data-id={s.id} title={s.id}>
+                <span className="history-reason">{s.reason}</span>
+                <span className="history-meta">
+                  {relativeTime(s.time)} · {s.files_changed} {s.files_changed === 1 ? 'file' : 'files'} · {s.id.slice(0, 8)}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ul className="history-list" data-testid="history-log">
+          {log?.map((e, i) => (
+            <li key={i} className="log-entry" data-action={e.action}>
+              <span className={`log-action ${e.action}`}>{e.action}</span> {relativeTime(e.time)} · {e.id.slice(0, 8)}
+              <div className="history-meta">
+                {e.action === 'restore' ? `restored${e.paths?.length ? ' ' + e.paths.join(', ') : ' everything'}; the state before is ${e.backup?.slice(0, 8)}` : e.reason}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
