@@ -92,14 +92,15 @@ func newServices(opt Options) (*services, error) {
 	p := &Projects{session: s, recent: recent.NewStore(file), now: time.Now}
 	svc := &services{session: s, Projects: p}
 	p.opened = svc.prepare
-	if opt.Root != "" {
-		if _, err := p.Open(opt.Root); err != nil {
-			// The window still opens on the project picker; the message says why the folder was not opened.
-			slog.Warn("could not open project", "root", opt.Root, "err", err)
-			p.startErr = err
-		}
+	svc.indexes = &search.Indexes{
+		// Batches go to the window as they are; the frontend decides what each view re-reads.
+		OnBatch: func(root *os.Root, batch []watch.Event, st watch.Status) {
+			if svc.emit != nil {
+				svc.emit(EventFsChanges, FsChanges{Root: root.Name(), Changes: batch, Watch: toWatchStatus(st, true)})
+			}
+		},
 	}
-	svc.indexes = &search.Indexes{}
+	p.watch = svc.indexes.Status
 	deps := tools.Deps{Session: s, Indexes: svc.indexes}
 	if path, err := settings.DefaultPath(); err == nil {
 		deps.Settings = settings.NewStore(path)
@@ -107,14 +108,27 @@ func newServices(opt Options) (*services, error) {
 	if cache, err := os.UserCacheDir(); err == nil {
 		svc.snapshots = &snapshot.Projects{CacheDir: cache}
 		deps.Snapshots = svc.snapshots
-		// The watcher's reports keep snapshots incremental: only what changed is staged.
-		svc.indexes.OnChange = func(root *os.Root, e watch.Event) {
-			if repo := svc.snapshots.Current(root); repo != nil {
-				repo.MarkDirty(e.Path)
-			}
+	}
+	// The watcher's reports keep snapshots incremental (only what changed is staged) and make the stale-file check
+	// of write and patch compare content for whatever changed behind the session's back.
+	svc.indexes.OnChange = func(root *os.Root, e watch.Event) {
+		s.Changed(root, e.Path)
+		if svc.snapshots == nil {
+			return
+		}
+		if repo := svc.snapshots.Current(root); repo != nil {
+			repo.MarkDirty(e.Path)
 		}
 	}
 	svc.Tools = &Tools{registry: tools.Registry(deps)}
+	// Last, so the project given at start gets its watcher and first snapshot like one opened from the window.
+	if opt.Root != "" {
+		if _, err := p.Open(opt.Root); err != nil {
+			// The window still opens on the project picker; the message says why the folder was not opened.
+			slog.Warn("could not open project", "root", opt.Root, "err", err)
+			p.startErr = err
+		}
+	}
 	return svc, nil
 }
 
@@ -122,10 +136,13 @@ func newServices(opt Options) (*services, error) {
 // snapshot is recorded in the background, so the agent's first edit does not wait for it on a large tree.
 func (s *services) prepare(info session.Info) {
 	t, err := s.session.Resolve(info.Root)
-	if err != nil || s.snapshots == nil {
+	if err != nil {
 		return
 	}
 	s.indexes.Source(t.Root, info.Root) // starts the index and its watcher
+	if s.snapshots == nil {
+		return
+	}
 	repo, err := s.snapshots.For(t.Root, info.Root)
 	if err != nil {
 		slog.Warn("snapshots unavailable", "root", info.Root, "err", err)

@@ -1,5 +1,7 @@
 package app
 
+import "github.com/rooted-dev/rooted/backend/watch"
+
 // Event names shared with the frontend (frontend/src/bridge/events.ts); TestEventNamesMatchFrontend keeps the two
 // lists equal.
 const (
@@ -7,7 +9,30 @@ const (
 	EventToolOutput = "tool:output"
 	// EventSnapshot reports the first snapshot of an opened project, which can take a while: SnapshotProgress.
 	EventSnapshot = "snapshot:progress"
+	// EventFsChanges carries what changed on disk in the open project, debounced and batched: FsChanges.
+	EventFsChanges = "fs:changes"
 )
+
+// FsChanges is one batch of changes in the project at Root. Each change's op is one or more of create, write,
+// remove, rename, chmod and rescan joined by "|"; rescan means "re-read this path and everything below it".
+type FsChanges struct {
+	Root    string        `json:"root"`
+	Changes []watch.Event `json:"changes"`
+	Watch   WatchStatus   `json:"watch"`
+}
+
+// WatchStatus says whether the open project is watched live. When Degraded, some folders are not watched (the
+// system's watch limit) and the UI re-scans what it shows instead.
+type WatchStatus struct {
+	Active   bool   `json:"active"`
+	Watched  int    `json:"watched"`
+	Degraded bool   `json:"degraded"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+func toWatchStatus(st watch.Status, active bool) WatchStatus {
+	return WatchStatus{Active: active, Watched: st.Watched, Degraded: st.Degraded, Reason: st.Reason}
+}
 
 // SnapshotProgress says where the opened project's first snapshot is.
 type SnapshotProgress struct {

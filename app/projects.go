@@ -11,6 +11,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/recent"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/watch"
 )
 
 // Project is the open project as the frontend sees it.
@@ -35,6 +36,7 @@ type Projects struct {
 	recent  *recent.Store
 	now     func() time.Time
 	opened  func(session.Info) // readies a project once it is open
+	watch   func() (watch.Status, bool)
 
 	mu       sync.Mutex
 	startErr error // a --root folder that failed to open, reported by the first Current call
@@ -95,6 +97,16 @@ func (p *Projects) Current() (*Project, error) {
 	}
 	proj := toProject(info)
 	return &proj, nil
+}
+
+// Watch says whether the open project is watched live (changes on disk reach the window by themselves), and if
+// only partly, why.
+func (p *Projects) Watch() WatchStatus {
+	if p.watch == nil {
+		return WatchStatus{}
+	}
+	st, ok := p.watch()
+	return toWatchStatus(st, ok)
 }
 
 // Recent lists recently opened projects that still exist, most recent first.

@@ -84,7 +84,7 @@ func benchIndexed(b *testing.B, opt Options) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	x, err := NewIndex(r, benchCorpusPath(), nil)
+	x, err := NewIndex(r, benchCorpusPath(), Hooks{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -31,7 +31,17 @@ type Index struct {
 	content map[string][]byte    // nil value: binary or too large, not worth reading again until it changes
 	bytes   int64
 
-	onChange func(watch.Event)
+	hooks Hooks
+}
+
+// Hooks let other parts of a long-lived face follow the index's watcher. Both run on watcher goroutines and must
+// not block.
+type Hooks struct {
+	// Change hears of every change as soon as the kernel reports it, before debouncing (caches that must drop
+	// what changed at once: snapshots, the stale-file check).
+	Change func(watch.Event)
+	// Batch hears of debounced batches (what a UI shows), with the watcher's coverage at the time.
+	Batch func([]watch.Event, watch.Status)
 }
 
 type listKey struct{ hidden, ignored bool }
@@ -41,17 +51,21 @@ const (
 	maxCached     = 1 << 30
 )
 
-// NewIndex indexes the project at root (absolute path abs) and starts watching it. onChange, when set, hears of
-// every change the index does (to keep other caches in step). Close releases the watcher.
-func NewIndex(root *os.Root, abs string, onChange func(watch.Event)) (*Index, error) {
-	x := &Index{root: root, disk: DiskSource{Root: root}, lists: map[listKey][]string{}, content: map[string][]byte{}, onChange: onChange}
+// NewIndex indexes the project at root (absolute path abs) and starts watching it; hooks follow its watcher.
+// Close releases the watcher.
+func NewIndex(root *os.Root, abs string, hooks Hooks) (*Index, error) {
+	x := &Index{root: root, disk: DiskSource{Root: root}, lists: map[listKey][]string{}, content: map[string][]byte{}, hooks: hooks}
 	w, err := watch.New(root, abs, watch.Options{Notify: x.changed})
 	if err != nil {
 		return nil, err
 	}
 	x.watcher = w
 	go func() {
-		for range w.Events() { // batches are for the UI; the index uses Notify
+		// The index itself uses Notify; batches are for whoever shows the tree. The channel closes with the watcher.
+		for batch := range w.Events() {
+			if hooks.Batch != nil {
+				hooks.Batch(batch, w.Status())
+			}
 		}
 	}()
 	return x, nil
@@ -73,8 +87,8 @@ func (x *Index) Invalidate(rel string, structural bool) {
 }
 
 func (x *Index) changed(e watch.Event) {
-	if x.onChange != nil {
-		x.onChange(e)
+	if x.hooks.Change != nil {
+		x.hooks.Change(e)
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()

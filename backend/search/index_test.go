@@ -14,7 +14,7 @@ import (
 func newIndex(t *testing.T, files map[string]string) (*Index, string) {
 	t.Helper()
 	r, dir := fixture(t, files)
-	x, err := NewIndex(r, dir, nil)
+	x, err := NewIndex(r, dir, Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}

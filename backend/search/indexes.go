@@ -12,6 +12,9 @@ import (
 type Indexes struct {
 	// OnChange, when set before the first Source, hears of every change an index sees, with its root.
 	OnChange func(root *os.Root, e watch.Event)
+	// OnBatch, when set before the first Source, hears of every debounced batch of changes, with the watcher's
+	// coverage at the time.
+	OnBatch func(root *os.Root, batch []watch.Event, st watch.Status)
 
 	mu   sync.Mutex
 	root *os.Root
@@ -28,11 +31,14 @@ func (s *Indexes) Source(root *os.Root, abs string) Source {
 			s.idx.Close()
 		}
 		s.root, s.idx = root, nil
-		var hook func(watch.Event)
+		var hooks Hooks
 		if s.OnChange != nil {
-			hook = func(e watch.Event) { s.OnChange(root, e) }
+			hooks.Change = func(e watch.Event) { s.OnChange(root, e) }
 		}
-		if idx, err := NewIndex(root, abs, hook); err == nil {
+		if s.OnBatch != nil {
+			hooks.Batch = func(b []watch.Event, st watch.Status) { s.OnBatch(root, b, st) }
+		}
+		if idx, err := NewIndex(root, abs, hooks); err == nil {
 			s.idx = idx
 		}
 	}

@@ -4,6 +4,9 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 )
@@ -17,6 +20,8 @@ type Version struct {
 	Size    int64
 	ModTime time.Time
 	Sum     [sha256.Size]byte
+	// changed is set when a watcher saw the file change after this record: size and mtime are then not trusted.
+	changed bool
 }
 
 // VersionOf describes content read from or written to a file with info fi.
@@ -43,13 +48,37 @@ func (s *Session) Forget(t Target) {
 	}
 }
 
+// Changed tells the session that a watcher saw rel (a slash path from root; a directory stands for everything
+// below it, "" for the whole tree) change on disk. The next CheckFresh of a file so marked compares content even if its size and mtime look as recorded: an edit within the file system's
+// timestamp granularity, or by a tool that restores mtimes, is still caught. Rooted's own writes are reported too;
+// they compare equal to what Saw recorded, so they never make a file stale.
+func (s *Session) Changed(root *os.Root, rel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.proj == nil || s.proj.root != root {
+		return
+	}
+	key := filepath.FromSlash(rel)
+	if v, ok := s.proj.seen[key]; ok {
+		v.changed = true
+		s.proj.seen[key] = v
+	}
+	prefix := key + string(filepath.Separator)
+	for k, v := range s.proj.seen {
+		if rel == "" || strings.HasPrefix(k, prefix) { // keys, not containment: both sides are cleaned root-relative
+			v.changed = true
+			s.proj.seen[k] = v
+		}
+	}
+}
+
 // CheckFresh returns ErrStale when t's file, now described by fi and (lazily) its content, is not what the session
 // last saw. A file the session never saw is fresh: there is nothing it could have overwritten unknowingly.
 func (s *Session) CheckFresh(t Target, fi fs.FileInfo, content func() ([]byte, error)) error {
 	s.mu.RLock()
 	v, ok := s.proj.seenLocked(t)
 	s.mu.RUnlock()
-	if !ok || (v.Size == fi.Size() && v.ModTime.Equal(fi.ModTime())) {
+	if !ok || (!v.changed && v.Size == fi.Size() && v.ModTime.Equal(fi.ModTime())) {
 		return nil
 	}
 	if v.Size == fi.Size() {

@@ -1,7 +1,7 @@
 // The walking skeleton, end to end: the real app served by `wails dev`, driven in Chromium.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { cleanupAll, launchBrowser, makeFixture, openProject, screenshot, startDevApp } from './harness.mjs'
 
@@ -152,6 +152,48 @@ describe('workbench', { timeout: 600_000 }, () => {
     await page.getByTestId('tab-files').click()
     await page.locator('[data-path="README.md"]').click()
     await page.getByTestId('code-viewer').locator('.cm-content', { hasText: 'A fixture project.' }).waitFor()
+  })
+
+  test('changes on disk show up by themselves: tree, open file and search results', async () => {
+    await page.getByTestId('tab-files').click()
+    await page.locator('[data-testid="watch-status"][data-state="live"]').waitFor()
+    assert.equal(await page.getByTestId('watch-notice').count(), 0)
+    await page.locator('[data-path="src/main.go"]').click()
+    await page.getByTestId('code-viewer').locator('.cm-content', { hasText: 'hello from the fixture' }).waitFor()
+
+    // A file another program creates appears in the expanded folder; ignored output does too, but dimmed, and the
+    // list only changes where something did. The time from the write to the row is printed, not asserted.
+    const started = Date.now()
+    writeFileSync(path.join(fixture, 'src', 'added.go'), 'package main\n\n// brand new marker\n')
+    await page.locator('[data-testid="tree-node"][data-path="src/added.go"]').waitFor()
+    console.log(`# write to tree row: ${Date.now() - started} ms`)
+
+    // The user's editor saves the open file by writing a temporary file and renaming it over the original.
+    const mainGo = path.join(fixture, 'src', 'main.go')
+    writeFileSync(`${mainGo}.tmp`, readFileSync(mainGo, 'utf8').replace('hello from the fixture', 'hello from the editor'))
+    renameSync(`${mainGo}.tmp`, mainGo)
+    await page.getByTestId('code-viewer').locator('.cm-content', { hasText: 'hello from the editor' }).waitFor()
+    assert.match(await page.getByTestId('file-reloaded').innerText(), /Changed on disk, reloaded/)
+    assert.equal(await page.locator('[data-testid="tree-node"][data-path="src/main.go.tmp"]').count(), 0)
+
+    // Search results follow: a match written after the search ran is listed, a deleted one disappears.
+    await page.getByTestId('tab-search').click()
+    await page.getByTestId('search-input').fill('brand new marker')
+    await page.locator('[data-testid="search-file"][data-path="src/added.go"]').waitFor()
+    mkdirSync(path.join(fixture, 'docs', 'deep'), { recursive: true })
+    writeFileSync(path.join(fixture, 'docs', 'deep', 'notes.md'), 'a brand new marker in a new folder\n')
+    await page.locator('[data-testid="search-file"][data-path="docs/deep/notes.md"]').waitFor()
+    rmSync(path.join(fixture, 'src', 'added.go'))
+    await page.waitForFunction(() => document.querySelector('[data-testid="search-file"][data-path="src/added.go"]') === null)
+    assert.match(await page.getByTestId('search-summary').innerText(), /1 match in 1 file/)
+    await screenshot(page, 'e2e-live.png')
+
+    // ... and the tree drops the deleted file and shows the new folder.
+    await page.getByTestId('tab-files').click()
+    await page.waitForFunction(() => document.querySelector('[data-testid="tree-node"][data-path="src/added.go"]') === null)
+    await page.locator('[data-testid="tree-node"][data-path="docs"]').waitFor()
+    rmSync(path.join(fixture, 'docs'), { recursive: true })
+    await page.waitForFunction(() => document.querySelector('[data-testid="tree-node"][data-path="docs"]') === null)
   })
 
   test('the open screen lists the project as recent, reopens it, and explains a bad path', async () => {

@@ -18,3 +18,28 @@ export interface SnapshotProgress {
   elapsed_ms: number
   error?: string
 }
+
+export const EventFsChanges = 'fs:changes'
+
+// FsChange is one changed path (slash path from the root; '' is the root). op joins create, write, remove,
+// rename, chmod and rescan with '|'; rescan means "re-read this path and everything below it".
+export interface FsChange {
+  path: string
+  op: string
+}
+
+// WatchStatus says whether the open project is watched live; degraded means some folders are not (the system's
+// watch limit), so views re-scan what they show instead.
+export interface WatchStatus {
+  active: boolean
+  watched: number
+  degraded: boolean
+  reason?: string
+}
+
+// FsChanges is one debounced batch of changes in the project at root.
+export interface FsChanges {
+  root: string
+  changes: FsChange[]
+  watch: WatchStatus
+}

@@ -4,12 +4,12 @@ import * as Projects from '../../wailsjs/go/app/Projects'
 import * as Tools from '../../wailsjs/go/app/Tools'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { toBackendError } from './backend-error'
-import { EventSnapshot, EventToolOutput, type SnapshotProgress, type ToolOutput } from './events'
+import { EventFsChanges, EventSnapshot, EventToolOutput, type FsChanges, type SnapshotProgress, type ToolOutput, type WatchStatus } from './events'
 import type { Project, RecentProject, ToolResults, ToolSpec } from './types'
 
 export { BackendError, toBackendError } from './backend-error'
 export type * from './types'
-export type { SnapshotProgress, ToolOutput } from './events'
+export type { FsChange, FsChanges, SnapshotProgress, ToolOutput, WatchStatus } from './events'
 
 async function wrap<T>(p: () => Promise<T>): Promise<T> {
   try {
@@ -65,3 +65,11 @@ export function runTool<N extends keyof ToolResults>(name: N, args: Record<strin
 export function onSnapshotProgress(f: (p: SnapshotProgress) => void): () => void {
   return EventsOn(EventSnapshot, f)
 }
+
+// onFsChanges hears of every batch of changes on disk in the open project; it returns the unsubscribe function.
+export function onFsChanges(f: (c: FsChanges) => void): () => void {
+  return EventsOn(EventFsChanges, f)
+}
+
+// watchStatus says whether the open project is watched live.
+export const watchStatus = (): Promise<WatchStatus> => wrap(() => Projects.Watch())

@@ -1,20 +1,25 @@
 import { useCallback, useEffect, useState } from 'react'
 import { callTool, toBackendError, type BackendError, type DirEntry } from '../bridge'
+import { dirChanged } from '../lib/fs-changes'
 import { absolute, joinRel } from '../lib/paths'
+import { useChanges, type ChangeFeed } from '../stores/live-project'
 import { ErrorNotice } from './error-notice'
 
 interface Props {
   root: string
   selected: string | null
   onOpenFile: (rel: string) => void
+  // feed, when given, keeps every listed directory current with the disk.
+  feed?: ChangeFeed
 }
 
 
-// FileTree lists the project lazily: a directory's entries are read when it is first expanded.
-export function FileTree({ root, selected, onOpenFile }: Props) {
+// FileTree lists the project lazily: a directory's entries are read when it is first expanded, and again when the
+// disk says they changed (expanded folders stay expanded).
+export function FileTree({ root, selected, onOpenFile, feed }: Props) {
   return (
     <nav className="file-tree" aria-label="Project files" data-testid="file-tree">
-      <DirChildren root={root} rel="." depth={0} selected={selected} onOpenFile={onOpenFile} />
+      <DirChildren root={root} rel="." depth={0} selected={selected} onOpenFile={onOpenFile} feed={feed} />
     </nav>
   )
 }
@@ -24,10 +29,14 @@ interface DirProps extends Props {
   depth: number
 }
 
-function DirChildren({ root, rel, depth, selected, onOpenFile }: DirProps) {
+function DirChildren({ root, rel, depth, selected, onOpenFile, feed }: DirProps) {
   const [entries, setEntries] = useState<DirEntry[] | null>(null)
   const [truncated, setTruncated] = useState<{ shown: number; total: number } | null>(null)
   const [error, setError] = useState<BackendError | null>(null)
+  const [version, setVersion] = useState(0)
+  useChanges(feed, (changes) => {
+    if (dirChanged(rel, changes)) setVersion((v) => v + 1)
+  })
 
   useEffect(() => {
     let live = true
@@ -36,19 +45,20 @@ function DirChildren({ root, rel, depth, selected, onOpenFile }: DirProps) {
         if (!live) return
         setEntries(res.entries)
         setTruncated(res.truncated ? { shown: res.entries.length, total: res.total } : null)
+        setError(null)
       })
       .catch((e: unknown) => live && setError(toBackendError(e)))
     return () => {
       live = false
     }
-  }, [root, rel])
+  }, [root, rel, version])
 
   if (error) return <ErrorNotice error={error} />
   if (!entries) return <div className="tree-loading" style={{ paddingLeft: indent(depth) }}>…</div>
   return (
     <ul className="tree-list" role={depth === 0 ? 'tree' : 'group'}>
       {entries.map((e) => (
-        <TreeNode key={e.name} entry={e} root={root} rel={joinRel(rel, e.name)} depth={depth} selected={selected} onOpenFile={onOpenFile} />
+        <TreeNode key={e.name} entry={e} root={root} rel={joinRel(rel, e.name)} depth={depth} selected={selected} onOpenFile={onOpenFile} feed={feed} />
       ))}
       {entries.length === 0 ? <li className="tree-empty" style={{ paddingLeft: indent(depth) }}>empty</li> : null}
       {truncated ? (
@@ -66,7 +76,7 @@ interface NodeProps extends Props {
   depth: number
 }
 
-function TreeNode({ entry, root, rel, depth, selected, onOpenFile }: NodeProps) {
+function TreeNode({ entry, root, rel, depth, selected, onOpenFile, feed }: NodeProps) {
   const isDir = entry.kind === 'dir' || entry.target_kind === 'dir'
   const [open, setOpen] = useState(false)
   const activate = useCallback(() => (isDir ? setOpen((o) => !o) : onOpenFile(rel)), [isDir, onOpenFile, rel])
@@ -97,7 +107,7 @@ function TreeNode({ entry, root, rel, depth, selected, onOpenFile }: NodeProps) 
         <span className="tree-name">{entry.name}</span>
         {entry.kind === 'symlink' ? <span className="tree-link">↪</span> : null}
       </div>
-      {isDir && open ? <DirChildren root={root} rel={rel} depth={depth + 1} selected={selected} onOpenFile={onOpenFile} /> : null}
+      {isDir && open ? <DirChildren root={root} rel={rel} depth={depth + 1} selected={selected} onOpenFile={onOpenFile} feed={feed} /> : null}
     </li>
   )
 }

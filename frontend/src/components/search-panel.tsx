@@ -1,16 +1,21 @@
 import { useEffect, useRef, useState } from 'react'
 import { callTool, toBackendError, type BackendError, type SearchResult } from '../bridge'
+import { searchChanged } from '../lib/fs-changes'
 import { groupMatches, highlight } from '../lib/group-matches'
+import { useChanges, type ChangeFeed } from '../stores/live-project'
 import { ErrorNotice } from './error-notice'
 
 interface Props {
   root: string
   onOpen: (rel: string, line: number) => void
+  feed?: ChangeFeed
 }
 
 // SearchPanel searches the project as the agent's search_files tool does (the same tool) and lists matches by
-// file; a click opens the file at the line. A newer query supersedes a running one.
-export function SearchPanel({ root, onOpen }: Props) {
+// file; a click opens the file at the line. A newer query supersedes a running one. Results follow the disk: a
+// change runs the search again (after the same short pause as typing), keeping the old results until the new ones
+// are in.
+export function SearchPanel({ root, onOpen, feed }: Props) {
   const [query, setQuery] = useState('')
   const [regex, setRegex] = useState(false)
   const [caseInsensitive, setCaseInsensitive] = useState(true)
@@ -19,6 +24,10 @@ export function SearchPanel({ root, onOpen }: Props) {
   const [error, setError] = useState<BackendError | null>(null)
   const [busy, setBusy] = useState(false)
   const generation = useRef(0)
+  const [version, setVersion] = useState(0)
+  useChanges(feed, (changes) => {
+    if (query.trim() !== '' && searchChanged(changes)) setVersion((v) => v + 1)
+  })
 
   useEffect(() => {
     const q = query
@@ -47,7 +56,7 @@ export function SearchPanel({ root, onOpen }: Props) {
         .finally(() => gen === generation.current && setBusy(false))
     }, 150)
     return () => clearTimeout(timer)
-  }, [query, regex, caseInsensitive, glob, root])
+  }, [query, regex, caseInsensitive, glob, root, version])
 
   const groups = groupMatches(result?.matches ?? [])
   return (

@@ -6,6 +6,8 @@ import { RunPanel } from '../components/run-panel'
 import { SearchPanel } from '../components/search-panel'
 import { FilePane } from './file-pane'
 import { SnapshotPane } from './snapshot-pane'
+import { useLiveProject } from '../stores/live-project'
+import { WatchBadge, WatchNotice } from '../components/watch-badge'
 
 interface Props {
   project: Project
@@ -28,6 +30,7 @@ export function Workbench({ project, onClose }: Props) {
   const [target, setTarget] = useState<Target | null>(null)
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null)
   const [historySeq, setHistorySeq] = useState(0)
+  const live = useLiveProject(project.root)
   const open = useCallback((rel: string, line?: number) => {
     setSnapshot(null)
     setTarget((t) => ({ rel, line, seq: (t?.seq ?? 0) + 1 }))
@@ -41,6 +44,7 @@ export function Workbench({ project, onClose }: Props) {
       <aside className="sidebar">
         <header className="sidebar-header">
           <span className="project-name" data-testid="project-name" title={project.root}>{project.name}</span>
+          <WatchBadge status={live.status} />
           <button className="link-button" onClick={onClose} title="Open another folder">Switch…</button>
         </header>
         <nav className="tabs" role="tablist">
@@ -49,12 +53,13 @@ export function Workbench({ project, onClose }: Props) {
           <button role="tab" aria-selected={tab === 'run'} className={tab === 'run' ? 'active' : ''} onClick={() => showTab('run')} data-testid="tab-run">Run</button>
           <button role="tab" aria-selected={tab === 'history'} className={tab === 'history' ? 'active' : ''} onClick={() => showTab('history')} data-testid="tab-history">History</button>
         </nav>
+        <WatchNotice status={live.status} />
         {/* Both stay mounted so switching tabs keeps the tree's expansion and the search's results. */}
         <div className="tab-body" hidden={tab !== 'files'}>
-          <FileTree key={project.root} root={project.root} selected={target?.rel ?? null} onOpenFile={open} />
+          <FileTree key={project.root} root={project.root} selected={target?.rel ?? null} onOpenFile={open} feed={live.feed} />
         </div>
         <div className="tab-body" hidden={tab !== 'search'}>
-          <SearchPanel key={project.root} root={project.root} onOpen={open} />
+          <SearchPanel key={project.root} root={project.root} onOpen={open} feed={live.feed} />
         </div>
         <div className="tab-body" hidden={tab !== 'run'}>
           <RunPanel key={project.root} />
@@ -66,7 +71,7 @@ export function Workbench({ project, onClose }: Props) {
       {snapshot ? (
         <SnapshotPane key={snapshot.id} snapshot={snapshot} onRestored={() => setHistorySeq((n) => n + 1)} />
       ) : (
-        <FilePane root={project.root} target={target} />
+        <FilePane root={project.root} target={target} feed={live.feed} />
       )}
     </div>
   )

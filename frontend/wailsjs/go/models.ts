@@ -58,6 +58,24 @@ export namespace app {
 	        this.idempotent = source["idempotent"];
 	    }
 	}
+	export class WatchStatus {
+	    active: boolean;
+	    watched: number;
+	    degraded: boolean;
+	    reason?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new WatchStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.active = source["active"];
+	        this.watched = source["watched"];
+	        this.degraded = source["degraded"];
+	        this.reason = source["reason"];
+	    }
+	}
 
 }
 

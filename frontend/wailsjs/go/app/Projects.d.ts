@@ -11,3 +11,5 @@ export function Forget(arg1:string):Promise<void>;
 export function Open(arg1:string):Promise<app.Project>;
 
 export function Recent():Promise<Array<app.RecentProject>>;
+
+export function Watch():Promise<app.WatchStatus>;

@@ -21,3 +21,7 @@ export function Open(arg1) {
 export function Recent() {
   return window['go']['app']['Projects']['Recent']();
 }
+
+export function Watch() {
+  return window['go']['app']['Projects']['Watch']();
+}
