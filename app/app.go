@@ -19,6 +19,8 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/rooted-dev/rooted/backend/conversations"
+	"github.com/rooted-dev/rooted/backend/llm"
 	"github.com/rooted-dev/rooted/backend/recent"
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
@@ -63,20 +65,23 @@ func Run(opt Options) error {
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
-		Bind:             []any{svc.Projects, svc.Tools},
+		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
 }
 
-// services are the bound structs plus what they share. Only Projects and Tools are bound; their methods are the
+// services are the bound structs plus what they share. Only the exported fields are bound; their methods are the
 // frontend's whole view of the backend.
 type services struct {
 	session   *session.Session
 	indexes   *search.Indexes
 	snapshots *snapshot.Projects
+	settings  *settings.Store
 	emit      func(name string, data any)
 	Projects  *Projects
 	Tools     *Tools
+	Agent     *Agent
+	Settings  *Settings
 }
 
 func newServices(opt Options) (*services, error) {
@@ -103,7 +108,8 @@ func newServices(opt Options) (*services, error) {
 	p.watch = svc.indexes.Status
 	deps := tools.Deps{Session: s, Indexes: svc.indexes}
 	if path, err := settings.DefaultPath(); err == nil {
-		deps.Settings = settings.NewStore(path)
+		svc.settings = settings.NewStore(path)
+		deps.Settings = svc.settings
 	}
 	if cache, err := os.UserCacheDir(); err == nil {
 		svc.snapshots = &snapshot.Projects{CacheDir: cache}
@@ -121,6 +127,16 @@ func newServices(opt Options) (*services, error) {
 		}
 	}
 	svc.Tools = &Tools{registry: tools.Registry(deps)}
+	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots}
+	providersFile, err := llm.DefaultPath()
+	if err != nil {
+		return nil, fmt.Errorf("locating the config directory: %w", err)
+	}
+	store := llm.NewStore(providersFile, nil)
+	svc.Agent = &Agent{providers: store, relay: &llm.Relay{Store: store}, session: s}
+	if base, err := conversations.DefaultBase(); err == nil {
+		svc.Agent.dataDir = base
+	}
 	// Last, so the project given at start gets its watcher and first snapshot like one opened from the window.
 	if opt.Root != "" {
 		if _, err := p.Open(opt.Root); err != nil {
@@ -148,6 +164,11 @@ func (s *services) prepare(info session.Info) {
 		slog.Warn("snapshots unavailable", "root", info.Root, "err", err)
 		return
 	}
+	if s.settings != nil {
+		if p, err := s.settings.Project(info.Root); err == nil {
+			repo.SetOptions(snapshotOptions(p))
+		}
+	}
 	root := t.Root
 	if s.indexes.Live(root) {
 		repo.TrackWhile(func() bool { return s.indexes.Live(root) })
@@ -174,6 +195,7 @@ func (s *services) startup(ctx context.Context) {
 	s.Projects.ctx = ctx
 	s.emit = func(name string, data any) { wruntime.EventsEmit(ctx, name, data) }
 	s.Tools.emit = s.emit
+	s.Agent.emit = s.emit
 }
 
 // reject turns a tool error into the rejection the bridge parses.

@@ -11,7 +11,27 @@ const (
 	EventSnapshot = "snapshot:progress"
 	// EventFsChanges carries what changed on disk in the open project, debounced and batched: FsChanges.
 	EventFsChanges = "fs:changes"
+	// EventLLM carries a relayed LLM response, piece by piece: LLMStream.
+	EventLLM = "llm:stream"
 )
+
+// LLMStream is one piece of a relayed response for the request ID: its Head, a piece of body (Data, base64,
+// numbered by Seq from 0), or the End (Seq is then the number of pieces sent; Error says why it ended early).
+type LLMStream struct {
+	ID    string   `json:"id"`
+	Seq   int      `json:"seq"`
+	Head  *LLMHead `json:"head,omitempty"`
+	Data  string   `json:"data,omitempty"`
+	End   bool     `json:"end,omitempty"`
+	Error string   `json:"error,omitempty"`
+}
+
+// LLMHead is the status and headers of a relayed response.
+type LLMHead struct {
+	Status     int               `json:"status"`
+	StatusText string            `json:"status_text"`
+	Headers    map[string]string `json:"headers"`
+}
 
 // FsChanges is one batch of changes in the project at Root. Each change's op is one or more of create, write,
 // remove, rename, chmod and rescan joined by "|"; rescan means "re-read this path and everything below it".

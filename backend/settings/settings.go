@@ -26,6 +26,11 @@ type Project struct {
 	Writable []string `json:"writable,omitempty"`
 	// MaxTimeoutMS caps a command's timeout (0: DefaultMaxTimeout).
 	MaxTimeoutMS int64 `json:"max_timeout_ms,omitempty"`
+	// AutoApproveEdits lets the agent write and patch files without asking (each edit still takes a snapshot).
+	AutoApproveEdits bool `json:"auto_approve_edits,omitempty"`
+	// SnapshotKeep and SnapshotMaxAgeDays bound the snapshots kept (0: the defaults, 500 and 30 days).
+	SnapshotKeep       int `json:"snapshot_keep,omitempty"`
+	SnapshotMaxAgeDays int `json:"snapshot_max_age_days,omitempty"`
 }
 
 // Defaults.
@@ -135,3 +140,6 @@ func (s *Store) save(f file) error {
 	}
 	return os.Rename(tmp.Name(), s.path)
 }
+
+// Path is the settings file.
+func (s *Store) Path() string { return s.path }

@@ -92,12 +92,7 @@ var ErrUnknown = errors.New("no such snapshot")
 // Open returns the shadow repository of the project opened as fsys at root (its absolute path), creating it under
 // cacheDir.
 func Open(fsys *os.Root, root, cacheDir string, opt Options) (*Repo, error) {
-	if opt.Keep <= 0 {
-		opt.Keep = 500
-	}
-	if opt.MaxAge <= 0 {
-		opt.MaxAge = 30 * 24 * time.Hour
-	}
+	opt = opt.withDefaults()
 	sum := sha256.Sum256([]byte(root))
 	dir := filepath.Join(cacheDir, "rooted", "snapshots", filepath.Base(root)+"-"+hex.EncodeToString(sum[:8]))
 	r := &Repo{fsys: fsys, root: root, dir: dir, opt: opt, dirty: map[string]bool{}}
@@ -526,6 +521,23 @@ func (r *Repo) retain(ctx context.Context) {
 		return
 	}
 	_, _ = r.git(ctx, nil, "gc", "--quiet", "--prune=now")
+}
+
+func (o Options) withDefaults() Options {
+	if o.Keep <= 0 {
+		o.Keep = 500
+	}
+	if o.MaxAge <= 0 {
+		o.MaxAge = 30 * 24 * time.Hour
+	}
+	return o
+}
+
+// SetOptions changes the retention policy (zero fields: the defaults); it applies from the next retention run.
+func (r *Repo) SetOptions(opt Options) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.opt = opt.withDefaults()
 }
 
 // Retain applies the retention policy now (it also runs every 50 snapshots).

@@ -88,20 +88,36 @@ export async function startDevApp() {
   const display = await ensureDisplay()
   const configHome = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-config-'))
   const cacheHome = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-cache-'))
+  const dataHome = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-data-'))
   onCleanup(() => rmSync(configHome, { recursive: true, force: true }))
   onCleanup(() => rmSync(cacheHome, { recursive: true, force: true }))
+  onCleanup(() => rmSync(dataHome, { recursive: true, force: true }))
+  // Go's caches stay the machine's (the isolated cache home would make every build, and the agent's go test,
+  // start cold); Rooted's own state (recent list, settings, providers, snapshots, conversations) is isolated.
+  const goEnv = (name) => execFileSync('go', ['env', name]).toString().trim()
   const logFile = path.join(outputDir, 'wails-dev.log')
   const log = openSync(logFile, 'w')
   const wails = process.env.WAILS || path.join(execFileSync('go', ['env', 'GOPATH']).toString().trim(), 'bin', 'wails')
   const child = spawn(wails, ['dev', '-tags', 'webkit2_41', '-s', '-noreload', '-m', '-nogorebuild', '-skipbindings', '-nocolour'], {
     cwd: repoRoot,
-    env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: configHome, XDG_CACHE_HOME: cacheHome, CI: 'true' },
+    env: {
+      ...process.env,
+      DISPLAY: display,
+      XDG_CONFIG_HOME: configHome,
+      XDG_CACHE_HOME: cacheHome,
+      XDG_DATA_HOME: dataHome,
+      GOCACHE: goEnv('GOCACHE'),
+      GOMODCACHE: goEnv('GOMODCACHE'),
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+      CI: 'true',
+    },
     stdio: ['ignore', log, log],
     detached: true,
   })
   onCleanup(() => killGroup(child))
   await waitForHTTP(devURL, child, logFile, 240_000)
-  return { url: devURL, configHome, cacheHome, logFile }
+  return { url: devURL, configHome, cacheHome, dataHome, logFile }
 }
 
 // launchBrowser starts Debian's Chromium with a fresh profile and the flags this closed network needs.

@@ -43,3 +43,16 @@ export interface FsChanges {
   changes: FsChange[]
   watch: WatchStatus
 }
+
+export const EventLLM = 'llm:stream'
+
+// LLMStream is one piece of a relayed LLM response for request id: its head, a numbered piece of body (base64),
+// or the end (seq is then the number of pieces; error says why it ended early).
+export interface LLMStream {
+  id: string
+  seq: number
+  head?: { status: number; status_text: string; headers: Record<string, string> }
+  data?: string
+  end?: boolean
+  error?: string
+}

@@ -3,21 +3,16 @@
 import * as Projects from '../../wailsjs/go/app/Projects'
 import * as Tools from '../../wailsjs/go/app/Tools'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
-import { toBackendError } from './backend-error'
+import { wrap } from './wrap'
 import { EventFsChanges, EventSnapshot, EventToolOutput, type FsChanges, type SnapshotProgress, type ToolOutput, type WatchStatus } from './events'
 import type { Project, RecentProject, ToolResults, ToolSpec } from './types'
 
 export { BackendError, toBackendError } from './backend-error'
 export type * from './types'
+export * from './agent'
+export type { LLMStream } from './events'
 export type { FsChange, FsChanges, SnapshotProgress, ToolOutput, WatchStatus } from './events'
 
-async function wrap<T>(p: () => Promise<T>): Promise<T> {
-  try {
-    return await p()
-  } catch (reason) {
-    throw toBackendError(reason)
-  }
-}
 
 export const openProject = (path: string): Promise<Project> => wrap(() => Projects.Open(path))
 

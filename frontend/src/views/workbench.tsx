@@ -8,6 +8,8 @@ import { FilePane } from './file-pane'
 import { SnapshotPane } from './snapshot-pane'
 import { useLiveProject } from '../stores/live-project'
 import { WatchBadge, WatchNotice } from '../components/watch-badge'
+import { AgentPanel } from '../components/agent-panel'
+import { SettingsScreen } from './settings-screen'
 
 interface Props {
   project: Project
@@ -31,6 +33,8 @@ export function Workbench({ project, onClose }: Props) {
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null)
   const [historySeq, setHistorySeq] = useState(0)
   const live = useLiveProject(project.root)
+  const [settingsOpen, setSettingsOpen] = useState(false)
+  const [settingsSeq, setSettingsSeq] = useState(0)
   const open = useCallback((rel: string, line?: number) => {
     setSnapshot(null)
     setTarget((t) => ({ rel, line, seq: (t?.seq ?? 0) + 1 }))
@@ -73,6 +77,15 @@ export function Workbench({ project, onClose }: Props) {
       ) : (
         <FilePane root={project.root} target={target} feed={live.feed} />
       )}
+      <AgentPanel key={project.root} project={project} onOpen={open} onSettings={() => setSettingsOpen(true)} settingsSeq={settingsSeq} />
+      {settingsOpen ? (
+        <SettingsScreen
+          onClose={(changed) => {
+            setSettingsOpen(false)
+            if (changed) setSettingsSeq((n) => n + 1)
+          }}
+        />
+      ) : null}
     </div>
   )
 }

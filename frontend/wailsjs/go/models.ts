@@ -1,5 +1,43 @@
 export namespace app {
 	
+	export class ConversationMeta {
+	    id: string;
+	    title: string;
+	    created: string;
+	    updated: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConversationMeta(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.created = source["created"];
+	        this.updated = source["updated"];
+	    }
+	}
+	export class LLMRequest {
+	    provider: string;
+	    url: string;
+	    method: string;
+	    headers: Record<string, string>;
+	    body: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new LLMRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.url = source["url"];
+	        this.method = source["method"];
+	        this.headers = source["headers"];
+	        this.body = source["body"];
+	    }
+	}
 	export class Project {
 	    root: string;
 	    name: string;
@@ -18,6 +56,174 @@ export namespace app {
 	        this.cwd_relative = source["cwd_relative"];
 	    }
 	}
+	export class SandboxView {
+	    active: boolean;
+	    kind: string;
+	    level: number;
+	    network: boolean;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SandboxView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.active = source["active"];
+	        this.kind = source["kind"];
+	        this.level = source["level"];
+	        this.network = source["network"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class ProjectSettings {
+	    root: string;
+	    allowlist: string[];
+	    default_allowlist: string[];
+	    no_network: boolean;
+	    writable: string[];
+	    auto_approve_edits: boolean;
+	    snapshot_keep: number;
+	    snapshot_max_age_days: number;
+	    sandbox: SandboxView;
+	    file: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectSettings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.root = source["root"];
+	        this.allowlist = source["allowlist"];
+	        this.default_allowlist = source["default_allowlist"];
+	        this.no_network = source["no_network"];
+	        this.writable = source["writable"];
+	        this.auto_approve_edits = source["auto_approve_edits"];
+	        this.snapshot_keep = source["snapshot_keep"];
+	        this.snapshot_max_age_days = source["snapshot_max_age_days"];
+	        this.sandbox = this.convertValues(source["sandbox"], SandboxView);
+	        this.file = source["file"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProjectSettingsInput {
+	    allowlist: string[];
+	    no_network: boolean;
+	    auto_approve_edits: boolean;
+	    snapshot_keep: number;
+	    snapshot_max_age_days: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectSettingsInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.allowlist = source["allowlist"];
+	        this.no_network = source["no_network"];
+	        this.auto_approve_edits = source["auto_approve_edits"];
+	        this.snapshot_keep = source["snapshot_keep"];
+	        this.snapshot_max_age_days = source["snapshot_max_age_days"];
+	    }
+	}
+	export class ProviderInput {
+	    id: string;
+	    name: string;
+	    kind: string;
+	    base_url: string;
+	    model: string;
+	    api_key: string;
+	    clear_key: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderInput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.api_key = source["api_key"];
+	        this.clear_key = source["clear_key"];
+	    }
+	}
+	export class ProviderView {
+	    id: string;
+	    name: string;
+	    kind: string;
+	    base_url: string;
+	    model: string;
+	    has_key: boolean;
+	    key_source?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.has_key = source["has_key"];
+	        this.key_source = source["key_source"];
+	    }
+	}
+	export class ProvidersView {
+	    providers: ProviderView[];
+	    active: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProvidersView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.providers = this.convertValues(source["providers"], ProviderView);
+	        this.active = source["active"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class RecentProject {
 	    path: string;
 	    name: string;
@@ -34,6 +240,7 @@ export namespace app {
 	        this.opened_at = source["opened_at"];
 	    }
 	}
+	
 	export class ToolSpec {
 	    name: string;
 	    title: string;

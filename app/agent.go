@@ -1,0 +1,353 @@
+package app
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/conversations"
+	"github.com/rooted-dev/rooted/backend/llm"
+	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/tool"
+)
+
+// Agent serves what the window's agent needs besides the tools: its providers (keys stay here), the relay that
+// carries its requests to them, and its conversations.
+type Agent struct {
+	providers *llm.Store
+	relay     *llm.Relay
+	session   *session.Session
+	dataDir   string // conversations live below it; "" when there is no data directory
+	emit      func(name string, data any)
+
+	mu      sync.Mutex
+	fetches map[string]context.CancelFunc
+}
+
+// ProviderView is a provider as the window sees it: whether it has a key, never the key.
+type ProviderView struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	BaseURL   string `json:"base_url"`
+	Model     string `json:"model"`
+	HasKey    bool   `json:"has_key"`
+	KeySource string `json:"key_source,omitempty"` // "settings" or the environment variable
+}
+
+// ProvidersView is the providers file as the window sees it.
+type ProvidersView struct {
+	Providers []ProviderView `json:"providers"`
+	Active    string         `json:"active"`
+}
+
+// ProviderInput adds or changes a provider. An empty APIKey keeps the stored key; ClearKey removes it.
+type ProviderInput struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+	BaseURL  string `json:"base_url"`
+	Model    string `json:"model"`
+	APIKey   string `json:"api_key"`
+	ClearKey bool   `json:"clear_key"`
+}
+
+func (a *Agent) view(c llm.Config) ProvidersView {
+	v := ProvidersView{Providers: []ProviderView{}, Active: c.Active}
+	for _, p := range c.Providers {
+		key, src := a.providers.Key(p)
+		v.Providers = append(v.Providers, ProviderView{
+			ID: p.ID, Name: p.Name, Kind: string(p.Kind), BaseURL: p.BaseURL, Model: p.Model, HasKey: key != "", KeySource: src,
+		})
+	}
+	return v
+}
+
+func providerErr(err error) error {
+	switch {
+	case errors.Is(err, llm.ErrInvalid):
+		return reject(tool.Errorf(tool.CodeInvalidArgument, "%v", err))
+	case errors.Is(err, llm.ErrUnknownProvider):
+		return reject(tool.Errorf(tool.CodeNotFound, "%v", err))
+	}
+	return reject(tool.Errorf(tool.CodeInternal, "providers: %v", err))
+}
+
+// Providers lists the configured providers (a local Ollama when nothing is configured).
+func (a *Agent) Providers() (ProvidersView, error) {
+	c, err := a.providers.Load()
+	if err != nil {
+		return ProvidersView{}, providerErr(err)
+	}
+	return a.view(c), nil
+}
+
+// SaveProvider adds the provider or replaces the one with the same id.
+func (a *Agent) SaveProvider(in ProviderInput) (ProvidersView, error) {
+	c, err := a.providers.Load()
+	if err != nil {
+		return ProvidersView{}, providerErr(err)
+	}
+	p := llm.Provider{
+		ID: strings.TrimSpace(in.ID), Name: strings.TrimSpace(in.Name), Kind: llm.Kind(in.Kind),
+		BaseURL: strings.TrimRight(strings.TrimSpace(in.BaseURL), "/"), Model: strings.TrimSpace(in.Model), APIKey: strings.TrimSpace(in.APIKey),
+	}
+	if p.Name == "" {
+		p.Name = p.ID
+	}
+	replaced := false
+	for i, old := range c.Providers {
+		if old.ID == p.ID {
+			if p.APIKey == "" && !in.ClearKey {
+				p.APIKey = old.APIKey
+			}
+			c.Providers[i], replaced = p, true
+		}
+	}
+	if !replaced {
+		c.Providers = append(c.Providers, p)
+	}
+	if c.Active == "" {
+		c.Active = p.ID
+	}
+	if err := a.providers.Save(c); err != nil {
+		return ProvidersView{}, providerErr(err)
+	}
+	return a.view(c), nil
+}
+
+// DeleteProvider removes a provider.
+func (a *Agent) DeleteProvider(id string) (ProvidersView, error) {
+	c, err := a.providers.Load()
+	if err != nil {
+		return ProvidersView{}, providerErr(err)
+	}
+	if _, err := c.Find(id); err != nil {
+		return ProvidersView{}, providerErr(err)
+	}
+	c.Providers = slicesDelete(c.Providers, func(p llm.Provider) bool { return p.ID == id })
+	if c.Active == id {
+		c.Active = ""
+		if len(c.Providers) > 0 {
+			c.Active = c.Providers[0].ID
+		}
+	}
+	if err := a.providers.Save(c); err != nil {
+		return ProvidersView{}, providerErr(err)
+	}
+	return a.view(c), nil
+}
+
+// SetActive makes a provider (and, when model is not empty, that model) the one conversations use.
+func (a *Agent) SetActive(id, model string) (ProvidersView, error) {
+	c, err := a.providers.Load()
+	if err != nil {
+		return ProvidersView{}, providerErr(err)
+	}
+	found := false
+	for i := range c.Providers {
+		if c.Providers[i].ID == id {
+			found = true
+			if model != "" {
+				c.Providers[i].Model = model
+			}
+		}
+	}
+	if !found {
+		return ProvidersView{}, providerErr(llm.ErrUnknownProvider)
+	}
+	c.Active = id
+	if err := a.providers.Save(c); err != nil {
+		return ProvidersView{}, providerErr(err)
+	}
+	return a.view(c), nil
+}
+
+// LLMRequest is a request the window's AI SDK would have sent with fetch.
+type LLMRequest struct {
+	Provider string            `json:"provider"`
+	URL      string            `json:"url"`
+	Method   string            `json:"method"`
+	Headers  map[string]string `json:"headers"`
+	Body     string            `json:"body"`
+}
+
+// Fetch relays a request to a provider and streams the response back as EventLLM events carrying id: the head,
+// then the body in order (base64, numbered), then the end. It returns when the response has ended; a failure
+// before the head (refused URL, connection refused) is both the end event's error and the rejection.
+func (a *Agent) Fetch(id string, req LLMRequest) error {
+	if id == "" {
+		return reject(tool.Errorf(tool.CodeInvalidArgument, "a request id is required"))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.mu.Lock()
+	if a.fetches == nil {
+		a.fetches = map[string]context.CancelFunc{}
+	}
+	a.fetches[id] = cancel
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.fetches, id)
+		a.mu.Unlock()
+		cancel()
+	}()
+	emit := func(e LLMStream) {
+		e.ID = id
+		if a.emit != nil {
+			a.emit(EventLLM, e)
+		}
+	}
+	seq := 0
+	var head *LLMHead
+	err := a.relay.Do(ctx, llm.Request(req), func(h llm.Head) {
+		head = &LLMHead{Status: h.Status, StatusText: h.StatusText, Headers: h.Headers}
+		emit(LLMStream{Head: head})
+	}, func(b []byte) {
+		emit(LLMStream{Seq: seq, Data: base64.StdEncoding.EncodeToString(b)})
+		seq++
+	})
+	// Events can overtake each other on the way to the web view: the end repeats the head, and pieces are numbered.
+	end := LLMStream{End: true, Seq: seq, Head: head}
+	if err != nil {
+		end.Error = err.Error()
+		if errors.Is(err, context.Canceled) {
+			end.Error = "aborted"
+		}
+	}
+	emit(end)
+	if err != nil {
+		code := tool.CodeInternal
+		if errors.Is(err, llm.ErrOutsideProvider) || errors.Is(err, llm.ErrUnknownProvider) {
+			code = tool.CodeInvalidArgument
+		}
+		return reject(tool.Errorf(code, "%v", err))
+	}
+	return nil
+}
+
+// CancelFetch aborts a relayed request; it reports whether one was running.
+func (a *Agent) CancelFetch(id string) bool {
+	a.mu.Lock()
+	cancel, ok := a.fetches[id]
+	a.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+// ConversationMeta is a conversation in the list; times are RFC 3339.
+type ConversationMeta struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Created string `json:"created"`
+	Updated string `json:"updated"`
+}
+
+func toMeta(m conversations.Meta) ConversationMeta {
+	return ConversationMeta{ID: m.ID, Title: m.Title, Created: m.Created.Format(time.RFC3339), Updated: m.Updated.Format(time.RFC3339)}
+}
+
+func (a *Agent) store() (*conversations.Store, error) {
+	info, err := a.session.Info()
+	if err != nil {
+		return nil, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+	}
+	if a.dataDir == "" {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "no data directory to keep conversations in"))
+	}
+	return conversations.ForProject(a.dataDir, info.Root), nil
+}
+
+func conversationErr(err error) error {
+	switch {
+	case errors.Is(err, conversations.ErrNotFound):
+		return reject(tool.Errorf(tool.CodeNotFound, "%v", err))
+	case errors.Is(err, conversations.ErrBadID):
+		return reject(tool.Errorf(tool.CodeInvalidArgument, "%v", err))
+	}
+	return reject(tool.Errorf(tool.CodeInternal, "conversations: %v", err))
+}
+
+// Conversations lists the open project's conversations, most recent first.
+func (a *Agent) Conversations() ([]ConversationMeta, error) {
+	s, err := a.store()
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.List()
+	if err != nil {
+		return nil, conversationErr(err)
+	}
+	out := make([]ConversationMeta, len(list))
+	for i, m := range list {
+		out[i] = toMeta(m)
+	}
+	return out, nil
+}
+
+// LoadConversation returns a conversation's body (JSON text).
+func (a *Agent) LoadConversation(id string) (string, error) {
+	s, err := a.store()
+	if err != nil {
+		return "", err
+	}
+	c, err := s.Load(id)
+	if err != nil {
+		return "", conversationErr(err)
+	}
+	return string(c.Body), nil
+}
+
+// SaveConversation writes a conversation's body (JSON text), creating it if new; an empty title keeps the title.
+func (a *Agent) SaveConversation(id, title, body string) (ConversationMeta, error) {
+	s, err := a.store()
+	if err != nil {
+		return ConversationMeta{}, err
+	}
+	m, err := s.Save(id, title, json.RawMessage(body))
+	if err != nil {
+		return ConversationMeta{}, conversationErr(err)
+	}
+	return toMeta(m), nil
+}
+
+// RenameConversation changes a conversation's title.
+func (a *Agent) RenameConversation(id, title string) (ConversationMeta, error) {
+	s, err := a.store()
+	if err != nil {
+		return ConversationMeta{}, err
+	}
+	m, err := s.Rename(id, title)
+	if err != nil {
+		return ConversationMeta{}, conversationErr(err)
+	}
+	return toMeta(m), nil
+}
+
+// DeleteConversation removes a conversation.
+func (a *Agent) DeleteConversation(id string) error {
+	s, err := a.store()
+	if err != nil {
+		return err
+	}
+	if err := s.Delete(id); err != nil {
+		return conversationErr(err)
+	}
+	return nil
+}
+
+func slicesDelete[T any](s []T, del func(T) bool) []T {
+	out := s[:0]
+	for _, v := range s {
+		if !del(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

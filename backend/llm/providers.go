@@ -1,0 +1,194 @@
+// Package llm keeps the user's LLM providers and relays the window's requests to them.
+//
+// Guarantees: API keys live only here, in providers.json in the user's config directory (mode 0600, its folder
+// 0700) or in the environment, and never travel to the web view: the window sees whether a provider has a key,
+// not the key. A request is relayed only to a URL under a configured provider's base URL, with that provider's key
+// put in by the relay; an environment key goes only to its own vendor's host (OPENAI_API_KEY to api.openai.com,
+// never to an OpenAI-compatible server elsewhere). Responses stream back as they arrive.
+//
+// Not guaranteed: anything about what the provider does with the request.
+package llm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Kind is the wire protocol a provider speaks.
+type Kind string
+
+const (
+	// OpenAICompatible is OpenAI's chat completions API, as OpenAI, Ollama, LM Studio, llama.cpp, vLLM and
+	// OpenRouter serve it.
+	OpenAICompatible Kind = "openai-compatible"
+	// Anthropic is Anthropic's Messages API.
+	Anthropic Kind = "anthropic"
+)
+
+// Provider is one configured endpoint.
+type Provider struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Kind    Kind   `json:"kind"`
+	BaseURL string `json:"base_url"`
+	Model   string `json:"model,omitempty"`
+	APIKey  string `json:"api_key,omitempty"`
+}
+
+// Config is the providers file.
+type Config struct {
+	Providers []Provider `json:"providers"`
+	// Active is the ID of the provider new conversations use.
+	Active string `json:"active,omitempty"`
+}
+
+// DefaultConfig is what a user who configured nothing gets: a local Ollama, which needs no key.
+func DefaultConfig() Config {
+	return Config{
+		Providers: []Provider{{ID: "ollama", Name: "Ollama (local)", Kind: OpenAICompatible, BaseURL: "http://localhost:11434/v1"}},
+		Active:    "ollama",
+	}
+}
+
+// Errors a caller can tell apart.
+var (
+	ErrUnknownProvider = errors.New("no such provider")
+	ErrInvalid         = errors.New("invalid provider")
+)
+
+// Store reads and writes the providers file.
+type Store struct {
+	path   string
+	getenv func(string) string
+}
+
+// NewStore keeps providers in path; getenv (os.Getenv when nil) supplies keys from the environment.
+func NewStore(path string, getenv func(string) string) *Store {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return &Store{path: path, getenv: getenv}
+}
+
+// DefaultPath is $XDG_CONFIG_HOME/rooted/providers.json (or the platform's config directory).
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "rooted", "providers.json"), nil
+}
+
+// Load returns the configuration, or DefaultConfig when there is no file yet.
+func (s *Store) Load() (Config, error) {
+	b, err := os.ReadFile(s.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return DefaultConfig(), nil
+	}
+	if err != nil {
+		return Config{}, err
+	}
+	var c Config
+	if err := json.Unmarshal(b, &c); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", s.path, err)
+	}
+	return c, nil
+}
+
+// Save validates c and writes it atomically, readable by the user only.
+func (s *Store) Save(c Config) error {
+	seen := map[string]bool{}
+	for _, p := range c.Providers {
+		if err := p.Validate(); err != nil {
+			return err
+		}
+		if seen[p.ID] {
+			return fmt.Errorf("%w: two providers with id %q", ErrInvalid, p.ID)
+		}
+		seen[p.ID] = true
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(s.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".providers-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), s.path)
+}
+
+// Validate checks what a provider needs to be usable.
+func (p Provider) Validate() error {
+	if strings.TrimSpace(p.ID) == "" {
+		return fmt.Errorf("%w: an id is required", ErrInvalid)
+	}
+	if p.Kind != OpenAICompatible && p.Kind != Anthropic {
+		return fmt.Errorf("%w: %s: kind must be %q or %q, not %q", ErrInvalid, p.ID, OpenAICompatible, Anthropic, p.Kind)
+	}
+	u, err := url.Parse(p.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%w: %s: base URL %q must be an http or https URL", ErrInvalid, p.ID, p.BaseURL)
+	}
+	return nil
+}
+
+// Find returns the provider with id.
+func (c Config) Find(id string) (Provider, error) {
+	for _, p := range c.Providers {
+		if p.ID == id {
+			return p, nil
+		}
+	}
+	return Provider{}, fmt.Errorf("%w: %q", ErrUnknownProvider, id)
+}
+
+// envKeys maps a vendor's API host to the environment variable that holds its key.
+var envKeys = map[string]string{
+	"api.openai.com":    "OPENAI_API_KEY",
+	"api.anthropic.com": "ANTHROPIC_API_KEY",
+	"openrouter.ai":     "OPENROUTER_API_KEY",
+}
+
+// Key returns the key to send to p and where it came from ("settings", the environment variable's name, or ""
+// when there is none, as for a local server).
+func (s *Store) Key(p Provider) (key, source string) {
+	if p.APIKey != "" {
+		return p.APIKey, "settings"
+	}
+	u, err := url.Parse(p.BaseURL)
+	if err != nil {
+		return "", ""
+	}
+	if name := envKeys[u.Hostname()]; name != "" {
+		if k := s.getenv(name); k != "" {
+			return k, name
+		}
+	}
+	return "", ""
+}

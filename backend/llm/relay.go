@@ -1,0 +1,132 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Request is what the window asks the relay to send: the URL the AI SDK built from the provider's base URL.
+type Request struct {
+	Provider string            `json:"provider"`
+	URL      string            `json:"url"`
+	Method   string            `json:"method"`
+	Headers  map[string]string `json:"headers"`
+	Body     string            `json:"body"`
+}
+
+// Head is the start of a response.
+type Head struct {
+	Status     int               `json:"status"`
+	StatusText string            `json:"status_text"`
+	Headers    map[string]string `json:"headers"`
+}
+
+// ErrOutsideProvider says a request's URL is not under its provider's base URL.
+var ErrOutsideProvider = errors.New("URL is not under the provider's base URL")
+
+// Relay sends the window's requests to providers.
+type Relay struct {
+	Store  *Store
+	Client *http.Client // nil: a client with no overall timeout (responses stream for minutes) and a dial timeout
+}
+
+// headers a caller may not set: the relay owns credentials and the connection.
+var dropped = map[string]bool{"authorization": true, "x-api-key": true, "cookie": true, "host": true, "content-length": true, "connection": true, "origin": true, "referer": true}
+
+// Do sends req and streams the response: head once the status is known, then body with every piece as it arrives.
+// It returns when the response has ended, ctx is done, or the request failed.
+func (r *Relay) Do(ctx context.Context, req Request, head func(Head), body func([]byte)) error {
+	cfg, err := r.Store.Load()
+	if err != nil {
+		return err
+	}
+	p, err := cfg.Find(req.Provider)
+	if err != nil {
+		return err
+	}
+	if err := under(req.URL, p.BaseURL); err != nil {
+		return err
+	}
+	method := strings.ToUpper(req.Method)
+	if method == "" {
+		method = http.MethodGet
+	}
+	var rd io.Reader
+	if req.Body != "" {
+		rd = strings.NewReader(req.Body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, req.URL, rd)
+	if err != nil {
+		return err
+	}
+	for k, v := range req.Headers {
+		if !dropped[strings.ToLower(k)] {
+			hr.Header.Set(k, v)
+		}
+	}
+	if key, _ := r.Store.Key(p); key != "" {
+		switch p.Kind {
+		case Anthropic:
+			hr.Header.Set("x-api-key", key)
+		default:
+			hr.Header.Set("Authorization", "Bearer "+key)
+		}
+	}
+	client := r.Client
+	if client == nil {
+		client = defaultClient
+	}
+	resp, err := client.Do(hr)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.Name, err)
+	}
+	defer resp.Body.Close()
+	h := Head{Status: resp.StatusCode, StatusText: http.StatusText(resp.StatusCode), Headers: map[string]string{}}
+	for k, v := range resp.Header {
+		h.Headers[strings.ToLower(k)] = strings.Join(v, ", ")
+	}
+	head(h)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := resp.Body.Read(buf)
+		if n > 0 {
+			body(append([]byte(nil), buf[:n]...))
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+var defaultClient = &http.Client{Transport: &http.Transport{
+	Proxy:                 http.ProxyFromEnvironment,
+	ResponseHeaderTimeout: 10 * time.Minute, // a local model can think for a long time before its first byte
+	TLSHandshakeTimeout:   15 * time.Second,
+	IdleConnTimeout:       90 * time.Second,
+}}
+
+// under checks that raw is base or below it: same scheme, host and port, and a path under base's path.
+func under(raw, base string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("%w: %q", ErrOutsideProvider, raw)
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return fmt.Errorf("%w: %q", ErrOutsideProvider, raw)
+	}
+	bp := strings.TrimSuffix(b.Path, "/")
+	if u.Scheme != b.Scheme || u.Host != b.Host || u.User != nil || (u.Path != bp && !strings.HasPrefix(u.Path, bp+"/")) || strings.Contains(u.Path, "/../") || strings.HasSuffix(u.Path, "/..") {
+		return fmt.Errorf("%w: %s is not under %s", ErrOutsideProvider, raw, base)
+	}
+	return nil
+}

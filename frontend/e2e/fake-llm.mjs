@@ -1,0 +1,115 @@
+// A local stand-in for a remote LLM: it speaks OpenAI's chat-completions streaming protocol (/v1/chat/completions,
+// tool calls included) and Anthropic's Messages streaming protocol (/v1/messages), and lists models (/v1/models).
+// Replies come from a script: a function of the conversation so far, returning text and/or tool calls.
+import http from 'node:http'
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+// normalise turns either protocol's request into {protocol, model, system, messages: [{role, text, toolCalls,
+// toolResults}]} so a script reads one shape.
+function normalise(protocol, body) {
+  const messages = []
+  if (protocol === 'openai') {
+    for (const m of body.messages ?? []) {
+      if (m.role === 'tool') messages.push({ role: 'tool', toolResults: [{ id: m.tool_call_id, content: String(m.content) }] })
+      else
+        messages.push({
+          role: m.role,
+          text: typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join(''),
+          toolCalls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, input: JSON.parse(c.function.arguments || '{}') })),
+        })
+    }
+    return { protocol, model: body.model, tools: (body.tools ?? []).map((t) => t.function.name), messages }
+  }
+  for (const m of body.messages ?? []) {
+    const parts = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content
+    const results = parts.filter((p) => p.type === 'tool_result')
+    if (results.length) {
+      messages.push({
+        role: 'tool',
+        toolResults: results.map((r) => ({ id: r.tool_use_id, content: typeof r.content === 'string' ? r.content : (r.content ?? []).map((c) => c.text ?? '').join('') })),
+      })
+    }
+    const text = parts.filter((p) => p.type === 'text').map((p) => p.text).join('')
+    const calls = parts.filter((p) => p.type === 'tool_use').map((p) => ({ id: p.id, name: p.name, input: p.input }))
+    if (text || calls.length) messages.push({ role: m.role, text, toolCalls: calls })
+  }
+  return { protocol, model: body.model, tools: (body.tools ?? []).map((t) => t.name), messages }
+}
+
+// chunks splits text into small pieces so the client sees it stream.
+const pieces = (text) => text.match(/.{1,6}/gs) ?? []
+
+async function openaiStream(res, reply, n) {
+  const id = `chatcmpl-${n}`
+  const send = (obj) => res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model: 'scripted', ...obj })}\n\n`)
+  send({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })
+  for (const p of pieces(reply.text ?? '')) {
+    send({ choices: [{ index: 0, delta: { content: p }, finish_reason: null }] })
+    await sleep(5)
+  }
+  ;(reply.tools ?? []).forEach((t, i) => {
+    const args = JSON.stringify(t.input)
+    const half = Math.floor(args.length / 2)
+    send({ choices: [{ index: 0, delta: { tool_calls: [{ index: i, id: `call_${n}_${i}`, type: 'function', function: { name: t.name, arguments: args.slice(0, half) } }] }, finish_reason: null }] })
+    send({ choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: args.slice(half) } }] }, finish_reason: null }] })
+  })
+  send({ choices: [{ index: 0, delta: {}, finish_reason: reply.tools?.length ? 'tool_calls' : 'stop' }] })
+  send({ choices: [], usage: { prompt_tokens: 100 + n, completion_tokens: 10, total_tokens: 110 + n } })
+  res.write('data: [DONE]\n\n')
+  res.end()
+}
+
+async function anthropicStream(res, reply, n) {
+  const send = (type, obj) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...obj })}\n\n`)
+  send('message_start', { message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'scripted', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100 + n, output_tokens: 1 } } })
+  let index = 0
+  if (reply.text) {
+    send('content_block_start', { index, content_block: { type: 'text', text: '' } })
+    for (const p of pieces(reply.text)) {
+      send('content_block_delta', { index, delta: { type: 'text_delta', text: p } })
+      await sleep(5)
+    }
+    send('content_block_stop', { index })
+    index++
+  }
+  for (const [i, t] of (reply.tools ?? []).entries()) {
+    send('content_block_start', { index, content_block: { type: 'tool_use', id: `toolu_${n}_${i}`, name: t.name, input: {} } })
+    send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(t.input) } })
+    send('content_block_stop', { index })
+    index++
+  }
+  send('message_delta', { delta: { stop_reason: reply.tools?.length ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 10 } })
+  send('message_stop', {})
+  res.end()
+}
+
+// startFakeLLM serves script on a free local port. requests records every normalised request.
+export async function startFakeLLM(script) {
+  const requests = []
+  const server = http.createServer(async (req, res) => {
+    let raw = ''
+    for await (const c of req) raw += c
+    if (req.method === 'GET' && req.url === '/v1/models') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model' }, { id: 'scripted-large', object: 'model' }] }))
+      return
+    }
+    const protocol = req.url === '/v1/chat/completions' ? 'openai' : req.url === '/v1/messages' ? 'anthropic' : null
+    if (!protocol || req.method !== 'POST') {
+      res.writeHead(404).end()
+      return
+    }
+    const request = { ...normalise(protocol, JSON.parse(raw)), headers: req.headers }
+    requests.push(request)
+    const reply = script(request)
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    await (protocol === 'openai' ? openaiStream(res, reply, requests.length) : anthropicStream(res, reply, requests.length))
+  })
+  await new Promise((r) => server.listen(0, '127.0.0.1', r))
+  const url = `http://127.0.0.1:${server.address().port}`
+  return { url, requests, close: () => new Promise((r) => server.close(r)) }
+}
+
+// toolResults lists the tool results of a normalised request, in order.
+export const toolResults = (request) => request.messages.filter((m) => m.role === 'tool').flatMap((m) => m.toolResults)

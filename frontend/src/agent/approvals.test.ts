@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { denial, needsApproval, noGrants, program, sessionGrant } from './approvals'
+
+const spec = (name: string, read_only = false) => ({ name, read_only })
+
+describe('approvals', () => {
+  it('lets read-only tools run and asks before anything that changes the project', () => {
+    expect(needsApproval(spec('read_file', true), {}, noGrants(), false)).toBe(false)
+    expect(needsApproval(spec('search_files', true), {}, noGrants(), false)).toBe(false)
+    for (const name of ['write_file', 'patch_file', 'exec_shell', 'restore_snapshot']) {
+      expect(needsApproval(spec(name), { command: 'go test ./...' }, noGrants(), false)).toBe(true)
+    }
+  })
+  it('auto-approves edits only when the setting is on, never commands', () => {
+    expect(needsApproval(spec('patch_file'), {}, noGrants(), true)).toBe(false)
+    expect(needsApproval(spec('exec_shell'), { command: 'go test' }, noGrants(), true)).toBe(true)
+    expect(needsApproval(spec('restore_snapshot'), {}, noGrants(), true)).toBe(true)
+  })
+  it('allows a command for the session per program, never all commands', () => {
+    const g = sessionGrant('exec_shell', { command: 'go test ./...' })
+    expect(g.label).toBe('Allow go for this session')
+    const grants = g.grant(noGrants())
+    expect(needsApproval(spec('exec_shell'), { command: 'go vet ./...' }, grants, false)).toBe(false)
+    expect(needsApproval(spec('exec_shell'), { command: 'rm -rf build' }, grants, false)).toBe(true)
+    expect(needsApproval(spec('exec_shell'), { command: '  "go" build' }, grants, false)).toBe(false)
+  })
+  it('allows both edit tools for the session at once', () => {
+    const grants = sessionGrant('write_file', {}).grant(noGrants())
+    expect(needsApproval(spec('patch_file'), {}, grants, false)).toBe(false)
+    expect(needsApproval(spec('exec_shell'), { command: 'ls' }, grants, false)).toBe(true)
+  })
+  it('tells the model why it was denied, with a code', () => {
+    expect(denial('exec_shell', ' not now ')).toEqual({ error: { code: 'denied_by_user', message: expect.stringContaining(': not now.') } })
+    expect(denial('write_file', '').error.message).toContain('no reason given')
+    expect(program("'my tool' --x")).toBe('my tool')
+  })
+})

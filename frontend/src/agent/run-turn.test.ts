@@ -1,0 +1,118 @@
+import { simulateReadableStream } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
+import { describe, expect, it } from 'vitest'
+import type { ToolSpec } from '../bridge'
+import { runTurn, type TurnEvent } from './run-turn'
+
+const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } }
+
+type Chunk = Record<string, unknown>
+
+const textReply = (text: string): Chunk[] => [
+  { type: 'text-start', id: 't' },
+  { type: 'text-delta', id: 't', delta: text },
+  { type: 'text-end', id: 't' },
+  { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage },
+]
+
+const toolReply = (id: string, name: string, input: unknown): Chunk[] => [
+  { type: 'tool-call', toolCallId: id, toolName: name, input: JSON.stringify(input) },
+  { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage },
+]
+
+// scripted answers each model call with the next reply, and records the prompts it was given.
+function scripted(replies: Chunk[][]) {
+  const prompts: unknown[] = []
+  let i = 0
+  const model = new MockLanguageModelV4({
+    doStream: async (opts) => {
+      prompts.push(opts.prompt)
+      const chunks = replies[Math.min(i++, replies.length - 1)]
+      return { stream: simulateReadableStream({ chunks: chunks as never[] }) }
+    },
+  })
+  return { model, prompts }
+}
+
+const specs: ToolSpec[] = [
+  { name: 'read_file', title: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, read_only: true, destructive: false, idempotent: true },
+  { name: 'write_file', title: 'Write', description: 'Write a file', input_schema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } }, read_only: false, destructive: true, idempotent: true },
+]
+
+describe('runTurn', () => {
+  it('runs tool calls step by step and hands results back to the model verbatim', async () => {
+    const { model, prompts } = scripted([toolReply('c1', 'read_file', { path: 'main.go' }), textReply('The file says hello.')])
+    const events: TurnEvent[] = []
+    const calls: unknown[] = []
+    const res = await runTurn({
+      model,
+      instructions: 'rules',
+      messages: [{ role: 'user', content: 'what does main.go say?' }],
+      specs,
+      execute: async (call) => {
+        calls.push(call)
+        return { path: 'main.go', content: 'hello' }
+      },
+      onEvent: (e) => events.push(e),
+    })
+    expect(calls).toEqual([{ id: 'c1', name: 'read_file', input: { path: 'main.go' } }])
+    expect(res.finish).toBe('done')
+    expect(res.messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant'])
+    expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe('The file says hello.')
+    expect(events.filter((e) => e.type === 'step')).toHaveLength(2)
+    // The second call saw the tool's result as the backend returned it.
+    expect(JSON.stringify(prompts[1])).toContain('"content":"hello"')
+  })
+
+  it('returns a tool error JSON to the model like any result, so it can adapt', async () => {
+    const { model, prompts } = scripted([toolReply('c1', 'read_file', { path: '../etc/passwd' }), textReply('That path is outside the project.')])
+    await runTurn({
+      model,
+      instructions: '',
+      messages: [{ role: 'user', content: 'read /etc/passwd' }],
+      specs,
+      execute: async () => ({ error: { code: 'outside_root', message: 'outside the project root: ../etc/passwd' } }),
+      onEvent: () => undefined,
+    })
+    expect(JSON.stringify(prompts[1])).toContain('outside_root')
+  })
+
+  it('stops at the step limit', async () => {
+    const { model } = scripted([toolReply('c', 'read_file', { path: 'a' })])
+    const res = await runTurn({ model, instructions: '', messages: [{ role: 'user', content: 'loop' }], specs, execute: async () => ({}), onEvent: () => undefined, maxSteps: 3 })
+    expect(res.finish).toBe('step-limit')
+    expect(res.messages.filter((m) => m.role === 'tool')).toHaveLength(3)
+  })
+
+  it('stops when aborted and keeps only finished steps', async () => {
+    const { model } = scripted([toolReply('c1', 'write_file', { path: 'a', content: 'x' }), textReply('never')])
+    const ctl = new AbortController()
+    const res = await runTurn({
+      model,
+      instructions: '',
+      messages: [{ role: 'user', content: 'write' }],
+      specs,
+      execute: async (_call, signal) => {
+        ctl.abort()
+        if (signal?.aborted) return { error: { code: 'cancelled', message: 'stopped' } }
+        return {}
+      },
+      onEvent: () => undefined,
+      signal: ctl.signal,
+    })
+    expect(res.finish).toBe('stopped')
+    expect(res.messages.every((m) => m.role !== 'assistant' || JSON.stringify(m).includes('tool-call') === res.messages.some((x) => x.role === 'tool'))).toBe(true)
+  })
+
+  it('reports a provider error that retries did not cure', async () => {
+    const model = new MockLanguageModelV4({
+      doStream: async () => {
+        throw Object.assign(new Error('model not found'), { statusCode: 404 })
+      },
+    })
+    const events: TurnEvent[] = []
+    const res = await runTurn({ model, instructions: '', messages: [{ role: 'user', content: 'hi' }], specs, execute: async () => ({}), onEvent: (e) => events.push(e), maxRetries: 0 })
+    expect(res.finish).toBe('error')
+    expect(events).toContainEqual({ type: 'error', message: 'model not found (HTTP 404)' })
+  })
+})

@@ -1,0 +1,85 @@
+// Typed wrappers for the agent's bound services: providers (keys stay in Go), the LLM relay, conversations and the
+// project's settings.
+import * as Agent from '../../wailsjs/go/app/Agent'
+import * as Settings from '../../wailsjs/go/app/Settings'
+import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { EventLLM, type LLMStream } from './events'
+import { wrap } from './wrap'
+
+export type ProviderKind = 'openai-compatible' | 'anthropic'
+
+export interface ProviderView {
+  id: string
+  name: string
+  kind: ProviderKind
+  base_url: string
+  model: string
+  has_key: boolean
+  key_source?: string
+}
+
+export interface ProvidersView {
+  providers: ProviderView[]
+  active: string
+}
+
+export interface ProviderInput {
+  id: string
+  name: string
+  kind: ProviderKind
+  base_url: string
+  model: string
+  api_key: string
+  clear_key: boolean
+}
+
+export interface LLMRequest {
+  provider: string
+  url: string
+  method: string
+  headers: Record<string, string>
+  body: string
+}
+
+export interface ConversationMeta {
+  id: string
+  title: string
+  created: string
+  updated: string
+}
+
+export interface ProjectSettings {
+  root: string
+  allowlist: string[]
+  default_allowlist: string[]
+  no_network: boolean
+  writable: string[]
+  auto_approve_edits: boolean
+  snapshot_keep: number
+  snapshot_max_age_days: number
+  sandbox: { active: boolean; kind: string; level: number; network: boolean; reason: string }
+  file: string
+}
+
+export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'no_network' | 'auto_approve_edits' | 'snapshot_keep' | 'snapshot_max_age_days'>
+
+export const providers = (): Promise<ProvidersView> => wrap(() => Agent.Providers() as Promise<ProvidersView>)
+export const saveProvider = (p: ProviderInput): Promise<ProvidersView> => wrap(() => Agent.SaveProvider(p) as Promise<ProvidersView>)
+export const deleteProvider = (id: string): Promise<ProvidersView> => wrap(() => Agent.DeleteProvider(id) as Promise<ProvidersView>)
+export const setActiveProvider = (id: string, model: string): Promise<ProvidersView> => wrap(() => Agent.SetActive(id, model) as Promise<ProvidersView>)
+
+// relay sends a request through the backend; the response arrives as onLLMStream events carrying id.
+export const relay = (id: string, req: LLMRequest): Promise<void> => wrap(() => Agent.Fetch(id, req))
+export const cancelRelay = (id: string): Promise<boolean> => wrap(() => Agent.CancelFetch(id))
+export function onLLMStream(f: (e: LLMStream) => void): () => void {
+  return EventsOn(EventLLM, f)
+}
+
+export const conversations = (): Promise<ConversationMeta[]> => wrap(async () => (await Agent.Conversations()) ?? [])
+export const loadConversation = (id: string): Promise<unknown> => wrap(async () => JSON.parse(await Agent.LoadConversation(id)) as unknown)
+export const saveConversation = (id: string, title: string, body: unknown): Promise<ConversationMeta> => wrap(() => Agent.SaveConversation(id, title, JSON.stringify(body)))
+export const renameConversation = (id: string, title: string): Promise<ConversationMeta> => wrap(() => Agent.RenameConversation(id, title))
+export const deleteConversation = (id: string): Promise<void> => wrap(() => Agent.DeleteConversation(id))
+
+export const projectSettings = (): Promise<ProjectSettings> => wrap(() => Settings.Project() as Promise<ProjectSettings>)
+export const saveProjectSettings = (s: ProjectSettingsInput): Promise<ProjectSettings> => wrap(() => Settings.Save(s) as Promise<ProjectSettings>)

@@ -1,0 +1,147 @@
+import { useState } from 'react'
+import type { ExecResult, SearchResult } from '../bridge'
+import type { ToolItem } from '../agent/conversation'
+import { sessionGrant } from '../agent/approvals'
+import type { Approval } from '../stores/agent-session'
+
+interface Props {
+  item: ToolItem
+  onAnswer: (id: string, a: Approval) => void
+  onUndo: (item: ToolItem) => void
+  onOpen: (rel: string, line?: number) => void
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '')
+
+// summary is a call in one line, as a user would say it.
+function summary(item: ToolItem): string {
+  const i = item.input
+  switch (item.name) {
+    case 'exec_shell':
+      return `$ ${str(i.command)}${Array.isArray(i.args) ? ` ${i.args.join(' ')}` : ''}`
+    case 'search_files':
+      return `search “${str(i.query)}”${i.path ? ` in ${str(i.path)}` : ''}`
+    case 'write_file':
+    case 'patch_file':
+    case 'read_file':
+    case 'list_directory':
+      return `${item.name.replace('_', ' ')} ${str(i.path)}`
+    default:
+      return `${item.name} ${JSON.stringify(i)}`
+  }
+}
+
+// ToolCard shows one tool call in the conversation: what it does, the approval it waits for, and its outcome:
+// an edit's diff with Undo, a command's live output and exit, search hits that open the file at the line.
+export function ToolCard({ item, onAnswer, onUndo, onOpen }: Props) {
+  const [reason, setReason] = useState('')
+  const [busy, setBusy] = useState(false)
+  const grant = sessionGrant(item.name, item.input)
+  return (
+    <div className={`tool-card ${item.state}`} data-testid="tool-card" data-tool={item.name} data-state={item.state}>
+      <div className="tool-head">
+        <span className="tool-name">{item.name}</span>
+        <code className="tool-summary">{summary(item)}</code>
+        <span className="tool-state">{item.state === 'waiting' ? 'needs approval' : item.undone ? 'undone' : item.state}</span>
+      </div>
+      {item.state === 'waiting' ? (
+        <div className="approval" data-testid="approval">
+          {item.name === 'patch_file' || item.name === 'write_file' ? <Preview item={item} /> : null}
+          <div className="approval-buttons">
+            <button onClick={() => onAnswer(item.id, { kind: 'once' })} data-testid="approve-once">Allow once</button>
+            <button onClick={() => onAnswer(item.id, { kind: 'session' })} data-testid="approve-session">{grant.label}</button>
+            <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="reason (optional)" aria-label="Reason for denying" data-testid="deny-reason" />
+            <button className="danger" onClick={() => onAnswer(item.id, { kind: 'deny', reason })} data-testid="deny">Deny</button>
+          </div>
+        </div>
+      ) : null}
+      {item.error ? (
+        <div className="tool-error" data-testid="tool-error" data-code={item.error.code}>
+          <span className="error-code">{item.error.code}</span> {item.error.message}
+        </div>
+      ) : null}
+      {item.diff ? (
+        <div className="tool-diff" data-testid="tool-diff">
+          <pre>
+            {item.diff.split('\n').map((l, n) => (
+              <div key={n} className={l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : ''}>
+                {l || ' '}
+              </div>
+            ))}
+          </pre>
+          {(item.output as { backup?: string } | undefined)?.backup ? (
+            <button
+              className="link-button"
+              disabled={item.undone || busy}
+              onClick={() => {
+                setBusy(true)
+                Promise.resolve(onUndo(item)).finally(() => setBusy(false))
+              }}
+              data-testid="undo"
+            >
+              {item.undone ? 'Undone' : 'Undo'}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {item.name === 'exec_shell' && (item.live || item.output) ? <ExecOutput item={item} /> : null}
+      {item.name === 'search_files' && item.state === 'done' ? <Hits result={item.output as SearchResult} onOpen={onOpen} /> : null}
+    </div>
+  )
+}
+
+function Preview({ item }: { item: ToolItem }) {
+  const i = item.input
+  if (item.name === 'write_file') return <pre className="tool-preview">{str(i.content).slice(0, 4000)}</pre>
+  const edits = Array.isArray(i.edits) ? (i.edits as { search?: string; replace?: string }[]) : [{ search: str(i.search), replace: str(i.replace) }]
+  return (
+    <pre className="tool-preview" data-testid="approval-preview">
+      {edits.map((e, n) => (
+        <div key={n}>
+          {str(e.search)
+            .split('\n')
+            .map((l, k) => (
+              <div key={`d${k}`} className="del">-{l}</div>
+            ))}
+          {str(e.replace)
+            .split('\n')
+            .map((l, k) => (
+              <div key={`a${k}`} className="add">+{l}</div>
+            ))}
+        </div>
+      ))}
+    </pre>
+  )
+}
+
+function ExecOutput({ item }: { item: ToolItem }) {
+  const res = item.output as ExecResult | undefined
+  const text = res && !item.error ? `${res.stdout}${res.stderr}` : (item.live ?? '')
+  return (
+    <div className="tool-exec">
+      <pre className="run-output" data-testid="tool-output">{text}</pre>
+      {res && !item.error ? (
+        <div className="tool-exit" data-testid="tool-exit">
+          {res.cancelled ? 'stopped' : res.timed_out ? 'timed out' : `exit ${res.exit_code}`} · {(res.duration_ms / 1000).toFixed(1)} s
+        </div>
+      ) : null}
+    </div>
+  )
+}
+
+function Hits({ result, onOpen }: { result: SearchResult; onOpen: (rel: string, line?: number) => void }) {
+  const matches = result?.matches ?? []
+  return (
+    <ul className="tool-hits">
+      {matches.slice(0, 20).map((m) => (
+        <li key={`${m.path}:${m.line}`}>
+          <button className="search-hit" onClick={() => onOpen(m.path, m.line)} data-testid="tool-hit" data-path={m.path} data-line={m.line}>
+            <span className="search-line">{m.path}:{m.line}</span> <span className="search-text">{m.text.trim()}</span>
+          </button>
+        </li>
+      ))}
+      {matches.length > 20 ? <li className="tree-empty">{matches.length - 20} more</li> : null}
+      {matches.length === 0 ? <li className="tree-empty">no matches</li> : null}
+    </ul>
+  )
+}

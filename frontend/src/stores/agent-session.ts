@@ -1,0 +1,327 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import {
+  callTool,
+  conversations as listConversations,
+  deleteConversation,
+  loadConversation,
+  projectSettings,
+  providers as loadProviders,
+  renameConversation,
+  runTool,
+  saveConversation,
+  toBackendError,
+  toolSpecs,
+  type ConversationMeta,
+  type Project,
+  type ProjectSettings,
+  type ProvidersView,
+  type ToolSpec,
+} from '../bridge'
+import { denial, needsApproval, noGrants, sessionGrant, type Grants } from '../agent/approvals'
+import { errorOf, newConversation, restore, titleFrom, type Conversation, type Item, type ToolItem } from '../agent/conversation'
+import { runTurn, type TurnEvent } from '../agent/run-turn'
+import { instructions } from '../agent/system-prompt'
+import { createModel } from '../llm/providers'
+import type { LanguageModel } from 'ai'
+
+export type Approval = { kind: 'once' } | { kind: 'session' } | { kind: 'deny'; reason: string }
+
+// ModelFactory makes the model for a provider; tests and the window use the real one.
+export type ModelFactory = typeof createModel
+
+const saveDelay = 250
+
+// useAgentSession runs the agent for the open project: the conversation and its list, the turn in progress,
+// approvals, and saving every change as it happens.
+export function useAgentSession(project: Project, makeModel: ModelFactory = createModel) {
+  const [conv, setConv] = useState<Conversation>(newConversation)
+  const [list, setList] = useState<ConversationMeta[]>([])
+  const [running, setRunning] = useState(false)
+  const [provs, setProvs] = useState<ProvidersView | null>(null)
+  const [settings, setSettings] = useState<ProjectSettings | null>(null)
+  const [specs, setSpecs] = useState<ToolSpec[]>([])
+  const grants = useRef<Grants>(noGrants())
+  const waiting = useRef(new Map<string, (a: Approval) => void>())
+  const abort = useRef<AbortController | null>(null)
+  const running_calls = useRef(new Map<string, () => void>())
+  const convRef = useRef(conv)
+
+  const refreshList = useCallback(() => {
+    listConversations()
+      .then(setList)
+      .catch(() => undefined)
+  }, [])
+  const refreshProviders = useCallback(() => {
+    loadProviders()
+      .then(setProvs)
+      .catch(() => undefined)
+  }, [])
+  const refreshSettings = useCallback(() => {
+    projectSettings()
+      .then(setSettings)
+      .catch(() => undefined)
+  }, [])
+  useEffect(() => {
+    refreshList()
+    refreshProviders()
+    refreshSettings()
+    toolSpecs()
+      .then(setSpecs)
+      .catch(() => undefined)
+  }, [project.root, refreshList, refreshProviders, refreshSettings])
+
+  // Ready once the tools, the project's rules and the providers are known: a request sent before would run
+  // without tools or approvals.
+  const ready = specs.length > 0 && settings !== null && provs !== null
+
+  // Saved shortly after every change, and at once when a turn ends (flush).
+  const dirty = useRef(false)
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
+  const flush = useCallback(async () => {
+    if (timer.current) clearTimeout(timer.current)
+    timer.current = null
+    const c = convRef.current
+    if (!dirty.current || c.items.length === 0) return
+    dirty.current = false
+    try {
+      await saveConversation(c.id, c.title, { items: c.items, messages: c.messages, usage: c.usage, notes: c.notes ?? [] })
+      refreshList()
+    } catch {
+      dirty.current = true
+    }
+  }, [refreshList])
+  const update = useCallback(
+    (f: (c: Conversation) => Conversation) => {
+      // convRef is the truth (updates from tool calls and the stream interleave); React state follows it.
+      const n = f(convRef.current)
+      convRef.current = n
+      setConv(n)
+      dirty.current = true
+      if (!timer.current) timer.current = setTimeout(() => void flush(), saveDelay)
+    },
+    [flush],
+  )
+
+  const upsertTool = useCallback(
+    (id: string, patch: Partial<ToolItem> & { name?: string; input?: Record<string, unknown> }) =>
+      update((c) => {
+        const i = c.items.findIndex((it) => it.kind === 'tool' && it.id === id)
+        if (i < 0) return { ...c, items: [...c.items, { kind: 'tool', id, name: patch.name ?? '', input: patch.input ?? {}, state: 'running', ...patch } as ToolItem] }
+        const items = c.items.slice()
+        items[i] = { ...(items[i] as ToolItem), ...patch }
+        return { ...c, items }
+      }),
+    [update],
+  )
+
+  const execute = useCallback(
+    async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal | undefined): Promise<unknown> => {
+      const spec = specs.find((s) => s.name === call.name)
+      if (!spec) return { error: { code: 'unknown_tool', message: `no tool named ${call.name}` } }
+      if (needsApproval(spec, call.input, grants.current, settings?.auto_approve_edits ?? false)) {
+        upsertTool(call.id, { name: call.name, input: call.input, state: 'waiting' })
+        const answer = await new Promise<Approval>((resolve) => {
+          waiting.current.set(call.id, resolve)
+          signal?.addEventListener('abort', () => resolve({ kind: 'deny', reason: 'the user stopped the agent' }), { once: true })
+        })
+        waiting.current.delete(call.id)
+        if (answer.kind === 'deny') {
+          const out = denial(call.name, answer.reason)
+          upsertTool(call.id, { state: 'denied', output: out, error: out.error })
+          return out
+        }
+        if (answer.kind === 'session') grants.current = sessionGrant(call.name, call.input).grant(grants.current)
+      }
+      upsertTool(call.id, { name: call.name, input: call.input, state: 'running' })
+      try {
+        let output: unknown
+        if (call.name === 'exec_shell') {
+          let live = ''
+          const run = runTool('exec_shell', call.input, (o) => {
+            live += o.data
+            upsertTool(call.id, { live })
+          })
+          running_calls.current.set(call.id, () => void run.cancel())
+          const stop = () => void run.cancel()
+          signal?.addEventListener('abort', stop, { once: true })
+          try {
+            output = await run.result
+          } finally {
+            signal?.removeEventListener('abort', stop)
+            running_calls.current.delete(call.id)
+          }
+        } else {
+          output = await callTool(call.name, call.input)
+        }
+        const backup = (output as { backup?: string }).backup
+        let diff: string | undefined
+        if (backup && (call.name === 'write_file' || call.name === 'patch_file')) {
+          diff = await callTool('diff_snapshot', { id: backup, path: (output as { path: string }).path })
+            .then((d) => d.diff)
+            .catch(() => undefined)
+        }
+        upsertTool(call.id, { state: 'done', output, diff })
+        return output
+      } catch (e) {
+        const err = toBackendError(e)
+        const out = { error: { code: err.code, message: err.message, ...(err.path ? { path: err.path } : {}) } }
+        upsertTool(call.id, { state: 'failed', output: out, error: out.error })
+        return out
+      }
+    },
+    [specs, settings, upsertTool],
+  )
+
+  const send = useCallback(
+    async (text: string) => {
+      const provider = provs?.providers.find((p) => p.id === provs.active)
+      if (!provider || running || !ready) return
+      if (!provider.model) {
+        update((c) => ({ ...c, items: [...c.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'error', text: `Choose a model for ${provider.name} in Settings first.` }] }))
+        return
+      }
+      let model: LanguageModel
+      try {
+        model = makeModel(provider, provider.model)
+      } catch (e) {
+        update((c) => ({ ...c, items: [...c.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'error', text: String(e) }] }))
+        return
+      }
+      const notes = convRef.current.notes ?? []
+      const content = notes.length ? `${notes.join('\n')}\n\n${text}` : text
+      const userMsg = { role: 'user' as const, content }
+      update((c) => ({
+        ...c,
+        title: c.title || titleFrom(text),
+        notes: [],
+        items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text }],
+        messages: [...c.messages, userMsg],
+      }))
+      const ctl = new AbortController()
+      abort.current = ctl
+      setRunning(true)
+      let textId = ''
+      const onEvent = (e: TurnEvent) => {
+        switch (e.type) {
+          case 'text':
+            update((c) => {
+              const last = c.items[c.items.length - 1]
+              if (last?.kind === 'assistant' && last.id === textId) {
+                return { ...c, items: [...c.items.slice(0, -1), { ...last, text: last.text + e.delta }] }
+              }
+              textId = `a${Date.now()}${Math.random().toString(36).slice(2, 5)}`
+              return { ...c, items: [...c.items, { kind: 'assistant', id: textId, text: e.delta }] }
+            })
+            break
+          case 'tool-call':
+            textId = ''
+            update((c) => (c.items.some((it) => it.kind === 'tool' && it.id === e.id) ? c : { ...c, items: [...c.items, { kind: 'tool', id: e.id, name: e.name, input: e.input, state: 'running' }] }))
+            break
+          case 'tool-result': {
+            const err = errorOf(e.output)
+            update((c) => ({
+              ...c,
+              items: c.items.map((it): Item => (it.kind === 'tool' && it.id === e.id && it.state === 'running' ? { ...it, state: err ? 'failed' : 'done', output: e.output, error: err } : it)),
+            }))
+            break
+          }
+          case 'step':
+            update((c) => ({ ...c, usage: { input: c.usage.input + e.input, output: c.usage.output + e.output } }))
+            break
+          case 'error':
+            update((c) => ({ ...c, items: [...c.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'error', text: e.message }] }))
+            break
+        }
+      }
+      const cwd = await callTool('get_working_directory', {}).catch(() => null)
+      const res = await runTurn({
+        model,
+        instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [] }),
+        messages: [...convRef.current.messages],
+        specs,
+        execute,
+        onEvent,
+        signal: ctl.signal,
+      })
+      update((c) => {
+        const items = c.items.slice()
+        if (res.finish === 'stopped') items.push({ kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: 'Stopped.' })
+        if (res.finish === 'step-limit') items.push({ kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: 'Stopped at the step limit; say "continue" to go on.' })
+        return { ...c, items, messages: [...c.messages, ...res.messages] }
+      })
+      abort.current = null
+      setRunning(false)
+      await flush()
+    },
+    [provs, running, ready, makeModel, update, project, settings, specs, execute, flush],
+  )
+
+  const stop = useCallback(() => {
+    abort.current?.abort()
+    for (const cancel of running_calls.current.values()) cancel()
+  }, [])
+
+  const answer = useCallback((id: string, a: Approval) => waiting.current.get(id)?.(a), [])
+
+  const undo = useCallback(
+    async (item: ToolItem) => {
+      const out = item.output as { backup?: string; path?: string }
+      if (!out.backup || !out.path) return
+      await callTool('restore_snapshot', { id: out.backup, paths: [out.path] })
+      update((c) => ({
+        ...c,
+        notes: [...(c.notes ?? []), `(Rooted: the user undid your ${item.name} of ${out.path}; it is back as it was before that edit.)`],
+        items: c.items.map((it) => (it.kind === 'tool' && it.id === item.id ? { ...it, undone: true } : it)),
+      }))
+      await flush()
+    },
+    [update, flush],
+  )
+
+  const open = useCallback(
+    async (id: string) => {
+      if (running) return
+      await flush()
+      const meta = list.find((m) => m.id === id)
+      const body = await loadConversation(id)
+      grants.current = noGrants()
+      const c = restore(id, meta?.title ?? '', body)
+      convRef.current = c
+      setConv(c)
+    },
+    [running, flush, list],
+  )
+
+  const startNew = useCallback(async () => {
+    if (running) return
+    await flush()
+    grants.current = noGrants()
+    const c = newConversation()
+    convRef.current = c
+    setConv(c)
+  }, [running, flush])
+
+  const rename = useCallback(
+    async (id: string, title: string) => {
+      await renameConversation(id, title)
+      if (convRef.current.id === id) setConv((c) => ({ ...c, title }))
+      refreshList()
+    },
+    [refreshList],
+  )
+
+  const remove = useCallback(
+    async (id: string) => {
+      await deleteConversation(id)
+      if (convRef.current.id === id) {
+        const c = newConversation()
+        convRef.current = c
+        setConv(c)
+      }
+      refreshList()
+    },
+    [refreshList],
+  )
+
+  return { conv, list, running, ready, providers: provs, settings, send, stop, answer, undo, open, startNew, rename, remove, refreshProviders, refreshSettings, setSettings }
+}

@@ -1,0 +1,178 @@
+import { useEffect, useState } from 'react'
+import {
+  deleteProvider,
+  projectSettings,
+  providers as loadProviders,
+  saveProjectSettings,
+  saveProvider,
+  setActiveProvider,
+  toBackendError,
+  type BackendError,
+  type ProjectSettings,
+  type ProviderInput,
+  type ProvidersView,
+  type ProviderView,
+} from '../bridge'
+import { ErrorNotice } from '../components/error-notice'
+import { listModels } from '../llm/providers'
+
+interface Props {
+  onClose: (changed: boolean) => void
+}
+
+const blank: ProviderInput = { id: '', name: '', kind: 'openai-compatible', base_url: '', model: '', api_key: '', clear_key: false }
+
+// SettingsScreen edits the model providers (keys go to the backend and are never shown again) and the open
+// project's rules: the command allowlist, network, edit approvals, snapshot retention, and the sandbox in force.
+export function SettingsScreen({ onClose }: Props) {
+  const [provs, setProvs] = useState<ProvidersView | null>(null)
+  const [edit, setEdit] = useState<ProviderInput | null>(null)
+  const [models, setModels] = useState<string[]>([])
+  const [proj, setProj] = useState<ProjectSettings | null>(null)
+  const [allow, setAllow] = useState('')
+  const [error, setError] = useState<BackendError | null>(null)
+  const [saved, setSaved] = useState('')
+  const [changed, setChanged] = useState(false)
+
+  useEffect(() => {
+    loadProviders().then(setProvs).catch((e: unknown) => setError(toBackendError(e)))
+    projectSettings()
+      .then((p) => {
+        setProj(p)
+        setAllow(p.allowlist.join(' '))
+      })
+      .catch((e: unknown) => setError(toBackendError(e)))
+  }, [])
+
+  const fail = (e: unknown) => setError(toBackendError(e))
+  const done = (what: string) => {
+    setError(null)
+    setSaved(what)
+    setChanged(true)
+  }
+  const editProvider = (p: ProviderView | null) => {
+    setModels([])
+    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false } : { ...blank })
+  }
+  const fetchModels = (p: ProviderInput) => {
+    const view = provs?.providers.find((x) => x.id === p.id)
+    if (!view) return setError(toBackendError(new Error('save the provider first, then list its models')))
+    listModels(view)
+      .then((m) => {
+        setModels(m)
+        setError(null)
+      })
+      .catch(fail)
+  }
+
+  return (
+    <div className="settings-overlay" role="dialog" aria-label="Settings" data-testid="settings">
+      <div className="settings">
+        <header className="settings-header">
+          <h2>Settings</h2>
+          <button className="link-button" onClick={() => onClose(changed)} data-testid="settings-close">Close</button>
+        </header>
+        {error ? <ErrorNotice error={error} /> : null}
+        {saved ? <div className="settings-saved" data-testid="settings-saved">{saved}</div> : null}
+
+        <h3>Model providers</h3>
+        <ul className="provider-list">
+          {provs?.providers.map((p) => (
+            <li key={p.id} data-testid="provider" data-id={p.id}>
+              <label>
+                <input
+                  type="radio"
+                  name="active"
+                  checked={provs.active === p.id}
+                  onChange={() => setActiveProvider(p.id, '').then((v) => { setProvs(v); done(`${p.name} is used for new requests`) }).catch(fail)}
+                />
+                <strong>{p.name}</strong> <span className="muted">{p.kind} · {p.base_url} · {p.model || 'no model chosen'} · {p.has_key ? `key from ${p.key_source}` : 'no key'}</span>
+              </label>
+              <button className="link-button" onClick={() => editProvider(p)}>Edit</button>
+              <button className="link-button" onClick={() => deleteProvider(p.id).then((v) => { setProvs(v); done(`removed ${p.name}`) }).catch(fail)}>Remove</button>
+            </li>
+          ))}
+        </ul>
+        <button className="link-button" onClick={() => editProvider(null)} data-testid="provider-add">Add a provider…</button>
+        {edit ? (
+          <form
+            className="provider-form"
+            onSubmit={(ev) => {
+              ev.preventDefault()
+              saveProvider(edit)
+                .then((v) => {
+                  setProvs(v)
+                  setEdit({ ...edit, api_key: '', clear_key: false })
+                  done(`saved ${edit.name || edit.id}`)
+                })
+                .catch(fail)
+            }}
+          >
+            <label>Id <input value={edit.id} onChange={(e) => setEdit({ ...edit, id: e.target.value })} required data-testid="provider-id" /></label>
+            <label>Name <input value={edit.name} onChange={(e) => setEdit({ ...edit, name: e.target.value })} /></label>
+            <label>
+              Protocol{' '}
+              <select value={edit.kind} onChange={(e) => setEdit({ ...edit, kind: e.target.value as ProviderInput['kind'] })} data-testid="provider-kind">
+                <option value="openai-compatible">OpenAI-compatible (OpenAI, Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)</option>
+                <option value="anthropic">Anthropic Messages</option>
+              </select>
+            </label>
+            <label>Base URL <input value={edit.base_url} onChange={(e) => setEdit({ ...edit, base_url: e.target.value })} placeholder="http://localhost:11434/v1" required data-testid="provider-url" /></label>
+            <label>
+              API key{' '}
+              <input type="password" value={edit.api_key} onChange={(e) => setEdit({ ...edit, api_key: e.target.value })} placeholder="leave empty to keep the stored key (or use OPENAI_API_KEY / ANTHROPIC_API_KEY)" autoComplete="off" data-testid="provider-key" />
+            </label>
+            <label className="inline"><input type="checkbox" checked={edit.clear_key} onChange={(e) => setEdit({ ...edit, clear_key: e.target.checked })} /> remove the stored key</label>
+            <label>
+              Model <input value={edit.model} onChange={(e) => setEdit({ ...edit, model: e.target.value })} list="provider-models" data-testid="provider-model" />
+              <datalist id="provider-models">{models.map((m) => <option key={m} value={m} />)}</datalist>
+              <button type="button" className="link-button" onClick={() => fetchModels(edit)} data-testid="provider-list-models">List models</button>
+            </label>
+            {models.length ? <div className="muted" data-testid="provider-models">{models.length} models: {models.slice(0, 8).join(', ')}{models.length > 8 ? ', …' : ''}</div> : null}
+            <button type="submit" data-testid="provider-save">Save provider</button>
+          </form>
+        ) : null}
+
+        {proj ? (
+          <form
+            className="project-form"
+            onSubmit={(ev) => {
+              ev.preventDefault()
+              saveProjectSettings({
+                allowlist: allow.split(/[\s,]+/).filter(Boolean),
+                no_network: proj.no_network,
+                auto_approve_edits: proj.auto_approve_edits,
+                snapshot_keep: proj.snapshot_keep,
+                snapshot_max_age_days: proj.snapshot_max_age_days,
+              })
+                .then((p) => {
+                  setProj(p)
+                  setAllow(p.allowlist.join(' '))
+                  done('project settings saved')
+                })
+                .catch(fail)
+            }}
+          >
+            <h3>This project</h3>
+            <p className="muted">Kept in {proj.file}, never in the project itself.</p>
+            <label>
+              Programs the agent may run{' '}
+              <textarea value={allow} onChange={(e) => setAllow(e.target.value)} rows={2} data-testid="settings-allowlist" />
+            </label>
+            <button type="button" className="link-button" onClick={() => setAllow(proj.default_allowlist.join(' '))}>Reset to the default list</button>
+            <label className="inline"><input type="checkbox" checked={proj.no_network} onChange={(e) => setProj({ ...proj, no_network: e.target.checked })} /> Commands have no network access</label>
+            <label className="inline">
+              <input type="checkbox" checked={proj.auto_approve_edits} onChange={(e) => setProj({ ...proj, auto_approve_edits: e.target.checked })} data-testid="settings-auto-edits" /> Apply the agent's file edits without asking (each is still snapshotted and can be undone)
+            </label>
+            <label>Snapshots kept <input type="number" min={1} value={proj.snapshot_keep} onChange={(e) => setProj({ ...proj, snapshot_keep: Number(e.target.value) })} /></label>
+            <label>Snapshots expire after (days) <input type="number" min={1} value={proj.snapshot_max_age_days} onChange={(e) => setProj({ ...proj, snapshot_max_age_days: Number(e.target.value) })} /></label>
+            <p className="sandbox-status" data-testid="settings-sandbox">
+              Sandbox: {proj.sandbox.active ? `${proj.sandbox.kind} ${proj.sandbox.level}: commands may write only inside the project, its temporary folder and toolchain caches${proj.sandbox.network ? '' : ', without network'}` : proj.sandbox.reason}
+            </p>
+            <button type="submit" data-testid="settings-save">Save project settings</button>
+          </form>
+        ) : null}
+      </div>
+    </div>
+  )
+}
