@@ -39,12 +39,20 @@ function denyScript(req) {
   return { text: `Understood. The tool said: ${results[0].content}` }
 }
 
+// The stopped conversation: a command that never ends.
+function stopScript(req) {
+  if (toolResults(req).length === 0) return { text: 'Watching.', tools: [{ name: 'exec_shell', input: { command: `node -e "setInterval(() => console.log('tick'), 100)"` } }] }
+  return { text: 'should not be reached' }
+}
+
 describe('agent', { timeout: 600_000 }, () => {
-  let page, fixture, openai, anthropic
+  let page, fixture, openai, anthropic, stopper
 
   before(async () => {
     openai = await startFakeLLM(fixScript)
-    anthropic = await startFakeLLM(denyScript)
+    anthropic = await startFakeLLM(denyScript, { overloaded: 1 })
+    stopper = await startFakeLLM(stopScript)
+    onCleanup(() => stopper.close())
     onCleanup(() => openai.close())
     onCleanup(() => anthropic.close())
     const app = await startDevApp()
@@ -116,6 +124,11 @@ describe('agent', { timeout: 600_000 }, () => {
     assert.ok(openai.requests[0].tools.includes('patch_file') && openai.requests[0].tools.includes('exec_shell'))
     await screenshot(page, 'e2e-agent.png')
 
+    // A search hit in the conversation opens the file at its line.
+    await page.locator('[data-testid="tool-hit"][data-path="calc.go"]').click()
+    await page.getByTestId('file-name').filter({ hasText: 'calc.go' }).waitFor()
+    await page.locator('.cm-activeLine', { hasText: 'func Add' }).waitFor()
+
     // Undo restores the file from the snapshot taken before the patch.
     await patch.getByTestId('undo').click()
     await patch.getByTestId('undo').filter({ hasText: 'Undone' }).waitFor()
@@ -133,7 +146,7 @@ describe('agent', { timeout: 600_000 }, () => {
     assert.equal(await page.getByTestId('undo').innerText(), 'Undone')
   })
 
-  test('over the Anthropic protocol, a denied command is not run and the model is told why', async () => {
+  test('over the Anthropic protocol, after a retried overload, a denied command is not run and the model is told why', async () => {
     await page.evaluate(async (url) => {
       await window.go.app.Agent.SaveProvider({ id: 'claude', name: 'Claude (scripted)', kind: 'anthropic', base_url: url, model: 'scripted', api_key: 'sk-ant-test', clear_key: false })
       await window.go.app.Agent.SetActive('claude', '')
@@ -148,10 +161,35 @@ describe('agent', { timeout: 600_000 }, () => {
     await page.getByTestId('msg-assistant').filter({ hasText: 'Understood.' }).waitFor()
     assert.equal(await exec.getAttribute('data-state'), 'denied')
     assert.ok(existsSync(path.join(fixture, 'notes.txt')), 'the denied command did not run')
-    const told = toolResults(anthropic.requests[1])[0].content
+    const told = toolResults(anthropic.requests.at(-1))[0].content
     assert.match(told, /denied_by_user/)
     assert.match(told, /I still need those notes/)
     assert.equal(anthropic.requests[0].headers['x-api-key'], 'sk-ant-test')
+    // The first request met a 529 and was retried: three requests for two model calls.
+    assert.equal(anthropic.requests.length, 3)
     await screenshot(page, 'e2e-agent-denied.png')
+  })
+
+  test('Stop ends the turn and kills the running command', async () => {
+    await page.evaluate(async (url) => {
+      await window.go.app.Agent.SaveProvider({ id: 'stopper', name: 'Stopper', kind: 'openai-compatible', base_url: url, model: 'scripted', api_key: '', clear_key: false })
+      await window.go.app.Agent.SetActive('stopper', '')
+    }, `${stopper.url}/v1`)
+    await page.reload()
+    await page.getByTestId('agent-model').filter({ hasText: 'Stopper' }).waitFor()
+    await page.getByTestId('agent-input').fill('watch the ticks')
+    await page.getByTestId('agent-send').click()
+    const exec = page.locator('[data-testid="tool-card"][data-tool="exec_shell"]')
+    await exec.getByTestId('approve-once').click()
+    await exec.getByTestId('tool-output').filter({ hasText: /tick\s+tick/ }).waitFor()
+    await page.getByTestId('agent-stop').click()
+    await page.getByTestId('msg-notice').filter({ hasText: 'Stopped.' }).waitFor()
+    await page.getByTestId('agent-send').waitFor()
+    assert.equal(stopper.requests.length, 1, 'the model was not called again after Stop')
+    // The command was stopped (its whole process group) and its output stops growing.
+    await exec.getByTestId('tool-exit').filter({ hasText: 'stopped' }).waitFor()
+    const before = await exec.getByTestId('tool-output').innerText()
+    await new Promise((r) => setTimeout(r, 600))
+    assert.equal(await exec.getByTestId('tool-output').innerText(), before)
   })
 })

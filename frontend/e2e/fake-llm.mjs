@@ -84,9 +84,11 @@ async function anthropicStream(res, reply, n) {
   res.end()
 }
 
-// startFakeLLM serves script on a free local port. requests records every normalised request.
-export async function startFakeLLM(script) {
+// startFakeLLM serves script on a free local port. requests records every normalised request. The first
+// opts.overloaded requests are answered with HTTP 529 (Anthropic's "overloaded"), as a busy provider does.
+export async function startFakeLLM(script, opts = {}) {
   const requests = []
+  let overloaded = opts.overloaded ?? 0
   const server = http.createServer(async (req, res) => {
     let raw = ''
     for await (const c of req) raw += c
@@ -102,6 +104,12 @@ export async function startFakeLLM(script) {
     }
     const request = { ...normalise(protocol, JSON.parse(raw)), headers: req.headers }
     requests.push(request)
+    if (overloaded > 0) {
+      overloaded--
+      res.writeHead(529, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }))
+      return
+    }
     const reply = script(request)
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
     await (protocol === 'openai' ? openaiStream(res, reply, requests.length) : anthropicStream(res, reply, requests.length))

@@ -1,0 +1,128 @@
+package app
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The window never receives a key: the provider list says whether there is one and where it comes from.
+func TestProvidersViewHasNoKeys(t *testing.T) {
+	svc := openServices(t, t.TempDir())
+	v, err := svc.Agent.SaveProvider(ProviderInput{ID: "or", Name: "OpenRouter", Kind: "openai-compatible", BaseURL: "https://openrouter.ai/api/v1/", APIKey: "sk-or-secret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(v)
+	if strings.Contains(string(b), "sk-or-secret") {
+		t.Fatalf("the key reached the view: %s", b)
+	}
+	var or ProviderView
+	for _, p := range v.Providers {
+		if p.ID == "or" {
+			or = p
+		}
+	}
+	if !or.HasKey || or.KeySource != "settings" || or.BaseURL != "https://openrouter.ai/api/v1" {
+		t.Errorf("view: %+v", or)
+	}
+	// Saving again without a key keeps the stored one; clear_key removes it.
+	v, _ = svc.Agent.SaveProvider(ProviderInput{ID: "or", Kind: "openai-compatible", BaseURL: "https://openrouter.ai/api/v1", Model: "x"})
+	if !v.Providers[1].HasKey {
+		t.Error("an edit without a key dropped the stored key")
+	}
+	v, _ = svc.Agent.SaveProvider(ProviderInput{ID: "or", Kind: "openai-compatible", BaseURL: "https://openrouter.ai/api/v1", ClearKey: true})
+	if v.Providers[1].HasKey {
+		t.Error("clear_key kept the key")
+	}
+	if _, err := svc.Agent.SaveProvider(ProviderInput{ID: "bad", Kind: "openai-compatible", BaseURL: "ftp://x"}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("bad URL: %v", err)
+	}
+	path := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "rooted", "providers.json")
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("providers file: %v %v", fi, err)
+	}
+}
+
+// Fetch streams a provider's response to the window as numbered events, the end repeating the head.
+func TestFetchStreamsEvents(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := range 3 {
+			fmt.Fprintf(w, "data: %d %s\n\n", i, r.Header.Get("Authorization"))
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer srv.Close()
+	svc := openServices(t, t.TempDir())
+	var mu sync.Mutex
+	var got []LLMStream
+	svc.Agent.emit = func(name string, data any) {
+		if name == EventLLM {
+			mu.Lock()
+			got = append(got, data.(LLMStream))
+			mu.Unlock()
+		}
+	}
+	if _, err := svc.Agent.SaveProvider(ProviderInput{ID: "local", Kind: "openai-compatible", BaseURL: srv.URL + "/v1", APIKey: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Agent.Fetch("r1", LLMRequest{Provider: "local", URL: srv.URL + "/v1/chat/completions", Method: "POST", Body: "{}"}); err != nil {
+		t.Fatal(err)
+	}
+	var body strings.Builder
+	for _, e := range got {
+		if e.Data != "" {
+			b, _ := base64.StdEncoding.DecodeString(e.Data)
+			body.WriteString(string(b))
+		}
+	}
+	last := got[len(got)-1]
+	if got[0].Head == nil || got[0].Head.Status != 200 || !last.End || last.Head == nil || last.Seq != len(got)-2 || last.Error != "" {
+		t.Errorf("events: %+v", got)
+	}
+	if body.String() != "data: 0 Bearer k\n\ndata: 1 Bearer k\n\ndata: 2 Bearer k\n\n" {
+		t.Errorf("body: %q", body.String())
+	}
+	// Not an open proxy.
+	err := svc.Agent.Fetch("r2", LLMRequest{Provider: "local", URL: "http://169.254.169.254/latest/meta-data"})
+	if err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("other host: %v", err)
+	}
+}
+
+func TestProjectSettingsScreen(t *testing.T) {
+	dir := t.TempDir()
+	svc := openServices(t, dir)
+	if _, err := svc.Projects.Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	p, err := svc.Settings.Project()
+	if err != nil || len(p.Allowlist) == 0 || p.SnapshotKeep != 500 || p.SnapshotMaxAgeDays != 30 {
+		t.Fatalf("defaults: %+v, %v", p, err)
+	}
+	if _, err := svc.Settings.Save(ProjectSettingsInput{Allowlist: []string{"go", "/bin/sh"}}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("a path in the allowlist: %v", err)
+	}
+	p, err = svc.Settings.Save(ProjectSettingsInput{Allowlist: []string{"go", " go ", "make"}, AutoApproveEdits: true, SnapshotKeep: 50})
+	if err != nil || strings.Join(p.Allowlist, ",") != "go,make" || !p.AutoApproveEdits || p.SnapshotKeep != 50 {
+		t.Fatalf("saved: %+v, %v", p, err)
+	}
+	// The allowlist saved here is the one exec_shell enforces.
+	_, err = svc.Tools.Call("exec_shell", `{"command":"ls"}`)
+	if err == nil || !strings.Contains(err.Error(), `"command_not_allowed"`) {
+		t.Errorf("ls after the allowlist became go, make: %v", err)
+	}
+	// An empty list means nothing runs, and stays empty (not the default).
+	p, _ = svc.Settings.Save(ProjectSettingsInput{Allowlist: []string{}})
+	if len(p.Allowlist) != 0 {
+		t.Errorf("empty allowlist came back as %v", p.Allowlist)
+	}
+}
