@@ -43,10 +43,13 @@ func commands() []command {
 		{"read", "--file PATH [--offset N] [--limit N]", "print a file, or a range of its lines", runRead},
 		{"edit", "--file PATH --content TEXT | --search OLD --replace NEW", "write a file atomically, or replace exact text in it", runEdit},
 		{"ls", "[PATH]", "list a directory, directories first", runLs},
+		{"search", "PATTERN [PATH] [--regex] [-i] [--glob G]", "search file contents, .gitignore respected (as rg does)", runSearch},
+		{"find", "GLOB...", "find files by name, .gitignore respected", runFind},
 		{"exec", "[--timeout 30s] -- PROGRAM ARGS...", "run an allowlisted program in the project (sandboxed where the OS allows)", runExec},
 		{"snapshots", "[--limit N] [--log]", "list the snapshots taken before every change (or the backup log)", runSnapshots},
 		{"diff", "ID [--path P]", "show what changed since a snapshot", runDiff},
 		{"restore", "ID [--path P]...", "put the project (or some paths) back as in a snapshot; the restore is itself backed up", runRestore},
+		{"mcp", "[--root DIR]", "serve every tool over MCP on stdin/stdout (for Claude Desktop, Claude Code, Cursor, Zed)", runMCP},
 	}
 }
 
@@ -87,7 +90,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %s %s\n      %s\n", c.name, c.args, c.summary)
 	}
 	fmt.Fprintln(w, "\nEvery command takes --root DIR (default: the current directory) and --cwd DIR (inside the root);")
-	fmt.Fprintln(w, "read, edit and ls print for people, or the tool's JSON with --json. rooted COMMAND --help for flags.")
+	fmt.Fprintln(w, "commands print for people, or the tool's JSON with --json. rooted COMMAND --help for flags.")
 	fmt.Fprintln(w, "Exit codes: 0 success, 1 the tool reported an error, 2 bad usage.")
 }
 

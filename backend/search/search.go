@@ -25,6 +25,8 @@ type Options struct {
 	Regex           bool
 	CaseInsensitive bool
 	Glob            *Glob
+	// File, when set, is the only file searched (a slash path from the root, inside the searched directory).
+	File string
 	Context         int // lines before and after each match (content output)
 	Output          string
 	Limit           int // matches (content), files (files, count); 0 means DefaultLimit
@@ -205,7 +207,13 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 				return false
 			}
 		}
-		walkErr = src.Walk(ctx, dir, WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match},
+		match := opt.Glob.Match
+		if opt.File != "" {
+			// A file named explicitly is searched even if hidden or ignored, as rg does.
+			match = func(p string) bool { return p == opt.File }
+			opt.IncludeHidden, opt.IncludeIgnored = true, true
+		}
+		walkErr = src.Walk(ctx, dir, WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: match},
 			func(f file) bool {
 				cur = append(cur, f)
 				return len(cur) < batchSize || send()

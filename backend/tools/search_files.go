@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"path"
 	_ "embed"
 
 	"github.com/rooted-dev/rooted/backend/search"
@@ -47,10 +48,17 @@ func searchFiles(d Deps) *tool.Tool {
 		if err != nil {
 			return searchFilesOut{}, &tool.Error{Code: tool.CodeInvalidArgument, Field: "glob", Message: err.Error()}
 		}
-		res, err := search.Search(ctx, d.searchSource(t), t.Slash(), search.Options{
+		opt := search.Options{
 			Query: in.Query, Regex: in.Regex, CaseInsensitive: in.CaseInsensitive, Glob: g, Context: in.Context,
 			Output: in.Output, Limit: in.Limit, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored,
-		})
+		}
+		dir := t.Slash()
+		// A path naming a file searches that file.
+		if fi, err := t.Root.Lstat(t.Rel); err == nil && fi.Mode().IsRegular() {
+			opt.File = dir
+			dir = path.Dir(dir)
+		}
+		res, err := search.Search(ctx, d.searchSource(t), dir, opt)
 		if err != nil {
 			if search.IsBadPattern(err) {
 				return searchFilesOut{}, &tool.Error{Code: tool.CodeInvalidArgument, Field: "query", Message: "invalid regular expression: " + err.Error()}

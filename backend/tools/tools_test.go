@@ -463,13 +463,17 @@ func TestSearchAndFindTools(t *testing.T) {
 	if _, e := call[out](t, reg, "search_files", `{"query": "(x", "regex": true, "case_insensitive": true}`); e == nil || !strings.HasSuffix(e.Message, "`(x`") {
 		t.Errorf("a regex error must quote the pattern as given: %+v", e)
 	}
+	// A path naming a file searches only that file (src has the same needle in b_test.go).
+	res, e = call[out](t, reg, "search_files", `{"query": "needle", "case_insensitive": true, "path": "src/a.go"}`)
+	if e != nil || len(res.Matches) != 1 || res.Matches[0].Path != "src/a.go" {
+		t.Errorf("search in one file: %+v, %v", res, e)
+	}
 	for _, tt := range []struct{ args, code, field string }{
 		{`{"query": "("  , "regex": true}`, tool.CodeInvalidArgument, "query"},
 		{`{"query": "x", "output": "lines"}`, tool.CodeInvalidArgument, "output"},
 		{`{"query": "x", "glob": "a[b"}`, tool.CodeInvalidArgument, "glob"},
 		{`{"query": "x", "glob": [1]}`, tool.CodeInvalidArgument, "glob"},
 		{`{"query": "x", "path": "../"}`, tool.CodeOutsideRoot, ""},
-		{`{"query": "x", "path": "README.md"}`, tool.CodeNotADirectory, ""},
 		{`{"query": "x", "path": "nope"}`, tool.CodeNotFound, ""},
 	} {
 		_, e := call[out](t, reg, "search_files", tt.args)

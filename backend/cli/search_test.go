@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func searchProject(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range map[string]string{
+		".gitignore":       "build/\n",
+		"main.go":          "package main\n\nfunc main() {\n\tgreet()\n}\n",
+		"greet.go":         "package main\n\nfunc greet() { println(\"Hello\") }\n",
+		"build/out.go":     "func greet() {}\n",
+		"docs/notes.md":    "greet people kindly\n",
+		"docs/deep/a.txt":  "nothing\n",
+		"docs/deep/b.test": "x\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestSearchAndFind(t *testing.T) {
+	root := searchProject(t)
+	tests := []struct {
+		name      string
+		args      []string
+		code      int
+		want, not []string
+	}{
+		{"literal, grep-like lines, ignored skipped", []string{"search", "greet", "--root", root}, ExitOK, []string{"main.go:4:\tgreet()", "greet.go:3:func greet()", "docs/notes.md:1:greet people"}, []string{"build/"}},
+		{"ignored on request", []string{"search", "greet", "--ignored", "--root", root}, ExitOK, []string{"build/out.go:1:"}, nil},
+		{"glob and path", []string{"search", "greet", "docs", "--glob", "*.md", "--root", root}, ExitOK, []string{"docs/notes.md:1:"}, []string{"main.go"}},
+		{"case and regex", []string{"search", "-i", "--regex", `hel+o`, "--root", root}, ExitOK, []string{`greet.go:3:`}, nil},
+		{"context", []string{"search", "greet()", "main.go", "--context", "1", "--root", root}, ExitOK, []string{"main.go-3-func main() {", "main.go:4:", "main.go-5-}"}, nil},
+		{"files", []string{"search", "greet", "--files", "--root", root}, ExitOK, []string{"greet.go:1", "main.go:1"}, []string{"println"}},
+		{"no match is not an error", []string{"search", "zebra", "--root", root}, ExitOK, nil, []string{":"}},
+		{"bad regex", []string{"search", "(", "--regex", "--root", root}, ExitToolError, nil, nil},
+		{"escape", []string{"search", "x", "..", "--root", root}, ExitToolError, nil, nil},
+		{"no pattern", []string{"search", "--root", root}, ExitUsage, nil, nil},
+		{"find", []string{"find", "**/*.go", "--root", root}, ExitOK, []string{"main.go", "greet.go"}, []string{"build/out.go"}},
+		{"find in a dir", []string{"find", "*.txt", "--path", "docs", "--root", root}, ExitOK, []string{"docs/deep/a.txt"}, []string{"b.test"}},
+		{"find with --cwd", []string{"find", "*", "--cwd", "docs/deep", "--root", root}, ExitOK, []string{"a.txt", "b.test"}, []string{"main.go"}},
+		{"find without a glob", []string{"find", "--root", root}, ExitUsage, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := run(t, "", tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, tt.code, out, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, out)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(out, n) {
+					t.Errorf("stdout has %q:\n%s", n, out)
+				}
+			}
+			if code == ExitToolError && !strings.Contains(errOut, "rooted search: ") {
+				t.Errorf("a tool error names the command and code on stderr: %q", errOut)
+			}
+		})
+	}
+	// --json prints the tool's own result.
+	code, out, _ := run(t, "", "search", "greet", "--json", "--root", root)
+	var res struct {
+		Total int `json:"total"`
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &res) != nil || res.Total != 3 {
+		t.Errorf("--json: exit %d, %s", code, out)
+	}
+}
+
+// Every subcommand documents itself with --help and exits 0.
+func TestEveryCommandHasHelp(t *testing.T) {
+	for _, c := range commands() {
+		code, _, errOut := run(t, "", c.name, "--help")
+		if code != ExitOK || !strings.Contains(errOut, "Usage: rooted "+c.name) {
+			t.Errorf("%s --help: exit %d, %q", c.name, code, errOut)
+		}
+	}
+}
+
+func TestMCPRefusesAMissingRoot(t *testing.T) {
+	code, _, errOut := run(t, "", "mcp", "--root", filepath.Join(t.TempDir(), "missing"))
+	if code != ExitToolError || !strings.Contains(errOut, "cannot open project root") {
+		t.Errorf("exit %d, %q", code, errOut)
+	}
+}

@@ -1,0 +1,272 @@
+// Package mcpserver serves Rooted's tool registry over the Model Context Protocol (the official Go SDK), so other
+// agents get the same scoped tools with the same guarantees: every tool from its one declaration (JSON schema,
+// description with examples, and annotations), every path resolved inside the project root through os.Root.
+//
+// Tool failures are tool results with isError set, carrying the same error JSON as every other face
+// ({"error": {"code", "message", ...}}); a malformed request stays a protocol error. The project root is fixed
+// with Options.Root, or else chosen by the client's MCP roots (the first file:// root; WORKSPACE_FOLDER_PATHS for
+// clients that set it instead, as Cursor does), and follows the client when its roots change. There are no approvals over MCP: the allowlist and the sandbox apply as configured for
+// the project; a client that wants a human in the loop asks its user itself.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rooted-dev/rooted/backend/search"
+	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/snapshot"
+	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/watch"
+)
+
+// Options configure a server.
+type Options struct {
+	// Root fixes the project root; empty lets the client's roots choose it.
+	Root string
+	// Version is reported to clients.
+	Version string
+	// Logger receives what the server has to say (stderr for stdio; never stdout, which is the protocol's).
+	Logger *slog.Logger
+}
+
+// Server is one MCP server over one session.
+type Server struct {
+	mcp      *mcp.Server
+	session  *session.Session
+	indexes  *search.Indexes
+	registry *tool.Registry
+	fixed    bool
+	log      *slog.Logger
+
+	mu      sync.Mutex
+	rootErr string // why no project is open, for the no_project message
+}
+
+// New makes a server. With opt.Root set, that folder is opened now, and an error is returned if it cannot be.
+func New(opt Options) (*Server, error) {
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{session: session.New(), indexes: &search.Indexes{}, fixed: opt.Root != "", log: log}
+	deps := tools.Deps{Session: s.session, Indexes: s.indexes}
+	if path, err := settings.DefaultPath(); err == nil {
+		deps.Settings = settings.NewStore(path)
+	}
+	var snaps *snapshot.Projects
+	if cache, err := os.UserCacheDir(); err == nil {
+		snaps = &snapshot.Projects{CacheDir: cache}
+		deps.Snapshots = snaps
+	}
+	// As in the window: the watcher keeps the index, the snapshots' staging and the stale-file check current.
+	s.indexes.OnChange = func(root *os.Root, e watch.Event) {
+		s.session.Changed(root, e.Path)
+		if snaps != nil {
+			if repo := snaps.Current(root); repo != nil {
+				repo.MarkDirty(e.Path)
+			}
+		}
+	}
+	s.registry = tools.Registry(deps)
+	s.rootErr = "no project root: start the server with --root DIR, or use a client that provides MCP roots"
+	if opt.Root != "" {
+		if err := s.open(opt.Root); err != nil {
+			return nil, err
+		}
+	} else if dir := workspaceFromEnv(); dir != "" {
+		// Cursor starts servers in / and answers roots/list with "method not found", but names the workspace here.
+		if err := s.open(dir); err != nil {
+			log.Warn("WORKSPACE_FOLDER_PATHS names a folder that cannot be opened", "dir", dir, "err", err)
+		}
+	}
+	version := opt.Version
+	if version == "" {
+		version = "dev"
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rooted", Title: "Rooted", Version: version}, &mcp.ServerOptions{
+		Instructions: "Rooted's tools work inside one project folder and cannot reach outside it. Paths are relative to the working directory (get_working_directory). Failures are results with isError and a JSON error with a stable code.",
+		Logger:       log,
+		// Asking the client for its roots from inside a notification handler would wait on the very connection the
+		// handler holds up: ask from a goroutine.
+		InitializedHandler:      func(_ context.Context, req *mcp.InitializedRequest) { go s.followRoots(req.Session) },
+		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { go s.followRoots(req.Session) },
+	})
+	for _, spec := range s.registry.Specs() {
+		s.mcp.AddTool(toMCP(spec), s.handler(spec.Name))
+	}
+	return s, nil
+}
+
+// toMCP is a registry spec as an MCP tool: the same schema and description, and the annotations the spec
+// declares. Only exec_shell reaches beyond the project (a program may use the network unless the project's
+// settings forbid it); every other tool is closed-world.
+func toMCP(spec tool.Spec) *mcp.Tool {
+	destructive := spec.Destructive
+	open := spec.Name == "exec_shell"
+	return &mcp.Tool{
+		Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: spec.InputSchema,
+		Annotations: &mcp.ToolAnnotations{
+			Title: spec.Title, ReadOnlyHint: spec.ReadOnly, DestructiveHint: &destructive,
+			IdempotentHint: spec.Idempotent, OpenWorldHint: &open,
+		},
+	}
+}
+
+func (s *Server) handler(name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if _, err := s.session.Info(); err != nil && !s.fixed {
+			// No root yet: ask the client for its roots (SEP-2322's input requests; the SDK turns them into a
+			// roots/list call for clients on older protocol versions) and take the answer on the retried call.
+			roots, ok := req.Params.InputResponses[rootsInput].(*mcp.ListRootsResult)
+			if !ok {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsInput: &mcp.ListRootsParams{}}}, nil
+			}
+			s.useRoots(roots.Roots)
+		}
+		if _, err := s.session.Info(); err != nil {
+			s.mu.Lock()
+			msg := s.rootErr
+			s.mu.Unlock()
+			return failure(tool.Errorf(tool.CodeNoProject, "%s", msg)), nil
+		}
+		args := req.Params.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		// A command's output goes to the client as progress notifications when it asked for them.
+		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+			var mu sync.Mutex
+			n := 0.0
+			ctx = tool.WithProgress(ctx, func(stream string, data []byte) {
+				mu.Lock()
+				n++
+				p := &mcp.ProgressNotificationParams{ProgressToken: token, Progress: n, Message: string(data)}
+				mu.Unlock()
+				_ = req.Session.NotifyProgress(ctx, p)
+			})
+		}
+		out, e := s.registry.Call(ctx, name, args)
+		if e != nil {
+			return failure(e), nil
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(out)}},
+			StructuredContent: json.RawMessage(out),
+		}, nil
+	}
+}
+
+// failure is a tool error as an MCP result: isError, the error JSON as text, and as structured content.
+func failure(e *tool.Error) *mcp.CallToolResult {
+	b := e.JSON()
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}
+}
+
+func (s *Server) open(root string) error {
+	info, err := s.session.SetRoot(root)
+	if err != nil {
+		return err
+	}
+	if t, err := s.session.Resolve(info.Root); err == nil {
+		s.indexes.Source(t.Root, info.Root)
+	}
+	s.log.Info("project root", "root", info.Root)
+	return nil
+}
+
+// followRoots opens the client's first file:// root, unless the root was fixed on the command line.
+func (s *Server) followRoots(ss *mcp.ServerSession) {
+	if s.fixed || ss == nil {
+		return
+	}
+	if p := ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 == nil && !p.Capabilities.Roots.ListChanged {
+		s.setRootErr("no project root: the client does not provide MCP roots; start the server with --root DIR")
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := ss.ListRoots(ctx, nil)
+	if err != nil {
+		s.log.Info("roots not listed now; they are asked for with the first tool call", "err", err)
+		return
+	}
+	s.useRoots(res.Roots)
+}
+
+const rootsInput = "roots"
+
+// useRoots opens the first file:// root.
+func (s *Server) useRoots(roots []*mcp.Root) {
+	for _, r := range roots {
+		dir, err := fileURIPath(r.URI)
+		if err != nil {
+			continue
+		}
+		if err := s.open(dir); err != nil {
+			s.setRootErr(fmt.Sprintf("no project root: the client's root %s cannot be opened: %v", dir, err))
+			return
+		}
+		return
+	}
+	s.setRootErr("no project root: the client provided no file:// root; start the server with --root DIR")
+}
+
+func (s *Server) setRootErr(msg string) {
+	s.mu.Lock()
+	s.rootErr = msg
+	s.mu.Unlock()
+	s.log.Warn(msg)
+}
+
+// workspaceFromEnv is the first folder in WORKSPACE_FOLDER_PATHS (comma-separated), as Cursor sets it.
+func workspaceFromEnv() string {
+	for _, p := range strings.Split(os.Getenv("WORKSPACE_FOLDER_PATHS"), ",") {
+		p = strings.TrimSpace(p)
+		if fi, err := os.Stat(p); p != "" && err == nil && fi.IsDir() && filepath.IsAbs(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+func fileURIPath(uri string) (string, error) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return "", errors.New("not a file URI")
+	}
+	p := u.Path
+	if runtime.GOOS == "windows" && len(p) > 2 && p[0] == '/' && p[2] == ':' {
+		p = p[1:]
+	}
+	return filepath.FromSlash(p), nil
+}
+
+// MCP returns the SDK server, for transports other than stdio (tests use in-memory ones).
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Run serves one client over transport until it disconnects or ctx ends.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	return s.mcp.Run(ctx, t)
+}
+
+// Close releases the project (its watcher and root).
+func (s *Server) Close() error {
+	s.indexes.Close()
+	return s.session.Close()
+}

@@ -1,0 +1,225 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rooted-dev/rooted/backend/shell"
+)
+
+func TestMain(m *testing.M) {
+	shell.RunHelperIfAsked()
+	os.Exit(m.Run())
+}
+
+func project(t *testing.T) string {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+	os.WriteFile(filepath.Join(dir, "src", "main.go"), []byte("package main\n\nfunc main() { println(\"hello\") }\n"), 0o644)
+	os.WriteFile(filepath.Join(filepath.Dir(dir), "secret.txt"), []byte("outside"), 0o644)
+	return dir
+}
+
+// connect runs s and returns a client session over in-memory transports; roots are the client's MCP roots.
+func connect(t *testing.T, s *Server, roots ...string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	st, ct := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, st) }()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil)
+	for _, r := range roots {
+		c.AddRoots(&mcp.Root{URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(r)}).String(), Name: "project"})
+	}
+	cs, err := c.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		cancel()
+		<-done
+		s.Close()
+	})
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (*mcp.CallToolResult, map[string]any) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	var m map[string]any
+	if err := json.Unmarshal([]byte(text), &m); err != nil {
+		t.Fatalf("%s: result is not JSON: %s", name, text)
+	}
+	return res, m
+}
+
+func TestToolsFromTheRegistryWithAnnotations(t *testing.T) {
+	dir := project(t)
+	s, err := New(Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, s)
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*mcp.Tool{}
+	for _, tl := range list.Tools {
+		byName[tl.Name] = tl
+	}
+	for _, name := range []string{"read_file", "write_file", "patch_file", "list_directory", "search_files", "find_files", "exec_shell", "change_working_directory", "get_working_directory", "list_snapshots", "diff_snapshot", "restore_snapshot"} {
+		tl := byName[name]
+		if tl == nil {
+			t.Errorf("%s is not served", name)
+			continue
+		}
+		if tl.Annotations == nil || tl.Annotations.DestructiveHint == nil || tl.Annotations.OpenWorldHint == nil {
+			t.Errorf("%s: annotations %+v", name, tl.Annotations)
+			continue
+		}
+		if !strings.Contains(tl.Description, "Example") {
+			t.Errorf("%s: the description lost its example", name)
+		}
+		schema, _ := json.Marshal(tl.InputSchema)
+		if !strings.Contains(string(schema), `"type":"object"`) {
+			t.Errorf("%s: schema %s", name, schema)
+		}
+	}
+	if a := byName["read_file"].Annotations; !a.ReadOnlyHint || *a.DestructiveHint || *a.OpenWorldHint {
+		t.Errorf("read_file annotations: %+v", a)
+	}
+	if a := byName["write_file"].Annotations; a.ReadOnlyHint || !*a.DestructiveHint || !a.IdempotentHint {
+		t.Errorf("write_file annotations: %+v", a)
+	}
+	if a := byName["exec_shell"].Annotations; !*a.OpenWorldHint {
+		t.Errorf("exec_shell annotations: %+v", a)
+	}
+}
+
+func TestReadPatchSearchAndEscape(t *testing.T) {
+	dir := project(t)
+	s, err := New(Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, s)
+	res, got := call(t, cs, "read_file", map[string]any{"path": "src/main.go"})
+	if res.IsError || !strings.Contains(got["content"].(string), "hello") {
+		t.Fatalf("read: %v", got)
+	}
+	res, got = call(t, cs, "patch_file", map[string]any{"path": "src/main.go", "search": `"hello"`, "replace": `"hello, MCP"`})
+	if res.IsError || got["replaced"] != 1.0 {
+		t.Fatalf("patch: %v", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "src", "main.go")); !strings.Contains(string(b), "hello, MCP") {
+		t.Errorf("on disk: %s", b)
+	}
+	res, got = call(t, cs, "search_files", map[string]any{"query": "hello, MCP"})
+	if res.IsError || got["total"] != 1.0 {
+		t.Fatalf("search: %v", got)
+	}
+	// Escapes are tool errors with the same code as every face, and touch nothing.
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"read_file", map[string]any{"path": "../secret.txt"}},
+		{"read_file", map[string]any{"path": filepath.Join(filepath.Dir(dir), "secret.txt")}},
+		{"write_file", map[string]any{"path": "../secret.txt", "content": "pwned"}},
+	} {
+		res, got := call(t, cs, c.tool, c.args)
+		e, _ := got["error"].(map[string]any)
+		if !res.IsError || e["code"] != "outside_root" {
+			t.Errorf("%s %v: %v", c.tool, c.args, got)
+		}
+		if sc, _ := json.Marshal(res.StructuredContent); !strings.Contains(string(sc), "outside_root") {
+			t.Errorf("structured content: %s", sc)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(filepath.Dir(dir), "secret.txt")); string(b) != "outside" {
+		t.Errorf("the file outside was changed: %q", b)
+	}
+	// Bad arguments are a tool error the model can act on; an unknown tool is a protocol error.
+	res, got = call(t, cs, "read_file", map[string]any{"file": "x"})
+	if e, _ := got["error"].(map[string]any); !res.IsError || e["code"] != "invalid_argument" {
+		t.Errorf("bad arguments: %v", got)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}}); err == nil {
+		t.Error("an unknown tool did not fail as a protocol error")
+	}
+}
+
+// Without --root, the client's roots choose the project; without either, tools say how to get one.
+func TestRootsChooseTheProject(t *testing.T) {
+	dir := project(t)
+	s, err := New(Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, s, dir)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		res, got := call(t, cs, "get_working_directory", map[string]any{})
+		if !res.IsError {
+			if real, _ := filepath.EvalSymlinks(dir); got["root"] != dir && got["root"] != real {
+				t.Errorf("root from the client's roots: %v", got)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no root after initialisation: %v", got)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	bare, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs2 := connect(t, bare)
+	res, got := call(t, cs2, "read_file", map[string]any{"path": "src/main.go"})
+	e, _ := got["error"].(map[string]any)
+	if !res.IsError || e["code"] != "no_project" || !strings.Contains(e["message"].(string), "--root") {
+		t.Errorf("without a root: %v", got)
+	}
+}
+
+func TestFixedRootMustOpen(t *testing.T) {
+	if _, err := New(Options{Root: filepath.Join(t.TempDir(), "missing")}); err == nil {
+		t.Error("a missing --root was accepted")
+	}
+}
+
+// Cursor names the workspace in WORKSPACE_FOLDER_PATHS instead of answering roots/list.
+func TestWorkspaceFromCursorsEnvironment(t *testing.T) {
+	dir := project(t)
+	t.Setenv("WORKSPACE_FOLDER_PATHS", dir+",/somewhere/else")
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, s)
+	res, got := call(t, cs, "read_file", map[string]any{"path": "src/main.go"})
+	if res.IsError || !strings.Contains(got["content"].(string), "hello") {
+		t.Errorf("read in the workspace from the environment: %v", got)
+	}
+}

@@ -1,0 +1,94 @@
+// Rooted as an MCP server, driven by a client written by others: the official TypeScript SDK, starting the built
+// binary (`rooted mcp`) over stdio, as Claude Desktop, Claude Code or Cursor would.
+import { after, describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { cleanupAll, makeFixture, onCleanup, repoRoot } from './harness.mjs'
+
+const binary = process.env.ROOTED_BINARY || path.join(repoRoot, 'build', 'bin', 'rooted')
+
+async function start(args, roots) {
+  const home = mkdtempSync(path.join(tmpdir(), 'rooted-mcp-home-'))
+  onCleanup(() => rmSync(home, { recursive: true, force: true }))
+  const transport = new StdioClientTransport({
+    command: binary,
+    args: ['mcp', ...args],
+    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, 'config'), XDG_CACHE_HOME: path.join(home, 'cache') },
+    stderr: 'pipe',
+  })
+  const client = new Client({ name: 'rooted-e2e', version: '1.0.0' }, { capabilities: roots ? { roots: { listChanged: true } } : {} })
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((r) => ({ uri: pathToFileURL(r).href, name: path.basename(r) })) }))
+  await client.connect(transport)
+  onCleanup(() => client.close())
+  return client
+}
+
+const json = (res) => JSON.parse(res.content[0].text)
+
+describe('rooted mcp with the TypeScript SDK', { timeout: 120_000 }, () => {
+  after(cleanupAll)
+
+  test('lists the tools, reads, patches, searches, and refuses an escape with outside_root', async () => {
+    const fixture = makeFixture('mcp-project', {
+      'src/app.ts': 'export const greeting = "hello"\n',
+      'README.md': '# MCP fixture\n',
+      '.gitignore': 'dist/\n',
+      'dist/app.js': 'hello from the build\n',
+    })
+    writeFileSync(path.join(path.dirname(fixture), 'outside.txt'), 'not yours')
+    const client = await start(['--root', fixture])
+
+    const { tools } = await client.listTools()
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
+    for (const name of ['read_file', 'write_file', 'patch_file', 'search_files', 'find_files', 'list_directory', 'exec_shell', 'list_snapshots', 'diff_snapshot', 'restore_snapshot']) {
+      assert.ok(byName[name], `${name} is listed`)
+      assert.equal(byName[name].inputSchema.type, 'object')
+    }
+    assert.equal(byName.read_file.annotations.readOnlyHint, true)
+    assert.equal(byName.read_file.annotations.openWorldHint, false)
+    assert.equal(byName.patch_file.annotations.destructiveHint, true)
+    assert.match(byName.patch_file.description, /Example/)
+
+    const read = await client.callTool({ name: 'read_file', arguments: { path: 'src/app.ts' } })
+    assert.equal(read.isError, undefined)
+    assert.equal(json(read).content, 'export const greeting = "hello"\n')
+    assert.equal(read.structuredContent.total_lines, 1)
+
+    const patch = await client.callTool({ name: 'patch_file', arguments: { path: 'src/app.ts', search: '"hello"', replace: '"hello, MCP"' } })
+    assert.equal(json(patch).replaced, 1)
+    assert.match(json(patch).backup, /^[0-9a-f]{40}$/)
+    assert.equal(readFileSync(path.join(fixture, 'src', 'app.ts'), 'utf8'), 'export const greeting = "hello, MCP"\n')
+
+    const search = json(await client.callTool({ name: 'search_files', arguments: { query: 'hello' } }))
+    assert.deepEqual(search.matches.map((m) => m.path), ['src/app.ts'], 'the gitignored build output is not searched')
+
+    for (const args of [{ path: '../outside.txt' }, { path: path.join(path.dirname(fixture), 'outside.txt') }]) {
+      const escape = await client.callTool({ name: 'read_file', arguments: args })
+      assert.equal(escape.isError, true)
+      assert.equal(json(escape).error.code, 'outside_root')
+    }
+    const write = await client.callTool({ name: 'write_file', arguments: { path: '../outside.txt', content: 'mine now' } })
+    assert.equal(json(write).error.code, 'outside_root')
+    assert.equal(readFileSync(path.join(path.dirname(fixture), 'outside.txt'), 'utf8'), 'not yours')
+
+    // A command outside the allowlist is refused, not run (no approvals over MCP: the allowlist decides).
+    const curl = await client.callTool({ name: 'exec_shell', arguments: { command: 'curl http://example.com' } })
+    assert.equal(json(curl).error.code, 'command_not_allowed')
+  })
+
+  test('without --root, the client’s roots choose the project', async () => {
+    const fixture = makeFixture('rooted-by-client', { 'notes.txt': 'chosen by roots\n' })
+    const client = await start([], [fixture])
+    const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } })
+    assert.equal(json(read).content, 'chosen by roots\n')
+    const cwd = json(await client.callTool({ name: 'get_working_directory', arguments: {} }))
+    assert.equal(cwd.name, 'rooted-by-client')
+  })
+})
