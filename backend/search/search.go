@@ -26,12 +26,12 @@ type Options struct {
 	CaseInsensitive bool
 	Glob            *Glob
 	// File, when set, is the only file searched (a slash path from the root, inside the searched directory).
-	File string
-	Context         int // lines before and after each match (content output)
-	Output          string
-	Limit           int // matches (content), files (files, count); 0 means DefaultLimit
-	IncludeHidden   bool
-	IncludeIgnored  bool
+	File           string
+	Context        int // lines before and after each match (content output)
+	Output         string
+	Limit          int // matches (content), files (files, count); 0 means DefaultLimit
+	IncludeHidden  bool
+	IncludeIgnored bool
 }
 
 // DefaultLimit is how many results a search returns unless told otherwise.

@@ -2,8 +2,8 @@ package tools
 
 import (
 	"context"
-	"path"
 	_ "embed"
+	"path"
 
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/tool"
