@@ -126,3 +126,42 @@ func TestProjectSettingsScreen(t *testing.T) {
 		t.Errorf("empty allowlist came back as %v", p.Allowlist)
 	}
 }
+
+// Conversations belong to the open project: saved, listed, renamed and deleted through the bound methods.
+func TestConversationsPerProject(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	svc := openServices(t, a)
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	if _, err := svc.Agent.Conversations(); err == nil || !strings.Contains(err.Error(), `"no_project"`) {
+		t.Errorf("without a project: %v", err)
+	}
+	svc.Agent.dataDir = filepath.Join(os.Getenv("XDG_DATA_HOME"), "rooted")
+	svc.Projects.Open(a)
+	if _, err := svc.Agent.SaveConversation("c1", "Fix the build", `{"items":[{"kind":"user","text":"fix it"}]}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Agent.SaveConversation("../c2", "x", `{}`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("an id naming another file: %v", err)
+	}
+	if m, err := svc.Agent.RenameConversation("c1", "Fix CI"); err != nil || m.Title != "Fix CI" {
+		t.Errorf("rename: %+v, %v", m, err)
+	}
+	body, err := svc.Agent.LoadConversation("c1")
+	if err != nil || !strings.Contains(body, "fix it") {
+		t.Errorf("load: %s, %v", body, err)
+	}
+	svc.Projects.Open(b)
+	if list, _ := svc.Agent.Conversations(); len(list) != 0 {
+		t.Errorf("project b sees a's conversations: %+v", list)
+	}
+	svc.Projects.Open(a)
+	if list, _ := svc.Agent.Conversations(); len(list) != 1 || list[0].Title != "Fix CI" {
+		t.Errorf("back in a: %+v", list)
+	}
+	if err := svc.Agent.DeleteConversation("c1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Agent.DeleteConversation("c1"); err == nil || !strings.Contains(err.Error(), `"not_found"`) {
+		t.Errorf("deleting twice: %v", err)
+	}
+}

@@ -37,7 +37,7 @@ type Relay struct {
 }
 
 // headers a caller may not set: the relay owns credentials and the connection.
-var dropped = map[string]bool{"authorization": true, "x-api-key": true, "cookie": true, "host": true, "content-length": true, "connection": true, "origin": true, "referer": true}
+var dropped = map[string]bool{"authorization": true, "proxy-authorization": true, "x-api-key": true, "cookie": true, "host": true, "content-length": true, "connection": true, "origin": true, "referer": true}
 
 // Do sends req and streams the response: head once the status is known, then body with every piece as it arrives.
 // It returns when the response has ended, ctx is done, or the request failed.
