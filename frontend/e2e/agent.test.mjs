@@ -85,6 +85,14 @@ describe('agent', { timeout: 600_000 }, () => {
     assert.match(await page.getByTestId('settings-sandbox').innerText(), /landlock \d+/)
     await page.getByTestId('settings-close').click()
     await page.getByTestId('agent-model').filter({ hasText: 'scripted · scripted' }).waitFor()
+    // The panel's picker lists the provider's models and switches between them.
+    const pick = page.getByTestId('agent-model-pick')
+    await pick.focus()
+    await pick.locator('option[value="scripted-large"]').waitFor({ state: 'attached' })
+    await pick.selectOption('scripted-large')
+    await page.getByTestId('agent-model').filter({ hasText: 'scripted · scripted-large' }).waitFor()
+    await pick.selectOption('scripted')
+    await page.getByTestId('agent-model').filter({ hasText: 'scripted · scripted' }).waitFor()
   })
 
   test('the agent searches, reads, patches with approval, runs go test with approval, and Undo restores the file', async () => {

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
-import type { Project } from '../bridge'
+import { setActiveProvider, type Project } from '../bridge'
+import { listModels } from '../llm/providers'
 import { useAgentSession } from '../stores/agent-session'
+import { MessageText } from './message-text'
 import { ToolCard } from './tool-card'
 
 interface Props {
@@ -17,6 +19,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
   const s = useAgentSession(project)
   const [text, setText] = useState('')
   const [showList, setShowList] = useState(false)
+  const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
   const end = useRef<HTMLDivElement>(null)
   const { refreshProviders, refreshSettings } = s
   useEffect(() => {
@@ -30,6 +33,8 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
   }, [s.conv.items])
 
   const active = s.providers?.providers.find((p) => p.id === s.providers?.active)
+  const activeId = active?.id
+  useEffect(() => setModels(null), [activeId])
   const submit = () => {
     const t = text.trim()
     if (!t || s.running || !s.ready) return
@@ -89,7 +94,11 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
             case 'user':
               return <div key={it.id} className="msg user" data-testid="msg-user">{it.text}</div>
             case 'assistant':
-              return <div key={it.id} className="msg assistant" data-testid="msg-assistant">{it.text}</div>
+              return (
+                <div key={it.id} className="msg assistant" data-testid="msg-assistant">
+                  <MessageText text={it.text} />
+                </div>
+              )
             case 'notice':
               return <div key={it.id} className={`msg notice ${it.tone}`} data-testid="msg-notice">{it.text}</div>
             case 'tool':
@@ -115,6 +124,32 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
         />
         <div className="agent-actions">
           <span className="agent-model" data-testid="agent-model">{active ? `${active.name} · ${active.model || 'no model'}` : 'no provider'}</span>
+          {active ? (
+            <select
+              className="agent-model-pick"
+              value={active.model}
+              aria-label="Model"
+              title="Model"
+              data-testid="agent-model-pick"
+              disabled={s.running}
+              onFocus={() => {
+                if (models === null) {
+                  listModels(active)
+                    .then(setModels)
+                    .catch(() => setModels([]))
+                }
+              }}
+              onChange={(e) => {
+                void setActiveProvider(active.id, e.target.value).then(() => s.refreshProviders())
+              }}
+            >
+              {[...new Set([active.model, ...(models ?? [])])].filter(Boolean).map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          ) : null}
           <span className="agent-usage" data-testid="agent-usage" title="Tokens used by this conversation">
             {s.conv.usage.input.toLocaleString()} in · {s.conv.usage.output.toLocaleString()} out
           </span>
