@@ -223,3 +223,51 @@ func TestWorkspaceFromCursorsEnvironment(t *testing.T) {
 		t.Errorf("read in the workspace from the environment: %v", got)
 	}
 }
+
+// A command's output reaches a client that asked for progress as it happens; the result still has all of it.
+func TestExecStreamsProgress(t *testing.T) {
+	dir := project(t)
+	s, err := New(Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, ct := mcp.NewInMemoryTransports()
+	go s.Run(ctx, st)
+	defer s.Close()
+	progress := make(chan string, 100)
+	c := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			progress <- req.Params.Message
+		},
+	})
+	cs, err := c.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	params := &mcp.CallToolParams{Name: "exec_shell", Arguments: map[string]any{"command": `node -e "console.log('first'); setTimeout(() => console.log('second'), 300)"`}}
+	params.SetProgressToken("run-1")
+	res, err := cs.CallTool(ctx, params)
+	if err != nil || res.IsError {
+		t.Fatalf("exec: %v %+v", err, res)
+	}
+	// Notifications travel apart from the result: collect them until both lines came (the deadline bounds a hang).
+	var streamed strings.Builder
+	deadline := time.After(5 * time.Second)
+	for !strings.Contains(streamed.String(), "second") {
+		select {
+		case m := <-progress:
+			streamed.WriteString(m)
+		case <-deadline:
+			t.Fatalf("progress messages: %q", streamed.String())
+		}
+	}
+	if !strings.Contains(streamed.String(), "first") {
+		t.Errorf("progress messages: %q", streamed.String())
+	}
+	if out := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(out, `"exit_code":0`) || !strings.Contains(out, "second") {
+		t.Errorf("result: %s", out)
+	}
+}
