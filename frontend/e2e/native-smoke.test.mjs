@@ -51,13 +51,17 @@ test('the native window opens a folder given with --root and renders it', { time
   }
   assert.ok(win, `no window titled Rooted appeared; output: ${output}`)
 
-  // WebKit paints asynchronously; wait until the window shows more than its background colour.
+  // WebKit paints asynchronously and the panels fill in as their calls return: wait until the window shows more
+  // than its background colour and has stopped changing (the same picture twice, half a second apart).
   const shot = path.join(outputDir, 'native-window.png')
   let n = 0
+  let previous = ''
   for (let i = 0; i < 60; i++) {
     execFileSync('import', ['-display', display, '-window', win, shot])
     n = colours(shot)
-    if (n > 100) break
+    const picture = execFileSync('identify', ['-format', '%#', shot]).toString() // a hash of the pixels
+    if (n > 100 && picture === previous) break
+    previous = picture
     await sleep(500)
   }
   // A blank or solid window has a handful of colours; the tree, text and status bar antialiased give hundreds.

@@ -143,6 +143,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
                 void setActiveProvider(active.id, e.target.value).then(() => s.refreshProviders())
               }}
             >
+              {active.model ? null : <option value="">choose a model…</option>}
               {[...new Set([active.model, ...(models ?? [])])].filter(Boolean).map((m) => (
                 <option key={m} value={m}>
                   {m}
