@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/configfile"
 )
 
 // Max is how many projects the list keeps.
@@ -98,25 +100,4 @@ func (s *Store) load() ([]Project, error) {
 	return list, nil
 }
 
-func (s *Store) save(list []Project) error {
-	if err := os.MkdirAll(filepath.Dir(s.file), 0o700); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(list, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.file), ".recent-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), s.file)
-}
+func (s *Store) save(list []Project) error { return configfile.WriteJSON(s.file, list) }

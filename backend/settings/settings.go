@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/configfile"
+
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
@@ -118,28 +120,7 @@ func (s *Store) load() (file, error) {
 	return f, nil
 }
 
-func (s *Store) save(f file) error {
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".settings-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), s.path)
-}
+func (s *Store) save(f file) error { return configfile.WriteJSON(s.path, f) }
 
 // Path is the settings file.
 func (s *Store) Path() string { return s.path }
