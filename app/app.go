@@ -97,35 +97,17 @@ func newServices(opt Options) (*services, error) {
 	p := &Projects{session: s, recent: recent.NewStore(file), now: time.Now}
 	svc := &services{session: s, Projects: p}
 	p.opened = svc.prepare
-	svc.indexes = &search.Indexes{
-		// Batches go to the window as they are; the frontend decides what each view re-reads.
-		OnBatch: func(root *os.Root, batch []watch.Event, st watch.Status) {
-			if svc.emit != nil {
-				svc.emit(EventFsChanges, FsChanges{Root: root.Name(), Changes: batch, Watch: toWatchStatus(st, true)})
-			}
-		},
+	// The watcher's reports keep the index and the snapshots' staging current and make the stale-file check of
+	// write and patch compare content for whatever changed behind the session's back (UserDeps wires that); its
+	// batches also go to the window as they are, and the frontend decides what each view re-reads.
+	deps := tools.UserDeps(s, true)
+	svc.indexes, svc.settings, svc.snapshots = deps.Indexes, deps.Settings, deps.Snapshots
+	svc.indexes.OnBatch = func(root *os.Root, batch []watch.Event, st watch.Status) {
+		if svc.emit != nil {
+			svc.emit(EventFsChanges, FsChanges{Root: root.Name(), Changes: batch, Watch: toWatchStatus(st, true)})
+		}
 	}
 	p.watch = svc.indexes.Status
-	deps := tools.Deps{Session: s, Indexes: svc.indexes}
-	if path, err := settings.DefaultPath(); err == nil {
-		svc.settings = settings.NewStore(path)
-		deps.Settings = svc.settings
-	}
-	if cache, err := os.UserCacheDir(); err == nil {
-		svc.snapshots = &snapshot.Projects{CacheDir: cache}
-		deps.Snapshots = svc.snapshots
-	}
-	// The watcher's reports keep snapshots incremental (only what changed is staged) and make the stale-file check
-	// of write and patch compare content for whatever changed behind the session's back.
-	svc.indexes.OnChange = func(root *os.Root, e watch.Event) {
-		s.Changed(root, e.Path)
-		if svc.snapshots == nil {
-			return
-		}
-		if repo := svc.snapshots.Current(root); repo != nil {
-			repo.MarkDirty(e.Path)
-		}
-	}
 	svc.Tools = &Tools{registry: tools.Registry(deps)}
 	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots}
 	providersFile, err := llm.DefaultPath()

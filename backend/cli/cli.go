@@ -8,12 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/rooted-dev/rooted/backend/session"
-	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 )
@@ -118,14 +115,7 @@ func (p *projectFlags) open() (*session.Session, *tool.Registry, *tool.Error) {
 			return nil, nil, tools.Classify(err)
 		}
 	}
-	deps := tools.Deps{Session: s}
-	if path, err := settings.DefaultPath(); err == nil {
-		deps.Settings = settings.NewStore(path)
-	}
-	if cache, err := os.UserCacheDir(); err == nil {
-		deps.Snapshots = &snapshot.Projects{CacheDir: cache}
-	}
-	return s, tools.Registry(deps), nil
+	return s, tools.Registry(tools.UserDeps(s, false)), nil
 }
 
 // parseInterleaved parses flags that may come before or after positional arguments, as users type them.

@@ -28,11 +28,8 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
-	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
-	"github.com/rooted-dev/rooted/backend/watch"
 )
 
 // Options configure a server.
@@ -64,25 +61,9 @@ func New(opt Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Server{session: session.New(), indexes: &search.Indexes{}, fixed: opt.Root != "", log: log}
-	deps := tools.Deps{Session: s.session, Indexes: s.indexes}
-	if path, err := settings.DefaultPath(); err == nil {
-		deps.Settings = settings.NewStore(path)
-	}
-	var snaps *snapshot.Projects
-	if cache, err := os.UserCacheDir(); err == nil {
-		snaps = &snapshot.Projects{CacheDir: cache}
-		deps.Snapshots = snaps
-	}
-	// As in the window: the watcher keeps the index, the snapshots' staging and the stale-file check current.
-	s.indexes.OnChange = func(root *os.Root, e watch.Event) {
-		s.session.Changed(root, e.Path)
-		if snaps != nil {
-			if repo := snaps.Current(root); repo != nil {
-				repo.MarkDirty(e.Path)
-			}
-		}
-	}
+	// As in the window: a watcher keeps the index, the snapshots' staging and the stale-file check current.
+	deps := tools.UserDeps(session.New(), true)
+	s := &Server{session: deps.Session, indexes: deps.Indexes, fixed: opt.Root != "", log: log}
 	s.registry = tools.Registry(deps)
 	s.rootErr = "no project root: start the server with --root DIR, or use a client that provides MCP roots"
 	if opt.Root != "" {

@@ -48,11 +48,11 @@ func (s *Session) Forget(t Target) {
 	}
 }
 
-// Changed tells the session that a watcher saw rel (a slash path from root; a directory stands for everything
-// below it, "" for the whole tree) change on disk. The next CheckFresh of a file so marked compares content even if its size and mtime look as recorded: an edit within the file system's
+// Changed tells the session that a watcher saw rel (a slash path from root) change on disk; with below, everything
+// under it too (a directory removed, renamed or to be re-scanned; "" is the whole tree). The next CheckFresh of a file so marked compares content even if its size and mtime look as recorded: an edit within the file system's
 // timestamp granularity, or by a tool that restores mtimes, is still caught. Rooted's own writes are reported too;
 // they compare equal to what Saw recorded, so they never make a file stale.
-func (s *Session) Changed(root *os.Root, rel string) {
+func (s *Session) Changed(root *os.Root, rel string, below bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.proj == nil || s.proj.root != root {
@@ -62,6 +62,9 @@ func (s *Session) Changed(root *os.Root, rel string) {
 	if v, ok := s.proj.seen[key]; ok {
 		v.changed = true
 		s.proj.seen[key] = v
+	}
+	if !below {
+		return // a file's own event: one lookup, no scan, on the watcher's path for every write
 	}
 	prefix := key + string(filepath.Separator)
 	for k, v := range s.proj.seen {

@@ -38,7 +38,7 @@ func TestChangedForcesContentCheck(t *testing.T) {
 
 	for _, reported := range []string{"pkg/a.go", "pkg", ""} {
 		s.Saw(target, VersionOf(fi, []byte("version one")))
-		s.Changed(target.Root, reported)
+		s.Changed(target.Root, reported, reported != "pkg/a.go")
 		if err := s.CheckFresh(target, fi2, content); !errors.Is(err, ErrStale) {
 			t.Errorf("after the watcher reported %q: CheckFresh = %v, want ErrStale", reported, err)
 		}
@@ -46,13 +46,13 @@ func TestChangedForcesContentCheck(t *testing.T) {
 
 	// A change reported for a file the session wrote itself compares equal and stays fresh.
 	s.Saw(target, VersionOf(fi2, []byte("version two")))
-	s.Changed(target.Root, "pkg/a.go")
+	s.Changed(target.Root, "pkg/a.go", false)
 	if err := s.CheckFresh(target, fi2, content); err != nil {
 		t.Errorf("own write reported by the watcher: %v", err)
 	}
 	// Another path's report leaves the record alone (no content read needed).
 	s.Saw(target, VersionOf(fi2, []byte("version two")))
-	s.Changed(target.Root, "pkg/a.go.orig")
+	s.Changed(target.Root, "pkg/a.go.orig", false)
 	if err := s.CheckFresh(target, fi2, func() ([]byte, error) { return nil, errors.New("content read") }); err != nil {
 		t.Errorf("unrelated report: %v", err)
 	}

@@ -4,12 +4,14 @@ package tools
 
 import (
 	"context"
+	"os"
 
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/watch"
 )
 
 // Deps are what the tools act on. One Deps (and so one registry) per session.
@@ -25,6 +27,34 @@ type Deps struct {
 	// Indexes, when set, keeps an in-memory search index of the open project, kept correct by a watcher (the
 	// window); without it every search reads the disk (a CLI call, which searches once).
 	Indexes *search.Indexes
+}
+
+// UserDeps are the dependencies every face uses outside tests: the user's settings and snapshots in their config
+// and cache directories (each left out when the directory cannot be found). live adds a search index kept by a
+// watcher, whose reports also keep the snapshots' staging and the session's stale-file check current: for the
+// long-lived faces (the window, MCP), not a one-shot CLI call.
+func UserDeps(s *session.Session, live bool) Deps {
+	d := Deps{Session: s}
+	if path, err := settings.DefaultPath(); err == nil {
+		d.Settings = settings.NewStore(path)
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		d.Snapshots = &snapshot.Projects{CacheDir: cache}
+	}
+	if live {
+		d.Indexes = &search.Indexes{OnChange: d.watched}
+	}
+	return d
+}
+
+// watched passes a watcher's report on to what must hear of it at once.
+func (d Deps) watched(root *os.Root, e watch.Event) {
+	d.Session.Changed(root, e.Path, e.Op&(watch.Remove|watch.Rename|watch.Rescan) != 0)
+	if d.Snapshots != nil {
+		if repo := d.Snapshots.Current(root); repo != nil {
+			repo.MarkDirty(e.Path)
+		}
+	}
 }
 
 // searchSource is where search_files reads: the project's index when there is one, else the disk.
