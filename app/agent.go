@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/conversations"
@@ -24,8 +23,7 @@ type Agent struct {
 	dataDir   string // conversations live below it; "" when there is no data directory
 	emit      func(name string, data any)
 
-	mu      sync.Mutex
-	fetches map[string]context.CancelFunc
+	fetches calls
 }
 
 // ProviderView is a provider as the window sees it: whether it has a key, never the key.
@@ -183,19 +181,11 @@ func (a *Agent) Fetch(id string, req LLMRequest) error {
 	if id == "" {
 		return reject(tool.Errorf(tool.CodeInvalidArgument, "a request id is required"))
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	a.mu.Lock()
-	if a.fetches == nil {
-		a.fetches = map[string]context.CancelFunc{}
+	ctx, done, ok := a.fetches.start(id)
+	if !ok {
+		return reject(tool.Errorf(tool.CodeInvalidArgument, "request id %q is already running", id))
 	}
-	a.fetches[id] = cancel
-	a.mu.Unlock()
-	defer func() {
-		a.mu.Lock()
-		delete(a.fetches, id)
-		a.mu.Unlock()
-		cancel()
-	}()
+	defer done()
 	emit := func(e LLMStream) {
 		e.ID = id
 		if a.emit != nil {
@@ -231,15 +221,7 @@ func (a *Agent) Fetch(id string, req LLMRequest) error {
 }
 
 // CancelFetch aborts a relayed request; it reports whether one was running.
-func (a *Agent) CancelFetch(id string) bool {
-	a.mu.Lock()
-	cancel, ok := a.fetches[id]
-	a.mu.Unlock()
-	if ok {
-		cancel()
-	}
-	return ok
-}
+func (a *Agent) CancelFetch(id string) bool { return a.fetches.cancel(id) }
 
 // ConversationMeta is a conversation in the list; times are RFC 3339.
 type ConversationMeta struct {

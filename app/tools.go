@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"sync"
 
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -24,8 +23,7 @@ type Tools struct {
 	registry *tool.Registry
 	emit     func(name string, data any) // runtime.EventsEmit once the window is up
 
-	mu      sync.Mutex
-	running map[string]context.CancelFunc
+	running calls
 }
 
 // Specs lists every tool.
@@ -51,24 +49,11 @@ func (t *Tools) Run(callID, name, args string) (string, error) {
 	if callID == "" {
 		return "", reject(tool.Errorf(tool.CodeInvalidArgument, "a call id is required"))
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.mu.Lock()
-	if t.running == nil {
-		t.running = map[string]context.CancelFunc{}
-	}
-	if _, dup := t.running[callID]; dup {
-		t.mu.Unlock()
-		cancel()
+	ctx, done, ok := t.running.start(callID)
+	if !ok {
 		return "", reject(tool.Errorf(tool.CodeInvalidArgument, "call id %q is already running", callID))
 	}
-	t.running[callID] = cancel
-	t.mu.Unlock()
-	defer func() {
-		t.mu.Lock()
-		delete(t.running, callID)
-		t.mu.Unlock()
-		cancel()
-	}()
+	defer done()
 	if t.emit != nil {
 		st := newStreamer(callID, func(o ToolOutput) { t.emit(EventToolOutput, o) })
 		defer st.close()
@@ -82,15 +67,7 @@ func (t *Tools) Run(callID, name, args string) (string, error) {
 }
 
 // Cancel stops a call started with Run; it reports whether one was running.
-func (t *Tools) Cancel(callID string) bool {
-	t.mu.Lock()
-	cancel, ok := t.running[callID]
-	t.mu.Unlock()
-	if ok {
-		cancel()
-	}
-	return ok
-}
+func (t *Tools) Cancel(callID string) bool { return t.running.cancel(callID) }
 
 // Call runs a tool with JSON arguments and returns its JSON result. JSON text crosses the bridge (not objects) so
 // the result reaches the model byte for byte as every other face sees it.
