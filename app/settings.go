@@ -52,52 +52,49 @@ type ProjectSettingsInput struct {
 	SnapshotMaxAgeDays int      `json:"snapshot_max_age_days"`
 }
 
-func (s *Settings) root() (string, error) {
+// load returns the open project's root and settings.
+func (s *Settings) load() (string, settings.Project, error) {
 	info, err := s.session.Info()
 	if err != nil {
-		return "", reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+		return "", settings.Project{}, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
 	}
 	if s.store == nil {
-		return "", reject(tool.Errorf(tool.CodeInternal, "no config directory to keep settings in"))
+		return "", settings.Project{}, reject(tool.Errorf(tool.CodeInternal, "no config directory to keep settings in"))
 	}
-	return info.Root, nil
+	p, err := s.store.Project(info.Root)
+	if err != nil {
+		return "", settings.Project{}, reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
+	}
+	return info.Root, p, nil
+}
+
+// view is what the screen shows for p, defaults filled in.
+func (s *Settings) view(root string, p settings.Project) ProjectSettings {
+	snap := snapshotOptions(p).WithDefaults()
+	sb := shell.Probe(shell.Policy{Network: !p.NoNetwork})
+	return ProjectSettings{
+		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, NoNetwork: p.NoNetwork,
+		Writable: append([]string{}, p.Writable...), AutoApproveEdits: p.AutoApproveEdits,
+		SnapshotKeep: snap.Keep, SnapshotMaxAgeDays: int(snap.MaxAge / (24 * time.Hour)),
+		Sandbox: SandboxView{Active: sb.Active, Kind: sb.Kind, Level: sb.Level, Network: sb.Network, Reason: sb.Reason},
+		File:    s.store.Path(),
+	}
 }
 
 // Project returns the open project's settings.
 func (s *Settings) Project() (ProjectSettings, error) {
-	root, err := s.root()
+	root, p, err := s.load()
 	if err != nil {
 		return ProjectSettings{}, err
 	}
-	p, err := s.store.Project(root)
-	if err != nil {
-		return ProjectSettings{}, reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
-	}
-	keep, age := p.SnapshotKeep, p.SnapshotMaxAgeDays
-	if keep <= 0 {
-		keep = 500
-	}
-	if age <= 0 {
-		age = 30
-	}
-	sb := shell.Probe(shell.Policy{Network: !p.NoNetwork})
-	return ProjectSettings{
-		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, NoNetwork: p.NoNetwork,
-		Writable: append([]string{}, p.Writable...), AutoApproveEdits: p.AutoApproveEdits, SnapshotKeep: keep, SnapshotMaxAgeDays: age,
-		Sandbox: SandboxView{Active: sb.Active, Kind: sb.Kind, Level: sb.Level, Network: sb.Network, Reason: sb.Reason},
-		File:    s.store.Path(),
-	}, nil
+	return s.view(root, p), nil
 }
 
 // Save changes the open project's settings and returns them as now in force.
 func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
-	root, err := s.root()
+	root, p, err := s.load()
 	if err != nil {
 		return ProjectSettings{}, err
-	}
-	p, err := s.store.Project(root)
-	if err != nil {
-		return ProjectSettings{}, reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
 	}
 	allow := []string{}
 	for _, prog := range in.Allowlist {
@@ -126,7 +123,7 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 			repo.SetOptions(snapshotOptions(p))
 		}
 	}
-	return s.Project()
+	return s.view(root, p), nil
 }
 
 func snapshotOptions(p settings.Project) snapshot.Options {

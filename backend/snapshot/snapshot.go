@@ -92,7 +92,7 @@ var ErrUnknown = errors.New("no such snapshot")
 // Open returns the shadow repository of the project opened as fsys at root (its absolute path), creating it under
 // cacheDir.
 func Open(fsys *os.Root, root, cacheDir string, opt Options) (*Repo, error) {
-	opt = opt.withDefaults()
+	opt = opt.WithDefaults()
 	sum := sha256.Sum256([]byte(root))
 	dir := filepath.Join(cacheDir, "rooted", "snapshots", filepath.Base(root)+"-"+hex.EncodeToString(sum[:8]))
 	r := &Repo{fsys: fsys, root: root, dir: dir, opt: opt, dirty: map[string]bool{}}
@@ -523,7 +523,8 @@ func (r *Repo) retain(ctx context.Context) {
 	_, _ = r.git(ctx, nil, "gc", "--quiet", "--prune=now")
 }
 
-func (o Options) withDefaults() Options {
+// WithDefaults fills in the zero fields: 500 snapshots, 30 days.
+func (o Options) WithDefaults() Options {
 	if o.Keep <= 0 {
 		o.Keep = 500
 	}
@@ -537,7 +538,7 @@ func (o Options) withDefaults() Options {
 func (r *Repo) SetOptions(opt Options) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.opt = opt.withDefaults()
+	r.opt = opt.WithDefaults()
 }
 
 // Retain applies the retention policy now (it also runs every 50 snapshots).
