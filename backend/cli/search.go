@@ -79,9 +79,7 @@ func runSearch(ctx context.Context, stdio IO, args []string) int {
 				fmt.Fprintf(stdio.Stdout, "%s-%d-%s\n", m.Path, m.Line+1+i, a)
 			}
 		}
-		if r.Truncated {
-			fmt.Fprintf(stdio.Stderr, "(first %d of %d shown; --limit for more)\n", r.Limit, r.Total)
-		}
+		cutNote(stdio, r.Truncated, r.Limit, r.Total)
 		return nil
 	})
 }
@@ -121,9 +119,14 @@ func runFind(ctx context.Context, stdio IO, args []string) int {
 		for _, f := range r.Files {
 			fmt.Fprintln(stdio.Stdout, f.Path)
 		}
-		if r.Truncated {
-			fmt.Fprintf(stdio.Stderr, "(first %d of %d shown; --limit for more)\n", r.Limit, r.Total)
-		}
+		cutNote(stdio, r.Truncated, r.Limit, r.Total)
 		return nil
 	})
+}
+
+// cutNote says on stderr that a listing was capped, so a pipe's reader gets only results.
+func cutNote(stdio IO, truncated bool, limit, total int) {
+	if truncated {
+		fmt.Fprintf(stdio.Stderr, "(first %d of %d shown; --limit for more)\n", limit, total)
+	}
 }

@@ -73,6 +73,13 @@ func TestSearchAndFind(t *testing.T) {
 			}
 		})
 	}
+	// A capped listing says so on stderr, keeping stdout for results.
+	for _, args := range [][]string{{"search", "greet", "--limit", "1"}, {"find", "**", "--limit", "1"}} {
+		code, out, errOut := run(t, "", append(args, "--root", root)...)
+		if code != ExitOK || strings.Count(out, "\n") != 1 || !strings.Contains(errOut, "(first 1 of ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
 	// --json prints the tool's own result.
 	code, out, _ := run(t, "", "search", "greet", "--json", "--root", root)
 	var res struct {
