@@ -43,7 +43,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const grants = useRef<Grants>(noGrants())
   const waiting = useRef(new Map<string, (a: Approval) => void>())
   const abort = useRef<AbortController | null>(null)
-  const running_calls = useRef(new Map<string, () => void>())
+  const runningCalls = useRef(new Map<string, () => void>())
   const convRef = useRef(conv)
 
   const refreshList = useCallback(() => {
@@ -141,14 +141,14 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
             live += o.data
             upsertTool(call.id, { live })
           })
-          running_calls.current.set(call.id, () => void run.cancel())
+          runningCalls.current.set(call.id, () => void run.cancel())
           const stop = () => void run.cancel()
           signal?.addEventListener('abort', stop, { once: true })
           try {
             output = await run.result
           } finally {
             signal?.removeEventListener('abort', stop)
-            running_calls.current.delete(call.id)
+            runningCalls.current.delete(call.id)
           }
         } else {
           output = await callTool(call.name, call.input)
@@ -258,7 +258,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
 
   const stop = useCallback(() => {
     abort.current?.abort()
-    for (const cancel of running_calls.current.values()) cancel()
+    for (const cancel of runningCalls.current.values()) cancel()
   }, [])
 
   const answer = useCallback((id: string, a: Approval) => waiting.current.get(id)?.(a), [])
