@@ -115,7 +115,7 @@ func (x *Index) live() bool { return !x.watcher.Status().Degraded }
 
 // Walk yields the files under dir from the cached list when there is one, else walks the disk and keeps the list.
 func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func(file) bool) error {
-	if !x.live() || opt.Stat {
+	if !x.live() || opt.Stat || opt.Shallow { // a shallow listing is one directory read: not worth a cache
 		return x.disk.Walk(ctx, dir, opt, emit)
 	}
 	dir = strings.Trim(filepath.ToSlash(filepath.Clean(dir)), "/")

@@ -207,13 +207,13 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 				return false
 			}
 		}
-		match := opt.Glob.Match
+		wo := WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match}
 		if opt.File != "" {
-			// A file named explicitly is searched even if hidden or ignored, as rg does.
-			match = func(p string) bool { return p == opt.File }
-			opt.IncludeHidden, opt.IncludeIgnored = true, true
+			// A file named explicitly is searched even if hidden or ignored, as rg does; only its own folder is
+			// listed (dir is that folder).
+			wo = WalkOptions{IncludeHidden: true, IncludeIgnored: true, Shallow: true, Match: func(p string) bool { return p == opt.File }}
 		}
-		walkErr = src.Walk(ctx, dir, WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: match},
+		walkErr = src.Walk(ctx, dir, wo,
 			func(f file) bool {
 				cur = append(cur, f)
 				return len(cur) < batchSize || send()

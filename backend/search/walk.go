@@ -30,6 +30,8 @@ type WalkOptions struct {
 	Match func(rel string) bool
 	// Stat asks for each file's FileInfo (size, mtime); searching does without it.
 	Stat bool
+	// Shallow lists only the files directly in the walked directory, none below it.
+	Shallow bool
 }
 
 // file is one file yielded by a walk: its directory's root and its name there, and its slash path from the
@@ -196,6 +198,9 @@ func walk(ctx context.Context, root *os.Root, start string, opt WalkOptions, emi
 			}
 			isDir := e.typ.IsDir()
 			if l.dm != nil && l.dm.Ignored(name, isDir) {
+				continue
+			}
+			if isDir && opt.Shallow {
 				continue
 			}
 			kept = append(kept, entry{name, rel, isDir, e.typ})
