@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -127,7 +128,7 @@ func (a *Agent) DeleteProvider(id string) (ProvidersView, error) {
 	if _, err := c.Find(id); err != nil {
 		return ProvidersView{}, providerErr(err)
 	}
-	c.Providers = slicesDelete(c.Providers, func(p llm.Provider) bool { return p.ID == id })
+	c.Providers = slices.DeleteFunc(c.Providers, func(p llm.Provider) bool { return p.ID == id })
 	if c.Active == id {
 		c.Active = ""
 		if len(c.Providers) > 0 {
@@ -322,14 +323,4 @@ func (a *Agent) DeleteConversation(id string) error {
 		return conversationErr(err)
 	}
 	return nil
-}
-
-func slicesDelete[T any](s []T, del func(T) bool) []T {
-	out := s[:0]
-	for _, v := range s {
-		if !del(v) {
-			out = append(out, v)
-		}
-	}
-	return out
 }
