@@ -45,6 +45,14 @@ func TestProvidersViewHasNoKeys(t *testing.T) {
 	if _, err := svc.Agent.SaveProvider(ProviderInput{ID: "bad", Kind: "openai-compatible", BaseURL: "ftp://x"}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("bad URL: %v", err)
 	}
+	// Removing the active provider makes the next one active.
+	svc.Agent.SetActive("or", "")
+	if v, err := svc.Agent.DeleteProvider("or"); err != nil || len(v.Providers) != 1 || v.Active != "ollama" {
+		t.Errorf("delete the active provider: %+v, %v", v, err)
+	}
+	if _, err := svc.Agent.DeleteProvider("or"); err == nil || !strings.Contains(err.Error(), `"not_found"`) {
+		t.Errorf("delete twice: %v", err)
+	}
 	path := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "rooted", "providers.json")
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("providers file: %v %v", fi, err)
