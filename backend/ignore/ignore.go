@@ -1,11 +1,15 @@
-// Package ignore decides which project paths git would ignore, for listing, search and watching: .gitignore files
-// at every level, .git/info/exclude, the user's global excludes file (core.excludesFile, by default
-// ~/.config/git/ignore), and .git itself; also .ignore files, which ripgrep and other tools honour, taking
-// precedence over .gitignore in the same directory. Project files are read through the project's *os.Root.
+// Package ignore decides which project paths git would ignore, for every part of Rooted that asks: search and
+// find, the index, list_directory's ignored flag and the watcher. It reads .gitignore files at every level,
+// .git/info/exclude, the user's global excludes file (core.excludesFile, by default ~/.config/git/ignore), and
+// .ignore files, which ripgrep and gocodewalker honour, taking precedence over .gitignore in the same directory;
+// .git itself is always ignored. Project files are read through the project's *os.Root.
 //
-// It follows git's rules where sabhiram/go-gitignore alone does not: a deeper .gitignore overrides a shallower one,
-// the last matching pattern of a file decides (so "!keep" re-includes), and nothing under an ignored directory can
-// be re-included. Tests compare it with git check-ignore.
+// Patterns are parsed and matched by boyter/gocodewalker's gitignore engine (the one its FileWalker uses), with
+// git's precedence: the deepest ignore file with a matching pattern decides, within a file the last matching
+// pattern does, nothing under an ignored directory can be re-included, and a symlink is never a directory. Where
+// gocodewalker's matching departs from git, compile adapts the line (see adapt). Git is the judge: the tests
+// compare every answer with git check-ignore and git ls-files on thousands of random trees (package ignoretest).
+// Not covered: core.ignoreCase (matching is case-sensitive, as git's default on Linux) and submodules' own rules.
 package ignore
 
 import (
@@ -15,7 +19,7 @@ import (
 	"strings"
 	"sync"
 
-	gitignore "github.com/sabhiram/go-gitignore"
+	"github.com/boyter/gocodewalker/go-gitignore"
 )
 
 // Matcher answers for one root. It reads each directory's .gitignore once; make a new Matcher to see edits.
@@ -27,47 +31,97 @@ type Matcher struct {
 	global rules            // the user's excludes file, below every project file in precedence
 }
 
-// rules are one ignore file's patterns in order. Each is compiled alone, without its "!", because
-// go-gitignore drops a negation that follows no positive match in the same file, while git lets it decide (a
-// deeper "!x" re-includes what a shallower file ignores).
-type rules []rule
+// rules are the patterns that apply at one level, in order: a folder's .gitignore, then its .ignore (whose
+// patterns come later, so they win). gocodewalker parses and matches each pattern; the last one matching decides.
+type rules []pattern
 
-type rule struct {
-	pattern *gitignore.GitIgnore
-	negate  bool
+// pattern is one parsed line. anchoredName marks "/name": it matches only in the ignore file's own folder.
+type pattern struct {
+	gitignore.Pattern
+	anchoredName bool
 }
 
-// match returns the decision of the last pattern matching p, and whether any matched.
+// match returns the decision of the last pattern matching the slash path p (relative to the file's folder; a
+// trailing "/" marks a directory), and whether any matched.
 func (rs rules) match(p string) (ignored, matched bool) {
-	for _, r := range rs {
-		if r.pattern.MatchesPath(p) {
-			ignored, matched = !r.negate, true
-		}
-	}
-	return ignored, matched
-}
-
-func compile(content string) rules {
-	var rs rules
-	for _, line := range strings.Split(strings.ReplaceAll(content, "\r\n", "\n"), "\n") {
-		line = strings.TrimRight(line, " ")
-		if line == "" || strings.HasPrefix(line, "#") {
+	isDir := strings.HasSuffix(p, "/")
+	p = strings.TrimSuffix(p, "/")
+	nested := strings.Contains(p, "/")
+	for i := len(rs) - 1; i >= 0; i-- {
+		if rs[i].anchoredName && nested {
 			continue
 		}
-		negate := strings.HasPrefix(line, "!")
-		if negate {
-			line = line[1:]
-		} else if strings.HasPrefix(line, `\!`) || strings.HasPrefix(line, `\#`) {
-			line = line[1:] // an escaped leading "!" or "#" is literal
+		if rs[i].Match(p, isDir) {
+			return rs[i].Ignore(), true
 		}
-		rs = append(rs, rule{pattern: gitignore.CompileIgnoreLines(line), negate: negate})
+	}
+	return false, false
+}
+
+// compile parses an ignore file with gocodewalker's gitignore parser, each line first adapted where its matcher
+// departs from git (the differential test against git finds these).
+func compile(content string) rules {
+	var b strings.Builder
+	for _, l := range strings.Split(content, "\n") {
+		b.WriteString(adapt(l))
+		b.WriteByte('\n')
+	}
+	var rs rules
+	for _, p := range gitignore.NewParser(strings.NewReader(b.String()), func(gitignore.Error) bool { return true }).Parse() {
+		text := strings.TrimSuffix(strings.TrimPrefix(p.String(), "!"), "/")
+		rs = append(rs, pattern{Pattern: p, anchoredName: strings.HasPrefix(text, "/") && !strings.Contains(text[1:], "/")})
 	}
 	return rs
 }
 
+// adapt rewrites a line where gocodewalker's matcher departs from git into one it matches as git does:
+//   - Spaces inside a pattern are part of the name ("sub dir/"); gocodewalker's "**" patterns split at them, so
+//     they are escaped. Trailing unescaped spaces are dropped, as git drops them.
+//   - "x/**" matches everything inside x, but not x itself; gocodewalker lets the "**" match nothing, so it
+//     becomes "x/*/**", which needs one more name.
+//
+// "/name" matching deeper paths ("*" crossing "/") is handled in match, by pattern.anchoredName.
+func adapt(line string) string {
+	line = strings.TrimSuffix(line, "\r")
+	if strings.HasPrefix(line, "#") {
+		return line
+	}
+	var b strings.Builder
+	pending := 0 // unescaped spaces not yet known to be inside the pattern
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == ' ':
+			pending++
+			continue
+		case c == '\\' && i+1 < len(line):
+			b.WriteString(strings.Repeat(`\ `, pending))
+			pending = 0
+			b.WriteString(line[i : i+2])
+			i++
+			continue
+		}
+		b.WriteString(strings.Repeat(`\ `, pending))
+		pending = 0
+		b.WriteByte(c)
+	}
+	line = b.String()
+	core, dirOnly := strings.CutSuffix(line, "/")
+	if strings.HasSuffix(core, "/**") && !strings.HasSuffix(core, `\/**`) {
+		line = strings.TrimSuffix(core, "**") + "*/**"
+		if dirOnly {
+			line += "/"
+		}
+	}
+	return line
+}
+
 // New returns a matcher for root, with the user's global excludes.
-func New(root *os.Root) *Matcher {
-	return &Matcher{root: root, rules: map[string]rules{}, global: globalRules()}
+func New(root *os.Root) *Matcher { return newWith(root, globalRules()) }
+
+// newWith returns a matcher with the given global excludes; tests pass none, as git judges them with none.
+func newWith(root *os.Root, global rules) *Matcher {
+	return &Matcher{root: root, rules: map[string]rules{}, global: global}
 }
 
 // Ignored reports whether the root-relative path (OS or slash separators) is ignored, isDir saying whether it is a

@@ -219,3 +219,46 @@ func TestDotIgnore(t *testing.T) {
 		}
 	}
 }
+
+// Shapes users met where Rooted once disagreed with git, each judged by git check-ignore on its own small tree.
+func TestShapesGitAgreesOn(t *testing.T) {
+	cases := map[string]map[string]string{
+		"single-character wildcard in a nested file": {"s/.gitignore": "?.go\n", "s/f.go": "", "s/ff.go": ""},
+		"dir/* then !dir/file re-includes the file": {
+			"sub/.gitignore": "gen/*\n!gen/keep.go\n", "sub/gen/keep.go": "", "sub/gen/other.go": "",
+		},
+		"b/** at the root, !* in b/.gitignore": {".gitignore": "b/**\n", "b/.gitignore": "!*\n", "b/a/x.go": "", "b/y.go": ""},
+		"x/** does not match x itself":         {".gitignore": "x/**\n!x/keep\n", "x/keep": "", "x/y": ""},
+		"spaces inside a pattern":              {".gitignore": "**/sub dir/\na b.txt  \n", "sub dir/a.go": "", "a b.txt": "", "x/a b.txt": ""},
+		"/name stays in its own folder":        {".gitignore": "/*xt\n", "a.txt": "", "b/a.txt": ""},
+		"bracket classes":                      {".gitignore": "[!a]*.go\n[a-c].md\n", "a.go": "", "b.go": "", "c.md": "", "d.md": ""},
+		"escaped leading # and !":              {".gitignore": "\\#note\n\\!bang\n", "#note": "", "!bang": ""},
+	}
+	for name, files := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := layout(t, files)
+			var paths []string
+			for p := range files {
+				for d := p; d != "."; d = filepath.Dir(d) {
+					paths = append(paths, d)
+				}
+			}
+			want := gitIgnored(t, dir, paths)
+			r, err := os.OpenRoot(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			m := newWith(r, nil)
+			for _, p := range paths {
+				fi, err := os.Stat(filepath.Join(dir, p))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := m.Ignored(p, fi.IsDir()); got != want[p] {
+					t.Errorf("%s: Ignored = %v, git check-ignore says %v", p, got, want[p])
+				}
+			}
+		})
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/boyter/gocodewalker"
 )
 
 // benchCorpus is the tree the benchmarks search: $ROOTED_SEARCH_CORPUS, or the Go source tree, as bench/search.sh
@@ -130,4 +132,55 @@ func BenchmarkIndexedCountRareLiteral(b *testing.B) {
 
 func BenchmarkIndexedCountRegex(b *testing.B) {
 	benchIndexed(b, Options{Query: benchRegex, Regex: true, Output: OutputCount, Limit: 1})
+}
+
+// BenchmarkWalkList lists the corpus's searchable files (no reading), with Rooted's walk and, for comparison, with
+// gocodewalker's own FileWalker, which Rooted takes its gitignore engine from but does not walk with: it opens
+// paths (not through the project's os.Root), stats each match, and keeps every path it matched in a process-wide
+// cache. The heap it leaves behind after the walk is reported as retained-B.
+func BenchmarkWalkList(b *testing.B) {
+	dir := benchCorpusPath()
+	r := benchCorpus(b)
+	retained := func(b *testing.B, before runtime.MemStats) {
+		var after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(b.N), "retained-B")
+	}
+	b.Run("rooted", func(b *testing.B) {
+		var before runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		n := 0
+		for b.Loop() {
+			n = 0
+			if err := walk(context.Background(), r, "", WalkOptions{}, func(f file) bool { n++; f.release(); return true }); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(n), "files")
+		retained(b, before)
+	})
+	b.Run("gocodewalker", func(b *testing.B) {
+		var before runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		n := 0
+		for b.Loop() {
+			n = 0
+			q := make(chan *gocodewalker.File, 1024)
+			w := gocodewalker.NewFileWalker(dir, q)
+			w.ExcludeDirectory = []string{".git"}
+			done := make(chan error, 1)
+			go func() { done <- w.Start() }()
+			for range q {
+				n++
+			}
+			if err := <-done; err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(n), "files")
+		retained(b, before)
+	})
 }

@@ -45,7 +45,8 @@ func listDirectory(d Deps) *tool.Tool {
 		}
 		m := ignore.New(t.Root)
 		for i, e := range l.Entries {
-			l.Entries[i].Ignored = m.Ignored(filepath.Join(t.Rel, e.Name), e.Kind == files.KindDir || e.TargetKind == files.KindDir)
+			// A symlink is never a directory to git, whatever it points to: "build/" does not ignore a link "build".
+			l.Entries[i].Ignored = m.Ignored(filepath.Join(t.Rel, e.Name), e.Kind == files.KindDir)
 		}
 		return listDirectoryOut{Path: t.Slash(), Listing: l}, nil
 	})

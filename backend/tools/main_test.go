@@ -4,11 +4,15 @@ import (
 	"os"
 	"testing"
 
+	"github.com/rooted-dev/rooted/backend/ignore/ignoretest"
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
 // The test binary doubles as the sandbox helper, as the rooted binary does.
 func TestMain(m *testing.M) {
 	shell.RunHelperIfAsked()
-	os.Exit(m.Run())
+	cleanup := ignoretest.Isolate()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
 }

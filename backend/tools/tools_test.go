@@ -114,8 +114,12 @@ func TestListDirectory(t *testing.T) {
 
 func TestListDirectoryFlagsIgnored(t *testing.T) {
 	reg, _, root := openRegistry(t, "node_modules/", "src/", "src/gen/", "src/main.go", "src/x.log", "keep.log", ".git/")
-	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("node_modules/\n*.log\n!keep.log\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("node_modules/\n*.log\n!keep.log\nout/\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "src", ".gitignore"), []byte("gen/\n"), 0o644)
+	// A link to a folder is not a folder to git: "out/" does not ignore it (git ls-files lists it).
+	if err := os.Symlink("src", filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
 	flags := func(path string) map[string]bool {
 		l, e := call[listDirectoryOut](t, reg, "list_directory", fmt.Sprintf(`{"path": %q}`, path))
 		if e != nil {
@@ -128,7 +132,7 @@ func TestListDirectoryFlagsIgnored(t *testing.T) {
 		return m
 	}
 	top := flags(".")
-	if !top["node_modules"] || !top[".git"] || top["src"] || top["keep.log"] || top[".gitignore"] {
+	if !top["node_modules"] || !top[".git"] || top["src"] || top["keep.log"] || top[".gitignore"] || top["out"] {
 		t.Errorf("root flags: %v", top)
 	}
 	src := flags("src")
