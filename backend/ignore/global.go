@@ -1,6 +1,8 @@
 package ignore
 
 import (
+	"bufio"
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,7 +11,7 @@ import (
 )
 
 // globalRules are the user's global git excludes, read once per process: the file named by core.excludesFile, or
-// git's default $XDG_CONFIG_HOME/git/ignore (~/.config/git/ignore). Without git on PATH, the default is used.
+// git's default $XDG_CONFIG_HOME/git/ignore (~/.config/git/ignore).
 var globalRules = sync.OnceValue(func() rules {
 	b, err := os.ReadFile(globalExcludesFile())
 	if err != nil {
@@ -18,12 +20,92 @@ var globalRules = sync.OnceValue(func() rules {
 	return compile(string(b))
 })
 
+// globalExcludesFile finds core.excludesFile in the user's global git configuration. It reads the files itself,
+// as ripgrep does, because starting git costs more than a whole small search; a configuration that includes other
+// files ([include], [includeIf]) is left to git.
 func globalExcludesFile() string {
+	var files []string
+	if g, ok := os.LookupEnv("GIT_CONFIG_GLOBAL"); ok {
+		files = []string{g}
+	} else {
+		home, _ := os.UserHomeDir()
+		xdg := os.Getenv("XDG_CONFIG_HOME")
+		if xdg == "" && home != "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		if xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "config"))
+		}
+		if home != "" {
+			files = append(files, filepath.Join(home, ".gitconfig")) // read last: git lets it win
+		}
+	}
+	found := ""
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		v, includes := excludesFileIn(b)
+		if includes {
+			return excludesFileFromGit()
+		}
+		if v != "" {
+			found = v
+		}
+	}
+	if found != "" {
+		return expandHome(found)
+	}
+	return defaultExcludesFile()
+}
+
+// excludesFileIn returns core.excludesFile's value in one git config file, and whether the file includes others.
+func excludesFileIn(b []byte) (value string, includes bool) {
+	section := ""
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				continue
+			}
+			section = strings.ToLower(strings.TrimSpace(strings.Fields(line[1:end] + " ")[0]))
+			if section == "include" || section == "includeif" {
+				return "", true
+			}
+			line = strings.TrimSpace(line[end+1:])
+			if line == "" {
+				continue
+			}
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok || section != "core" || !strings.EqualFold(strings.TrimSpace(key), "excludesfile") {
+			continue
+		}
+		val = strings.TrimSpace(val)
+		if i := strings.IndexAny(val, "#;"); i >= 0 && !strings.HasPrefix(val, `"`) {
+			val = strings.TrimSpace(val[:i])
+		}
+		value = strings.Trim(val, `"`)
+	}
+	return value, false
+}
+
+func excludesFileFromGit() string {
 	if out, err := exec.Command("git", "config", "--global", "--path", "--get", "core.excludesFile").Output(); err == nil {
 		if p := strings.TrimSpace(string(out)); p != "" {
 			return p
 		}
 	}
+	return defaultExcludesFile()
+}
+
+func defaultExcludesFile() string {
 	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
 		return filepath.Join(x, "git", "ignore")
 	}
@@ -32,4 +114,14 @@ func globalExcludesFile() string {
 		return ""
 	}
 	return filepath.Join(home, ".config", "git", "ignore")
+}
+
+// expandHome does what git config --path does to a leading "~/".
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
 }

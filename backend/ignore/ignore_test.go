@@ -262,3 +262,45 @@ func TestShapesGitAgreesOn(t *testing.T) {
 		})
 	}
 }
+
+// Rooted reads core.excludesFile from the global git config itself (no git process per search); git is the judge
+// of what each configuration means.
+func TestGlobalExcludesFileAgreesWithGit(t *testing.T) {
+	cases := map[string]struct{ xdg, home string }{
+		"none":                         {},
+		"in ~/.gitconfig":              {home: "[core]\n\texcludesFile = ~/my-ignores\n"},
+		"in the XDG file":              {xdg: "[core]\n  excludesfile = /etc/ignores-xdg\n"},
+		"both: ~/.gitconfig wins":      {xdg: "[core]\nexcludesFile=/a\n", home: "[core]\nexcludesFile=/b\n"},
+		"quoted, comment after":        {home: "[core]\n\texcludesFile = \"/q/ignores\"\n[user]\n\tname = x # me\n"},
+		"other sections, same key":     {home: "[other]\nexcludesFile = /no\n[core]\nautocrlf = false\n"},
+		"set twice: the last wins":     {home: "[core]\nexcludesFile = /first\n[core]\nexcludesFile = /second\n"},
+		"section case and comments":    {home: "; c\n# c\n[CORE]\n\tExcludesFile = /upper ; trailing\n"},
+		"includes are left to git":     {home: "[include]\n\tpath = ~/more.gitconfig\n"},
+		"conditional includes too":     {home: "[includeIf \"gitdir:~/w/\"]\n\tpath = ~/w.gitconfig\n[core]\nexcludesFile = /x\n"},
+		"key on the section line, too": {home: "[core] excludesFile = /inline\n"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			home := t.TempDir()
+			os.MkdirAll(filepath.Join(home, ".config", "git"), 0o755)
+			if c.home != "" {
+				os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(c.home), 0o644)
+			}
+			if c.xdg != "" {
+				os.WriteFile(filepath.Join(home, ".config", "git", "config"), []byte(c.xdg), 0o644)
+			}
+			os.WriteFile(filepath.Join(home, "more.gitconfig"), []byte("[core]\nexcludesFile = /from-include\n"), 0o644)
+			t.Setenv("HOME", home)
+			t.Setenv("XDG_CONFIG_HOME", "")
+			os.Unsetenv("XDG_CONFIG_HOME")
+			os.Unsetenv("GIT_CONFIG_GLOBAL")
+			want := filepath.Join(home, ".config", "git", "ignore")
+			if out, err := exec.Command("git", "config", "--global", "--path", "--get", "core.excludesFile").Output(); err == nil {
+				want = strings.TrimSpace(string(out))
+			}
+			if got := globalExcludesFile(); got != want {
+				t.Errorf("excludes file %q, git says %q", got, want)
+			}
+		})
+	}
+}
