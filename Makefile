@@ -1,4 +1,6 @@
 # Rooted: `make run` builds and opens the app, `make test` runs every test. Both install what is missing first.
+# Two binaries: build/bin/rooted, the CLI and MCP server (pure Go, `make cli` needs only Go), and
+# build/bin/rooted-desktop, the window (Wails, GTK, WebKit); `rooted` with no command starts the one beside it.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export PATH := $(PATH):/usr/local/go/bin
@@ -7,15 +9,23 @@ TAGS    := webkit2_41
 GOBIN   := $(shell go env GOPATH 2>/dev/null)/bin
 WAILS   := $(GOBIN)/wails
 GOFUMPT := $(GOBIN)/gofumpt
-BIN     := build/bin/rooted
+NFPM    := $(GOBIN)/nfpm
+CLI     := build/bin/rooted
+DESKTOP := build/bin/rooted-desktop
 ARGS    ?=
+
+VERSION := $(shell sed -n 's/.*"productVersion": *"\([^"]*\)".*/\1/p' wails.json)
+COMMIT  := $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo +dirty)
+LDFLAGS := -X github.com/rooted-dev/rooted/backend/version.Version=$(VERSION) -X github.com/rooted-dev/rooted/backend/version.Commit=$(COMMIT)
+ARCH    := $(shell go env GOARCH 2>/dev/null)
+DEB     := build/pkg/rooted_$(VERSION)_$(ARCH).deb
 
 NPM_STAMP    := frontend/node_modules/.package-lock.json
 DIST         := frontend/dist/index.html
 FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
-GO_SRC       := $(shell find app backend -type f \( -name '*.go' -o -name '*.md' \) 2>/dev/null) main.go go.mod go.sum
+GO_SRC       := $(shell find app backend cmd -type f \( -name '*.go' -o -name '*.md' \) 2>/dev/null) main.go go.mod go.sum
 
-.PHONY: help deps deps-test run dev build bindings test lint test-go test-frontend test-e2e bench clean
+.PHONY: help deps deps-test deps-package run dev build cli package bindings test lint test-go test-frontend test-e2e test-package bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -23,8 +33,11 @@ help: ## list the targets
 deps: ## install what building needs (apt packages, the wails CLI)
 	@scripts/deps.sh build
 
-deps-test: ## install what testing needs as well (Xvfb, Chromium, ImageMagick, gofumpt)
+deps-test: ## install what testing needs as well (Xvfb, Chromium, ImageMagick, gofumpt, nfpm)
 	@scripts/deps.sh test
+
+deps-package: ## install what packaging needs (nfpm)
+	@scripts/deps.sh package
 
 # npm install (which follows the lockfile) rather than npm ci: ci insists the lockfile list every platform's
 # optional packages (rollup's, esbuild's), which a registry mirror serving only this platform's cannot provide.
@@ -35,13 +48,26 @@ $(NPM_STAMP): frontend/package.json frontend/package-lock.json
 $(DIST): $(NPM_STAMP) $(FRONTEND_SRC)
 	cd frontend && npm run build
 
-$(BIN): $(DIST) $(GO_SRC)
-	$(WAILS) build -tags $(TAGS) -s -m -skipbindings -nocolour
+# The desktop binary. Its version stamp is the same as the CLI's; the commit is stamped too since a GOFLAGS of
+# -buildvcs=false (or a tree without .git) leaves Go's own record empty.
+$(DESKTOP): $(DIST) $(GO_SRC)
+	$(WAILS) build -tags $(TAGS) -s -m -skipbindings -nocolour -ldflags "-s -w $(LDFLAGS)"
 
-build: deps $(BIN) ## build the desktop binary into build/bin/rooted
+$(CLI): $(GO_SRC)
+	CGO_ENABLED=0 go build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $@ ./cmd/rooted
 
-run: deps $(BIN) ## build and open the app; ARGS=--root DIR opens a folder directly
-	$(BIN) $(ARGS)
+cli: $(CLI) ## build just the CLI and MCP server (build/bin/rooted): needs only Go
+
+build: deps $(DESKTOP) $(CLI) ## build both binaries into build/bin
+
+run: build ## build and open the app; ARGS=DIR (or --root DIR) opens a folder directly
+	$(CLI) $(ARGS)
+
+$(DEB): $(DESKTOP) $(CLI) build/linux/nfpm.yaml build/linux/rooted.desktop build/linux/rooted.png
+	@mkdir -p $(@D)
+	VERSION=$(VERSION) ARCH=$(ARCH) $(NFPM) package --config build/linux/nfpm.yaml --packager deb --target $@
+
+package: deps deps-package $(DEB) ## build the Debian package into build/pkg
 
 dev: deps $(NPM_STAMP) ## run the app with live reload (wails dev)
 	$(WAILS) dev -tags $(TAGS)
@@ -49,13 +75,15 @@ dev: deps $(NPM_STAMP) ## run the app with live reload (wails dev)
 bindings: deps $(DIST) ## regenerate frontend/wailsjs from the bound Go methods
 	$(WAILS) generate module -tags $(TAGS)
 
-test: deps-test lint test-go test-frontend test-e2e ## run every test: Go, frontend, browser end-to-end, native window
+test: deps-test lint test-go test-frontend test-e2e test-package ## run every test: Go, frontend, browser end-to-end, native window, package
 
 lint: $(DIST) ## go vet (Linux, Windows, macOS), gofumpt, tsc --noEmit, and generated bindings up to date
 	go vet -tags $(TAGS) ./...
 	GOOS=windows go vet ./backend/... && GOOS=darwin go vet ./backend/...
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null .
-	@out=$$($(GOFUMPT) -l app backend main.go); if [ -n "$$out" ]; then echo "gofumpt would reformat:"; echo "$$out"; exit 1; fi
+	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted
+	@if go list -deps ./cmd/rooted | grep -q 'wailsapp\|webkit'; then echo "cmd/rooted must not link Wails, GTK or WebKit"; exit 1; fi
+	@out=$$($(GOFUMPT) -l app backend cmd main.go); if [ -n "$$out" ]; then echo "gofumpt would reformat:"; echo "$$out"; exit 1; fi
 	cd frontend && npm run typecheck
 	scripts/check-bindings.sh $(WAILS) $(TAGS)
 
@@ -65,11 +93,14 @@ test-go: $(DIST) ## Go unit tests with the race detector
 test-frontend: $(NPM_STAMP) ## vitest unit tests
 	cd frontend && npm test
 
-test-e2e: $(BIN) ## Chromium against wails dev, and the native window under Xvfb
+test-e2e: $(DESKTOP) $(CLI) ## Chromium against wails dev, the native window under Xvfb, rooted mcp over stdio
 	cd frontend && npm run e2e
+
+test-package: $(DEB) ## install the package into a fresh root; run rooted version and rooted mcp from it
+	scripts/test-package.sh $(DEB)
 
 bench: $(DIST) ## Go benchmarks
 	go test -run '^$$' -bench . -benchmem ./backend/...
 
 clean: ## remove build output
-	rm -rf build/bin frontend/dist test-output
+	rm -rf build/bin build/pkg frontend/dist test-output

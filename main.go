@@ -1,5 +1,6 @@
-// Command rooted is a desktop workbench in which an LLM agent works on a project folder through tools that cannot
-// reach outside it. With no arguments (or only --root DIR) it opens the window; with a subcommand it runs the CLI.
+// Command rooted-desktop is the Rooted window: a desktop workbench in which an LLM agent works on a project folder
+// through tools that cannot reach outside it. With no arguments, "--root DIR" or "open DIR" it opens the window;
+// with another subcommand it runs the CLI, as cmd/rooted (the pure-Go CLI that starts this binary) does.
 package main
 
 import (
@@ -10,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/rooted-dev/rooted/app"
@@ -23,16 +25,22 @@ var assets embed.FS
 func main() {
 	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
 	shell.RunHelperIfAsked()
-	if len(os.Args) > 1 && cli.IsCommand(os.Args[1]) {
+	args := os.Args[1:]
+	if len(args) > 0 && args[0] == "open" {
+		args = args[1:] // this is the app "rooted open" would start
+		if len(args) == 1 && !strings.HasPrefix(args[0], "-") {
+			args = []string{"--root", args[0]}
+		}
+	} else if len(args) > 0 && cli.IsCommand(args[0]) {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		code := cli.Main(ctx, cli.IO{Stdin: pipedStdin(), Stdout: os.Stdout, Stderr: os.Stderr}, os.Args[1:])
+		code := cli.Main(ctx, cli.IO{Stdin: pipedStdin(), Stdout: os.Stdout, Stderr: os.Stderr}, args)
 		stop()
 		os.Exit(code)
 	}
-	fs := flag.NewFlagSet("rooted", flag.ContinueOnError)
+	fs := flag.NewFlagSet("rooted-desktop", flag.ContinueOnError)
 	root := fs.String("root", "", "open this project folder in the window")
 	fs.Usage = func() { cli.Main(context.Background(), cli.IO{Stdout: os.Stderr}, []string{"help"}) }
-	if err := fs.Parse(os.Args[1:]); err != nil {
+	if err := fs.Parse(args); err != nil {
 		os.Exit(cli.ExitUsage)
 	}
 	if fs.NArg() > 0 {

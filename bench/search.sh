@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times Rooted's search against ripgrep on the same corpus in one run and prints medians and ratios.
+# Times Rooted's CLI start-up and search against ripgrep on the same corpus in one run and prints medians and ratios.
 # The corpus is the Go source tree copied into a git repository (so .gitignore rules apply as for a project).
 # Usage: bench/search.sh [RUNS]   (default 15 runs per case; needs rg, git, go)
 set -euo pipefail
@@ -18,7 +18,8 @@ if [ ! -d "$corpus/.git" ]; then
   git -C "$corpus" -c user.email=bench@localhost -c user.name=bench commit -qm corpus
 fi
 bin=$work/rooted
-go build -o "$bin" .
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$bin" ./cmd/rooted   # the CLI as make cli builds it
+desktop=build/bin/rooted-desktop                                          # the window's binary, if built
 
 # median_ms CMD...: runs CMD $runs times (after one warm-up) and prints the median wall time in milliseconds.
 median_ms() {
@@ -45,6 +46,17 @@ while read -r name _ ns _; do
 done < <(ROOTED_SEARCH_CORPUS=$corpus go test -run '^$' -bench 'First100|Count' -benchtime "${runs}x" ./backend/search/ | grep '^Benchmark')
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
+
+# Start-up: a command that does almost nothing, as MCP clients and scripts start rooted often.
+printf '%-44s %10s %8s %8s\n' "start-up ($runs runs)" "rooted" "rg" "ratio"
+s_cli=$(median_ms "$bin" tools)
+s_rg=$(median_ms rg --version)
+printf '%-44s %10s %8s %8s\n' "rooted tools (CLI) vs rg --version" "$s_cli" "$s_rg" "$(ratio "$s_cli" "$s_rg")"
+if [ -x "$desktop" ]; then
+  s_desk=$(median_ms "$desktop" tools)
+  printf '%-44s %10s %8s %8s\n' "rooted-desktop tools (GTK, WebKit linked)" "$s_desk" "$s_rg" "$(ratio "$s_desk" "$s_rg")"
+fi
+echo
 printf '%-28s %10s %8s %8s %10s %8s %10s %8s\n' "case ($runs runs)" "rooted CLI" "rg" "CLI/rg" "in-process" "in/rg" "repeated" "rg/rep"
 row() {
   local name=$1 bench=$2 r g i x
@@ -63,7 +75,7 @@ row "common literal, full count" BenchmarkCountCommonLiteral '{"query":"func","o
 row "rare literal, full count" BenchmarkCountRareLiteral '{"query":"ErrShortWrite","output":"count","limit":1}' rg -c ErrShortWrite "$corpus"
 row "regex, full count" BenchmarkCountRegex '{"query":"func \\(\\w+ \\*\\w+\\) Close","regex":true,"output":"count","limit":1}' rg -c "$re" "$corpus"
 echo "corpus: $(git -C "$corpus" ls-files | wc -l) files of the Go source tree in a git repository. Times are wall-clock ms."
-echo "rooted CLI and rg: medians of new processes (a process start here costs ~4 ms), walking and reading the tree."
+echo "rooted CLI (pure Go, cmd/rooted) and rg: medians of new processes, walking and reading the tree."
 echo "in-process: Go benchmark means, walking and reading the tree, as a first search in the app does."
 echo "repeated: Go benchmark means through the app's warm index, as an agent's later searches are; rg/rep is how many"
 echo "times faster than rg that is."

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Installs what building (deps.sh build) or testing (deps.sh test) Rooted needs on Debian 12, and only what is
-# missing, so it is safe and quick to run again. Go and Node.js come with the machine; everything else is here.
+# Installs what building (deps.sh build), packaging (deps.sh package) or testing (deps.sh test: all of it) Rooted
+# needs on Debian 12, and only what is missing, so it is safe and quick to run again. Go and Node.js come with the machine; everything else is here.
 set -euo pipefail
 
 what=${1:-build}
 WAILS_VERSION=v2.16.0
 GOFUMPT_VERSION=v0.9.2
+NFPM_VERSION=v2.44.0
 
 build_pkgs=(gcc pkg-config git libgtk-3-dev libwebkit2gtk-4.1-dev)
-test_pkgs=(xvfb xauth x11-utils imagemagick chromium git ripgrep)
+test_pkgs=(xvfb xauth x11-utils imagemagick chromium git ripgrep desktop-file-utils)
 
 die() { echo "deps: $*" >&2; exit 1; }
 
 case "$what" in
   build) pkgs=("${build_pkgs[@]}") ;;
+  package) pkgs=() ;;
   test) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
-  *) die "usage: $0 build|test" ;;
+  *) die "usage: $0 build|package|test" ;;
 esac
 
 command -v go >/dev/null || die "Go is not on PATH: install Go 1.26 or newer (https://go.dev/dl) and run make again"
@@ -40,6 +42,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 gobin=$(go env GOPATH)/bin
+if [ "$what" = package ] || [ "$what" = test ]; then
+  if ! go version -m "$gobin/nfpm" 2>/dev/null | grep -qP "^\tmod\tgithub.com/goreleaser/nfpm/v2\t\Q$NFPM_VERSION\E\t"; then
+    echo "deps: installing nfpm $NFPM_VERSION"
+    (cd / && GOFLAGS=-mod=mod go install "github.com/goreleaser/nfpm/v2/cmd/nfpm@$NFPM_VERSION")
+  fi
+  [ "$what" = package ] && exit 0
+fi
 if ! "$gobin/wails" version 2>/dev/null | head -n 1 | grep -qx "$WAILS_VERSION"; then
   echo "deps: installing the wails CLI $WAILS_VERSION"
   (cd / && GOFLAGS=-mod=mod go install "github.com/wailsapp/wails/v2/cmd/wails@$WAILS_VERSION")

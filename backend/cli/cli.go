@@ -47,12 +47,14 @@ func commands() []command {
 		{"diff", "ID [--path P]", "show what changed since a snapshot", runDiff},
 		{"restore", "ID [--path P]...", "put the project (or some paths) back as in a snapshot; the restore is itself backed up", runRestore},
 		{"mcp", "[--root DIR]", "serve every tool over MCP on stdin/stdout (for Claude Desktop, Claude Code, Cursor, Zed)", runMCP},
+		{"open", "[DIR]", "open the desktop app (on DIR); the same as rooted with no command", runOpen},
+		{"version", "[--json]", "print the version, commit, Go version and whether commands can be sandboxed here", runVersion},
 	}
 }
 
 // IsCommand reports whether arg names a subcommand, so main can tell "rooted call ..." from window flags.
 func IsCommand(arg string) bool {
-	if arg == "help" || arg == "--help" || arg == "-h" {
+	if arg == "help" || arg == "--help" || arg == "-h" || arg == "--version" {
 		return true
 	}
 	for _, c := range commands() {
@@ -69,6 +71,9 @@ func Main(ctx context.Context, stdio IO, args []string) int {
 		usage(stdio.Stdout)
 		return ExitOK
 	}
+	if args[0] == "--version" {
+		args[0] = "version"
+	}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(ctx, stdio, args[1:])
@@ -80,7 +85,7 @@ func Main(ctx context.Context, stdio IO, args []string) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: rooted [--root DIR]            open the window (on DIR)")
+	fmt.Fprintln(w, "Usage: rooted [DIR | --root DIR]      open the desktop app (on DIR)")
 	fmt.Fprintln(w, "       rooted COMMAND [flags]")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands() {

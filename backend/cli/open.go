@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// DesktopName is the desktop app's executable, installed beside rooted (build/bin, /usr/bin).
+const DesktopName = "rooted-desktop"
+
+// runOpen starts the desktop app on DIR (or on its open screen). The app is found beside this executable, then on
+// PATH; on Unix this process becomes it, so a launcher, a terminal or a test that signals rooted reaches the app.
+func runOpen(_ context.Context, stdio IO, args []string) int {
+	flags := newFlagSet("open", stdio, "[DIR]")
+	root := flags.String("root", "", "the project folder to open (the same as DIR)")
+	pos, err := parseInterleaved(flags, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	switch {
+	case len(pos) > 1:
+		return usageError(stdio, flags, "one folder at a time, not %d", len(pos))
+	case len(pos) == 1 && *root != "":
+		return usageError(stdio, flags, "give the folder once: DIR or --root DIR")
+	case len(pos) == 1:
+		*root = pos[0]
+	}
+	var dirArgs []string
+	if *root != "" {
+		abs, err := filepath.Abs(*root)
+		if err == nil {
+			var fi os.FileInfo
+			if fi, err = os.Stat(abs); err == nil && !fi.IsDir() {
+				err = errors.New("not a directory")
+			}
+		}
+		if err != nil && len(pos) == 1 && !strings.ContainsAny(*root, `/\.`) && errors.Is(err, fs.ErrNotExist) {
+			// "rooted serach": more likely a mistyped command than a folder.
+			fmt.Fprintf(stdio.Stderr, "rooted: %q is neither a command nor a folder (see rooted help)\n", *root)
+			return ExitUsage
+		}
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "rooted: cannot open %s: %v\n", *root, unwrapPathError(err))
+			return ExitToolError
+		}
+		dirArgs = []string{"--root", abs}
+	}
+	app, err := findDesktop()
+	if err != nil {
+		fmt.Fprintln(stdio.Stderr, "rooted:", err)
+		return ExitToolError
+	}
+	return runDesktop(append([]string{app}, dirArgs...), stdio)
+}
+
+// findDesktop looks for the desktop app beside the running executable (following links, as /usr/bin/rooted may
+// be one), then on PATH.
+func findDesktop() (string, error) {
+	name := DesktopName
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	var beside string
+	if self, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(self); err == nil {
+			self = real
+		}
+		beside = filepath.Join(filepath.Dir(self), name)
+		if fi, err := os.Stat(beside); err == nil && !fi.IsDir() {
+			return beside, nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("the desktop app (%s) is not installed beside this binary (%s) nor on PATH: install the rooted package, or build it with make build; every other command works without it (rooted help)", name, beside)
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
