@@ -56,6 +56,9 @@ func Run(opt Options) error {
 	}
 	defer svc.session.Close()
 	defer svc.indexes.Close()
+	if svc.snapshots != nil {
+		defer svc.snapshots.Close()
+	}
 	return wails.Run(&options.App{
 		Title:            "Rooted",
 		Width:            1280,

@@ -28,6 +28,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 )
@@ -53,6 +54,8 @@ type Server struct {
 
 	mu      sync.Mutex
 	rootErr string // why no project is open, for the no_project message
+
+	snapshots *snapshot.Projects // nil without a cache directory
 }
 
 // New makes a server. With opt.Root set, that folder is opened now, and an error is returned if it cannot be.
@@ -63,7 +66,7 @@ func New(opt Options) (*Server, error) {
 	}
 	// As in the window: a watcher keeps the index, the snapshots' staging and the stale-file check current.
 	deps := tools.UserDeps(session.New(), true)
-	s := &Server{session: deps.Session, indexes: deps.Indexes, fixed: opt.Root != "", log: log}
+	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, fixed: opt.Root != "", log: log}
 	s.registry = tools.Registry(deps)
 	s.rootErr = "no project root: start the server with --root DIR, or use a client that provides MCP roots"
 	if opt.Root != "" {
@@ -246,8 +249,11 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.mcp.Run(ctx, t)
 }
 
-// Close releases the project (its watcher and root).
+// Close releases the project (its watcher, root and the snapshots' background work).
 func (s *Server) Close() error {
 	s.indexes.Close()
+	if s.snapshots != nil {
+		s.snapshots.Close()
+	}
 	return s.session.Close()
 }

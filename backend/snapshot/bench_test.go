@@ -91,3 +91,43 @@ func benchEdits(b *testing.B, tracked bool) {
 func BenchmarkEditScanned(b *testing.B) { benchEdits(b, false) }
 
 func BenchmarkEditTracked(b *testing.B) { benchEdits(b, true) }
+
+// BenchmarkFirstSnapshot times a project's first snapshot: a git project (the corpus committed, one file then
+// modified and one added) seeded from its own index, and the same files without .git, hashed and stored whole.
+func BenchmarkFirstSnapshot(b *testing.B) {
+	for _, withGit := range []bool{true, false} {
+		name := "plain"
+		if withGit {
+			name = "git-project"
+		}
+		b.Run(name, func(b *testing.B) {
+			dir, root := benchProject(b)
+			if withGit {
+				for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "corpus"}} {
+					cmd := exec.Command("git", args...)
+					cmd.Dir = dir
+					if out, err := cmd.CombinedOutput(); err != nil {
+						b.Fatalf("git %v: %v %s", args, err, out)
+					}
+				}
+			}
+			os.WriteFile(filepath.Join(dir, "strings", "strings.go"), []byte("package strings\n// changed\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, "untracked.go"), []byte("package x\n"), 0o644)
+			var took time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				repo, err := Open(root, dir, b.TempDir(), Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				start := time.Now()
+				if _, err := repo.Take(context.Background(), "first"); err != nil {
+					b.Fatal(err)
+				}
+				took = time.Since(start)
+			}
+			b.ReportMetric(took.Seconds(), "first-snapshot-s")
+		})
+	}
+}

@@ -80,6 +80,12 @@ type Repo struct {
 	lastTre string
 	since   int       // snapshots since the last gc
 	exclAt  time.Time // when the exclude file was last refreshed
+
+	// Borrowed objects (seedFromProject) are copied in the background by a long-lived process (DetachBorrowed).
+	detachOK      bool
+	detachStarted bool
+	detachStop    context.CancelFunc
+	detached      chan struct{} // closed when detach has finished
 }
 
 // excludeEvery bounds how often a full scan refreshes the exclude file: finding big files walks the tree, and a
@@ -225,6 +231,9 @@ func (r *Repo) Take(ctx context.Context, reason string) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	r.last, r.lastTre = Snapshot{ID: id, Time: now, Reason: reason, Files: files}, tree
+	if r.detachOK && !r.detachStarted && r.borrowing() {
+		r.startDetach() // now that a ref holds the borrowed objects, repack can see them
+	}
 	r.appendLog(LogEntry{Time: now, Action: "backup", ID: id, Reason: reason, Files: files})
 	r.since++
 	if r.since >= 50 {
@@ -246,6 +255,9 @@ func (r *Repo) stage(ctx context.Context) error {
 				return err
 			}
 			r.exclAt = time.Now()
+		}
+		if !r.primed {
+			r.seedFromProject(ctx)
 		}
 		if _, err := r.git(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
 			return err
@@ -287,6 +299,57 @@ func (r *Repo) stage(ctx context.Context) error {
 	}
 	clear(r.dirty)
 	return nil
+}
+
+// DetachBorrowed lets this repository copy the objects it borrows from the project (see seedFromProject) in the
+// background, after the snapshot that needs them. Only a process that lives on should: a CLI call that exits at
+// once would start the copy each time and never finish it. Stop ends it.
+func (r *Repo) DetachBorrowed() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.detachOK = true
+}
+
+// startDetach copies the borrowed objects in the background (see detach). r.mu is held.
+func (r *Repo) startDetach() {
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	r.detachStarted, r.detachStop, r.detached = true, stop, done
+	go func() {
+		defer close(done)
+		if r.detach(ctx) != nil {
+			r.mu.Lock()
+			r.detachStarted = false // try again after the next snapshot
+			r.mu.Unlock()
+		}
+	}()
+}
+
+// Stop ends background work (the copy of borrowed objects, which the next long-lived process resumes) and waits.
+func (r *Repo) Stop() {
+	r.mu.Lock()
+	stop, done := r.detachStop, r.detached
+	r.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-done
+	}
+}
+
+// waitDetached waits for a background copy of borrowed objects to finish (tests).
+func (r *Repo) waitDetached() {
+	r.mu.Lock()
+	done := r.detached
+	r.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+// borrowing reports whether the shadow repository borrows objects from the project.
+func (r *Repo) borrowing() bool {
+	_, err := os.Stat(filepath.Join(r.dir, "objects", "info", "alternates"))
+	return err == nil
 }
 
 // writeExcludes refreshes the shadow repository's exclude file: heavy folders, the project's own

@@ -39,7 +39,7 @@ func UserDeps(s *session.Session, live bool) Deps {
 		d.Settings = settings.NewStore(path)
 	}
 	if cache, err := os.UserCacheDir(); err == nil {
-		d.Snapshots = &snapshot.Projects{CacheDir: cache}
+		d.Snapshots = &snapshot.Projects{CacheDir: cache, Background: live}
 	}
 	if live {
 		d.Indexes = &search.Indexes{OnChange: d.watched}

@@ -1,0 +1,162 @@
+package snapshot
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@u", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@u")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v %s", args, err, out)
+	}
+	return string(out)
+}
+
+// fingerprintDir hashes every file below dir: name, mode, size, mtime and content.
+func fingerprintDir(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, _ := os.Lstat(p)
+		fmt.Fprintf(h, "%s %v %d %d\n", p, info.Mode(), info.Size(), info.ModTime().UnixNano())
+		if info.Mode().IsRegular() {
+			b, _ := os.ReadFile(p)
+			h.Write(b)
+		}
+		return nil
+	})
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+func looseObjects(t *testing.T, repo string) int {
+	n := 0
+	filepath.WalkDir(filepath.Join(repo, "objects"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && len(filepath.Base(filepath.Dir(p))) == 2 {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// A git project's first snapshot starts from the project's own index and borrows its objects: clean tracked files
+// are neither hashed nor stored again, the snapshot holds exactly the work tree (modified, untracked and deleted
+// files included), the project's .git is not written to, and once the borrowed objects are copied the snapshots
+// no longer need the project's .git at all.
+func TestFirstSnapshotSeedsFromTheProjectsIndex(t *testing.T) {
+	files := map[string]string{".gitignore": "*.log\n"}
+	for i := range 300 {
+		files[fmt.Sprintf("pkg%d/file%d.go", i%10, i)] = fmt.Sprintf("package p\n// %d\n", i)
+	}
+	p := newProject(t, files)
+	gitIn(t, p.dir, "init", "-q", "-b", "main")
+	gitIn(t, p.dir, "add", "-A")
+	gitIn(t, p.dir, "commit", "-qm", "tracked")
+	p.write("pkg1/file1.go", "package p\n// modified\n")
+	p.write("new/untracked.go", "package n\n")
+	p.write("debug.log", "ignored\n")
+	os.Remove(p.path("pkg2/file2.go"))
+	before := fingerprintDir(t, filepath.Join(p.dir, ".git"))
+	p.repo.DetachBorrowed()
+
+	snap := p.take("first")
+	if !p.repo.borrowing() && looseObjects(t, p.repo.Dir()) == 0 {
+		t.Fatal("the shadow repository neither borrows nor holds objects")
+	}
+	// Written objects: the two new blobs and the trees above them, not the 300 tracked files.
+	if n := looseObjects(t, p.repo.Dir()); n > 20 {
+		t.Errorf("the first snapshot stored %d objects; clean tracked files should be borrowed", n)
+	}
+	// The same state recorded the long way (no .git to seed from) gives the same tree.
+	plain := t.TempDir()
+	copyTree(t, p.dir, plain)
+	os.RemoveAll(filepath.Join(plain, ".git"))
+	pr, _ := os.OpenRoot(plain)
+	defer pr.Close()
+	other, err := Open(pr, plain, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := other.Take(ctx, "plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	treeOf := func(r *Repo, id string) string {
+		out, err := r.git(ctx, nil, "rev-parse", id+"^{tree}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if got, w := treeOf(p.repo, snap.ID), treeOf(other, want.ID); got != w {
+		t.Errorf("seeded snapshot tree %s, the full scan's %s", got, w)
+	}
+	p.repo.waitDetached()
+	if p.repo.borrowing() {
+		t.Error("the borrowed objects were not copied after the first snapshot")
+	}
+	if after := fingerprintDir(t, filepath.Join(p.dir, ".git")); after != before {
+		t.Error("the project's .git changed")
+	}
+	// Independent of the project's objects now: without .git, a restore still has every byte.
+	os.RemoveAll(filepath.Join(p.dir, ".git"))
+	p.write("pkg3/file3.go", "clobbered")
+	if _, err := p.repo.Restore(ctx, snap.ID, []string{"pkg3/file3.go"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p.path("pkg3/file3.go")); string(b) != "package p\n// 3\n" {
+		t.Errorf("restored %q", b)
+	}
+	if _, err := p.repo.git(ctx, nil, "fsck", "--connectivity-only"); err != nil {
+		t.Errorf("shadow repository after detaching: %v", err)
+	}
+}
+
+// What cannot be seeded from is left to the full scan: a worktree's .git file, a split index, no index.
+func TestSeedingSkipsWhatItCannotTrust(t *testing.T) {
+	for name, setup := range map[string]func(p *project){
+		"no commits, no index": func(p *project) { gitIn(t, p.dir, "init", "-q") },
+		".git is a file":       func(p *project) { p.write(".git", "gitdir: /elsewhere\n") },
+		"split index": func(p *project) {
+			gitIn(t, p.dir, "init", "-q")
+			gitIn(t, p.dir, "-c", "core.splitIndex=true", "add", "-A")
+		},
+		".git/index links out": func(p *project) {
+			gitIn(t, p.dir, "init", "-q")
+			os.Symlink("/etc/hostname", p.path(".git/index"))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := newProject(t, map[string]string{"a.txt": "a\n"})
+			setup(p)
+			s := p.take("first")
+			if p.repo.borrowing() {
+				t.Error("seeded where it should not have")
+			}
+			if out, err := p.repo.git(ctx, nil, "show", s.ID+":a.txt"); err != nil || string(out) != "a\n" {
+				t.Errorf("snapshot lacks a.txt: %v %q", err, out)
+			}
+		})
+	}
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	if out, err := exec.Command("cp", "-a", from+"/.", to).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+}
