@@ -1,6 +1,8 @@
 package app
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -25,8 +27,9 @@ type ProjectSettings struct {
 	Root               string      `json:"root"`
 	Allowlist          []string    `json:"allowlist"`
 	DefaultAllowlist   []string    `json:"default_allowlist"`
-	NoNetwork          bool        `json:"no_network"`
+	Network            bool        `json:"network"`
 	Writable           []string    `json:"writable"`
+	Readable           []string    `json:"readable"`
 	AutoApproveEdits   bool        `json:"auto_approve_edits"`
 	SnapshotKeep       int         `json:"snapshot_keep"`
 	SnapshotMaxAgeDays int         `json:"snapshot_max_age_days"`
@@ -34,19 +37,22 @@ type ProjectSettings struct {
 	File               string      `json:"file"`
 }
 
-// SandboxView says how commands are confined on this machine.
+// SandboxView says how commands are confined on this machine: what they can read and write, and the network.
 type SandboxView struct {
-	Active  bool   `json:"active"`
-	Kind    string `json:"kind"`
-	Level   int    `json:"level"`
-	Network bool   `json:"network"`
-	Reason  string `json:"reason"`
+	Active   bool     `json:"active"`
+	Kind     string   `json:"kind"`
+	Level    int      `json:"level"`
+	Network  bool     `json:"network"`
+	Reason   string   `json:"reason"`
+	Readable []string `json:"readable"`
+	Writable []string `json:"writable"`
 }
 
 // ProjectSettingsInput is what the screen saves.
 type ProjectSettingsInput struct {
 	Allowlist          []string `json:"allowlist"`
-	NoNetwork          bool     `json:"no_network"`
+	Network            bool     `json:"network"`
+	Readable           []string `json:"readable"`
 	AutoApproveEdits   bool     `json:"auto_approve_edits"`
 	SnapshotKeep       int      `json:"snapshot_keep"`
 	SnapshotMaxAgeDays int      `json:"snapshot_max_age_days"`
@@ -71,13 +77,16 @@ func (s *Settings) load() (string, settings.Project, error) {
 // view is what the screen shows for p, defaults filled in.
 func (s *Settings) view(root string, p settings.Project) ProjectSettings {
 	snap := snapshotOptions(p).WithDefaults()
-	sb := shell.Probe(shell.Policy{Network: !p.NoNetwork})
+	sb := shell.Probe(p.Policy(root, filepath.Join(os.TempDir(), "rooted-exec-*")))
 	return ProjectSettings{
-		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, NoNetwork: p.NoNetwork,
-		Writable: append([]string{}, p.Writable...), AutoApproveEdits: p.AutoApproveEdits,
+		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, Network: p.Network,
+		Writable: append([]string{}, p.Writable...), Readable: append([]string{}, p.Readable...), AutoApproveEdits: p.AutoApproveEdits,
 		SnapshotKeep: snap.Keep, SnapshotMaxAgeDays: int(snap.MaxAge / (24 * time.Hour)),
-		Sandbox: SandboxView{Active: sb.Active, Kind: sb.Kind, Level: sb.Level, Network: sb.Network, Reason: sb.Reason},
-		File:    s.store.Path(),
+		Sandbox: SandboxView{
+			Active: sb.Active, Kind: sb.Kind, Level: sb.Level, Network: sb.Network, Reason: sb.Reason,
+			Readable: append([]string{}, sb.Readable...), Writable: append([]string{}, sb.Writable...),
+		},
+		File: s.store.Path(),
 	}
 }
 
@@ -113,7 +122,17 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 	if in.SnapshotKeep < 0 || in.SnapshotMaxAgeDays < 0 {
 		return ProjectSettings{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "snapshot_keep", Message: "snapshot limits cannot be negative"})
 	}
-	p.Allowlist, p.NoNetwork, p.AutoApproveEdits = allow, in.NoNetwork, in.AutoApproveEdits
+	var readable []string
+	for _, r := range in.Readable {
+		if r = strings.TrimSpace(r); r == "" || slices.Contains(readable, r) {
+			continue
+		}
+		if !filepath.IsAbs(r) {
+			return ProjectSettings{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "readable", Message: "readable folders must be absolute paths: " + r})
+		}
+		readable = append(readable, filepath.Clean(r))
+	}
+	p.Allowlist, p.Network, p.Readable, p.AutoApproveEdits = allow, in.Network, readable, in.AutoApproveEdits
 	p.SnapshotKeep, p.SnapshotMaxAgeDays = in.SnapshotKeep, in.SnapshotMaxAgeDays
 	if err := s.store.SetProject(root, p); err != nil {
 		return ProjectSettings{}, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))

@@ -214,7 +214,7 @@ func Patch(root *os.Root, rel string, edits []Edit, check Precondition) (PatchRe
 			Detail: fmt.Sprintf("%s; files over %s cannot be patched", HumanSize(fi.Size()), HumanSize(MaxPatchBytes)),
 		}
 	}
-	before, err := root.ReadFile(rel)
+	before, err := ReadRegular(root, "patch", rel)
 	if err != nil {
 		return PatchResult{}, err
 	}

@@ -42,18 +42,11 @@ const sniffLen = 8000
 // Read returns the text of rel under root. Binary files are refused with ErrBinary; files over MaxBytes with
 // ErrTooLarge unless a line range is asked for.
 func Read(root *os.Root, rel string, opt ReadOptions) (Content, error) {
-	f, err := root.Open(rel)
+	f, fi, err := OpenRegular(root, "read", rel)
 	if err != nil {
 		return Content{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return Content{}, err
-	}
-	if fi.IsDir() {
-		return Content{}, &Error{Op: "read", Path: rel, Err: ErrIsDir}
-	}
 	maxBytes := opt.MaxBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes

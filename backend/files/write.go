@@ -44,9 +44,12 @@ func Write(root *os.Root, rel string, data []byte, check Precondition) (WriteRes
 		if fi.IsDir() {
 			return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrIsDir}
 		}
+		if !fi.Mode().IsRegular() {
+			return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrNotRegular, Detail: kindOfSpecial(fi.Mode())}
+		}
 		mode, created = fi.Mode().Perm(), false
 		if check != nil {
-			if err := check(fi, func() ([]byte, error) { return root.ReadFile(rel) }); err != nil {
+			if err := check(fi, func() ([]byte, error) { return ReadRegular(root, "write", rel) }); err != nil {
 				return WriteResult{}, err
 			}
 		}

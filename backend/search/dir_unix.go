@@ -58,7 +58,8 @@ func (h dirHandle) readFile(name string) ([]byte, error) {
 
 // openName opens a file of directory h for reading.
 func openName(h dirHandle, name string) (rawFile, error) {
-	fd, err := unix.Openat(h.fd, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+	// O_NONBLOCK: a file swapped for a named pipe after readdir must not hang the search in open.
+	fd, err := unix.Openat(h.fd, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return rawFile(-1), &os.PathError{Op: "open", Path: name, Err: err}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/ignore"
 	"github.com/rooted-dev/rooted/backend/watch"
 )
@@ -223,7 +224,7 @@ func (x *Index) Content(f file) ([]byte, func(), error) {
 
 // readByPath reads a file named by its path from the root, through the root.
 func (x *Index) readByPath(rel string) ([]byte, func(), error) {
-	fh, err := x.root.Open(filepath.FromSlash(rel))
+	fh, _, err := files.OpenRegular(x.root, "search", filepath.FromSlash(rel))
 	if err != nil {
 		return nil, func() {}, err
 	}

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/rooted-dev/rooted/backend/files"
 )
 
 // Source supplies the files of a search and their content. DiskSource reads the disk each time; a cached source
@@ -41,7 +43,7 @@ const bigMax = 16 << 20
 // readPooled reads f from its directory.
 func readPooled(f file) ([]byte, func(), error) {
 	if f.link {
-		lf, err := f.dir.project.Open(filepath.FromSlash(f.rel))
+		lf, _, err := files.OpenRegular(f.dir.project, "search", filepath.FromSlash(f.rel))
 		if err != nil {
 			return nil, func() {}, err
 		}

@@ -21,11 +21,15 @@ import (
 type Project struct {
 	// Allowlist is the programs the agent may run; nil means shell.DefaultAllowlist.
 	Allowlist []string `json:"allowlist"` // not omitempty: an empty list (nothing may run) differs from none
-	// NoNetwork blocks network access for commands (where the sandbox can).
-	NoNetwork bool `json:"no_network,omitempty"`
+	// Network lets commands reach the network (where the sandbox can block it). Off unless the user turns it on:
+	// a prompt-injected file should not be one approved command away from sending the project anywhere.
+	Network bool `json:"network,omitempty"`
 	// Writable are directories commands may write besides the project, its temporary directory and the
 	// toolchain caches.
 	Writable []string `json:"writable,omitempty"`
+	// Readable are folders (or files) commands may read besides the system's, the toolchains' and what they may
+	// write.
+	Readable []string `json:"readable,omitempty"`
 	// MaxTimeoutMS caps a command's timeout (0: DefaultMaxTimeout).
 	MaxTimeoutMS int64 `json:"max_timeout_ms,omitempty"`
 	// AutoApproveEdits lets the agent write and patch files without asking (each edit still takes a snapshot).
@@ -47,6 +51,13 @@ func (p Project) EffectiveAllowlist() []string {
 		return slices.Clone(shell.DefaultAllowlist)
 	}
 	return p.Allowlist
+}
+
+// Policy is the sandbox of a command run in the project at root with the private temporary folder tmp.
+func (p Project) Policy(root, tmp string) shell.Policy {
+	home, _ := os.UserHomeDir()
+	writable := append(append([]string{root, tmp}, shell.ToolchainCaches()...), p.Writable...)
+	return shell.Policy{Readable: shell.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network}
 }
 
 // MaxTimeout is the longest a command may be given.

@@ -25,7 +25,10 @@ func ToolchainCaches() []string {
 			}
 		}
 	}
-	add(os.Getenv("GOCACHE"), os.Getenv("GOMODCACHE"))
+	add(os.Getenv("GOCACHE"), os.Getenv("GOMODCACHE"), os.Getenv("npm_config_cache"), os.Getenv("NPM_CONFIG_CACHE"))
+	if ch := os.Getenv("CARGO_HOME"); ch != "" {
+		add(filepath.Join(ch, "registry"), filepath.Join(ch, "git"))
+	}
 	if cache != "" {
 		add(filepath.Join(cache, "go-build"), filepath.Join(cache, "yarn"))
 	}

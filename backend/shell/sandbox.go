@@ -1,8 +1,9 @@
 package shell
 
-// Policy is what a sandboxed command may do: read anywhere, write only under Writable, reach the network only
-// when Network is set.
+// Policy is what a sandboxed command may do: read only under Readable and Writable, write only under Writable,
+// reach the network only when Network is set.
 type Policy struct {
+	Readable []string `json:"readable"`
 	Writable []string `json:"writable"`
 	Network  bool     `json:"network"`
 }
@@ -12,7 +13,8 @@ type SandboxInfo struct {
 	Active bool   `json:"active"`
 	Kind   string `json:"kind,omitempty"`  // "landlock"
 	Level  int    `json:"level,omitempty"` // the Landlock ABI version in force
-	// Writable lists where the command could write; Network whether it could connect.
+	// Readable and Writable list where the command could read and write; Network whether it could connect.
+	Readable []string `json:"readable,omitempty"`
 	Writable []string `json:"writable,omitempty"`
 	Network  bool     `json:"network"`
 	// Reason explains an inactive sandbox, in words a user can act on.

@@ -19,7 +19,7 @@ func Probe(p Policy) SandboxInfo {
 	if err != nil || abi < 1 {
 		return SandboxInfo{Reason: fmt.Sprintf("Landlock is not available in this kernel (%v): commands run with your user's full rights", err)}
 	}
-	info := SandboxInfo{Active: true, Kind: "landlock", Level: abi, Writable: p.Writable, Network: true}
+	info := SandboxInfo{Active: true, Kind: "landlock", Level: abi, Readable: summarize(p.Readable), Writable: p.Writable, Network: true}
 	if !p.Network && abi >= 4 {
 		info.Network = false
 	}
@@ -55,22 +55,33 @@ func helper(argv []string) int {
 	return 126
 }
 
-// restrict applies p to this process and, through exec, to the command: reads and execution everywhere, writes
-// under p.Writable (renames across its directories included), and the device files programs write to.
+// restrict applies p to this process and, through exec, to the command: reads and execution under p.Readable,
+// reads and writes under p.Writable (renames across its directories included), and the device files programs use.
 func restrict(p Policy) error {
 	cfg := landlock.V7.BestEffort()
+	var roDirs, roFiles []string
+	for _, r := range p.Readable {
+		if fi, err := os.Stat(r); err == nil && fi.IsDir() {
+			roDirs = append(roDirs, r)
+		} else if err == nil {
+			roFiles = append(roFiles, r)
+		}
+	}
 	rules := []landlock.Rule{
-		landlock.RODirs("/"),
+		landlock.RODirs(roDirs...).IgnoreIfMissing(),
+		landlock.ROFiles(roFiles...).IgnoreIfMissing(),
 		landlock.RWDirs(p.Writable...).WithRefer().IgnoreIfMissing(),
 		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom").IgnoreIfMissing(),
 	}
-	if err := cfg.RestrictPaths(rules...); err != nil {
-		return fmt.Errorf("applying the file-system policy: %w", err)
+	// One layer for files, network and scopes: a second layer (RestrictNet after RestrictPaths) would deny every
+	// rename or link across directories with EXDEV, as a Landlock layer that does not grant "refer" denies it.
+	// With the network allowed, the layer does not handle it at all. The scopes (ABI 6) keep the command from
+	// signalling processes outside the sandbox and from abstract unix sockets made outside it.
+	if p.Network {
+		cfg.HandledAccessNet = 0
 	}
-	if !p.Network {
-		if err := cfg.RestrictNet(); err != nil {
-			return fmt.Errorf("applying the network policy: %w", err)
-		}
+	if err := cfg.Restrict(rules...); err != nil {
+		return fmt.Errorf("applying the sandbox policy: %w", err)
 	}
 	return nil
 }

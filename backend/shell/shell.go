@@ -1,12 +1,12 @@
 // Package shell runs a program for the agent inside the project, and nowhere else: argv without a shell, from an
 // allowlist, in the session's working directory, with a timeout that ends the whole process group, output kept
 // within a fixed amount of memory, secrets left out of the environment, and, where the OS has one, a sandbox that
-// lets the program write only inside the project, a private temporary directory and the toolchains' caches
+// lets the program write only inside the project, a private temporary directory and the toolchains' caches, read
+// only those and the system's and toolchains' folders (see Readable), and reach the network only when allowed
 // (Landlock on Linux, applied by a re-exec helper of the rooted binary itself).
 //
-// Not guaranteed: without an OS sandbox (macOS, Windows, old Linux kernels) a program on the allowlist can write
-// wherever the user can; reads are never confined (a build reads the toolchain); a program that leaves its process
-// group (setsid) can outlive a timeout.
+// Not guaranteed: without an OS sandbox (macOS, Windows, old Linux kernels) a program on the allowlist can read and
+// write wherever the user can; a program that leaves its process group (setsid) can outlive a timeout.
 package shell
 
 import (

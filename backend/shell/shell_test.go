@@ -35,7 +35,7 @@ func newSandbox(t *testing.T, network bool) sandboxEnv {
 			t.Fatal(err)
 		}
 	}
-	e.policy = Policy{Writable: []string{e.project, e.tmp}, Network: network}
+	e.policy = Policy{Readable: Readable(e.outside, os.Getenv), Writable: []string{e.project, e.tmp}, Network: network}
 	e.info = Probe(e.policy)
 	return e
 }
@@ -80,10 +80,13 @@ func TestSandboxConfinesWrites(t *testing.T) {
 	if res.ExitCode != 0 || res.Stdout != "hi\nt\n" {
 		t.Errorf("writing inside: %+v", res)
 	}
-	// Reading outside is allowed (builds read toolchains).
-	os.WriteFile(filepath.Join(e.outside, "readable"), []byte("r"), 0o644)
-	if res := e.run(t, "sh", "-c", "cat "+filepath.Join(e.outside, "readable")); res.Stdout != "r" {
-		t.Errorf("reading outside: %+v", res)
+	// Reading the home directory is refused too; the system's files are readable (builds read toolchains).
+	os.WriteFile(filepath.Join(e.outside, "private"), []byte("r"), 0o644)
+	if res := e.run(t, "sh", "-c", "cat "+filepath.Join(e.outside, "private")); res.Stdout == "r" || res.ExitCode == 0 {
+		t.Errorf("reading the home directory: %+v", res)
+	}
+	if res := e.run(t, "sh", "-c", "head -c 4 /usr/bin/env | od -c | head -1"); !strings.Contains(res.Stdout, "E   L   F") {
+		t.Errorf("reading /usr: %+v", res)
 	}
 }
 
@@ -115,6 +118,11 @@ func TestSandboxBlocksNetwork(t *testing.T) {
 		res := e.run(t, "node", "-e", script)
 		if got := strings.TrimSpace(res.Stdout) == "connected"; got != network {
 			t.Errorf("network %v: %+v", network, res)
+		}
+		// Renames across directories (every compiler's temp-then-rename) work either way: one Landlock layer.
+		res = e.run(t, "node", "-e", `const fs = require("fs"); fs.mkdirSync("d/e", {recursive: true}); fs.writeFileSync("d/e/f", "x"); fs.renameSync("d/e/f", "d/g"); console.log("renamed")`)
+		if strings.TrimSpace(res.Stdout) != "renamed" {
+			t.Errorf("network %v: rename across directories: %+v", network, res)
 		}
 		if e.info.Network != network {
 			t.Errorf("SandboxInfo.Network = %v, want %v", e.info.Network, network)

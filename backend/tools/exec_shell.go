@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,6 +29,8 @@ type execShellOut struct {
 	Cwd     string   `json:"cwd"`
 	Backup  string   `json:"backup,omitempty"`
 	shell.Result
+	// Hint explains a likely cause of a failure the model can act on (the network being off).
+	Hint string `json:"hint,omitempty"`
 }
 
 func execShell(d Deps) *tool.Tool {
@@ -85,10 +88,15 @@ func execShell(d Deps) *tool.Tool {
 			return execShellOut{}, err
 		}
 		defer os.RemoveAll(tmp)
-		policy := shell.Policy{Writable: append(append([]string{info.Root, tmp}, shell.ToolchainCaches()...), proj.Writable...), Network: !proj.NoNetwork}
+		policy := proj.Policy(info.Root, tmp)
+		// npm and pip read credentials from the user's config files; commands get empty ones instead.
+		npmrc := filepath.Join(tmp, ".npmrc")
+		if err := os.WriteFile(npmrc, nil, 0o600); err != nil {
+			return execShellOut{}, err
+		}
 		spec := shell.Spec{
 			Argv: argv, Dir: info.Cwd, Timeout: timeout, Policy: policy, Sandbox: shell.Probe(policy),
-			Env: shell.Env(os.Environ(), d.SecretEnv, "TMPDIR="+tmp),
+			Env: shell.Env(os.Environ(), d.SecretEnv, "TMPDIR="+tmp, "NPM_CONFIG_USERCONFIG="+npmrc, "PIP_CONFIG_FILE="+os.DevNull),
 		}
 		if p := tool.ProgressFrom(ctx); p != nil {
 			spec.Live = p
@@ -99,7 +107,7 @@ func execShell(d Deps) *tool.Tool {
 		}
 		// The command may have changed anything in the project: the search index re-reads what it reports.
 		d.changedAll()
-		return execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res}, nil
+		return execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res, Hint: shell.NetworkHint(res, policy)}, nil
 	})
 }
 

@@ -2,9 +2,11 @@ package tools
 
 import (
 	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -144,4 +146,48 @@ func TestExecShellConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// Commands have no network unless the user turns it on for the project; a command that fails for lack of it
+// comes back with a hint the model can pass on.
+func TestExecShellNetworkOffByDefault(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox is Landlock's")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	_, root := makeLayout(t, nil)
+	s, _ := session.Open(root)
+	defer s.Close()
+	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
+	reg := Registry(Deps{Session: s, Settings: store})
+	type netOut struct {
+		execOut
+		Hint    string
+		Sandbox struct{ Active, Network bool }
+	}
+	script := `{"command": "node", "args": ["-e", "const s = require('net').connect(` + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) + `, '127.0.0.1', () => { console.log('connected'); s.destroy() }); s.on('error', e => { console.error('request to http://127.0.0.1 failed: connect ' + e.code); process.exit(1) })"]}`
+	out, e := call[netOut](t, reg, "exec_shell", script)
+	if e != nil || out.ExitCode == 0 || out.Sandbox.Network || !strings.Contains(out.Hint, "no network access") || !strings.Contains(out.Hint, "Settings") {
+		t.Fatalf("a new project's command reached the network, or no hint: %+v, %v", out, e)
+	}
+	if err := store.SetProject(root, settings.Project{Network: true}); err != nil {
+		t.Fatal(err)
+	}
+	out, e = call[netOut](t, reg, "exec_shell", script)
+	if e != nil || strings.TrimSpace(out.Stdout) != "connected" || out.Hint != "" || !out.Sandbox.Network {
+		t.Fatalf("with the network on: %+v, %v", out, e)
+	}
 }

@@ -52,16 +52,17 @@ export interface ProjectSettings {
   root: string
   allowlist: string[]
   default_allowlist: string[]
-  no_network: boolean
+  network: boolean
   writable: string[]
+  readable: string[]
   auto_approve_edits: boolean
   snapshot_keep: number
   snapshot_max_age_days: number
-  sandbox: { active: boolean; kind: string; level: number; network: boolean; reason: string }
+  sandbox: { active: boolean; kind: string; level: number; network: boolean; reason: string; readable: string[]; writable: string[] }
   file: string
 }
 
-export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'no_network' | 'auto_approve_edits' | 'snapshot_keep' | 'snapshot_max_age_days'>
+export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'network' | 'readable' | 'auto_approve_edits' | 'snapshot_keep' | 'snapshot_max_age_days'>
 
 export const providers = (): Promise<ProvidersView> => wrap(() => Agent.Providers() as Promise<ProvidersView>)
 export const saveProvider = (p: ProviderInput): Promise<ProvidersView> => wrap(() => Agent.SaveProvider(p) as Promise<ProvidersView>)

@@ -85,6 +85,7 @@ export interface SandboxInfo {
   active: boolean
   kind?: string
   level?: number
+  readable?: string[]
   writable?: string[]
   network: boolean
   reason?: string

@@ -3,8 +3,8 @@ import { sandboxLabel } from './sandbox-label'
 
 describe('sandboxLabel', () => {
   it('names an active sandbox and what it allows', () => {
-    const l = sandboxLabel({ active: true, kind: 'landlock', level: 7, writable: ['/p', '/tmp/x'], network: false })
-    expect(l).toEqual({ text: 'landlock 7', title: 'landlock ABI 7: writes only to /p, /tmp/x; no network', ok: true })
+    const l = sandboxLabel({ active: true, kind: 'landlock', level: 7, writable: ['/p', '/tmp/x'], readable: ['/usr', '/etc (less shadow)'], network: false })
+    expect(l).toEqual({ text: 'landlock 7', title: 'landlock ABI 7: writes only to /p, /tmp/x; reads only those and /usr, /etc (less shadow); no network', ok: true })
   })
   it('says plainly when there is none', () => {
     const l = sandboxLabel({ active: false, network: true, reason: 'no OS sandbox on darwin' })

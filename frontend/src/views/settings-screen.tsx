@@ -30,6 +30,7 @@ export function SettingsScreen({ onClose }: Props) {
   const [models, setModels] = useState<string[]>([])
   const [proj, setProj] = useState<ProjectSettings | null>(null)
   const [allow, setAllow] = useState('')
+  const [readable, setReadable] = useState('')
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
   const [changed, setChanged] = useState(false)
@@ -40,6 +41,7 @@ export function SettingsScreen({ onClose }: Props) {
       .then((p) => {
         setProj(p)
         setAllow(p.allowlist.join(' '))
+        setReadable(p.readable.join('\n'))
       })
       .catch((e: unknown) => setError(toBackendError(e)))
   }, [])
@@ -140,7 +142,8 @@ export function SettingsScreen({ onClose }: Props) {
               ev.preventDefault()
               saveProjectSettings({
                 allowlist: allow.split(/[\s,]+/).filter(Boolean),
-                no_network: proj.no_network,
+                network: proj.network,
+                readable: readable.split('\n').map((r) => r.trim()).filter(Boolean),
                 auto_approve_edits: proj.auto_approve_edits,
                 snapshot_keep: proj.snapshot_keep,
                 snapshot_max_age_days: proj.snapshot_max_age_days,
@@ -148,6 +151,7 @@ export function SettingsScreen({ onClose }: Props) {
                 .then((p) => {
                   setProj(p)
                   setAllow(p.allowlist.join(' '))
+                  setReadable(p.readable.join('\n'))
                   done('project settings saved')
                 })
                 .catch(fail)
@@ -160,15 +164,29 @@ export function SettingsScreen({ onClose }: Props) {
               <textarea value={allow} onChange={(e) => setAllow(e.target.value)} rows={2} data-testid="settings-allowlist" />
             </label>
             <button type="button" className="link-button" onClick={() => setAllow(proj.default_allowlist.join(' '))}>Reset to the default list</button>
-            <label className="inline"><input type="checkbox" checked={proj.no_network} onChange={(e) => setProj({ ...proj, no_network: e.target.checked })} /> Commands have no network access</label>
+            <label className="inline">
+              <input type="checkbox" checked={proj.network} onChange={(e) => setProj({ ...proj, network: e.target.checked })} data-testid="settings-network" /> Commands may use the network (off by default: <code>npm install</code> and the like need it)
+            </label>
+            <label>
+              More folders commands may read (one absolute path a line; your home folder's secrets stay closed otherwise){' '}
+              <textarea value={readable} onChange={(e) => setReadable(e.target.value)} rows={2} data-testid="settings-readable" />
+            </label>
             <label className="inline">
               <input type="checkbox" checked={proj.auto_approve_edits} onChange={(e) => setProj({ ...proj, auto_approve_edits: e.target.checked })} data-testid="settings-auto-edits" /> Apply the agent's file edits without asking (each is still snapshotted and can be undone)
             </label>
             <label>Snapshots kept <input type="number" min={1} value={proj.snapshot_keep} onChange={(e) => setProj({ ...proj, snapshot_keep: Number(e.target.value) })} /></label>
             <label>Snapshots expire after (days) <input type="number" min={1} value={proj.snapshot_max_age_days} onChange={(e) => setProj({ ...proj, snapshot_max_age_days: Number(e.target.value) })} /></label>
-            <p className="sandbox-status" data-testid="settings-sandbox">
-              Sandbox: {proj.sandbox.active ? `${proj.sandbox.kind} ${proj.sandbox.level}: commands may write only inside the project, its temporary folder and toolchain caches${proj.sandbox.network ? '' : ', without network'}` : proj.sandbox.reason}
-            </p>
+            <div className="sandbox-status" data-testid="settings-sandbox">
+              Sandbox: {proj.sandbox.active ? `${proj.sandbox.kind} ${proj.sandbox.level}: commands ${proj.sandbox.network ? 'may use the network' : 'have no network'}` : proj.sandbox.reason}
+              {proj.sandbox.active ? (
+                <details>
+                  <summary>What commands can read and write</summary>
+                  <p>Write (and read): {proj.sandbox.writable.join(', ')}</p>
+                  <p data-testid="settings-sandbox-readable">Read only: {proj.sandbox.readable.join(', ')}</p>
+                  <p className="muted">Nothing else: not the rest of your home folder (~/.ssh, ~/.aws, ~/.config, other projects), nor /tmp.</p>
+                </details>
+              ) : null}
+            </div>
             <button type="submit" data-testid="settings-save">Save project settings</button>
           </form>
         ) : null}

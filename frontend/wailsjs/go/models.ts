@@ -62,6 +62,8 @@ export namespace app {
 	    level: number;
 	    network: boolean;
 	    reason: string;
+	    readable: string[];
+	    writable: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new SandboxView(source);
@@ -74,14 +76,17 @@ export namespace app {
 	        this.level = source["level"];
 	        this.network = source["network"];
 	        this.reason = source["reason"];
+	        this.readable = source["readable"];
+	        this.writable = source["writable"];
 	    }
 	}
 	export class ProjectSettings {
 	    root: string;
 	    allowlist: string[];
 	    default_allowlist: string[];
-	    no_network: boolean;
+	    network: boolean;
 	    writable: string[];
+	    readable: string[];
 	    auto_approve_edits: boolean;
 	    snapshot_keep: number;
 	    snapshot_max_age_days: number;
@@ -97,8 +102,9 @@ export namespace app {
 	        this.root = source["root"];
 	        this.allowlist = source["allowlist"];
 	        this.default_allowlist = source["default_allowlist"];
-	        this.no_network = source["no_network"];
+	        this.network = source["network"];
 	        this.writable = source["writable"];
+	        this.readable = source["readable"];
 	        this.auto_approve_edits = source["auto_approve_edits"];
 	        this.snapshot_keep = source["snapshot_keep"];
 	        this.snapshot_max_age_days = source["snapshot_max_age_days"];
@@ -126,7 +132,8 @@ export namespace app {
 	}
 	export class ProjectSettingsInput {
 	    allowlist: string[];
-	    no_network: boolean;
+	    network: boolean;
+	    readable: string[];
 	    auto_approve_edits: boolean;
 	    snapshot_keep: number;
 	    snapshot_max_age_days: number;
@@ -138,7 +145,8 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.allowlist = source["allowlist"];
-	        this.no_network = source["no_network"];
+	        this.network = source["network"];
+	        this.readable = source["readable"];
 	        this.auto_approve_edits = source["auto_approve_edits"];
 	        this.snapshot_keep = source["snapshot_keep"];
 	        this.snapshot_max_age_days = source["snapshot_max_age_days"];

@@ -1,0 +1,202 @@
+//go:build linux
+
+package shell_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/shell"
+)
+
+// home is a user's home directory with the secrets an attacker wants, and a project in it.
+type home struct {
+	dir, project, tmp string
+	secrets           map[string]string // path -> the marker its content holds
+	env               []string
+	policy            shell.Policy
+	info              shell.SandboxInfo
+}
+
+// newHome plants secrets where real tools keep them and builds the policy exactly as exec_shell does (the
+// project's settings with their defaults), with the toolchains of this machine named by the environment.
+func newHome(t *testing.T) home {
+	t.Helper()
+	base := t.TempDir()
+	h := home{dir: filepath.Join(base, "home"), tmp: filepath.Join(base, "tmp"), secrets: map[string]string{}}
+	h.project = filepath.Join(h.dir, "src", "project")
+	for _, rel := range []string{
+		".ssh/id_rsa", ".aws/credentials", ".config/rooted/providers.json", ".netrc", ".docker/config.json",
+		".gnupg/private-keys-v1.d/key.key", ".npmrc", ".git-credentials", ".cargo/credentials.toml",
+		".config/gh/hosts.yml", ".mozilla/firefox/x.default/logins.json", "src/other-project/.env",
+	} {
+		p := filepath.Join(h.dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		marker := "TOPSECRET-" + strings.NewReplacer("/", "-", ".", "").Replace(rel)
+		if err := os.WriteFile(p, []byte(marker+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h.secrets[p] = marker
+	}
+	os.MkdirAll(h.project, 0o755)
+	os.MkdirAll(h.tmp, 0o700)
+	os.WriteFile(filepath.Join(h.dir, ".gitconfig"), []byte("[user]\n\tname = Sandboxed\n\temail = s@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644)
+	// The toolchains stay where this machine has them (asked before HOME changes); a user's would be in the home
+	// directory's usual places.
+	realHome, _ := os.UserHomeDir()
+	toolchains := map[string]string{}
+	for _, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
+		if out, err := exec.Command("go", "env", name).Output(); err == nil {
+			toolchains[name] = strings.TrimSpace(string(out))
+		}
+	}
+	for name, rel := range map[string]string{"CARGO_HOME": ".cargo", "RUSTUP_HOME": ".rustup"} {
+		if v := os.Getenv(name); v != "" {
+			toolchains[name] = v
+		} else if p := filepath.Join(realHome, rel); exists(p) {
+			toolchains[name] = p
+		}
+	}
+	t.Setenv("HOME", h.dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(h.dir, ".config"))
+	for name, v := range toolchains {
+		t.Setenv(name, v)
+	}
+	t.Setenv("npm_config_cache", filepath.Join(h.tmp, "npm-cache"))
+	h.policy = settings.Project{}.Policy(h.project, h.tmp)
+	h.info = shell.Probe(h.policy)
+	if !h.info.Active || h.info.Kind != "landlock" {
+		t.Fatalf("no Landlock sandbox on this Linux machine: %+v", h.info)
+	}
+	npmrc := filepath.Join(h.tmp, ".npmrc")
+	os.WriteFile(npmrc, nil, 0o600)
+	h.env = shell.Env(os.Environ(), nil, "TMPDIR="+h.tmp, "NPM_CONFIG_USERCONFIG="+npmrc, "PIP_CONFIG_FILE="+os.DevNull)
+	return h
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func (h home) run(t *testing.T, argv ...string) shell.Result {
+	t.Helper()
+	res, err := shell.Run(context.Background(), shell.Spec{Argv: argv, Dir: h.project, Env: h.env, Timeout: 90 * time.Second, Policy: h.policy, Sandbox: h.info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Every secret location, read by each kind of program an allowlist lets the agent run: none of them prints a
+// secret. The path-argument checks of exec_shell are not in the way here: this is the sandbox alone.
+func TestSandboxedCommandsCannotReadSecrets(t *testing.T) {
+	h := newHome(t)
+	var paths []string
+	for p := range h.secrets {
+		paths = append(paths, p)
+	}
+	reader := filepath.Join(h.project, "reader")
+	os.MkdirAll(reader, 0o755)
+	os.WriteFile(filepath.Join(reader, "go.mod"), []byte("module reader\n\ngo 1.22\n"), 0o644)
+	os.WriteFile(filepath.Join(reader, "main.go"), []byte("package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfor _, p := range os.Args[1:] {\n\t\tb, err := os.ReadFile(p)\n\t\tfmt.Println(p, string(b), err)\n\t}\n}\n"), 0o644)
+	other := filepath.Join(h.dir, "src", "other-project")
+	for _, args := range [][]string{{"init", "-q"}, {"add", ".env"}, {"commit", "-qm", "x"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = other, os.Environ()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	type attack struct {
+		name string
+		argv []string
+	}
+	attacks := []attack{
+		{"cat", append([]string{"cat"}, paths...)},
+		{"go run of a program that reads files", append([]string{"go", "run", "./reader"}, paths...)},
+		{"git -C another repository", []string{"git", "-C", other, "show", "HEAD:.env"}},
+		{"grep -r with an absolute path", []string{"grep", "-r", "TOPSECRET", h.dir}},
+		{"find over the home directory", []string{"find", h.dir, "-name", "*"}},
+		{"cp out into the project", append(append([]string{"cp"}, paths...), h.project)},
+	}
+	for _, p := range paths {
+		attacks = append(attacks, attack{"node " + filepath.Base(p), []string{"node", "-e", "process.stdout.write(require('fs').readFileSync(process.argv[1], 'utf8'))", p}})
+	}
+	if _, err := exec.LookPath("python3"); err == nil {
+		attacks = append(attacks, attack{"python3", []string{"python3", "-c", "import sys\nfor p in sys.argv[1:]:\n  try: print(open(p).read())\n  except Exception as e: print(e)", paths[0], paths[1]}})
+	}
+	for _, a := range attacks {
+		t.Run(a.name, func(t *testing.T) {
+			res := h.run(t, a.argv...)
+			out := res.Stdout + res.Stderr
+			for p, marker := range h.secrets {
+				if strings.Contains(out, marker) {
+					t.Errorf("%s read %s: %q", a.name, p, out)
+				}
+				if a.name == "find over the home directory" && strings.Contains(res.Stdout, filepath.Base(p)) && !strings.HasPrefix(p, h.project) {
+					t.Errorf("find listed %s", p)
+				}
+			}
+			// And nothing was copied into the project either.
+			entries, _ := os.ReadDir(h.project)
+			for _, e := range entries {
+				if b, err := os.ReadFile(filepath.Join(h.project, e.Name())); err == nil && strings.Contains(string(b), "TOPSECRET") {
+					t.Errorf("%s copied a secret into the project as %s", a.name, e.Name())
+				}
+			}
+		})
+	}
+	// /etc/shadow is readable by root outside the sandbox; not inside.
+	if b, err := os.ReadFile("/etc/shadow"); err == nil && len(b) > 0 {
+		if res := h.run(t, "cat", "/etc/shadow"); res.ExitCode == 0 || res.Stdout != "" {
+			t.Errorf("cat /etc/shadow inside the sandbox: %+v", res)
+		}
+	}
+}
+
+// The toolchains still work inside the sandbox: go test, npm test, cargo test and git in the project.
+func TestToolchainsWorkInTheSandbox(t *testing.T) {
+	h := newHome(t)
+	write := func(rel, content string) {
+		p := filepath.Join(h.project, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/p\n\ngo 1.22\n")
+	write("calc.go", "package p\n\nfunc Add(a, b int) int { return a + b }\n")
+	write("calc_test.go", "package p\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n")
+	write("package.json", `{"name": "p", "version": "1.0.0", "scripts": {"test": "node -e \"console.log('npm-test-ok')\""}}`+"\n")
+	write("crate/Cargo.toml", "[package]\nname = \"crate\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+	write("crate/src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod tests { #[test] fn adds() { assert_eq!(super::add(2, 3), 5); } }\n")
+	cases := []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"go", "test", "./..."}, "ok"},
+		{[]string{"npm", "test"}, "npm-test-ok"},
+		{[]string{"git", "init", "-q"}, ""},
+		{[]string{"git", "add", "-A"}, ""},
+		{[]string{"git", "commit", "-qm", "in the sandbox"}, ""},
+		{[]string{"git", "log", "--format=%an %s"}, "Sandboxed in the sandbox"},
+	}
+	if _, err := exec.LookPath("cargo"); err == nil {
+		cases = append(cases, struct {
+			argv []string
+			want string
+		}{[]string{"cargo", "test", "--offline", "--manifest-path", "crate/Cargo.toml"}, "test result: ok"})
+	} else {
+		t.Log("cargo is not installed here: cargo test not checked")
+	}
+	for _, c := range cases {
+		res := h.run(t, c.argv...)
+		if res.ExitCode != 0 || !strings.Contains(res.Stdout+res.Stderr, c.want) {
+			t.Errorf("%v in the sandbox: exit %d\nstdout %s\nstderr %s", c.argv, res.ExitCode, res.Stdout, res.Stderr)
+		}
+	}
+}
