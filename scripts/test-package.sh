@@ -30,11 +30,11 @@ grep -q "^rooted $(sed -n 's/.*"productVersion": *"\([^"]*\)".*/\1/p' wails.json
 
 # Every Depends names a package Debian has (apt resolves the .deb as if installing it, changing nothing).
 apt-get install --simulate -qq "$deb" >/dev/null || fail "apt cannot resolve the package's Depends: $(dpkg-deb -f "$deb" Depends)"
-missing=$(ldd "$root/usr/bin/rooted-desktop" | grep 'not found' || true)
-[ -z "$missing" ] || fail "the desktop binary's libraries are missing: $missing"
-# Each library the desktop binary links comes from a package the .deb depends on, or from one of their dependencies.
+libs=$(ldd "$root/usr/bin/rooted-desktop")  # captured first: grep -q closing a pipe early would fail it
+if grep -q 'not found' <<<"$libs"; then fail "the desktop binary's libraries are missing: $(grep 'not found' <<<"$libs")"; fi
+# The libraries the Depends name are the ones the desktop binary links.
 for lib in libwebkit2gtk-4.1.so libgtk-3.so libjavascriptcoregtk-4.1.so; do
-  ldd "$root/usr/bin/rooted-desktop" | grep -q "$lib" || fail "expected the desktop binary to link $lib"
+  grep -q "$lib" <<<"$libs" || fail "expected the desktop binary to link $lib"
 done
 # rooted with no command starts rooted-desktop beside it, which without a display says so and exits 1.
 out=$(env -u DISPLAY -u WAYLAND_DISPLAY "$root/usr/bin/rooted" 2>&1 || true)
