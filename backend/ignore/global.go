@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/rooted-dev/rooted/backend/shell"
 )
 
 // globalRules are the user's global git excludes, read once per process: the file named by core.excludesFile, or
@@ -97,7 +99,7 @@ func excludesFileIn(b []byte) (value string, includes bool) {
 }
 
 func excludesFileFromGit() string {
-	if out, err := exec.Command("git", "config", "--global", "--path", "--get", "core.excludesFile").Output(); err == nil {
+	if out, err := exec.Command(shell.Trusted("git"), "config", "--global", "--path", "--get", "core.excludesFile").Output(); err == nil {
 		if p := strings.TrimSpace(string(out)); p != "" {
 			return p
 		}

@@ -30,6 +30,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/shell"
 )
 
 // MaxFileSize is the largest file a snapshot records.
@@ -86,11 +88,17 @@ type Repo struct {
 	detachStarted bool
 	detachStop    context.CancelFunc
 	detached      chan struct{} // closed when detach has finished
+
+	objs    *objects // direct object access for derived snapshots (derive.go)
+	derived int      // snapshots derived so far (tests)
 }
 
 // excludeEvery bounds how often a full scan refreshes the exclude file: finding big files walks the tree, and a
 // changed exclude file voids git's untracked cache.
 const excludeEvery = time.Minute
+
+// gitPath is git, resolved once outside every folder sandboxed commands may write (see shell.Trusted).
+func gitPath() string { return shell.Trusted("git") }
 
 // ErrUnknown says a snapshot id names no snapshot.
 var ErrUnknown = errors.New("no such snapshot")
@@ -106,7 +114,7 @@ func Open(fsys *os.Root, root, cacheDir string, opt Options) (*Repo, error) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, err
 		}
-		init := exec.Command("git", "init", "-q", "--bare", dir)
+		init := exec.Command(gitPath(), "init", "-q", "--bare", dir)
 		init.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
 		if out, err := init.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("creating the snapshot repository: git init: %v: %s", err, out)
@@ -177,7 +185,7 @@ func (r *Repo) MarkDirty(rel string) {
 
 // git runs git on the shadow repository with the project as its work tree.
 func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := exec.CommandContext(ctx, gitPath(), args...)
 	cmd.Dir = r.root
 	cmd.Env = append(os.Environ(), "GIT_DIR="+r.dir, "GIT_WORK_TREE="+r.root, "GIT_INDEX_FILE="+filepath.Join(r.dir, "index"),
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_LITERAL_PATHSPECS=1", "LC_ALL=C")
@@ -196,6 +204,13 @@ func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, e
 func (r *Repo) Take(ctx context.Context, reason string) (Snapshot, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.lastTre == "" {
+		r.loadLast(ctx)
+	}
+	// Watched and primed: the new tree is the previous one with the changed paths replaced.
+	if snap, ok, err := r.takeDerived(ctx, reason); ok || err != nil {
+		return snap, err
+	}
 	if err := r.stage(ctx); err != nil {
 		return Snapshot{}, err
 	}
@@ -203,31 +218,37 @@ func (r *Repo) Take(ctx context.Context, reason string) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	tree := strings.TrimSpace(string(out))
-	if r.lastTre == "" {
-		r.loadLast(ctx)
-	}
+	return r.record(ctx, strings.TrimSpace(string(out)), reason, -1)
+}
+
+// record commits tree as a snapshot unless it is the previous one's; files is how many paths changed, or -1 to
+// ask git. r.mu is held.
+func (r *Repo) record(ctx context.Context, tree, reason string, files int) (Snapshot, error) {
 	if tree == r.lastTre && r.last.ID != "" {
 		r.appendLog(LogEntry{Time: time.Now().UTC(), Action: "backup", ID: r.last.ID, Reason: reason + " (unchanged since " + r.last.ID[:12] + ")"})
 		return r.last, nil
 	}
-	files := 0
-	if r.lastTre != "" {
-		if out, err := r.git(ctx, nil, "diff-tree", "-r", "--name-only", "--no-renames", r.lastTre, tree); err == nil {
+	if files < 0 {
+		files = 0
+		if r.lastTre != "" {
+			if out, err := r.git(ctx, nil, "diff-tree", "-r", "--name-only", "--no-renames", r.lastTre, tree); err == nil {
+				files = bytes.Count(out, []byte{'\n'})
+			}
+		} else if out, err := r.git(ctx, nil, "ls-tree", "-r", "--name-only", tree); err == nil {
 			files = bytes.Count(out, []byte{'\n'})
 		}
-	} else if out, err := r.git(ctx, nil, "ls-tree", "-r", "--name-only", tree); err == nil {
-		files = bytes.Count(out, []byte{'\n'})
 	}
 	now := time.Now().UTC()
 	msg := fmt.Sprintf("%s\n\nFiles: %d\n", reason, files)
-	out, err = r.git(ctx, nil, "commit-tree", tree, "-m", msg)
+	if r.objs == nil {
+		r.objs = &objects{dir: r.dir}
+	}
+	id, err := r.commitObject(tree, msg, now.Unix())
 	if err != nil {
 		return Snapshot{}, err
 	}
-	id := strings.TrimSpace(string(out))
 	ref := fmt.Sprintf("refs/snapshots/%020d", now.UnixNano())
-	if _, err := r.git(ctx, nil, "update-ref", ref, id); err != nil {
+	if err := r.updateRef(ref, id); err != nil {
 		return Snapshot{}, err
 	}
 	r.last, r.lastTre = Snapshot{ID: id, Time: now, Reason: reason, Files: files}, tree
@@ -325,10 +346,14 @@ func (r *Repo) startDetach() {
 	}()
 }
 
-// Stop ends background work (the copy of borrowed objects, which the next long-lived process resumes) and waits.
+// Stop ends background work (the copy of borrowed objects, which the next long-lived process resumes) and waits,
+// and ends the object reader derived snapshots use.
 func (r *Repo) Stop() {
 	r.mu.Lock()
 	stop, done := r.detachStop, r.detached
+	if r.objs != nil {
+		r.objs.close()
+	}
 	r.mu.Unlock()
 	if stop != nil {
 		stop()

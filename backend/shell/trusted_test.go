@@ -1,0 +1,34 @@
+//go:build unix
+
+package shell
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A sandboxed command can write into the toolchain caches, and pnpm puts its home (a cache) first on PATH: a
+// program Rooted runs itself must not be found there, or a command could plant a "git" that Rooted then runs
+// with the user's full rights.
+func TestTrustedSkipsFoldersCommandsMayWrite(t *testing.T) {
+	cache := t.TempDir()
+	safe := t.TempDir()
+	t.Setenv("npm_config_cache", cache) // a toolchain cache that exists: commands may write it
+	t.Setenv("TMPDIR", filepath.Join(cache, "tmp")) // the test's folders live in the real temporary folder
+	name := "rooted-trusted-probe"
+	for _, dir := range []string{cache, safe} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\necho "+dir+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", cache+string(filepath.ListSeparator)+"relative/bin"+string(filepath.ListSeparator)+safe)
+	if got, want := Trusted(name), filepath.Join(safe, name); got != want {
+		t.Errorf("Trusted(%q) = %s, want %s (the writable cache on PATH comes first)", name, got, want)
+	}
+	// Looked up once: a program planted later in the first safe folder does not change the answer.
+	os.Remove(filepath.Join(safe, name))
+	if got := Trusted(name); got != filepath.Join(safe, name) {
+		t.Errorf("second lookup: %s", got)
+	}
+}
