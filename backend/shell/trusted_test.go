@@ -14,7 +14,7 @@ import (
 func TestTrustedSkipsFoldersCommandsMayWrite(t *testing.T) {
 	cache := t.TempDir()
 	safe := t.TempDir()
-	t.Setenv("npm_config_cache", cache) // a toolchain cache that exists: commands may write it
+	t.Setenv("npm_config_cache", cache)             // a toolchain cache that exists: commands may write it
 	t.Setenv("TMPDIR", filepath.Join(cache, "tmp")) // the test's folders live in the real temporary folder
 	name := "rooted-trusted-probe"
 	for _, dir := range []string{cache, safe} {
