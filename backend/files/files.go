@@ -9,6 +9,10 @@ package files
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 )
 
 // Sentinel errors; returned wrapped in *Error with the path.
@@ -17,7 +21,19 @@ var (
 	ErrTooLarge = errors.New("file too large")
 	ErrIsDir    = errors.New("is a directory")
 	ErrNotDir   = errors.New("not a directory")
+	// ErrProtected refuses a write inside a .git folder (hooks, config): what is written there runs later.
+	ErrProtected = errors.New("inside .git")
 )
+
+// InGitDir reports whether the root-relative path lies in a .git folder (any case: some file systems ignore it).
+func InGitDir(rel string) bool {
+	for _, part := range strings.FieldsFunc(rel, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
+}
 
 // Error carries what a caller needs to explain a refusal: the operation, the root-relative path and details.
 type Error struct {
@@ -51,4 +67,47 @@ func HumanSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// realPath resolves every symbolic link along rel inside root, directories included, as the kernel would when
+// opening it, and returns the root-relative path it reaches. A missing tail stays as written; a link out of the
+// root is left unresolved (os.Root refuses it at the access anyway).
+func realPath(root *os.Root, rel string) string {
+	split := func(p string) []string {
+		return strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == filepath.Separator })
+	}
+	parts := split(rel)
+	var done []string
+	for hops := 0; len(parts) > 0 && hops < 40; {
+		p := parts[0]
+		parts = parts[1:]
+		switch p {
+		case ".":
+			continue
+		case "..":
+			if len(done) > 0 {
+				done = done[:len(done)-1]
+			}
+			continue
+		}
+		cand := filepath.Join(append(done, p)...)
+		fi, err := root.Lstat(cand)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			done = append(done, p)
+			continue
+		}
+		target, err := root.Readlink(cand)
+		if err != nil || filepath.IsAbs(target) {
+			done = append(done, p)
+			continue
+		}
+		hops++
+		parts = append(split(target), parts...)
+	}
+	return filepath.Join(done...)
+}
+
+// inGitDirReally is InGitDir of rel and of the path its links lead to.
+func inGitDirReally(root *os.Root, rel string) bool {
+	return InGitDir(rel) || InGitDir(realPath(root, rel))
 }

@@ -201,6 +201,9 @@ func Patch(root *os.Root, rel string, edits []Edit, check Precondition) (PatchRe
 	if err != nil {
 		return PatchResult{}, err
 	}
+	if inGitDirReally(root, rel) {
+		return PatchResult{}, &Error{Op: "patch", Path: rel, Err: ErrProtected, Detail: "git runs hooks and the programs its config names outside any sandbox"}
+	}
 	fi, err := root.Stat(rel)
 	if err != nil {
 		return PatchResult{}, err

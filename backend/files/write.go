@@ -38,6 +38,9 @@ func Write(root *os.Root, rel string, data []byte, check Precondition) (WriteRes
 	if err != nil {
 		return WriteResult{}, err
 	}
+	if inGitDirReally(root, rel) {
+		return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrProtected, Detail: "git runs hooks and the programs its config names outside any sandbox"}
+	}
 	mode := fs.FileMode(0o644)
 	created := true
 	if fi, err := root.Stat(rel); err == nil {

@@ -43,7 +43,10 @@ func Allowed(program string, list []string) error {
 // these commands inside.)
 var fileCommands = map[string]bool{"rm": true, "mv": true, "cp": true, "mkdir": true, "touch": true, "ls": true, "find": true, "grep": true}
 
-// PathArgs returns the arguments of argv that name files, for the file commands; nil for other programs.
+// PathArgs returns the arguments of argv that name files, for the file commands; nil for other programs. Options
+// are parsed as the programs parse them: clustered short options ("-ie." is -i -e "."), values attached or
+// following ("-t DIR", "-tDIR", "--target-directory=DIR" and its prefixes "--target=DIR"), find's leading -H -L -P
+// -D -O options before its paths.
 func PathArgs(argv []string) []string {
 	if len(argv) == 0 || !fileCommands[argv[0]] {
 		return nil
@@ -51,15 +54,7 @@ func PathArgs(argv []string) []string {
 	args := argv[1:]
 	switch argv[0] {
 	case "find":
-		// find PATH... EXPRESSION: the paths come first, before anything that starts an expression.
-		var out []string
-		for _, a := range args {
-			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
-				break
-			}
-			out = append(out, a)
-		}
-		return out
+		return findPaths(args)
 	case "grep":
 		return grepPaths(args)
 	}
@@ -70,12 +65,28 @@ func PathArgs(argv []string) []string {
 		switch {
 		case opts && a == "--":
 			opts = false
-		case opts && (a == "-t" || a == "--target-directory") && i+1 < len(args):
-			out = append(out, args[i+1])
-			i++
-		case opts && strings.HasPrefix(a, "--target-directory="):
-			out = append(out, strings.TrimPrefix(a, "--target-directory="))
+		case opts && strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			if len(name) >= 2 && strings.HasPrefix("target-directory", name) {
+				if hasVal {
+					out = append(out, val)
+				} else if i+1 < len(args) {
+					out = append(out, args[i+1])
+					i++
+				}
+			}
 		case opts && strings.HasPrefix(a, "-") && a != "-":
+			// A cluster of short options; for cp and mv, t takes the rest of the cluster or the next argument.
+			if argv[0] == "cp" || argv[0] == "mv" {
+				if j := strings.IndexByte(a, 't'); j > 0 {
+					if j+1 < len(a) {
+						out = append(out, a[j+1:])
+					} else if i+1 < len(args) {
+						out = append(out, args[i+1])
+						i++
+					}
+				}
+			}
 		default:
 			out = append(out, a)
 		}
@@ -83,9 +94,36 @@ func PathArgs(argv []string) []string {
 	return out
 }
 
-// grepPaths skips grep's options (and their values) and its pattern; what is left are files.
+// findPaths returns find's starting points: after the options -H, -L, -P, -D LIST, -Olevel, before the expression.
+func findPaths(args []string) []string {
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case a == "-H" || a == "-L" || a == "-P" || strings.HasPrefix(a, "-O"):
+			i++
+		case a == "-D" && i+1 < len(args):
+			i += 2
+		default:
+			goto paths
+		}
+	}
+paths:
+	var out []string
+	for _, a := range args[i:] {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
+			break
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// grepPaths skips grep's options (and their values) and its pattern; what is left are files. Short options
+// cluster ("-rie PATTERN", "-ie."); e, f, m, A, B, C and d, D take a value, attached or next.
 func grepPaths(args []string) []string {
-	withValue := map[string]bool{"-e": true, "-f": true, "-m": true, "-A": true, "-B": true, "-C": true, "--regexp": true, "--file": true, "--max-count": true, "--include": true, "--exclude": true, "--exclude-dir": true}
+	longWithValue := map[string]bool{"regexp": true, "file": true, "max-count": true, "include": true, "exclude": true, "exclude-dir": true, "exclude-from": true, "after-context": true, "before-context": true, "context": true, "directories": true, "devices": true, "label": true, "binary-files": true, "color": false, "colour": false}
+	const shortWithValue = "efmABCdD"
 	var out []string
 	pattern := false // given with -e or -f
 	opts := true
@@ -95,21 +133,48 @@ func grepPaths(args []string) []string {
 		switch {
 		case opts && a == "--":
 			opts = false
-		case opts && withValue[a] && i+1 < len(args):
-			if a == "-e" || a == "--regexp" {
-				pattern = true
+		case opts && strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			full := ""
+			for long := range longWithValue {
+				if strings.HasPrefix(long, name) && len(name) >= 3 || long == name {
+					full = long
+				}
 			}
-			if a == "-f" || a == "--file" {
-				pattern = true
-				out = append(out, args[i+1]) // a file of patterns is read too
+			if !longWithValue[full] {
+				continue
 			}
-			i++
-		case opts && (strings.HasPrefix(a, "--regexp=") || strings.HasPrefix(a, "-e") && len(a) > 2):
-			pattern = true
-		case opts && strings.HasPrefix(a, "--file="):
-			pattern = true
-			out = append(out, strings.TrimPrefix(a, "--file="))
+			if !hasVal && i+1 < len(args) {
+				val = args[i+1]
+				i++
+			}
+			switch full {
+			case "regexp":
+				pattern = true
+			case "file", "exclude-from":
+				pattern = pattern || full == "file"
+				out = append(out, val) // a file of patterns (or of exclusions) is read too
+			}
 		case opts && strings.HasPrefix(a, "-") && a != "-":
+			for j := 1; j < len(a); j++ {
+				c := a[j]
+				if !strings.ContainsRune(shortWithValue, rune(c)) {
+					continue
+				}
+				val := a[j+1:]
+				if val == "" && i+1 < len(args) {
+					val = args[i+1]
+					i++
+				}
+				switch c {
+				case 'e':
+					pattern = true
+				case 'f':
+					pattern = true
+					out = append(out, val)
+				}
+				break
+			}
 		default:
 			rest = append(rest, a)
 		}
@@ -121,15 +186,20 @@ func grepPaths(args []string) []string {
 }
 
 // FollowsLinks returns the option by which a file command would follow symlinks while it recurses (and so could
-// leave the project through a link inside it), or "".
+// leave the project through a link inside it), or "". Short options are read in clusters ("-rL", "-lR").
 func FollowsLinks(argv []string) string {
 	if len(argv) == 0 {
 		return ""
 	}
 	for _, a := range argv[1:] {
+		if a == "--" {
+			break
+		}
+		long := strings.HasPrefix(a, "--")
+		short := !long && strings.HasPrefix(a, "-") && len(a) > 1
 		switch argv[0] {
 		case "grep":
-			if a == "--dereference-recursive" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "R")) {
+			if long && len(a) > 3 && strings.HasPrefix("--dereference-recursive", a) || short && strings.Contains(a, "R") {
 				return a
 			}
 		case "find":
@@ -137,12 +207,83 @@ func FollowsLinks(argv []string) string {
 				return a
 			}
 		case "cp", "ls":
-			if a == "-L" || a == "--dereference" {
+			if long && len(a) > 4 && strings.HasPrefix("--dereference", a) || short && strings.Contains(a, "L") {
 				return a
 			}
 		}
-		if a == "--" {
-			break
+	}
+	return ""
+}
+
+// RunsPrograms returns why argv would make an allowlisted program run another program the allowlist does not
+// name, or "": find's -exec, -execdir, -ok and -okdir; git's -c and --config-env (an alias "!cmd", core.pager,
+// core.sshCommand, core.fsmonitor and the like run commands), and git config setting a key that names a program or
+// a hook.
+func RunsPrograms(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	switch argv[0] {
+	case "find":
+		for _, a := range argv[1:] {
+			switch a {
+			case "-exec", "-execdir", "-ok", "-okdir":
+				return "find " + a + " runs other programs"
+			}
+		}
+	case "git":
+		args := argv[1:]
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if a == "-c" || (strings.HasPrefix(a, "-c") && len(a) > 2 && !strings.HasPrefix(a, "--")) || a == "--config-env" || strings.HasPrefix(a, "--config-env=") {
+				return "git " + a + " sets configuration that can run programs (aliases with !, core.pager, core.sshCommand, core.fsmonitor, ...)"
+			}
+			switch a {
+			case "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix":
+				i++ // its value
+				continue
+			}
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if a == "config" {
+				return gitConfigRunsPrograms(args[i+1:])
+			}
+			break // the subcommand: what follows is its own arguments
+		}
+	}
+	return ""
+}
+
+// gitExecKeys are configuration keys whose value git runs, or which decide what it runs.
+var gitExecKeys = []string{
+	"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath", "core.askpass",
+	"core.gitproxy", "core.worktree", "credential.", "diff.external", ".textconv", ".command", "filter.", "merge.",
+	"gpg.", "sequence.editor", "include.", "includeif.", "uploadpack.", "protocol.", "remote.", "url.", "http.",
+	"sendemail.", "pager.", "web.browser", "browser.", "man.", "difftool.", "mergetool.", "submodule.", "init.templatedir",
+}
+
+func gitConfigRunsPrograms(args []string) string {
+	var pos []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			if a == "--get" || a == "--get-all" || a == "--list" || a == "-l" || a == "--get-regexp" {
+				return "" // reading configuration
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	if len(pos) < 2 && !(len(pos) == 1 && strings.Contains(pos[0], "=")) {
+		return "" // git config KEY reads it
+	}
+	key := strings.ToLower(pos[0])
+	if key == "set" && len(pos) > 1 { // git config set KEY VALUE (git 2.46)
+		key = strings.ToLower(pos[1])
+	}
+	for _, k := range gitExecKeys {
+		if strings.HasPrefix(key, k) || (strings.HasPrefix(k, ".") && strings.Contains(key, k)) {
+			return "git config " + key + " names a program or a hook that git would run later, outside the sandbox"
 		}
 	}
 	return ""

@@ -7,8 +7,10 @@ import (
 	"syscall"
 )
 
-// ownGroup starts the command in a process group of its own, so everything it starts can be signalled at once.
-func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+// ownGroup starts the command in a session of its own (and so a process group of its own, whose id is its pid),
+// so everything it starts can be signalled at once; and without a controlling terminal, so it cannot push input
+// into the user's terminal (TIOCSTI, on kernels that still allow it).
+func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }
 
 // signalTree sends TERM (or KILL when hard) to the command's whole process group.
 func signalTree(cmd *exec.Cmd, hard bool) {

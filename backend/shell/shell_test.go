@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 type sandboxEnv struct {
@@ -157,6 +159,26 @@ func TestTimeoutKillsTheWholeGroup(t *testing.T) {
 	}
 }
 
+// The command runs in a session of its own, without the controlling terminal: it cannot push keystrokes into the
+// user's terminal (TIOCSTI) nor be stopped by the terminal's signals.
+func TestOwnSessionWithoutTerminal(t *testing.T) {
+	res, err := Run(context.Background(), Spec{Argv: []string{"sh", "-c", "echo $$; cat /proc/self/stat"}, Dir: t.TempDir(), Env: os.Environ()})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+	shPid := lines[0]
+	// pid (comm) state ppid pgrp session tty_nr ...: comm may hold spaces, so count from the closing parenthesis.
+	f := strings.Fields(lines[1][strings.LastIndexByte(lines[1], ')')+1:])
+	pgrp, session, tty := f[2], f[3], f[4]
+	if session != shPid || pgrp != shPid || tty != "0" {
+		t.Errorf("command's session %s, group %s, tty %s; want a session and group led by the command (%s) and no terminal", session, pgrp, tty, shPid)
+	}
+	if own, _ := unix.Getsid(0); strconv.Itoa(own) == session {
+		t.Error("the command shares Rooted's session")
+	}
+}
+
 func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
@@ -199,15 +221,25 @@ func TestExitCodesAndStartErrors(t *testing.T) {
 }
 
 func TestEnvDropsSecrets(t *testing.T) {
-	base := []string{"PATH=/bin", "OPENAI_API_KEY=sk", "MY_SERVICE_TOKEN=t", "AWS_REGION=x", "DB_PASSWORD=p", "GITHUB_TOKEN=g", "KEEP=1", "TERM=xterm-256color", "ROOTED_KEY=r"}
-	got := Env(base, []string{"ROOTED_KEY"}, "TMPDIR=/t")
-	for _, kv := range got {
-		name, _, _ := strings.Cut(kv, "=")
-		if slices.Contains([]string{"OPENAI_API_KEY", "MY_SERVICE_TOKEN", "AWS_REGION", "DB_PASSWORD", "GITHUB_TOKEN", "ROOTED_KEY"}, name) {
+	secrets := []string{
+		"OPENAI_API_KEY=sk", "MY_SERVICE_TOKEN=t", "AWS_REGION=x", "DB_PASSWORD=p", "GITHUB_TOKEN=g", "ROOTED_KEY=r",
+		// by name: agents, the desktop bus and display, database passwords, keys
+		"SSH_AUTH_SOCK=/run/user/0/ssh", "SSH_AGENT_PID=12", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/bus", "DISPLAY=:0",
+		"WAYLAND_DISPLAY=wayland-0", "XAUTHORITY=/home/u/.Xauthority", "PGPASSWORD=pg", "MYSQL_PWD=my", "DATABASE_URL=postgres://h/db",
+		"STRIPE_KEY=k", "npm_config__authToken=n", "NPM_CONFIG__AUTH=a", "SENTRY_DSN=https://k@sentry", "DEPLOY_PASS=x",
+		// by the shape of the value
+		"SOME_URL=https://user:hunter2@git.example.com/r.git", "X=ghp_0123456789abcdefghijABCDEFGHIJ012345",
+		"Y=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig", "Z=AKIAIOSFODNN7EXAMPLE", "W=sk-ant-api03-abcdefghijkl",
+		"K=-----BEGIN OPENSSH PRIVATE KEY-----",
+	}
+	keep := []string{"PATH=/bin", "KEEP=1", "PWD=/p", "OLDPWD=/o", "HOME=/home/u", "GOPROXY=https://proxy.golang.org,direct", "LANG=C.UTF-8", "GOFLAGS=-mod=mod"}
+	got := Env(append(append([]string{"TERM=xterm-256color"}, secrets...), keep...), []string{"ROOTED_KEY"}, "TMPDIR=/t")
+	for _, kv := range secrets {
+		if slices.Contains(got, kv) {
 			t.Errorf("secret passed: %s", kv)
 		}
 	}
-	for _, want := range []string{"PATH=/bin", "KEEP=1", "TERM=dumb", "GIT_TERMINAL_PROMPT=0", "TMPDIR=/t"} {
+	for _, want := range append(keep, "TERM=dumb", "GIT_TERMINAL_PROMPT=0", "TMPDIR=/t") {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %s in %v", want, got)
 		}

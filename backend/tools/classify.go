@@ -28,6 +28,9 @@ func Classify(err error) *tool.Error {
 		case errors.Is(fe.Err, files.ErrTooLarge):
 			e.Code = tool.CodeTooLarge
 			e.Message = fmt.Sprintf("file too large: %s (%s)", slash(fe.Path), fe.Detail)
+		case errors.Is(fe.Err, files.ErrProtected):
+			e.Code = tool.CodePermissionDenied
+			e.Message = fmt.Sprintf("permission denied: %s is inside .git, which Rooted's tools never write (%s); use git commands for the repository", slash(fe.Path), fe.Detail)
 		case errors.Is(fe.Err, files.ErrNotRegular):
 			e.Code = tool.CodeInvalidArgument
 			e.Message = fmt.Sprintf("not a regular file: %s is %s; only files of bytes can be read or edited", slash(fe.Path), fe.Detail)

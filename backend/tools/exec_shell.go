@@ -53,6 +53,12 @@ func execShell(d Deps) *tool.Tool {
 				Details: map[string]any{"allowlist": proj.EffectiveAllowlist()},
 			}
 		}
+		if why := shell.RunsPrograms(argv); why != "" {
+			return execShellOut{}, &tool.Error{
+				Code: tool.CodeInvalidArgument, Field: "command",
+				Message: why + ": refused, as the programs it would run are not on the allowlist; nothing was run",
+			}
+		}
 		if opt := shell.FollowsLinks(argv); opt != "" {
 			return execShellOut{}, &tool.Error{
 				Code: tool.CodeInvalidArgument, Field: "command",
