@@ -52,9 +52,15 @@ func TestArgumentAttacks(t *testing.T) {
 		}
 	}
 	for _, argv := range [][]string{
-		{"grep", "-rR", "x", "."}, {"grep", "--dereference-recursive", "x"}, {"grep", "--deref", "x"},
-		{"ls", "-lL"}, {"ls", "--dereference"}, {"cp", "-rL", "a", "b"}, {"cp", "--deref", "a", "b"},
-		{"find", "-L", "."}, {"find", ".", "-follow"},
+		{"grep", "-rR", "x", "."},
+		{"grep", "--dereference-recursive", "x"},
+		{"grep", "--deref", "x"},
+		{"ls", "-lL"},
+		{"ls", "--dereference"},
+		{"cp", "-rL", "a", "b"},
+		{"cp", "--deref", "a", "b"},
+		{"find", "-L", "."},
+		{"find", ".", "-follow"},
 	} {
 		if FollowsLinks(argv) == "" {
 			t.Errorf("FollowsLinks(%q): not seen", argv)
@@ -66,13 +72,21 @@ func TestArgumentAttacks(t *testing.T) {
 		}
 	}
 	for _, argv := range [][]string{
-		{"find", ".", "-exec", "sh", "-c", "id", ";"}, {"find", ".", "-execdir", "rm", "{}", "+"},
-		{"find", ".", "-ok", "x", ";"}, {"find", ".", "-okdir", "x", ";"},
-		{"git", "-c", "alias.x=!sh -c id", "x"}, {"git", "-calias.x=!id", "x"}, {"git", "-c", "core.pager=sh -c id", "log"},
-		{"git", "--config-env=core.sshCommand=X", "fetch"}, {"git", "-C", ".", "-c", "core.fsmonitor=./evil", "status"},
-		{"git", "config", "core.fsmonitor", "./evil"}, {"git", "config", "--global", "core.hooksPath", "/tmp/h"},
-		{"git", "config", "alias.st", "!sh"}, {"git", "config", "set", "core.sshCommand", "evil"},
-		{"git", "config", "filter.x.clean", "evil"}, {"git", "config", "diff.x.textconv", "evil"},
+		{"find", ".", "-exec", "sh", "-c", "id", ";"},
+		{"find", ".", "-execdir", "rm", "{}", "+"},
+		{"find", ".", "-ok", "x", ";"},
+		{"find", ".", "-okdir", "x", ";"},
+		{"git", "-c", "alias.x=!sh -c id", "x"},
+		{"git", "-calias.x=!id", "x"},
+		{"git", "-c", "core.pager=sh -c id", "log"},
+		{"git", "--config-env=core.sshCommand=X", "fetch"},
+		{"git", "-C", ".", "-c", "core.fsmonitor=./evil", "status"},
+		{"git", "config", "core.fsmonitor", "./evil"},
+		{"git", "config", "--global", "core.hooksPath", "/tmp/h"},
+		{"git", "config", "alias.st", "!sh"},
+		{"git", "config", "set", "core.sshCommand", "evil"},
+		{"git", "config", "filter.x.clean", "evil"},
+		{"git", "config", "diff.x.textconv", "evil"},
 		{"git", "config", "include.path", "/tmp/evil"},
 	} {
 		if RunsPrograms(argv) == "" {
@@ -80,9 +94,14 @@ func TestArgumentAttacks(t *testing.T) {
 		}
 	}
 	for _, argv := range [][]string{
-		{"git", "log", "-c"}, {"git", "commit", "-m", "-c"}, {"git", "config", "--get", "core.pager"},
-		{"git", "config", "user.name", "Me"}, {"git", "config", "core.pager"}, {"git", "-C", "sub", "status"},
-		{"find", ".", "-name", "*.go"}, {"grep", "-c", "x", "."},
+		{"git", "log", "-c"},
+		{"git", "commit", "-m", "-c"},
+		{"git", "config", "--get", "core.pager"},
+		{"git", "config", "user.name", "Me"},
+		{"git", "config", "core.pager"},
+		{"git", "-C", "sub", "status"},
+		{"find", ".", "-name", "*.go"},
+		{"grep", "-c", "x", "."},
 	} {
 		if why := RunsPrograms(argv); why != "" {
 			t.Errorf("RunsPrograms(%q) = %q: it runs nothing else", argv, why)
