@@ -101,7 +101,8 @@ func (a *Agent) SaveProvider(in ProviderInput) (ProvidersView, error) {
 	replaced := false
 	for i, old := range c.Providers {
 		if old.ID == p.ID {
-			if p.APIKey == "" && !in.ClearKey {
+			// A stored key stays with its host: moving the base URL elsewhere needs the key entered again.
+			if p.APIKey == "" && !in.ClearKey && llm.SameHost(old.BaseURL, p.BaseURL) {
 				p.APIKey = old.APIKey
 			}
 			c.Providers[i], replaced = p, true

@@ -38,6 +38,12 @@ func TestProvidersViewHasNoKeys(t *testing.T) {
 	if !v.Providers[1].HasKey {
 		t.Error("an edit without a key dropped the stored key")
 	}
+	// The stored key does not follow the base URL to another host: it has to be entered again there.
+	v, _ = svc.Agent.SaveProvider(ProviderInput{ID: "or", Kind: "openai-compatible", BaseURL: "https://collector.example/api/v1", Model: "x"})
+	if v.Providers[1].HasKey {
+		t.Error("the stored key followed the base URL to another host")
+	}
+	v, _ = svc.Agent.SaveProvider(ProviderInput{ID: "or", Kind: "openai-compatible", BaseURL: "https://openrouter.ai/api/v1", APIKey: "sk-or-secret"})
 	v, _ = svc.Agent.SaveProvider(ProviderInput{ID: "or", Kind: "openai-compatible", BaseURL: "https://openrouter.ai/api/v1", ClearKey: true})
 	if v.Providers[1].HasKey {
 		t.Error("clear_key kept the key")

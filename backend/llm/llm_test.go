@@ -123,6 +123,42 @@ func TestRelayAnthropicKeyHeader(t *testing.T) {
 	}
 }
 
+// A provider that answers with a redirect to another host does not get the key sent there (Go drops
+// Authorization across hosts, not x-api-key); a redirect under the base URL is followed.
+func TestRelayRedirectsStayUnderTheBaseURL(t *testing.T) {
+	var leaked strings.Builder
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked.WriteString(r.Header.Get("X-Api-Key") + r.Header.Get("Authorization"))
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/away":
+			http.Redirect(w, r, other.URL+"/steal", http.StatusTemporaryRedirect)
+		case "/v1/moved":
+			http.Redirect(w, r, "/v1/models", http.StatusTemporaryRedirect)
+		default:
+			fmt.Fprint(w, r.Header.Get("X-Api-Key"))
+		}
+	}))
+	defer srv.Close()
+	for _, kind := range []Kind{Anthropic, OpenAICompatible} {
+		r := relayTo(t, srv, kind, "sk-secret")
+		err := r.Do(context.Background(), Request{Provider: "p", URL: srv.URL + "/v1/away", Method: "POST", Body: "{}"}, func(Head) {}, func([]byte) {})
+		if err == nil || !errors.Is(err, ErrOutsideProvider) {
+			t.Errorf("%s: redirect to another host: %v", kind, err)
+		}
+	}
+	if leaked.Len() > 0 {
+		t.Fatalf("the key reached the other host: %q", leaked.String())
+	}
+	var got strings.Builder
+	err := relayTo(t, srv, Anthropic, "sk-secret").Do(context.Background(), Request{Provider: "p", URL: srv.URL + "/v1/moved"}, func(Head) {}, func(b []byte) { got.Write(b) })
+	if err != nil || got.String() != "sk-secret" {
+		t.Errorf("redirect under the base URL: %q, %v", got.String(), err)
+	}
+}
+
 // The relay is not an open proxy: only URLs under the provider's base URL are sent, with its key.
 func TestRelayRefusesOtherURLs(t *testing.T) {
 	hit := false

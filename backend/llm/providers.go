@@ -166,3 +166,10 @@ func (s *Store) Key(p Provider) (key, source string) {
 	}
 	return "", ""
 }
+
+// SameHost reports whether two base URLs name the same scheme, host and port: where a stored key may be sent.
+func SameHost(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && ua.Scheme == ub.Scheme && strings.EqualFold(ua.Host, ub.Host)
+}

@@ -82,7 +82,19 @@ func (r *Relay) Do(ctx context.Context, req Request, head func(Head), body func(
 	if client == nil {
 		client = defaultClient
 	}
-	resp, err := client.Do(hr)
+	// A redirect is followed only under the provider's base URL: Go drops Authorization on a redirect to another
+	// host, but not x-api-key, and a base URL's host may hand out redirects it does not own.
+	c := *client
+	c.CheckRedirect = func(next *http.Request, via []*http.Request) error {
+		if len(via) >= 5 {
+			return errors.New("stopped after 5 redirects")
+		}
+		if err := under(next.URL.String(), p.BaseURL); err != nil {
+			return fmt.Errorf("redirect not followed, so the key is not sent there: %w", err)
+		}
+		return nil
+	}
+	resp, err := c.Do(hr)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Name, err)
 	}
