@@ -56,8 +56,8 @@ func TestEditBackupDiffRestoreAsTheWindowDoes(t *testing.T) {
 	if diff, _ := d["diff"].(string); !strings.Contains(diff, "-# Demo") || !strings.Contains(diff, "+# Changed") {
 		t.Fatalf("diff: %v", d)
 	}
-	call("restore_snapshot", map[string]any{"id": id})
+	r := call("restore_snapshot", map[string]any{"id": id})
 	if b, _ := os.ReadFile(filepath.Join(dir, "README.md")); string(b) != "# Demo\n" {
-		t.Fatalf("after restore: %q", b)
+		t.Fatalf("after restore: %q (%v)", b, r)
 	}
 }

@@ -234,6 +234,7 @@ func (r *Repo) derive(prev string, dirty []string) (string, error) {
 		return "", err
 	}
 	m := ignore.New(r.fsys)
+	r.changedPaths, r.replacedFolder = 0, false
 	root := &editNode{}
 	for _, p := range dirty {
 		p = path.Clean(p)
@@ -246,6 +247,7 @@ func (r *Repo) derive(prev string, dirty []string) (string, error) {
 			// A folder created, renamed or re-scanned: its subtree is what is on disk now.
 			node := root.at(parts)
 			node.replace, node.leaf, node.children = true, nil, nil
+			r.replacedFolder = true
 			if err := r.addFolder(p, m, prevSha, root); err != nil {
 				return "", err
 			}
@@ -392,11 +394,19 @@ func (r *Repo) apply(sha [20]byte, exists bool, n *editNode) ([20]byte, bool, er
 	for name, child := range n.children {
 		i := slices.IndexFunc(es, func(e treeEntry) bool { return e.name == name })
 		if child.leaf != nil && len(child.children) == 0 {
+			l := child.leaf
+			switch {
+			case i >= 0 && !l.gone && es[i].mode == l.mode && es[i].sha == l.sha:
+				continue // unchanged
+			case i < 0 && l.gone:
+				continue // gone, and never recorded
+			}
+			r.changedPaths++
 			if i >= 0 {
 				es = slices.Delete(es, i, i+1)
 			}
-			if !child.leaf.gone {
-				es = append(es, treeEntry{mode: child.leaf.mode, name: name, sha: child.leaf.sha})
+			if !l.gone {
+				es = append(es, treeEntry{mode: l.mode, name: name, sha: l.sha})
 			}
 			continue
 		}
@@ -454,30 +464,43 @@ func (r *Repo) updateRef(ref, id string) error {
 	return os.Rename(tmp, p)
 }
 
-// takeDerived records a snapshot derived from the previous one. r.mu is held.
-func (r *Repo) takeDerived(ctx context.Context, reason string) (Snapshot, bool, error) {
-	if !r.track || !r.primed || r.lastTre == "" || r.last.ID == "" || (r.healthy != nil && !r.healthy()) {
-		return Snapshot{}, false, nil
-	}
-	dirty := make([]string, 0, len(r.dirty))
-	for p := range r.dirty {
-		dirty = append(dirty, p)
-	}
-	slices.Sort(dirty)
-	tree := r.lastTre
-	if len(dirty) > 0 {
+// presentTree returns the tree of the project as it is now, and how many paths changed when it was derived (-1
+// when a scan through the shadow index made it). Derived when the project is watched and a base is known: the
+// base tree (every change not in r.dirty) with the dirty paths replaced. r.mu is held.
+func (r *Repo) presentTree(ctx context.Context) (string, int, error) {
+	if r.track && r.primed && r.baseTre != "" && (r.healthy == nil || r.healthy()) {
+		dirty := make([]string, 0, len(r.dirty))
+		for p := range r.dirty {
+			dirty = append(dirty, p)
+		}
+		slices.Sort(dirty)
+		tree := r.baseTre
 		var err error
-		tree, err = r.derive(r.lastTre, dirty)
-		if errors.Is(err, errDeriveFallback) {
-			r.primed = false // the index has not seen the derived snapshots: a full scan brings it up to date
-			return Snapshot{}, false, nil
+		r.changedPaths, r.replacedFolder = 0, false
+		if len(dirty) > 0 {
+			tree, err = r.derive(r.baseTre, dirty)
 		}
-		if err != nil {
-			return Snapshot{}, false, err
+		switch {
+		case err == nil:
+			r.baseTre = tree
+			clear(r.dirty)
+			r.derived++
+			if r.replacedFolder && r.changedPaths > 0 {
+				return tree, -1, nil // a folder rebuilt whole: git counts what really changed in it
+			}
+			return tree, r.changedPaths, nil
+		case !errors.Is(err, errDeriveFallback):
+			return "", 0, err
 		}
+		r.primed = false // the index has not seen the derived trees: a full scan brings it up to date
 	}
-	clear(r.dirty)
-	r.derived++
-	snap, err := r.record(ctx, tree, reason, len(dirty))
-	return snap, true, err
+	if err := r.stage(ctx); err != nil {
+		return "", 0, err
+	}
+	out, err := r.git(ctx, nil, "write-tree")
+	if err != nil {
+		return "", 0, err
+	}
+	r.baseTre = strings.TrimSpace(string(out))
+	return r.baseTre, -1, nil
 }

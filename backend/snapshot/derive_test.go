@@ -120,3 +120,28 @@ func mkfifo(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// A diff between a snapshot and now, asked for between an edit and the next snapshot (as the window's edit card
+// does), must not swallow the edit: the next snapshot still records it, and a restore to before it works.
+func TestDiffBetweenEditAndSnapshotKeepsTheEdit(t *testing.T) {
+	p := newProject(t, map[string]string{"README.md": "# Demo\n"})
+	p.repo.Track(true)
+	p.take("first")
+	before := p.take("backup before write")
+	p.write("README.md", "# Changed\n")
+	p.repo.MarkDirty("README.md")
+	d, err := p.repo.Diff(ctx, before.ID, "")
+	if err != nil || !strings.Contains(d, "-# Demo") || !strings.Contains(d, "+# Changed") {
+		t.Fatalf("diff: %v\n%s", err, d)
+	}
+	res, err := p.repo.Restore(ctx, before.ID, nil)
+	if err != nil || len(res.Written) != 1 {
+		t.Fatalf("restore: %+v, %v", res, err)
+	}
+	if b, _ := os.ReadFile(p.path("README.md")); string(b) != "# Demo\n" {
+		t.Errorf("after restore: %q", b)
+	}
+	if p.repo.derived == 0 {
+		t.Error("no snapshot was derived")
+	}
+}

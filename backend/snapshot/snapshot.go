@@ -89,8 +89,11 @@ type Repo struct {
 	detachStop    context.CancelFunc
 	detached      chan struct{} // closed when detach has finished
 
-	objs    *objects // direct object access for derived snapshots (derive.go)
-	derived int      // snapshots derived so far (tests)
+	objs           *objects // direct object access for derived snapshots (derive.go)
+	baseTre        string   // the project's tree but for the paths in dirty: what the next derivation starts from
+	changedPaths   int      // paths a derivation changed
+	replacedFolder bool     // a derivation rebuilt a folder whole
+	derived        int      // snapshots derived so far (tests)
 }
 
 // excludeEvery bounds how often a full scan refreshes the exclude file: finding big files walks the tree, and a
@@ -207,18 +210,11 @@ func (r *Repo) Take(ctx context.Context, reason string) (Snapshot, error) {
 	if r.lastTre == "" {
 		r.loadLast(ctx)
 	}
-	// Watched and primed: the new tree is the previous one with the changed paths replaced.
-	if snap, ok, err := r.takeDerived(ctx, reason); ok || err != nil {
-		return snap, err
-	}
-	if err := r.stage(ctx); err != nil {
-		return Snapshot{}, err
-	}
-	out, err := r.git(ctx, nil, "write-tree")
+	tree, files, err := r.presentTree(ctx)
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return r.record(ctx, strings.TrimSpace(string(out)), reason, -1)
+	return r.record(ctx, tree, reason, files)
 }
 
 // record commits tree as a snapshot unless it is the previous one's; files is how many paths changed, or -1 to
@@ -468,11 +464,12 @@ func (r *Repo) Diff(ctx context.Context, id, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// Stage the present so new files show up too, without recording a snapshot.
-	if err := r.stage(ctx); err != nil {
+	// The present as a tree (new files included), without recording a snapshot.
+	tree, _, err := r.presentTree(ctx)
+	if err != nil {
 		return "", err
 	}
-	args := []string{"diff", "--cached", "--no-color", "--no-ext-diff", full}
+	args := []string{"diff", "--no-color", "--no-ext-diff", full, tree}
 	if path != "" {
 		args = append(args, "--", path)
 	}
