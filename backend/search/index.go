@@ -19,8 +19,10 @@ import (
 // through Rooted's own tools call Invalidate at once. When the watcher cannot cover the tree (the system's watch
 // limit), the index reads from disk like DiskSource.
 //
-// Memory: the content of text files up to maxCachedFile, at most maxCached bytes in all, stored at their exact
-// size, plus one small entry per file: about the size of the text indexed.
+// Memory: the content of text files up to maxCachedFile, at most Budget bytes in all (what is read past it pushes
+// out files read before), plus one small entry per file. Past the budget, a trigram index on disk (narrow.go)
+// narrows each search to the files that can match, so a project much larger than the budget still answers
+// repeated searches without reading every file.
 type Index struct {
 	root    *os.Root
 	watcher *watch.Watcher
@@ -33,6 +35,44 @@ type Index struct {
 	bytes   int64
 
 	hooks Hooks
+
+	tri    *narrower
+	budget int64 // bytes of file content kept in memory
+}
+
+// DefaultBudget is how much file content an index keeps in memory unless told otherwise: the whole text of a
+// project the size of the Go tree (104 MiB of text) and a working set of a larger one.
+const DefaultBudget = 128 << 20
+
+// SetBudget changes how much file content the index keeps in memory (0: DefaultBudget).
+func (x *Index) SetBudget(bytes int64) {
+	if bytes <= 0 {
+		bytes = DefaultBudget
+	}
+	x.mu.Lock()
+	x.budget = bytes
+	x.evictLocked(0)
+	x.mu.Unlock()
+}
+
+// evictLocked drops cached files until need more bytes fit in the budget; which go is the map's random order,
+// which keeps no bookkeeping per read. x.mu is held.
+func (x *Index) evictLocked(need int64) {
+	for p, b := range x.content {
+		if x.bytes+need <= x.budget {
+			return
+		}
+		x.bytes -= int64(len(b))
+		delete(x.content, p)
+	}
+}
+
+// Memory reports the file content held in memory and the budget, and the trigram index's state.
+func (x *Index) Memory() (cached, budget int64, trigrams NarrowStats) {
+	x.mu.RLock()
+	cached, budget = x.bytes, x.budget
+	x.mu.RUnlock()
+	return cached, budget, x.tri.Stats()
 }
 
 // Hooks let other parts of a long-lived face follow the index's watcher. Both run on watcher goroutines and must
@@ -47,15 +87,15 @@ type Hooks struct {
 
 type listKey struct{ hidden, ignored bool }
 
-const (
-	maxCachedFile = 4 << 20
-	maxCached     = 1 << 30
-)
+const maxCachedFile = 4 << 20
 
 // NewIndex indexes the project at root (absolute path abs) and starts watching it; hooks follow its watcher.
 // Close releases the watcher.
 func NewIndex(root *os.Root, abs string, hooks Hooks) (*Index, error) {
-	x := &Index{root: root, disk: DiskSource{Root: root}, lists: map[listKey][]string{}, content: map[string][]byte{}, hooks: hooks}
+	x := &Index{
+		root: root, disk: DiskSource{Root: root}, lists: map[listKey][]string{}, content: map[string][]byte{}, hooks: hooks,
+		tri: newNarrower(root, abs), budget: DefaultBudget,
+	}
 	w, err := watch.New(root, abs, watch.Options{Notify: x.changed})
 	if err != nil {
 		return nil, err
@@ -72,8 +112,11 @@ func NewIndex(root *os.Root, abs string, hooks Hooks) (*Index, error) {
 	return x, nil
 }
 
-// Close stops watching.
-func (x *Index) Close() error { return x.watcher.Close() }
+// Close stops watching and removes the trigram index.
+func (x *Index) Close() error {
+	x.tri.close()
+	return x.watcher.Close()
+}
 
 // Status reports the watcher's coverage.
 func (x *Index) Status() watch.Status { return x.watcher.Status() }
@@ -91,6 +134,7 @@ func (x *Index) changed(e watch.Event) {
 	if x.hooks.Change != nil {
 		x.hooks.Change(e)
 	}
+	x.tri.changed(e.Path, e.Op&watch.Rescan != 0)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.epoch++
@@ -214,7 +258,8 @@ func (x *Index) Content(f file) ([]byte, func(), error) {
 		copy(keep, data)
 	}
 	x.mu.Lock()
-	if x.epoch == epoch && x.bytes+int64(len(keep)) <= maxCached {
+	if x.epoch == epoch && int64(len(keep)) <= x.budget/4 {
+		x.evictLocked(int64(len(keep)))
 		x.content[f.rel] = keep
 		x.bytes += int64(len(keep))
 	}
@@ -250,4 +295,54 @@ func checkDir(root *os.Root, dir string) error {
 		return &os.PathError{Op: "search", Path: dir, Err: errNotDir}
 	}
 	return nil
+}
+
+// narrow returns a filter for the files that can match opt, from the trigram index; nil when it cannot narrow (not
+// built yet, which starts a build, or not watching the whole tree).
+func (x *Index) narrow(_ context.Context, opt Options) func(rel string) bool {
+	if !x.live() {
+		return nil
+	}
+	if keep := x.tri.keep(opt); keep != nil {
+		return keep
+	}
+	x.tri.build(x.indexable, x.searchable)
+	return nil
+}
+
+// indexable lists the files a trigram index covers: every file a search may read but ignored ones.
+func (x *Index) indexable() []string {
+	var list []string
+	x.disk.Walk(context.Background(), "", WalkOptions{IncludeHidden: true}, func(f file) bool {
+		list = append(list, f.rel)
+		f.release()
+		return true
+	})
+	return list
+}
+
+// searchable reads a file for the trigram index: text files only, as a search reads them.
+func (x *Index) searchable(rel string) ([]byte, error) {
+	data, release, err := x.readByPath(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if containsNUL(data[:min(len(data), sniffLen)]) {
+		return nil, errNotCached
+	}
+	return append([]byte(nil), data...), nil
+}
+
+// CommandRan is told that a command ran in the project and may have changed anything. The lists and cached text
+// are dropped; the trigram index stays in use, since the command has ended and the watcher reports each file it
+// wrote (they become searched directly), but not for the moment those reports take to arrive.
+func (x *Index) CommandRan() {
+	x.mu.Lock()
+	x.epoch++
+	clear(x.lists)
+	clear(x.content)
+	x.bytes = 0
+	x.mu.Unlock()
+	x.tri.pause(pauseAfterCommand)
 }

@@ -66,7 +66,7 @@ func (s *Indexes) InvalidateAll(root *os.Root) {
 	same := s.root == root
 	s.mu.Unlock()
 	if idx != nil && same {
-		idx.changed(watch.Event{Op: watch.Rescan})
+		idx.CommandRan()
 	}
 }
 

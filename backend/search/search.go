@@ -208,6 +208,13 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 			}
 		}
 		wo := WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match}
+		if nw, ok := src.(narrowing); ok && opt.File == "" {
+			// The files that cannot match are not read at all.
+			if keep := nw.narrow(ctx, opt); keep != nil {
+				match := wo.Match
+				wo.Match = func(p string) bool { return keep(p) && (match == nil || match(p)) }
+			}
+		}
 		if opt.File != "" {
 			// A file named explicitly is searched even if hidden or ignored, as rg does; only its own folder is
 			// listed (dir is that folder).

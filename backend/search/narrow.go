@@ -1,0 +1,264 @@
+package search
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/codesearch/index"
+
+	"github.com/rooted-dev/rooted/backend/trigram"
+)
+
+// narrower keeps an on-disk trigram index of a project (package trigram) beside the Index, so a repeated search
+// reads only the files that can match instead of holding every file's text in memory. It is built in the
+// background after the first full listing, from the files as they are then; a file reported changed since (by the
+// watcher, or by Rooted's own writes) is always searched directly, as is a file the index does not cover, so
+// results are exactly a full scan's. When too much has changed it is rebuilt.
+type narrower struct {
+	root *os.Root
+	dir  string // where its segments live; "" when there is no cache directory
+
+	mu       sync.Mutex
+	segs     []*trigram.Segment
+	covered  map[string]bool // files the segments hold
+	dirty    map[string]bool // changed since the segments were built
+	during   map[string]bool // changed while a build runs (it may have read them before)
+	stale    bool            // something changed that paths cannot describe (a rescan): do not narrow
+	building bool
+	gen      int
+	stats    NarrowStats
+	paused   time.Time // not used before this (see Index.CommandRan)
+}
+
+// pauseAfterCommand is how long the index is not used after a command: the kernel has queued the reports of the
+// command's writes when it exits; the watcher turns them into changed paths within milliseconds.
+const pauseAfterCommand = 500 * time.Millisecond
+
+func (n *narrower) pause(d time.Duration) {
+	n.mu.Lock()
+	n.paused = time.Now().Add(d)
+	n.mu.Unlock()
+}
+
+// NarrowStats describe the trigram index, for the settings screen and benchmarks.
+type NarrowStats struct {
+	Files     int     `json:"files"`
+	DiskBytes int64   `json:"disk_bytes"`
+	BuildMS   int64   `json:"build_ms"`
+	Ready     bool    `json:"ready"`
+	Changed   int     `json:"changed"` // files searched directly until the next rebuild
+	Segments  int     `json:"segments"`
+	TextMiB   float64 `json:"text_mib"`
+}
+
+// rebuildAfter is how many changed files make a rebuild worth it.
+const rebuildAfter = 2000
+
+// segmentPairs bounds a segment's (trigram, file) pairs while it is built: 8M pairs are 64 MiB.
+const segmentPairs = 8 << 20
+
+func newNarrower(root *os.Root, abs string) *narrower {
+	n := &narrower{root: root, dirty: map[string]bool{}}
+	if cache, err := os.UserCacheDir(); err == nil {
+		sum := sha256.Sum256([]byte(abs))
+		n.dir = filepath.Join(cache, "rooted", "search", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:8]))
+		os.RemoveAll(n.dir) // segments of an earlier run describe files that may have changed since
+	}
+	return n
+}
+
+// changed notes a change reported for rel ("" or a rescan: anything).
+func (n *narrower) changed(rel string, rescan bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if rescan || rel == "" {
+		n.stale = true
+		return
+	}
+	n.dirty[rel] = true
+	if n.during != nil {
+		n.during[rel] = true
+	}
+}
+
+// build indexes the files list returns (read through read) in the background, unless a build runs or is not needed.
+func (n *narrower) build(list func() []string, read func(rel string) ([]byte, error)) {
+	n.mu.Lock()
+	needed := n.segs == nil || n.stale || len(n.dirty) > rebuildAfter
+	if n.building || !needed || n.dir == "" {
+		n.mu.Unlock()
+		return
+	}
+	n.building, n.during = true, map[string]bool{}
+	n.stale = false
+	n.gen++
+	gen := n.gen
+	n.mu.Unlock()
+	go func() {
+		start := time.Now()
+		segs, covered, stats, err := n.write(gen, list(), read)
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		n.building = false
+		if err != nil || n.stale {
+			for _, s := range segs {
+				s.Close()
+			}
+			n.during = nil
+			return
+		}
+		old := n.segs
+		n.segs, n.covered, n.dirty, n.during = segs, covered, n.during, nil
+		stats.BuildMS, stats.Ready = time.Since(start).Milliseconds(), true
+		n.stats = stats
+		for _, s := range old {
+			s.Close()
+		}
+		n.removeOld(gen)
+	}()
+}
+
+// write builds the segments of generation gen.
+func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, error)) ([]*trigram.Segment, map[string]bool, NarrowStats, error) {
+	var segs []*trigram.Segment
+	covered := map[string]bool{}
+	var stats NarrowStats
+	fail := func(err error) ([]*trigram.Segment, map[string]bool, NarrowStats, error) {
+		for _, s := range segs {
+			s.Close()
+		}
+		return nil, nil, stats, err
+	}
+	if err := os.MkdirAll(n.dir, 0o700); err != nil {
+		return fail(err)
+	}
+	var b trigram.Builder
+	flush := func() error {
+		if b.Files() == 0 {
+			return nil
+		}
+		path := filepath.Join(n.dir, fmt.Sprintf("g%d-s%d.tri", gen, len(segs)))
+		if err := b.Write(path); err != nil {
+			return err
+		}
+		s, err := trigram.Open(path)
+		if err != nil {
+			return err
+		}
+		if fi, err := os.Stat(path); err == nil {
+			stats.DiskBytes += fi.Size()
+		}
+		segs = append(segs, s)
+		b = trigram.Builder{}
+		return nil
+	}
+	var text int64
+	for _, rel := range list {
+		data, err := read(rel)
+		if err != nil {
+			continue // unreadable, binary or too large: searched directly (not covered), as today
+		}
+		b.Add(rel, data)
+		covered[rel] = true
+		text += int64(len(data))
+		if b.Size() > 8*segmentPairs {
+			if err := flush(); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return fail(err)
+	}
+	stats.Files, stats.Segments, stats.TextMiB = len(covered), len(segs), float64(text)/(1<<20)
+	return segs, covered, stats, nil
+}
+
+// removeOld deletes the segment files of earlier generations. n.mu is held.
+func (n *narrower) removeOld(gen int) {
+	entries, _ := os.ReadDir(n.dir)
+	keep := fmt.Sprintf("g%d-", gen)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), keep) {
+			os.Remove(filepath.Join(n.dir, e.Name()))
+		}
+	}
+}
+
+// keep returns a filter that passes only the files that can match opt, or nil when the index cannot narrow the
+// search (not built yet, stale, or a query every file may match).
+func (n *narrower) keep(opt Options) func(rel string) bool {
+	expr := opt.Query
+	if !opt.Regex {
+		expr = regexp.QuoteMeta(expr)
+	}
+	if opt.CaseInsensitive {
+		expr = "(?i)" + expr
+	}
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	q := index.RegexpQuery(re.Simplify())
+	if q.Op == index.QAll {
+		return nil
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.segs == nil || n.stale || time.Now().Before(n.paused) || len(n.dirty) > rebuildAfter {
+		return nil
+	}
+	hits := map[string]bool{}
+	for _, s := range n.segs {
+		ids, all := s.Match(q)
+		if all {
+			return nil
+		}
+		for _, id := range ids {
+			hits[s.Name(id)] = true
+		}
+	}
+	covered, dirty := n.covered, n.dirty
+	changed := make(map[string]bool, len(dirty))
+	for p := range dirty {
+		changed[p] = true
+	}
+	return func(rel string) bool { return hits[rel] || !covered[rel] || changed[rel] }
+}
+
+// Stats reports the trigram index's state.
+func (n *narrower) Stats() NarrowStats {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	st := n.stats
+	st.Changed = len(n.dirty)
+	st.Ready = n.segs != nil && !n.stale
+	return st
+}
+
+func (n *narrower) close() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, s := range n.segs {
+		s.Close()
+	}
+	n.segs = nil
+	n.stale = true
+	if n.dir != "" && !n.building {
+		os.RemoveAll(n.dir)
+	}
+}
+
+// narrowing is a Source that can narrow a search to the files that may match.
+type narrowing interface {
+	narrow(ctx context.Context, opt Options) func(rel string) bool
+}

@@ -1,0 +1,309 @@
+// Package trigram is an on-disk index of which files contain which three-byte sequences, so that a search reads
+// only the files that can match, as google/codesearch and sourcegraph/zoekt do. A query is a boolean formula over
+// trigrams (google/codesearch's index.RegexpQuery turns a regular expression into one); the index answers with a
+// superset of the files that match, and the caller verifies each candidate against its text.
+//
+// A segment is one file: the names of the files it covers, a sorted table of trigrams, and for each a list of file
+// numbers, delta- and varint-encoded. It is written once (atomically) and read through a memory map, so its
+// resident cost is the pages a query touches. Guaranteed: no file containing a query's trigrams is left out.
+// Not guaranteed: anything about files that changed after the segment was written; the caller tracks those.
+package trigram
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/google/codesearch/index"
+)
+
+const magic = "RTRI1\n"
+
+// ErrCorrupt says a segment file is not one this package wrote, or was cut short.
+var ErrCorrupt = errors.New("trigram: corrupt segment")
+
+// Builder collects the trigrams of files for one segment.
+type Builder struct {
+	names []string
+	pairs []uint64 // trigram<<32 | file number
+	tris  []uint32 // scratch
+}
+
+// Add records the trigrams of the file's content; it returns the file's number in the segment.
+func (b *Builder) Add(name string, content []byte) uint32 {
+	id := uint32(len(b.names))
+	b.names = append(b.names, name)
+	b.tris = b.tris[:0]
+	for i := 0; i+3 <= len(content); i++ {
+		b.tris = append(b.tris, uint32(content[i])<<16|uint32(content[i+1])<<8|uint32(content[i+2]))
+	}
+	slices.Sort(b.tris)
+	b.tris = slices.Compact(b.tris)
+	for _, t := range b.tris {
+		b.pairs = append(b.pairs, uint64(t)<<32|uint64(id))
+	}
+	return id
+}
+
+// Files is how many files were added.
+func (b *Builder) Files() int { return len(b.names) }
+
+// Size is roughly the memory the builder holds, in bytes.
+func (b *Builder) Size() int { return 8*cap(b.pairs) + 4*cap(b.tris) }
+
+// Write stores the segment at path: written to a temporary file in the same folder, synced, then renamed.
+func (b *Builder) Write(path string) error {
+	slices.Sort(b.pairs)
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".segment-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	// Header: magic, file count, trigram count, then the offsets of the names, the table and the postings.
+	type row struct {
+		tri, count uint32
+		off        uint64
+	}
+	var rows []row
+	var post []byte
+	var buf [binary.MaxVarintLen32]byte
+	for i := 0; i < len(b.pairs); {
+		tri := uint32(b.pairs[i] >> 32)
+		r := row{tri: tri, off: uint64(len(post))}
+		prev := uint32(0)
+		for ; i < len(b.pairs) && uint32(b.pairs[i]>>32) == tri; i++ {
+			id := uint32(b.pairs[i])
+			n := binary.PutUvarint(buf[:], uint64(id-prev))
+			post = append(post, buf[:n]...)
+			prev = id
+			r.count++
+		}
+		rows = append(rows, r)
+	}
+	var names []byte
+	nameOff := make([]uint32, 0, len(b.names)+1)
+	for _, n := range b.names {
+		nameOff = append(nameOff, uint32(len(names)))
+		names = append(names, n...)
+	}
+	nameOff = append(nameOff, uint32(len(names)))
+
+	headerLen := len(magic) + 4*2 + 8*3
+	namesAt := uint64(headerLen)
+	tableAt := namesAt + uint64(4*len(nameOff)) + uint64(len(names))
+	postAt := tableAt + uint64(16*len(rows))
+	le := binary.LittleEndian
+	w.WriteString(magic)
+	w.Write(le.AppendUint32(nil, uint32(len(b.names))))
+	w.Write(le.AppendUint32(nil, uint32(len(rows))))
+	w.Write(le.AppendUint64(nil, namesAt))
+	w.Write(le.AppendUint64(nil, tableAt))
+	w.Write(le.AppendUint64(nil, postAt))
+	for _, o := range nameOff {
+		w.Write(le.AppendUint32(nil, o))
+	}
+	w.Write(names)
+	for _, r := range rows {
+		w.Write(le.AppendUint32(nil, r.tri))
+		w.Write(le.AppendUint32(nil, r.count))
+		w.Write(le.AppendUint64(nil, r.off))
+	}
+	w.Write(post)
+	w.WriteString(magic) // a trailer: a segment cut short is recognised
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Segment is a written segment, mapped into memory.
+type Segment struct {
+	data                     []byte
+	unmap                    func() error
+	files, tris              int
+	namesAt, tableAt, postAt uint64
+}
+
+// Open maps the segment at path and checks its structure.
+func Open(path string) (*Segment, error) {
+	data, unmap, err := mapFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Segment{data: data, unmap: unmap}
+	if err := s.check(); err != nil {
+		unmap()
+		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
+	}
+	return s, nil
+}
+
+func (s *Segment) check() error {
+	d := s.data
+	headerLen := len(magic) + 4*2 + 8*3
+	if len(d) < headerLen+len(magic) || string(d[:len(magic)]) != magic || string(d[len(d)-len(magic):]) != magic {
+		return errors.New("no header or trailer")
+	}
+	le := binary.LittleEndian
+	h := d[len(magic):]
+	s.files, s.tris = int(le.Uint32(h)), int(le.Uint32(h[4:]))
+	s.namesAt, s.tableAt, s.postAt = le.Uint64(h[8:]), le.Uint64(h[16:]), le.Uint64(h[24:])
+	end := uint64(len(d) - len(magic))
+	if s.namesAt != uint64(headerLen) || s.namesAt+uint64(4*(s.files+1)) > s.tableAt || s.tableAt+uint64(16*s.tris) != s.postAt || s.postAt > end {
+		return errors.New("sections out of bounds")
+	}
+	if last := uint64(le.Uint32(d[s.namesAt+uint64(4*s.files):])); s.namesAt+uint64(4*(s.files+1))+last != s.tableAt {
+		return errors.New("names out of bounds")
+	}
+	return nil
+}
+
+// Close unmaps the segment.
+func (s *Segment) Close() error { return s.unmap() }
+
+// Files is how many files the segment covers.
+func (s *Segment) Files() int { return s.files }
+
+// Name returns the name of file number id.
+func (s *Segment) Name(id uint32) string {
+	le := binary.LittleEndian
+	at := s.namesAt + uint64(4*id)
+	base := s.namesAt + uint64(4*(s.files+1))
+	return string(s.data[base+uint64(le.Uint32(s.data[at:])) : base+uint64(le.Uint32(s.data[at+4:]))])
+}
+
+// posting returns the files containing the trigram, in increasing order.
+func (s *Segment) posting(tri uint32) []uint32 {
+	le := binary.LittleEndian
+	table := s.data[s.tableAt:s.postAt]
+	lo, hi := 0, s.tris
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if le.Uint32(table[16*m:]) < tri {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == s.tris || le.Uint32(table[16*lo:]) != tri {
+		return nil
+	}
+	count := le.Uint32(table[16*lo+4:])
+	p := s.data[s.postAt+le.Uint64(table[16*lo+8:]):]
+	out := make([]uint32, 0, count)
+	id := uint32(0)
+	for range count {
+		d, n := binary.Uvarint(p)
+		if n <= 0 {
+			return out // a damaged list: what was read (Open checked the structure)
+		}
+		id += uint32(d)
+		out = append(out, id)
+		p = p[n:]
+	}
+	return out
+}
+
+// Match returns the numbers of the files that may satisfy q, and all=true when q does not narrow anything (every
+// file may match).
+func (s *Segment) Match(q *index.Query) (ids []uint32, all bool) {
+	switch q.Op {
+	case index.QAll:
+		return nil, true
+	case index.QNone:
+		return nil, false
+	case index.QAnd:
+		all = true
+		for _, t := range q.Trigram {
+			l := s.posting(trigramOf(t))
+			ids, all = intersect(ids, all, l), false
+			if len(ids) == 0 {
+				return nil, false
+			}
+		}
+		for _, sub := range q.Sub {
+			l, subAll := s.Match(sub)
+			if subAll {
+				continue
+			}
+			ids, all = intersect(ids, all, l), false
+			if len(ids) == 0 {
+				return nil, false
+			}
+		}
+		return ids, all
+	case index.QOr:
+		for _, t := range q.Trigram {
+			ids = union(ids, s.posting(trigramOf(t)))
+		}
+		for _, sub := range q.Sub {
+			l, subAll := s.Match(sub)
+			if subAll {
+				return nil, true
+			}
+			ids = union(ids, l)
+		}
+		return ids, false
+	}
+	return nil, true
+}
+
+func trigramOf(t string) uint32 {
+	if len(t) < 3 {
+		return 0
+	}
+	return uint32(t[0])<<16 | uint32(t[1])<<8 | uint32(t[2])
+}
+
+func intersect(a []uint32, aAll bool, b []uint32) []uint32 {
+	if aAll {
+		return b
+	}
+	out := a[:0:0]
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+func union(a, b []uint32) []uint32 {
+	out := make([]uint32, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return append(append(out, a[i:]...), b[j:]...)
+}

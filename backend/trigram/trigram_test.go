@@ -1,0 +1,100 @@
+package trigram
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"testing"
+
+	"github.com/google/codesearch/index"
+)
+
+// The index never leaves out a file that matches: for random files and random literal and regexp queries, every
+// file the regexp matches is among the candidates, and a rare literal narrows the candidates to few files.
+func TestCandidatesCoverEveryMatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := []string{"func", "Close", "error", "ErrShortWrite", "return", "nil", "if", "\n", " ", "\t", "{", "}", "é", "日本", "x", "\x00"}
+	var files [][]byte
+	var b Builder
+	for i := range 400 {
+		var buf bytes.Buffer
+		for range rng.IntN(200) {
+			buf.WriteString(words[rng.IntN(len(words))])
+		}
+		files = append(files, buf.Bytes())
+		if id := b.Add(fmt.Sprintf("f%03d.go", i), buf.Bytes()); id != uint32(i) {
+			t.Fatalf("file number %d, want %d", id, i)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "seg")
+	if err := b.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Files() != 400 || s.Name(7) != "f007.go" {
+		t.Fatalf("files %d, name %q", s.Files(), s.Name(7))
+	}
+	queries := []string{"ErrShortWrite", "Close", `func\s+\w+`, `(?i)close`, `Err(Short|Long)Write`, "日本", "é", `x{3}`, "ab", `.`, `re?turn`, `\{\n`}
+	for range 40 {
+		queries = append(queries, regexp.QuoteMeta(words[rng.IntN(len(words))]+words[rng.IntN(len(words))]))
+	}
+	for _, q := range queries {
+		re := regexp.MustCompile("(?m)" + q)
+		parsed, err := syntax.Parse(q, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, all := s.Match(index.RegexpQuery(parsed))
+		for i, f := range files {
+			if re.Match(f) && !all && !slices.Contains(ids, uint32(i)) {
+				t.Errorf("query %q: file %d matches but is not a candidate", q, i)
+			}
+		}
+	}
+	// A literal found in a handful of files narrows to about those.
+	parsed, _ := syntax.Parse("ErrShortWriteErrShortWrite", syntax.Perl)
+	ids, all := s.Match(index.RegexpQuery(parsed))
+	want := 0
+	for _, f := range files {
+		if bytes.Contains(f, []byte("ErrShortWriteErrShortWrite")) {
+			want++
+		}
+	}
+	if all || len(ids) > want*3+5 {
+		t.Errorf("a rare literal gave %d candidates (all=%v) for %d matching files", len(ids), all, want)
+	}
+}
+
+// A damaged or foreign file is refused with ErrCorrupt, never a crash.
+func TestOpenRefusesDamagedSegments(t *testing.T) {
+	var b Builder
+	b.Add("a", []byte("hello world"))
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good")
+	if err := b.Write(good); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(good)
+	for name, content := range map[string][]byte{
+		"empty":     {},
+		"truncated": data[:len(data)/2],
+		"foreign":   []byte("not an index at all, but long enough to have a header and a trailer"),
+		"bad sizes": append(append([]byte(magic), bytes.Repeat([]byte{0xff}, 32)...), magic...),
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, content, 0o644)
+		if s, err := Open(p); err == nil {
+			s.Close()
+			t.Errorf("%s: opened", name)
+		}
+	}
+}
