@@ -54,10 +54,17 @@ func TestNarrowedSearchesEqualFullScans(t *testing.T) {
 	}
 	defer x.Close()
 	queries := []Options{
-		{Query: "ErrShortWrite"}, {Query: "needle", Output: OutputCount, Limit: 1000}, {Query: "needle", CaseInsensitive: true, Output: OutputFiles, Limit: 1000},
-		{Query: `Err\w+Write`, Regex: true, Limit: 1000}, {Query: `func\s+Close`, Regex: true, Output: OutputCount, Limit: 1000},
-		{Query: "日本", Limit: 1000}, {Query: "x", Limit: 1000}, {Query: "needle", IncludeHidden: true, IncludeIgnored: true, Limit: 1000},
-		{Query: "Needle needle", Limit: 1000}, {Query: `(?i)close\nerror`, Regex: true, Limit: 1000}, {Query: "zzz-not-there"},
+		{Query: "ErrShortWrite"},
+		{Query: "needle", Output: OutputCount, Limit: 1000},
+		{Query: "needle", CaseInsensitive: true, Output: OutputFiles, Limit: 1000},
+		{Query: `Err\w+Write`, Regex: true, Limit: 1000},
+		{Query: `func\s+Close`, Regex: true, Output: OutputCount, Limit: 1000},
+		{Query: "日本", Limit: 1000},
+		{Query: "x", Limit: 1000},
+		{Query: "needle", IncludeHidden: true, IncludeIgnored: true, Limit: 1000},
+		{Query: "Needle needle", Limit: 1000},
+		{Query: `(?i)close\nerror`, Regex: true, Limit: 1000},
+		{Query: "zzz-not-there"},
 	}
 	check := func(when string) {
 		t.Helper()
