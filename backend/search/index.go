@@ -299,7 +299,7 @@ func checkDir(root *os.Root, dir string) error {
 
 // narrow returns a filter for the files that can match opt, from the trigram index; nil when it cannot narrow (not
 // built yet, which starts a build, or not watching the whole tree).
-func (x *Index) narrow(_ context.Context, opt Options) func(rel string) bool {
+func (x *Index) narrow(_ context.Context, opt Options) func(rel string) verdict {
 	if !x.live() {
 		return nil
 	}
@@ -329,7 +329,7 @@ func (x *Index) searchable(rel string) ([]byte, error) {
 	}
 	defer release()
 	if containsNUL(data[:min(len(data), sniffLen)]) {
-		return nil, errNotCached
+		return nil, errBinary
 	}
 	return append([]byte(nil), data...), nil
 }

@@ -16,9 +16,10 @@ type Indexes struct {
 	// coverage at the time.
 	OnBatch func(root *os.Root, batch []watch.Event, st watch.Status)
 
-	mu   sync.Mutex
-	root *os.Root
-	idx  *Index
+	mu     sync.Mutex
+	root   *os.Root
+	idx    *Index
+	budget int64 // for the next index; 0: DefaultBudget
 }
 
 // Source returns the index for root (absolute path abs), starting it on first use; if the index cannot start
@@ -40,6 +41,9 @@ func (s *Indexes) Source(root *os.Root, abs string) Source {
 		}
 		if idx, err := NewIndex(root, abs, hooks); err == nil {
 			s.idx = idx
+			if s.budget > 0 {
+				idx.SetBudget(s.budget)
+			}
 		}
 	}
 	if s.idx == nil {
@@ -95,4 +99,28 @@ func (s *Indexes) Close() {
 		s.idx.Close()
 		s.idx, s.root = nil, nil
 	}
+}
+
+// SetBudget sets how much file content root's index keeps in memory (0: DefaultBudget); it applies now and to an
+// index started later for root.
+func (s *Indexes) SetBudget(root *os.Root, bytes int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.budget = bytes
+	if s.idx != nil && s.root == root {
+		s.idx.SetBudget(bytes)
+	}
+}
+
+// Memory reports root's index: the content held in memory, the budget, and the trigram index; ok is false when
+// root has no index.
+func (s *Indexes) Memory(root *os.Root) (cached, budget int64, trigrams NarrowStats, ok bool) {
+	s.mu.Lock()
+	idx, same := s.idx, s.root == root
+	s.mu.Unlock()
+	if idx == nil || !same {
+		return 0, 0, NarrowStats{}, false
+	}
+	cached, budget, trigrams = idx.Memory()
+	return cached, budget, trigrams, true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,7 +30,7 @@ type narrower struct {
 
 	mu       sync.Mutex
 	segs     []*trigram.Segment
-	covered  map[string]bool // files the segments hold
+	covered  map[string]bool // files the segments hold (true), and binary files, which no search reads (false)
 	dirty    map[string]bool // changed since the segments were built
 	during   map[string]bool // changed while a build runs (it may have read them before)
 	stale    bool            // something changed that paths cannot describe (a rescan): do not narrow
@@ -164,8 +165,12 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 	var text int64
 	for _, rel := range list {
 		data, err := read(rel)
+		if errors.Is(err, errBinary) {
+			covered[rel] = false
+			continue
+		}
 		if err != nil {
-			continue // unreadable, binary or too large: searched directly (not covered), as today
+			continue // unreadable or too large: searched directly (not covered), as today
 		}
 		b.Add(rel, data)
 		covered[rel] = true
@@ -179,7 +184,12 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 	if err := flush(); err != nil {
 		return fail(err)
 	}
-	stats.Files, stats.Segments, stats.TextMiB = len(covered), len(segs), float64(text)/(1<<20)
+	for _, text := range covered {
+		if text {
+			stats.Files++
+		}
+	}
+	stats.Segments, stats.TextMiB = len(segs), float64(text)/(1<<20)
 	return segs, covered, stats, nil
 }
 
@@ -194,9 +204,18 @@ func (n *narrower) removeOld(gen int) {
 	}
 }
 
-// keep returns a filter that passes only the files that can match opt, or nil when the index cannot narrow the
-// search (not built yet, stale, or a query every file may match).
-func (n *narrower) keep(opt Options) func(rel string) bool {
+// verdict is what the trigram index knows of one file before a search reads it.
+type verdict uint8
+
+const (
+	mayMatch    verdict = iota // read it
+	cannotMatch                // it lacks a trigram the query needs: counted as searched, not read
+	binaryFile                 // skipped, as a search skips binary files, without reading it
+)
+
+// keep returns each file's verdict for opt, or nil when the index cannot narrow the search (not built yet, stale,
+// or a query every file may match).
+func (n *narrower) keep(opt Options) func(rel string) verdict {
 	expr := opt.Query
 	if !opt.Regex {
 		expr = regexp.QuoteMeta(expr)
@@ -232,7 +251,16 @@ func (n *narrower) keep(opt Options) func(rel string) bool {
 	for p := range dirty {
 		changed[p] = true
 	}
-	return func(rel string) bool { return hits[rel] || !covered[rel] || changed[rel] }
+	return func(rel string) verdict {
+		text, known := covered[rel]
+		switch {
+		case !known || changed[rel] || hits[rel]:
+			return mayMatch
+		case !text:
+			return binaryFile
+		}
+		return cannotMatch
+	}
 }
 
 // Stats reports the trigram index's state.
@@ -260,5 +288,5 @@ func (n *narrower) close() {
 
 // narrowing is a Source that can narrow a search to the files that may match.
 type narrowing interface {
-	narrow(ctx context.Context, opt Options) func(rel string) bool
+	narrow(ctx context.Context, opt Options) func(rel string) verdict
 }

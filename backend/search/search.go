@@ -208,12 +208,11 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 			}
 		}
 		wo := WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match}
+		var keep func(string) verdict
 		if nw, ok := src.(narrowing); ok && opt.File == "" {
-			// The files that cannot match are not read at all.
-			if keep := nw.narrow(ctx, opt); keep != nil {
-				match := wo.Match
-				wo.Match = func(p string) bool { return keep(p) && (match == nil || match(p)) }
-			}
+			// The files that cannot match are not read at all; they still count as searched, so a result is the
+			// same whether or not the index was ready.
+			keep = nw.narrow(ctx, opt)
 		}
 		if opt.File != "" {
 			// A file named explicitly is searched even if hidden or ignored, as rg does; only its own folder is
@@ -222,6 +221,9 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 		}
 		walkErr = src.Walk(ctx, dir, wo,
 			func(f file) bool {
+				if keep != nil {
+					f.verdict = keep(f.rel)
+				}
 				cur = append(cur, f)
 				return len(cur) < batchSize || send()
 			})
@@ -325,6 +327,12 @@ func (res *Result) add(rel string, fr fileResult, output string, limit int) bool
 const sniffLen = 8000
 
 func searchFile(src Source, f file, m *matcher, opt Options) fileResult {
+	switch f.verdict {
+	case cannotMatch:
+		return fileResult{}
+	case binaryFile:
+		return fileResult{skipped: true}
+	}
 	b, release, err := src.Content(f)
 	defer release()
 	if err != nil || bytes.IndexByte(b[:min(len(b), sniffLen)], 0) >= 0 {

@@ -119,6 +119,9 @@ func readAllPooled(h sizedReader) ([]byte, func(), error) {
 // errNotCached marks a file the index knows is not searchable (binary or too large).
 var errNotCached = errors.New("not searchable")
 
+// errBinary marks a file whose first bytes hold a NUL: a search skips it.
+var errBinary = errors.New("binary")
+
 func containsNUL(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 }
 
 var errTooLarge = errors.New("file too large to search")

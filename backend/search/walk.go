@@ -42,6 +42,8 @@ type file struct {
 	rel  string
 	info fs.FileInfo // only with WalkOptions.Stat
 	link bool        // a symlink to a file inside the root: opened through the root, which follows it safely
+
+	verdict verdict // what the trigram index knows of it before it is read
 }
 
 func (f file) release() {
