@@ -141,6 +141,37 @@ func TestProjectSettingsScreen(t *testing.T) {
 	}
 }
 
+// The search memory budget is shown with what search holds, saved, and in force at once in the open project.
+func TestSearchMemorySetting(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte(strings.Repeat("needle\n", 1000)), 0o644)
+	svc := openServices(t, dir)
+	if _, err := svc.Projects.Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Tools.Call("search_files", `{"query":"needle"}`); err != nil {
+		t.Fatal(err)
+	}
+	p, err := svc.Settings.Project()
+	if err != nil || p.SearchMemoryMiB != 0 || p.Search.BudgetMiB != 128 || p.Search.CachedMiB == 0 {
+		t.Fatalf("defaults after a search: %+v, %v", p.Search, err)
+	}
+	if _, err := svc.Settings.Save(ProjectSettingsInput{Allowlist: p.Allowlist, SearchMemoryMiB: -1}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("a negative budget: %v", err)
+	}
+	p, err = svc.Settings.Save(ProjectSettingsInput{Allowlist: p.Allowlist, SearchMemoryMiB: 512})
+	if err != nil || p.SearchMemoryMiB != 512 || p.Search.BudgetMiB != 512 {
+		t.Fatalf("saved: %+v, %v", p, err)
+	}
+	root, err := svc.session.Resolve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, budget, _, ok := svc.indexes.Memory(root.Root); !ok || budget != 512<<20 {
+		t.Errorf("the open index's budget is %d (%v), not 512 MiB", budget, ok)
+	}
+}
+
 // Conversations belong to the open project: saved, listed, renamed and deleted through the bound methods.
 func TestConversationsPerProject(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()

@@ -112,7 +112,7 @@ func newServices(opt Options) (*services, error) {
 	}
 	p.watch = svc.indexes.Status
 	svc.Tools = &Tools{registry: tools.Registry(deps)}
-	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots}
+	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {
 		return nil, fmt.Errorf("locating the config directory: %w", err)
@@ -139,6 +139,11 @@ func (s *services) prepare(info session.Info) {
 	t, err := s.session.Resolve(info.Root)
 	if err != nil {
 		return
+	}
+	if s.settings != nil {
+		if p, err := s.settings.Project(info.Root); err == nil {
+			s.indexes.SetBudget(t.Root, int64(p.SearchMemoryMiB)<<20)
+		}
 	}
 	s.indexes.Source(t.Root, info.Root) // starts the index and its watcher
 	if s.snapshots == nil {

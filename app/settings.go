@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
@@ -20,6 +21,7 @@ type Settings struct {
 	session   *session.Session
 	store     *settings.Store // nil without a config directory
 	snapshots *snapshot.Projects
+	indexes   *search.Indexes // nil in tests without one
 }
 
 // ProjectSettings is the settings screen's content.
@@ -35,6 +37,19 @@ type ProjectSettings struct {
 	SnapshotMaxAgeDays int         `json:"snapshot_max_age_days"`
 	Sandbox            SandboxView `json:"sandbox"`
 	File               string      `json:"file"`
+	SearchMemoryMiB    int         `json:"search_memory_mib"` // as saved: 0 is the default
+	Search             SearchView  `json:"search"`
+}
+
+// SearchView says what search holds for the project: the file text in memory against its budget, and the
+// trigram index on disk.
+type SearchView struct {
+	BudgetMiB    int     `json:"budget_mib"`
+	CachedMiB    float64 `json:"cached_mib"`
+	IndexReady   bool    `json:"index_ready"`
+	IndexFiles   int     `json:"index_files"`
+	IndexDiskMiB float64 `json:"index_disk_mib"`
+	Changed      int     `json:"changed"` // files searched directly until the index is rebuilt
 }
 
 // SandboxView says how commands are confined on this machine: what they can read and write, and the network.
@@ -56,6 +71,7 @@ type ProjectSettingsInput struct {
 	AutoApproveEdits   bool     `json:"auto_approve_edits"`
 	SnapshotKeep       int      `json:"snapshot_keep"`
 	SnapshotMaxAgeDays int      `json:"snapshot_max_age_days"`
+	SearchMemoryMiB    int      `json:"search_memory_mib"`
 }
 
 // load returns the open project's root and settings.
@@ -81,13 +97,36 @@ func (s *Settings) view(root string, p settings.Project) ProjectSettings {
 	return ProjectSettings{
 		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, Network: p.Network,
 		Writable: append([]string{}, p.Writable...), Readable: append([]string{}, p.Readable...), AutoApproveEdits: p.AutoApproveEdits,
-		SnapshotKeep: snap.Keep, SnapshotMaxAgeDays: int(snap.MaxAge / (24 * time.Hour)),
+		SnapshotKeep: snap.Keep, SnapshotMaxAgeDays: int(snap.MaxAge / (24 * time.Hour)), SearchMemoryMiB: p.SearchMemoryMiB,
 		Sandbox: SandboxView{
 			Active: sb.Active, Kind: sb.Kind, Level: sb.Level, Network: sb.Network, Reason: sb.Reason,
 			Readable: append([]string{}, sb.Readable...), Writable: append([]string{}, sb.Writable...),
 		},
-		File: s.store.Path(),
+		File:   s.store.Path(),
+		Search: s.searchView(root, p),
 	}
+}
+
+// searchView reports the project's search memory: the budget in force and, when the project is open with an
+// index, what it holds now.
+func (s *Settings) searchView(root string, p settings.Project) SearchView {
+	v := SearchView{BudgetMiB: p.SearchMemoryMiB}
+	if v.BudgetMiB == 0 {
+		v.BudgetMiB = int(search.DefaultBudget >> 20)
+	}
+	if s.indexes == nil || s.session == nil {
+		return v
+	}
+	t, err := s.session.Resolve(root)
+	if err != nil {
+		return v
+	}
+	if cached, _, tri, ok := s.indexes.Memory(t.Root); ok {
+		v.CachedMiB = float64(cached) / (1 << 20)
+		v.IndexReady, v.IndexFiles, v.Changed = tri.Ready, tri.Files, tri.Changed
+		v.IndexDiskMiB = float64(tri.DiskBytes) / (1 << 20)
+	}
+	return v
 }
 
 // Project returns the open project's settings.
@@ -119,6 +158,9 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 		}
 		allow = append(allow, prog)
 	}
+	if in.SearchMemoryMiB < 0 || in.SearchMemoryMiB > 64<<10 {
+		return ProjectSettings{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "search_memory_mib", Message: "search memory must be between 0 (the default) and 65536 MiB"})
+	}
 	if in.SnapshotKeep < 0 || in.SnapshotMaxAgeDays < 0 {
 		return ProjectSettings{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "snapshot_keep", Message: "snapshot limits cannot be negative"})
 	}
@@ -133,13 +175,18 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 		readable = append(readable, filepath.Clean(r))
 	}
 	p.Allowlist, p.Network, p.Readable, p.AutoApproveEdits = allow, in.Network, readable, in.AutoApproveEdits
-	p.SnapshotKeep, p.SnapshotMaxAgeDays = in.SnapshotKeep, in.SnapshotMaxAgeDays
+	p.SnapshotKeep, p.SnapshotMaxAgeDays, p.SearchMemoryMiB = in.SnapshotKeep, in.SnapshotMaxAgeDays, in.SearchMemoryMiB
 	if err := s.store.SetProject(root, p); err != nil {
 		return ProjectSettings{}, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
 	}
-	if t, err := s.session.Resolve(root); err == nil && s.snapshots != nil {
-		if repo := s.snapshots.Current(t.Root); repo != nil {
-			repo.SetOptions(snapshotOptions(p))
+	if t, err := s.session.Resolve(root); err == nil {
+		if s.snapshots != nil {
+			if repo := s.snapshots.Current(t.Root); repo != nil {
+				repo.SetOptions(snapshotOptions(p))
+			}
+		}
+		if s.indexes != nil {
+			s.indexes.SetBudget(t.Root, int64(p.SearchMemoryMiB)<<20)
 		}
 	}
 	return s.view(root, p), nil

@@ -34,6 +34,9 @@ type Project struct {
 	MaxTimeoutMS int64 `json:"max_timeout_ms,omitempty"`
 	// AutoApproveEdits lets the agent write and patch files without asking (each edit still takes a snapshot).
 	AutoApproveEdits bool `json:"auto_approve_edits,omitempty"`
+	// SearchMemoryMiB is how much file text search keeps in memory for this project (0: the default, 128 MiB);
+	// past it, the trigram index on disk narrows each search.
+	SearchMemoryMiB int `json:"search_memory_mib,omitempty"`
 	// SnapshotKeep and SnapshotMaxAgeDays bound the snapshots kept (0: the defaults, 500 and 30 days).
 	SnapshotKeep       int `json:"snapshot_keep,omitempty"`
 	SnapshotMaxAgeDays int `json:"snapshot_max_age_days,omitempty"`

@@ -60,9 +60,11 @@ export interface ProjectSettings {
   snapshot_max_age_days: number
   sandbox: { active: boolean; kind: string; level: number; network: boolean; reason: string; readable: string[]; writable: string[] }
   file: string
+  search_memory_mib: number
+  search: { budget_mib: number; cached_mib: number; index_ready: boolean; index_files: number; index_disk_mib: number; changed: number }
 }
 
-export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'network' | 'readable' | 'auto_approve_edits' | 'snapshot_keep' | 'snapshot_max_age_days'>
+export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'network' | 'readable' | 'auto_approve_edits' | 'snapshot_keep' | 'snapshot_max_age_days' | 'search_memory_mib'>
 
 export const providers = (): Promise<ProvidersView> => wrap(() => Agent.Providers() as Promise<ProvidersView>)
 export const saveProvider = (p: ProviderInput): Promise<ProvidersView> => wrap(() => Agent.SaveProvider(p) as Promise<ProvidersView>)

@@ -147,6 +147,7 @@ export function SettingsScreen({ onClose }: Props) {
                 auto_approve_edits: proj.auto_approve_edits,
                 snapshot_keep: proj.snapshot_keep,
                 snapshot_max_age_days: proj.snapshot_max_age_days,
+                search_memory_mib: proj.search_memory_mib,
               })
                 .then((p) => {
                   setProj(p)
@@ -176,6 +177,16 @@ export function SettingsScreen({ onClose }: Props) {
             </label>
             <label>Snapshots kept <input type="number" min={1} value={proj.snapshot_keep} onChange={(e) => setProj({ ...proj, snapshot_keep: Number(e.target.value) })} /></label>
             <label>Snapshots expire after (days) <input type="number" min={1} value={proj.snapshot_max_age_days} onChange={(e) => setProj({ ...proj, snapshot_max_age_days: Number(e.target.value) })} /></label>
+            <label>
+              Search memory (MiB of file text kept in memory; 0: the default){' '}
+              <input type="number" min={0} value={proj.search_memory_mib} onChange={(e) => setProj({ ...proj, search_memory_mib: Number(e.target.value) })} data-testid="settings-search-memory" />
+            </label>
+            <p className="muted" data-testid="settings-search-status">
+              Search holds {proj.search.cached_mib.toFixed(1)} of {proj.search.budget_mib} MiB;{' '}
+              {proj.search.index_ready
+                ? `its trigram index covers ${proj.search.index_files} files in ${proj.search.index_disk_mib.toFixed(1)} MiB on disk${proj.search.changed ? ` (${proj.search.changed} changed since, searched directly)` : ''}.`
+                : 'its trigram index is built after the first search.'}
+            </p>
             <div className="sandbox-status" data-testid="settings-sandbox">
               Sandbox: {proj.sandbox.active ? `${proj.sandbox.kind} ${proj.sandbox.level}: commands ${proj.sandbox.network ? 'may use the network' : 'have no network'}` : proj.sandbox.reason}
               {proj.sandbox.active ? (

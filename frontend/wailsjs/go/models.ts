@@ -56,6 +56,28 @@ export namespace app {
 	        this.cwd_relative = source["cwd_relative"];
 	    }
 	}
+	export class SearchView {
+	    budget_mib: number;
+	    cached_mib: number;
+	    index_ready: boolean;
+	    index_files: number;
+	    index_disk_mib: number;
+	    changed: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.budget_mib = source["budget_mib"];
+	        this.cached_mib = source["cached_mib"];
+	        this.index_ready = source["index_ready"];
+	        this.index_files = source["index_files"];
+	        this.index_disk_mib = source["index_disk_mib"];
+	        this.changed = source["changed"];
+	    }
+	}
 	export class SandboxView {
 	    active: boolean;
 	    kind: string;
@@ -92,6 +114,8 @@ export namespace app {
 	    snapshot_max_age_days: number;
 	    sandbox: SandboxView;
 	    file: string;
+	    search_memory_mib: number;
+	    search: SearchView;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProjectSettings(source);
@@ -110,6 +134,8 @@ export namespace app {
 	        this.snapshot_max_age_days = source["snapshot_max_age_days"];
 	        this.sandbox = this.convertValues(source["sandbox"], SandboxView);
 	        this.file = source["file"];
+	        this.search_memory_mib = source["search_memory_mib"];
+	        this.search = this.convertValues(source["search"], SearchView);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -137,6 +163,7 @@ export namespace app {
 	    auto_approve_edits: boolean;
 	    snapshot_keep: number;
 	    snapshot_max_age_days: number;
+	    search_memory_mib: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProjectSettingsInput(source);
@@ -150,6 +177,7 @@ export namespace app {
 	        this.auto_approve_edits = source["auto_approve_edits"];
 	        this.snapshot_keep = source["snapshot_keep"];
 	        this.snapshot_max_age_days = source["snapshot_max_age_days"];
+	        this.search_memory_mib = source["search_memory_mib"];
 	    }
 	}
 	export class ProviderInput {
@@ -248,6 +276,7 @@ export namespace app {
 	        this.opened_at = source["opened_at"];
 	    }
 	}
+	
 	
 	export class ToolSpec {
 	    name: string;
