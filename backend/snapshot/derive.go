@@ -328,34 +328,7 @@ func (r *Repo) changeOf(p string, m *ignore.Matcher, prev [20]byte) (*change, er
 			return nil, err
 		}
 	}
-	var content []byte
-	mode := "100644"
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		target, err := r.fsys.Readlink(filepath.FromSlash(p))
-		if err != nil {
-			return nil, err
-		}
-		content, mode = []byte(filepath.ToSlash(target)), "120000"
-	case !fi.Mode().IsRegular() || fi.Size() > MaxFileSize:
-		return &change{gone: true}, nil // git records no pipes or devices; big files are left out
-	default:
-		if fi.Mode()&0o100 != 0 {
-			mode = "100755"
-		}
-		content, err = files.ReadRegular(r.fsys, "snapshot", filepath.FromSlash(p))
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return &change{gone: true}, nil
-			}
-			return nil, err
-		}
-	}
-	sha, err := r.objs.write("blob", content)
-	if err != nil {
-		return nil, err
-	}
-	return &change{mode: mode, sha: sha}, nil
+	return readChange(r.fsys, r.objs, p)
 }
 
 // inTree reports whether the tree holds p as a file.
@@ -503,4 +476,50 @@ func (r *Repo) presentTree(ctx context.Context) (string, int, error) {
 	}
 	r.baseTre = strings.TrimSpace(string(out))
 	return r.baseTre, -1, nil
+}
+
+// readChange stores what p is now as a blob: a regular file's bytes or a symlink's target; gone for what git does
+// not record (missing, a pipe or device, a file over MaxFileSize). A folder is errDeriveFallback.
+func readChange(fsys *os.Root, o *objects, p string) (*change, error) {
+	fi, err := fsys.Lstat(filepath.FromSlash(p))
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
+		return &change{gone: true}, nil
+	}
+	if err != nil {
+		if strings.Contains(err.Error(), "not a directory") {
+			return &change{gone: true}, nil
+		}
+		return nil, err
+	}
+	if fi.IsDir() {
+		return nil, errDeriveFallback
+	}
+	var content []byte
+	mode := "100644"
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := fsys.Readlink(filepath.FromSlash(p))
+		if err != nil {
+			return nil, err
+		}
+		content, mode = []byte(filepath.ToSlash(target)), "120000"
+	case !fi.Mode().IsRegular() || fi.Size() > MaxFileSize:
+		return &change{gone: true}, nil // git records no pipes or devices; big files are left out
+	default:
+		if fi.Mode()&0o100 != 0 {
+			mode = "100755"
+		}
+		content, err = files.ReadRegular(fsys, "snapshot", filepath.FromSlash(p))
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return &change{gone: true}, nil
+			}
+			return nil, err
+		}
+	}
+	sha, err := o.write("blob", content)
+	if err != nil {
+		return nil, err
+	}
+	return &change{mode: mode, sha: sha}, nil
 }

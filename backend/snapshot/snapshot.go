@@ -25,10 +25,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/shell"
@@ -46,6 +48,9 @@ type Snapshot struct {
 	Time   time.Time `json:"time"`
 	Reason string    `json:"reason"`
 	Files  int       `json:"files_changed"` // files that differ from the snapshot before it
+	// Paths, when set, says this snapshot recorded only these paths, as they were before a change to them (an
+	// edit made while the project's first full snapshot was still being taken); it restores and diffs only them.
+	Paths []string `json:"paths,omitempty"`
 }
 
 // LogEntry is a line of the backup log.
@@ -73,15 +78,17 @@ type Repo struct {
 	dir  string   // the shadow repository
 	opt  Options
 
-	mu      sync.Mutex
-	primed  bool            // the first full snapshot has been taken in this process
-	dirty   map[string]bool // paths changed since the last snapshot, when tracking
-	track   bool
-	healthy func() bool // while tracking: whether the change reports can still be trusted
-	last    Snapshot
-	lastTre string
-	since   int       // snapshots since the last gc
-	exclAt  time.Time // when the exclude file was last refreshed
+	mu       sync.Mutex
+	scanning atomic.Bool     // a full scan (the first snapshot) holds mu: TakeFor records partial snapshots meanwhile
+	partial  sync.Mutex      // serializes partial snapshots, which run beside the scan, not under mu
+	primed   bool            // the first full snapshot has been taken in this process
+	dirty    map[string]bool // paths changed since the last snapshot, when tracking
+	track    bool
+	healthy  func() bool // while tracking: whether the change reports can still be trusted
+	last     Snapshot
+	lastTre  string
+	since    int       // snapshots since the last gc
+	exclAt   time.Time // when the exclude file was last refreshed
 
 	// Borrowed objects (seedFromProject) are copied in the background by a long-lived process (DetachBorrowed).
 	detachOK      bool
@@ -205,10 +212,26 @@ func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, e
 
 // Take records the project's state now. An unchanged state returns the previous snapshot.
 func (r *Repo) Take(ctx context.Context, reason string) (Snapshot, error) {
-	r.mu.Lock()
+	return r.TakeFor(ctx, reason, nil)
+}
+
+// TakeFor records the project's state before a change to paths (nil: a change to anything, as a command's). It
+// does not wait for a full scan in progress (the first snapshot of a big project, taken in the background when it
+// opened): it records just paths, as they are now, in a partial snapshot (see Snapshot.Paths).
+func (r *Repo) TakeFor(ctx context.Context, reason string, paths []string) (Snapshot, error) {
+	if len(paths) == 0 || !r.mu.TryLock() {
+		if len(paths) > 0 && r.scanning.Load() {
+			return r.takePartial(reason, paths)
+		}
+		r.mu.Lock()
+	}
 	defer r.mu.Unlock()
 	if r.lastTre == "" {
 		r.loadLast(ctx)
+	}
+	if !r.primed || !r.track {
+		r.scanning.Store(true)
+		defer r.scanning.Store(false)
 	}
 	tree, files, err := r.presentTree(ctx)
 	if err != nil {
@@ -393,12 +416,16 @@ func (r *Repo) writeExcludes() error {
 
 // loadLast reads the newest snapshot, to skip recording an unchanged state after a restart.
 func (r *Repo) loadLast(ctx context.Context) {
-	list, err := r.list(ctx, 1)
-	if err != nil || len(list) == 0 {
+	list, err := r.list(ctx, 0)
+	if err != nil {
 		return
 	}
-	r.last = list[0]
-	if out, err := r.git(ctx, nil, "rev-parse", list[0].ID+"^{tree}"); err == nil {
+	i := slices.IndexFunc(list, func(s Snapshot) bool { return s.Paths == nil }) // a partial one is not a state
+	if i < 0 {
+		return
+	}
+	r.last = list[i]
+	if out, err := r.git(ctx, nil, "rev-parse", list[i].ID+"^{tree}"); err == nil {
 		r.lastTre = strings.TrimSpace(string(out))
 	}
 }
@@ -432,6 +459,9 @@ func (r *Repo) list(ctx context.Context, limit int) ([]Snapshot, error) {
 			if n, ok := strings.CutPrefix(line, "Files: "); ok {
 				s.Files, _ = strconv.Atoi(strings.TrimSpace(n))
 			}
+			if ps, ok := strings.CutPrefix(line, "Paths: "); ok {
+				json.Unmarshal([]byte(ps), &s.Paths)
+			}
 		}
 		list = append(list, s)
 	}
@@ -464,13 +494,24 @@ func (r *Repo) Diff(ctx context.Context, id, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	only, err := r.recorded(ctx, full)
+	if err != nil {
+		return "", err
+	}
 	// The present as a tree (new files included), without recording a snapshot.
 	tree, _, err := r.presentTree(ctx)
 	if err != nil {
 		return "", err
 	}
 	args := []string{"diff", "--no-color", "--no-ext-diff", full, tree}
-	if path != "" {
+	switch {
+	case only != nil:
+		// A partial snapshot knows nothing of other paths.
+		if only = within(only, path); len(only) == 0 {
+			return "", nil
+		}
+		args = append(append(args, "--"), only...)
+	case path != "":
 		args = append(args, "--", path)
 	}
 	out, err := r.git(ctx, nil, args...)
@@ -495,6 +536,27 @@ func (r *Repo) Restore(ctx context.Context, id string, paths []string) (RestoreR
 	}()
 	if err != nil {
 		return RestoreResult{}, err
+	}
+	only, err := r.recorded(ctx, full)
+	if err != nil {
+		return RestoreResult{}, err
+	}
+	if only != nil {
+		// A partial snapshot restores its own paths (those under paths), and leaves every other file alone.
+		var keep []string
+		asked := paths
+		if len(asked) == 0 {
+			asked = []string{"."}
+		}
+		for _, p := range asked {
+			keep = append(keep, within(only, p)...)
+		}
+		slices.Sort(keep)
+		keep = slices.Compact(keep)
+		if len(keep) == 0 {
+			return RestoreResult{Restored: full, Written: []string{}, Removed: []string{}}, nil
+		}
+		paths = keep
 	}
 	before, err := r.Take(ctx, "Backup before restore of "+full[:12])
 	if err != nil {

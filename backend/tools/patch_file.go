@@ -55,7 +55,7 @@ func patchFile(d Deps) *tool.Tool {
 			return patchFileOut{}, err
 		}
 		defer d.Session.LockPath(t)()
-		backup, err := d.backup(ctx, in.Backup, "Backup before file patch: "+t.Slash())
+		backup, err := d.backup(ctx, in.Backup, "Backup before file patch: "+t.Slash(), t.Slash())
 		if err != nil {
 			return patchFileOut{}, err
 		}

@@ -81,9 +81,9 @@ func (d Deps) projectSettings(root string) settings.Project {
 	return p
 }
 
-// backup records the project before a change, unless the caller asked not to. A failure is backup_failed and the
-// change must not go ahead.
-func (d Deps) backup(ctx context.Context, want *bool, reason string) (string, error) {
+// backup records the project before a change to paths (none: to anything, as a command's), unless the caller
+// asked not to. A failure is backup_failed and the change must not go ahead.
+func (d Deps) backup(ctx context.Context, want *bool, reason string, paths ...string) (string, error) {
 	if d.Snapshots == nil || (want != nil && !*want) {
 		return "", nil
 	}
@@ -98,7 +98,7 @@ func (d Deps) backup(ctx context.Context, want *bool, reason string) (string, er
 	repo, err := d.Snapshots.For(t.Root, info.Root)
 	if err == nil {
 		var s snapshot.Snapshot
-		if s, err = repo.Take(ctx, reason); err == nil {
+		if s, err = repo.TakeFor(ctx, reason, paths); err == nil {
 			return s.ID, nil
 		}
 	}

@@ -37,7 +37,7 @@ func writeFile(d Deps) *tool.Tool {
 			return writeFileOut{}, err
 		}
 		defer d.Session.LockPath(t)()
-		backup, err := d.backup(ctx, in.Backup, "Backup before file mod: "+t.Slash())
+		backup, err := d.backup(ctx, in.Backup, "Backup before file mod: "+t.Slash(), t.Slash())
 		if err != nil {
 			return writeFileOut{}, err
 		}

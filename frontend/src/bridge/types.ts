@@ -110,6 +110,8 @@ export interface Snapshot {
   time: string
   reason: string
   files_changed: number
+  /** Set on a partial snapshot: only these paths were recorded (an edit made while the first snapshot ran). */
+  paths?: string[]
 }
 
 export interface SnapshotLogEntry {

@@ -45,7 +45,7 @@ export function HistoryPanel({ selected, onSelect, refresh }: Props) {
               <button className={`history-item${selected === s.id ? ' selected' : ''}`} onClick={() => onSelect(s)} data-testid="snapshot" data-id={s.id} title={s.id}>
                 <span className="history-reason">{s.reason}</span>
                 <span className="history-meta">
-                  {relativeTime(s.time)} · {s.files_changed} {s.files_changed === 1 ? 'file' : 'files'} · {s.id.slice(0, 8)}
+                  {relativeTime(s.time)} · {s.paths ? `only ${s.paths.join(', ')}` : `${s.files_changed} ${s.files_changed === 1 ? 'file' : 'files'}`} · {s.id.slice(0, 8)}
                 </span>
               </button>
             </li>

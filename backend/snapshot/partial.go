@@ -1,0 +1,124 @@
+package snapshot
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Partial snapshots. The first snapshot of a big project scans every file (seconds on 100k files); it runs in
+// the background when the project opens. An edit that comes meanwhile need not wait for it: what the edit can
+// lose is the previous content of the paths it touches, so those alone are recorded, in a tree that holds just
+// them, and the commit says so ("Paths:" in its message). Restoring or diffing such a snapshot touches only its
+// paths; one that did not exist is removed on restore, as it was created since.
+
+// takePartial records paths as they are now. It runs beside the full scan, not under r.mu: it has its own object
+// writer (loose objects are written under unique temporary names and renamed, so two writers agree) and never
+// reads or changes the state the scan owns.
+func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
+	r.partial.Lock()
+	defer r.partial.Unlock()
+	o := &objects{dir: r.dir}
+	defer o.close()
+	root := &editNode{}
+	var kept []string
+	for _, p := range paths {
+		p = path.Clean(p)
+		parts := strings.Split(p, "/")
+		if p == "." || parts[0] == ".." || parts[0] == ".git" || slices.Contains(kept, p) {
+			continue
+		}
+		c, err := readChange(r.fsys, o, p)
+		if errors.Is(err, errDeriveFallback) {
+			continue // a folder: the tools that take partial snapshots change files
+		}
+		if err != nil {
+			return Snapshot{}, err
+		}
+		kept = append(kept, p)
+		if !c.gone {
+			root.at(parts).leaf = c
+		}
+	}
+	tree, err := writeTree(o, root)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	list, _ := json.Marshal(kept)
+	now := time.Now().UTC()
+	msg := fmt.Sprintf("%s\n\nFiles: %d\nPaths: %s\n", reason, len(kept), list)
+	body := fmt.Sprintf("tree %s\nauthor Rooted <snapshots@rooted.invalid> %d +0000\ncommitter Rooted <snapshots@rooted.invalid> %d +0000\n\n%s", tree, now.Unix(), now.Unix(), msg)
+	sha, err := o.write("commit", []byte(body))
+	if err != nil {
+		return Snapshot{}, err
+	}
+	id := hex.EncodeToString(sha[:])
+	if err := r.updateRef(fmt.Sprintf("refs/snapshots/%020d", now.UnixNano()), id); err != nil {
+		return Snapshot{}, err
+	}
+	r.appendLog(LogEntry{Time: now, Action: "backup", ID: id, Reason: reason + " (these paths only: the first snapshot was still running)", Files: len(kept), Paths: kept})
+	return Snapshot{ID: id, Time: now, Reason: reason, Files: len(kept), Paths: kept}, nil
+}
+
+// writeTree writes the tree that holds just n's files, and returns its name (the empty tree when none).
+func writeTree(o *objects, n *editNode) (string, error) {
+	var write func(n *editNode) ([20]byte, error)
+	write = func(n *editNode) ([20]byte, error) {
+		var es []treeEntry
+		for name, child := range n.children {
+			if child.leaf != nil && len(child.children) == 0 {
+				es = append(es, treeEntry{mode: child.leaf.mode, name: name, sha: child.leaf.sha})
+				continue
+			}
+			sub, err := write(child)
+			if err != nil {
+				return sub, err
+			}
+			es = append(es, treeEntry{mode: "40000", name: name, sha: sub})
+		}
+		slices.SortFunc(es, treeOrder)
+		return o.write("tree", encodeTree(es))
+	}
+	sha, err := write(n)
+	return hex.EncodeToString(sha[:]), err
+}
+
+// recorded returns the paths a partial snapshot recorded, or nil for a full one.
+func (r *Repo) recorded(ctx context.Context, full string) ([]string, error) {
+	out, err := r.git(ctx, nil, "cat-file", "commit", full)
+	if err != nil {
+		return nil, err
+	}
+	_, msg, _ := strings.Cut(string(out), "\n\n")
+	for _, line := range strings.Split(msg, "\n") {
+		if ps, ok := strings.CutPrefix(line, "Paths: "); ok {
+			var paths []string
+			if err := json.Unmarshal([]byte(ps), &paths); err != nil {
+				return nil, fmt.Errorf("snapshot %s: unreadable paths: %w", full[:12], err)
+			}
+			return paths, nil
+		}
+	}
+	return nil, nil
+}
+
+// within keeps the partial snapshot's paths that are p or below it ("" or ".": all of them).
+func within(paths []string, p string) []string {
+	p = path.Clean(p)
+	if p == "." || p == "" {
+		return paths
+	}
+	var out []string
+	for _, q := range paths {
+		if q == p || strings.HasPrefix(q, p+"/") {
+			out = append(out, q)
+		}
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+package snapshot
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// An edit while the first full snapshot is still running does not wait for it: it records just the paths it
+// touches, and that snapshot restores and diffs only them.
+func TestPartialSnapshotWhileTheFirstScanRuns(t *testing.T) {
+	p := newProject(t, map[string]string{"a.txt": "a before\n", "dir/b.txt": "b before\n", "other.txt": "other\n"})
+	os.Symlink("a.txt", p.path("link"))
+	// The first snapshot holds the repository (as the background one does when a project opens).
+	p.repo.mu.Lock()
+	p.repo.scanning.Store(true)
+	snap, err := p.repo.TakeFor(ctx, "Backup before file mod", []string{"a.txt", "dir/b.txt", "new.txt", "link", ".git/config", "a.txt"})
+	p.repo.scanning.Store(false)
+	p.repo.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a.txt", "dir/b.txt", "new.txt", "link"}; !slices.Equal(snap.Paths, want) || snap.Files != 4 {
+		t.Fatalf("partial snapshot recorded %v (%d files), want %v", snap.Paths, snap.Files, want)
+	}
+	// The edits, and changes elsewhere the partial snapshot knows nothing of.
+	p.write("a.txt", "a after\n")
+	p.write("dir/b.txt", "b after\n")
+	p.write("new.txt", "created\n")
+	os.Remove(p.path("link"))
+	p.write("other.txt", "other changed\n")
+	p.write("untouched-new.txt", "x\n")
+
+	list, err := p.repo.List(ctx, 0)
+	if err != nil || len(list) != 1 || !slices.Equal(list[0].Paths, snap.Paths) {
+		t.Fatalf("listed: %+v %v", list, err)
+	}
+	d, err := p.repo.Diff(ctx, snap.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-a before", "+a after", "-b before", "+created", "deleted file mode 120000"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("diff lacks %q:\n%s", want, d)
+		}
+	}
+	if strings.Contains(d, "other") || strings.Contains(d, "untouched-new") {
+		t.Errorf("the diff of a partial snapshot shows paths it never recorded:\n%s", d)
+	}
+	if d, _ := p.repo.Diff(ctx, snap.ID, "other.txt"); d != "" {
+		t.Errorf("diff of a path the snapshot did not record: %q", d)
+	}
+
+	// Restoring one path of it.
+	res, err := p.repo.Restore(ctx, snap.ID, []string{"dir"})
+	if err != nil || !slices.Equal(res.Written, []string{"dir/b.txt"}) || len(res.Removed) != 0 {
+		t.Fatalf("restore of dir: %+v %v", res, err)
+	}
+	// Restoring all of it: its paths come back as they were, the file created since goes, the rest stays.
+	res, err = p.repo.Restore(ctx, snap.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Written, []string{"a.txt", "link"}) || !slices.Equal(res.Removed, []string{"new.txt"}) {
+		t.Errorf("restore wrote %v and removed %v", res.Written, res.Removed)
+	}
+	want := map[string]string{"a.txt": "a before\n", "dir/b.txt": "b before\n", "other.txt": "other changed\n", "untouched-new.txt": "x\n"}
+	for name, content := range want {
+		if b, _ := os.ReadFile(p.path(name)); string(b) != content {
+			t.Errorf("%s after restore: %q, want %q", name, b, content)
+		}
+	}
+	if target, err := os.Readlink(p.path("link")); err != nil || target != "a.txt" {
+		t.Errorf("link after restore: %q %v", target, err)
+	}
+	if _, err := os.Stat(p.path("new.txt")); !os.IsNotExist(err) {
+		t.Errorf("new.txt, created after the partial snapshot, survived its restore: %v", err)
+	}
+
+	// A process that opens the repository later starts from the last full snapshot, never a partial one.
+	again, err := Open(p.root, p.dir, p.repo.dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.mu.Lock()
+	again.loadLast(ctx)
+	last := again.last
+	again.mu.Unlock()
+	if last.Paths != nil {
+		t.Errorf("a partial snapshot became the base of the next one: %+v", last)
+	}
+}
+
+// Whether an edit lands during the first snapshot or after it, the snapshot it gets restores the file's content
+// before the edit.
+func TestEditDuringTheFirstSnapshotIsRecoverable(t *testing.T) {
+	files := map[string]string{}
+	for i := range 2000 {
+		files[fmt.Sprintf("d%d/f%d.txt", i%40, i)] = fmt.Sprintf("file %d\n", i)
+	}
+	p := newProject(t, files)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if _, err := p.repo.Take(ctx, "Project opened"); err != nil {
+			t.Error(err)
+		}
+	})
+	snaps := map[string]Snapshot{}
+	for i := range 5 {
+		name := fmt.Sprintf("d%d/f%d.txt", i, i)
+		s, err := p.repo.TakeFor(ctx, "Backup before file mod: "+name, []string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps[name] = s
+		p.write(name, "edited\n")
+	}
+	wg.Wait()
+	for name, s := range snaps {
+		if _, err := p.repo.Restore(ctx, s.ID, []string{name}); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(p.path(name)); string(b) != files[name] {
+			t.Errorf("%s restored from %s (partial: %v): %q, want %q", name, s.ID[:12], s.Paths != nil, b, files[name])
+		}
+	}
+}
