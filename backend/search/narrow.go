@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"regexp/syntax"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -107,6 +108,9 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, er
 	go func() {
 		start := time.Now()
 		segs, covered, stats, err := n.write(gen, list(), read)
+		// The build read every file once: give that garbage back to the system now rather than as the scavenger
+		// gets to it, so a big project does not leave the process holding its size in freed heap.
+		defer debug.FreeOSMemory()
 		n.mu.Lock()
 		defer n.mu.Unlock()
 		n.building = false

@@ -42,7 +42,7 @@ func UserDeps(s *session.Session, live bool) Deps {
 		d.Snapshots = &snapshot.Projects{CacheDir: cache, Background: live}
 	}
 	if live {
-		d.Indexes = &search.Indexes{OnChange: d.watched}
+		d.Indexes = &search.Indexes{OnChange: d.watched, LimitMemory: true}
 	}
 	return d
 }

@@ -4,8 +4,8 @@
 // superset of the files that match, and the caller verifies each candidate against its text.
 //
 // A segment is one file: the names of the files it covers, a sorted table of trigrams, and for each a list of file
-// numbers, delta- and varint-encoded. It is written once (atomically) and read through a memory map, so its
-// resident cost is the pages a query touches. Guaranteed: no file containing a query's trigrams is left out.
+// numbers, delta- and varint-encoded. It is written once (atomically) and read with pread: in memory stay only the
+// file names and a sparse fence over the table, so its resident cost is a small fraction of its size. Guaranteed: no file containing a query's trigrams is left out.
 // Not guaranteed: anything about files that changed after the segment was written; the caller tracks those.
 package trigram
 
@@ -129,92 +129,165 @@ func (b *Builder) Write(path string) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// Segment is a written segment, mapped into memory.
+// Segment is a written segment, open for reading. The names of its files and one trigram in every fenceEvery
+// rows of its table are held in memory; a lookup reads one block of the table and one posting list with pread.
+// (A memory map was tried first: the kernel maps the neighbours of every page a lookup touches, so a few searches
+// left the whole index resident in the process.)
 type Segment struct {
-	data                     []byte
-	unmap                    func() error
+	f                        *os.File
 	files, tris              int
 	namesAt, tableAt, postAt uint64
+	end                      uint64   // where the postings end (the trailer)
+	nameOff                  []uint32 // files+1 offsets into names
+	names                    []byte
+	fence                    []uint32 // the trigram of every fenceEvery-th row
 }
 
-// Open maps the segment at path and checks its structure.
+// fenceEvery is how many table rows (16 bytes each) a lookup reads at once.
+const fenceEvery = 256
+
+// Open opens the segment at path and checks its structure.
 func Open(path string) (*Segment, error) {
-	data, unmap, err := mapFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	s := &Segment{data: data, unmap: unmap}
-	if err := s.check(); err != nil {
-		unmap()
+	s := &Segment{f: f}
+	if err := s.load(); err != nil {
+		f.Close()
 		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 	}
 	return s, nil
 }
 
-func (s *Segment) check() error {
-	d := s.data
-	headerLen := len(magic) + 4*2 + 8*3
-	if len(d) < headerLen+len(magic) || string(d[:len(magic)]) != magic || string(d[len(d)-len(magic):]) != magic {
+func (s *Segment) load() error {
+	fi, err := s.f.Stat()
+	if err != nil {
+		return err
+	}
+	size := uint64(fi.Size())
+	headerLen := uint64(len(magic) + 4*2 + 8*3)
+	if size < headerLen+uint64(len(magic)) {
+		return errors.New("no header or trailer")
+	}
+	h := make([]byte, headerLen)
+	trailer := make([]byte, len(magic))
+	if _, err := s.f.ReadAt(h, 0); err != nil {
+		return err
+	}
+	if _, err := s.f.ReadAt(trailer, int64(size)-int64(len(magic))); err != nil {
+		return err
+	}
+	if string(h[:len(magic)]) != magic || string(trailer) != magic {
 		return errors.New("no header or trailer")
 	}
 	le := binary.LittleEndian
-	h := d[len(magic):]
+	h = h[len(magic):]
 	s.files, s.tris = int(le.Uint32(h)), int(le.Uint32(h[4:]))
 	s.namesAt, s.tableAt, s.postAt = le.Uint64(h[8:]), le.Uint64(h[16:]), le.Uint64(h[24:])
-	end := uint64(len(d) - len(magic))
-	if s.namesAt != uint64(headerLen) || s.namesAt+uint64(4*(s.files+1)) > s.tableAt || s.tableAt+uint64(16*s.tris) != s.postAt || s.postAt > end {
+	s.end = size - uint64(len(magic))
+	if s.namesAt != headerLen || s.namesAt+uint64(4*(s.files+1)) > s.tableAt || s.tableAt+uint64(16*s.tris) != s.postAt || s.postAt > s.end {
 		return errors.New("sections out of bounds")
 	}
-	if last := uint64(le.Uint32(d[s.namesAt+uint64(4*s.files):])); s.namesAt+uint64(4*(s.files+1))+last != s.tableAt {
+	names := make([]byte, s.tableAt-s.namesAt)
+	if _, err := s.f.ReadAt(names, int64(s.namesAt)); err != nil {
+		return err
+	}
+	s.nameOff = make([]uint32, s.files+1)
+	for i := range s.nameOff {
+		s.nameOff[i] = le.Uint32(names[4*i:])
+	}
+	s.names = names[4*(s.files+1):]
+	if int(s.nameOff[s.files]) != len(s.names) || !slices.IsSorted(s.nameOff) {
 		return errors.New("names out of bounds")
+	}
+	// The fences, read from the table in large pieces.
+	s.fence = make([]uint32, 0, (s.tris+fenceEvery-1)/fenceEvery)
+	const chunkRows = 64 * fenceEvery
+	buf := make([]byte, 16*chunkRows)
+	for first := 0; first < s.tris; first += chunkRows {
+		n := min(chunkRows, s.tris-first)
+		if _, err := s.f.ReadAt(buf[:16*n], int64(s.tableAt)+int64(16*first)); err != nil {
+			return err
+		}
+		for r := 0; r < n; r += fenceEvery {
+			s.fence = append(s.fence, le.Uint32(buf[16*r:]))
+		}
 	}
 	return nil
 }
 
-// Close unmaps the segment.
-func (s *Segment) Close() error { return s.unmap() }
+// Close closes the segment's file.
+func (s *Segment) Close() error { return s.f.Close() }
 
 // Files is how many files the segment covers.
 func (s *Segment) Files() int { return s.files }
 
 // Name returns the name of file number id.
 func (s *Segment) Name(id uint32) string {
-	le := binary.LittleEndian
-	at := s.namesAt + uint64(4*id)
-	base := s.namesAt + uint64(4*(s.files+1))
-	return string(s.data[base+uint64(le.Uint32(s.data[at:])) : base+uint64(le.Uint32(s.data[at+4:]))])
+	return string(s.names[s.nameOff[id]:s.nameOff[id+1]])
 }
 
-// posting returns the files containing the trigram, in increasing order.
-func (s *Segment) posting(tri uint32) []uint32 {
+// posting returns the files containing the trigram, in increasing order; ok is false when the segment could not
+// be read, and then the trigram must not narrow anything.
+func (s *Segment) posting(tri uint32) (ids []uint32, ok bool) {
+	if s.tris == 0 {
+		return nil, true
+	}
+	// The block whose first trigram is the last one not above tri.
+	b, found := slices.BinarySearch(s.fence, tri)
+	if !found {
+		if b == 0 {
+			return nil, true
+		}
+		b--
+	}
+	first := b * fenceEvery
+	n := min(fenceEvery+1, s.tris-first) // one row more: where the next posting list starts
+	block := make([]byte, 16*n)
+	if _, err := s.f.ReadAt(block, int64(s.tableAt)+int64(16*first)); err != nil {
+		return nil, false
+	}
 	le := binary.LittleEndian
-	table := s.data[s.tableAt:s.postAt]
-	lo, hi := 0, s.tris
+	rows := min(fenceEvery, n)
+	lo, hi := 0, rows
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if le.Uint32(table[16*m:]) < tri {
+		if le.Uint32(block[16*m:]) < tri {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo == s.tris || le.Uint32(table[16*lo:]) != tri {
-		return nil
+	i := lo
+	if i == rows || le.Uint32(block[16*i:]) != tri {
+		return nil, true
 	}
-	count := le.Uint32(table[16*lo+4:])
-	p := s.data[s.postAt+le.Uint64(table[16*lo+8:]):]
+	count := le.Uint32(block[16*i+4:])
+	start := s.postAt + le.Uint64(block[16*i+8:])
+	stop := s.end
+	if i+1 < n {
+		stop = s.postAt + le.Uint64(block[16*(i+1)+8:])
+	}
+	if stop < start || stop > s.end || stop-start > uint64(count)*binary.MaxVarintLen32 {
+		return nil, false // a damaged table
+	}
+	p := make([]byte, stop-start)
+	if _, err := s.f.ReadAt(p, int64(start)); err != nil {
+		return nil, false
+	}
 	out := make([]uint32, 0, count)
 	id := uint32(0)
 	for range count {
 		d, n := binary.Uvarint(p)
 		if n <= 0 {
-			return out // a damaged list: what was read (Open checked the structure)
+			return nil, false // a damaged list
 		}
 		id += uint32(d)
 		out = append(out, id)
 		p = p[n:]
 	}
-	return out
+	return out, true
 }
 
 // Match returns the numbers of the files that may satisfy q, and all=true when q does not narrow anything (every
@@ -228,7 +301,10 @@ func (s *Segment) Match(q *index.Query) (ids []uint32, all bool) {
 	case index.QAnd:
 		all = true
 		for _, t := range q.Trigram {
-			l := s.posting(trigramOf(t))
+			l, ok := s.posting(trigramOf(t))
+			if !ok {
+				continue // unreadable: it narrows nothing
+			}
 			ids, all = intersect(ids, all, l), false
 			if len(ids) == 0 {
 				return nil, false
@@ -247,7 +323,11 @@ func (s *Segment) Match(q *index.Query) (ids []uint32, all bool) {
 		return ids, all
 	case index.QOr:
 		for _, t := range q.Trigram {
-			ids = union(ids, s.posting(trigramOf(t)))
+			l, ok := s.posting(trigramOf(t))
+			if !ok {
+				return nil, true
+			}
+			ids = union(ids, l)
 		}
 		for _, sub := range q.Sub {
 			l, subAll := s.Match(sub)

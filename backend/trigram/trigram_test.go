@@ -98,3 +98,52 @@ func TestOpenRefusesDamagedSegments(t *testing.T) {
 		}
 	}
 }
+
+// Every trigram's posting list read back equals the files that hold it, across many table blocks: the first and
+// last rows of a block, trigrams below the first and above the last, and trigrams between two rows.
+func TestPostingsAcrossBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var b Builder
+	want := map[uint32][]uint32{}
+	for f := range 300 {
+		content := make([]byte, 200+rng.IntN(400))
+		for i := range content {
+			content[i] = byte('a' + rng.IntN(20))
+		}
+		id := b.Add(fmt.Sprintf("f%d", f), content)
+		seen := map[uint32]bool{}
+		for i := 0; i+3 <= len(content); i++ {
+			tri := uint32(content[i])<<16 | uint32(content[i+1])<<8 | uint32(content[i+2])
+			if !seen[tri] {
+				seen[tri] = true
+				want[tri] = append(want[tri], id)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "s.tri")
+	if err := b.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.tris < 10*fenceEvery {
+		t.Fatalf("only %d trigrams: the test needs many blocks", s.tris)
+	}
+	for tri, ids := range want {
+		got, ok := s.posting(tri)
+		if !ok || !slices.Equal(got, ids) {
+			t.Fatalf("trigram %06x: got %v (%v), want %v", tri, got, ok, ids)
+		}
+	}
+	for _, tri := range []uint32{0, 'a'<<16 | 'a'<<8 | 'A', 0xffffff, 'z'<<16 | 'z'<<8 | 'z'} {
+		if got, ok := s.posting(tri); !ok || len(got) != 0 {
+			t.Errorf("absent trigram %06x: %v %v", tri, got, ok)
+		}
+	}
+	if s.Name(0) != "f0" || s.Name(299) != "f299" {
+		t.Errorf("names: %q %q", s.Name(0), s.Name(299))
+	}
+}
