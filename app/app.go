@@ -80,6 +80,7 @@ type services struct {
 	indexes   *search.Indexes
 	snapshots *snapshot.Projects
 	settings  *settings.Store
+	deps      tools.Deps
 	emit      func(name string, data any)
 	Projects  *Projects
 	Tools     *Tools
@@ -104,7 +105,7 @@ func newServices(opt Options) (*services, error) {
 	// write and patch compare content for whatever changed behind the session's back (UserDeps wires that); its
 	// batches also go to the window as they are, and the frontend decides what each view re-reads.
 	deps := tools.UserDeps(s, true)
-	svc.indexes, svc.settings, svc.snapshots = deps.Indexes, deps.Settings, deps.Snapshots
+	svc.deps, svc.indexes, svc.settings, svc.snapshots = deps, deps.Indexes, deps.Settings, deps.Snapshots
 	svc.indexes.OnBatch = func(root *os.Root, batch []watch.Event, st watch.Status) {
 		if svc.emit != nil {
 			svc.emit(EventFsChanges, FsChanges{Root: root.Name(), Changes: batch, Watch: toWatchStatus(st, true)})
@@ -133,52 +134,22 @@ func newServices(opt Options) (*services, error) {
 	return svc, nil
 }
 
-// prepare readies a newly opened project: the watcher (which feeds search and snapshots) starts, then the first
-// snapshot is recorded in the background, so the agent's first edit does not wait for it on a large tree.
+// prepare readies a newly opened project as every long-lived face does (tools.Deps.Prepare), and tells the
+// window how its first snapshot goes.
 func (s *services) prepare(info session.Info) {
-	t, err := s.session.Resolve(info.Root)
-	if err != nil {
-		return
-	}
-	if s.settings != nil {
-		if p, err := s.settings.Project(info.Root); err == nil {
-			s.indexes.SetBudget(t.Root, int64(p.SearchMemoryMiB)<<20)
-		}
-	}
-	s.indexes.Source(t.Root, info.Root) // starts the index and its watcher
-	if s.snapshots == nil {
-		return
-	}
-	repo, err := s.snapshots.For(t.Root, info.Root)
-	if err != nil {
-		slog.Warn("snapshots unavailable", "root", info.Root, "err", err)
-		return
-	}
-	if s.settings != nil {
-		if p, err := s.settings.Project(info.Root); err == nil {
-			repo.SetOptions(snapshotOptions(p))
-		}
-	}
-	root := t.Root
-	if s.indexes.Live(root) {
-		repo.TrackWhile(func() bool { return s.indexes.Live(root) })
-	}
-	go func() {
-		start := time.Now()
-		progress := func(p SnapshotProgress) {
-			p.Root, p.Elapsed = info.Root, time.Since(start).Milliseconds()
-			if s.emit != nil {
-				s.emit(EventSnapshot, p)
-			}
-		}
-		progress(SnapshotProgress{State: "running"})
-		snap, err := repo.Take(context.Background(), "Project opened")
-		if err != nil {
-			progress(SnapshotProgress{State: "failed", Error: err.Error()})
+	s.deps.Prepare(info, func(f tools.FirstSnapshot) {
+		if s.emit == nil {
 			return
 		}
-		progress(SnapshotProgress{State: "done", Files: snap.Files})
-	}()
+		p := SnapshotProgress{State: f.State, Root: info.Root, Elapsed: f.Elapsed.Milliseconds()}
+		if f.Err != nil {
+			p.Error = f.Err.Error()
+		}
+		if f.State == "done" {
+			p.Files = f.Snapshot.Files
+		}
+		s.emit(EventSnapshot, p)
+	})
 }
 
 func (s *services) startup(ctx context.Context) {

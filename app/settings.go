@@ -13,6 +13,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/tools"
 )
 
 // Settings serves the open project's settings screen: what commands may run, the sandbox they run in, whether
@@ -92,7 +93,7 @@ func (s *Settings) load() (string, settings.Project, error) {
 
 // view is what the screen shows for p, defaults filled in.
 func (s *Settings) view(root string, p settings.Project) ProjectSettings {
-	snap := snapshotOptions(p).WithDefaults()
+	snap := tools.SnapshotOptions(p).WithDefaults()
 	sb := shell.Probe(p.Policy(root, filepath.Join(os.TempDir(), "rooted-exec-*")))
 	return ProjectSettings{
 		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, Network: p.Network,
@@ -182,7 +183,7 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 	if t, err := s.session.Resolve(root); err == nil {
 		if s.snapshots != nil {
 			if repo := s.snapshots.Current(t.Root); repo != nil {
-				repo.SetOptions(snapshotOptions(p))
+				repo.SetOptions(tools.SnapshotOptions(p))
 			}
 		}
 		if s.indexes != nil {
@@ -192,6 +193,3 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 	return s.view(root, p), nil
 }
 
-func snapshotOptions(p settings.Project) snapshot.Options {
-	return snapshot.Options{Keep: p.SnapshotKeep, MaxAge: time.Duration(p.SnapshotMaxAgeDays) * 24 * time.Hour}
-}

@@ -56,6 +56,7 @@ type Server struct {
 	rootErr string // why no project is open, for the no_project message
 
 	snapshots *snapshot.Projects // nil without a cache directory
+	deps      tools.Deps
 }
 
 // New makes a server. With opt.Root set, that folder is opened now, and an error is returned if it cannot be.
@@ -66,7 +67,7 @@ func New(opt Options) (*Server, error) {
 	}
 	// As in the window: a watcher keeps the index, the snapshots' staging and the stale-file check current.
 	deps := tools.UserDeps(session.New(), true)
-	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, fixed: opt.Root != "", log: log}
+	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, deps: deps, fixed: opt.Root != "", log: log}
 	s.registry = tools.Registry(deps)
 	s.rootErr = "no project root: start the server with --root DIR, or use a client that provides MCP roots"
 	if opt.Root != "" {
@@ -167,9 +168,11 @@ func (s *Server) open(root string) error {
 	if err != nil {
 		return err
 	}
-	if t, err := s.session.Resolve(info.Root); err == nil {
-		s.indexes.Source(t.Root, info.Root)
-	}
+	s.deps.Prepare(info, func(f tools.FirstSnapshot) {
+		if f.State != "running" {
+			s.log.Info("first snapshot", "root", info.Root, "state", f.State, "files", f.Snapshot.Files, "elapsed", f.Elapsed, "err", f.Err)
+		}
+	})
 	s.log.Info("project root", "root", info.Root)
 	return nil
 }

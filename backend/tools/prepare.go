@@ -1,0 +1,65 @@
+package tools
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/snapshot"
+)
+
+// FirstSnapshot reports the first snapshot of a project just opened: State is "running", then "done" or "failed".
+type FirstSnapshot struct {
+	State    string
+	Snapshot snapshot.Snapshot
+	Err      error
+	Elapsed  time.Duration
+}
+
+// Prepare readies a project just opened in a long-lived face (the window, the MCP server), the same way in both:
+// the index and its watcher start with the project's search memory budget; snapshots follow the watcher's reports
+// (so each later snapshot costs what changed); and the first snapshot is taken in the background, so the agent's
+// first edit does not wait for it on a large tree (an edit made meanwhile records just its own paths). report, if
+// not nil, hears how the first snapshot goes.
+func (d Deps) Prepare(info session.Info, report func(FirstSnapshot)) {
+	t, err := d.Session.Resolve(info.Root)
+	if err != nil || d.Indexes == nil {
+		return
+	}
+	p := d.projectSettings(info.Root)
+	d.Indexes.SetBudget(t.Root, int64(p.SearchMemoryMiB)<<20)
+	d.Indexes.Source(t.Root, info.Root) // starts the index and its watcher
+	if d.Snapshots == nil {
+		return
+	}
+	repo, err := d.Snapshots.For(t.Root, info.Root)
+	if err != nil {
+		slog.Warn("snapshots unavailable", "root", info.Root, "err", err)
+		return
+	}
+	repo.SetOptions(SnapshotOptions(p))
+	root := t.Root
+	if d.Indexes.Live(root) {
+		repo.TrackWhile(func() bool { return d.Indexes.Live(root) })
+	}
+	if report == nil {
+		report = func(FirstSnapshot) {}
+	}
+	go func() {
+		start := time.Now()
+		report(FirstSnapshot{State: "running"})
+		snap, err := repo.Take(context.Background(), "Project opened")
+		if err != nil {
+			report(FirstSnapshot{State: "failed", Err: err, Elapsed: time.Since(start)})
+			return
+		}
+		report(FirstSnapshot{State: "done", Snapshot: snap, Elapsed: time.Since(start)})
+	}()
+}
+
+// SnapshotOptions are a project's retention settings for its snapshots.
+func SnapshotOptions(p settings.Project) snapshot.Options {
+	return snapshot.Options{Keep: p.SnapshotKeep, MaxAge: time.Duration(p.SnapshotMaxAgeDays) * 24 * time.Hour}
+}
