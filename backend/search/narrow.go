@@ -31,7 +31,8 @@ type narrower struct {
 
 	mu       sync.Mutex
 	segs     []*trigram.Segment
-	covered  map[string]bool // files the segments hold (true), and binary files, which no search reads (false)
+	covered  map[string]bool // files the segments hold
+	binary   map[string]bool // files found binary at the build, which no search reads
 	dirty    map[string]bool // changed since the segments were built
 	during   map[string]bool // changed while a build runs (it may have read them before)
 	stale    bool            // something changed that paths cannot describe (a rescan): do not narrow
@@ -107,7 +108,7 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, er
 	n.mu.Unlock()
 	go func() {
 		start := time.Now()
-		segs, covered, stats, err := n.write(gen, list(), read)
+		segs, covered, binary, stats, err := n.write(gen, list(), read)
 		// The build read every file once: give that garbage back to the system now rather than as the scavenger
 		// gets to it, so a big project does not leave the process holding its size in freed heap.
 		defer debug.FreeOSMemory()
@@ -122,7 +123,7 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, er
 			return
 		}
 		old := n.segs
-		n.segs, n.covered, n.dirty, n.during = segs, covered, n.during, nil
+		n.segs, n.covered, n.binary, n.dirty, n.during = segs, covered, binary, n.during, nil
 		stats.BuildMS, stats.Ready = time.Since(start).Milliseconds(), true
 		n.stats = stats
 		for _, s := range old {
@@ -133,15 +134,13 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, er
 }
 
 // write builds the segments of generation gen.
-func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, error)) ([]*trigram.Segment, map[string]bool, NarrowStats, error) {
-	var segs []*trigram.Segment
-	covered := map[string]bool{}
-	var stats NarrowStats
-	fail := func(err error) ([]*trigram.Segment, map[string]bool, NarrowStats, error) {
+func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, error)) (segs []*trigram.Segment, covered, binary map[string]bool, stats NarrowStats, err error) {
+	covered, binary = map[string]bool{}, map[string]bool{}
+	fail := func(err error) ([]*trigram.Segment, map[string]bool, map[string]bool, NarrowStats, error) {
 		for _, s := range segs {
 			s.Close()
 		}
-		return nil, nil, stats, err
+		return nil, nil, nil, stats, err
 	}
 	if err := os.MkdirAll(n.dir, 0o700); err != nil {
 		return fail(err)
@@ -170,7 +169,7 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 	for _, rel := range list {
 		data, err := read(rel)
 		if errors.Is(err, errBinary) {
-			covered[rel] = false
+			binary[rel] = true
 			continue
 		}
 		if err != nil {
@@ -188,13 +187,8 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 	if err := flush(); err != nil {
 		return fail(err)
 	}
-	for _, text := range covered {
-		if text {
-			stats.Files++
-		}
-	}
-	stats.Segments, stats.TextMiB = len(segs), float64(text)/(1<<20)
-	return segs, covered, stats, nil
+	stats.Files, stats.Segments, stats.TextMiB = len(covered), len(segs), float64(text)/(1<<20)
+	return segs, covered, binary, stats, nil
 }
 
 // removeOld deletes the segment files of earlier generations. n.mu is held.
@@ -240,30 +234,35 @@ func (n *narrower) keep(opt Options) func(rel string) verdict {
 	if n.segs == nil || n.stale || time.Now().Before(n.paused) || len(n.dirty) > rebuildAfter {
 		return nil
 	}
-	hits := map[string]bool{}
+	// One small map answers for the few files that are not simply ruled out: the candidates, binaries and files
+	// changed since the build; covered, the big one, is asked only about the rest.
+	special := map[string]verdict{}
 	for _, s := range n.segs {
 		ids, all := s.Match(q)
 		if all {
 			return nil
 		}
 		for _, id := range ids {
-			hits[s.Name(id)] = true
+			special[s.Name(id)] = mayMatch
 		}
 	}
-	covered, dirty := n.covered, n.dirty
-	changed := make(map[string]bool, len(dirty))
-	for p := range dirty {
-		changed[p] = true
+	for p := range n.binary {
+		if _, ok := special[p]; !ok {
+			special[p] = binaryFile
+		}
 	}
+	for p := range n.dirty {
+		special[p] = mayMatch
+	}
+	covered := n.covered
 	return func(rel string) verdict {
-		text, known := covered[rel]
-		switch {
-		case !known || changed[rel] || hits[rel]:
-			return mayMatch
-		case !text:
-			return binaryFile
+		if v, ok := special[rel]; ok {
+			return v
 		}
-		return cannotMatch
+		if covered[rel] {
+			return cannotMatch
+		}
+		return mayMatch // not in the index: a file created since, or one it could not read
 	}
 }
 

@@ -192,6 +192,7 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	jobs := make(chan batch, 2*workers)
 	results := make(chan done, 2*workers)
 	var walkErr error
+	ruledOut := 0 // files ruled out by the trigram index since the last one sent; after the walk, those at its end
 	go func() {
 		defer close(jobs)
 		seq := 0
@@ -222,7 +223,14 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 		walkErr = src.Walk(ctx, dir, wo,
 			func(f file) bool {
 				if keep != nil {
-					f.verdict = keep(f.rel)
+					if f.verdict = keep(f.rel); f.verdict == cannotMatch {
+						// Counted as searched where it falls in the walk's order, without going through the
+						// pipeline: on a big project nearly every file is one of these.
+						ruledOut++
+						f.release()
+						return true
+					}
+					f.ruledOutBefore, ruledOut = ruledOut, 0
 				}
 				cur = append(cur, f)
 				return len(cur) < batchSize || send()
@@ -272,6 +280,7 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 			delete(pending, next)
 			next++
 			for i, fr := range d.results {
+				res.FilesSearched += d.files[i].ruledOutBefore
 				if res.add(d.files[i].rel, fr, opt.Output, limit) {
 					full = true
 					cancel()
@@ -286,6 +295,7 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	if full {
 		return res, nil
 	}
+	res.FilesSearched += ruledOut
 	if walkErr != nil {
 		return Result{}, walkErr
 	}

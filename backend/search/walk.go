@@ -43,7 +43,8 @@ type file struct {
 	info fs.FileInfo // only with WalkOptions.Stat
 	link bool        // a symlink to a file inside the root: opened through the root, which follows it safely
 
-	verdict verdict // what the trigram index knows of it before it is read
+	verdict        verdict // what the trigram index knows of it before it is read
+	ruledOutBefore int     // files ruled out by the index just before this one in the walk, counted as searched
 }
 
 func (f file) release() {
