@@ -78,3 +78,19 @@ func (t *Tools) Call(name, args string) (string, error) {
 	}
 	return string(out), nil
 }
+
+// UserCall is Call for the user's own reads and saves in the window (the file pane and its editor): the agent's
+// record of what it read is neither updated nor consulted, so a file the user viewed or saved is one the agent
+// must read again before changing it. A save is still snapshotted first.
+func (t *Tools) UserCall(name, args string) (string, error) {
+	switch name {
+	case "read_file", "write_file", "list_directory", "find_files":
+	default:
+		return "", reject(tool.Errorf(tool.CodeInvalidArgument, "%s is not one of the window's own calls", name))
+	}
+	out, e := t.registry.Call(tool.ByUser(context.Background()), name, []byte(args))
+	if e != nil {
+		return "", reject(e)
+	}
+	return string(out), nil
+}

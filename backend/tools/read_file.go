@@ -43,7 +43,9 @@ func readFile(d Deps) *tool.Tool {
 		if c.StartLine == 1 && !c.Truncated {
 			v.Sum = sha256.Sum256([]byte(c.Text)) // the whole file: a touch without a change is not staleness
 		}
-		d.Session.Saw(t, v)
+		if !tool.IsUser(ctx) {
+			d.Session.Saw(t, v)
+		}
 		return readFileOut{Path: t.Slash(), Exists: true, Content: c}, nil
 	})
 }
