@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -36,6 +37,9 @@ type ProviderView struct {
 	Model     string `json:"model"`
 	HasKey    bool   `json:"has_key"`
 	KeySource string `json:"key_source,omitempty"` // "settings" or the environment variable
+	// ContextWindow is the user's setting for the chosen model's context window in tokens (0: from the provider's
+	// model list, else the model's known default).
+	ContextWindow int `json:"context_window"`
 }
 
 // ProvidersView is the providers file as the window sees it.
@@ -53,6 +57,8 @@ type ProviderInput struct {
 	Model    string `json:"model"`
 	APIKey   string `json:"api_key"`
 	ClearKey bool   `json:"clear_key"`
+	// ContextWindow sets the chosen model's context window in tokens (0: automatic).
+	ContextWindow int `json:"context_window"`
 }
 
 func (a *Agent) view(c llm.Config) ProvidersView {
@@ -61,6 +67,7 @@ func (a *Agent) view(c llm.Config) ProvidersView {
 		key, src := a.providers.Key(p)
 		v.Providers = append(v.Providers, ProviderView{
 			ID: p.ID, Name: p.Name, Kind: string(p.Kind), BaseURL: p.BaseURL, Model: p.Model, HasKey: key != "", KeySource: src,
+			ContextWindow: p.ContextWindows[p.Model],
 		})
 	}
 	return v
@@ -98,9 +105,13 @@ func (a *Agent) SaveProvider(in ProviderInput) (ProvidersView, error) {
 	if p.Name == "" {
 		p.Name = p.ID
 	}
+	if in.ContextWindow < 0 || in.ContextWindow > 100_000_000 {
+		return ProvidersView{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "context_window", Message: "a context window is a number of tokens, 0 for automatic"})
+	}
 	replaced := false
 	for i, old := range c.Providers {
 		if old.ID == p.ID {
+			p.ContextWindows = maps.Clone(old.ContextWindows)
 			// A stored key stays with its host: moving the base URL elsewhere needs the key entered again.
 			if p.APIKey == "" && !in.ClearKey && llm.SameHost(old.BaseURL, p.BaseURL) {
 				p.APIKey = old.APIKey
@@ -108,7 +119,26 @@ func (a *Agent) SaveProvider(in ProviderInput) (ProvidersView, error) {
 			c.Providers[i], replaced = p, true
 		}
 	}
-	if !replaced {
+	if p.Model != "" {
+		if in.ContextWindow > 0 {
+			if p.ContextWindows == nil {
+				p.ContextWindows = map[string]int{}
+			}
+			p.ContextWindows[p.Model] = in.ContextWindow
+		} else {
+			delete(p.ContextWindows, p.Model)
+		}
+		if len(p.ContextWindows) == 0 {
+			p.ContextWindows = nil
+		}
+	}
+	if replaced {
+		for i := range c.Providers {
+			if c.Providers[i].ID == p.ID {
+				c.Providers[i] = p
+			}
+		}
+	} else {
 		c.Providers = append(c.Providers, p)
 	}
 	if c.Active == "" {

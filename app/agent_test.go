@@ -210,3 +210,27 @@ func TestConversationsPerProject(t *testing.T) {
 		t.Errorf("deleting twice: %v", err)
 	}
 }
+
+// A context window set for a model is kept per model: it follows the model chosen, and 0 returns to automatic.
+func TestContextWindowPerModel(t *testing.T) {
+	svc := openServices(t, t.TempDir())
+	if _, err := svc.Agent.SaveProvider(ProviderInput{ID: "l", Kind: "openai-compatible", BaseURL: "http://localhost:8080/v1", Model: "small", ContextWindow: -5}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("a negative window: %v", err)
+	}
+	v, err := svc.Agent.SaveProvider(ProviderInput{ID: "l", Kind: "openai-compatible", BaseURL: "http://localhost:8080/v1", Model: "small", ContextWindow: 8192})
+	if err != nil || v.Providers[1].ContextWindow != 8192 {
+		t.Fatalf("saved: %+v %v", v, err)
+	}
+	v, _ = svc.Agent.SetActive("l", "big")
+	if v.Providers[1].ContextWindow != 0 {
+		t.Errorf("another model inherited the window: %+v", v.Providers[1])
+	}
+	v, _ = svc.Agent.SetActive("l", "small")
+	if v.Providers[1].ContextWindow != 8192 {
+		t.Errorf("the window of small was lost: %+v", v.Providers[1])
+	}
+	v, _ = svc.Agent.SaveProvider(ProviderInput{ID: "l", Kind: "openai-compatible", BaseURL: "http://localhost:8080/v1", Model: "small"})
+	if v.Providers[1].ContextWindow != 0 {
+		t.Errorf("0 did not return to automatic: %+v", v.Providers[1])
+	}
+}

@@ -40,6 +40,9 @@ type Provider struct {
 	BaseURL string `json:"base_url"`
 	Model   string `json:"model,omitempty"`
 	APIKey  string `json:"api_key,omitempty"`
+	// ContextWindows overrides a model's context window in tokens, by model id, where the provider's model list
+	// does not say it or says it wrong.
+	ContextWindows map[string]int `json:"context_windows,omitempty"`
 }
 
 // Config is the providers file.

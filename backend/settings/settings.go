@@ -73,6 +73,36 @@ func (p Project) MaxTimeout() time.Duration {
 
 type file struct {
 	Projects map[string]Project `json:"projects"`
+	User     User               `json:"user"`
+}
+
+// User holds the settings that apply to every project.
+type User struct {
+	// Instructions are the user's own standing instructions to the agent, added to every system prompt.
+	Instructions string `json:"instructions,omitempty"`
+}
+
+// MaxInstructions bounds the user's instructions, in bytes.
+const MaxInstructions = 16 << 10
+
+// User returns the settings that apply to every project.
+func (s *Store) User() (User, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.load()
+	return f.User, err
+}
+
+// SetUser saves the settings that apply to every project.
+func (s *Store) SetUser(u User) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.load()
+	if err != nil {
+		return err
+	}
+	f.User = u
+	return s.save(f)
 }
 
 // Store reads and writes settings.json.
