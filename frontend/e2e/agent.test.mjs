@@ -74,7 +74,7 @@ describe('agent', { timeout: 600_000 }, () => {
     await page.getByTestId('provider-save').click()
     await page.getByTestId('settings-saved').filter({ hasText: 'saved' }).waitFor()
     await page.getByTestId('provider-list-models').click()
-    await page.getByTestId('provider-models').filter({ hasText: '2 models' }).waitFor()
+    await page.getByTestId('provider-models').filter({ hasText: '3 models' }).waitFor()
     await page.getByTestId('provider-model').fill('scripted')
     await page.getByTestId('provider-save').click()
     await page.locator('[data-testid="provider"][data-id="scripted"] input[type="radio"]').click()

@@ -40,7 +40,12 @@ function normalise(protocol, body) {
 // chunks splits text into small pieces so the client sees it stream.
 const pieces = (text) => text.match(/.{1,6}/gs) ?? []
 
-async function openaiStream(res, reply, n) {
+// tokens is the stand-in's token count of a request: about four characters a token of its messages (system prompt
+// included), as real tokenizers give for English and code, so context-window logic sees sizes that grow with the
+// conversation. Tool definitions are not counted, so a small window still leaves room to talk.
+const tokens = (body) => Math.ceil(JSON.stringify([body.system ?? '', body.messages ?? []]).length / 4)
+
+async function openaiStream(res, reply, n, promptTokens) {
   const id = `chatcmpl-${n}`
   const send = (obj) => res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model: 'scripted', ...obj })}\n\n`)
   send({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] })
@@ -55,14 +60,14 @@ async function openaiStream(res, reply, n) {
     send({ choices: [{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: args.slice(half) } }] }, finish_reason: null }] })
   })
   send({ choices: [{ index: 0, delta: {}, finish_reason: reply.tools?.length ? 'tool_calls' : 'stop' }] })
-  send({ choices: [], usage: { prompt_tokens: 100 + n, completion_tokens: 10, total_tokens: 110 + n } })
+  send({ choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 } })
   res.write('data: [DONE]\n\n')
   res.end()
 }
 
-async function anthropicStream(res, reply, n) {
+async function anthropicStream(res, reply, n, promptTokens) {
   const send = (type, obj) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...obj })}\n\n`)
-  send('message_start', { message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'scripted', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100 + n, output_tokens: 1 } } })
+  send('message_start', { message: { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'scripted', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: promptTokens, output_tokens: 1 } } })
   let index = 0
   if (reply.text) {
     send('content_block_start', { index, content_block: { type: 'text', text: '' } })
@@ -94,7 +99,8 @@ export async function startFakeLLM(script, opts = {}) {
     for await (const c of req) raw += c
     if (req.method === 'GET' && req.url === '/v1/models') {
       res.writeHead(200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model' }, { id: 'scripted-large', object: 'model' }] }))
+      // tiny says its context window, as OpenRouter's and vLLM's listings do.
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model' }, { id: 'scripted-large', object: 'model' }, { id: 'tiny', object: 'model', context_length: 4096 }] }))
       return
     }
     const protocol = req.url === '/v1/chat/completions' ? 'openai' : req.url === '/v1/messages' ? 'anthropic' : null
@@ -102,7 +108,8 @@ export async function startFakeLLM(script, opts = {}) {
       res.writeHead(404).end()
       return
     }
-    const request = { ...normalise(protocol, JSON.parse(raw)), headers: req.headers }
+    const body = JSON.parse(raw)
+    const request = { ...normalise(protocol, body), headers: req.headers, stream: body.stream === true, tokens: tokens(body) }
     requests.push(request)
     if (overloaded > 0) {
       overloaded--
@@ -111,8 +118,21 @@ export async function startFakeLLM(script, opts = {}) {
       return
     }
     const reply = script(request)
+    if (!request.stream) {
+      // A plain request (the SDK's generateText, as compaction's summary uses): one JSON answer.
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const n = requests.length
+      res.end(
+        JSON.stringify(
+          protocol === 'openai'
+            ? { id: `chatcmpl-${n}`, object: 'chat.completion', created: 1, model: 'scripted', choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? '' }, finish_reason: 'stop' }], usage: { prompt_tokens: request.tokens, completion_tokens: 10, total_tokens: request.tokens + 10 } }
+            : { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'scripted', content: [{ type: 'text', text: reply.text ?? '' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: request.tokens, output_tokens: 10 } },
+        ),
+      )
+      return
+    }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-    await (protocol === 'openai' ? openaiStream(res, reply, requests.length) : anthropicStream(res, reply, requests.length))
+    await (protocol === 'openai' ? openaiStream(res, reply, requests.length, request.tokens) : anthropicStream(res, reply, requests.length, request.tokens))
   })
   await new Promise((r) => server.listen(0, '127.0.0.1', r))
   const url = `http://127.0.0.1:${server.address().port}`

@@ -24,10 +24,25 @@ export interface ToolItem {
 }
 
 export type Item =
-  | { kind: 'user'; id: string; text: string }
+  | { kind: 'user'; id: string; text: string; attached?: string[] }
   | { kind: 'assistant'; id: string; text: string }
+  | { kind: 'reasoning'; id: string; text: string }
   | ToolItem
   | { kind: 'notice'; id: string; text: string; tone: 'error' | 'info' }
+  | { kind: 'compaction'; id: string; summary: string; before: number; after: number; summarised: number }
+
+// PlanItem is one step of the plan the model keeps with update_plan.
+export interface PlanItem {
+  step: string
+  status: 'pending' | 'in_progress' | 'done'
+}
+
+// ContextUse is how full the model's context window was at the last request, by the provider's count.
+export interface ContextUse {
+  used: number
+  window: number
+  calibration?: number // the provider's count over Rooted's estimate, carried from turn to turn
+}
 
 export interface Usage {
   input: number
@@ -42,6 +57,8 @@ export interface Conversation {
   usage: Usage
   // notes are told to the model with the next request (the user undid an edit, ...).
   notes?: string[]
+  plan?: PlanItem[]
+  context?: ContextUse
 }
 
 export function newConversation(): Conversation {
@@ -66,5 +83,5 @@ export function errorOf(output: unknown): ToolError | undefined {
 export function restore(id: string, title: string, body: unknown): Conversation {
   const b = (body ?? {}) as Partial<Conversation>
   const items = (b.items ?? []).map((it): Item => (it.kind === 'tool' && (it.state === 'running' || it.state === 'waiting') ? { ...it, state: 'failed', error: { code: 'interrupted', message: 'Rooted stopped before this call finished.' } } : it))
-  return { id, title, items, messages: b.messages ?? [], usage: b.usage ?? { input: 0, output: 0 }, notes: b.notes ?? [] }
+  return { id, title, items, messages: b.messages ?? [], usage: b.usage ?? { input: 0, output: 0 }, notes: b.notes ?? [], plan: b.plan ?? [], context: b.context }
 }

@@ -1,6 +1,7 @@
 import { simulateReadableStream } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
+import type { ModelMessage } from 'ai'
 import type { ToolSpec } from '../bridge'
 import { runTurn, type TurnEvent } from './run-turn'
 
@@ -118,5 +119,43 @@ describe('runTurn', () => {
     const res = await runTurn({ model, instructions: '', messages: [{ role: 'user', content: 'hi' }], specs, execute: async () => ({}), onEvent: (e) => events.push(e), maxRetries: 0 })
     expect(res.finish).toBe('error')
     expect(events).toContainEqual({ type: 'error', message: 'model not found (HTTP 404)' })
+  })
+})
+
+describe('runTurn compaction', () => {
+  it('summarises the older conversation with the model when a request would overflow the window, and carries on', async () => {
+    const prompts: unknown[] = []
+    const generated: unknown[] = []
+    let n = 0
+    const model = new MockLanguageModelV4({
+      doStream: async (opts) => {
+        prompts.push(opts.prompt)
+        const chunks = n++ === 0 ? toolReply('c9', 'read_file', { path: 'b.go' }) : textReply('Done.')
+        return { stream: simulateReadableStream({ chunks: chunks as never[] }) }
+      },
+      doGenerate: async (opts) => {
+        generated.push(opts.prompt)
+        return { content: [{ type: 'text', text: 'SUMMARY: the user wants b.go fixed.' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] } as never
+      },
+    })
+    const history: ModelMessage[] = []
+    for (let i = 0; i < 6; i++) history.push({ role: 'user', content: `request ${i} ${'z'.repeat(1500)}` }, { role: 'assistant', content: `answer ${i}` })
+    history.push({ role: 'user', content: 'now fix b.go' })
+    const events: TurnEvent[] = []
+    const res = await runTurn({ model, instructions: 'rules', messages: history, specs, window: 2000, execute: async () => ({ content: 'package b' }), onEvent: (e) => events.push(e) })
+    expect(res.finish).toBe('done')
+    expect(generated).toHaveLength(1)
+    expect(JSON.stringify(generated[0])).toContain('Summarise the conversation so far')
+    const compacted = events.find((e) => e.type === 'compacted')
+    expect(compacted).toMatchObject({ type: 'compacted', summary: 'SUMMARY: the user wants b.go fixed.' })
+    // The request after compaction starts from the summary and keeps the latest request whole.
+    const first = JSON.stringify(prompts[0])
+    expect(first).toContain('SUMMARY: the user wants b.go fixed.')
+    expect(first).toContain('now fix b.go')
+    expect(first).not.toContain('request 0')
+    // The conversation's new history: the summary, the kept turns, then what the turn added.
+    expect(res.replaced).toBeDefined()
+    expect(JSON.stringify(res.replaced![0])).toContain('SUMMARY')
+    expect(res.replaced!.slice(-3).map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant'])
   })
 })

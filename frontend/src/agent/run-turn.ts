@@ -1,5 +1,6 @@
-import { isStepCount, jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai'
+import { generateText, isStepCount, jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai'
 import type { ToolSpec } from '../bridge'
+import { capOutput, compactAt, compactedMessages, elideOld, estimateTokens, splitForCompaction, summaryPrompt } from './context'
 
 // TurnEvent is what a turn reports as it goes, for the conversation to show.
 export type TurnEvent =
@@ -7,6 +8,9 @@ export type TurnEvent =
   | { type: 'tool-call'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool-result'; id: string; output: unknown }
   | { type: 'step'; input: number; output: number }
+  | { type: 'reasoning'; delta: string }
+  | { type: 'compacting' }
+  | { type: 'compacted'; summary: string; before: number; after: number; summarised: number }
   | { type: 'error'; message: string }
 
 // Execute runs one tool call (approval included) and returns what the model gets back.
@@ -22,10 +26,20 @@ export interface TurnOptions {
   signal?: AbortSignal
   maxSteps?: number
   maxRetries?: number
+  // window is the model's context window in tokens; requests are kept below compactAt of it.
+  window?: number
+  // local tools run in the window itself (the plan), beside the backend's.
+  local?: ToolSet
+  // calibration scales the size estimate to the provider's count (from the usage it reported before).
+  calibration?: number
 }
 
 export interface TurnResult {
   messages: ModelMessage[] // what the turn added: the assistant's messages and the tool results
+  // replaced, when the conversation was compacted during the turn, is its whole new history (summary, kept
+  // messages and what the turn added): it replaces the conversation's messages rather than extending them.
+  replaced?: ModelMessage[]
+  calibration: number // for the next turn
   finish: 'done' | 'stopped' | 'step-limit' | 'error'
 }
 
@@ -38,26 +52,76 @@ export function toolSet(specs: ToolSpec[], execute: Execute): ToolSet {
       description: s.description,
       inputSchema: jsonSchema<Record<string, unknown>>(s.input_schema as Parameters<typeof jsonSchema>[0]),
       execute: (input: Record<string, unknown>, opts) => execute({ id: opts.toolCallId, name: s.name, input }, opts.abortSignal),
+      // The model gets a capped copy of a huge result; the window's card keeps all of it.
+      toModelOutput: ({ output }) => capOutput(s.name, output),
     })
   }
   return set
 }
 
+// summarise asks the model for a summary of older, the part of a conversation compaction replaces. Bulky tool
+// results in it are elided first, so the summary request itself fits.
+export async function summarise(model: LanguageModel, older: ModelMessage[], signal?: AbortSignal, maxRetries = 3): Promise<string> {
+  const res = await generateText({
+    model,
+    instructions: 'You write the working notes that let a coding agent continue a task after its earlier conversation is dropped.',
+    messages: [...elideOld([...older, { role: 'user', content: '.' }], 1, 500).slice(0, -1), { role: 'user', content: summaryPrompt }],
+    abortSignal: signal,
+    maxRetries,
+  })
+  return res.text.trim()
+}
+
 // runTurn streams one turn: text as it comes, tool calls run by execute, step after step until the model stops,
 // the step limit is reached, or signal aborts. Transient provider errors (429, 5xx, dropped connections) are
-// retried by the SDK before they surface.
+// retried by the SDK before they surface. Before each step, old bulky tool results are elided from the request,
+// and when the request would still come near the context window, the older part of the conversation is
+// summarised by the model (compaction) and replaced by the summary.
 export async function runTurn(o: TurnOptions): Promise<TurnResult> {
   const maxSteps = o.maxSteps ?? 25
   const steps: ModelMessage[][] = []
   let failed = false
+  // The conversation as the model knows it: base (the messages given, or a compacted history) followed by the
+  // response messages from absorbed on.
+  let base = o.messages
+  let absorbed = 0
+  let compacted = false
+  // The estimate counts the instructions and messages; calibration turns it into the provider's count, from the
+  // usage it reports (which may include the tool definitions, or count differently).
+  const overhead = estimateTokens(o.instructions)
+  let calibration = o.calibration ?? 1
+  let lastEstimate = 0
   const result = streamText({
     model: o.model,
     instructions: o.instructions,
     messages: o.messages,
-    tools: toolSet(o.specs, o.execute),
+    tools: { ...toolSet(o.specs, o.execute), ...(o.local ?? {}) },
     stopWhen: isStepCount(maxSteps),
     abortSignal: o.signal,
     maxRetries: o.maxRetries ?? 3,
+    prepareStep: async ({ responseMessages, steps: done }) => {
+      const last = done[done.length - 1]
+      if (last && lastEstimate > 0 && last.usage.inputTokens) calibration = Math.min(3, Math.max(0.3, last.usage.inputTokens / lastEstimate))
+      let full = [...base, ...(responseMessages as ModelMessage[]).slice(absorbed)]
+      let sent = elideOld(full)
+      const estimate = () => (estimateTokens(sent) + overhead) * calibration
+      if (o.window && estimate() > compactAt * o.window) {
+        const { older, recent } = splitForCompaction(full)
+        if (older.length > 0) {
+          o.onEvent({ type: 'compacting' })
+          const before = Math.round(estimate())
+          const summary = await summarise(o.model, older, o.signal, o.maxRetries ?? 3)
+          base = compactedMessages(summary, recent)
+          absorbed = responseMessages.length
+          compacted = true
+          full = base
+          sent = elideOld(full)
+          o.onEvent({ type: 'compacted', summary, before, after: Math.round(estimate()), summarised: older.length })
+        }
+      }
+      lastEstimate = estimateTokens(sent) + overhead
+      return { messages: sent }
+    },
     onError: () => undefined, // reported through the stream's error part below
     onStepEnd: (step) => {
       steps.push([...step.response.messages])
@@ -68,6 +132,9 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
       switch (part.type) {
         case 'text-delta':
           o.onEvent({ type: 'text', delta: part.text })
+          break
+        case 'reasoning-delta':
+          o.onEvent({ type: 'reasoning', delta: part.text })
           break
         case 'tool-call':
           o.onEvent({ type: 'tool-call', id: part.toolCallId, name: part.toolName, input: (part.input ?? {}) as Record<string, unknown> })
@@ -95,9 +162,12 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
   }
   // Keep only finished steps: a step cut off mid-way has a tool call without a result, which providers reject.
   const messages = steps.flat()
-  if (o.signal?.aborted) return { messages, finish: 'stopped' }
-  if (failed) return { messages, finish: 'error' }
-  return { messages, finish: steps.length >= maxSteps && lastHasToolCalls(messages) ? 'step-limit' : 'done' }
+  const replaced = compacted ? [...base, ...messages.slice(absorbed)] : undefined
+  const last = (await Promise.resolve(result.steps).catch(() => [])).at(-1)
+  if (last && lastEstimate > 0 && last.usage.inputTokens) calibration = Math.min(3, Math.max(0.3, last.usage.inputTokens / lastEstimate))
+  if (o.signal?.aborted) return { messages, replaced, calibration, finish: 'stopped' }
+  if (failed) return { messages, replaced, calibration, finish: 'error' }
+  return { messages, replaced, calibration, finish: steps.length >= maxSteps && lastHasToolCalls(messages) ? 'step-limit' : 'done' }
 }
 
 function lastHasToolCalls(messages: ModelMessage[]): boolean {

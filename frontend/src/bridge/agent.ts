@@ -16,6 +16,7 @@ export interface ProviderView {
   model: string
   has_key: boolean
   key_source?: string
+  context_window: number // the user's setting for the chosen model; 0: automatic
 }
 
 export interface ProvidersView {
@@ -31,6 +32,7 @@ export interface ProviderInput {
   model: string
   api_key: string
   clear_key: boolean
+  context_window: number
 }
 
 export interface LLMRequest {
@@ -86,3 +88,20 @@ export const deleteConversation = (id: string): Promise<void> => wrap(() => Agen
 
 export const projectSettings = (): Promise<ProjectSettings> => wrap(() => Settings.Project() as Promise<ProjectSettings>)
 export const saveProjectSettings = (s: ProjectSettingsInput): Promise<ProjectSettings> => wrap(() => Settings.Save(s) as Promise<ProjectSettings>)
+
+export interface InstructionFile {
+  path: string
+  content: string
+  size: number
+  truncated: boolean
+}
+
+// Instructions are what goes into the system prompt besides Rooted's rules: the project's AGENTS.md files (or
+// CLAUDE.md, copilot-instructions.md) and the user's own instructions.
+export interface Instructions {
+  files: InstructionFile[]
+  user: string
+}
+
+export const instructions = (): Promise<Instructions> => wrap(() => Settings.Instructions() as Promise<Instructions>)
+export const saveUserInstructions = (text: string): Promise<Instructions> => wrap(() => Settings.SaveUserInstructions(text) as Promise<Instructions>)

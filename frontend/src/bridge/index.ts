@@ -2,7 +2,7 @@
 // rejection arrives as a BackendError with the backend's code.
 import * as Projects from '../../wailsjs/go/app/Projects'
 import * as Tools from '../../wailsjs/go/app/Tools'
-import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { BrowserOpenURL, EventsOn } from '../../wailsjs/runtime/runtime'
 import { wrap } from './wrap'
 import { EventFsChanges, EventSnapshot, EventToolOutput, type FsChanges, type SnapshotProgress, type ToolOutput, type WatchStatus } from './events'
 import type { Project, RecentProject, ToolResults, ToolSpec } from './types'
@@ -13,6 +13,9 @@ export * from './agent'
 export type { LLMStream } from './events'
 export type { FsChange, FsChanges, SnapshotProgress, ToolOutput, WatchStatus } from './events'
 
+
+// openExternal opens a web link in the user's browser, never in the app's own web view.
+export const openExternal = (url: string): void => BrowserOpenURL(url)
 
 export const openProject = (path: string): Promise<Project> => wrap(() => Projects.Open(path))
 
@@ -34,6 +37,12 @@ export function callTool<N extends keyof ToolResults>(name: N, args: Record<stri
 export function callTool(name: string, args: Record<string, unknown>): Promise<unknown>
 export function callTool(name: string, args: Record<string, unknown>): Promise<unknown> {
   return wrap(async () => JSON.parse(await Tools.Call(name, JSON.stringify(args))) as unknown)
+}
+
+// userCall is callTool for the user's own reads and saves (the file pane and its editor): they do not count as
+// the agent having read the file, so the agent's later edit of a file the user changed is refused as stale.
+export function userCall<N extends 'read_file' | 'write_file' | 'find_files' | 'list_directory'>(name: N, args: Record<string, unknown>): Promise<ToolResults[N]> {
+  return wrap(async () => JSON.parse(await Tools.UserCall(name, JSON.stringify(args))) as ToolResults[N])
 }
 
 // RunningCall is a tool call whose output streams while it runs.

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
-import { setActiveProvider, type Project } from '../bridge'
+import { callTool, setActiveProvider, type Project } from '../bridge'
+import { mentionAt } from '../agent/mentions'
+import { planToolName } from '../agent/plan'
 import { listModels } from '../llm/providers'
 import { useAgentSession } from '../stores/agent-session'
 import { MessageText } from './message-text'
@@ -21,6 +23,34 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
   const [showList, setShowList] = useState(false)
   const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
   const end = useRef<HTMLDivElement>(null)
+  const input = useRef<HTMLTextAreaElement>(null)
+  // The @mention being typed and the project paths that complete it.
+  const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number } | null>(null)
+  const lookup = useRef(0)
+  const suggest = (value: string, caret: number) => {
+    const at = mentionAt(value, caret)
+    if (!at) return setComplete(null)
+    const seq = ++lookup.current
+    const q = at.query.replace(/[*?[\]{}]/g, '')
+    const glob = q.includes('/') ? [`${q}*`, `**/${q}*`] : [`**/*${q}*`]
+    callTool('find_files', { glob, path: '.', limit: 8 })
+      .then((r) => {
+        if (seq === lookup.current) setComplete({ ...at, options: r.files.map((f) => f.path), index: 0 })
+      })
+      .catch(() => setComplete(null))
+  }
+  const pick = (path: string) => {
+    if (!complete) return
+    const caret = complete.start + 1 + complete.query.length
+    const next = `${text.slice(0, complete.start)}@${path} ${text.slice(caret)}`
+    setText(next)
+    setComplete(null)
+    requestAnimationFrame(() => {
+      const pos = complete.start + path.length + 2
+      input.current?.setSelectionRange(pos, pos)
+      input.current?.focus()
+    })
+  }
   const { refreshProviders, refreshSettings } = s
   useEffect(() => {
     if (settingsSeq > 0) {
@@ -48,6 +78,9 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
           ☰
         </button>
         <span className="agent-title" data-testid="conversation-title">{s.conv.title || 'New conversation'}</span>
+        <button className="link-button" onClick={() => void s.compactNow()} disabled={s.running || s.conv.messages.length < 3} data-testid="compact" title="Summarise the older part of the conversation to free context">
+          Compact
+        </button>
         <button className="link-button" onClick={() => void s.startNew()} disabled={s.running} data-testid="new-conversation">New</button>
         <button className="link-button" onClick={onSettings} data-testid="open-settings" title="Settings">⚙</button>
       </header>
@@ -83,6 +116,20 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
           ))}
         </ul>
       ) : null}
+      {s.extra && s.extra.files.length + (s.extra.user ? 1 : 0) > 0 ? (
+        <div className="agent-instructions muted" data-testid="agent-instructions" title={s.extra.files.map((f) => `${f.path}: ${f.size} bytes${f.truncated ? ' (cut)' : ''}`).join('\n')}>
+          Instructions: {[...s.extra.files.map((f) => f.path + (f.truncated ? ' (cut)' : '')), ...(s.extra.user ? ['yours'] : [])].join(', ')}
+        </div>
+      ) : null}
+      {s.conv.plan && s.conv.plan.length > 0 ? (
+        <ol className="agent-plan" data-testid="plan">
+          {s.conv.plan.map((p, i) => (
+            <li key={i} className={`plan-${p.status}`} data-testid="plan-step" data-status={p.status}>
+              <span className="plan-mark">{p.status === 'done' ? '✓' : p.status === 'in_progress' ? '▸' : '○'}</span> {p.step}
+            </li>
+          ))}
+        </ol>
+      ) : null}
       <div className="agent-log" data-testid="agent-log">
         {s.conv.items.length === 0 ? (
           <div className="placeholder">
@@ -92,7 +139,28 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
         {s.conv.items.map((it) => {
           switch (it.kind) {
             case 'user':
-              return <div key={it.id} className="msg user" data-testid="msg-user">{it.text}</div>
+              return (
+                <div key={it.id} className="msg user" data-testid="msg-user">
+                  {it.text}
+                  {it.attached?.length ? <div className="msg-attached muted" data-testid="msg-attached">attached: {it.attached.join(', ')}</div> : null}
+                </div>
+              )
+            case 'reasoning':
+              return (
+                <details key={it.id} className="msg reasoning" data-testid="msg-reasoning">
+                  <summary>Thinking</summary>
+                  <div className="reasoning-text">{it.text}</div>
+                </details>
+              )
+            case 'compaction':
+              return (
+                <details key={it.id} className="msg compaction" data-testid="msg-compaction">
+                  <summary>
+                    Conversation compacted: {it.summarised} earlier messages summarised{it.before ? ` (about ${it.before.toLocaleString()} → ${it.after.toLocaleString()} tokens)` : ''}
+                  </summary>
+                  <MessageText text={it.summary} />
+                </details>
+              )
             case 'assistant':
               return (
                 <div key={it.id} className="msg assistant" data-testid="msg-assistant">
@@ -102,22 +170,55 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
             case 'notice':
               return <div key={it.id} className={`msg notice ${it.tone}`} data-testid="msg-notice">{it.text}</div>
             case 'tool':
+              if (it.name === planToolName) return null // shown as the plan above
               return <ToolCard key={it.id} item={it} onAnswer={s.answer} onUndo={(item) => void s.undo(item)} onOpen={onOpen} />
           }
         })}
+        {s.compacting ? <div className="msg notice info" data-testid="compacting">Compacting the conversation…</div> : null}
         <div ref={end} />
       </div>
       <footer className="agent-footer">
+        {complete && complete.options.length > 0 ? (
+          <ul className="mention-list" role="listbox" data-testid="mention-list">
+            {complete.options.map((o, i) => (
+              <li key={o} role="option" aria-selected={i === complete.index} className={i === complete.index ? 'selected' : ''} onMouseDown={(e) => { e.preventDefault(); pick(o) }} data-testid="mention-option">
+                {o}
+              </li>
+            ))}
+          </ul>
+        ) : null}
         <textarea
+          ref={input}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value)
+            suggest(e.target.value, e.target.selectionStart ?? e.target.value.length)
+          }}
+          onBlur={() => setComplete(null)}
           onKeyDown={(e) => {
+            if (complete && complete.options.length > 0) {
+              if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+                e.preventDefault()
+                const n = complete.options.length
+                setComplete({ ...complete, index: (complete.index + (e.key === 'ArrowDown' ? 1 : n - 1)) % n })
+                return
+              }
+              if (e.key === 'Enter' || e.key === 'Tab') {
+                e.preventDefault()
+                pick(complete.options[complete.index])
+                return
+              }
+              if (e.key === 'Escape') {
+                setComplete(null)
+                return
+              }
+            }
             if (e.key === 'Enter' && !e.shiftKey) {
               e.preventDefault()
               submit()
             }
           }}
-          placeholder={s.running ? 'The agent is working…' : 'Ask the agent (Enter to send, Shift+Enter for a new line)'}
+          placeholder={s.running ? 'The agent is working…' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file)'}
           aria-label="Message to the agent"
           data-testid="agent-input"
           rows={3}
@@ -151,6 +252,15 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
               ))}
             </select>
           ) : null}
+          {s.conv.context ? (
+            <span
+              className={`agent-context${s.conv.context.used > 0.8 * s.conv.context.window ? ' full' : ''}`}
+              data-testid="agent-context"
+              title="How full the model's context window was at the last request (the provider's count); older parts are summarised before it overflows"
+            >
+              context {compact(s.conv.context.used)} / {compact(s.conv.context.window)} ({Math.round((100 * s.conv.context.used) / s.conv.context.window)}%)
+            </span>
+          ) : null}
           <span className="agent-usage" data-testid="agent-usage" title="Tokens used by this conversation">
             {s.conv.usage.input.toLocaleString()} in · {s.conv.usage.output.toLocaleString()} out
           </span>
@@ -163,4 +273,8 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
       </footer>
     </section>
   )
+}
+
+function compact(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n)
 }

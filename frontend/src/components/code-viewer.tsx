@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { Compartment, EditorState } from '@codemirror/state'
 import { EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view'
 import { bracketMatching, foldGutter, syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language'
-import { defaultKeymap } from '@codemirror/commands'
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search'
 import { oneDark } from '@codemirror/theme-one-dark'
 import { languageFor } from '../lib/language'
@@ -14,14 +14,25 @@ interface Props {
   text: string
   // reveal scrolls to a line and selects it; a new seq reveals again.
   reveal?: { line: number; seq: number }
+  // editable makes it an editor: onEdit hears every change of the text, onSave Ctrl+S (Cmd+S).
+  editable?: boolean
+  // revision, when it changes, puts text back even if it is unchanged (edits discarded).
+  revision?: number
+  onEdit?: (text: string) => void
+  onSave?: () => void
 }
 
-// CodeViewer shows text read-only with line numbers, search (Ctrl-F) and syntax highlighting for the file's language.
-export function CodeViewer({ fileName, docKey, text, reveal }: Props) {
+// CodeViewer shows text with line numbers, search (Ctrl-F) and syntax highlighting for the file's language;
+// read-only unless editable.
+export function CodeViewer({ fileName, docKey, text, reveal, editable = false, revision = 0, onEdit, onSave }: Props) {
   const host = useRef<HTMLDivElement>(null)
   const view = useRef<EditorView | null>(null)
   const lang = useRef(new Compartment())
+  const access = useRef(new Compartment())
   const shownName = useRef<string | null>(null)
+  // The latest callbacks, for the editor's listeners set up once.
+  const handlers = useRef({ onEdit, onSave })
+  handlers.current = { onEdit, onSave }
 
   useEffect(() => {
     if (!host.current) return
@@ -39,8 +50,20 @@ export function CodeViewer({ fileName, docKey, text, reveal }: Props) {
           bracketMatching(),
           highlightSelectionMatches(),
           search({ top: true }),
-          keymap.of([...searchKeymap, ...defaultKeymap]),
-          EditorState.readOnly.of(true),
+          history(),
+          keymap.of([
+            { key: 'Mod-s', preventDefault: true, run: () => (handlers.current.onSave?.(), true) },
+            ...searchKeymap,
+            ...historyKeymap,
+            ...defaultKeymap,
+            indentWithTab,
+          ]),
+          access.current.of([EditorState.readOnly.of(true), EditorView.editable.of(false)]),
+          EditorView.updateListener.of((u) => {
+            if (u.docChanged && u.transactions.some((t) => t.isUserEvent('input') || t.isUserEvent('delete') || t.isUserEvent('undo') || t.isUserEvent('redo') || t.isUserEvent('move'))) {
+              handlers.current.onEdit?.(u.state.doc.toString())
+            }
+          }),
           oneDark,
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           lang.current.of([]),
@@ -54,9 +77,14 @@ export function CodeViewer({ fileName, docKey, text, reveal }: Props) {
   }, [])
 
   useEffect(() => {
+    view.current?.dispatch({ effects: access.current.reconfigure(editable ? [] : [EditorState.readOnly.of(true), EditorView.editable.of(false)]) })
+  }, [editable])
+
+  useEffect(() => {
     const v = view.current
     if (!v) return
     const key = docKey ?? fileName
+    if (shownName.current === key && v.state.doc.toString() === text) return // what the editor holds already (a save)
     if (shownName.current === key) {
       // The same file read again after it changed on disk: keep the reader's place (and the highlighting).
       const keep = v.scrollSnapshot()
@@ -79,7 +107,7 @@ export function CodeViewer({ fileName, docKey, text, reveal }: Props) {
     return () => {
       live = false
     }
-  }, [fileName, docKey, text])
+  }, [fileName, docKey, text, revision])
 
   useEffect(() => {
     const v = view.current
@@ -89,5 +117,5 @@ export function CodeViewer({ fileName, docKey, text, reveal }: Props) {
     v.dispatch({ selection: { anchor: line.from, head: line.to }, effects: EditorView.scrollIntoView(line.from, { y: 'center' }) })
   }, [reveal?.line, reveal?.seq]) // not on a reload of the same file: the reader may have scrolled away since
 
-  return <div className="code-viewer" ref={host} data-testid="code-viewer" data-language={languageFor(fileName)?.name ?? 'plain'} />
+  return <div className="code-viewer" ref={host} data-testid="code-viewer" data-editable={editable} data-language={languageFor(fileName)?.name ?? 'plain'} />
 }

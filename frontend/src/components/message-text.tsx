@@ -1,20 +1,92 @@
-import { blocks, spans } from '../lib/message-blocks'
+import { LanguageDescription } from '@codemirror/language'
+import { languages } from '@codemirror/language-data'
+import { classHighlighter, highlightCode } from '@lezer/highlight'
+import { useEffect, useState, type ReactNode } from 'react'
+import Markdown, { type Components } from 'react-markdown'
+import remarkGfm from 'remark-gfm'
+import { openExternal } from '../bridge'
 
-// MessageText shows a model's answer: prose with inline code, and fenced code blocks, all as text.
+// MessageText renders a model's answer as Markdown, as chat apps do: GFM tables, lists, headings, task lists;
+// code blocks highlighted with the CodeMirror grammars the viewer already ships, each with a copy button; links
+// open in the system browser, never in the app's web view. Raw HTML in the answer is shown as text.
 export function MessageText({ text }: { text: string }) {
   return (
-    <>
-      {blocks(text).map((b, i) =>
-        b.kind === 'code' ? (
-          <pre key={i} className="msg-code" data-lang={b.lang}>
-            {b.text}
-          </pre>
-        ) : (
-          <span key={i}>
-            {spans(b.text).map((s, j) => (s.code ? <code key={j}>{s.text}</code> : s.text))}
-          </span>
-        ),
-      )}
-    </>
+    <div className="markdown" data-testid="markdown">
+      <Markdown remarkPlugins={[remarkGfm]} components={components} skipHtml={false}>
+        {text}
+      </Markdown>
+    </div>
+  )
+}
+
+const components: Components = {
+  a: ({ href, children }) => (
+    <a
+      href={href}
+      onClick={(e) => {
+        e.preventDefault()
+        if (href && /^https?:\/\//i.test(href)) openExternal(href)
+      }}
+      title={href}
+      data-testid="md-link"
+    >
+      {children}
+    </a>
+  ),
+  pre: ({ children }) => <>{children}</>,
+  code: ({ className, children }) => {
+    const lang = /language-([\w+#-]+)/.exec(className ?? '')?.[1]
+    const code = String(children ?? '')
+    // Fenced blocks come with a language class or span lines; the rest is inline code.
+    if (!lang && !code.includes('\n')) return <code>{children}</code>
+    return <CodeBlock lang={lang ?? ''} code={code.replace(/\n$/, '')} />
+  },
+}
+
+function CodeBlock({ lang, code }: { lang: string; code: string }) {
+  const [nodes, setNodes] = useState<ReactNode[] | null>(null)
+  const [copied, setCopied] = useState(false)
+  useEffect(() => {
+    let live = true
+    const desc = lang ? LanguageDescription.matchLanguageName(languages, lang, true) : null
+    if (!desc) return
+    desc
+      .load()
+      .then((support) => {
+        if (!live) return
+        const out: ReactNode[] = []
+        highlightCode(
+          code,
+          support.language.parser.parse(code),
+          classHighlighter,
+          (t, classes) => out.push(classes ? <span key={out.length} className={classes}>{t}</span> : t),
+          () => out.push('\n'),
+        )
+        setNodes(out)
+      })
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [lang, code])
+  return (
+    <div className="code-block" data-testid="code-block" data-lang={lang}>
+      <button
+        className="copy-button"
+        onClick={() => {
+          void navigator.clipboard
+            ?.writeText(code)
+            .then(() => setCopied(true))
+            .catch(() => undefined)
+          setTimeout(() => setCopied(false), 1500)
+        }}
+        data-testid="code-copy"
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+      <pre className="msg-code">
+        <code>{nodes ?? code}</code>
+      </pre>
+    </div>
   )
 }

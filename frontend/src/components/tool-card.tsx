@@ -86,6 +86,22 @@ export function ToolCard({ item, onAnswer, onUndo, onOpen }: Props) {
       ) : null}
       {item.name === 'exec_shell' && (item.live || item.output) ? <ExecOutput item={item} /> : null}
       {item.name === 'search_files' && item.state === 'done' ? <Hits result={item.output as SearchResult} onOpen={onOpen} /> : null}
+      {item.state === 'done' && !['exec_shell', 'write_file', 'patch_file'].includes(item.name) ? <FullResult output={item.output} /> : null}
+    </div>
+  )
+}
+
+// FullResult shows all the tool returned, on request: the model may have been sent a capped copy.
+function FullResult({ output }: { output: unknown }) {
+  const [open, setOpen] = useState(false)
+  const content = (output as { content?: unknown } | undefined)?.content
+  const text = typeof content === 'string' ? content : JSON.stringify(output, null, 2)
+  return (
+    <div className="tool-result">
+      <button className="link-button" onClick={() => setOpen((o) => !o)} data-testid="tool-result-toggle">
+        {open ? 'Hide result' : `Show result (${text.length.toLocaleString()} characters)`}
+      </button>
+      {open ? <pre className="tool-preview" data-testid="tool-result">{text}</pre> : null}
     </div>
   )
 }

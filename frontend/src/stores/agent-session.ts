@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import {
   callTool,
+  instructions as loadInstructions,
   conversations as listConversations,
   deleteConversation,
   loadConversation,
@@ -12,6 +13,7 @@ import {
   toBackendError,
   toolSpecs,
   type ConversationMeta,
+  type Instructions,
   type Project,
   type ProjectSettings,
   type ProvidersView,
@@ -19,9 +21,12 @@ import {
 } from '../bridge'
 import { denial, needsApproval, noGrants, sessionGrant, type Grants } from '../agent/approvals'
 import { errorOf, newConversation, restore, titleFrom, type Conversation, type Item, type ToolItem } from '../agent/conversation'
-import { runTurn, type TurnEvent } from '../agent/run-turn'
+import { compactedMessages, splitForCompaction } from '../agent/context'
+import { attachMentions } from '../agent/mentions'
+import { planTool, planToolName } from '../agent/plan'
+import { runTurn, summarise, type TurnEvent } from '../agent/run-turn'
 import { instructions } from '../agent/system-prompt'
-import { createModel } from '../llm/providers'
+import { contextWindow, createModel } from '../llm/providers'
 import type { LanguageModel } from 'ai'
 
 export type Approval = { kind: 'once' } | { kind: 'session' } | { kind: 'deny'; reason: string }
@@ -40,6 +45,8 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const [provs, setProvs] = useState<ProvidersView | null>(null)
   const [settings, setSettings] = useState<ProjectSettings | null>(null)
   const [specs, setSpecs] = useState<ToolSpec[]>([])
+  const [extra, setExtra] = useState<Instructions | null>(null) // the instruction files of the last request
+  const [compacting, setCompacting] = useState(false)
   const grants = useRef<Grants>(noGrants())
   const waiting = useRef(new Map<string, (a: Approval) => void>())
   const abort = useRef<AbortController | null>(null)
@@ -65,6 +72,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     refreshList()
     refreshProviders()
     refreshSettings()
+    loadInstructions()
+      .then(setExtra)
+      .catch(() => undefined)
     toolSpecs()
       .then(setSpecs)
       .catch(() => undefined)
@@ -84,7 +94,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     if (!dirty.current || c.items.length === 0) return
     dirty.current = false
     try {
-      await saveConversation(c.id, c.title, { items: c.items, messages: c.messages, usage: c.usage, notes: c.notes ?? [] })
+      await saveConversation(c.id, c.title, { items: c.items, messages: c.messages, usage: c.usage, notes: c.notes ?? [], plan: c.plan ?? [], context: c.context })
       refreshList()
     } catch {
       dirty.current = true
@@ -187,23 +197,30 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         update((c) => ({ ...c, items: [...c.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'error', text: String(e) }] }))
         return
       }
+      setRunning(true)
       const notes = convRef.current.notes ?? []
-      const content = notes.length ? `${notes.join('\n')}\n\n${text}` : text
+      // Files mentioned with @path (or @path:10-20) go with the request.
+      const { attachments, attached } = await attachMentions(text, (path, offset, limit) => callTool('read_file', { path, offset, limit }))
+      const content = [notes.join('\n'), text, attachments].filter(Boolean).join('\n\n')
       const userMsg = { role: 'user' as const, content }
       update((c) => ({
         ...c,
         title: c.title || titleFrom(text),
         notes: [],
-        items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text }],
+        items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text, ...(attached.length ? { attached } : {}) }],
         messages: [...c.messages, userMsg],
       }))
       const ctl = new AbortController()
       abort.current = ctl
-      setRunning(true)
+      const window = await contextWindow(provider, provider.model)
+      const loaded = await loadInstructions().catch(() => null)
+      setExtra(loaded)
       let textId = ''
+      let thinkId = ''
       const onEvent = (e: TurnEvent) => {
         switch (e.type) {
           case 'text':
+            thinkId = ''
             update((c) => {
               const last = c.items[c.items.length - 1]
               if (last?.kind === 'assistant' && last.id === textId) {
@@ -212,6 +229,25 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
               textId = `a${Date.now()}${Math.random().toString(36).slice(2, 5)}`
               return { ...c, items: [...c.items, { kind: 'assistant', id: textId, text: e.delta }] }
             })
+            break
+          case 'reasoning':
+            update((c) => {
+              const last = c.items[c.items.length - 1]
+              if (last?.kind === 'reasoning' && last.id === thinkId) {
+                return { ...c, items: [...c.items.slice(0, -1), { ...last, text: last.text + e.delta }] }
+              }
+              thinkId = `r${Date.now()}${Math.random().toString(36).slice(2, 5)}`
+              textId = ''
+              return { ...c, items: [...c.items, { kind: 'reasoning', id: thinkId, text: e.delta }] }
+            })
+            break
+          case 'compacting':
+            setCompacting(true)
+            break
+          case 'compacted':
+            setCompacting(false)
+            textId = ''
+            update((c) => ({ ...c, items: [...c.items, { kind: 'compaction', id: `k${Date.now()}`, summary: e.summary, before: e.before, after: e.after, summarised: e.summarised }] }))
             break
           case 'tool-call':
             textId = ''
@@ -226,7 +262,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
             break
           }
           case 'step':
-            update((c) => ({ ...c, usage: { input: c.usage.input + e.input, output: c.usage.output + e.output } }))
+            update((c) => ({ ...c, usage: { input: c.usage.input + e.input, output: c.usage.output + e.output }, context: { ...c.context, used: e.input + e.output, window } }))
             break
           case 'error':
             update((c) => ({ ...c, items: [...c.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'error', text: e.message }] }))
@@ -236,18 +272,22 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       const cwd = await callTool('get_working_directory', {}).catch(() => null)
       const res = await runTurn({
         model,
-        instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [] }),
+        instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined }),
         messages: [...convRef.current.messages],
         specs,
         execute,
         onEvent,
         signal: ctl.signal,
+        window,
+        calibration: convRef.current.context?.calibration,
+        local: { [planToolName]: planTool((plan) => update((c) => ({ ...c, plan }))) },
       })
+      setCompacting(false)
       update((c) => {
         const items = c.items.slice()
         if (res.finish === 'stopped') items.push({ kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: 'Stopped.' })
         if (res.finish === 'step-limit') items.push({ kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: 'Stopped at the step limit; say "continue" to go on.' })
-        return { ...c, items, messages: [...c.messages, ...res.messages] }
+        return { ...c, items, messages: res.replaced ?? [...c.messages, ...res.messages], context: c.context ? { ...c.context, calibration: res.calibration } : c.context }
       })
       abort.current = null
       setRunning(false)
@@ -255,6 +295,33 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     },
     [provs, running, ready, makeModel, update, project, settings, specs, execute, flush],
   )
+
+  // compactNow summarises the older part of the conversation on the user's request.
+  const compactNow = useCallback(async () => {
+    const provider = provs?.providers.find((p) => p.id === provs.active)
+    if (!provider?.model || running) return
+    const { older, recent } = splitForCompaction(convRef.current.messages)
+    if (older.length === 0) {
+      update((c) => ({ ...c, items: [...c.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: 'Nothing to compact yet: the conversation is one turn.' }] }))
+      return
+    }
+    setRunning(true)
+    setCompacting(true)
+    try {
+      const summary = await summarise(makeModel(provider, provider.model), older)
+      update((c) => ({
+        ...c,
+        messages: compactedMessages(summary, recent),
+        items: [...c.items, { kind: 'compaction', id: `k${Date.now()}`, summary, before: 0, after: 0, summarised: older.length }],
+      }))
+    } catch (e) {
+      update((c) => ({ ...c, items: [...c.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'error', text: `Compacting failed: ${String(e)}` }] }))
+    } finally {
+      setCompacting(false)
+      setRunning(false)
+      await flush()
+    }
+  }, [provs, running, makeModel, update, flush])
 
   const stop = useCallback(() => {
     abort.current?.abort()
@@ -323,5 +390,5 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     [refreshList],
   )
 
-  return { conv, list, running, ready, providers: provs, settings, send, stop, answer, undo, open, startNew, rename, remove, refreshProviders, refreshSettings, setSettings }
+  return { conv, list, running, ready, providers: provs, settings, extra, compacting, send, stop, answer, undo, open, startNew, rename, remove, compactNow, refreshProviders, refreshSettings, setSettings }
 }

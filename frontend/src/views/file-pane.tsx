@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { callTool, toBackendError, type BackendError, type ReadFileResult } from '../bridge'
+import { toBackendError, userCall, type BackendError, type ReadFileResult } from '../bridge'
 import { CodeViewer } from '../components/code-viewer'
 import { ErrorNotice } from '../components/error-notice'
 import { fileChanged } from '../lib/fs-changes'
@@ -18,18 +18,42 @@ interface Props {
 
 type State = { kind: 'empty' } | { kind: 'loading' } | { kind: 'file'; file: ReadFileResult; partial: boolean } | { kind: 'error'; error: BackendError }
 
-// FilePane reads the selected file through the backend and shows it, or why it cannot. When the file changes on
-// disk while it is shown (the user's editor, a build, the agent) it is read again in place: the viewer is
-// read-only, so there is nothing of the user's to lose, and a banner says it happened.
+// sha256 is the hex SHA-256 of text as UTF-8: what the editor loaded, for a save that must not overwrite a change
+// made on disk since.
+async function sha256(text: string): Promise<string> {
+  const d = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))
+  return [...new Uint8Array(d)].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+// FilePane reads the selected file through the backend and shows it in an editor, or why it cannot. Ctrl+S saves
+// through write_file, so the user's edit is snapshotted and undoable like the agent's, and the agent's next edit
+// of the file is refused as stale until it reads it again. When the file changes on disk while it is shown (a
+// build, the agent) it is read again in place, unless it holds unsaved edits: then a banner offers the choice,
+// and a save over a changed file is refused rather than lose either side.
 export function FilePane({ root, target, feed }: Props) {
   const [state, setState] = useState<State>({ kind: 'empty' })
   const [version, setVersion] = useState(0)
   const [reloaded, setReloaded] = useState<Date | null>(null)
+  const [draft, setDraft] = useState<string | null>(null) // unsaved edits
+  const [conflict, setConflict] = useState(false) // the file changed on disk while draft was unsaved
+  const [saved, setSaved] = useState<{ at: Date; backup?: string } | null>(null)
+  const [saveError, setSaveError] = useState<BackendError | null>(null)
+  const [revision, setRevision] = useState(0)
   const shown = useRef<string | null>(null)
+  const draftRef = useRef<string | null>(null)
+  draftRef.current = draft
   const rel = target?.rel ?? null
   useChanges(feed, (changes) => {
-    if (rel && fileChanged(rel, changes)) setVersion((v) => v + 1)
+    if (!rel || !fileChanged(rel, changes)) return
+    if (draftRef.current !== null) setConflict(true)
+    else setVersion((v) => v + 1)
   })
+  useEffect(() => {
+    setDraft(null)
+    setConflict(false)
+    setSaved(null)
+    setSaveError(null)
+  }, [rel])
 
   useEffect(() => {
     if (!rel) {
@@ -44,12 +68,12 @@ export function FilePane({ root, target, feed }: Props) {
       setReloaded(null)
     }
     const path = absolute(root, rel)
-    callTool('read_file', { path })
+    userCall('read_file', { path })
       .then((file) => ({ file, partial: false }))
       .catch(async (e: unknown) => {
         const err = toBackendError(e)
         if (err.code !== 'too_large') throw err
-        return { file: await callTool('read_file', { path, offset: 1, limit: previewLines }), partial: true }
+        return { file: await userCall('read_file', { path, offset: 1, limit: previewLines }), partial: true }
       })
       .then(({ file, partial }) => {
         if (!live) return
@@ -70,6 +94,31 @@ export function FilePane({ root, target, feed }: Props) {
     }
   }, [root, rel, version])
 
+  const editable = state.kind === 'file' && !state.partial
+  const save = async (force = false) => {
+    if (state.kind !== 'file' || draft === null || !rel) return
+    const content = draft
+    try {
+      const out = await userCall('write_file', { path: absolute(root, rel), content, ...(force ? {} : { expected_sha256: await sha256(state.file.content) }) })
+      setState({ kind: 'file', file: { ...state.file, content, size: new TextEncoder().encode(content).length }, partial: false })
+      setDraft(null)
+      setConflict(false)
+      setSaveError(null)
+      setSaved({ at: new Date(), backup: out.backup })
+    } catch (e) {
+      const err = toBackendError(e)
+      setSaveError(err)
+      if (err.code === 'stale_file') setConflict(true)
+    }
+  }
+  const discard = () => {
+    setRevision((r) => r + 1)
+    setDraft(null)
+    setConflict(false)
+    setSaveError(null)
+    setVersion((v) => v + 1)
+  }
+
   return (
     <section className="file-pane" data-testid="file-pane">
       <header className="file-header">
@@ -79,7 +128,35 @@ export function FilePane({ root, target, feed }: Props) {
             {humanSize(state.file.size)} · {state.file.total_lines} lines · {state.file.line_ending.toUpperCase()}
           </span>
         ) : null}
+        {draft !== null ? (
+          <>
+            <span className="file-dirty" data-testid="file-dirty">● modified</span>
+            <button className="link-button" onClick={() => void save()} data-testid="file-save" title="Save (Ctrl+S); a snapshot is taken first">
+              Save
+            </button>
+            <button className="link-button" onClick={discard} data-testid="file-discard">
+              Discard
+            </button>
+          </>
+        ) : saved ? (
+          <span className="file-saved muted" data-testid="file-saved">
+            saved {saved.at.toLocaleTimeString()}
+            {saved.backup ? ` · snapshot ${saved.backup.slice(0, 8)}` : ''}
+          </span>
+        ) : null}
       </header>
+      {conflict ? (
+        <div className="file-banner conflict" data-testid="file-conflict">
+          The file changed on disk while you were editing it.{' '}
+          <button className="link-button" onClick={discard} data-testid="conflict-reload">
+            Reload (drop my edits)
+          </button>{' '}
+          <button className="link-button" onClick={() => void save(true)} data-testid="conflict-overwrite">
+            Save mine over it
+          </button>
+        </div>
+      ) : null}
+      {saveError && saveError.code !== 'stale_file' ? <ErrorNotice error={saveError} /> : null}
       {reloaded ? (
         <div className="file-banner" data-testid="file-reloaded">
           {state.kind === 'error' ? 'Changed on disk' : 'Changed on disk, reloaded'} at {reloaded.toLocaleTimeString()}.
@@ -97,7 +174,16 @@ export function FilePane({ root, target, feed }: Props) {
       {state.kind === 'loading' ? <div className="placeholder">Loading…</div> : null}
       {state.kind === 'error' ? <ErrorNotice error={state.error} /> : null}
       {state.kind === 'file' ? (
-        <CodeViewer fileName={baseName(state.file.path)} docKey={state.file.path} text={state.file.content} reveal={target?.line ? { line: target.line, seq: target.seq } : undefined} />
+        <CodeViewer
+          fileName={baseName(state.file.path)}
+          docKey={state.file.path}
+          text={state.file.content}
+          reveal={target?.line ? { line: target.line, seq: target.seq } : undefined}
+          editable={editable}
+          revision={revision}
+          onEdit={(t) => setDraft(t === state.file.content ? null : t)}
+          onSave={() => void save()}
+        />
       ) : null}
     </section>
   )

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react'
 import {
   deleteProvider,
+  instructions as loadInstructions,
+  saveUserInstructions,
   projectSettings,
   providers as loadProviders,
   saveProjectSettings,
@@ -20,7 +22,7 @@ interface Props {
   onClose: (changed: boolean) => void
 }
 
-const blank: ProviderInput = { id: '', name: '', kind: 'openai-compatible', base_url: '', model: '', api_key: '', clear_key: false }
+const blank: ProviderInput = { id: '', name: '', kind: 'openai-compatible', base_url: '', model: '', api_key: '', clear_key: false, context_window: 0 }
 
 // SettingsScreen edits the model providers (keys go to the backend and are never shown again) and the open
 // project's rules: the command allowlist, network, edit approvals, snapshot retention, and the sandbox in force.
@@ -34,9 +36,13 @@ export function SettingsScreen({ onClose }: Props) {
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
   const [changed, setChanged] = useState(false)
+  const [userText, setUserText] = useState('')
 
   useEffect(() => {
     loadProviders().then(setProvs).catch((e: unknown) => setError(toBackendError(e)))
+    loadInstructions()
+      .then((v) => setUserText(v.user))
+      .catch(() => undefined)
     projectSettings()
       .then((p) => {
         setProj(p)
@@ -54,7 +60,7 @@ export function SettingsScreen({ onClose }: Props) {
   }
   const editProvider = (p: ProviderView | null) => {
     setModels([])
-    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false } : { ...blank })
+    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window } : { ...blank })
   }
   const fetchModels = (p: ProviderInput) => {
     const view = provs?.providers.find((x) => x.id === p.id)
@@ -130,10 +136,34 @@ export function SettingsScreen({ onClose }: Props) {
               <datalist id="provider-models">{models.map((m) => <option key={m} value={m} />)}</datalist>
               <button type="button" className="link-button" onClick={() => fetchModels(edit)} data-testid="provider-list-models">List models</button>
             </label>
+            <label>
+              Context window of this model (tokens; empty: from the provider's model list, else the model's usual size){' '}
+              <input type="number" min={0} value={edit.context_window || ''} onChange={(e) => setEdit({ ...edit, context_window: Number(e.target.value) || 0 })} data-testid="provider-context-window" />
+            </label>
             {models.length ? <div className="muted" data-testid="provider-models">{models.length} models: {models.slice(0, 8).join(', ')}{models.length > 8 ? ', …' : ''}</div> : null}
             <button type="submit" data-testid="provider-save">Save provider</button>
           </form>
         ) : null}
+
+        <h3>Your instructions</h3>
+        <form
+          className="user-instructions"
+          onSubmit={(ev) => {
+            ev.preventDefault()
+            saveUserInstructions(userText)
+              .then((v) => {
+                setUserText(v.user)
+                done('your instructions are used from the next request')
+              })
+              .catch(fail)
+          }}
+        >
+          <label>
+            Added to every conversation, in every project (the project's AGENTS.md is read too){' '}
+            <textarea value={userText} onChange={(e) => setUserText(e.target.value)} rows={4} placeholder="Answer in British English. Run the tests before saying you are done." data-testid="user-instructions" />
+          </label>
+          <button type="submit" data-testid="user-instructions-save">Save instructions</button>
+        </form>
 
         {proj ? (
           <form

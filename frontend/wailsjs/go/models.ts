@@ -18,6 +18,56 @@ export namespace app {
 	        this.updated = source["updated"];
 	    }
 	}
+	export class InstructionFile {
+	    path: string;
+	    content: string;
+	    size: number;
+	    truncated: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new InstructionFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.content = source["content"];
+	        this.size = source["size"];
+	        this.truncated = source["truncated"];
+	    }
+	}
+	export class InstructionsView {
+	    files: InstructionFile[];
+	    user: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new InstructionsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.files = this.convertValues(source["files"], InstructionFile);
+	        this.user = source["user"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class LLMRequest {
 	    provider: string;
 	    url: string;
@@ -188,6 +238,7 @@ export namespace app {
 	    model: string;
 	    api_key: string;
 	    clear_key: boolean;
+	    context_window: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderInput(source);
@@ -202,6 +253,7 @@ export namespace app {
 	        this.model = source["model"];
 	        this.api_key = source["api_key"];
 	        this.clear_key = source["clear_key"];
+	        this.context_window = source["context_window"];
 	    }
 	}
 	export class ProviderView {
@@ -212,6 +264,7 @@ export namespace app {
 	    model: string;
 	    has_key: boolean;
 	    key_source?: string;
+	    context_window: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderView(source);
@@ -226,6 +279,7 @@ export namespace app {
 	        this.model = source["model"];
 	        this.has_key = source["has_key"];
 	        this.key_source = source["key_source"];
+	        this.context_window = source["context_window"];
 	    }
 	}
 	export class ProvidersView {

@@ -9,3 +9,5 @@ export function Cancel(arg1:string):Promise<boolean>;
 export function Run(arg1:string,arg2:string,arg3:string):Promise<string>;
 
 export function Specs():Promise<Array<app.ToolSpec>>;
+
+export function UserCall(arg1:string,arg2:string):Promise<string>;

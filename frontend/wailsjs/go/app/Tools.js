@@ -17,3 +17,7 @@ export function Run(arg1, arg2, arg3) {
 export function Specs() {
   return window['go']['app']['Tools']['Specs']();
 }
+
+export function UserCall(arg1, arg2) {
+  return window['go']['app']['Tools']['UserCall'](arg1, arg2);
+}
