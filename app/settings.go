@@ -192,4 +192,3 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 	}
 	return s.view(root, p), nil
 }
-
