@@ -89,6 +89,11 @@ func execShell(d Deps) *tool.Tool {
 		if err != nil {
 			return execShellOut{}, err
 		}
+		dir, closeDir, err := commandDir(d.Session, info)
+		if err != nil {
+			return execShellOut{}, err
+		}
+		defer closeDir()
 		tmp, err := os.MkdirTemp("", "rooted-exec-")
 		if err != nil {
 			return execShellOut{}, err
@@ -101,8 +106,10 @@ func execShell(d Deps) *tool.Tool {
 			return execShellOut{}, err
 		}
 		spec := shell.Spec{
-			Argv: argv, Dir: info.Cwd, Timeout: timeout, Policy: policy, Sandbox: shell.Probe(policy),
-			Env: shell.Env(os.Environ(), d.SecretEnv, "TMPDIR="+tmp, "NPM_CONFIG_USERCONFIG="+npmrc, "PIP_CONFIG_FILE="+os.DevNull),
+			Argv: argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: shell.Probe(policy),
+			// PWD names the directory as the user knows it; a program that finds it is not where it runs asks the
+			// kernel instead.
+			Env: shell.Env(os.Environ(), d.SecretEnv, "PWD="+info.Cwd, "TMPDIR="+tmp, "NPM_CONFIG_USERCONFIG="+npmrc, "PIP_CONFIG_FILE="+os.DevNull),
 		}
 		if p := tool.ProgressFrom(ctx); p != nil {
 			spec.Live = p

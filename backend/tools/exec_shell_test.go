@@ -191,3 +191,35 @@ func TestExecShellNetworkOffByDefault(t *testing.T) {
 		t.Fatalf("with the network on: %+v, %v", out, e)
 	}
 }
+
+// A command starts in the working directory as opened through the root when it starts: a folder swapped for a
+// symlink out of the project after the agent changed into it is refused, not entered; one swapped for a symlink
+// inside the project is entered as the folder it names.
+func TestExecShellWorkingDirectoryIsOpenedThroughTheRoot(t *testing.T) {
+	reg, _, root := openRegistry(t, "sub/", "sub/mine.txt", "other/", "other/theirs.txt")
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret-name.txt"), []byte("x"), 0o644)
+	if _, e := call[map[string]any](t, reg, "change_working_directory", `{"path": "sub"}`); e != nil {
+		t.Fatal(e)
+	}
+	out, e := call[execOut](t, reg, "exec_shell", `{"command": "ls"}`)
+	if e != nil || out.Stdout != "mine.txt\n" {
+		t.Fatalf("ls in sub: %+v %v", out, e)
+	}
+	// The folder is replaced by a link out of the project.
+	os.RemoveAll(filepath.Join(root, "sub"))
+	if err := os.Symlink(outside, filepath.Join(root, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	out, e = call[execOut](t, reg, "exec_shell", `{"command": "ls"}`)
+	if e == nil || e.Code != tool.CodeOutsideRoot || strings.Contains(out.Stdout, "secret-name") {
+		t.Errorf("ls after sub became a link out: %+v %v", out, e)
+	}
+	// A link to a folder inside the project is followed, as os.Root follows it.
+	os.Remove(filepath.Join(root, "sub"))
+	os.Symlink("other", filepath.Join(root, "sub"))
+	out, e = call[execOut](t, reg, "exec_shell", `{"command": "ls"}`)
+	if e != nil || out.Stdout != "theirs.txt\n" {
+		t.Errorf("ls after sub became a link to other: %+v %v", out, e)
+	}
+}
