@@ -2,6 +2,7 @@ package snapshot
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -63,6 +64,15 @@ func isHeavy(name string) bool {
 // removeInside removes a file a restore found created since the snapshot, and the directories that held only it.
 func removeInside(root *os.Root, rel string) error {
 	p := filepath.FromSlash(rel)
+	// Never through a link: a folder on the way that became a symlink (even to a folder inside the project) means
+	// the file to remove is not the one the snapshot knew.
+	for dir := filepath.Dir(p); dir != "." && dir != string(filepath.Separator); dir = filepath.Dir(dir) {
+		if fi, err := root.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("not removing %s: %s is now a symbolic link", rel, filepath.ToSlash(dir))
+		} else if isNotExist(err) {
+			return nil // already gone with its folder
+		}
+	}
 	if err := root.Remove(p); err != nil && !isNotExist(err) {
 		return err
 	}

@@ -33,6 +33,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
@@ -404,9 +405,12 @@ func (r *Repo) writeExcludes() error {
 	for _, h := range heavy {
 		b.WriteString(h + "\n")
 	}
-	if own, err := os.ReadFile(filepath.Join(r.root, ".git", "info", "exclude")); err == nil {
-		b.Write(own)
-		b.WriteByte('\n')
+	// The project's own excludes, read through its root and only when a plain file (never through a link).
+	if fi, err := r.fsys.Lstat(filepath.Join(".git", "info", "exclude")); err == nil && fi.Mode().IsRegular() {
+		if own, err := files.ReadRegular(r.fsys, "snapshot", filepath.Join(".git", "info", "exclude")); err == nil {
+			b.Write(own)
+			b.WriteByte('\n')
+		}
 	}
 	for _, big := range bigFiles(r.fsys) {
 		b.WriteString("/" + escapeGlob(big) + "\n")

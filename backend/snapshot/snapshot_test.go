@@ -317,3 +317,40 @@ func mapsEqual(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// Restore never removes through a symlink, and the project's exclude file is read through its root and never
+// through a link: a link swapped in for a folder or for .git/info/exclude reaches nothing.
+func TestNothingThroughLinks(t *testing.T) {
+	p := newProject(t, map[string]string{"d/f.txt": "mine\n", "e/f.txt": "someone else's\n"})
+	os.RemoveAll(p.path("d"))
+	if err := os.Symlink("e", p.path("d")); err != nil {
+		t.Fatal(err)
+	}
+	if err := removeInside(p.root, "d/f.txt"); err == nil {
+		t.Error("removed d/f.txt through d, now a link to e")
+	}
+	if b, err := os.ReadFile(p.path("e/f.txt")); err != nil || string(b) != "someone else's\n" {
+		t.Errorf("e/f.txt: %q %v", b, err)
+	}
+
+	outside := filepath.Join(t.TempDir(), "exclude")
+	os.WriteFile(outside, []byte("secret-pattern-from-outside\n"), 0o644)
+	os.MkdirAll(p.path(".git/info"), 0o755)
+	if err := os.Symlink(outside, p.path(".git/info/exclude")); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.repo.writeExcludes(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(p.repo.dir, "info", "exclude"))
+	if bytes.Contains(b, []byte("secret-pattern-from-outside")) {
+		t.Errorf("the exclude file was read through a link out of the project:\n%s", b)
+	}
+	// A plain exclude file is used.
+	os.Remove(p.path(".git/info/exclude"))
+	os.WriteFile(p.path(".git/info/exclude"), []byte("*.local\n"), 0o644)
+	p.repo.writeExcludes()
+	if b, _ := os.ReadFile(filepath.Join(p.repo.dir, "info", "exclude")); !bytes.Contains(b, []byte("*.local")) {
+		t.Errorf("the project's own exclude file was not used:\n%s", b)
+	}
+}
