@@ -6,7 +6,7 @@ import (
 
 // offlineFailure matches what programs print when they cannot reach the network: name resolution failing, or a
 // connection refused by the sandbox (Landlock answers connect with EACCES).
-var offlineFailure = regexp.MustCompile(`(?i)(EAI_AGAIN|ENOTFOUND|getaddrinfo|could not resolve host|temporary failure in name resolution|name or service not known|network is unreachable|connect EACCES|connect: permission denied|dial tcp[^\n]*permission denied|failed to connect to|unable to access '?https?://|request to https?://\S+ failed|no such host|connection refused|ECONNREFUSED|ETIMEDOUT)`)
+var offlineFailure = regexp.MustCompile(`(?i)(EAI_AGAIN|ENOTFOUND|getaddrinfo|could not resolve host|temporary failure in name resolution|name or service not known|network is unreachable|connect EACCES|connect: permission denied|socket EACCES|socket: permission denied|dial tcp[^\n]*permission denied|failed to connect to|unable to access '?https?://|request to https?://\S+ failed|no such host|connection refused|ECONNREFUSED|ETIMEDOUT)`)
 
 // NetworkHint explains a failed command that looks like it needed the network, when the policy gave it none.
 func NetworkHint(res Result, p Policy) string {

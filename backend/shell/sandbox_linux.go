@@ -45,6 +45,12 @@ func helper(argv []string) int {
 		fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
 		return 126
 	}
+	if !p.Network {
+		if err := denySockets(); err != nil {
+			fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
+			return 126
+		}
+	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rooted sandbox: %s: not found on PATH\n", argv[0])
