@@ -263,6 +263,20 @@ var gitExecKeys = []string{
 	"sendemail.", "pager.", "web.browser", "browser.", "man.", "difftool.", "mergetool.", "submodule.", "init.templatedir",
 }
 
+// GitExecKey reports whether a git configuration key (any case) names a program git runs, or decides what it runs.
+func GitExecKey(key string) bool {
+	key = strings.ToLower(key)
+	for _, k := range gitExecKeys {
+		if strings.HasPrefix(key, k) || (strings.HasPrefix(k, ".") && strings.Contains(key, k)) {
+			return true
+		}
+	}
+	return false
+}
+
+// ChangesFiles are the allowlisted programs that remove, move or overwrite what their arguments name.
+var ChangesFiles = map[string]bool{"rm": true, "mv": true, "cp": true, "touch": true, "mkdir": true}
+
 func gitConfigRunsPrograms(args []string) string {
 	var pos []string
 	for _, a := range args {
@@ -281,10 +295,8 @@ func gitConfigRunsPrograms(args []string) string {
 	if key == "set" && len(pos) > 1 { // git config set KEY VALUE (git 2.46)
 		key = strings.ToLower(pos[1])
 	}
-	for _, k := range gitExecKeys {
-		if strings.HasPrefix(key, k) || (strings.HasPrefix(k, ".") && strings.Contains(key, k)) {
-			return "git config " + key + " names a program or a hook that git would run later, outside the sandbox"
-		}
+	if GitExecKey(key) {
+		return "git config " + key + " names a program or a hook that git would run later, outside the sandbox"
 	}
 	return ""
 }

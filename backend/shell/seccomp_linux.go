@@ -48,7 +48,9 @@ func (b *bpf) load(off uint32) {
 	b.code = append(b.code, unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off})
 }
 
-func (b *bpf) ret(v uint32) { b.code = append(b.code, unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: v}) }
+func (b *bpf) ret(v uint32) {
+	b.code = append(b.code, unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: v})
+}
 
 // jump: if A op k goto jt else goto jf ("" is the next instruction).
 func (b *bpf) jump(op uint16, k uint32, jt, jf string) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -31,6 +32,9 @@ type execShellOut struct {
 	shell.Result
 	// Hint explains a likely cause of a failure the model can act on (the network being off).
 	Hint string `json:"hint,omitempty"`
+	// GitRestored says what the command changed in .git that git would run later (hooks, executable settings),
+	// and that Rooted put back.
+	GitRestored []string `json:"git_restored,omitempty"`
 }
 
 func execShell(d Deps) *tool.Tool {
@@ -74,6 +78,14 @@ func execShell(d Deps) *tool.Tool {
 				}
 				return execShellOut{}, e
 			}
+			if shell.ChangesFiles[argv[0]] {
+				if why := d.holdsGitData(p); why != "" {
+					return execShellOut{}, &tool.Error{
+						Code: tool.CodePermissionDenied, Path: p,
+						Message: fmt.Sprintf("%s names %s, %s: a repository's history cannot be restored from a snapshot, so commands may not remove, move or overwrite it; nothing was run", argv[0], p, why),
+					}
+				}
+			}
 		}
 		timeout := settings.DefaultTimeout
 		if in.TimeoutMS > 0 {
@@ -114,13 +126,23 @@ func execShell(d Deps) *tool.Tool {
 		if p := tool.ProgressFrom(ctx); p != nil {
 			spec.Live = p
 		}
+		root, err := d.Session.Resolve(info.Root)
+		if err != nil {
+			return execShellOut{}, err
+		}
+		git := guardGit(root.Root)
 		res, err := shell.Run(ctx, spec)
+		restored := git.restore(root.Root)
 		if err != nil {
 			return execShellOut{}, err
 		}
 		// The command may have changed anything in the project: the search index re-reads what it reports.
 		d.changedAll()
-		return execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res, Hint: shell.NetworkHint(res, policy)}, nil
+		out := execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res, Hint: shell.NetworkHint(res, policy), GitRestored: restored}
+		if len(restored) > 0 {
+			out.Hint = strings.TrimSpace(out.Hint + " The command changed what git runs later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks or executable git settings.")
+		}
+		return out, nil
 	})
 }
 
@@ -144,6 +166,24 @@ func (in execShellIn) argv() ([]string, error) {
 
 // insideRoot checks a command's file argument: lexically inside the root, and not a symlink (or through one) that
 // leads out. A path that does not exist yet is fine (mkdir, touch create it).
+// holdsGitData says why the path p names git's data: a .git or something in one, or a folder holding a repository
+// (the project itself, or a nested one); "" when it does not.
+func (d Deps) holdsGitData(p string) string {
+	t, err := d.Session.Resolve(p)
+	if err != nil {
+		return ""
+	}
+	if files.InGitDir(t.Slash()) {
+		return "which is git's data"
+	}
+	if fi, err := t.Root.Lstat(t.Rel); err == nil && fi.IsDir() {
+		if _, err := t.Root.Lstat(filepath.Join(t.Rel, ".git")); err == nil {
+			return "a folder holding a git repository"
+		}
+	}
+	return ""
+}
+
 func (d Deps) insideRoot(p string) error {
 	t, err := d.Session.Resolve(p)
 	if err != nil {
