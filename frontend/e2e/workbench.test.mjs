@@ -52,9 +52,13 @@ describe('workbench', { timeout: 600_000 }, () => {
       const line = document.querySelector('.cm-line')
       return line !== null && line.querySelector('span') !== null && line.querySelector('span').textContent === 'package'
     })
-    // Read-only: typing changes nothing.
+    // An editor: typing marks the file modified without touching the disk, and Discard puts it back.
     await viewer.locator('.cm-content').click()
     await page.keyboard.type('XYZ')
+    await page.getByTestId('file-dirty').waitFor()
+    assert.ok(!readFileSync(path.join(fixture, 'src', 'main.go'), 'utf8').includes('XYZ'), 'nothing is written before Save')
+    await page.getByTestId('file-discard').click()
+    await page.getByTestId('file-dirty').waitFor({ state: 'detached' })
     assert.equal(await viewer.locator('.cm-content', { hasText: 'XYZ' }).count(), 0)
     await screenshot(page, 'e2e-workbench.png')
   })
