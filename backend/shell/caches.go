@@ -3,17 +3,14 @@ package shell
 import (
 	"os"
 	"path/filepath"
+	"strings"
 )
 
-// ToolchainCaches are the directories build tools write to outside a project (Go's build and module caches, npm,
-// yarn, pnpm, cargo and bun caches), those that exist. The sandbox lets commands write there.
+// ToolchainCaches are the directories build tools write to outside a project (npm, yarn, pnpm, cargo and bun
+// caches), those that exist. The sandbox lets commands write there; Go's caches are private instead (GoCaches).
 func ToolchainCaches() []string {
 	home, _ := os.UserHomeDir()
 	cache, _ := os.UserCacheDir()
-	gopath := os.Getenv("GOPATH")
-	if gopath == "" && home != "" {
-		gopath = filepath.Join(home, "go")
-	}
 	var dirs []string
 	add := func(paths ...string) {
 		for _, p := range paths {
@@ -25,15 +22,12 @@ func ToolchainCaches() []string {
 			}
 		}
 	}
-	add(os.Getenv("GOCACHE"), os.Getenv("GOMODCACHE"), os.Getenv("npm_config_cache"), os.Getenv("NPM_CONFIG_CACHE"))
+	add(os.Getenv("npm_config_cache"), os.Getenv("NPM_CONFIG_CACHE"))
 	if ch := os.Getenv("CARGO_HOME"); ch != "" {
 		add(filepath.Join(ch, "registry"), filepath.Join(ch, "git"))
 	}
 	if cache != "" {
-		add(filepath.Join(cache, "go-build"), filepath.Join(cache, "yarn"))
-	}
-	if gopath != "" {
-		add(filepath.Join(gopath, "pkg", "mod"))
+		add(filepath.Join(cache, "yarn"))
 	}
 	if home != "" {
 		add(filepath.Join(home, ".npm"), filepath.Join(home, ".local", "share", "pnpm"),
@@ -41,4 +35,61 @@ func ToolchainCaches() []string {
 			filepath.Join(home, ".bun", "install", "cache"))
 	}
 	return dirs
+}
+
+// Go's caches are code other builds run: a build cache entry is used without being checked again, and a module's
+// extracted source is verified only when it is downloaded. A command that could write the user's caches could
+// change what the user's next build, anywhere, compiles. So sandboxed commands get Go caches of their own, per
+// project (GoCaches), and see the user's only to read: modules come from the user's cache through a file://
+// proxy, which go verifies against go.sum as it would a download.
+
+// GoCaches returns the environment that points a command's Go at private caches under dir (created as needed),
+// and the directories that must be writable for them; network says whether the module proxy may be reached after
+// the user's own cache.
+func GoCaches(dir string, network bool, getenv func(string) string) (env, writable []string) {
+	build, mods := filepath.Join(dir, "go-build"), filepath.Join(dir, "go-mod")
+	for _, d := range []string{build, mods} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, nil
+		}
+	}
+	proxy := "off"
+	if network {
+		proxy = getenv("GOPROXY")
+		if proxy == "" {
+			proxy = "https://proxy.golang.org,direct"
+		}
+	}
+	if shared := goModCache(getenv); shared != "" {
+		if fi, err := os.Stat(filepath.Join(shared, "cache", "download")); err == nil && fi.IsDir() {
+			proxy = "file://" + filepath.ToSlash(filepath.Join(shared, "cache", "download")) + "," + proxy
+		}
+	}
+	flags := []string{}
+	for _, f := range strings.Fields(getenv("GOFLAGS")) {
+		if f != "-modcacherw" && f != "--modcacherw" {
+			flags = append(flags, f)
+		}
+	}
+	env = []string{"GOCACHE=" + build, "GOMODCACHE=" + mods, "GOPROXY=" + proxy, "GOFLAGS=" + strings.Join(flags, " ")}
+	if !network {
+		env = append(env, "GONOSUMDB=*", "GOSUMDB=off") // go.sum is the check; the checksum database is out of reach
+	}
+	return env, []string{build, mods}
+}
+
+// goModCache is the user's module cache: GOMODCACHE, else GOPATH's (first entry) pkg/mod, else ~/go/pkg/mod.
+func goModCache(getenv func(string) string) string {
+	if m := getenv("GOMODCACHE"); m != "" {
+		return m
+	}
+	gopath := getenv("GOPATH")
+	if gopath == "" {
+		home, _ := os.UserHomeDir()
+		if home == "" {
+			return ""
+		}
+		gopath = filepath.Join(home, "go")
+	}
+	return filepath.Join(filepath.SplitList(gopath)[0], "pkg", "mod")
 }

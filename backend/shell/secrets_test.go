@@ -70,13 +70,15 @@ func newHome(t *testing.T) home {
 	}
 	t.Setenv("npm_config_cache", filepath.Join(h.tmp, "npm-cache"))
 	h.policy = settings.Project{}.Policy(h.project, h.tmp)
+	goEnv, goDirs := shell.GoCaches(filepath.Join(base, "toolcache"), false, os.Getenv)
+	h.policy.Writable = append(h.policy.Writable, goDirs...)
 	h.info = shell.Probe(h.policy)
 	if !h.info.Active || h.info.Kind != "landlock" {
 		t.Fatalf("no Landlock sandbox on this Linux machine: %+v", h.info)
 	}
 	npmrc := filepath.Join(h.tmp, ".npmrc")
 	os.WriteFile(npmrc, nil, 0o600)
-	h.env = shell.Env(os.Environ(), nil, "TMPDIR="+h.tmp, "NPM_CONFIG_USERCONFIG="+npmrc, "PIP_CONFIG_FILE="+os.DevNull)
+	h.env = shell.Env(os.Environ(), nil, append([]string{"TMPDIR=" + h.tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...)
 	return h
 }
 
@@ -199,4 +201,49 @@ func TestToolchainsWorkInTheSandbox(t *testing.T) {
 			t.Errorf("%v in the sandbox: exit %d\nstdout %s\nstderr %s", c.argv, res.ExitCode, res.Stdout, res.Stderr)
 		}
 	}
+}
+
+// Caches that other builds run code from cannot be poisoned: a command cannot change a module's source or a
+// build cache entry the user's own builds use, yet builds with dependencies work offline, their modules coming
+// from the user's module cache through a verified file:// proxy into the project's private cache.
+func TestCommandsCannotPoisonCaches(t *testing.T) {
+	h := newHome(t)
+	shared, _ := exec.Command("go", "env", "GOMODCACHE").Output()
+	userBuild, _ := exec.Command("go", "env", "GOCACHE").Output()
+	modDir := filepath.Join(strings.TrimSpace(string(shared)), "golang.org", "x", "sys@v0.48.0")
+	if _, err := os.Stat(modDir); err != nil {
+		t.Fatalf("the test needs golang.org/x/sys v0.48.0 in the module cache (this repository's dependency): %v", err)
+	}
+	app := filepath.Join(h.project, "app")
+	os.MkdirAll(app, 0o755)
+	os.WriteFile(filepath.Join(app, "go.mod"), []byte("module app\n\ngo 1.26.0\n\nrequire golang.org/x/sys v0.48.0\n"), 0o644)
+	os.WriteFile(filepath.Join(app, "go.sum"), []byte("golang.org/x/sys v0.48.0 h1:bbX/i/6MgT9BVLM9RT1thmxL04yeTAhbEz4SyadbXoo=\ngolang.org/x/sys v0.48.0/go.mod h1:hNLxWAXmnKAxqDtdwIYC4bM9oQPEecfsnNMuSxOs3og=\n"), 0o644)
+	os.WriteFile(filepath.Join(app, "main.go"), []byte("package main\n\nimport (\n\t\"fmt\"\n\n\t\"golang.org/x/sys/unix\"\n)\n\nfunc main() { fmt.Println(\"pid ok\", unix.Getpid() > 0) }\n"), 0o644)
+	build := h.runIn(t, app, "go", "run", ".")
+	if build.ExitCode != 0 || !strings.Contains(build.Stdout, "pid ok true") {
+		t.Fatalf("an offline build with a dependency: exit %d\n%s%s", build.ExitCode, build.Stdout, build.Stderr)
+	}
+	for _, a := range []struct{ name, target string }{
+		{"a module's source in the user's cache", filepath.Join(modDir, "unix", "zz_poison.go")},
+		{"a module's zip in the user's download cache", filepath.Join(strings.TrimSpace(string(shared)), "cache", "download", "golang.org", "x", "sys", "@v", "v0.48.0.zip")},
+		{"the user's build cache", filepath.Join(strings.TrimSpace(string(userBuild)), "00", "zz-poison-a")},
+	} {
+		res := h.run(t, "node", "-e", "const fs = require('fs'); try { fs.chmodSync(process.argv[1], 0o644) } catch {} fs.appendFileSync(process.argv[1], 'package unix\\n'); console.log('WROTE')", a.target)
+		if res.ExitCode == 0 || strings.Contains(res.Stdout, "WROTE") {
+			t.Errorf("%s was written: %q %q", a.name, res.Stdout, res.Stderr)
+			os.Remove(a.target)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(modDir, "unix", "zz_poison.go")); err == nil {
+		t.Error("the poisoned source file exists")
+	}
+}
+
+func (h home) runIn(t *testing.T, dir string, argv ...string) shell.Result {
+	t.Helper()
+	res, err := shell.Run(context.Background(), shell.Spec{Argv: argv, Dir: dir, Env: h.env, Timeout: 120 * time.Second, Policy: h.policy, Sandbox: h.info})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
