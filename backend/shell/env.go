@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // secretSuffixes and secretPrefixes mark variables that must not reach a command the model chose: API keys,
@@ -23,7 +24,9 @@ var (
 	}
 	// secretValue matches values shaped like credentials whatever the variable's name: URLs with a password,
 	// private keys, and the token formats of the common services.
-	secretValue = regexp.MustCompile(`://[^/\s:@]+:[^/\s@]+@|-----BEGIN [A-Z ]*PRIVATE KEY|\b(sk-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{10,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|A[KS]IA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.)`)
+	secretValue = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`://[^/\s:@]+:[^/\s@]+@|-----BEGIN [A-Z ]*PRIVATE KEY|\b(sk-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{10,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|A[KS]IA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.)`)
+	}) // compiled on first use: start-up stays short
 )
 
 // forced are set for every command: no colour codes or pagers in captured output, no prompts that would wait for
@@ -35,7 +38,7 @@ func Env(base []string, drop []string, extra ...string) []string {
 	out := make([]string, 0, len(base)+len(forced)+len(extra))
 	for _, kv := range base {
 		name, value, _ := strings.Cut(kv, "=")
-		if secret(name) || secretValue.MatchString(value) || slices.Contains(drop, name) || isForced(name) || overridden(name, extra) {
+		if secret(name) || secretValue().MatchString(value) || slices.Contains(drop, name) || isForced(name) || overridden(name, extra) {
 			continue
 		}
 		out = append(out, kv)

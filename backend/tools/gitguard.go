@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rooted-dev/rooted/backend/files"
 )
@@ -134,7 +135,9 @@ func (before *gitState) restore(root *os.Root) []string {
 // runsPrograms matches the configuration keys (lower case, subsection kept) whose value is a program git runs, or
 // which decide what it runs or where: narrower than what "git config" refuses to set (shell.GitExecKey), so that
 // a new remote or branch does not count.
-var runsPrograms = regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|worktree|alternaterefscommand)|alias\..+|filter\..+\.(clean|smudge|process)|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|credential\.(.+\.)?helper|gpg\.(.+\.)?program|sequence\.editor|include\.path|includeif\..+\.path|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|protocol\.(.+\.)?allow|url\..+\.(pushinsteadof|insteadof)|pager\..+|sendemail\..+|web\.browser|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|difftool\..+\.(cmd|path)|mergetool\..+\.(cmd|path)|submodule\..+\.update|init\.templatedir)$`)
+var runsPrograms = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|worktree|alternaterefscommand)|alias\..+|filter\..+\.(clean|smudge|process)|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|credential\.(.+\.)?helper|gpg\.(.+\.)?program|sequence\.editor|include\.path|includeif\..+\.path|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|protocol\.(.+\.)?allow|url\..+\.(pushinsteadof|insteadof)|pager\..+|sendemail\..+|web\.browser|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|difftool\..+\.(cmd|path)|mergetool\..+\.(cmd|path)|submodule\..+\.update|init\.templatedir)$`)
+}) // compiled on first use: start-up stays short
 
 // execKeysChanged lists the executable settings (runsPrograms) whose values differ between two git
 // configuration files. The parse is git's format as far as it matters: [section "sub"] headers, key = value lines.
@@ -142,12 +145,12 @@ func execKeysChanged(before, after []byte) []string {
 	a, b := gitConfigValues(before), gitConfigValues(after)
 	var out []string
 	for k, v := range b {
-		if runsPrograms.MatchString(k) && !slices.Equal(a[k], v) {
+		if runsPrograms().MatchString(k) && !slices.Equal(a[k], v) {
 			out = append(out, k)
 		}
 	}
 	for k := range a {
-		if _, ok := b[k]; !ok && runsPrograms.MatchString(k) {
+		if _, ok := b[k]; !ok && runsPrograms().MatchString(k) {
 			out = append(out, k)
 		}
 	}
