@@ -254,6 +254,14 @@ func (x *Index) Content(f file) ([]byte, func(), error) {
 	var keep []byte // nil: remember the file as not searchable
 	binary := len(data) > 0 && containsNUL(data[:min(len(data), sniffLen)])
 	if !binary && len(data) <= maxCachedFile {
+		x.mu.RLock()
+		full := x.bytes+int64(len(data)) > x.budget
+		x.mu.RUnlock()
+		if full {
+			// The budget is spent: a project bigger than it is searched from disk (its trigram index narrows the
+			// reads), and what is cached stays, rather than every read copying a file in and another out.
+			return data, release, nil
+		}
 		keep = make([]byte, len(data))
 		copy(keep, data)
 	}

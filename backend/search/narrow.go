@@ -31,6 +31,7 @@ type narrower struct {
 
 	mu       sync.Mutex
 	segs     []*trigram.Segment
+	closed   bool
 	covered  map[string]bool // files the segments hold
 	binary   map[string]bool // files found binary at the build, which no search reads
 	dirty    map[string]bool // changed since the segments were built
@@ -62,6 +63,9 @@ type NarrowStats struct {
 	Segments  int     `json:"segments"`
 	TextMiB   float64 `json:"text_mib"`
 }
+
+// buildDelay is how long after the search that asks for it a build starts (tests set it to 0).
+var buildDelay = 2 * time.Second
 
 // rebuildAfter is how many changed files make a rebuild worth it.
 const rebuildAfter = 2000
@@ -107,6 +111,19 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, er
 	gen := n.gen
 	n.mu.Unlock()
 	go func() {
+		// The search that asked runs first: on a big project the build and the first search would share the
+		// machine's cores and both take longer.
+		time.Sleep(buildDelay)
+		n.mu.Lock()
+		closed := n.closed
+		n.mu.Unlock()
+		if closed {
+			n.mu.Lock()
+			n.building = false
+			os.RemoveAll(n.dir)
+			n.mu.Unlock()
+			return
+		}
 		start := time.Now()
 		segs, covered, binary, stats, err := n.write(gen, list(), read)
 		// The build read every file once: give that garbage back to the system now rather than as the scavenger
@@ -279,6 +296,7 @@ func (n *narrower) Stats() NarrowStats {
 func (n *narrower) close() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	n.closed = true
 	for _, s := range n.segs {
 		s.Close()
 	}
