@@ -416,8 +416,13 @@ func (r *Repo) apply(sha [20]byte, exists bool, n *editNode) ([20]byte, bool, er
 
 // commitObject writes a snapshot commit of tree with msg, as git commit-tree would for this repository.
 func (r *Repo) commitObject(tree, msg string, when int64) (string, error) {
+	return writeCommit(r.objs, tree, msg, when)
+}
+
+// writeCommit writes a snapshot commit through o.
+func writeCommit(o *objects, tree, msg string, when int64) (string, error) {
 	body := fmt.Sprintf("tree %s\nauthor Rooted <snapshots@rooted.invalid> %d +0000\ncommitter Rooted <snapshots@rooted.invalid> %d +0000\n\n%s", tree, when, when, msg)
-	sha, err := r.objs.write("commit", []byte(body))
+	sha, err := o.write("commit", []byte(body))
 	if err != nil {
 		return "", err
 	}

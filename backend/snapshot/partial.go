@@ -53,12 +53,10 @@ func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
 	list, _ := json.Marshal(kept)
 	now := time.Now().UTC()
 	msg := fmt.Sprintf("%s\n\nFiles: %d\nPaths: %s\n", reason, len(kept), list)
-	body := fmt.Sprintf("tree %s\nauthor Rooted <snapshots@rooted.invalid> %d +0000\ncommitter Rooted <snapshots@rooted.invalid> %d +0000\n\n%s", tree, now.Unix(), now.Unix(), msg)
-	sha, err := o.write("commit", []byte(body))
+	id, err := writeCommit(o, tree, msg, now.Unix())
 	if err != nil {
 		return Snapshot{}, err
 	}
-	id := hex.EncodeToString(sha[:])
 	if err := r.updateRef(fmt.Sprintf("refs/snapshots/%020d", now.UnixNano()), id); err != nil {
 		return Snapshot{}, err
 	}
