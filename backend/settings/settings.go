@@ -59,7 +59,8 @@ func (p Project) EffectiveAllowlist() []string {
 // Policy is the sandbox of a command run in the project at root with the private temporary folder tmp.
 func (p Project) Policy(root, tmp string) shell.Policy {
 	home, _ := os.UserHomeDir()
-	writable := append(append([]string{root, tmp}, shell.ToolchainCaches()...), p.Writable...)
+	goBuild, goMods := shell.GoCacheDirs(shell.ToolCacheDir(root)) // the project's own Go caches (shell.GoCaches)
+	writable := append(append([]string{root, tmp, goBuild, goMods}, shell.ToolchainCaches()...), p.Writable...)
 	return shell.Policy{Readable: shell.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network}
 }
 

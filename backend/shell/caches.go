@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +49,7 @@ func ToolchainCaches() []string {
 // and the directories that must be writable for them; network says whether the module proxy may be reached after
 // the user's own cache.
 func GoCaches(dir string, network bool, getenv func(string) string) (env, writable []string) {
-	build, mods := filepath.Join(dir, "go-build"), filepath.Join(dir, "go-mod")
+	build, mods := GoCacheDirs(dir)
 	for _, d := range []string{build, mods} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return nil, nil
@@ -92,4 +94,20 @@ func goModCache(getenv func(string) string) string {
 		gopath = filepath.Join(home, "go")
 	}
 	return filepath.Join(filepath.SplitList(gopath)[0], "pkg", "mod")
+}
+
+// GoCacheDirs are the private Go build and module caches under dir.
+func GoCacheDirs(dir string) (build, mods string) {
+	return filepath.Join(dir, "go-build"), filepath.Join(dir, "go-mod")
+}
+
+// ToolCacheDir is where a project's commands keep their private toolchain caches: the user's cache directory (or
+// the temporary one) / rooted/toolcache/<name>-<hash of the root>.
+func ToolCacheDir(root string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(base, "rooted", "toolcache", filepath.Base(root)+"-"+hex.EncodeToString(sum[:6]))
 }

@@ -2,9 +2,7 @@ package tools
 
 import (
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -114,8 +112,7 @@ func execShell(d Deps) *tool.Tool {
 		}
 		defer os.RemoveAll(tmp)
 		policy := proj.Policy(info.Root, tmp)
-		goEnv, goDirs := shell.GoCaches(toolCacheDir(info.Root), proj.Network, os.Getenv)
-		policy.Writable = append(policy.Writable, goDirs...)
+		goEnv, _ := shell.GoCaches(shell.ToolCacheDir(info.Root), proj.Network, os.Getenv) // writable in the policy
 		// npm and pip read credentials from the user's config files; commands get empty ones instead.
 		npmrc := filepath.Join(tmp, ".npmrc")
 		if err := os.WriteFile(npmrc, nil, 0o600); err != nil {
@@ -170,17 +167,6 @@ func (in execShellIn) argv() ([]string, error) {
 
 // insideRoot checks a command's file argument: lexically inside the root, and not a symlink (or through one) that
 // leads out. A path that does not exist yet is fine (mkdir, touch create it).
-// toolCacheDir is where a project's commands keep their private toolchain caches (shell.GoCaches): the user's
-// cache directory, or the temporary one.
-func toolCacheDir(root string) string {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	sum := sha256.Sum256([]byte(root))
-	return filepath.Join(base, "rooted", "toolcache", filepath.Base(root)+"-"+hex.EncodeToString(sum[:6]))
-}
-
 // holdsGitData says why the path p names git's data: a .git or something in one, or a folder holding a repository
 // (the project itself, or a nested one); "" when it does not.
 func (d Deps) holdsGitData(p string) string {
