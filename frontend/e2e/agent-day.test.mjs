@@ -33,6 +33,10 @@ function script(req) {
     if (results.length === 0) return { tools: [{ name: 'read_file', input: { path: 'big.txt' } }] }
     return { text: `I got ${results[0].content.length} characters.` }
   }
+  if (ask.startsWith('what do these lines do')) {
+    const m = /<file path="(calc\.go:\d+-\d+)">\n([\s\S]*?)\n<\/file>/.exec(ask)
+    return { text: m ? `Lines ${m[1]} say: ${m[2].split('\n').map((l) => l.trim()).filter(Boolean).join(' / ')}` : 'No lines were attached.' }
+  }
   if (ask.startsWith('explain')) return { text: ask.includes('<file path="notes.txt">') && ask.includes('keep me') ? 'The attached notes say: keep me.' : 'No file was attached.' }
   if (ask.startsWith('look at calc.go')) {
     if (results.length === 0) return { tools: [{ name: 'read_file', input: { path: 'calc.go' } }] }
@@ -159,6 +163,19 @@ describe('agent, a working day', { timeout: 600_000 }, () => {
     const now = readFileSync(path.join(fixture, 'calc.go'), 'utf8')
     assert.match(now, /edited by the user/)
     assert.match(now, /func Add/)
+  })
+
+  test('lines selected in the file pane go with the next request', async () => {
+    // calc.go is open from the test before: select lines 3 and 4.
+    await page.locator('.cm-line').nth(2).click()
+    await page.keyboard.press('Home')
+    await page.keyboard.press('Shift+ArrowDown')
+    await page.getByTestId('file-mention').filter({ hasText: 'Ask about lines 3–4' }).click()
+    const input = page.getByTestId('agent-input')
+    assert.equal(await input.inputValue(), '@calc.go:3-4 ')
+    await input.fill(`what do these lines do? ${await input.inputValue()}`)
+    await page.getByTestId('agent-send').click()
+    await page.getByTestId('msg-assistant').filter({ hasText: 'Lines calc.go:3-4 say: func Add(a, b int) int { / return a + b' }).waitFor()
   })
 
   test('a conversation pushed past a 4k-token window is compacted by the model and carries on', async () => {

@@ -13,11 +13,13 @@ interface Props {
   onSettings: () => void
   // settingsSeq changes when the settings screen saved something; the panel reloads providers and settings.
   settingsSeq: number
+  // mention, when its seq changes, is added to the request box (the file pane's selected lines).
+  mention?: { text: string; seq: number } | null
 }
 
 // AgentPanel is the conversation with the agent: the request box, the streamed answer, a card per tool call with
 // its approval, the conversation list, Stop, and the tokens used.
-export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) {
+export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }: Props) {
   const s = useAgentSession(project)
   const [text, setText] = useState('')
   const [showList, setShowList] = useState(false)
@@ -61,6 +63,12 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq }: Props) 
   useEffect(() => {
     void end.current?.scrollIntoView({ block: 'end' }) // returns a promise in recent Chromium; effects must not
   }, [s.conv.items])
+
+  useEffect(() => {
+    if (!mention) return
+    setText((t) => (t && !/\s$/.test(t) ? `${t} ${mention.text} ` : `${t}${mention.text} `))
+    input.current?.focus()
+  }, [mention])
 
   const active = s.providers?.providers.find((p) => p.id === s.providers?.active)
   const activeId = active?.id

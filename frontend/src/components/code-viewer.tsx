@@ -20,19 +20,21 @@ interface Props {
   revision?: number
   onEdit?: (text: string) => void
   onSave?: () => void
+  // onSelectLines hears the lines the selection spans (null when it is empty).
+  onSelectLines?: (lines: { from: number; to: number } | null) => void
 }
 
 // CodeViewer shows text with line numbers, search (Ctrl-F) and syntax highlighting for the file's language;
 // read-only unless editable.
-export function CodeViewer({ fileName, docKey, text, reveal, editable = false, revision = 0, onEdit, onSave }: Props) {
+export function CodeViewer({ fileName, docKey, text, reveal, editable = false, revision = 0, onEdit, onSave, onSelectLines }: Props) {
   const host = useRef<HTMLDivElement>(null)
   const view = useRef<EditorView | null>(null)
   const lang = useRef(new Compartment())
   const access = useRef(new Compartment())
   const shownName = useRef<string | null>(null)
   // The latest callbacks, for the editor's listeners set up once.
-  const handlers = useRef({ onEdit, onSave })
-  handlers.current = { onEdit, onSave }
+  const handlers = useRef({ onEdit, onSave, onSelectLines })
+  handlers.current = { onEdit, onSave, onSelectLines }
 
   useEffect(() => {
     if (!host.current) return
@@ -60,6 +62,10 @@ export function CodeViewer({ fileName, docKey, text, reveal, editable = false, r
           ]),
           access.current.of([EditorState.readOnly.of(true), EditorView.editable.of(false)]),
           EditorView.updateListener.of((u) => {
+            if (u.selectionSet) {
+              const r = u.state.selection.main
+              handlers.current.onSelectLines?.(r.empty ? null : { from: u.state.doc.lineAt(r.from).number, to: u.state.doc.lineAt(r.to).number })
+            }
             if (u.docChanged && u.transactions.some((t) => t.isUserEvent('input') || t.isUserEvent('delete') || t.isUserEvent('undo') || t.isUserEvent('redo') || t.isUserEvent('move'))) {
               handlers.current.onEdit?.(u.state.doc.toString())
             }

@@ -14,6 +14,8 @@ interface Props {
   root: string
   target: Target | null
   feed?: ChangeFeed
+  // onMention hands "@path:a-b" for the selected lines to the agent's request box.
+  onMention?: (text: string) => void
 }
 
 type State = { kind: 'empty' } | { kind: 'loading' } | { kind: 'file'; file: ReadFileResult; partial: boolean } | { kind: 'error'; error: BackendError }
@@ -30,7 +32,7 @@ async function sha256(text: string): Promise<string> {
 // of the file is refused as stale until it reads it again. When the file changes on disk while it is shown (a
 // build, the agent) it is read again in place, unless it holds unsaved edits: then a banner offers the choice,
 // and a save over a changed file is refused rather than lose either side.
-export function FilePane({ root, target, feed }: Props) {
+export function FilePane({ root, target, feed, onMention }: Props) {
   const [state, setState] = useState<State>({ kind: 'empty' })
   const [version, setVersion] = useState(0)
   const [reloaded, setReloaded] = useState<Date | null>(null)
@@ -39,6 +41,7 @@ export function FilePane({ root, target, feed }: Props) {
   const [saved, setSaved] = useState<{ at: Date; backup?: string } | null>(null)
   const [saveError, setSaveError] = useState<BackendError | null>(null)
   const [revision, setRevision] = useState(0)
+  const [lines, setLines] = useState<{ from: number; to: number } | null>(null)
   const shown = useRef<string | null>(null)
   const draftRef = useRef<string | null>(null)
   draftRef.current = draft
@@ -50,6 +53,7 @@ export function FilePane({ root, target, feed }: Props) {
   })
   useEffect(() => {
     setDraft(null)
+    setLines(null)
     setConflict(false)
     setSaved(null)
     setSaveError(null)
@@ -128,6 +132,11 @@ export function FilePane({ root, target, feed }: Props) {
             {humanSize(state.file.size)} · {state.file.total_lines} lines · {state.file.line_ending.toUpperCase()}
           </span>
         ) : null}
+        {lines && rel && onMention ? (
+          <button className="link-button" onClick={() => onMention(`@${rel}:${lines.from}-${lines.to}`)} data-testid="file-mention" title="Attach these lines to the next request">
+            Ask about lines {lines.from}–{lines.to}
+          </button>
+        ) : null}
         {draft !== null ? (
           <>
             <span className="file-dirty" data-testid="file-dirty">● modified</span>
@@ -183,6 +192,7 @@ export function FilePane({ root, target, feed }: Props) {
           revision={revision}
           onEdit={(t) => setDraft(t === state.file.content ? null : t)}
           onSave={() => void save()}
+          onSelectLines={setLines}
         />
       ) : null}
     </section>

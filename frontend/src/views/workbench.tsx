@@ -35,6 +35,9 @@ export function Workbench({ project, onClose }: Props) {
   const live = useLiveProject(project.root)
   const [settingsOpen, setSettingsOpen] = useState(false)
   const [settingsSeq, setSettingsSeq] = useState(0)
+  // mention is text the file pane hands to the request box (the selected lines as @path:a-b).
+  const [mention, setMention] = useState<{ text: string; seq: number } | null>(null)
+  const mentionLines = useCallback((text: string) => setMention((m) => ({ text, seq: (m?.seq ?? 0) + 1 })), [])
   const open = useCallback((rel: string, line?: number) => {
     setSnapshot(null)
     setTarget((t) => ({ rel, line, seq: (t?.seq ?? 0) + 1 }))
@@ -75,9 +78,9 @@ export function Workbench({ project, onClose }: Props) {
       {snapshot ? (
         <SnapshotPane key={snapshot.id} snapshot={snapshot} onRestored={() => setHistorySeq((n) => n + 1)} />
       ) : (
-        <FilePane root={project.root} target={target} feed={live.feed} />
+        <FilePane root={project.root} target={target} feed={live.feed} onMention={mentionLines} />
       )}
-      <AgentPanel key={project.root} project={project} onOpen={open} onSettings={() => setSettingsOpen(true)} settingsSeq={settingsSeq} />
+      <AgentPanel key={project.root} project={project} onOpen={open} onSettings={() => setSettingsOpen(true)} settingsSeq={settingsSeq} mention={mention} />
       {settingsOpen ? (
         <SettingsScreen
           onClose={(changed) => {
