@@ -205,11 +205,27 @@ func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, e
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	err := cmd.Start()
+	if err == nil {
+		if isBackground(ctx) {
+			lowerPriority(cmd.Process.Pid)
+		}
+		err = cmd.Wait()
+	}
+	if err != nil {
 		return stdout.Bytes(), fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.Bytes(), nil
 }
+
+type backgroundKey struct{}
+
+// Background marks work nobody waits for (the first snapshot taken when a project opens, copying borrowed
+// objects): the git processes it runs get a lower CPU priority. A call that waits for it (an edit's backup
+// arriving meanwhile) does not make it faster, but partial snapshots mean no edit has to.
+func Background(ctx context.Context) context.Context { return context.WithValue(ctx, backgroundKey{}, true) }
+
+func isBackground(ctx context.Context) bool { b, _ := ctx.Value(backgroundKey{}).(bool); return b }
 
 // Take records the project's state now. An unchanged state returns the previous snapshot.
 func (r *Repo) Take(ctx context.Context, reason string) (Snapshot, error) {
@@ -353,7 +369,7 @@ func (r *Repo) DetachBorrowed() {
 
 // startDetach copies the borrowed objects in the background (see detach). r.mu is held.
 func (r *Repo) startDetach() {
-	ctx, stop := context.WithCancel(context.Background())
+	ctx, stop := context.WithCancel(Background(context.Background()))
 	done := make(chan struct{})
 	r.detachStarted, r.detachStop, r.detached = true, stop, done
 	go func() {

@@ -50,7 +50,7 @@ func (d Deps) Prepare(info session.Info, report func(FirstSnapshot)) {
 	go func() {
 		start := time.Now()
 		report(FirstSnapshot{State: "running"})
-		snap, err := repo.Take(context.Background(), "Project opened")
+		snap, err := repo.Take(snapshot.Background(context.Background()), "Project opened")
 		if err != nil {
 			report(FirstSnapshot{State: "failed", Err: err, Elapsed: time.Since(start)})
 			return

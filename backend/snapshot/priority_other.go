@@ -1,0 +1,5 @@
+//go:build !unix
+
+package snapshot
+
+func lowerPriority(int) {}
