@@ -243,12 +243,12 @@ func (r *Repo) TakeFor(ctx context.Context, reason string, paths []string) (Snap
 		r.mu.Lock()
 	}
 	defer r.mu.Unlock()
+	if !r.primed || !r.track {
+		r.scanning.Store(true) // before anything that may take a while, edits meanwhile need not wait
+		defer r.scanning.Store(false)
+	}
 	if r.lastTre == "" {
 		r.loadLast(ctx)
-	}
-	if !r.primed || !r.track {
-		r.scanning.Store(true)
-		defer r.scanning.Store(false)
 	}
 	tree, files, err := r.presentTree(ctx)
 	if err != nil {
