@@ -55,7 +55,7 @@ func (b *Builder) Files() int { return len(b.names) }
 // Size is roughly the memory the builder holds, in bytes.
 func (b *Builder) Size() int { return 8*cap(b.pairs) + 4*cap(b.tris) }
 
-// Write stores the segment at path: written to a temporary file in the same folder, synced, then renamed.
+// Write stores the segment at path: written to a temporary file in the same folder, then renamed.
 func (b *Builder) Write(path string) error {
 	slices.Sort(b.pairs)
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".segment-*")
@@ -119,10 +119,8 @@ func (b *Builder) Write(path string) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
+	// No fsync: a segment is a cache, checked when opened (a file cut short by a crash has no trailer and is
+	// rebuilt), and syncing hundreds of megabytes would make every other write on the disk wait behind it.
 	if err := tmp.Close(); err != nil {
 		return err
 	}
