@@ -446,9 +446,13 @@ func (r *Repo) updateRef(ref, id string) error {
 // when a scan through the shadow index made it). Derived when the project is watched and a base is known: the
 // base tree (every change not in r.dirty) with the dirty paths replaced. r.mu is held.
 func (r *Repo) presentTree(ctx context.Context) (string, int, error) {
+	taken, rescan := r.takeDirty()
+	if rescan {
+		r.primed = false
+	}
 	if r.track && r.primed && r.baseTre != "" && (r.healthy == nil || r.healthy()) {
-		dirty := make([]string, 0, len(r.dirty))
-		for p := range r.dirty {
+		dirty := make([]string, 0, len(taken))
+		for p := range taken {
 			dirty = append(dirty, p)
 		}
 		slices.Sort(dirty)
@@ -461,22 +465,24 @@ func (r *Repo) presentTree(ctx context.Context) (string, int, error) {
 		switch {
 		case err == nil:
 			r.baseTre = tree
-			clear(r.dirty)
 			r.derived++
 			if r.replacedFolder && r.changedPaths > 0 {
 				return tree, -1, nil // a folder rebuilt whole: git counts what really changed in it
 			}
 			return tree, r.changedPaths, nil
 		case !errors.Is(err, errDeriveFallback):
+			r.putBackDirty(taken)
 			return "", 0, err
 		}
 		r.primed = false // the index has not seen the derived trees: a full scan brings it up to date
 	}
-	if err := r.stage(ctx); err != nil {
+	if err := r.stage(ctx, taken); err != nil {
+		r.putBackDirty(taken)
 		return "", 0, err
 	}
 	out, err := r.git(ctx, nil, "write-tree")
 	if err != nil {
+		r.putBackDirty(taken)
 		return "", 0, err
 	}
 	r.baseTre = strings.TrimSpace(string(out))

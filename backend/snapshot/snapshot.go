@@ -83,7 +83,9 @@ type Repo struct {
 	scanning atomic.Bool     // a full scan (the first snapshot) holds mu: TakeFor records partial snapshots meanwhile
 	partial  sync.Mutex      // serializes partial snapshots, which run beside the scan, not under mu
 	primed   bool            // the first full snapshot has been taken in this process
+	dirtyMu  sync.Mutex      // guards dirty and rescan: the watcher marks changes without waiting for a snapshot
 	dirty    map[string]bool // paths changed since the last snapshot, when tracking
+	rescan   bool            // a change the watcher could not name path by path: the next snapshot scans
 	track    bool
 	healthy  func() bool // while tracking: whether the change reports can still be trusted
 	last     Snapshot
@@ -171,7 +173,7 @@ func (r *Repo) Track(on bool) {
 	defer r.mu.Unlock()
 	r.track = on
 	if !on {
-		clear(r.dirty)
+		r.takeDirty()
 	}
 }
 
@@ -183,15 +185,35 @@ func (r *Repo) TrackWhile(healthy func() bool) {
 	r.track, r.healthy = true, healthy
 }
 
-// MarkDirty notes that rel (a slash path; "" for everything) changed.
+// MarkDirty notes that rel (a slash path; "" for everything) changed. It never waits for a snapshot in progress
+// (the first one of a big project takes seconds; the watcher and every write call this).
 func (r *Repo) MarkDirty(rel string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	r.dirtyMu.Lock()
+	defer r.dirtyMu.Unlock()
 	if rel == "" {
-		r.primed = false // re-scan the whole tree next time
+		r.rescan = true // re-scan the whole tree next time
 		return
 	}
 	r.dirty[rel] = true
+}
+
+// takeDirty returns the paths marked since the last call, and whether a re-scan was asked for, and starts over:
+// marks that arrive while a snapshot is being made are kept for the next one.
+func (r *Repo) takeDirty() (map[string]bool, bool) {
+	r.dirtyMu.Lock()
+	defer r.dirtyMu.Unlock()
+	d, rescan := r.dirty, r.rescan
+	r.dirty, r.rescan = map[string]bool{}, false
+	return d, rescan
+}
+
+// putBackDirty returns marks a failed snapshot took, so the next one records them.
+func (r *Repo) putBackDirty(d map[string]bool) {
+	r.dirtyMu.Lock()
+	defer r.dirtyMu.Unlock()
+	for p := range d {
+		r.dirty[p] = true
+	}
 }
 
 // git runs git on the shadow repository with the project as its work tree.
@@ -302,7 +324,7 @@ func (r *Repo) record(ctx context.Context, tree, reason string, files int) (Snap
 
 // stage brings the shadow index up to date with the tree: all of it the first time, or with tracking off; only
 // the changed paths otherwise.
-func (r *Repo) stage(ctx context.Context) error {
+func (r *Repo) stage(ctx context.Context, dirty map[string]bool) error {
 	if r.track && r.healthy != nil && !r.healthy() {
 		r.track, r.primed = false, false
 	}
@@ -320,16 +342,15 @@ func (r *Repo) stage(ctx context.Context) error {
 			return err
 		}
 		r.primed = true
-		clear(r.dirty)
 		return nil
 	}
-	if len(r.dirty) == 0 {
+	if len(dirty) == 0 {
 		return nil
 	}
 	// Paths that exist are added; paths gone (deleted, or a temporary file already renamed away) are dropped from
 	// the index, where they may or may not be: add -A refuses a path that matches nothing.
 	var present, gone []string
-	for p := range r.dirty {
+	for p := range dirty {
 		fi, err := r.fsys.Lstat(filepath.FromSlash(p))
 		switch {
 		case err != nil:
@@ -354,7 +375,6 @@ func (r *Repo) stage(ctx context.Context) error {
 			return err
 		}
 	}
-	clear(r.dirty)
 	return nil
 }
 
