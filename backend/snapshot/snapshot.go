@@ -245,7 +245,9 @@ type backgroundKey struct{}
 // Background marks work nobody waits for (the first snapshot taken when a project opens, copying borrowed
 // objects): the git processes it runs get a lower CPU priority. A call that waits for it (an edit's backup
 // arriving meanwhile) does not make it faster, but partial snapshots mean no edit has to.
-func Background(ctx context.Context) context.Context { return context.WithValue(ctx, backgroundKey{}, true) }
+func Background(ctx context.Context) context.Context {
+	return context.WithValue(ctx, backgroundKey{}, true)
+}
 
 func isBackground(ctx context.Context) bool { b, _ := ctx.Value(backgroundKey{}).(bool); return b }
 
