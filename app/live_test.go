@@ -64,6 +64,7 @@ func openServices(t *testing.T, dir string) *services {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		svc.snapshots.Close() // the background first snapshot stops before its directory goes
 		svc.indexes.Close()
 		svc.session.Close()
 	})

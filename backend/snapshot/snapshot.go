@@ -99,6 +99,11 @@ type Repo struct {
 	detachStop    context.CancelFunc
 	detached      chan struct{} // closed when detach has finished
 
+	bgOnce   sync.Once
+	bg       sync.WaitGroup
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+
 	objs           *objects // direct object access for derived snapshots (derive.go)
 	baseTre        string   // the project's tree but for the paths in dirty: what the next derivation starts from
 	changedPaths   int      // paths a derivation changed
@@ -238,6 +243,17 @@ func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, e
 		return stdout.Bytes(), fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.Bytes(), nil
+}
+
+// InBackground runs f (the first snapshot when a project opens) with a context that Stop cancels; Stop waits for
+// it, so nothing writes the shadow repository after its process let go of it.
+func (r *Repo) InBackground(f func(ctx context.Context)) {
+	r.bgOnce.Do(r.initBackground)
+	r.bg.Go(func() { f(r.bgCtx) })
+}
+
+func (r *Repo) initBackground() {
+	r.bgCtx, r.bgCancel = context.WithCancel(Background(context.Background()))
 }
 
 type backgroundKey struct{}
@@ -407,6 +423,9 @@ func (r *Repo) startDetach() {
 // Stop ends background work (the copy of borrowed objects, which the next long-lived process resumes) and waits,
 // and ends the object reader derived snapshots use.
 func (r *Repo) Stop() {
+	r.bgOnce.Do(r.initBackground)
+	r.bgCancel()
+	r.bg.Wait()
 	r.mu.Lock()
 	stop, done := r.detachStop, r.detached
 	if r.objs != nil {

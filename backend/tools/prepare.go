@@ -47,16 +47,16 @@ func (d Deps) Prepare(info session.Info, report func(FirstSnapshot)) {
 	if report == nil {
 		report = func(FirstSnapshot) {}
 	}
-	go func() {
+	repo.InBackground(func(ctx context.Context) {
 		start := time.Now()
 		report(FirstSnapshot{State: "running"})
-		snap, err := repo.Take(snapshot.Background(context.Background()), "Project opened")
+		snap, err := repo.Take(ctx, "Project opened")
 		if err != nil {
 			report(FirstSnapshot{State: "failed", Err: err, Elapsed: time.Since(start)})
 			return
 		}
 		report(FirstSnapshot{State: "done", Snapshot: snap, Elapsed: time.Since(start)})
-	}()
+	})
 }
 
 // SnapshotOptions are a project's retention settings for its snapshots.
