@@ -309,18 +309,9 @@ func (r *Repo) addFolder(p string, m *ignore.Matcher, prev [20]byte, root *editN
 
 // changeOf reads what p is now. Nil: nothing to record (ignored and not in the previous snapshot).
 func (r *Repo) changeOf(p string, m *ignore.Matcher, prev [20]byte) (*change, error) {
-	fi, err := r.fsys.Lstat(filepath.FromSlash(p))
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
-		return &change{gone: true}, nil
-	}
-	if err != nil {
-		if strings.Contains(err.Error(), "not a directory") {
-			return &change{gone: true}, nil
-		}
-		return nil, err
-	}
-	if fi.IsDir() {
-		return nil, errDeriveFallback
+	fi, c, err := statChange(r.fsys, p)
+	if c != nil || err != nil {
+		return c, err
 	}
 	// git keeps tracking a file that matches .gitignore once it is tracked; a new one it leaves out.
 	if m.Ignored(p, false) {
@@ -328,7 +319,7 @@ func (r *Repo) changeOf(p string, m *ignore.Matcher, prev [20]byte) (*change, er
 			return nil, err
 		}
 	}
-	return readChange(r.fsys, r.objs, p)
+	return blobChange(r.fsys, r.objs, p, fi)
 }
 
 // inTree reports whether the tree holds p as a file.
@@ -492,19 +483,35 @@ func (r *Repo) presentTree(ctx context.Context) (string, int, error) {
 // readChange stores what p is now as a blob: a regular file's bytes or a symlink's target; gone for what git does
 // not record (missing, a pipe or device, a file over MaxFileSize). A folder is errDeriveFallback.
 func readChange(fsys *os.Root, o *objects, p string) (*change, error) {
+	fi, c, err := statChange(fsys, p)
+	if c != nil || err != nil {
+		return c, err
+	}
+	return blobChange(fsys, o, p, fi)
+}
+
+// statChange looks at p without following a link: a change of "gone" when nothing is there, errDeriveFallback for
+// a folder, else its info.
+func statChange(fsys *os.Root, p string) (fs.FileInfo, *change, error) {
 	fi, err := fsys.Lstat(filepath.FromSlash(p))
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
-		return &change{gone: true}, nil
+		return nil, &change{gone: true}, nil
 	}
 	if err != nil {
 		if strings.Contains(err.Error(), "not a directory") {
-			return &change{gone: true}, nil
+			return nil, &change{gone: true}, nil
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	if fi.IsDir() {
-		return nil, errDeriveFallback
+		return nil, nil, errDeriveFallback
 	}
+	return fi, nil, nil
+}
+
+// blobChange stores what p (described by fi) holds as a blob.
+func blobChange(fsys *os.Root, o *objects, p string, fi fs.FileInfo) (*change, error) {
+	var err error
 	var content []byte
 	mode := "100644"
 	switch {
