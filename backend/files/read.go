@@ -5,9 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
-	"strings"
 	"time"
 )
 
@@ -137,21 +135,61 @@ func Read(root *os.Root, rel string, opt ReadOptions) (Content, error) {
 	return c, nil
 }
 
-// guessType names a binary file's kind for messages ("a PNG image", "application/zip data").
+// guessType names a binary file's kind for messages ("a PNG image", "a ZIP archive") from its first bytes. The
+// table is the formats a project holds (images, fonts, archives, executables, databases); anything else is "binary
+// data". Rooted's CLI does not link net/http for this: that one import cost every command a TLS stack at start-up.
 func guessType(head []byte) string {
-	mime := http.DetectContentType(head)
-	mime, _, _ = strings.Cut(mime, ";")
-	switch {
-	case strings.HasPrefix(mime, "image/"):
-		return "a " + strings.ToUpper(strings.TrimPrefix(mime, "image/")) + " image"
-	case mime == "application/octet-stream":
-		switch {
-		case bytes.HasPrefix(head, []byte("\x7fELF")):
-			return "an ELF executable"
-		case bytes.HasPrefix(head, []byte{0xfe, 0xff}) || bytes.HasPrefix(head, []byte{0xff, 0xfe}):
-			return "UTF-16 text, which is not supported"
+	for _, m := range magics {
+		if len(head) >= m.at+len(m.sig) && bytes.Equal(head[m.at:m.at+len(m.sig)], []byte(m.sig)) &&
+			(m.also == "" || bytes.Contains(head[:min(len(head), 16)], []byte(m.also))) {
+			return m.kind
 		}
-		return "binary data"
 	}
-	return mime + " data"
+	return "binary data"
+}
+
+// magics are file signatures: sig at offset at, and also somewhere in the first 16 bytes when set.
+var magics = []struct {
+	at        int
+	sig, also string
+	kind      string
+}{
+	{0, "\x89PNG\r\n\x1a\n", "", "a PNG image"},
+	{0, "\xff\xd8\xff", "", "a JPEG image"},
+	{0, "GIF87a", "", "a GIF image"},
+	{0, "GIF89a", "", "a GIF image"},
+	{0, "RIFF", "WEBP", "a WEBP image"},
+	{0, "RIFF", "WAVE", "a WAV audio file"},
+	{0, "BM", "", "a BMP image"},
+	{0, "\x00\x00\x01\x00", "", "an ICO image"},
+	{4, "ftypavif", "", "an AVIF image"},
+	{4, "ftyp", "", "an MP4 video"},
+	{0, "%PDF-", "", "a PDF document"},
+	{0, "PK\x03\x04", "", "a ZIP archive (or a jar, docx, xlsx)"},
+	{0, "PK\x05\x06", "", "a ZIP archive (empty)"},
+	{0, "\x1f\x8b", "", "a gzip archive"},
+	{0, "BZh", "", "a bzip2 archive"},
+	{0, "\xfd7zXZ\x00", "", "an xz archive"},
+	{0, "\x28\xb5\x2f\xfd", "", "a zstd archive"},
+	{0, "7z\xbc\xaf\x27\x1c", "", "a 7-Zip archive"},
+	{0, "Rar!\x1a\x07", "", "a RAR archive"},
+	{257, "ustar", "", "a tar archive"},
+	{0, "!<arch>\n", "", "an ar archive (a static library or .deb)"},
+	{0, "\x7fELF", "", "an ELF executable"},
+	{0, "MZ", "", "a Windows executable"},
+	{0, "\xcf\xfa\xed\xfe", "", "a Mach-O executable"},
+	{0, "\xce\xfa\xed\xfe", "", "a Mach-O executable"},
+	{0, "\xca\xfe\xba\xbe", "", "a Java class file or Mach-O universal binary"},
+	{0, "\x00asm", "", "a WebAssembly module"},
+	{0, "SQLite format 3\x00", "", "an SQLite database"},
+	{0, "wOFF", "", "a WOFF font"},
+	{0, "wOF2", "", "a WOFF2 font"},
+	{0, "\x00\x01\x00\x00\x00", "", "a TrueType font"},
+	{0, "OTTO", "", "an OpenType font"},
+	{0, "OggS", "", "an Ogg media file"},
+	{0, "ID3", "", "an MP3 audio file"},
+	{0, "fLaC", "", "a FLAC audio file"},
+	{0, "\x1aE\xdf\xa3", "", "a Matroska or WebM video"},
+	{0, "\xfe\xff", "", "UTF-16 text, which is not supported"},
+	{0, "\xff\xfe", "", "UTF-16 text, which is not supported"},
 }

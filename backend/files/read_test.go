@@ -83,3 +83,33 @@ func BenchmarkRead1MB(b *testing.B) {
 		}
 	}
 }
+
+// A binary file is refused with what it looks like, so the model knows not to try again with other options.
+func TestReadNamesBinaryKinds(t *testing.T) {
+	tar := make([]byte, 512)
+	copy(tar, "src/\x00")
+	copy(tar[257:], "ustar\x0000")
+	for _, c := range []struct{ head, want string }{
+		{"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"},
+		{"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "a JPEG image"},
+		{"RIFF\x24\x00\x00\x00WEBPVP8 ", "a WEBP image"},
+		{"RIFF\x24\x00\x00\x00WAVEfmt ", "a WAV audio file"},
+		{"PK\x03\x04\x14\x00\x00\x00\x08\x00", "a ZIP archive"},
+		{"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", "a gzip archive"},
+		{string(tar), "a tar archive"},
+		{"\x7fELF\x02\x01\x01\x00\x00\x00", "an ELF executable"},
+		{"MZ\x90\x00\x03\x00\x00\x00\x04\x00", "a Windows executable"},
+		{"\x00asm\x01\x00\x00\x00", "a WebAssembly module"},
+		{"SQLite format 3\x00\x10\x00\x01\x01", "an SQLite database"},
+		{"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n\x00", "a PDF document"},
+		{"\xff\xfeh\x00i\x00", "UTF-16 text"},
+		{"\x00\x01\x02\x03 random", "binary data"},
+	} {
+		r := rootWith(t, "f.bin", c.head)
+		_, err := Read(r, "f.bin", ReadOptions{})
+		var fe *Error
+		if !errors.As(err, &fe) || !errors.Is(err, ErrBinary) || !strings.Contains(fe.Detail, "looks like "+c.want) {
+			t.Errorf("%q: want %q, got %v", c.head[:min(len(c.head), 12)], c.want, err)
+		}
+	}
+}

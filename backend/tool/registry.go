@@ -38,7 +38,7 @@ func NewRegistry(classify Classifier, tools ...*Tool) *Registry {
 func (r *Registry) Specs() []Spec {
 	specs := make([]Spec, len(r.tools))
 	for i, t := range r.tools {
-		specs[i] = t.spec
+		specs[i] = t.Spec()
 	}
 	return specs
 }

@@ -17,6 +17,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -47,38 +48,54 @@ type Def struct {
 
 // Tool is a declared tool, ready to run.
 type Tool struct {
-	spec     Spec
-	resolved *jsonschema.Resolved
+	spec Spec // without InputSchema, which schema derives when first asked for
+	// schema derives the input schema from In by reflection, and resolved prepares it for validation, each once and
+	// only when asked: a CLI call needs one tool's, rooted tools needs every schema but no validation, and the
+	// reflection over every tool at start-up was most of what rooted spent before its command ran.
+	schema   func() *jsonschema.Schema
+	resolved func() *jsonschema.Resolved
 	run      func(ctx context.Context, raw []byte) (any, error)
 }
 
 // Spec returns the tool's public description.
-func (t *Tool) Spec() Spec { return t.spec }
+func (t *Tool) Spec() Spec {
+	s := t.spec
+	s.InputSchema = t.schema()
+	return s
+}
 
 // New declares a tool whose input is In and whose result is Out. The schema comes from In's json and jsonschema
 // tags, plus an optional `tool:"..."` tag with comma-separated constraints: nonempty (strings, arrays), min=N, max=N,
 // enum=a|b|c.
-// It panics on a declaration the schema library rejects: that is a programming error caught by any test.
+// It panics, when the schema is first needed, on a declaration the schema library rejects: that is a programming
+// error caught by any test that lists the tools.
 func New[In, Out any](d Def, fn func(ctx context.Context, in In) (Out, error)) *Tool {
-	schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: schema: %v", d.Name, err))
-	}
-	applyConstraints(reflect.TypeFor[In](), schema)
-	resolved, err := schema.Resolve(nil)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: resolve schema: %v", d.Name, err))
-	}
+	schema := sync.OnceValue(func() *jsonschema.Schema {
+		schema, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: schema: %v", d.Name, err))
+		}
+		applyConstraints(reflect.TypeFor[In](), schema)
+		return schema
+	})
+	resolved := sync.OnceValue(func() *jsonschema.Resolved {
+		resolved, err := schema().Resolve(nil)
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: resolve schema: %v", d.Name, err))
+		}
+		return resolved
+	})
 	examples := make([]json.RawMessage, len(d.Examples))
 	for i, e := range d.Examples {
 		examples[i] = json.RawMessage(e)
 	}
 	return &Tool{
 		spec: Spec{
-			Name: d.Name, Title: d.Title, Description: strings.TrimSpace(d.Description), InputSchema: schema,
+			Name: d.Name, Title: d.Title, Description: strings.TrimSpace(d.Description),
 			ReadOnly: d.ReadOnly, Destructive: d.Destructive, Idempotent: d.Idempotent || d.ReadOnly,
 			Examples: examples,
 		},
+		schema:   schema,
 		resolved: resolved,
 		run: func(ctx context.Context, raw []byte) (any, error) {
 			var in In
@@ -103,10 +120,10 @@ func (t *Tool) Validate(raw []byte) ([]byte, *Error) {
 	if !ok {
 		return nil, Errorf(CodeInvalidArgument, "arguments must be a JSON object, got %s", describe(v))
 	}
-	if e := checkFields(t.spec.InputSchema, obj); e != nil {
+	if e := checkFields(t.schema(), obj); e != nil {
 		return nil, e
 	}
-	if err := t.resolved.Validate(v); err != nil {
+	if err := t.resolved().Validate(v); err != nil {
 		return nil, Errorf(CodeInvalidArgument, "arguments do not match the schema of %s: %v", t.spec.Name, err)
 	}
 	return raw, nil
