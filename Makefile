@@ -1,6 +1,7 @@
 # Rooted: `make run` builds and opens the app, `make test` runs every test. Both install what is missing first.
-# Two binaries: build/bin/rooted, the CLI and MCP server (pure Go, `make cli` needs only Go), and
-# build/bin/rooted-desktop, the window (Wails, GTK, WebKit); `rooted` with no command starts the one beside it.
+# Three binaries: build/bin/rooted, the CLI (pure Go, `make cli` needs only Go), which `rooted mcp` turns into
+# build/bin/rooted-mcp, the MCP server (pure Go, apart so the MCP SDK does not slow every CLI start), and
+# build/bin/rooted-desktop, the window (Wails, GTK, WebKit), which `rooted` with no command starts.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export PATH := $(PATH):/usr/local/go/bin
@@ -11,6 +12,7 @@ WAILS   := $(GOBIN)/wails
 GOFUMPT := $(GOBIN)/gofumpt
 NFPM    := $(GOBIN)/nfpm
 CLI     := build/bin/rooted
+MCP     := build/bin/rooted-mcp
 DESKTOP := build/bin/rooted-desktop
 ARGS    ?=
 
@@ -56,14 +58,17 @@ $(DESKTOP): $(DIST) $(GO_SRC)
 $(CLI): $(GO_SRC)
 	CGO_ENABLED=0 go build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $@ ./cmd/rooted
 
-cli: $(CLI) ## build just the CLI and MCP server (build/bin/rooted): needs only Go
+$(MCP): $(GO_SRC)
+	CGO_ENABLED=0 go build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $@ ./cmd/rooted-mcp
 
-build: deps $(DESKTOP) $(CLI) ## build both binaries into build/bin
+cli: $(CLI) $(MCP) ## build just the CLI and MCP server (build/bin/rooted, rooted-mcp): needs only Go
+
+build: deps $(DESKTOP) $(CLI) $(MCP) ## build every binary into build/bin
 
 run: build ## build and open the app; ARGS=DIR (or --root DIR) opens a folder directly
 	$(CLI) $(ARGS)
 
-$(DEB): $(DESKTOP) $(CLI) build/linux/nfpm.yaml build/linux/rooted.desktop build/linux/rooted.png
+$(DEB): $(DESKTOP) $(CLI) $(MCP) build/linux/nfpm.yaml build/linux/rooted.desktop build/linux/rooted.png
 	@mkdir -p $(@D)
 	VERSION=$(VERSION) ARCH=$(ARCH) $(NFPM) package --config build/linux/nfpm.yaml --packager deb --target $@
 
@@ -82,7 +87,9 @@ lint: $(DIST) ## go vet (Linux, Windows, macOS), gofumpt, tsc --noEmit, and gene
 	GOOS=windows go vet ./backend/... && GOOS=darwin go vet ./backend/...
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null .
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted
-	@if go list -deps ./cmd/rooted | grep -q 'wailsapp\|webkit'; then echo "cmd/rooted must not link Wails, GTK or WebKit"; exit 1; fi
+	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted-mcp
+	@if go list -deps ./cmd/rooted ./cmd/rooted-mcp | grep -q 'wailsapp\|webkit'; then echo "cmd/rooted and cmd/rooted-mcp must not link Wails, GTK or WebKit"; exit 1; fi
+	@if go list -deps ./cmd/rooted | grep -qx 'net/http\|github.com/modelcontextprotocol/go-sdk/mcp'; then echo "cmd/rooted must not link net/http or the MCP SDK (they cost every command's start-up)"; exit 1; fi
 	@out=$$($(GOFUMPT) -l app backend cmd main.go); if [ -n "$$out" ]; then echo "gofumpt would reformat:"; echo "$$out"; exit 1; fi
 	cd frontend && npm run typecheck
 	scripts/check-bindings.sh $(WAILS) $(TAGS)
@@ -93,7 +100,7 @@ test-go: $(DIST) ## Go unit tests with the race detector
 test-frontend: $(NPM_STAMP) ## vitest unit tests
 	cd frontend && npm test
 
-test-e2e: $(DESKTOP) $(CLI) ## Chromium against wails dev, the native window under Xvfb, rooted mcp over stdio
+test-e2e: $(DESKTOP) $(CLI) $(MCP) ## Chromium against wails dev, the native window under Xvfb, rooted mcp over stdio
 	cd frontend && npm run e2e
 
 test-package: $(DEB) ## install the package into a fresh root; run rooted version and rooted mcp from it

@@ -21,21 +21,26 @@ bin=$work/rooted
 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$bin" ./cmd/rooted   # the CLI as make cli builds it
 desktop=build/bin/rooted-desktop                                          # the window's binary, if built
 
-# median_ms CMD...: runs CMD $runs times (after one warm-up) and prints the median wall time in milliseconds.
-median_ms() {
-  "$@" >/dev/null 2>&1 || true
-  local times=()
+# pair_ms A B: runs the commands A and B (shell functions or programs, no arguments) alternately, $runs times each
+# after a warm-up of each, and prints the median wall time of each in milliseconds. Alternating puts both under
+# whatever else this machine is doing at the time. The clock is bash's own $EPOCHREALTIME: reading it costs
+# nothing, where forking date(1) around each run added 6 ms to every figure (measured: /bin/true took 9.4 ms).
+pair_ms() {
+  "$1" >/dev/null 2>&1 || true
+  "$2" >/dev/null 2>&1 || true
+  local a=() b=() s e
   for _ in $(seq "$runs"); do
-    local s e
-    s=$(date +%s%N)
-    "$@" >/dev/null 2>&1 || true
-    e=$(date +%s%N)
-    times+=($(( (e - s) / 1000 )))
+    s=$EPOCHREALTIME; "$1" >/dev/null 2>&1 || true; e=$EPOCHREALTIME
+    a+=($(( ${e/./} - ${s/./} )))
+    s=$EPOCHREALTIME; "$2" >/dev/null 2>&1 || true; e=$EPOCHREALTIME
+    b+=($(( ${e/./} - ${s/./} )))
   done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'
+  echo "$(median "${a[@]}") $(median "${b[@]}")"
 }
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'; }
 
 rooted() { "$bin" call search_files --root "$corpus" "$1"; }
+true_bin() { /bin/true; }
 first100_rg() { rg -n --no-heading "$@" "$corpus" | head -n 100; }
 
 # In process, as the window's agent calls it: the Go benchmarks of backend/search on the same corpus (ms/op).
@@ -49,24 +54,31 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
 
 # Start-up: a command that does almost nothing, as MCP clients and scripts start rooted often.
 printf '%-44s %10s %8s %8s\n' "start-up ($runs runs)" "rooted" "rg" "ratio"
-s_cli=$(median_ms "$bin" tools)
-s_rg=$(median_ms rg --version)
+cli_tools() { "$bin" tools; }
+rg_version() { rg --version; }
+read -r s_cli s_rg < <(pair_ms cli_tools rg_version)
 printf '%-44s %10s %8s %8s\n' "rooted tools (CLI) vs rg --version" "$s_cli" "$s_rg" "$(ratio "$s_cli" "$s_rg")"
 if [ -x "$desktop" ]; then
-  s_desk=$(median_ms "$desktop" tools)
+  desktop_tools() { "$desktop" tools; }
+  read -r s_desk s_rg < <(pair_ms desktop_tools rg_version)
   printf '%-44s %10s %8s %8s\n' "rooted-desktop tools (GTK, WebKit linked)" "$s_desk" "$s_rg" "$(ratio "$s_desk" "$s_rg")"
 fi
+read -r s_true _ < <(pair_ms true_bin rg_version)
+printf '%-44s %10s\n' "starting /bin/true, for scale" "$s_true"
 echo
 printf '%-28s %10s %8s %8s %10s %8s %10s %8s\n' "case ($runs runs)" "rooted CLI" "rg" "CLI/rg" "in-process" "in/rg" "repeated" "rg/rep"
 row() {
   local name=$1 bench=$2 r g i x
-  r=$(median_ms rooted "$3")
+  query=$3
   shift 3
-  g=$(median_ms "$@")
+  rg_args=("$@")
+  read -r r g < <(pair_ms rooted_case rg_case)
   i=${inproc[$bench]}
   x=${inproc[${bench/Benchmark/BenchmarkIndexed}]}
   printf '%-28s %10s %8s %8s %10s %8s %10s %8s\n' "$name" "$r" "$g" "$(ratio "$r" "$g")" "$i" "$(ratio "$i" "$g")" "$x" "$(ratio "$g" "$x")"
 }
+rooted_case() { rooted "$query"; }
+rg_case() { "${rg_args[@]}"; }
 re='func \(\w+ \*\w+\) Close'
 row "common literal, first 100" BenchmarkFirst100CommonLiteral '{"query":"func"}' first100_rg func
 row "rare literal, first 100" BenchmarkFirst100RareLiteral '{"query":"ErrShortWrite"}' first100_rg ErrShortWrite

@@ -3,9 +3,10 @@
 # empty folder with its own dpkg database and nothing else (no Docker engine runs on CI machines). There:
 #   - dpkg -i installs the package (--force-depends, as the empty root has none of the libraries; their names are
 #     resolved against Debian's archive by apt below);
-#   - chroot runs /usr/bin/rooted version: the CLI is static and needs nothing from the system;
+#   - chroot runs /usr/bin/rooted version and rooted-mcp --help: both are static and need nothing from the system;
 #   - the menu entry is valid, the icon is there, and the desktop binary's libraries all resolve on this machine;
-#   - rooted mcp, from the installed path, is driven over stdio by the official TypeScript MCP SDK.
+#   - rooted mcp, from the installed path (it becomes rooted-mcp beside it), is driven over stdio by the official
+#     TypeScript MCP SDK.
 set -euo pipefail
 deb=$(realpath "$1")
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ dpkg --root="$root" --log=/dev/null --force-depends -i "$deb" >/dev/null 2>&1 ||
 dpkg --root="$root" -s rooted | grep -q '^Status: install ok installed' || fail "dpkg did not record rooted as installed"
 echo "test-package: installed $(basename "$deb") into a fresh root: $(dpkg --root="$root" -L rooted | grep -c .) paths"
 
-for f in usr/bin/rooted usr/bin/rooted-desktop usr/share/applications/rooted.desktop usr/share/icons/hicolor/256x256/apps/rooted.png; do
+for f in usr/bin/rooted usr/bin/rooted-mcp usr/bin/rooted-desktop usr/share/applications/rooted.desktop usr/share/icons/hicolor/256x256/apps/rooted.png; do
   [ -e "$root/$f" ] || fail "the package lacks /$f"
 done
 desktop-file-validate "$root/usr/share/applications/rooted.desktop" || fail "the menu entry is not valid"
@@ -27,6 +28,8 @@ desktop-file-validate "$root/usr/share/applications/rooted.desktop" || fail "the
 out=$(chroot "$root" /usr/bin/rooted version)
 echo "$out"
 grep -q "^rooted $(sed -n 's/.*"productVersion": *"\([^"]*\)".*/\1/p' wails.json) (commit [0-9a-f]" <<<"$out" || fail "rooted version printed: $out"
+out=$(chroot "$root" /usr/bin/rooted-mcp --help 2>&1) || fail "rooted-mcp --help failed in the fresh root: $out"
+grep -q "^Usage: rooted mcp" <<<"$out" || fail "rooted-mcp --help printed: $out"
 
 # Every Depends names a package Debian has (apt resolves the .deb as if installing it, changing nothing).
 apt-get install --simulate -qq "$deb" >/dev/null || fail "apt cannot resolve the package's Depends: $(dpkg-deb -f "$deb" Depends)"

@@ -52,18 +52,17 @@ func runOpen(_ context.Context, stdio IO, args []string) int {
 		}
 		dirArgs = []string{"--root", abs}
 	}
-	app, err := findDesktop()
+	app, err := findBeside(DesktopName)
 	if err != nil {
-		fmt.Fprintln(stdio.Stderr, "rooted:", err)
+		fmt.Fprintf(stdio.Stderr, "rooted: the desktop app %v: install the rooted package, or build it with make build; every other command works without it (rooted help)\n", err)
 		return ExitToolError
 	}
-	return runDesktop(append([]string{app}, dirArgs...), stdio)
+	return become(append([]string{app}, dirArgs...), stdio)
 }
 
-// findDesktop looks for the desktop app beside the running executable (following links, as /usr/bin/rooted may
-// be one), then on PATH.
-func findDesktop() (string, error) {
-	name := DesktopName
+// findBeside looks for one of Rooted's executables beside the running one (following links, as /usr/bin/rooted
+// may be one), then on PATH.
+func findBeside(name string) (string, error) {
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
@@ -80,7 +79,7 @@ func findDesktop() (string, error) {
 	if p, err := exec.LookPath(name); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("the desktop app (%s) is not installed beside this binary (%s) nor on PATH: install the rooted package, or build it with make build; every other command works without it (rooted help)", name, beside)
+	return "", fmt.Errorf("(%s) is not installed beside this binary (%s) nor on PATH", name, beside)
 }
 
 func unwrapPathError(err error) error {

@@ -9,8 +9,9 @@ import (
 	"os/exec"
 )
 
-// runDesktop starts the desktop app and waits for it, passing on its exit code (Windows has no exec).
-func runDesktop(argv []string, stdio IO) int {
+// become starts another of Rooted's executables (the desktop app, the MCP server) on the same standard streams and
+// waits for it, passing on its exit code (Windows has no exec).
+func become(argv []string, stdio IO) int {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdio.Stdout, stdio.Stderr
 	err := cmd.Run()

@@ -100,9 +100,10 @@ func TestEveryCommandHasHelp(t *testing.T) {
 	}
 }
 
-func TestMCPRefusesAMissingRoot(t *testing.T) {
-	code, _, errOut := run(t, "", "mcp", "--root", filepath.Join(t.TempDir(), "missing"))
-	if code != ExitToolError || !strings.Contains(errOut, "cannot open project root") {
+// rooted mcp checks its flags before it looks for the server, so a typo reads as any other command's.
+func TestMCPUsage(t *testing.T) {
+	code, _, errOut := run(t, "", "mcp", "extra")
+	if code != ExitUsage || !strings.Contains(errOut, `unexpected argument "extra"`) || !strings.Contains(errOut, "Usage: rooted mcp") {
 		t.Errorf("exit %d, %q", code, errOut)
 	}
 }

@@ -53,4 +53,23 @@ func TestStartsTheDesktopAppBesideIt(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(out), "rooted dev") {
 		t.Errorf("rooted version: %v %s", err, out)
 	}
+	// rooted mcp becomes the MCP server beside it, with its flags as given; without one it says what to install.
+	cmd := exec.Command(link, "mcp", "--root", project, "--verbose")
+	cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin")
+	out, err = cmd.CombinedOutput()
+	if err == nil {
+		t.Errorf("rooted mcp without rooted-mcp beside it: no error, %s", out)
+	} else if !strings.Contains(string(out), "the MCP server (rooted-mcp) is not installed beside this binary") {
+		t.Errorf("rooted mcp without rooted-mcp beside it: %s", out)
+	}
+	mcpScript := "#!/bin/sh\necho \"mcp pid=$$ args=$*\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "rooted-mcp"), []byte(mcpScript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command(link, "mcp", "--root", project, "--verbose")
+	out, err = cmd.CombinedOutput()
+	want := "mcp pid=" + strconv.Itoa(cmd.Process.Pid) + " args=--root " + project + " --verbose"
+	if err != nil || strings.TrimSpace(string(out)) != want {
+		t.Errorf("rooted mcp: %v %q, want %q", err, out, want)
+	}
 }

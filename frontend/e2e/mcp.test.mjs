@@ -1,6 +1,7 @@
 // Rooted as an MCP server, driven by a client written by others: the official TypeScript SDK, starting the built
 // binary (`rooted mcp`) over stdio, as Claude Desktop, Claude Code or Cursor would.
 import { after, describe, test } from 'node:test'
+import { execFileSync } from 'node:child_process'
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -45,6 +46,10 @@ describe('rooted mcp with the TypeScript SDK', { timeout: 120_000 }, () => {
     writeFileSync(path.join(path.dirname(fixture), 'outside.txt'), 'not yours')
     const client = await start(['--root', fixture])
 
+    // The server names itself with the release the package or make stamped (the wails.json version), not "dev".
+    const product = JSON.parse(readFileSync(path.join(repoRoot, 'wails.json'), 'utf8')).info.productVersion
+    assert.deepEqual([client.getServerVersion()?.name, client.getServerVersion()?.version], ['rooted', product])
+
     const { tools } = await client.listTools()
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
     for (const name of ['read_file', 'write_file', 'patch_file', 'search_files', 'find_files', 'list_directory', 'exec_shell', 'list_snapshots', 'diff_snapshot', 'restore_snapshot']) {
@@ -81,6 +86,12 @@ describe('rooted mcp with the TypeScript SDK', { timeout: 120_000 }, () => {
     // A command outside the allowlist is refused, not run (no approvals over MCP: the allowlist decides).
     const curl = await client.callTool({ name: 'exec_shell', arguments: { command: 'curl http://example.com' } })
     assert.equal(json(curl).error.code, 'command_not_allowed')
+    // An allowed one runs confined: the sandbox helper is the server's own executable, started again.
+    const ls = json(await client.callTool({ name: 'exec_shell', arguments: { command: 'ls src' } }))
+    assert.equal(ls.exit_code, 0)
+    assert.equal(ls.stdout, 'app.ts\n')
+    const here = JSON.parse(execFileSync(binary, ['version', '--json'], { encoding: 'utf8' })).sandbox
+    assert.equal(ls.sandbox.active, here.active, `sandbox ${JSON.stringify(ls.sandbox)}, rooted version says ${JSON.stringify(here)}`)
   })
 
   test('without --root, the client’s roots choose the project', async () => {

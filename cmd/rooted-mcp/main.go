@@ -1,0 +1,75 @@
+// Command rooted-mcp is Rooted's MCP server, which "rooted mcp" starts: every tool over the Model Context Protocol
+// on stdin/stdout, for Claude Desktop, Claude Code, Cursor, Zed and other agents. It is apart from rooted so that
+// the CLI's other commands do not pay for linking the MCP SDK; run it directly or through rooted, the same way.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rooted-dev/rooted/backend/cli"
+	"github.com/rooted-dev/rooted/backend/mcpserver"
+	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/version"
+)
+
+func main() {
+	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
+	shell.RunHelperIfAsked()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := serve(ctx, os.Stderr, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// serve runs the server until the client closes stdin or ctx ends. Exit codes are the CLI's: 1 when the project
+// cannot be opened or the connection fails, 2 for bad usage.
+func serve(ctx context.Context, stderr io.Writer, args []string) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: rooted mcp [--root DIR] [--verbose]\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	root := fs.String("root", "", "project root (default: the client's MCP roots choose it)")
+	verbose := fs.Bool("verbose", false, "log the server's activity to stderr")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cli.ExitOK
+		}
+		return cli.ExitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "rooted mcp: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return cli.ExitUsage
+	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelInfo
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	s, err := mcpserver.New(mcpserver.Options{Root: *root, Version: version.Version, Logger: logger})
+	if err != nil {
+		e := tools.Classify(err)
+		fmt.Fprintf(stderr, "rooted mcp: cannot open project root %s: %s: %s\n", *root, e.Code, e.Message)
+		return cli.ExitToolError
+	}
+	defer s.Close()
+	// Stdout is the protocol's: nothing else may be written there.
+	if err := s.Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(stderr, "rooted mcp: %v\n", err)
+		return cli.ExitToolError
+	}
+	return cli.ExitOK
+}
