@@ -52,6 +52,9 @@ func openName(h dirHandle, name string) (rawFile, error) {
 
 type rawFile struct{ *os.File }
 
+// mapAll does not map here: the file is read.
+func (rawFile) mapAll(int64) ([]byte, func(), error) { return nil, nil, errNotMapped }
+
 var _ io.Reader = rawFile{}
 
 func (f rawFile) size() (int64, error) {

@@ -92,3 +92,21 @@ func (f rawFile) size() (int64, error) {
 	}
 	return st.Size, nil
 }
+
+// mapAll maps the first size bytes of the file, read-only, and returns them with the function that unmaps them.
+// Touching a page past the end of a file that shrank meanwhile faults: only a goroutine that has called
+// debug.SetPanicOnFault(true) and recovers may touch the bytes (see Search's workers).
+func (f rawFile) mapAll(size int64) ([]byte, func(), error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f), &st); err != nil {
+		return nil, nil, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG || size <= 0 || size > st.Size {
+		return nil, nil, errNotMapped
+	}
+	b, err := unix.Mmap(int(f), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, func() { unix.Munmap(b) }, nil
+}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,14 +246,15 @@ func (x *Index) Content(f file) ([]byte, func(), error) {
 	} else {
 		data, release, err = x.readByPath(f.rel)
 	}
-	if err != nil {
+	binary := errors.Is(err, errBinary) // a large binary file, not read past its first bytes
+	if err != nil && !binary {
 		return nil, release, err
 	}
 	if !x.live() {
-		return data, release, nil
+		return data, release, err
 	}
 	var keep []byte // nil: remember the file as not searchable
-	binary := len(data) > 0 && containsNUL(data[:min(len(data), sniffLen)])
+	binary = binary || len(data) > 0 && containsNUL(data[:min(len(data), sniffLen)])
 	if !binary && len(data) <= maxCachedFile {
 		x.mu.RLock()
 		full := x.bytes+int64(len(data)) > x.budget
@@ -272,7 +274,7 @@ func (x *Index) Content(f file) ([]byte, func(), error) {
 		x.bytes += int64(len(keep))
 	}
 	x.mu.Unlock()
-	return data, release, nil
+	return data, release, err
 }
 
 // readByPath reads a file named by its path from the root, through the root.

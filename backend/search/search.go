@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"unicode/utf8"
@@ -244,6 +245,9 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			// Large files are mapped (readPooled); one cut short while it is searched faults, which this makes a
+			// panic that searchFile recovers from, skipping the file, instead of a crash.
+			debug.SetPanicOnFault(true)
 			for b := range jobs {
 				out := make([]fileResult, len(b.files))
 				for i, f := range b.files {
@@ -336,7 +340,16 @@ func (res *Result) add(rel string, fr fileResult, output string, limit int) bool
 // sniffLen is how much of a file decides whether it is binary, as git does.
 const sniffLen = 8000
 
-func searchFile(src Source, f file, m *matcher, opt Options) fileResult {
+func searchFile(src Source, f file, m *matcher, opt Options) (fr fileResult) {
+	defer func() {
+		// A mapped file that shrank under the search: skipped, as a file that vanished is.
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			fr = fileResult{skipped: true}
+		}
+	}()
 	switch f.verdict {
 	case cannotMatch:
 		return fileResult{}
@@ -348,19 +361,11 @@ func searchFile(src Source, f file, m *matcher, opt Options) fileResult {
 	if err != nil || bytes.IndexByte(b[:min(len(b), sniffLen)], 0) >= 0 {
 		return fileResult{skipped: true}
 	}
-	var fr fileResult
-	line, lineStart, scanned := 1, 0, 0
+	line, scanned := 1, 0 // line numbers, only counted for content: counts and file lists never show them
 	for off := 0; off <= len(b); {
 		s, e := m.next(b, off)
 		if s < 0 {
 			break
-		}
-		line += bytes.Count(b[scanned:s], []byte{'\n'})
-		scanned = s
-		if i := bytes.LastIndexByte(b[:s], '\n'); i >= 0 {
-			lineStart = i + 1
-		} else {
-			lineStart = 0
 		}
 		lineEnd := len(b)
 		if i := bytes.IndexByte(b[s:], '\n'); i >= 0 {
@@ -368,6 +373,9 @@ func searchFile(src Source, f file, m *matcher, opt Options) fileResult {
 		}
 		fr.count++
 		if opt.Output == OutputContent {
+			line += bytes.Count(b[scanned:s], []byte{'\n'})
+			scanned = s
+			lineStart := bytes.LastIndexByte(b[:s], '\n') + 1
 			mt := Match{Path: f.rel, Line: line, Column: s - lineStart + 1, Text: clip(b[lineStart:lineEnd], s-lineStart, max(e-s, 1))}
 			if opt.Context > 0 {
 				mt.Before, mt.After = contextLines(b, lineStart, lineEnd, opt.Context)

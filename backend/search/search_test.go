@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -370,5 +371,52 @@ func TestSearchOneFileIsShallow(t *testing.T) {
 	res, _ := Search(context.Background(), x, "", Options{Query: "needle"})
 	if res.Total != 3 {
 		t.Errorf("a full search after a one-file search found %d matches, want 3 (a.go, b.go, sub/a.go)", res.Total)
+	}
+}
+
+// truncatingSource cuts a file to nothing right after the search got its content, as a build or an editor
+// rewriting it at that moment would.
+type truncatingSource struct {
+	DiskSource
+	dir, victim string
+	mapped      bool // the victim's content was a mapping (its capacity is its length; a read buffer has room)
+}
+
+func (s *truncatingSource) Content(f file) ([]byte, func(), error) {
+	b, release, err := s.DiskSource.Content(f)
+	if f.rel == s.victim && err == nil {
+		s.mapped = len(b) == cap(b)
+		if err := os.Truncate(filepath.Join(s.dir, s.victim), 0); err != nil {
+			panic(err)
+		}
+	}
+	return b, release, err
+}
+
+// A large file is mapped, not read; if it shrinks while it is searched, touching its lost pages faults. The
+// search skips that file, as one that vanished, finds the rest, and the process lives on.
+func TestLargeFileCutShortWhileSearched(t *testing.T) {
+	big := strings.Repeat("filler line without the word\n", 40_000) + "needle at the end\n" // ~1.1 MB
+	r, dir := fixture(t, map[string]string{"a.txt": "needle a\n", "big.txt": big, "z.txt": "needle z\n"})
+	src := &truncatingSource{DiskSource: DiskSource{Root: r}, dir: dir, victim: "big.txt"}
+	res, err := Search(context.Background(), src, ".", Options{Query: "needle", Output: OutputFiles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		got = append(got, f.Path)
+	}
+	if !slices.Equal(got, []string{"a.txt", "z.txt"}) {
+		t.Errorf("files %v, want a.txt and z.txt (big.txt cut short under the search)", got)
+	}
+	if runtime.GOOS != "windows" && !src.mapped {
+		t.Errorf("big.txt was read into a buffer, not mapped: this test did not exercise a fault")
+	}
+	// Untouched, the same large file is found.
+	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(big), 0o644)
+	res, err = Search(context.Background(), DiskSource{Root: r}, ".", Options{Query: "needle at the end", Output: OutputContent})
+	if err != nil || len(res.Matches) != 1 || res.Matches[0].Line != 40_001 {
+		t.Errorf("large file: %+v, %v", res.Matches, err)
 	}
 }
