@@ -1,12 +1,15 @@
 package snapshot
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // An edit while the first full snapshot is still running does not wait for it: it records just the paths it
@@ -126,5 +129,63 @@ func TestEditDuringTheFirstSnapshotIsRecoverable(t *testing.T) {
 		if b, _ := os.ReadFile(p.path(name)); string(b) != files[name] {
 			t.Errorf("%s restored from %s (partial: %v): %q, want %q", name, s.ID[:12], s.Paths != nil, b, files[name])
 		}
+	}
+}
+
+// The first snapshot of a large project waits: an edit meanwhile is recorded at once as a partial snapshot, and a
+// command's full backup ends the pause instead of waiting it out.
+func TestFirstSnapshotPause(t *testing.T) {
+	p := newProject(t, map[string]string{"a.txt": "a before\n", "b.txt": "b\n"})
+	first := make(chan error, 1)
+	var firstSnap Snapshot
+	go func() {
+		var err error
+		firstSnap, err = p.repo.TakeAfter(ctx, time.Hour, "Project opened")
+		first <- err
+	}()
+	for !p.repo.scanning.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	edit, err := p.repo.TakeFor(ctx, "Backup before file mod", []string{"a.txt"})
+	if err != nil || !slices.Equal(edit.Paths, []string{"a.txt"}) {
+		t.Fatalf("an edit during the pause: %+v %v, want a partial snapshot of a.txt", edit, err)
+	}
+	p.write("a.txt", "a after\n")
+	type result struct {
+		snap Snapshot
+		err  error
+	}
+	backup := make(chan result, 1)
+	go func() {
+		s, err := p.repo.TakeFor(ctx, "Backup before command", nil)
+		backup <- result{s, err}
+	}()
+	select {
+	case r := <-backup:
+		if r.err != nil || r.snap.Paths != nil {
+			t.Fatalf("a command's backup during the pause: %+v %v", r.snap, r.err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a command's backup waited for the pause to run out")
+	}
+	if err := <-first; err != nil || firstSnap.Paths != nil || firstSnap.Files != 2 {
+		t.Fatalf("the first snapshot, woken: %+v %v", firstSnap, err)
+	}
+	if p.repo.scanning.Load() {
+		t.Error("still scanning after the first snapshot")
+	}
+	// The first snapshot was taken after the edit, so it holds the edited a.txt; the partial one the earlier text.
+	if d, _ := p.repo.Diff(ctx, edit.ID, "a.txt"); !strings.Contains(d, "-a before") {
+		t.Errorf("the partial snapshot lost a.txt's text before the edit:\n%s", d)
+	}
+
+	// Stopping the project during the pause ends it without a snapshot.
+	q := newProject(t, map[string]string{"c.txt": "c\n"})
+	cctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { _, err := q.repo.TakeAfter(cctx, time.Hour, "Project opened"); done <- err }()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled during the pause: %v", err)
 	}
 }

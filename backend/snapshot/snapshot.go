@@ -80,7 +80,9 @@ type Repo struct {
 	opt  Options
 
 	mu       sync.Mutex
-	scanning atomic.Bool     // a full scan (the first snapshot) holds mu: TakeFor records partial snapshots meanwhile
+	scanning atomic.Bool   // a full scan (the first snapshot) holds mu: TakeFor records partial snapshots meanwhile
+	wake     chan struct{} // ends TakeAfter's pause: a full snapshot is wanted now
+	wakeOnce sync.Once
 	partial  sync.Mutex      // serializes partial snapshots, which run beside the scan, not under mu
 	primed   bool            // the first full snapshot has been taken in this process
 	dirtyMu  sync.Mutex      // guards dirty and rescan: the watcher marks changes without waiting for a snapshot
@@ -280,9 +282,46 @@ func (r *Repo) TakeFor(ctx context.Context, reason string, paths []string) (Snap
 		if len(paths) > 0 && r.scanning.Load() {
 			return r.takePartial(reason, paths)
 		}
+		if len(paths) == 0 {
+			select {
+			case r.wakeChan() <- struct{}{}: // a full snapshot is wanted: a paused first one starts now
+			default:
+			}
+		}
 		r.mu.Lock()
 	}
 	defer r.mu.Unlock()
+	return r.takeLocked(ctx, reason)
+}
+
+// TakeAfter is Take after a pause, for the first snapshot of a large project just opened: its first tool calls (a
+// search reading every file) then have the machine to themselves instead of sharing it with a scan of the same
+// files. During the pause the repository counts as scanning: an edit is recorded at once in a partial snapshot of
+// its paths, and a call that needs a full snapshot (a command's backup) ends the pause. Listing, diffing and
+// restoring wait for the first snapshot, as they do while it scans.
+func (r *Repo) TakeAfter(ctx context.Context, pause time.Duration, reason string) (Snapshot, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.scanning.Store(true)
+	defer r.scanning.Store(false)
+	t := time.NewTimer(pause)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.wakeChan():
+	case <-ctx.Done():
+		return Snapshot{}, ctx.Err()
+	}
+	return r.takeLocked(ctx, reason)
+}
+
+func (r *Repo) wakeChan() chan struct{} {
+	r.wakeOnce.Do(func() { r.wake = make(chan struct{}, 1) })
+	return r.wake
+}
+
+// takeLocked takes a full snapshot; r.mu is held.
+func (r *Repo) takeLocked(ctx context.Context, reason string) (Snapshot, error) {
 	if !r.primed || !r.track {
 		r.scanning.Store(true) // before anything that may take a while, edits meanwhile need not wait
 		defer r.scanning.Store(false)
