@@ -307,6 +307,9 @@ func checkDir(root *os.Root, dir string) error {
 	return nil
 }
 
+// searching notes a search of the index in progress: the trigram build waits for it.
+func (x *Index) searching() func() { return x.tri.searching() }
+
 // narrow returns a filter for the files that can match opt, from the trigram index; nil when it cannot narrow (not
 // built yet, which starts a build, or not watching the whole tree).
 func (x *Index) narrow(_ context.Context, opt Options) func(rel string) verdict {
@@ -331,17 +334,18 @@ func (x *Index) indexable() []string {
 	return list
 }
 
-// searchable reads a file for the trigram index: text files only, as a search reads them.
-func (x *Index) searchable(rel string) ([]byte, error) {
+// searchable reads a file for the trigram index: text files only, as a search reads them. The bytes are the read
+// buffer's, good until release is called.
+func (x *Index) searchable(rel string) ([]byte, func(), error) {
 	data, release, err := x.readByPath(rel)
 	if err != nil {
-		return nil, err
+		return nil, release, err
 	}
-	defer release()
 	if containsNUL(data[:min(len(data), sniffLen)]) {
-		return nil, errBinary
+		release()
+		return nil, func() {}, errBinary
 	}
-	return append([]byte(nil), data...), nil
+	return data, release, nil
 }
 
 // CommandRan is told that a command ran in the project and may have changed anything. The lists and cached text

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/codesearch/index"
@@ -41,7 +42,26 @@ type narrower struct {
 	gen      int
 	stats    NarrowStats
 	paused   time.Time // not used before this (see Index.CommandRan)
+
+	searches atomic.Int32 // searches running now: a build waits for them (see yield)
 }
+
+// searching notes a search in progress until the returned function is called.
+func (n *narrower) searching() func() {
+	n.searches.Add(1)
+	return func() { n.searches.Add(-1) }
+}
+
+// yield waits while searches run, up to maxYield at a time: a build is background work and the agent waits for
+// its searches, which read the same files (on a 92k-file tree the first search and the build each took twice as
+// long side by side). The cap keeps a stream of searches from starving the build.
+func (n *narrower) yield() {
+	for deadline := time.Now().Add(maxYield); n.searches.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+const maxYield = 5 * time.Second
 
 // pauseAfterCommand is how long the index is not used after a command: the kernel has queued the reports of the
 // command's writes when it exits; the watcher turns them into changed paths within milliseconds.
@@ -98,7 +118,7 @@ func (n *narrower) changed(rel string, rescan bool) {
 }
 
 // build indexes the files list returns (read through read) in the background, unless a build runs or is not needed.
-func (n *narrower) build(list func() []string, read func(rel string) ([]byte, error)) {
+func (n *narrower) build(list func() []string, read func(rel string) ([]byte, func(), error)) {
 	n.mu.Lock()
 	needed := n.segs == nil || n.stale || len(n.dirty) > rebuildAfter
 	if n.building || !needed || n.dir == "" {
@@ -114,6 +134,7 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, er
 		// The search that asked runs first: on a big project the build and the first search would share the
 		// machine's cores and both take longer.
 		time.Sleep(buildDelay)
+		n.yield()
 		n.mu.Lock()
 		closed := n.closed
 		n.mu.Unlock()
@@ -151,7 +172,7 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, er
 }
 
 // write builds the segments of generation gen.
-func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, error)) (segs []*trigram.Segment, covered, binary map[string]bool, stats NarrowStats, err error) {
+func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, func(), error)) (segs []*trigram.Segment, covered, binary map[string]bool, stats NarrowStats, err error) {
 	covered, binary = map[string]bool{}, map[string]bool{}
 	fail := func(err error) ([]*trigram.Segment, map[string]bool, map[string]bool, NarrowStats, error) {
 		for _, s := range segs {
@@ -179,12 +200,15 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 			stats.DiskBytes += fi.Size()
 		}
 		segs = append(segs, s)
-		b = trigram.Builder{}
+		b.Reset() // its arrays are reused: growing them anew for each segment faulted in fresh memory each time
 		return nil
 	}
 	var text int64
-	for _, rel := range list {
-		data, err := read(rel)
+	for i, rel := range list {
+		if i%64 == 0 {
+			n.yield()
+		}
+		data, release, err := read(rel)
 		if errors.Is(err, errBinary) {
 			binary[rel] = true
 			continue
@@ -193,9 +217,10 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 			continue // unreadable or too large: searched directly (not covered), as today
 		}
 		b.Add(rel, data)
+		release()
 		covered[rel] = true
 		text += int64(len(data))
-		if b.Size() > 8*segmentPairs {
+		if b.Pairs() >= segmentPairs {
 			if err := flush(); err != nil {
 				return fail(err)
 			}
@@ -310,4 +335,6 @@ func (n *narrower) close() {
 // narrowing is a Source that can narrow a search to the files that may match.
 type narrowing interface {
 	narrow(ctx context.Context, opt Options) func(rel string) verdict
+	// searching notes a search in progress, until the returned function is called.
+	searching() func()
 }

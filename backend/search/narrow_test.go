@@ -142,3 +142,29 @@ func reads(t *testing.T, x *Index, opt Options) int64 {
 }
 
 func init() { buildDelay = 0 } // the tests wait for builds; nothing here competes with them
+
+// The trigram index is built in the background, after the searches the agent waits for: a build does not start,
+// nor go on, while a search runs (up to maxYield at a time), then finishes.
+func TestBuildWaitsForSearches(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	files := map[string]string{}
+	for i := range 200 {
+		files[fmt.Sprintf("d%d/f%d.txt", i%7, i)] = fmt.Sprintf("line %d needle\n", i)
+	}
+	r, dir := fixture(t, files)
+	x, err := NewIndex(r, dir, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	done := x.searching() // a search in progress, as far as the build can tell
+	if res, err := Search(context.Background(), x, "", Options{Query: "needle", Output: OutputCount}); err != nil || res.Total != 200 {
+		t.Fatalf("first search: %+v %v", res, err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if _, _, st := x.Memory(); st.Ready {
+		t.Fatal("the trigram index was built while a search ran")
+	}
+	done()
+	waitNarrowed(t, x)
+}

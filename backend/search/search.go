@@ -176,6 +176,9 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if nw, ok := src.(narrowing); ok {
+		defer nw.searching()()
+	}
 
 	// Files travel in batches, since a channel hand-off per file costs more than searching a small file. Batches
 	// start small so the first results come at once, and grow.

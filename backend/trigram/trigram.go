@@ -49,11 +49,17 @@ func (b *Builder) Add(name string, content []byte) uint32 {
 	return id
 }
 
+// Reset empties the builder for the next segment, keeping its arrays.
+func (b *Builder) Reset() {
+	clear(b.names)
+	b.names, b.pairs, b.tris = b.names[:0], b.pairs[:0], b.tris[:0]
+}
+
 // Files is how many files were added.
 func (b *Builder) Files() int { return len(b.names) }
 
-// Size is roughly the memory the builder holds, in bytes.
-func (b *Builder) Size() int { return 8*cap(b.pairs) + 4*cap(b.tris) }
+// Pairs is how many (trigram, file) pairs were added: what a segment's size and its building's memory follow.
+func (b *Builder) Pairs() int { return len(b.pairs) }
 
 // Write stores the segment at path: written to a temporary file in the same folder, then renamed.
 func (b *Builder) Write(path string) error {
