@@ -52,9 +52,10 @@ func (n *narrower) searching() func() {
 	return func() { n.searches.Add(-1) }
 }
 
-// yield waits while searches run, up to maxYield at a time: a build is background work and the agent waits for
-// its searches, which read the same files (on a 92k-file tree the first search and the build each took twice as
-// long side by side). The cap keeps a stream of searches from starving the build.
+// yield waits while searches run, up to maxYield: a build is background work and the agent waits for its
+// searches, which read the same files (on a 92k-file tree the first search and the build each took longer side by
+// side). A build waits once, before it starts: pausing it for every search would starve it while an agent
+// searches again and again, each search as slow as the first until the index is built.
 func (n *narrower) yield() {
 	for deadline := time.Now().Add(maxYield); n.searches.Load() > 0 && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
@@ -204,10 +205,7 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 		return nil
 	}
 	var text int64
-	for i, rel := range list {
-		if i%64 == 0 {
-			n.yield()
-		}
+	for _, rel := range list {
 		data, release, err := read(rel)
 		if errors.Is(err, errBinary) {
 			binary[rel] = true

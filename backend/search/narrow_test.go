@@ -143,8 +143,8 @@ func reads(t *testing.T, x *Index, opt Options) int64 {
 
 func init() { buildDelay = 0 } // the tests wait for builds; nothing here competes with them
 
-// The trigram index is built in the background, after the searches the agent waits for: a build does not start,
-// nor go on, while a search runs (up to maxYield at a time), then finishes.
+// The trigram index is built in the background, after the searches the agent waits for: a build does not start
+// while a search runs (up to maxYield), then finishes.
 func TestBuildWaitsForSearches(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	files := map[string]string{}
