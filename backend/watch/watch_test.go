@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -233,5 +234,68 @@ func TestCloseLeavesNothing(t *testing.T) {
 		if got := fds(); got > fdBefore+5 {
 			t.Errorf("%d descriptors before, %d after closing five watchers", fdBefore, got)
 		}
+	}
+}
+
+// The folders watched are exactly those git does not ignore: nested .gitignore and .ignore files, negations,
+// anchored and dir-only patterns, and a link to a folder (never followed). A folder created later with an ignore
+// file of its own inside is watched the same way.
+func TestWatchesWhatGitDoesNotIgnore(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	e := start(t, map[string]string{
+		".gitignore":               "/build/\ntmp*/\n*.log\n",
+		"build/x.go":               "",
+		"src/build/y.go":           "",
+		"src/.gitignore":           "gen/\n!gen/keep/\ncache/\n",
+		"src/gen/a.go":             "",
+		"src/cache/keep/b.go":      "",
+		"src/deep/tmp1/c.go":       "",
+		"src/deep/ok/.ignore":      "private/\n",
+		"src/deep/ok/private/d.go": "",
+		"src/deep/ok/public/e.go":  "",
+		"docs/a.md":                "",
+	}, Options{})
+	os.Symlink(e.path("src"), e.path("link"))
+	watched := func() []string {
+		e.w.mu.Lock()
+		defer e.w.mu.Unlock()
+		var out []string
+		for d := range e.w.dirs {
+			out = append(out, d)
+		}
+		slices.Sort(out)
+		return out
+	}
+	want := []string{"", "docs", "src", "src/build", "src/deep", "src/deep/ok", "src/deep/ok/public"}
+	if got := watched(); !slices.Equal(got, want) {
+		t.Errorf("watched %q, want %q", got, want)
+	}
+	// git agrees on the folders that hold files (git init here; the watcher reads the rules itself).
+	if out, err := exec.Command("git", "-C", e.dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	out, err := exec.Command("git", "-C", e.dir, "ls-files", "-o", "--exclude-standard", "--directory", "--no-empty-directory").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if d := strings.TrimSuffix(line, "/"); d != line && !slices.Contains(want, d) && d != "link" {
+			t.Errorf("git lists folder %s, which is not watched", d)
+		}
+	}
+	// A new folder with its own ignore file: what it ignores is not watched, the rest is.
+	os.MkdirAll(e.path("docs/new/skip"), 0o755)
+	os.MkdirAll(e.path("docs/new/take"), 0o755)
+	os.WriteFile(e.path("docs/new/.gitignore"), []byte("skip/\n"), 0o644)
+	os.Rename(e.path("docs/new"), e.path("src/new")) // arrives whole, as a checkout or an unpacked archive does
+	e.expect(map[string]Op{"src/new": Create})
+	deadline := time.Now().Add(10 * time.Second)
+	for !slices.Contains(watched(), "src/new/take") && time.Now().Before(deadline) {
+		e.settle()
+	}
+	if got := watched(); !slices.Contains(got, "src/new/take") || slices.Contains(got, "src/new/skip") {
+		t.Errorf("after a folder arrived: watched %q", got)
 	}
 }
