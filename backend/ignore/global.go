@@ -1,14 +1,13 @@
 package ignore
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/rooted-dev/rooted/backend/gitconfig"
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
@@ -48,11 +47,11 @@ func globalExcludesFile() string {
 		if err != nil {
 			continue
 		}
-		v, includes := excludesFileIn(b)
-		if includes {
+		keys := gitconfig.Parse(b)
+		if gitconfig.Includes(keys) {
 			return excludesFileFromGit()
 		}
-		if v != "" {
+		if v := gitconfig.Last(keys, "core.excludesfile"); v != "" {
 			found = v
 		}
 	}
@@ -60,42 +59,6 @@ func globalExcludesFile() string {
 		return expandHome(found)
 	}
 	return defaultExcludesFile()
-}
-
-// excludesFileIn returns core.excludesFile's value in one git config file, and whether the file includes others.
-func excludesFileIn(b []byte) (value string, includes bool) {
-	section := ""
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		if line[0] == '[' {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			section = strings.ToLower(strings.TrimSpace(strings.Fields(line[1:end] + " ")[0]))
-			if section == "include" || section == "includeif" {
-				return "", true
-			}
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
-		}
-		key, val, ok := strings.Cut(line, "=")
-		if !ok || section != "core" || !strings.EqualFold(strings.TrimSpace(key), "excludesfile") {
-			continue
-		}
-		val = strings.TrimSpace(val)
-		if i := strings.IndexAny(val, "#;"); i >= 0 && !strings.HasPrefix(val, `"`) {
-			val = strings.TrimSpace(val[:i])
-		}
-		value = strings.Trim(val, `"`)
-	}
-	return value, false
 }
 
 func excludesFileFromGit() string {

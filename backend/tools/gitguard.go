@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/rooted-dev/rooted/backend/files"
+	"github.com/rooted-dev/rooted/backend/gitconfig"
 )
 
 // The project's .git is a channel to run code later, outside any sandbox: git runs its hooks and the programs its
@@ -140,9 +140,9 @@ var runsPrograms = sync.OnceValue(func() *regexp.Regexp {
 }) // compiled on first use: start-up stays short
 
 // execKeysChanged lists the executable settings (runsPrograms) whose values differ between two git
-// configuration files. The parse is git's format as far as it matters: [section "sub"] headers, key = value lines.
+// configuration files.
 func execKeysChanged(before, after []byte) []string {
-	a, b := gitConfigValues(before), gitConfigValues(after)
+	a, b := gitconfig.Parse(before), gitconfig.Parse(after)
 	var out []string
 	for k, v := range b {
 		if runsPrograms().MatchString(k) && !slices.Equal(a[k], v) {
@@ -156,47 +156,4 @@ func execKeysChanged(before, after []byte) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
-}
-
-func gitConfigValues(b []byte) map[string][]string {
-	out := map[string][]string{}
-	section := ""
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		if line[0] == '[' {
-			end := strings.LastIndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			head := strings.TrimSpace(line[1:end])
-			name, sub, hasSub := strings.Cut(head, " ")
-			section = strings.ToLower(name)
-			if hasSub {
-				section += "." + strings.Trim(strings.TrimSpace(sub), `"`)
-			} else if i := strings.IndexByte(name, '.'); i >= 0 { // [section.sub], the old form
-				section = strings.ToLower(name[:i]) + "." + name[i+1:]
-			}
-			if rest := strings.TrimSpace(line[end+1:]); rest != "" {
-				line = rest // a key on the header's line
-			} else {
-				continue
-			}
-		}
-		key, val, _ := strings.Cut(line, "=")
-		key = strings.ToLower(strings.TrimSpace(key))
-		if key == "" {
-			continue
-		}
-		full := key
-		if section != "" {
-			full = section + "." + key
-		}
-		out[full] = append(out[full], strings.TrimSpace(val))
-	}
-	return out
 }

@@ -1,0 +1,69 @@
+package gitconfig
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const sample = `# a comment
+[core]
+	hooksPath = .githooks ; where the hooks are
+	excludesFile = "~/my ignore#1"
+	bare
+[Remote "Origin"]
+	URL = git@example.com:a/b.git
+[branch.Main] merge = refs/heads/main
+[includeIf "gitdir:~/work/"]
+	path = ~/work.gitconfig
+[alias]
+	st = status
+	st = status -sb
+`
+
+func TestParse(t *testing.T) {
+	got := Parse([]byte(sample))
+	want := map[string][]string{
+		"core.hookspath":                {".githooks"},
+		"core.excludesfile":             {"~/my ignore#1"},
+		"core.bare":                     {""},
+		"remote.Origin.url":             {"git@example.com:a/b.git"},
+		"branch.main.merge":             {"refs/heads/main"},
+		"includeif.gitdir:~/work/.path": {"~/work.gitconfig"},
+		"alias.st":                      {"status", "status -sb"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parsed\n%v\nwant\n%v", got, want)
+	}
+	if !Includes(got) || Includes(Parse([]byte("[core]\n\tpager = less\n"))) {
+		t.Error("Includes")
+	}
+	if Last(got, "alias.st") != "status -sb" || Last(got, "core.pager") != "" {
+		t.Error("Last")
+	}
+}
+
+// git itself reads the sample the same way, key by key (git config --list names keys as Parse does).
+func TestParseAgreesWithGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	path := filepath.Join(t.TempDir(), "config")
+	os.WriteFile(path, []byte(sample), 0o644)
+	out, err := exec.Command("git", "config", "--file", path, "--list", "--no-includes").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromGit := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		fromGit[k] = append(fromGit[k], v)
+	}
+	fromGit["core.bare"] = []string{""} // git lists a bare key without "=", Parse gives it the value ""
+	if got := Parse([]byte(sample)); !reflect.DeepEqual(got, fromGit) {
+		t.Errorf("Parse\n%v\ngit\n%v", got, fromGit)
+	}
+}
