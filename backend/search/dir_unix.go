@@ -93,15 +93,12 @@ func (f rawFile) size() (int64, error) {
 	return st.Size, nil
 }
 
-// mapAll maps the first size bytes of the file, read-only, and returns them with the function that unmaps them.
-// Touching a page past the end of a file that shrank meanwhile faults: only a goroutine that has called
-// debug.SetPanicOnFault(true) and recovers may touch the bytes (see Search's workers).
+// mapAll maps the first size bytes of the file (its size as size() just gave it), read-only, and returns them with
+// the function that unmaps them. Touching a page past the end of a file that shrank meanwhile faults: only a
+// goroutine that has called debug.SetPanicOnFault(true) and recovers may touch the bytes (see Search's workers).
+// What is not a regular file either cannot be mapped (a pipe, a socket) or has no size to map (a device).
 func (f rawFile) mapAll(size int64) ([]byte, func(), error) {
-	var st unix.Stat_t
-	if err := unix.Fstat(int(f), &st); err != nil {
-		return nil, nil, err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG || size <= 0 || size > st.Size {
+	if size <= 0 || size > maxFileBytes {
 		return nil, nil, errNotMapped
 	}
 	b, err := unix.Mmap(int(f), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)

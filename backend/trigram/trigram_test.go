@@ -31,15 +31,7 @@ func TestCandidatesCoverEveryMatch(t *testing.T) {
 			t.Fatalf("file number %d, want %d", id, i)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "seg")
-	if err := b.Write(path); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := writeSegment(t, &b)
 	if s.Files() != 400 || s.Name(7) != "f007.go" {
 		t.Fatalf("files %d, name %q", s.Files(), s.Name(7))
 	}
@@ -120,15 +112,7 @@ func TestPostingsAcrossBlocks(t *testing.T) {
 			}
 		}
 	}
-	path := filepath.Join(t.TempDir(), "s.tri")
-	if err := b.Write(path); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := writeSegment(t, &b)
 	if s.tris < 10*fenceEvery {
 		t.Fatalf("only %d trigrams: the test needs many blocks", s.tris)
 	}
@@ -146,4 +130,54 @@ func TestPostingsAcrossBlocks(t *testing.T) {
 	if s.Name(0) != "f0" || s.Name(299) != "f299" {
 		t.Errorf("names: %q %q", s.Name(0), s.Name(299))
 	}
+}
+
+// writeSegment writes b's segment to a file of the test's and opens it.
+func writeSegment(t *testing.T, b *Builder) *Segment {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "seg")
+	if err := b.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// A builder reset for the next segment keeps nothing of the last one but its arrays' room.
+func TestResetStartsANewSegment(t *testing.T) {
+	var b Builder
+	b.Add("old.go", []byte("package old // ErrShortWrite"))
+	b.Add("old2.go", []byte("more old text"))
+	first := writeSegment(t, &b)
+	b.Reset()
+	if b.Files() != 0 || b.Pairs() != 0 {
+		t.Fatalf("after Reset: %d files, %d pairs", b.Files(), b.Pairs())
+	}
+	b.Add("new.go", []byte("package fresh"))
+	s := writeSegment(t, &b)
+	if s.Files() != 1 || s.Name(0) != "new.go" {
+		t.Fatalf("second segment: %d files, first %q", s.Files(), s.Name(0))
+	}
+	if ids, all := s.Match(index.RegexpQuery(mustParse(t, "ErrShortWrite"))); all || len(ids) != 0 {
+		t.Errorf("the new segment matches the old one's text: %v %v", ids, all)
+	}
+	if ids, _ := s.Match(index.RegexpQuery(mustParse(t, "fresh"))); !slices.Equal(ids, []uint32{0}) {
+		t.Errorf("the new segment does not find its own file: %v", ids)
+	}
+	if ids, _ := first.Match(index.RegexpQuery(mustParse(t, "ErrShortWrite"))); !slices.Equal(ids, []uint32{0}) {
+		t.Errorf("the first segment, written before Reset: %v", ids)
+	}
+}
+
+func mustParse(t *testing.T, re string) *syntax.Regexp {
+	t.Helper()
+	p, err := syntax.Parse(re, syntax.Perl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
