@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -237,8 +238,9 @@ func TestCloseLeavesNothing(t *testing.T) {
 	}
 }
 
-// The folders watched are exactly those git does not ignore: nested .gitignore and .ignore files, negations,
-// anchored and dir-only patterns, and a link to a folder (never followed). A folder created later with an ignore
+// The folders watched are exactly those git does not ignore: nested .gitignore files, negations, anchored and
+// dir-only patterns, and a link to a folder (never followed); and not those a .ignore file (ripgrep's, which
+// Rooted honours too) leaves out. A folder created later with an ignore
 // file of its own inside is watched the same way.
 func TestWatchesWhatGitDoesNotIgnore(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
@@ -252,7 +254,9 @@ func TestWatchesWhatGitDoesNotIgnore(t *testing.T) {
 		"src/gen/a.go":             "",
 		"src/cache/keep/b.go":      "",
 		"src/deep/tmp1/c.go":       "",
-		"src/deep/ok/.ignore":      "private/\n",
+		"src/deep/ok/.gitignore":   "private/\n",
+		"docs/.ignore":             "drafts/\n",
+		"docs/drafts/x.md":         "",
 		"src/deep/ok/private/d.go": "",
 		"src/deep/ok/public/e.go":  "",
 		"docs/a.md":                "",
@@ -272,18 +276,25 @@ func TestWatchesWhatGitDoesNotIgnore(t *testing.T) {
 	if got := watched(); !slices.Equal(got, want) {
 		t.Errorf("watched %q, want %q", got, want)
 	}
-	// git agrees on the folders that hold files (git init here; the watcher reads the rules itself).
+	// git agrees: the watched folders are exactly those that hold, at any depth, a file git does not ignore (git
+	// init here; the watcher reads the rules itself).
 	if out, err := exec.Command("git", "-C", e.dir, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	out, err := exec.Command("git", "-C", e.dir, "ls-files", "-o", "--exclude-standard", "--directory", "--no-empty-directory").Output()
+	out, err := exec.Command("git", "-C", e.dir, "ls-files", "-o", "--exclude-standard").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if d := strings.TrimSuffix(line, "/"); d != line && !slices.Contains(want, d) && d != "link" {
-			t.Errorf("git lists folder %s, which is not watched", d)
+	fromGit := []string{""}
+	for _, file := range strings.Fields(string(out)) {
+		for d := path.Dir(file); d != "." && !slices.Contains(fromGit, d); d = path.Dir(d) {
+			fromGit = append(fromGit, d)
 		}
+	}
+	fromGit = slices.DeleteFunc(fromGit, func(d string) bool { return d == "docs/drafts" }) // git knows no .ignore
+	slices.Sort(fromGit)
+	if got := watched(); !slices.Equal(got, fromGit) {
+		t.Errorf("watched %q, git's folders %q", got, fromGit)
 	}
 	// A new folder with its own ignore file: what it ignores is not watched, the rest is.
 	os.MkdirAll(e.path("docs/new/skip"), 0o755)
