@@ -19,6 +19,8 @@ if [ ! -d "$corpus/.git" ]; then
 fi
 bin=$work/rooted
 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$bin" ./cmd/rooted   # the CLI as make cli builds it
+mcpbin=$work/rooted-mcp
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$mcpbin" ./cmd/rooted-mcp
 desktop=build/bin/rooted-desktop                                          # the window's binary, if built
 
 # pair_ms A B: runs the commands A and B (shell functions or programs, no arguments) alternately, $runs times each
@@ -63,6 +65,11 @@ if [ -x "$desktop" ]; then
   read -r s_desk s_rg < <(pair_ms desktop_tools rg_version)
   printf '%-44s %10s %8s %8s\n' "rooted-desktop tools (GTK, WebKit linked)" "$s_desk" "$s_rg" "$(ratio "$s_desk" "$s_rg")"
 fi
+# What linking the MCP SDK costs a command: the same flag parsing and usage text in both binaries.
+cli_help() { "$bin" mcp --help; }
+mcp_help() { "$mcpbin" --help; }
+read -r s_clihelp s_mcphelp < <(pair_ms cli_help mcp_help)
+printf '%-44s %10s %8s %8s\n' "rooted mcp --help | rooted-mcp --help (SDK)" "$s_clihelp" "$s_mcphelp" "$(ratio "$s_mcphelp" "$s_clihelp")"
 read -r s_true _ < <(pair_ms true_bin rg_version)
 printf '%-44s %10s\n' "starting /bin/true, for scale" "$s_true"
 echo

@@ -7,7 +7,7 @@ import (
 
 // MCPName is the MCP server's executable, installed beside rooted (build/bin, /usr/bin). It is a binary of its own
 // because linking the MCP SDK (and the net/http, TLS and gob packages behind it) made every other command start
-// 3.5 ms (a sixth) slower; "rooted mcp" becomes it, so clients still configure rooted.
+// 4 ms slower (bench/search.sh); "rooted mcp" becomes it, so clients still configure rooted.
 const MCPName = "rooted-mcp"
 
 // runMCP checks the flags here, so a mistake reads as any other command's, then becomes the MCP server.
