@@ -10,17 +10,32 @@ import (
 // 4 ms slower (bench/search.sh); "rooted mcp" becomes it, so clients still configure rooted.
 const MCPName = "rooted-mcp"
 
-// runMCP checks the flags here, so a mistake reads as any other command's, then becomes the MCP server.
-func runMCP(_ context.Context, stdio IO, args []string) int {
+// MCPFlags are rooted mcp's flags.
+type MCPFlags struct {
+	Root    string // the project root; "" lets the client's MCP roots choose it
+	Verbose bool   // log the server's activity to stderr
+}
+
+// ParseMCP parses rooted mcp's arguments, for rooted (which checks them before it becomes the server) and for
+// rooted-mcp, so both read and report them alike. When ok is false, the command ends with exit code code.
+func ParseMCP(stdio IO, args []string) (f MCPFlags, code int, ok bool) {
 	fs := newFlagSet("mcp", stdio, "[--root DIR] [--verbose]")
-	fs.String("root", "", "project root (default: the client's MCP roots choose it)")
-	fs.Bool("verbose", false, "log the server's activity to stderr")
+	fs.StringVar(&f.Root, "root", "", "project root (default: the client's MCP roots choose it)")
+	fs.BoolVar(&f.Verbose, "verbose", false, "log the server's activity to stderr")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
-		return flagExit(err)
+		return f, flagExit(err), false
 	}
 	if len(pos) > 0 {
-		return usageError(stdio, fs, "unexpected argument %q", pos[0])
+		return f, usageError(stdio, fs, "unexpected argument %q", pos[0]), false
+	}
+	return f, ExitOK, true
+}
+
+// runMCP checks the flags here, so a mistake reads as any other command's, then becomes the MCP server.
+func runMCP(_ context.Context, stdio IO, args []string) int {
+	if _, code, ok := ParseMCP(stdio, args); !ok {
+		return code
 	}
 	server, err := findBeside(MCPName)
 	if err != nil {

@@ -5,8 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -35,34 +33,19 @@ func main() {
 // serve runs the server until the client closes stdin or ctx ends. Exit codes are the CLI's: 1 when the project
 // cannot be opened or the connection fails, 2 for bad usage.
 func serve(ctx context.Context, stderr io.Writer, args []string) int {
-	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: rooted mcp [--root DIR] [--verbose]\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
-	root := fs.String("root", "", "project root (default: the client's MCP roots choose it)")
-	verbose := fs.Bool("verbose", false, "log the server's activity to stderr")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return cli.ExitOK
-		}
-		return cli.ExitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "rooted mcp: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
-		return cli.ExitUsage
+	f, code, ok := cli.ParseMCP(cli.IO{Stderr: stderr}, args)
+	if !ok {
+		return code
 	}
 	level := slog.LevelWarn
-	if *verbose {
+	if f.Verbose {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	s, err := mcpserver.New(mcpserver.Options{Root: *root, Version: version.Version, Logger: logger})
+	s, err := mcpserver.New(mcpserver.Options{Root: f.Root, Version: version.Version, Logger: logger})
 	if err != nil {
 		e := tools.Classify(err)
-		fmt.Fprintf(stderr, "rooted mcp: cannot open project root %s: %s: %s\n", *root, e.Code, e.Message)
+		fmt.Fprintf(stderr, "rooted mcp: cannot open project root %s: %s: %s\n", f.Root, e.Code, e.Message)
 		return cli.ExitToolError
 	}
 	defer s.Close()
