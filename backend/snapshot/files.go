@@ -13,13 +13,15 @@ import (
 )
 
 // bigFiles lists the files over MaxFileSize that a snapshot would otherwise record: not ignored, not in a heavy
-// folder, not in .git. It walks through the project's root.
+// folder, not in .git. It walks through the project's root, each folder opened from its parent and its ignore
+// files read there (by path from the root, every folder cost an open per component of its path, as the watcher's
+// setup did).
 func bigFiles(root *os.Root) []string {
 	m := ignore.New(root)
 	var out []string
-	var walk func(dir string)
-	walk = func(dir string) {
-		f, err := root.Open(filepath.FromSlash(cmpOr(dir, ".")))
+	var walk func(dir string, r *os.Root)
+	walk = func(dir string, r *os.Root) {
+		f, err := r.Open(".")
 		if err != nil {
 			return
 		}
@@ -28,7 +30,7 @@ func bigFiles(root *os.Root) []string {
 		if err != nil {
 			return
 		}
-		dm := m.Dir(dir)
+		dm := m.DirWith(dir, r.ReadFile)
 		for _, e := range entries {
 			name := e.Name()
 			rel := path.Join(dir, name)
@@ -37,7 +39,10 @@ func bigFiles(root *os.Root) []string {
 			}
 			if e.IsDir() {
 				if !isHeavy(name) {
-					walk(rel)
+					if sub, err := r.OpenRoot(name); err == nil {
+						walk(rel, sub)
+						sub.Close()
+					}
 				}
 				continue
 			}
@@ -48,7 +53,7 @@ func bigFiles(root *os.Root) []string {
 			}
 		}
 	}
-	walk("")
+	walk("", root)
 	return out
 }
 
@@ -98,13 +103,6 @@ func escapeGlob(p string) string {
 	s := b.String()
 	if strings.HasSuffix(s, " ") {
 		s = strings.TrimSuffix(s, " ") + `\ `
-	}
-	return s
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
 	}
 	return s
 }
