@@ -244,9 +244,6 @@ func fileURIPath(uri string) (string, error) {
 	return filepath.FromSlash(p), nil
 }
 
-// MCP returns the SDK server, for transports other than stdio (tests use in-memory ones).
-func (s *Server) MCP() *mcp.Server { return s.mcp }
-
 // Run serves one client over transport until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.mcp.Run(ctx, t)

@@ -22,14 +22,6 @@ func newIndex(t *testing.T, files map[string]string) (*Index, string) {
 	return x, dir
 }
 
-func paths(res Result) []string {
-	var out []string
-	for _, m := range res.Matches {
-		out = append(out, m.Path)
-	}
-	return out
-}
-
 // An index answers exactly as the disk does, cold and warm.
 func TestIndexMatchesDisk(t *testing.T) {
 	x, _ := newIndex(t, repoFiles)
