@@ -61,6 +61,12 @@ func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	r.appendLog(LogEntry{Time: now, Action: "backup", ID: id, Reason: reason + " (these paths only: the first snapshot was still running)", Files: len(kept), Paths: kept})
+	if r.rehash == nil {
+		r.rehash = map[string]bool{}
+	}
+	for _, p := range kept {
+		r.rehash[p] = true
+	}
 	return Snapshot{ID: id, Time: now, Reason: reason, Files: len(kept), Paths: kept}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -187,5 +188,49 @@ func TestFirstSnapshotPause(t *testing.T) {
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled during the pause: %v", err)
+	}
+}
+
+// An edit during the first snapshot may land after the scan staged the file and leave git's stat data as it was
+// (same size, within the file's timestamp tick). The next snapshot must still read the file again, or a restore
+// of the edit's partial snapshot finds nothing to undo. git is told here to compare only size and mtime seconds,
+// and not ctime, so that the lost stat change is certain rather than a matter of timing.
+func TestEditDuringTheScanIsReadAgain(t *testing.T) {
+	p := newProject(t, map[string]string{"a.txt": "before\n", "b.txt": "b\n"})
+	for _, kv := range [][2]string{{"core.checkStat", "minimal"}, {"core.trustCtime", "false"}} {
+		if out, err := exec.Command("git", "--git-dir", p.repo.dir, "config", kv[0], kv[1]).CombinedOutput(); err != nil {
+			t.Fatalf("git config: %v %s", err, out)
+		}
+	}
+	// Written an hour ago, as far as its mtime tells: not "racily clean" to git, whose stat data it then trusts.
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(p.path("a.txt"), old, old)
+	// The scan, holding the repository, stages a.txt; the edit's partial snapshot comes meanwhile.
+	p.repo.mu.Lock()
+	p.repo.scanning.Store(true)
+	if err := p.repo.stage(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	edit, err := p.repo.TakeFor(ctx, "Backup before file mod", []string{"a.txt"})
+	if err != nil || edit.Paths == nil {
+		t.Fatalf("partial snapshot: %+v %v", edit, err)
+	}
+	p.write("a.txt", "edited\n")
+	os.Chtimes(p.path("a.txt"), old, old)
+	tree, files, err := p.repo.presentTree(ctx)
+	if err == nil {
+		_, err = p.repo.record(ctx, tree, "Project opened", files)
+	}
+	p.repo.scanning.Store(false)
+	p.repo.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.repo.Restore(ctx, edit.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p.path("a.txt")); string(b) != "before\n" || !slices.Equal(res.Written, []string{"a.txt"}) {
+		t.Errorf("restore of the edit: a.txt is %q, wrote %v", b, res.Written)
 	}
 }

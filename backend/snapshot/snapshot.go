@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,6 +85,7 @@ type Repo struct {
 	wake     chan struct{} // ends TakeAfter's pause: a full snapshot is wanted now
 	wakeOnce sync.Once
 	partial  sync.Mutex      // serializes partial snapshots, which run beside the scan, not under mu
+	rehash   map[string]bool // guarded by partial: paths edited during a scan, which may have staged them first
 	primed   bool            // the first full snapshot has been taken in this process
 	dirtyMu  sync.Mutex      // guards dirty and rescan: the watcher marks changes without waiting for a snapshot
 	dirty    map[string]bool // paths changed since the last snapshot, when tracking
@@ -320,6 +322,32 @@ func (r *Repo) wakeChan() chan struct{} {
 	return r.wake
 }
 
+// forgetEditedDuringScan drops from the staging index the paths edited while a scan ran (partial snapshots), so the
+// add that follows reads them again. The scan may have staged such a file just before the edit, and an edit of
+// the same size within the file's timestamp tick leaves git's stat data unchanged: git would keep the staged
+// content, and the next backup would record the file as it was before the edit. r.mu is held.
+func (r *Repo) forgetEditedDuringScan(ctx context.Context) error {
+	r.partial.Lock()
+	paths := slices.Sorted(maps.Keys(r.rehash))
+	r.rehash = nil
+	r.partial.Unlock()
+	if len(paths) == 0 {
+		return nil
+	}
+	if _, err := r.git(ctx, []byte(strings.Join(paths, "\x00")), "update-index", "--force-remove", "-z", "--stdin"); err != nil {
+		r.partial.Lock()
+		for _, p := range paths {
+			if r.rehash == nil {
+				r.rehash = map[string]bool{}
+			}
+			r.rehash[p] = true
+		}
+		r.partial.Unlock()
+		return err
+	}
+	return nil
+}
+
 // takeLocked takes a full snapshot; r.mu is held.
 func (r *Repo) takeLocked(ctx context.Context, reason string) (Snapshot, error) {
 	if !r.primed || !r.track {
@@ -394,6 +422,9 @@ func (r *Repo) stage(ctx context.Context, dirty map[string]bool) error {
 		}
 		if !r.primed {
 			r.seedFromProject(ctx)
+		}
+		if err := r.forgetEditedDuringScan(ctx); err != nil {
+			return err
 		}
 		if _, err := r.git(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
 			return err
