@@ -1,0 +1,300 @@
+package permissions
+
+import (
+	"slices"
+	"strings"
+)
+
+// gitGlobalWithValue are git's options before the subcommand that take the next word as their value.
+var gitGlobalWithValue = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds", "--attr-source"}
+
+// gitGlobalFlags are git's options before the subcommand that take no value.
+var gitGlobalFlags = []string{"-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice", "--no-lazy-fetch"}
+
+// gitSubcommand returns the index of git's subcommand in argv (argv[0] is git), or -1 when an option before it is
+// one Rooted does not know (then nothing about the command is assumed).
+func gitSubcommand(argv []string) int {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		name, _, hasVal := strings.Cut(a, "=")
+		switch {
+		case !strings.HasPrefix(a, "-"):
+			return i
+		case slices.Contains(gitGlobalWithValue, a):
+			i++
+		case hasVal && slices.Contains(gitGlobalWithValue, name):
+		case slices.Contains(gitGlobalFlags, a):
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// Canonical is argv as rules see it: git and go without the global options before their subcommand (git -C dir
+// push is git push), rm with its recursive option first and its short options one per word (rm -fr x is
+// rm -r -f x). Other commands are unchanged.
+func Canonical(argv []string) []string {
+	if len(argv) == 0 {
+		return argv
+	}
+	switch argv[0] {
+	case "git":
+		if i := gitSubcommand(argv); i > 0 {
+			return append([]string{"git"}, argv[i:]...)
+		}
+	case "go":
+		if len(argv) > 2 && argv[1] == "-C" {
+			return append([]string{"go"}, argv[3:]...)
+		}
+		if len(argv) > 1 && strings.HasPrefix(argv[1], "-C=") {
+			return append([]string{"go"}, argv[2:]...)
+		}
+	case "rm":
+		return canonicalRm(argv)
+	}
+	return argv
+}
+
+func canonicalRm(argv []string) []string {
+	var opts, rest []string
+	recursive := false
+	for i, a := range argv[1:] {
+		switch {
+		case a == "--":
+			rest = append(rest, argv[1+i:]...)
+			goto done
+		case a == "--recursive":
+			recursive = true
+		case strings.HasPrefix(a, "--"):
+			opts = append(opts, a)
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for _, c := range a[1:] {
+				if c == 'r' || c == 'R' {
+					recursive = true
+					continue
+				}
+				opts = append(opts, "-"+string(c))
+			}
+		default:
+			rest = append(rest, a)
+		}
+	}
+done:
+	out := []string{"rm"}
+	if recursive {
+		out = append(out, "-r")
+	}
+	return append(append(out, opts...), rest...)
+}
+
+// gitReadOnly are subcommands that only read (with the exceptions readOnlyGit checks: options that write a file or
+// run a program).
+var gitReadOnly = []string{
+	"status", "diff", "log", "show", "rev-parse", "blame", "shortlog", "describe", "ls-files", "ls-tree", "cat-file",
+	"rev-list", "grep", "show-ref", "merge-base", "name-rev", "whatchanged", "count-objects", "version", "diff-tree",
+	"diff-files", "diff-index", "for-each-ref", "check-ignore", "check-attr", "var", "help", "annotate", "range-diff",
+}
+
+// gitChanges are subcommands that change the repository or the files in ways a snapshot or git itself can undo,
+// and that lose nothing: under an allow rule for git they run; with no rule they ask.
+var gitChanges = []string{
+	"add", "commit", "switch", "merge", "fetch", "pull", "init", "mv", "rm", "tag", "cherry-pick", "revert",
+	"apply", "am", "stash", "worktree", "notes", "submodule", "config", "remote", "bisect", "restore", "reset",
+	"checkout", "branch", "clone", "format-patch", "archive", "sparse-checkout", "lfs", "mergetool", "difftool",
+}
+
+// ReadOnly says argv only reads: ls, find, grep (without deleting or running anything), and git's reading
+// subcommands, including the listing forms of branch, tag, stash, remote and config.
+func ReadOnly(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	switch argv[0] {
+	case "git":
+		return readOnlyGit(argv)
+	}
+	return false
+}
+
+func readOnlyGit(argv []string) bool {
+	i := gitSubcommand(argv)
+	if i < 0 {
+		return false
+	}
+	sub, args := argv[i], argv[i+1:]
+	for _, a := range args {
+		// Writing the output to a file or running an external diff or text conversion program is not reading.
+		if strings.HasPrefix(a, "--output") || a == "--ext-diff" || a == "--textconv" || a == "-o" {
+			return false
+		}
+	}
+	switch sub {
+	case "branch":
+		return onlyOptions(args, "-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--list", "-l", "--show-current", "--no-color", "--merged", "--no-merged", "--contains", "--no-contains", "--sort", "--format", "--points-at", "--column", "--no-column")
+	case "tag":
+		return len(args) == 0 || slices.Contains(args, "-l") || slices.Contains(args, "--list")
+	case "stash":
+		return len(args) > 0 && (args[0] == "list" || args[0] == "show")
+	case "remote":
+		return len(args) == 0 || len(args) == 1 && (args[0] == "-v" || args[0] == "--verbose") || len(args) >= 1 && args[0] == "get-url"
+	case "config":
+		for _, a := range args {
+			if a == "--get" || a == "--get-all" || a == "--list" || a == "-l" || a == "--get-regexp" || a == "get" || a == "list" {
+				return true
+			}
+		}
+		return false
+	case "reflog":
+		return len(args) == 0 || args[0] == "show" || strings.HasPrefix(args[0], "-")
+	case "worktree":
+		return len(args) > 0 && args[0] == "list"
+	}
+	return slices.Contains(gitReadOnly, sub)
+}
+
+// onlyOptions says every argument is one of the allowed options (their values attached with = or following a
+// value-taking listing option), so a git branch NAME that creates a branch is not taken for a listing.
+func onlyOptions(args []string, allowed ...string) bool {
+	for i := 0; i < len(args); i++ {
+		name, _, _ := strings.Cut(args[i], "=")
+		if !slices.Contains(allowed, name) {
+			return false
+		}
+		if (name == "--contains" || name == "--no-contains" || name == "--merged" || name == "--no-merged" || name == "--points-at" || name == "--sort" || name == "--format") && !strings.Contains(args[i], "=") && i+1 < len(args) {
+			i++
+		}
+	}
+	return true
+}
+
+// Sensitive says how argv destroys what a snapshot cannot bring back or publishes the project, or "": git push,
+// reset --hard, clean, checkout of paths or with --force, restore of the working tree, rebase, commit --amend,
+// branch -D, stash drop and clear, gc --prune, prune, reflog expire and delete, filter-branch, update-ref -d, any
+// git subcommand Rooted does not know (an alias could be any of these), and rm -r.
+func Sensitive(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	switch argv[0] {
+	case "rm":
+		c := canonicalRm(argv)
+		if len(c) > 1 && c[1] == "-r" {
+			return "rm -r deletes whole folders"
+		}
+	case "git":
+		return sensitiveGit(argv)
+	}
+	return ""
+}
+
+func sensitiveGit(argv []string) string {
+	i := gitSubcommand(argv)
+	if i < 0 {
+		return "git with an option before its subcommand that Rooted does not know"
+	}
+	sub, args := argv[i], argv[i+1:]
+	has := func(opts ...string) bool {
+		for _, a := range args {
+			if a == "--" {
+				return false
+			}
+			name, _, _ := strings.Cut(a, "=")
+			if slices.Contains(opts, name) {
+				return true
+			}
+		}
+		return false
+	}
+	// shortHas says a cluster of short options (-fdx) holds one of the letters.
+	shortHas := func(letters string) bool {
+		for _, a := range args {
+			if a == "--" {
+				return false
+			}
+			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], letters) {
+				return true
+			}
+		}
+		return false
+	}
+	switch sub {
+	case "push":
+		return "git push publishes commits to another repository"
+	case "reset":
+		if has("--hard", "--merge", "--keep") {
+			return "git reset --hard discards uncommitted changes"
+		}
+	case "clean":
+		if !has("-n", "--dry-run") && !shortHas("n") {
+			return "git clean deletes untracked files, ignored ones with -x, which snapshots do not keep"
+		}
+	case "checkout":
+		if slices.Contains(args, "--") || has("-f", "--force", "-p", "--patch", "--ours", "--theirs") || shortHas("f") {
+			return "git checkout of paths or with --force discards changes to files"
+		}
+		if !has("-b", "-B", "--orphan") && len(nonOptions(args)) != 1 {
+			return "git checkout of paths discards changes to files"
+		}
+		if !has("-b", "-B", "--orphan") {
+			// One word: a branch, or a file whose changes it would discard; git decides, so ask.
+			return "git checkout NAME discards the changes to NAME when it is a file rather than a branch"
+		}
+	case "restore":
+		if !has("--staged", "-S") || has("--worktree", "-W") {
+			return "git restore discards changes to files"
+		}
+	case "switch":
+		if has("--discard-changes", "-f", "--force", "-C", "--force-create") {
+			return "git switch --discard-changes discards changes to files"
+		}
+	case "rebase":
+		return "git rebase rewrites history"
+	case "commit":
+		if has("--amend") {
+			return "git commit --amend rewrites the last commit"
+		}
+	case "branch":
+		if has("-D", "-M", "-C", "-f", "--force") || shortHas("DMCf") || has("-d", "--delete") && shortHas("f") {
+			return "git branch -D deletes a branch whether or not it was merged"
+		}
+	case "stash":
+		if len(args) > 0 && (args[0] == "drop" || args[0] == "clear") {
+			return "git stash " + args[0] + " deletes stashed changes"
+		}
+	case "gc":
+		if has("--prune", "--aggressive") {
+			return "git gc --prune deletes unreachable commits"
+		}
+	case "prune", "filter-branch", "filter-repo", "replace", "update-ref", "symbolic-ref":
+		return "git " + sub + " rewrites or deletes history"
+	case "reflog":
+		if len(args) > 0 && (args[0] == "expire" || args[0] == "delete") {
+			return "git reflog " + args[0] + " deletes the record of earlier commits"
+		}
+	case "worktree":
+		if len(args) > 0 && (args[0] == "remove" || args[0] == "prune") {
+			return "git worktree " + args[0] + " deletes a working tree"
+		}
+	case "submodule":
+		if len(args) > 0 && args[0] == "deinit" {
+			return "git submodule deinit deletes a submodule's working tree"
+		}
+	default:
+		if !slices.Contains(gitReadOnly, sub) && !slices.Contains(gitChanges, sub) && sub != "gc" && sub != "reflog" {
+			return "git " + sub + " is not a subcommand Rooted knows (an alias can run anything)"
+		}
+	}
+	return ""
+}
+
+// nonOptions are the arguments that do not start with "-".
+func nonOptions(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
+}

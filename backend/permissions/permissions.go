@@ -1,0 +1,215 @@
+// Package permissions decides whether a call may run without asking the user: the user's rules for a project
+// (allow, ask or deny, by tool and by command prefix) and what Rooted knows about git and rm. Commands are matched
+// on their argv, the words the program receives, never on the raw text: quoting and spacing cannot dodge a rule.
+//
+// Guarantees: a deny rule that matches wins over every allow rule; a command that destroys or publishes (git push,
+// reset --hard, clean, rm -r, ... see Sensitive) asks even under an allow rule for its program, unless a rule
+// names it (git push, rm -r) rather than just the program; a git subcommand Rooted does not know (an alias, a
+// new command) counts as one that destroys.
+//
+// Not guaranteed: rules say when to ask, not what a program can do once it runs; that is the sandbox's and the
+// allowlist's job (backend/shell).
+package permissions
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Action is what a rule (or a default) decides.
+type Action string
+
+// Actions, from the most to the least permissive; deny always wins.
+const (
+	Allow Action = "allow"
+	Ask   Action = "ask"
+	Deny  Action = "deny"
+)
+
+// Rule is one of the user's decisions for a project. Tool is a tool's name (exec_shell for commands); Command,
+// for exec_shell, is a prefix of the argv as the user would type it ("go test", "npm run build"), split with
+// shell quoting; an empty Command covers every call of the tool.
+type Rule struct {
+	Action  Action `json:"action"`
+	Tool    string `json:"tool"`
+	Command string `json:"command,omitempty"`
+}
+
+// Decision is what applies to one call.
+type Decision struct {
+	// Action is allow, ask or deny.
+	Action Action `json:"action"`
+	// Rule is the rule that decided, nil for Rooted's default.
+	Rule *Rule `json:"rule,omitempty"`
+	// Sensitive says the command destroys or publishes (Why says how): a grant for its whole program does not
+	// cover it.
+	Sensitive bool `json:"sensitive,omitempty"`
+	// ReadOnly says the command only reads (git status, git log): it runs without asking by default.
+	ReadOnly bool   `json:"read_only,omitempty"`
+	Why      string `json:"why,omitempty"`
+}
+
+// Splitter turns a rule's command text into words (shell.Split).
+type Splitter func(string) ([]string, error)
+
+// Normalize checks a rule and returns it with its command in canonical spacing. A rule for exec_shell without a
+// command is refused when it allows: allowing every command at once is what the allowlist is for.
+func Normalize(r Rule, split Splitter) (Rule, error) {
+	switch r.Action {
+	case Allow, Ask, Deny:
+	default:
+		return r, fmt.Errorf("a rule's action is allow, ask or deny, not %q", r.Action)
+	}
+	r.Tool = strings.TrimSpace(r.Tool)
+	if r.Tool == "" {
+		r.Tool = "exec_shell"
+	}
+	r.Command = strings.TrimSpace(r.Command)
+	if r.Tool != "exec_shell" {
+		if r.Command != "" {
+			return r, fmt.Errorf("only exec_shell rules name a command (%s has none)", r.Tool)
+		}
+		return r, nil
+	}
+	if r.Command == "" {
+		if r.Action == Allow {
+			return r, fmt.Errorf("an allow rule for exec_shell names a command (go test, npm run build); the allowlist says which programs may run at all")
+		}
+		return r, nil
+	}
+	words, err := split(r.Command)
+	if err != nil {
+		return r, fmt.Errorf("rule %q: %v", r.Command, err)
+	}
+	if len(words) == 0 {
+		return r, fmt.Errorf("rule %q names no program", r.Command)
+	}
+	r.Command = Join(words)
+	return r, nil
+}
+
+// Join writes argv as a command line that splits back into the same words.
+func Join(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, w := range argv {
+		if w != "" && !strings.ContainsAny(w, " \t\n'\"\\$`|&;<>()*?[]{}#~") {
+			parts[i] = w
+			continue
+		}
+		parts[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(parts, " ")
+}
+
+// DecideTool is the decision for a call of a tool other than exec_shell: deny over ask over allow among the
+// rules for it; "" when no rule names the tool (the caller's default applies).
+func DecideTool(name string, rules []Rule) Decision {
+	var best Decision
+	for i := range rules {
+		r := &rules[i]
+		if r.Tool != name || r.Command != "" {
+			continue
+		}
+		if best.Action == "" || rank(r.Action) > rank(best.Action) {
+			best = Decision{Action: r.Action, Rule: r}
+		}
+	}
+	return best
+}
+
+func rank(a Action) int {
+	switch a {
+	case Deny:
+		return 3
+	case Ask:
+		return 2
+	case Allow:
+		return 1
+	}
+	return 0
+}
+
+// DecideCommand is the decision for running argv. A rule matches when its words are a prefix of the command's
+// canonical words (Canonical: git's and go's global options such as -C DIR left out). Deny rules win; then the
+// most specific matching rule (the longest prefix; ask over allow at the same length). A sensitive command asks
+// unless the deciding rule names more than its program. With no rule, read-only commands are allowed and
+// everything else asks.
+func DecideCommand(argv []string, rules []Rule, split Splitter) Decision {
+	words := Canonical(argv)
+	why := Sensitive(argv)
+	readOnly := why == "" && ReadOnly(argv)
+	var best *Rule
+	bestLen := -1
+	for i := range rules {
+		r := &rules[i]
+		if r.Tool != "exec_shell" && r.Tool != "" {
+			continue
+		}
+		prefix := []string{}
+		if r.Command != "" {
+			p, err := split(r.Command)
+			if err != nil || len(p) == 0 {
+				continue
+			}
+			prefix = Canonical(p)
+		}
+		if !hasPrefix(words, prefix) {
+			continue
+		}
+		if r.Action == Deny {
+			return Decision{Action: Deny, Rule: r, Sensitive: why != "", Why: why}
+		}
+		if len(prefix) > bestLen || len(prefix) == bestLen && rank(r.Action) > rank(best.Action) {
+			best, bestLen = r, len(prefix)
+		}
+	}
+	d := Decision{Sensitive: why != "", ReadOnly: readOnly, Why: why}
+	switch {
+	case best == nil && readOnly:
+		d.Action = Allow
+	case best == nil:
+		d.Action = Ask
+	case best.Action == Allow && why != "" && bestLen < 2:
+		// "allow git" does not cover git push: the rule must name it.
+		d.Action, d.Rule = Ask, best
+	default:
+		d.Action, d.Rule = best.Action, best
+	}
+	return d
+}
+
+func hasPrefix(words, prefix []string) bool {
+	return len(prefix) <= len(words) && slices.Equal(words[:len(prefix)], prefix)
+}
+
+// Suggest is the rule "always allow" offers for argv: the program and its subcommand (go test, npm run build,
+// git status), never a file or a flag, so the rule covers the same command with other arguments.
+func Suggest(argv []string) string {
+	words := Canonical(argv)
+	if len(words) == 0 {
+		return ""
+	}
+	n := 1
+	switch words[0] {
+	case "npm", "pnpm", "yarn", "bun":
+		// npm run build, npm test
+		n = 2
+		if len(words) > 1 && (words[1] == "run" || words[1] == "run-script" || words[1] == "exec") {
+			n = 3
+		}
+	case "go", "cargo", "git", "make", "npx", "docker":
+		n = 2
+	case "rm":
+		if Sensitive(argv) != "" {
+			return "rm -r"
+		}
+	}
+	for n > 1 && (n > len(words) || strings.HasPrefix(words[n-1], "-") || strings.ContainsAny(words[n-1], "/.=")) {
+		n--
+	}
+	if words[0] == "rm" && n == 1 && Sensitive(argv) != "" {
+		return "rm -r"
+	}
+	return Join(words[:n])
+}
