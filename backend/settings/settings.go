@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/configfile"
+	"github.com/rooted-dev/rooted/backend/permissions"
 
 	"github.com/rooted-dev/rooted/backend/shell"
 )
@@ -40,6 +41,26 @@ type Project struct {
 	// SnapshotKeep and SnapshotMaxAgeDays bound the snapshots kept (0: the defaults, 500 and 30 days).
 	SnapshotKeep       int `json:"snapshot_keep,omitempty"`
 	SnapshotMaxAgeDays int `json:"snapshot_max_age_days,omitempty"`
+	// Rules say which calls run without asking, which ask and which are refused (permissions.DecideCommand).
+	// They live here, never in the project: a cloned repository cannot allow itself anything.
+	Rules []permissions.Rule `json:"rules,omitempty"`
+	// BackgroundAfterSec moves a command still running after this many seconds to the background, where the
+	// agent reads its output with job_output (0: DefaultBackgroundAfter; negative: never).
+	BackgroundAfterSec int `json:"background_after_sec,omitempty"`
+}
+
+// DefaultBackgroundAfter is when a command still running moves to the background, unless the user chose.
+const DefaultBackgroundAfter = time.Minute
+
+// BackgroundAfter is when a command still running moves to the background; 0 means never.
+func (p Project) BackgroundAfter() time.Duration {
+	switch {
+	case p.BackgroundAfterSec < 0:
+		return 0
+	case p.BackgroundAfterSec == 0:
+		return DefaultBackgroundAfter
+	}
+	return time.Duration(p.BackgroundAfterSec) * time.Second
 }
 
 // Defaults.
@@ -145,6 +166,23 @@ func (s *Store) SetProject(root string, p Project) error {
 	}
 	f.Projects[root] = p
 	return s.save(f)
+}
+
+// UpdateProject changes the settings of the project at root with f, read and written under the store's lock, so
+// two changes at once (a rule added from an approval card while Settings saves) both stay.
+func (s *Store) UpdateProject(root string, f func(*Project) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	file, err := s.load()
+	if err != nil {
+		return err
+	}
+	p := file.Projects[root]
+	if err := f(&p); err != nil {
+		return err
+	}
+	file.Projects[root] = p
+	return s.save(file)
 }
 
 func (s *Store) load() (file, error) {
