@@ -100,7 +100,7 @@ func runRead(ctx context.Context, stdio IO, args []string) int {
 }
 
 func runEdit(ctx context.Context, stdio IO, args []string) int {
-	c := newFileCommand("edit", "--file PATH (--content TEXT | --search OLD --replace NEW [--replace-all]) [--root DIR] [--json]", stdio)
+	c := newFileCommand("edit", "--file PATH (--content TEXT | --search OLD --replace NEW [--replace-all]) [--dry-run] [--root DIR] [--json]", stdio)
 	file := c.fs.String("file", "", "file to write or patch (required)")
 	content := c.fs.String("content", "", "write the whole file with this content")
 	search := c.fs.String("search", "", "exact text to replace")
@@ -108,6 +108,7 @@ func runEdit(ctx context.Context, stdio IO, args []string) int {
 	replaceAll := c.fs.Bool("replace-all", false, "replace every occurrence of --search")
 	stdin := c.fs.Bool("stdin", false, "read the new content from standard input")
 	noBackup := c.fs.Bool("no-backup", false, "change the file without taking a snapshot first")
+	dryRun := c.fs.Bool("dry-run", false, "change nothing: print the diff the edit would make")
 	pos, err := parseInterleaved(c.fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -138,15 +139,23 @@ func runEdit(ctx context.Context, stdio IO, args []string) int {
 		if *noBackup {
 			in["backup"] = false
 		}
+		if *dryRun {
+			in["dry_run"] = true
+		}
 		return c.call(ctx, "write_file", in, func(raw []byte) error {
 			var r struct {
 				Path    string `json:"path"`
 				Size    int64  `json:"size"`
 				Created bool   `json:"created"`
 				Backup  string `json:"backup"`
+				Diff    string `json:"diff"`
 			}
 			if err := json.Unmarshal(raw, &r); err != nil {
 				return err
+			}
+			if *dryRun {
+				printDryRun(stdio, r.Path, r.Diff)
+				return nil
 			}
 			verb := "wrote"
 			if r.Created {
@@ -163,14 +172,26 @@ func runEdit(ctx context.Context, stdio IO, args []string) int {
 	if *noBackup {
 		in["backup"] = false
 	}
+	if *dryRun {
+		in["dry_run"] = true
+	}
 	return c.call(ctx, "patch_file", in, func(raw []byte) error {
 		var r struct {
 			Path     string `json:"path"`
 			Replaced int    `json:"replaced"`
 			Backup   string `json:"backup"`
+			Diff     string `json:"diff"`
+			Note     string `json:"note"`
 		}
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return err
+		}
+		if r.Note != "" {
+			fmt.Fprintf(stdio.Stderr, "rooted edit: %s\n", r.Note)
+		}
+		if *dryRun {
+			printDryRun(stdio, r.Path, r.Diff)
+			return nil
 		}
 		fmt.Fprintf(stdio.Stdout, "patched %s: %d replacement%s%s\n", r.Path, r.Replaced, plural(r.Replaced), undoHint(r.Backup))
 		return nil
@@ -222,6 +243,17 @@ func runLs(ctx context.Context, stdio IO, args []string) int {
 		}
 		return nil
 	})
+}
+
+// printDryRun prints the diff an edit would make on stdout (so it can be piped to a pager or git apply) and says
+// on stderr that nothing changed.
+func printDryRun(stdio IO, path, diff string) {
+	fmt.Fprint(stdio.Stdout, diff)
+	if diff == "" {
+		fmt.Fprintf(stdio.Stderr, "rooted edit: dry run: %s would not change\n", path)
+		return
+	}
+	fmt.Fprintf(stdio.Stderr, "rooted edit: dry run: %s not changed\n", path)
 }
 
 func plural(n int) string {

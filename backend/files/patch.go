@@ -46,20 +46,37 @@ func (e *EditError) Unwrap() error { return e.Err }
 // maxHintLines bounds the similar-line search so a huge file does not make a failed patch slow.
 const maxHintLines = 50_000
 
+// Loose says that an edit's search text matched only with whitespace ignored (see ApplyEdits).
+type Loose struct {
+	Edit int // 0-based index of the edit
+	Line int // 1-based line of the file where its search text was found
+}
+
 // ApplyEdits applies edits in order, each to the result of the ones before, and returns the new content and the
 // number of replacements each made. It fails on the first edit that does not apply; the caller writes nothing then.
 // When the content uses CRLF and a search text uses bare LF (as models write), the edit is matched with CRLF and
 // its replacement written with CRLF, so the file's line endings are kept.
 func ApplyEdits(content string, edits []Edit) (string, []int, error) {
+	after, counts, _, err := applyEdits(content, edits)
+	return after, counts, err
+}
+
+// applyEdits is ApplyEdits, and also matches a search text that misses only by whitespace: when no exact match
+// exists but exactly one run of whole lines equals the search's lines with each line's leading and trailing
+// whitespace ignored (indentation, trailing spaces, line endings), that run is replaced, the replacement is
+// re-indented from the search's indentation to the file's, and the edit is reported in loose. Two or more such
+// runs are never guessed between: the edit fails with ErrNoMatch and a hint naming their lines.
+func applyEdits(content string, edits []Edit) (string, []int, []Loose, error) {
 	counts := make([]int, len(edits))
+	var loose []Loose
 	crlf := strings.Contains(content, "\r\n")
 	for i, ed := range edits {
 		fail := func(err error) *EditError { return &EditError{Index: i, Of: len(edits), Err: err} }
 		if ed.Search == "" {
-			return "", nil, fail(ErrEmptySearch)
+			return "", nil, nil, fail(ErrEmptySearch)
 		}
 		if ed.Search == ed.Replace {
-			return "", nil, fail(ErrNoChange)
+			return "", nil, nil, fail(ErrNoChange)
 		}
 		search, replace := ed.Search, ed.Replace
 		n := strings.Count(content, search)
@@ -69,13 +86,29 @@ func ApplyEdits(content string, edits []Edit) (string, []int, error) {
 		}
 		switch {
 		case n == 0:
+			spans := looseMatches(content, ed.Search, 20)
+			if len(spans) == 1 {
+				content = spans[0].replace(content, ed, crlf)
+				counts[i] = 1
+				loose = append(loose, Loose{Edit: i, Line: spans[0].line})
+				continue
+			}
 			e := fail(ErrNoMatch)
-			e.HintLine, e.Hint = nearest(content, ed.Search)
-			return "", nil, e
+			if len(spans) > 1 {
+				lines := make([]int, len(spans))
+				for j, sp := range spans {
+					lines[j] = sp.line
+				}
+				e.HintLine, e.Lines = lines[0], lines
+				e.Hint = fmt.Sprintf("with whitespace ignored it matches at %d places (lines %s), so it was not applied: copy the exact text of one, with a surrounding line to make it unique", len(spans), joinLines(lines))
+			} else {
+				e.HintLine, e.Hint = nearest(content, ed.Search)
+			}
+			return "", nil, nil, e
 		case n > 1 && !ed.ReplaceAll:
 			e := fail(ErrMultipleMatches)
 			e.Count, e.Lines = n, matchLines(content, search, 20)
-			return "", nil, e
+			return "", nil, nil, e
 		}
 		if ed.ReplaceAll {
 			content = strings.ReplaceAll(content, search, replace)
@@ -84,8 +117,113 @@ func ApplyEdits(content string, edits []Edit) (string, []int, error) {
 		}
 		counts[i] = n
 	}
-	return content, counts, nil
+	return content, counts, loose, nil
 }
+
+func joinLines(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// looseSpan is a run of whole lines of the content: bytes [start, end) without the last line's line ending.
+type looseSpan struct {
+	start, end int
+	line       int    // 1-based
+	indent     string // the leading whitespace of its first non-blank line
+}
+
+// looseMatches finds up to limit runs of whole lines equal to search's lines with each line's surrounding
+// whitespace ignored. Blank lines at the search's start and end are not part of it.
+func looseMatches(content, search string, limit int) []looseSpan {
+	want := strings.Split(search, "\n")
+	for len(want) > 0 && strings.TrimSpace(want[0]) == "" {
+		want = want[1:]
+	}
+	for len(want) > 0 && strings.TrimSpace(want[len(want)-1]) == "" {
+		want = want[:len(want)-1]
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	for i := range want {
+		want[i] = strings.TrimSpace(want[i])
+	}
+	lines := strings.SplitAfter(content, "\n")
+	starts := make([]int, len(lines)+1)
+	for i, l := range lines {
+		starts[i+1] = starts[i] + len(l)
+	}
+	var out []looseSpan
+	for i := 0; i+len(want) <= len(lines) && i < maxHintLines && len(out) < limit; i++ {
+		ok := true
+		for j, w := range want {
+			if strings.TrimSpace(lines[i+j]) != w {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		last := lines[i+len(want)-1]
+		end := starts[i+len(want)] - (len(last) - len(strings.TrimRight(last, "\r\n")))
+		out = append(out, looseSpan{start: starts[i], end: end, line: i + 1, indent: leadingSpace(lines[i])})
+		i += len(want) - 1 // matches do not overlap
+	}
+	return out
+}
+
+// replace puts ed's replacement in place of the span. The search's blank first and last lines (and a newline it
+// ends with) are not part of the span, so the replacement loses them too; its lines are moved from the search's
+// indentation to the file's, so a search indented with four spaces where the file has a tab writes tabs.
+func (sp looseSpan) replace(content string, ed Edit, crlf bool) string {
+	search, rep := ed.Search, strings.ReplaceAll(ed.Replace, "\r\n", "\n")
+	search = strings.ReplaceAll(search, "\r\n", "\n")
+	if strings.HasSuffix(strings.TrimRight(search, " \t"), "\n") {
+		rep = strings.TrimSuffix(rep, "\n")
+	}
+	if strings.HasPrefix(strings.TrimLeft(search, " \t"), "\n") {
+		rep = strings.TrimPrefix(rep, "\n")
+	}
+	// Each indentation of the search maps to the file's at the same line; other replacement lines are shifted
+	// from the search's first indentation to the file's.
+	var want []string
+	for _, l := range strings.Split(search, "\n") {
+		if strings.TrimSpace(l) != "" || len(want) > 0 {
+			want = append(want, l)
+		}
+	}
+	indents := map[string]string{}
+	for i, l := range strings.Split(content[sp.start:sp.end], "\n") {
+		if i < len(want) && strings.TrimSpace(l) != "" {
+			if _, ok := indents[leadingSpace(want[i])]; !ok {
+				indents[leadingSpace(want[i])] = leadingSpace(l)
+			}
+		}
+	}
+	from := leadingSpace(want[0])
+	lines := strings.Split(rep, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if to, ok := indents[leadingSpace(l)]; ok {
+			lines[i] = to + strings.TrimLeft(l, " \t")
+		} else if strings.HasPrefix(l, from) {
+			lines[i] = sp.indent + l[len(from):]
+		}
+	}
+	rep = strings.Join(lines, "\n")
+	if crlf {
+		rep = toCRLF(rep)
+	}
+	return content[:sp.start] + rep + content[sp.end:]
+}
+
+func leadingSpace(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
 
 func toCRLF(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
 
@@ -189,6 +327,8 @@ type PatchResult struct {
 	Replaced []int
 	// Before and After are the whole content, for diffs and snapshots.
 	Before, After string
+	// Loose lists the edits that matched only with whitespace ignored.
+	Loose []Loose
 }
 
 // MaxPatchBytes bounds the size of a file that can be patched in memory.
@@ -197,60 +337,78 @@ const MaxPatchBytes = 64 << 20
 // Patch applies edits to rel and writes the result atomically, all or nothing. check runs against the file as
 // read; the write then also fails if the file changes between that read and the rename.
 func Patch(root *os.Root, rel string, edits []Edit, check Precondition) (PatchResult, error) {
-	rel, err := FollowLinks(root, rel)
+	p, fi, err := planPatch(root, rel, edits, check)
 	if err != nil {
-		return PatchResult{}, err
-	}
-	if inGitDirReally(root, rel) {
-		return PatchResult{}, &Error{Op: "patch", Path: rel, Err: ErrProtected, Detail: "git runs hooks and the programs its config names outside any sandbox"}
-	}
-	fi, err := root.Stat(rel)
-	if err != nil {
-		return PatchResult{}, err
-	}
-	if fi.IsDir() {
-		return PatchResult{}, &Error{Op: "patch", Path: rel, Err: ErrIsDir}
-	}
-	if fi.Size() > MaxPatchBytes {
-		return PatchResult{}, &Error{
-			Op: "patch", Path: rel, Err: ErrTooLarge, Size: fi.Size(),
-			Detail: fmt.Sprintf("%s; files over %s cannot be patched", HumanSize(fi.Size()), HumanSize(MaxPatchBytes)),
-		}
-	}
-	before, err := ReadRegular(root, "patch", rel)
-	if err != nil {
-		return PatchResult{}, err
-	}
-	if bytes.IndexByte(before[:min(len(before), sniffLen)], 0) >= 0 {
-		return PatchResult{}, &Error{
-			Op: "patch", Path: rel, Err: ErrBinary, Size: fi.Size(),
-			Detail: fmt.Sprintf("%s, looks like %s", HumanSize(fi.Size()), guessType(before[:min(len(before), sniffLen)])),
-		}
-	}
-	if check != nil {
-		if err := check(fi, func() ([]byte, error) { return before, nil }); err != nil {
-			return PatchResult{}, err
-		}
-	}
-	after, counts, err := ApplyEdits(string(before), edits)
-	if err != nil {
-		var ee *EditError
-		if errors.As(err, &ee) {
-			return PatchResult{}, &Error{Op: "patch", Path: rel, Err: ee}
-		}
 		return PatchResult{}, err
 	}
 	unchanged := func(now fs.FileInfo, _ func() ([]byte, error)) error {
 		if now.Size() != fi.Size() || !now.ModTime().Equal(fi.ModTime()) {
-			return &Error{Op: "patch", Path: rel, Err: ErrChangedDuringWrite}
+			return &Error{Op: "patch", Path: p.Rel, Err: ErrChangedDuringWrite}
 		}
 		return nil
 	}
-	w, err := Write(root, rel, []byte(after), unchanged)
+	w, err := Write(root, p.Rel, []byte(p.After), unchanged)
 	if err != nil {
 		return PatchResult{}, err
 	}
-	return PatchResult{WriteResult: w, Replaced: counts, Before: string(before), After: after}, nil
+	p.WriteResult = w
+	return p, nil
+}
+
+// PlanPatch is Patch without the write: every check a patch makes (check included) and the content it would
+// write, with the file left as it is. Its Info is the file as read.
+func PlanPatch(root *os.Root, rel string, edits []Edit, check Precondition) (PatchResult, error) {
+	p, _, err := planPatch(root, rel, edits, check)
+	return p, err
+}
+
+func planPatch(root *os.Root, rel string, edits []Edit, check Precondition) (PatchResult, fs.FileInfo, error) {
+	fail := func(err error) (PatchResult, fs.FileInfo, error) { return PatchResult{}, nil, err }
+	rel, err := FollowLinks(root, rel)
+	if err != nil {
+		return fail(err)
+	}
+	if inGitDirReally(root, rel) {
+		return fail(&Error{Op: "patch", Path: rel, Err: ErrProtected, Detail: "git runs hooks and the programs its config names outside any sandbox"})
+	}
+	fi, err := root.Stat(rel)
+	if err != nil {
+		return fail(err)
+	}
+	if fi.IsDir() {
+		return fail(&Error{Op: "patch", Path: rel, Err: ErrIsDir})
+	}
+	if fi.Size() > MaxPatchBytes {
+		return fail(&Error{
+			Op: "patch", Path: rel, Err: ErrTooLarge, Size: fi.Size(),
+			Detail: fmt.Sprintf("%s; files over %s cannot be patched", HumanSize(fi.Size()), HumanSize(MaxPatchBytes)),
+		})
+	}
+	before, err := ReadRegular(root, "patch", rel)
+	if err != nil {
+		return fail(err)
+	}
+	if bytes.IndexByte(before[:min(len(before), sniffLen)], 0) >= 0 {
+		return fail(&Error{
+			Op: "patch", Path: rel, Err: ErrBinary, Size: fi.Size(),
+			Detail: fmt.Sprintf("%s, looks like %s", HumanSize(fi.Size()), guessType(before[:min(len(before), sniffLen)])),
+		})
+	}
+	if check != nil {
+		if err := check(fi, func() ([]byte, error) { return before, nil }); err != nil {
+			return fail(err)
+		}
+	}
+	after, counts, loose, err := applyEdits(string(before), edits)
+	if err != nil {
+		var ee *EditError
+		if errors.As(err, &ee) {
+			return fail(&Error{Op: "patch", Path: rel, Err: ee})
+		}
+		return fail(err)
+	}
+	w := WriteResult{Rel: rel, Size: int64(len(after)), Info: fi}
+	return PatchResult{WriteResult: w, Replaced: counts, Before: string(before), After: after, Loose: loose}, fi, nil
 }
 
 // ErrChangedDuringWrite says another program changed the file between the read and the write of a patch.

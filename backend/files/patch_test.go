@@ -26,7 +26,7 @@ func TestApplyEdits(t *testing.T) {
 		{"replace all", src, []Edit{{Search: "return 1", Replace: "return 2", ReplaceAll: true}}, strings.ReplaceAll(src, "return 1", "return 2"), []int{2}, nil, nil, ""},
 		{"in order", "x", []Edit{{Search: "x", Replace: "y"}, {Search: "y", Replace: "z"}}, "z", []int{1, 1}, nil, nil, ""},
 		{"all or nothing", src, []Edit{{Search: "func a", Replace: "func A"}, {Search: "nope", Replace: "x"}}, "", nil, ErrNoMatch, nil, ""},
-		{"indentation hint", src, []Edit{{Search: "func b() {\n    return 1\n}", Replace: "x"}}, "", nil, ErrNoMatch, nil, "at line 5 when whitespace"},
+		{"indentation hint when ambiguous", src, []Edit{{Search: "    return 1\n}", Replace: "x"}}, "", nil, ErrNoMatch, []int{2, 6}, "matches at 2 places (lines 2, 6)"},
 		{"similar line hint", src, []Edit{{Search: "func bb() {", Replace: "x"}}, "", nil, ErrNoMatch, nil, `most similar line is 5: "func b() {"`},
 		{"no hint for nonsense", src, []Edit{{Search: "zzzzqqqq", Replace: "x"}}, "", nil, ErrNoMatch, nil, ""},
 		{"crlf kept", "a\r\nb\r\nc\r\n", []Edit{{Search: "a\nb\n", Replace: "A\nB\n"}}, "A\r\nB\r\nc\r\n", []int{1}, nil, nil, ""},
@@ -54,6 +54,47 @@ func TestApplyEdits(t *testing.T) {
 		if err != nil || got != tt.want || !slices.Equal(counts, tt.counts) {
 			t.Errorf("%s: got %q %v %v, want %q %v", tt.name, got, counts, err, tt.want, tt.counts)
 		}
+	}
+}
+
+// A search that misses only by whitespace is applied when exactly one run of lines matches with whitespace
+// ignored, with the replacement moved to the file's indentation; never when two runs match.
+func TestWhitespaceFallback(t *testing.T) {
+	goSrc := "func a() {\n\tif x {\n\t\treturn 1\n\t}\n}\n"
+	tests := []struct {
+		name, content string
+		edit          Edit
+		want          string // "" when the edit must fail
+		line          int
+	}{
+		{"spaces for a tab", goSrc, Edit{Search: "    if x {\n        return 1\n    }", Replace: "    if y {\n        return 2\n    }"}, "func a() {\n\tif y {\n\t\treturn 2\n\t}\n}\n", 2},
+		{"no indentation at all", goSrc, Edit{Search: "if x {\nreturn 1\n}\n", Replace: "if x {\n\treturn 2\n}\n"}, "func a() {\n\tif x {\n\t\treturn 2\n\t}\n}\n", 2},
+		{"trailing spaces in the file", "a := 1   \nb := 2\n", Edit{Search: "a := 1\nb := 2", Replace: "a := 3\nb := 4"}, "a := 3\nb := 4\n", 1},
+		{"trailing spaces in the search", "x\n\tkeep()\ny\n", Edit{Search: "\tkeep()  \ny", Replace: "\tdrop()\ny"}, "x\n\tdrop()\ny\n", 2},
+		{"crlf file, lf search with other indentation", "if x {\r\n\treturn 1\r\n}\r\n", Edit{Search: "if x {\n  return 1\n}", Replace: "if x {\n  return 2\n}"}, "if x {\r\n\treturn 2\r\n}\r\n", 1},
+		{"ambiguous: two runs match", "\treturn 1\n\treturn 1\n", Edit{Search: "  return 1", Replace: "  return 2"}, "", 0},
+		{"ambiguous even with replace_all", "\treturn 1\nx\n\treturn 1\n", Edit{Search: "  return 1", Replace: "  return 2", ReplaceAll: true}, "", 0},
+		{"different words are no match", goSrc, Edit{Search: "    if z {", Replace: "y"}, "", 0},
+	}
+	for _, tt := range tests {
+		got, counts, loose, err := applyEdits(tt.content, []Edit{tt.edit})
+		if tt.want == "" {
+			if !errors.Is(err, ErrNoMatch) || loose != nil {
+				t.Errorf("%s: got %q, %v, %v; want no_match", tt.name, got, loose, err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want || !slices.Equal(counts, []int{1}) {
+			t.Errorf("%s: got %q %v %v, want %q", tt.name, got, counts, err, tt.want)
+			continue
+		}
+		if len(loose) != 1 || loose[0].Line != tt.line {
+			t.Errorf("%s: loose = %+v, want line %d", tt.name, loose, tt.line)
+		}
+	}
+	// An exact match never goes through the fallback.
+	if _, _, loose, err := applyEdits(goSrc, []Edit{{Search: "\t\treturn 1", Replace: "\t\treturn 2"}}); err != nil || loose != nil {
+		t.Errorf("exact: %v %v", loose, err)
 	}
 }
 

@@ -34,30 +34,14 @@ type WriteResult struct {
 // never a mix. Missing parent directories are created. When rel is a symlink (to a file inside the root) its
 // target is written, as editors do. check, when not nil, runs against the existing file before anything changes.
 func Write(root *os.Root, rel string, data []byte, check Precondition) (WriteResult, error) {
-	rel, err := FollowLinks(root, rel)
+	plan, err := PlanWrite(root, rel, data, check)
 	if err != nil {
 		return WriteResult{}, err
 	}
-	if inGitDirReally(root, rel) {
-		return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrProtected, Detail: "git runs hooks and the programs its config names outside any sandbox"}
-	}
+	rel, created := plan.Rel, plan.Created
 	mode := fs.FileMode(0o644)
-	created := true
-	if fi, err := root.Stat(rel); err == nil {
-		if fi.IsDir() {
-			return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrIsDir}
-		}
-		if !fi.Mode().IsRegular() {
-			return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrNotRegular, Detail: kindOfSpecial(fi.Mode())}
-		}
-		mode, created = fi.Mode().Perm(), false
-		if check != nil {
-			if err := check(fi, func() ([]byte, error) { return ReadRegular(root, "write", rel) }); err != nil {
-				return WriteResult{}, err
-			}
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return WriteResult{}, err
+	if !created {
+		mode = plan.Info.Mode().Perm()
 	}
 	dir := filepath.Dir(rel)
 	if dir != "." {
@@ -102,6 +86,37 @@ func Write(root *os.Root, rel string, data []byte, check Precondition) (WriteRes
 		return WriteResult{}, err
 	}
 	return WriteResult{Rel: rel, Size: int64(len(data)), Created: created, Info: fi}, nil
+}
+
+// PlanWrite is Write without the write: every check a write makes (check included), with nothing changed. Its
+// Info is the existing file's (nil when the write would create it).
+func PlanWrite(root *os.Root, rel string, data []byte, check Precondition) (WriteResult, error) {
+	rel, err := FollowLinks(root, rel)
+	if err != nil {
+		return WriteResult{}, err
+	}
+	if inGitDirReally(root, rel) {
+		return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrProtected, Detail: "git runs hooks and the programs its config names outside any sandbox"}
+	}
+	fi, err := root.Stat(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return WriteResult{Rel: rel, Size: int64(len(data)), Created: true}, nil
+	}
+	if err != nil {
+		return WriteResult{}, err
+	}
+	if fi.IsDir() {
+		return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrIsDir}
+	}
+	if !fi.Mode().IsRegular() {
+		return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrNotRegular, Detail: kindOfSpecial(fi.Mode())}
+	}
+	if check != nil {
+		if err := check(fi, func() ([]byte, error) { return ReadRegular(root, "write", rel) }); err != nil {
+			return WriteResult{}, err
+		}
+	}
+	return WriteResult{Rel: rel, Size: int64(len(data)), Info: fi}, nil
 }
 
 // syncDir makes the rename durable. Failure is not reported: the data is written and renamed either way, and some

@@ -39,6 +39,21 @@ func (s *Session) Saw(t Target, v Version) {
 	s.proj.seen[t.Rel] = v
 }
 
+// HasSeen reports whether the session has read or written t's file (or, with also, the file it leads to).
+func (s *Session) HasSeen(t Target, also ...string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if _, ok := s.proj.seenLocked(t); ok {
+		return true
+	}
+	for _, rel := range also {
+		if _, ok := s.proj.seenLocked(Target{Root: t.Root, Rel: rel}); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Forget drops the record of t, as when the file is deleted.
 func (s *Session) Forget(t Target) {
 	s.mu.Lock()

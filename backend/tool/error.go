@@ -16,6 +16,7 @@ const (
 	CodeNoMatch          = "no_match"
 	CodeMultipleMatches  = "multiple_matches"
 	CodeStaleFile        = "stale_file"
+	CodeNotRead          = "not_read"
 	CodeBinaryFile       = "binary_file"
 	CodeTooLarge         = "too_large"
 	CodeNoProject        = "no_project"

@@ -3,6 +3,9 @@ package tools
 import (
 	"context"
 	_ "embed"
+	"fmt"
+	"io/fs"
+	"strings"
 
 	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/session"
@@ -25,6 +28,7 @@ type patchFileIn struct {
 	ReplaceAll bool        `json:"replace_all,omitempty" jsonschema:"replace every occurrence of search"`
 	Edits      []patchEdit `json:"edits,omitempty" jsonschema:"several edits applied in order, all or nothing; instead of search and replace"`
 	Backup     *bool       `json:"backup,omitempty" jsonschema:"record a snapshot of the project first, so the change can be undone (default true)"`
+	DryRun     bool        `json:"dry_run,omitempty" jsonschema:"change nothing: return the diff the patch would make, after the same checks"`
 }
 
 type patchFileOut struct {
@@ -35,6 +39,11 @@ type patchFileOut struct {
 	Size     int64 `json:"size"`
 	// Backup is the snapshot taken before the patch ("" when skipped).
 	Backup string `json:"backup,omitempty"`
+	// Diff is the unified diff of the change (of the change it would make, with DryRun).
+	Diff   string `json:"diff"`
+	DryRun bool   `json:"dry_run,omitempty"`
+	// Note says what the patch did beyond the exact match asked for (a match with whitespace ignored).
+	Note string `json:"note,omitempty"`
 }
 
 func patchFile(d Deps) *tool.Tool {
@@ -55,18 +64,32 @@ func patchFile(d Deps) *tool.Tool {
 			return patchFileOut{}, err
 		}
 		defer d.Session.LockPath(t)()
-		backup, err := d.backup(ctx, in.Backup, "Backup before file patch: "+t.Slash(), t.Slash())
-		if err != nil {
-			return patchFileOut{}, err
+		fresh := freshness(d.Session, t)
+		check := func(fi fs.FileInfo, read func() ([]byte, error)) error {
+			if err := requireRead(ctx, d, t); err != nil {
+				return err
+			}
+			return fresh(fi, read)
 		}
-		p, err := files.Patch(t.Root, t.Rel, edits, freshness(d.Session, t))
-		if err != nil {
-			return patchFileOut{}, err
+		var p files.PatchResult
+		backup := ""
+		if in.DryRun {
+			if p, err = files.PlanPatch(t.Root, t.Rel, edits, check); err != nil {
+				return patchFileOut{}, err
+			}
+			t.Rel = p.Rel
+		} else {
+			if backup, err = d.backup(ctx, in.Backup, "Backup before file patch: "+t.Slash(), t.Slash()); err != nil {
+				return patchFileOut{}, err
+			}
+			if p, err = files.Patch(t.Root, t.Rel, edits, check); err != nil {
+				return patchFileOut{}, err
+			}
+			t.Rel = p.Rel
+			d.Session.Saw(t, session.VersionOf(p.Info, []byte(p.After)))
+			d.changed(t, false)
 		}
-		t.Rel = p.Rel
-		d.Session.Saw(t, session.VersionOf(p.Info, []byte(p.After)))
-		d.changed(t, false)
-		out := patchFileOut{Path: t.Slash(), Size: p.Size, Backup: backup}
+		out := patchFileOut{Path: t.Slash(), Size: p.Size, Backup: backup, DryRun: in.DryRun, Diff: files.Diff(t.Slash(), []byte(p.Before), []byte(p.After), false), Note: looseNote(p.Loose, len(edits))}
 		for i, n := range p.Replaced {
 			out.Matched += n
 			if edits[i].ReplaceAll {
@@ -77,6 +100,22 @@ func patchFile(d Deps) *tool.Tool {
 		}
 		return out, nil
 	})
+}
+
+// looseNote tells the model which edits matched only with whitespace ignored, so it checks the diff.
+func looseNote(loose []files.Loose, of int) string {
+	var parts []string
+	for _, l := range loose {
+		which := "the search text"
+		if of > 1 {
+			which = fmt.Sprintf("edit %d's search text", l.Edit+1)
+		}
+		parts = append(parts, fmt.Sprintf("%s matched line %d only with whitespace ignored; the replacement was indented as the file is there", which, l.Line))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + ": check the diff"
 }
 
 // edits turns either input form into a list, refusing a mix or neither.

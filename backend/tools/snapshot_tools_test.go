@@ -26,6 +26,9 @@ func TestEditsAreBackedUpAndUndoable(t *testing.T) {
 	reg, root := snapshotRegistry(t, t.TempDir(), "src/", "src/main.go")
 	read := func(rel string) string { b, _ := os.ReadFile(filepath.Join(root, rel)); return string(b) }
 
+	if _, e := call[readFileOut](t, reg, "read_file", `{"path": "src/main.go"}`); e != nil {
+		t.Fatal(e)
+	}
 	w, e := call[writeFileOut](t, reg, "write_file", `{"path": "src/main.go", "content": "v2"}`)
 	if e != nil || len(w.Backup) != 40 {
 		t.Fatalf("write: %+v, %v", w, e)

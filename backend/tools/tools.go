@@ -27,6 +27,10 @@ type Deps struct {
 	// Indexes, when set, keeps an in-memory search index of the open project, kept correct by a watcher (the
 	// window); without it every search reads the disk (a CLI call, which searches once).
 	Indexes *search.Indexes
+	// EditUnread lets write_file and patch_file change an existing file the session has not read: for a one-shot
+	// CLI call, whose session cannot have read anything. Long-lived sessions (the window's agent, MCP) refuse
+	// such an edit with not_read.
+	EditUnread bool
 }
 
 // UserDeps are the dependencies every face uses outside tests: the user's settings and snapshots in their config
@@ -34,7 +38,7 @@ type Deps struct {
 // watcher, whose reports also keep the snapshots' staging and the session's stale-file check current: for the
 // long-lived faces (the window, MCP), not a one-shot CLI call.
 func UserDeps(s *session.Session, live bool) Deps {
-	d := Deps{Session: s}
+	d := Deps{Session: s, EditUnread: !live}
 	if path, err := settings.DefaultPath(); err == nil {
 		d.Settings = settings.NewStore(path)
 	}

@@ -222,6 +222,9 @@ func TestConcurrentCalls(t *testing.T) {
 	abs := func(rel string) string { return filepath.Join(root, rel) }
 	var wg sync.WaitGroup
 	var patched sync.Map
+	if _, e := reg.Call(context.Background(), "read_file", fmt.Appendf(nil, `{"path": %q}`, abs("a/b/g"))); e != nil {
+		t.Fatal(e)
+	}
 	for i := range 96 {
 		wg.Go(func() {
 			var name, args string
@@ -306,7 +309,9 @@ func TestStaleFileProtection(t *testing.T) {
 	}
 	later := time.Now().Add(time.Hour)
 
-	// Never read: nothing to be stale against.
+	if _, e := call[readFileOut](t, reg, "read_file", `{"path": "f.txt"}`); e != nil {
+		t.Fatal(e)
+	}
 	if _, e := call[writeFileOut](t, reg, "write_file", `{"path": "f.txt", "content": "v1"}`); e != nil {
 		t.Fatal(e)
 	}
@@ -357,6 +362,9 @@ func TestPatchFileErrors(t *testing.T) {
 	reg, _, root := openRegistry(t)
 	if err := os.WriteFile(filepath.Join(root, "m.go"), []byte("a := 1\nb := 1\nc := 1\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	if _, e := call[readFileOut](t, reg, "read_file", `{"path": "m.go"}`); e != nil {
+		t.Fatal(e)
 	}
 	tests := []struct{ args, code, field, msg string }{
 		{`{"path": "m.go", "search": ":= 1", "replace": ":= 2"}`, tool.CodeMultipleMatches, "", "occurs 3 times in m.go (lines 1, 2, 3)"},

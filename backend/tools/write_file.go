@@ -23,6 +23,7 @@ type writeFileIn struct {
 	Backup  *bool  `json:"backup,omitempty" jsonschema:"record a snapshot of the project first, so the change can be undone (default true)"`
 	// ExpectedSHA256 makes the write conditional on the file's current content, as an editor saves what it loaded.
 	ExpectedSHA256 string `json:"expected_sha256,omitempty" jsonschema:"write only if the file's current content has this SHA-256 (hex): what you loaded is still what is there"`
+	DryRun         bool   `json:"dry_run,omitempty" jsonschema:"change nothing: return the diff the write would make, after the same checks"`
 }
 
 type writeFileOut struct {
@@ -31,6 +32,9 @@ type writeFileOut struct {
 	Created bool   `json:"created"`
 	// Backup is the snapshot taken before the write ("" when skipped); restore_snapshot undoes the write.
 	Backup string `json:"backup,omitempty"`
+	// Diff is the unified diff of the change (of the change it would make, with DryRun).
+	Diff   string `json:"diff"`
+	DryRun bool   `json:"dry_run,omitempty"`
 }
 
 func writeFile(d Deps) *tool.Tool {
@@ -46,6 +50,45 @@ func writeFile(d Deps) *tool.Tool {
 		if in.ExpectedSHA256 != "" && !validSHA256(in.ExpectedSHA256) {
 			return writeFileOut{}, &tool.Error{Code: tool.CodeInvalidArgument, Field: "expected_sha256", Message: "expected_sha256 is 64 hex digits"}
 		}
+		var before []byte
+		tooLarge := int64(-1)
+		check := writePrecondition(ctx, d, t, in.ExpectedSHA256)
+		keep := func(fi fs.FileInfo, read func() ([]byte, error)) error {
+			memo := func() ([]byte, error) { // read once, whoever asks first
+				if before == nil {
+					b, err := read()
+					if err != nil {
+						return nil, err
+					}
+					before = b
+				}
+				return before, nil
+			}
+			if err := check(fi, memo); err != nil {
+				return err
+			}
+			if fi.Size() > files.MaxPatchBytes {
+				tooLarge = fi.Size()
+				return nil
+			}
+			_, err := memo() // for the diff
+			return err
+		}
+		content := []byte(in.Content)
+		diff := func(w files.WriteResult) string {
+			if tooLarge >= 0 {
+				return fmt.Sprintf("(no diff: %s was %s)\n", t.Slash(), files.HumanSize(tooLarge))
+			}
+			return files.Diff(t.Slash(), before, content, w.Created)
+		}
+		if in.DryRun {
+			w, err := files.PlanWrite(t.Root, t.Rel, content, keep)
+			if err != nil {
+				return writeFileOut{}, err
+			}
+			t.Rel = w.Rel
+			return writeFileOut{Path: t.Slash(), Size: w.Size, Created: w.Created, Diff: diff(w), DryRun: true}, nil
+		}
 		reason := "Backup before file mod: "
 		if tool.IsUser(ctx) {
 			reason = "Backup before your edit: "
@@ -54,24 +97,43 @@ func writeFile(d Deps) *tool.Tool {
 		if err != nil {
 			return writeFileOut{}, err
 		}
-		w, err := files.Write(t.Root, t.Rel, []byte(in.Content), writePrecondition(ctx, d.Session, t, in.ExpectedSHA256))
+		w, err := files.Write(t.Root, t.Rel, content, keep)
 		if err != nil {
 			return writeFileOut{}, err
 		}
 		t.Rel = w.Rel
 		if !tool.IsUser(ctx) {
-			d.Session.Saw(t, session.VersionOf(w.Info, []byte(in.Content)))
+			d.Session.Saw(t, session.VersionOf(w.Info, content))
 		}
 		d.changed(t, w.Created)
-		return writeFileOut{Path: t.Slash(), Size: w.Size, Created: w.Created, Backup: backup}, nil
+		return writeFileOut{Path: t.Slash(), Size: w.Size, Created: w.Created, Backup: backup, Diff: diff(w)}, nil
 	})
+}
+
+// requireRead is the read-before-edit rule: the agent may change an existing file only after reading (or
+// writing) it in this session, so it never replaces what it has not seen. The user's own edits and a one-shot
+// CLI call are exempt.
+func requireRead(ctx context.Context, d Deps, t session.Target) error {
+	if d.EditUnread || tool.IsUser(ctx) || d.Session.HasSeen(t) {
+		return nil
+	}
+	if target, err := files.FollowLinks(t.Root, t.Rel); err == nil && target != t.Rel && d.Session.HasSeen(t, target) {
+		return nil
+	}
+	return &tool.Error{
+		Code: tool.CodeNotRead, Path: t.Slash(),
+		Message: fmt.Sprintf("not read: %s exists and has not been read in this session; read_file it first (your edit replaces what is there), then retry; nothing was changed", t.Slash()),
+	}
 }
 
 // writePrecondition is what a write requires of the file it replaces: for the agent, that it has not changed
 // since the session read or wrote it (freshness); for the user, nothing beyond expected, when given.
-func writePrecondition(ctx context.Context, s *session.Session, t session.Target, expected string) files.Precondition {
-	fresh := freshness(s, t)
+func writePrecondition(ctx context.Context, d Deps, t session.Target, expected string) files.Precondition {
+	fresh := freshness(d.Session, t)
 	return func(fi fs.FileInfo, read func() ([]byte, error)) error {
+		if err := requireRead(ctx, d, t); err != nil {
+			return err
+		}
 		if !tool.IsUser(ctx) {
 			if err := fresh(fi, read); err != nil {
 				return err
