@@ -41,7 +41,8 @@ var ErrClosed = errors.New("background jobs are closed")
 var ErrNotFound = errors.New("no such job")
 
 // Run is a job's work: it runs until it ends or ctx is cancelled, passing output to live as it comes.
-type Run func(ctx context.Context, live func(stream string, chunk []byte)) (shell.Result, error)
+// hint, when not empty, is what the job's reader should know about how it ended (the network being off).
+type Run func(ctx context.Context, live func(stream string, chunk []byte)) (res shell.Result, hint string, err error)
 
 // Manager holds the jobs of one session.
 type Manager struct {
@@ -58,6 +59,7 @@ type Manager struct {
 
 // Job is one background command.
 type Job struct {
+	m                 *Manager
 	id, root, command string
 	started           time.Time
 	cancel            context.CancelFunc
@@ -74,6 +76,9 @@ type Job struct {
 	killed   bool
 	forward  func(stream string, chunk []byte)
 	finished bool
+	hint     string
+	// visible jobs are listed; a command that may still end in the foreground is not, until Promote.
+	visible bool
 }
 
 // Info describes a job.
@@ -90,11 +95,13 @@ type Info struct {
 	// Bytes is how much output the job has written, Kept how much of its end is still held.
 	Bytes int64  `json:"bytes"`
 	Error string `json:"error,omitempty"`
+	Hint  string `json:"hint,omitempty"`
 }
 
-// Start runs run in the background as a job of the project at root; command is how it is shown. forward, when set,
-// also gets the output until Detach (the call that started the job shows it while it waits).
-func (m *Manager) Start(root, command string, run Run, forward func(string, []byte)) (*Job, error) {
+// Start runs run in the background as a job of the project at root; command is how it is shown. A job that is not
+// visible is not listed until Promote: a command that may still end in the foreground. forward, when set, also gets
+// the output until Detach (the call that started the job shows it while it waits).
+func (m *Manager) Start(root, command string, run Run, visible bool, forward func(string, []byte)) (*Job, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -120,25 +127,25 @@ func (m *Manager) Start(root, command string, run Run, forward func(string, []by
 	m.seq++
 	ctx, cancel := context.WithCancel(context.Background())
 	j := &Job{
-		id: "job-" + strconv.Itoa(m.seq), root: root, command: command, started: time.Now(), cancel: cancel,
+		m: m, visible: visible, id: "job-" + strconv.Itoa(m.seq), root: root, command: command, started: time.Now(), cancel: cancel,
 		done: make(chan struct{}), cap: cap, changed: make(chan struct{}), forward: forward,
 	}
 	m.jobs = append(m.jobs, j)
 	m.trim()
 	go func() {
-		res, err := run(ctx, j.write)
+		res, hint, err := run(ctx, j.write)
 		j.mu.Lock()
-		j.result, j.err, j.ended, j.finished = res, err, time.Now(), true
+		j.result, j.hint, j.err, j.ended, j.finished = res, hint, err, time.Now(), true
 		close(j.changed)
 		j.changed = make(chan struct{})
 		j.mu.Unlock()
 		cancel()
 		close(j.done)
-		if m.OnChange != nil {
+		if m.OnChange != nil && j.isVisible() {
 			m.OnChange(j.Info())
 		}
 	}()
-	if m.OnChange != nil {
+	if m.OnChange != nil && visible {
 		go m.OnChange(j.Info())
 	}
 	return j, nil
@@ -180,7 +187,7 @@ func (m *Manager) List(root string) []Info {
 	m.mu.Unlock()
 	out := []Info{}
 	for i := len(jobs) - 1; i >= 0; i-- {
-		if jobs[i].root == root {
+		if jobs[i].root == root && jobs[i].isVisible() {
 			out = append(out, jobs[i].Info())
 		}
 	}
@@ -213,6 +220,35 @@ func (m *Manager) Close() {
 	m.closed = true
 	m.mu.Unlock()
 	m.CloseRoot("")
+}
+
+// Promote lists a job that started as a command in the foreground: it runs on in the background.
+func (j *Job) Promote() {
+	j.mu.Lock()
+	j.visible = true
+	j.mu.Unlock()
+	if j.m.OnChange != nil {
+		go j.m.OnChange(j.Info())
+	}
+}
+
+// Forget drops a job that ended in the foreground: its output went to the caller that waited for it.
+func (j *Job) Forget() {
+	j.m.mu.Lock()
+	j.m.jobs = slices.DeleteFunc(j.m.jobs, func(x *Job) bool { return x == j })
+	j.m.mu.Unlock()
+}
+
+// Err is the error the job's run ended with (the program could not start), once it has ended.
+func (j *Job) Err() error {
+	<-j.done
+	return j.err
+}
+
+func (j *Job) isVisible() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.visible
 }
 
 // ID is the job's id.
@@ -335,6 +371,7 @@ func (j *Job) infoLocked() Info {
 		if j.err != nil {
 			i.Error = j.err.Error()
 		}
+		i.Hint = j.hint
 	} else {
 		i.DurationMS = time.Since(j.started).Milliseconds()
 	}

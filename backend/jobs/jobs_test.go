@@ -16,15 +16,16 @@ import (
 
 // command runs a real program as exec_shell does (through shell.Run, its own process group), without a sandbox.
 func command(argv ...string) Run {
-	return func(ctx context.Context, live func(string, []byte)) (shell.Result, error) {
-		return shell.Run(ctx, shell.Spec{Argv: argv, Dir: os.TempDir(), Live: live, Grace: 500 * time.Millisecond})
+	return func(ctx context.Context, live func(string, []byte)) (shell.Result, string, error) {
+		res, err := shell.Run(ctx, shell.Spec{Argv: argv, Dir: os.TempDir(), Live: live, Grace: 500 * time.Millisecond})
+		return res, "", err
 	}
 }
 
 func TestJobLifecycle(t *testing.T) {
 	m := &Manager{}
 	defer m.Close()
-	j, err := m.Start("/p", "sh -c ...", command("sh", "-c", "echo one; sleep 0.3; echo two; exit 3"), nil)
+	j, err := m.Start("/p", "sh -c ...", command("sh", "-c", "echo one; sleep 0.3; echo two; exit 3"), true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestJobLifecycle(t *testing.T) {
 func startTree(t *testing.T, m *Manager, root string) (*Job, []int) {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "pids")
-	j, err := m.Start(root, "server", command("sh", "-c", `sleep 600 & echo $$ $! > `+file+`; wait`), nil)
+	j, err := m.Start(root, "server", command("sh", "-c", `sleep 600 & echo $$ $! > `+file+`; wait`), true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestClosingTheProjectEndsItsJobs(t *testing.T) {
 			t.Errorf("process %d outlived Close", pid)
 		}
 	}
-	if _, err := m.Start("/b", "x", command("true"), nil); !errors.Is(err, ErrClosed) {
+	if _, err := m.Start("/b", "x", command("true"), true, nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("started after Close: %v", err)
 	}
 }
@@ -148,16 +149,16 @@ func TestLimits(t *testing.T) {
 	m := &Manager{MaxRunning: 2, OutputCap: 1000}
 	defer m.Close()
 	for range 2 {
-		if _, err := m.Start("/p", "sleep", command("sleep", "600"), nil); err != nil {
+		if _, err := m.Start("/p", "sleep", command("sleep", "600"), true, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := m.Start("/p", "sleep", command("sleep", "600"), nil); !errors.Is(err, ErrTooMany) {
+	if _, err := m.Start("/p", "sleep", command("sleep", "600"), true, nil); !errors.Is(err, ErrTooMany) {
 		t.Fatalf("a third job: %v", err)
 	}
 	m.CloseRoot("")
 	// 5000 bytes written: the last 1000 are kept, and a reader from 0 learns that 4000 were dropped.
-	j, err := m.Start("/p", "yes", command("sh", "-c", "head -c 5000 /dev/zero | tr '\\0' x"), nil)
+	j, err := m.Start("/p", "yes", command("sh", "-c", "head -c 5000 /dev/zero | tr '\\0' x"), true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestForwardUntilDetached(t *testing.T) {
 	m := &Manager{}
 	defer m.Close()
 	got := make(chan string, 10)
-	j, err := m.Start("/p", "x", command("sh", "-c", "echo a; sleep 0.5; echo b"), func(_ string, b []byte) { got <- string(b) })
+	j, err := m.Start("/p", "x", command("sh", "-c", "echo a; sleep 0.5; echo b"), true, func(_ string, b []byte) { got <- string(b) })
 	if err != nil {
 		t.Fatal(err)
 	}

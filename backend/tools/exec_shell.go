@@ -3,14 +3,12 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/files"
-	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -23,6 +21,8 @@ type execShellIn struct {
 	Args      []string `json:"args,omitempty" jsonschema:"arguments, each passed as is"`
 	TimeoutMS int64    `json:"timeout_ms,omitempty" jsonschema:"stop the program after this many milliseconds (default 30000)" tool:"min=1"`
 	Backup    *bool    `json:"backup,omitempty" jsonschema:"record a snapshot of the project first, so the command's changes can be undone (default true)"`
+	// Background starts a server, a watcher or a long build as a job and returns its id at once (job_output, job_kill).
+	Background bool `json:"background,omitempty" jsonschema:"run in the background and return a job id at once: for servers, watchers and long builds; read the output with job_output, stop it with job_kill"`
 }
 
 type execShellOut struct {
@@ -35,115 +35,68 @@ type execShellOut struct {
 	// GitRestored says what the command changed in .git that git would run later (hooks, executable settings),
 	// and that Rooted put back.
 	GitRestored []string `json:"git_restored,omitempty"`
+	// Job, when the command runs on in the background, is its id and how to follow it.
+	Job *jobStarted `json:"job,omitempty"`
 }
 
 func execShell(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "exec_shell", Title: "Run command", Description: execShellDoc, Destructive: true,
-		Examples: []string{`{"command": "go test ./..."}`, `{"command": "git", "args": ["log", "--oneline", "-5"]}`, `{"command": "npm test", "timeout_ms": 120000}`},
+		Examples: []string{`{"command": "go test ./..."}`, `{"command": "git", "args": ["log", "--oneline", "-5"]}`, `{"command": "npm test", "timeout_ms": 120000}`, `{"command": "npm run dev", "background": true}`},
 	}, func(ctx context.Context, in execShellIn) (execShellOut, error) {
-		argv, err := in.argv()
+		c, err := d.checkExec(in)
 		if err != nil {
 			return execShellOut{}, err
 		}
-		info, err := d.Session.Info()
-		if err != nil {
-			return execShellOut{}, err
-		}
-		proj := d.projectSettings(info.Root)
-		if err := shell.Allowed(argv[0], proj.EffectiveAllowlist()); err != nil {
-			return execShellOut{}, &tool.Error{
-				Code: tool.CodeNotAllowed, Field: "command", Message: err.Error(),
-				Details: map[string]any{"allowlist": proj.EffectiveAllowlist()},
-			}
-		}
-		if why := shell.RunsPrograms(argv); why != "" {
-			return execShellOut{}, &tool.Error{
-				Code: tool.CodeInvalidArgument, Field: "command",
-				Message: why + ": refused, as the programs it would run are not on the allowlist; nothing was run",
-			}
-		}
-		if opt := shell.FollowsLinks(argv); opt != "" {
-			return execShellOut{}, &tool.Error{
-				Code: tool.CodeInvalidArgument, Field: "command",
-				Message: fmt.Sprintf("%s %s follows symbolic links, which can lead outside the project; leave it out (grep -r, find without -L), nothing was run", argv[0], opt),
-			}
-		}
-		for _, p := range shell.PathArgs(argv) {
-			if err := d.insideRoot(p); err != nil {
-				e := Classify(err)
-				if e.Code == tool.CodeOutsideRoot {
-					e.Message = fmt.Sprintf("outside the project root: %s names %s; file arguments must stay inside the project, nothing was run", argv[0], p)
-					e.Path = p
-				}
-				return execShellOut{}, e
-			}
-			if shell.ChangesFiles[argv[0]] {
-				if why := d.holdsGitData(p); why != "" {
-					return execShellOut{}, &tool.Error{
-						Code: tool.CodePermissionDenied, Path: p,
-						Message: fmt.Sprintf("%s names %s, %s: a repository's history cannot be restored from a snapshot, so commands may not remove, move or overwrite it; nothing was run", argv[0], p, why),
-					}
-				}
-			}
-		}
-		timeout := settings.DefaultTimeout
-		if in.TimeoutMS > 0 {
-			timeout = time.Duration(in.TimeoutMS) * time.Millisecond
-		}
-		if max := proj.MaxTimeout(); timeout > max {
-			return execShellOut{}, &tool.Error{
-				Code: tool.CodeInvalidArgument, Field: "timeout_ms",
-				Message: fmt.Sprintf("timeout_ms must be at most %d (this project's maximum)", max.Milliseconds()),
-			}
-		}
+		argv, info, proj := c.argv, c.info, c.proj
 		backup, err := d.backup(ctx, in.Backup, "Backup before command: "+strings.Join(argv, " "))
 		if err != nil {
 			return execShellOut{}, err
 		}
-		dir, closeDir, err := commandDir(d.Session, info)
-		if err != nil {
-			return execShellOut{}, err
+		run := func(ctx context.Context, live func(string, []byte), timeout time.Duration) (execShellOut, error) {
+			dir, closeDir, err := commandDir(d.Session, info)
+			if err != nil {
+				return execShellOut{}, err
+			}
+			defer closeDir()
+			tmp, err := os.MkdirTemp("", "rooted-exec-")
+			if err != nil {
+				return execShellOut{}, err
+			}
+			defer os.RemoveAll(tmp)
+			policy := proj.Policy(info.Root, tmp)
+			goEnv, _ := shell.GoCaches(shell.ToolCacheDir(info.Root), proj.Network, os.Getenv) // writable in the policy
+			// npm and pip read credentials from the user's config files; commands get empty ones instead.
+			npmrc := filepath.Join(tmp, ".npmrc")
+			if err := os.WriteFile(npmrc, nil, 0o600); err != nil {
+				return execShellOut{}, err
+			}
+			spec := shell.Spec{
+				Argv: argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: shell.Probe(policy),
+				// PWD names the directory as the user knows it; a program that finds it is not where it runs asks the
+				// kernel instead.
+				Env: shell.Env(os.Environ(), d.SecretEnv, append([]string{"PWD=" + info.Cwd, "TMPDIR=" + tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...),
+			}
+			spec.Live = live
+			root, err := d.Session.Resolve(info.Root)
+			if err != nil {
+				return execShellOut{}, err
+			}
+			git := guardGit(root.Root)
+			res, err := shell.Run(ctx, spec)
+			restored := git.restore(root.Root)
+			if err != nil {
+				return execShellOut{}, err
+			}
+			// The command may have changed anything in the project: the search index re-reads what it reports.
+			d.changedAll()
+			out := execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res, Hint: shell.NetworkHint(res, policy), GitRestored: restored}
+			if len(restored) > 0 {
+				out.Hint = strings.TrimSpace(out.Hint + " The command changed what git runs later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks or executable git settings.")
+			}
+			return out, nil
 		}
-		defer closeDir()
-		tmp, err := os.MkdirTemp("", "rooted-exec-")
-		if err != nil {
-			return execShellOut{}, err
-		}
-		defer os.RemoveAll(tmp)
-		policy := proj.Policy(info.Root, tmp)
-		goEnv, _ := shell.GoCaches(shell.ToolCacheDir(info.Root), proj.Network, os.Getenv) // writable in the policy
-		// npm and pip read credentials from the user's config files; commands get empty ones instead.
-		npmrc := filepath.Join(tmp, ".npmrc")
-		if err := os.WriteFile(npmrc, nil, 0o600); err != nil {
-			return execShellOut{}, err
-		}
-		spec := shell.Spec{
-			Argv: argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: shell.Probe(policy),
-			// PWD names the directory as the user knows it; a program that finds it is not where it runs asks the
-			// kernel instead.
-			Env: shell.Env(os.Environ(), d.SecretEnv, append([]string{"PWD=" + info.Cwd, "TMPDIR=" + tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...),
-		}
-		if p := tool.ProgressFrom(ctx); p != nil {
-			spec.Live = p
-		}
-		root, err := d.Session.Resolve(info.Root)
-		if err != nil {
-			return execShellOut{}, err
-		}
-		git := guardGit(root.Root)
-		res, err := shell.Run(ctx, spec)
-		restored := git.restore(root.Root)
-		if err != nil {
-			return execShellOut{}, err
-		}
-		// The command may have changed anything in the project: the search index re-reads what it reports.
-		d.changedAll()
-		out := execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res, Hint: shell.NetworkHint(res, policy), GitRestored: restored}
-		if len(restored) > 0 {
-			out.Hint = strings.TrimSpace(out.Hint + " The command changed what git runs later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks or executable git settings.")
-		}
-		return out, nil
+		return d.runCommand(ctx, in, c, backup, run)
 	})
 }
 

@@ -28,6 +28,9 @@ type FirstSnapshot struct {
 // first edit does not wait for it on a large tree (an edit made meanwhile records just its own paths). report, if
 // not nil, hears how the first snapshot goes.
 func (d Deps) Prepare(info session.Info, report func(FirstSnapshot)) {
+	if d.Jobs != nil {
+		d.Jobs.CloseRoot(info.Root) // the jobs of the project closed go with it
+	}
 	t, err := d.Session.Resolve(info.Root)
 	if err != nil || d.Indexes == nil {
 		return

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
@@ -27,6 +28,8 @@ type Deps struct {
 	// Indexes, when set, keeps an in-memory search index of the open project, kept correct by a watcher (the
 	// window); without it every search reads the disk (a CLI call, which searches once).
 	Indexes *search.Indexes
+	// Jobs holds the commands running in the background (exec_shell's background); nil in a one-shot call.
+	Jobs *jobs.Manager
 	// EditUnread lets write_file and patch_file change an existing file the session has not read: for a one-shot
 	// CLI call, whose session cannot have read anything. Long-lived sessions (the window's agent, MCP) refuse
 	// such an edit with not_read.
@@ -47,6 +50,7 @@ func UserDeps(s *session.Session, live bool) Deps {
 	}
 	if live {
 		d.Indexes = &search.Indexes{OnChange: d.watched, LimitMemory: true}
+		d.Jobs = &jobs.Manager{}
 	}
 	return d
 }
@@ -156,6 +160,8 @@ func Registry(d Deps) *tool.Registry {
 		searchFiles(d),
 		findFiles(d),
 		execShell(d),
+		jobOutput(d),
+		jobKill(d),
 		listSnapshots(d),
 		diffSnapshot(d),
 		restoreSnapshot(d),

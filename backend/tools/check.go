@@ -1,0 +1,83 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/rooted-dev/rooted/backend/permissions"
+	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/tool"
+)
+
+// CheckResult is what a call would meet, found without running it.
+type CheckResult struct {
+	// Error is the error the call would be answered with at once: it cannot run as it is.
+	Error *tool.Error `json:"error,omitempty"`
+	// Decision is what the project's rules (and Rooted's defaults for commands) say about running it.
+	Decision permissions.Decision `json:"decision"`
+	// Suggest, for a command, is the prefix "Always allow" would add as a rule (go test, npm run build).
+	Suggest string `json:"suggest,omitempty"`
+}
+
+// Check runs a call's validation without running it: the schema, and for a command everything exec_shell checks
+// first (shell syntax, the allowlist, deny rules, file arguments, the timeout); for other tools, that the paths
+// they name are inside the project. The window asks the user only about a call that passed.
+func (d Deps) Check(reg *tool.Registry, name string, args []byte) CheckResult {
+	t, ok := reg.Lookup(name)
+	if !ok {
+		return CheckResult{Error: tool.Errorf(tool.CodeUnknownTool, "unknown tool %q", name)}
+	}
+	args, e := t.Validate(args)
+	if e != nil {
+		return CheckResult{Error: e}
+	}
+	var rules []permissions.Rule
+	if info, err := d.Session.Info(); err == nil {
+		rules = d.projectSettings(info.Root).Rules
+	}
+	if name == "exec_shell" {
+		var in execShellIn
+		if err := json.Unmarshal(args, &in); err != nil {
+			return CheckResult{Error: tool.Errorf(tool.CodeInvalidArgument, "arguments: %v", err)}
+		}
+		c, err := d.checkExec(in)
+		var te *tool.Error
+		if errors.As(err, &te) {
+			return CheckResult{Error: te}
+		}
+		if err != nil {
+			return CheckResult{Error: Classify(err)}
+		}
+		return CheckResult{Decision: permissions.DecideCommand(c.argv, rules, shell.Split), Suggest: permissions.Suggest(c.argv)}
+	}
+	var fields struct {
+		Path  *string  `json:"path"`
+		Paths []string `json:"paths"`
+	}
+	_ = json.Unmarshal(args, &fields) // the schema was checked; a tool without these fields leaves them empty
+	paths := fields.Paths
+	if fields.Path != nil {
+		paths = append(paths, *fields.Path)
+	}
+	for _, p := range paths {
+		if err := d.insideRoot(p); err != nil {
+			if e := Classify(err); e.Code == tool.CodeOutsideRoot {
+				return CheckResult{Error: e}
+			}
+		}
+	}
+	dec := permissions.DecideTool(name, rules)
+	if dec.Action == permissions.Deny {
+		return CheckResult{Decision: dec, Error: denied(name, dec.Rule)}
+	}
+	return CheckResult{Decision: dec}
+}
+
+// denied is the error of a call a deny rule refuses.
+func denied(name string, r *permissions.Rule) *tool.Error {
+	return &tool.Error{
+		Code:    tool.CodePermissionDenied,
+		Message: name + ": refused by the rule \"deny " + ruleText(r) + "\" of this project (the user's settings); nothing was run",
+		Details: map[string]any{"rule": r},
+	}
+}

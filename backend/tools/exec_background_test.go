@@ -1,0 +1,205 @@
+package tools
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/jobs"
+	"github.com/rooted-dev/rooted/backend/permissions"
+	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/tool"
+)
+
+// jobDeps opens a project whose settings are p, with background jobs, as the window has them.
+func jobDeps(t *testing.T, p settings.Project, layout ...string) (Deps, string) {
+	t.Helper()
+	_, root := makeLayout(t, layout)
+	s, err := session.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
+	if err := store.SetProject(root, p); err != nil {
+		t.Fatal(err)
+	}
+	d := Deps{Session: s, Settings: store, Jobs: &jobs.Manager{}}
+	t.Cleanup(func() {
+		d.Jobs.Close()
+		s.Close()
+	})
+	return d, root
+}
+
+type bgOut struct {
+	ExitCode  int    `json:"exit_code"`
+	TimedOut  bool   `json:"timed_out"`
+	Stdout    string `json:"stdout"`
+	Hint      string `json:"hint"`
+	DurationM int64  `json:"duration_ms"`
+	Job       *struct {
+		ID      string `json:"id"`
+		Running bool   `json:"running"`
+		Next    int64  `json:"next"`
+	} `json:"job"`
+}
+
+type jobOut struct {
+	ID       string `json:"id"`
+	Running  bool   `json:"running"`
+	ExitCode *int   `json:"exit_code"`
+	Output   string `json:"output"`
+	Next     int64  `json:"next"`
+	Killed   bool   `json:"killed"`
+}
+
+func TestBackgroundJob(t *testing.T) {
+	d, _ := jobDeps(t, settings.Project{Allowlist: []string{"sh"}})
+	reg := Registry(d)
+	start := time.Now()
+	out, e := call[bgOut](t, reg, "exec_shell", `{"command": "sh -c 'echo ready; sleep 600'", "background": true}`)
+	if e != nil || out.Job == nil || out.Job.ID == "" {
+		t.Fatalf("start: %+v, %v", out, e)
+	}
+	if time.Since(start) > 30*time.Second {
+		t.Fatal("a background command did not return at once")
+	}
+	if !strings.Contains(out.Hint, "job_output") || !strings.Contains(out.Hint, "cannot listen") {
+		t.Errorf("hint: %s", out.Hint)
+	}
+	id := out.Job.ID
+	o, e := call[jobOut](t, reg, "job_output", `{"id": "`+id+`", "wait_ms": 20000}`)
+	if e != nil || o.Output != "ready\n" || !o.Running || o.Next != 6 {
+		t.Fatalf("job_output: %+v, %v", o, e)
+	}
+	// Nothing new: an empty output from the same offset, still running.
+	o, _ = call[jobOut](t, reg, "job_output", `{"id": "`+id+`", "since": 6, "wait_ms": 100}`)
+	if o.Output != "" || !o.Running {
+		t.Errorf("nothing new: %+v", o)
+	}
+	k, e := call[struct {
+		jobOut
+		WasRunning bool `json:"was_running"`
+	}](t, reg, "job_kill", `{"id": "`+id+`"}`)
+	if e != nil || !k.WasRunning || k.Running || !k.Killed || k.ExitCode == nil {
+		t.Fatalf("job_kill: %+v, %v", k, e)
+	}
+	if _, e := call[jobOut](t, reg, "job_output", `{"id": "job-99"}`); e == nil || e.Code != tool.CodeNotFound {
+		t.Errorf("unknown job: %v", e)
+	}
+	// A job ends when its project closes: the session opens another.
+	out, _ = call[bgOut](t, reg, "exec_shell", `{"command": "sh -c 'sleep 600'", "background": true}`)
+	j, err := d.Jobs.Get(mustRoot(t, d), out.Job.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, other := makeLayout(t, []string{"x.txt"})
+	info, err := d.Session.SetRoot(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Prepare(info, nil)
+	select {
+	case <-j.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the job outlived its project")
+	}
+}
+
+func mustRoot(t *testing.T, d Deps) string {
+	info, err := d.Session.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Root
+}
+
+func TestLongCommandMovesToBackground(t *testing.T) {
+	d, _ := jobDeps(t, settings.Project{Allowlist: []string{"sh", "sleep"}, BackgroundAfterSec: 1})
+	reg := Registry(d)
+	out, e := call[bgOut](t, reg, "exec_shell", `{"command": "sh -c 'echo one; sleep 2; echo two; exit 3'", "timeout_ms": 60000}`)
+	if e != nil || out.Job == nil || out.Stdout != "one\n" || !strings.Contains(out.Hint, "moved to the background") {
+		t.Fatalf("moved: %+v, %v", out, e)
+	}
+	var o jobOut
+	next := out.Job.Next
+	var rest strings.Builder
+	for i := 0; i < 100; i++ {
+		o, e = call[jobOut](t, reg, "job_output", `{"id": "`+out.Job.ID+`", "since": `+itoa(next)+`, "wait_ms": 5000}`)
+		if e != nil {
+			t.Fatal(e)
+		}
+		rest.WriteString(o.Output)
+		next = o.Next
+		if !o.Running {
+			break
+		}
+	}
+	if rest.String() != "two\n" || o.ExitCode == nil || *o.ExitCode != 3 {
+		t.Errorf("after moving: %q, %+v", rest.String(), o)
+	}
+	// A command that ends before the background time is an ordinary result, and no job.
+	out, e = call[bgOut](t, reg, "exec_shell", `{"command": "sh -c 'echo quick; exit 4'", "timeout_ms": 60000}`)
+	if e != nil || out.Job != nil || out.ExitCode != 4 || out.Stdout != "quick\n" {
+		t.Errorf("quick: %+v, %v", out, e)
+	}
+	// Its timeout still stops a command when that comes first.
+	out, e = call[bgOut](t, reg, "exec_shell", `{"command": "sleep 30", "timeout_ms": 500}`)
+	if e != nil || out.Job != nil || !out.TimedOut {
+		t.Errorf("timeout: %+v, %v", out, e)
+	}
+	if l := d.Jobs.List(mustRoot(t, d)); len(l) != 1 {
+		t.Errorf("jobs listed: %+v (only the one moved to the background)", l)
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestDenyRuleRefusesEverywhere(t *testing.T) {
+	d, _ := jobDeps(t, settings.Project{Rules: []permissions.Rule{{Action: permissions.Deny, Tool: "exec_shell", Command: "ls -l"}}}, "a.txt")
+	reg := Registry(d)
+	for _, cmd := range []string{`{"command": "ls -l"}`, `{"command": "ls  '-l' a.txt"}`, `{"command": "ls", "args": ["-l", "."]}`} {
+		if _, e := call[bgOut](t, reg, "exec_shell", cmd); e == nil || e.Code != tool.CodePermissionDenied || !strings.Contains(e.Message, `deny ls -l`) {
+			t.Errorf("%s: %v", cmd, e)
+		}
+	}
+	if out, e := call[bgOut](t, reg, "exec_shell", `{"command": "ls"}`); e != nil || out.Stdout != "a.txt\n" {
+		t.Errorf("ls: %+v, %v", out, e)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	d, _ := jobDeps(t, settings.Project{Rules: []permissions.Rule{{Action: permissions.Allow, Tool: "exec_shell", Command: "git"}, {Action: permissions.Deny, Tool: "restore_snapshot"}}}, "a.txt")
+	reg := Registry(d)
+	for _, c := range []struct {
+		name, args string
+		code       string
+		action     permissions.Action
+		sensitive  bool
+		suggest    string
+	}{
+		{"exec_shell", `{"command": "ls | wc -l"}`, tool.CodeInvalidArgument, "", false, ""},
+		{"exec_shell", `{"command": "curl x"}`, tool.CodeNotAllowed, "", false, ""},
+		{"exec_shell", `{"command": "ls /etc"}`, tool.CodeOutsideRoot, "", false, ""},
+		{"exec_shell", `{"comand": "ls"}`, tool.CodeInvalidArgument, "", false, ""},
+		{"exec_shell", `{"command": "go test ./..."}`, "", permissions.Ask, false, "go test"},
+		{"exec_shell", `{"command": "git status"}`, "", permissions.Allow, false, "git status"},
+		{"exec_shell", `{"command": "git push origin main"}`, "", permissions.Ask, true, "git push"},
+		{"exec_shell", `{"command": "git add ."}`, "", permissions.Allow, false, "git add"},
+		{"write_file", `{"path": "../x", "content": "x"}`, tool.CodeOutsideRoot, "", false, ""},
+		{"write_file", `{"path": "b.txt", "content": "x"}`, "", "", false, ""},
+		{"restore_snapshot", `{"id": "abc"}`, tool.CodePermissionDenied, permissions.Deny, false, ""},
+	} {
+		r := d.Check(reg, c.name, []byte(c.args))
+		code := ""
+		if r.Error != nil {
+			code = r.Error.Code
+		}
+		if code != c.code || r.Decision.Action != c.action || r.Decision.Sensitive != c.sensitive || r.Suggest != c.suggest {
+			t.Errorf("Check %s %s = %+v (error %+v); want code %q action %q sensitive %v suggest %q", c.name, c.args, r, r.Error, c.code, c.action, c.sensitive, c.suggest)
+		}
+	}
+}
