@@ -5,14 +5,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rooted-dev/rooted/backend/cli"
 	"github.com/rooted-dev/rooted/backend/mcpserver"
@@ -49,8 +48,9 @@ func serve(ctx context.Context, stderr io.Writer, args []string) int {
 		return cli.ExitToolError
 	}
 	defer s.Close()
-	// Stdout is the protocol's: nothing else may be written there.
-	if err := s.Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
+	// Stdout is the protocol's: nothing else may be written there. The transport answers malformed frames itself
+	// and the session goes on; it ends when the client closes stdin.
+	if err := s.Run(ctx, &mcpserver.Transport{Reader: os.Stdin, Writer: os.Stdout}); err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintf(stderr, "rooted mcp: %v\n", err)
 		return cli.ExitToolError
 	}
