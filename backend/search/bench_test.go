@@ -162,7 +162,7 @@ func BenchmarkWalkList(b *testing.B) {
 		n := 0
 		for b.Loop() {
 			n = 0
-			if err := walk(context.Background(), r, "", WalkOptions{}, func(f file) bool { n++; f.release(); return true }); err != nil {
+			if err := walkFiles(context.Background(), r, "", WalkOptions{}, func(f File) bool { n++; f.Release(); return true }); err != nil {
 				b.Fatal(err)
 			}
 		}

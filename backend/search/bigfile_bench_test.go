@@ -4,7 +4,9 @@ package search
 
 import (
 	"bytes"
+	"context"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rooted-dev/rooted/backend/walk"
 )
 
 // BenchmarkLargeFile reads a 3 MiB source file (the size of the Go tree's largest, ssa/opGen.go) three ways and
@@ -31,11 +35,14 @@ func BenchmarkLargeFile(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer r.Close()
-	top, err := openTop(r, ".")
-	if err != nil {
-		b.Fatal(err)
+	var big walk.Entry // the file as a walk yields it, its folder held open
+	if err := walk.Walk(context.Background(), r, "", walk.Options{}, func(e walk.Entry) error {
+		big = e.Keep()
+		return fs.SkipAll
+	}); err != nil || big.Dir == nil {
+		b.Fatal("big.go not walked:", err)
 	}
-	defer top.close()
+	defer big.Release()
 	want := strings.Count(content, "\n")
 	check := func(data []byte) {
 		if n := bytes.Count(data, []byte{'\n'}); n != want {
@@ -45,7 +52,7 @@ func BenchmarkLargeFile(b *testing.B) {
 	b.Run("mapped", func(b *testing.B) {
 		b.SetBytes(int64(len(content)))
 		for b.Loop() {
-			f, err := openName(top, "big.go")
+			f, err := big.Dir.Open(big.Name)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -30,9 +30,9 @@ func TestWalkAgreesWithGit(t *testing.T) {
 		want := tree.SearchedFiles(truth)
 		walked := func(src Source) map[string]bool {
 			got := map[string]bool{}
-			err := src.Walk(context.Background(), "", WalkOptions{IncludeHidden: true}, func(f file) bool {
-				got[f.rel] = true
-				f.release()
+			err := src.Walk(context.Background(), "", WalkOptions{IncludeHidden: true}, func(f File) bool {
+				got[f.Rel] = true
+				f.Release()
 				return true
 			})
 			if err != nil {

@@ -29,9 +29,9 @@ func Find(ctx context.Context, src Source, dir string, g *Glob, opt WalkOptions,
 	}
 	opt.Match, opt.Stat = g.Match, true
 	var found []Found
-	err := src.Walk(ctx, dir, opt, func(f file) bool {
-		found = append(found, Found{Path: f.rel, Size: f.info.Size(), ModTime: f.info.ModTime()})
-		f.release()
+	err := src.Walk(ctx, dir, opt, func(f File) bool {
+		found = append(found, Found{Path: f.Rel, Size: f.Info.Size(), ModTime: f.Info.ModTime()})
+		f.Release()
 		return true
 	})
 	if err != nil {

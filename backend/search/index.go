@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/ignore"
+	"github.com/rooted-dev/rooted/backend/walk"
 	"github.com/rooted-dev/rooted/backend/watch"
 )
 
@@ -160,7 +162,7 @@ func (x *Index) changed(e watch.Event) {
 func (x *Index) live() bool { return !x.watcher.Status().Degraded }
 
 // Walk yields the files under dir from the cached list when there is one, else walks the disk and keeps the list.
-func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func(file) bool) error {
+func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func(File) bool) error {
 	if !x.live() || opt.Stat || opt.Shallow { // a shallow listing is one directory read: not worth a cache
 		return x.disk.Walk(ctx, dir, opt, emit)
 	}
@@ -183,10 +185,10 @@ func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func
 		full := opt
 		full.Match = nil
 		stopped := false
-		err := x.disk.Walk(ctx, "", full, func(f file) bool {
-			all = append(all, f.rel)
-			if stopped || !under(f.rel, dir) || (opt.Match != nil && !opt.Match(f.rel)) {
-				f.release()
+		err := x.disk.Walk(ctx, "", full, func(f File) bool {
+			all = append(all, f.Rel)
+			if stopped || !under(f.Rel, dir) || (opt.Match != nil && !opt.Match(f.Rel)) {
+				f.Release()
 				return true
 			}
 			if !emit(f) {
@@ -219,7 +221,7 @@ func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func
 		if !under(rel, dir) || (opt.Match != nil && !opt.Match(rel)) {
 			continue
 		}
-		if !emit(file{rel: rel, name: rel}) {
+		if !emit(File{Entry: walk.Entry{Rel: rel, Name: path.Base(rel)}}) {
 			return nil
 		}
 	}
@@ -227,9 +229,9 @@ func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func
 }
 
 // Content returns cached bytes, or reads the file and caches it unless it changed meanwhile.
-func (x *Index) Content(f file) ([]byte, func(), error) {
+func (x *Index) Content(f File) ([]byte, func(), error) {
 	x.mu.RLock()
-	b, ok := x.content[f.rel]
+	b, ok := x.content[f.Rel]
 	epoch := x.epoch
 	x.mu.RUnlock()
 	if ok {
@@ -241,10 +243,10 @@ func (x *Index) Content(f file) ([]byte, func(), error) {
 	var data []byte
 	var release func()
 	var err error
-	if f.dir != nil {
+	if f.Dir != nil {
 		data, release, err = x.disk.Content(f)
 	} else {
-		data, release, err = x.readByPath(f.rel)
+		data, release, err = x.readByPath(f.Rel)
 	}
 	binary := errors.Is(err, errBinary) // a large binary file, not read past its first bytes
 	if err != nil && !binary {
@@ -270,7 +272,7 @@ func (x *Index) Content(f file) ([]byte, func(), error) {
 	x.mu.Lock()
 	if x.epoch == epoch && int64(len(keep)) <= x.budget/4 {
 		x.evictLocked(int64(len(keep)))
-		x.content[f.rel] = keep
+		x.content[f.Rel] = keep
 		x.bytes += int64(len(keep))
 	}
 	x.mu.Unlock()
@@ -302,7 +304,7 @@ func checkDir(root *os.Root, dir string) error {
 		return err
 	}
 	if !fi.IsDir() {
-		return &os.PathError{Op: "search", Path: dir, Err: errNotDir}
+		return &os.PathError{Op: "search", Path: dir, Err: walk.ErrNotDir}
 	}
 	return nil
 }
@@ -326,9 +328,9 @@ func (x *Index) narrow(_ context.Context, opt Options) func(rel string) verdict 
 // indexable lists the files a trigram index covers: every file a search may read but ignored ones.
 func (x *Index) indexable() []string {
 	var list []string
-	x.disk.Walk(context.Background(), "", WalkOptions{IncludeHidden: true}, func(f file) bool {
-		list = append(list, f.rel)
-		f.release()
+	x.disk.Walk(context.Background(), "", WalkOptions{IncludeHidden: true}, func(f File) bool {
+		list = append(list, f.Rel)
+		f.Release()
 		return true
 	})
 	return list

@@ -126,7 +126,7 @@ type countingIndex struct {
 	n atomic.Int64
 }
 
-func (c *countingIndex) Content(f file) ([]byte, func(), error) {
+func (c *countingIndex) Content(f File) ([]byte, func(), error) {
 	c.n.Add(1)
 	return c.Index.Content(f)
 }

@@ -185,11 +185,11 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	batchSize := 4
 	type batch struct {
 		seq   int
-		files []file
+		files []File
 	}
 	type done struct {
 		seq     int
-		files   []file
+		files   []File
 		results []fileResult
 	}
 	workers := runtime.GOMAXPROCS(0)
@@ -200,13 +200,13 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	go func() {
 		defer close(jobs)
 		seq := 0
-		cur := make([]file, 0, batchSize)
+		cur := make([]File, 0, batchSize)
 		send := func() bool {
 			select {
 			case jobs <- batch{seq, cur}:
 				seq++
 				batchSize = min(2*batchSize, 64)
-				cur = make([]file, 0, batchSize)
+				cur = make([]File, 0, batchSize)
 				return true
 			case <-ctx.Done():
 				return false
@@ -225,13 +225,13 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 			wo = WalkOptions{IncludeHidden: true, IncludeIgnored: true, Shallow: true, Match: func(p string) bool { return p == opt.File }}
 		}
 		walkErr = src.Walk(ctx, dir, wo,
-			func(f file) bool {
+			func(f File) bool {
 				if keep != nil {
-					if f.verdict = keep(f.rel); f.verdict == cannotMatch {
+					if f.verdict = keep(f.Rel); f.verdict == cannotMatch {
 						// Counted as searched where it falls in the walk's order, without going through the
 						// pipeline: on a big project nearly every file is one of these.
 						ruledOut++
-						f.release()
+						f.Release()
 						return true
 					}
 					f.ruledOutBefore, ruledOut = ruledOut, 0
@@ -241,7 +241,7 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 			})
 		if len(cur) > 0 && !send() {
 			for _, f := range cur {
-				f.release()
+				f.Release()
 			}
 		}
 	}()
@@ -259,7 +259,7 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 					} else {
 						out[i].skipped = true
 					}
-					f.release()
+					f.Release()
 				}
 				select {
 				case results <- done{b.seq, b.files, out}:
@@ -288,7 +288,7 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 			next++
 			for i, fr := range d.results {
 				res.FilesSearched += d.files[i].ruledOutBefore
-				if res.add(d.files[i].rel, fr, opt.Output, limit) {
+				if res.add(d.files[i].Rel, fr, opt.Output, limit) {
 					full = true
 					cancel()
 					break
@@ -343,7 +343,7 @@ func (res *Result) add(rel string, fr fileResult, output string, limit int) bool
 // sniffLen is how much of a file decides whether it is binary, as git does.
 const sniffLen = 8000
 
-func searchFile(src Source, f file, m *matcher, opt Options) (fr fileResult) {
+func searchFile(src Source, f File, m *matcher, opt Options) (fr fileResult) {
 	defer func() {
 		// A mapped file that shrank under the search: skipped, as a file that vanished is.
 		if r := recover(); r != nil {
@@ -379,7 +379,7 @@ func searchFile(src Source, f file, m *matcher, opt Options) (fr fileResult) {
 			line += bytes.Count(b[scanned:s], []byte{'\n'})
 			scanned = s
 			lineStart := bytes.LastIndexByte(b[:s], '\n') + 1
-			mt := Match{Path: f.rel, Line: line, Column: s - lineStart + 1, Text: clip(b[lineStart:lineEnd], s-lineStart, max(e-s, 1))}
+			mt := Match{Path: f.Rel, Line: line, Column: s - lineStart + 1, Text: clip(b[lineStart:lineEnd], s-lineStart, max(e-s, 1))}
 			if opt.Context > 0 {
 				mt.Before, mt.After = contextLines(b, lineStart, lineEnd, opt.Context)
 			}

@@ -75,9 +75,9 @@ func TestFilesMatchGit(t *testing.T) {
 	want := strings.Fields(git(t, dir, "ls-files", "-co", "--exclude-standard"))
 	walked := func(opt WalkOptions) []string {
 		var got []string
-		err := walk(context.Background(), r, ".", opt, func(f file) bool {
-			got = append(got, f.rel)
-			f.release()
+		err := walkFiles(context.Background(), r, ".", opt, func(f File) bool {
+			got = append(got, f.Rel)
+			f.Release()
 			return true
 		})
 		if err != nil {
@@ -344,9 +344,9 @@ func TestPrefilterAgrees(t *testing.T) {
 func TestSearchOneFileIsShallow(t *testing.T) {
 	r, dir := fixture(t, map[string]string{"a.go": "needle\n", "b.go": "needle\n", "sub/a.go": "needle\n", ".hidden": "needle\n"})
 	var listed []string
-	if err := walk(context.Background(), r, ".", WalkOptions{Shallow: true, IncludeHidden: true}, func(f file) bool {
-		listed = append(listed, f.rel)
-		f.release()
+	if err := walkFiles(context.Background(), r, ".", WalkOptions{Shallow: true, IncludeHidden: true}, func(f File) bool {
+		listed = append(listed, f.Rel)
+		f.Release()
 		return true
 	}); err != nil {
 		t.Fatal(err)
@@ -382,9 +382,9 @@ type truncatingSource struct {
 	mapped      bool // the victim's content was a mapping (its capacity is its length; a read buffer has room)
 }
 
-func (s *truncatingSource) Content(f file) ([]byte, func(), error) {
+func (s *truncatingSource) Content(f File) ([]byte, func(), error) {
 	b, release, err := s.DiskSource.Content(f)
-	if f.rel == s.victim && err == nil {
+	if f.Rel == s.victim && err == nil {
 		s.mapped = len(b) == cap(b)
 		if err := os.Truncate(filepath.Join(s.dir, s.victim), 0); err != nil {
 			panic(err)

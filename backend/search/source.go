@@ -17,22 +17,22 @@ import (
 // Source supplies the files of a search and their content. DiskSource reads the disk each time; a cached source
 // can answer repeated searches from memory.
 type Source interface {
-	Walk(ctx context.Context, dir string, opt WalkOptions, emit func(file) bool) error
+	Walk(ctx context.Context, dir string, opt WalkOptions, emit func(File) bool) error
 	// Content returns a file's bytes and a function to call when they are no longer used.
-	Content(f file) ([]byte, func(), error)
+	Content(f File) ([]byte, func(), error)
 }
 
 // DiskSource walks and reads through root on every search.
 type DiskSource struct{ Root *os.Root }
 
 // Walk walks the tree.
-func (d DiskSource) Walk(ctx context.Context, dir string, opt WalkOptions, emit func(file) bool) error {
-	return walk(ctx, d.Root, dir, opt, emit)
+func (d DiskSource) Walk(ctx context.Context, dir string, opt WalkOptions, emit func(File) bool) error {
+	return walkFiles(ctx, d.Root, dir, opt, emit)
 }
 
 // Content reads a file into a pooled buffer, or maps a large one: only Search's workers may call it (see
 // readPooled).
-func (d DiskSource) Content(f file) ([]byte, func(), error) { return readPooled(f) }
+func (d DiskSource) Content(f File) ([]byte, func(), error) { return readPooled(f) }
 
 // bufPool holds read buffers; most source files fit one, so a search allocates little however many it reads.
 // bigPool holds buffers for the larger files, up to bigMax; beyond that a file gets a buffer of its own.
@@ -84,16 +84,16 @@ const bigMax = 16 << 20
 // one (BenchmarkLargeFile: 10.3 ms for 3 MiB on a virtual machine, 0.82 ms mapped), while its mapping shares the
 // page cache. The caller must be a goroutine that has called debug.SetPanicOnFault(true) and recovers: a mapped
 // file cut short meanwhile faults when its lost pages are touched.
-func readPooled(f file) ([]byte, func(), error) {
-	if f.link {
-		lf, _, err := files.OpenRegular(f.dir.project, "search", filepath.FromSlash(f.rel))
+func readPooled(f File) ([]byte, func(), error) {
+	if f.link() {
+		lf, _, err := files.OpenRegular(f.Dir.Project(), "search", filepath.FromSlash(f.Rel))
 		if err != nil {
 			return nil, func() {}, err
 		}
 		defer lf.Close()
 		return readAllPooled(osFile{lf})
 	}
-	rf, err := openName(f.dir.dirHandle, f.name)
+	rf, err := f.Dir.Open(f.Name)
 	if err != nil {
 		return nil, func() {}, err
 	}
@@ -104,15 +104,13 @@ func readPooled(f file) ([]byte, func(), error) {
 // sizedReader is an open file that can tell its size.
 type sizedReader interface {
 	io.Reader
-	size() (int64, error)
+	Size() (int64, error)
 }
 
-// mapper is an open file that may be mapped (rawFile on Unix); errNotMapped when it cannot be.
+// mapper is an open file that may be mapped (walk.File on Unix).
 type mapper interface {
-	mapAll(size int64) ([]byte, func(), error)
+	Map(size int64) ([]byte, func(), error)
 }
-
-var errNotMapped = errors.New("not mapped")
 
 // readAllPooled reads h into a pooled buffer. For a regular file a short read means end of file, so a file
 // smaller than the buffer takes one read and no stat. A larger file whose first bytes show it is binary is not
@@ -133,7 +131,7 @@ func readAllPooled(h sizedReader) ([]byte, func(), error) {
 	if containsNUL(buf[:sniffLen]) {
 		return nil, func() {}, errBinary
 	}
-	size, err := h.size()
+	size, err := h.Size()
 	if err != nil {
 		return nil, func() {}, err
 	}
@@ -141,7 +139,7 @@ func readAllPooled(h sizedReader) ([]byte, func(), error) {
 		return nil, func() {}, errTooLarge
 	}
 	if m, ok := h.(mapper); ok {
-		if b, unmap, err := m.mapAll(size); err == nil {
+		if b, unmap, err := m.Map(size); err == nil {
 			return b, unmap, nil
 		}
 	}
@@ -188,7 +186,7 @@ var errTooLarge = errors.New("file too large to search")
 // osFile adapts an *os.File to readPooled's reader.
 type osFile struct{ *os.File }
 
-func (f osFile) size() (int64, error) {
+func (f osFile) Size() (int64, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return 0, err

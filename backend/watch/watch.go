@@ -13,8 +13,10 @@
 package watch
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -26,6 +28,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/rooted-dev/rooted/backend/ignore"
+	"github.com/rooted-dev/rooted/backend/walk"
 )
 
 // Op says what happened to a path; several can be set after debouncing.
@@ -150,74 +153,62 @@ func (w *Watcher) Close() error {
 }
 
 // addTree watches dir and every directory below it that is not ignored. When found is not nil, the paths already
-// inside are appended to it, as creations.
-// Directories already watched are walked through, so a resync finds what became visible anywhere below.
+// inside are appended to it, as creations. Directories already watched are walked through, so a resync finds
+// what became visible anywhere below. Each folder is watched before it is listed, so nothing created in between
+// is missed.
 func (w *Watcher) addTree(dir string, found *[]Event) {
 	r, err := w.root.OpenRoot(filepath.FromSlash(cmpOr(dir, ".")))
 	if err != nil {
-		return // vanished, unreadable, or a link: nothing to watch
+		return // vanished, unreadable, or a link out of the project: nothing to watch
 	}
-	defer r.Close()
-	w.addTreeIn(dir, r, found)
+	r.Close()
+	w.mu.Lock()
+	m := w.matcher
+	w.mu.Unlock()
+	if !w.watch(dir) {
+		return
+	}
+	opt := walk.Options{IncludeHidden: true, Ignore: m, Dirs: true}
+	_ = walk.Walk(context.Background(), w.root, dir, opt, func(e walk.Entry) error {
+		if found != nil {
+			*found = append(*found, Event{Path: e.Rel, Op: Create})
+		}
+		if e.IsDir() && !w.watch(e.Rel) {
+			return fs.SkipDir
+		}
+		return nil
+	})
 }
 
-// addTreeIn is addTree with dir already open as r. Each folder below is opened from its parent by one name, and
-// its ignore files read there: opening every folder by its path from the project's root resolved the whole path
-// again each time, which on a 92k-file tree was most of the watcher's setup.
-func (w *Watcher) addTreeIn(dir string, r *os.Root, found *[]Event) {
+// watch adds a watch on dir unless it has one, and reports whether dir is watched.
+func (w *Watcher) watch(dir string) bool {
 	w.mu.Lock()
-	known, degraded, m := w.dirs[dir], w.status.Degraded, w.matcher
+	known, degraded, watched := w.dirs[dir], w.status.Degraded, len(w.dirs)
 	w.mu.Unlock()
-	if !known {
-		if !degraded && w.opt.MaxWatches > 0 && w.Status().Watched >= w.opt.MaxWatches {
-			w.mu.Lock()
-			w.status.Degraded, w.status.Reason = true, fmt.Sprintf("more than %d folders to watch; changes in some are not seen live", w.opt.MaxWatches)
-			w.mu.Unlock()
-			degraded = true
-		}
-		if degraded {
-			return
-		}
-		if err := w.fsw.Add(filepath.Join(w.abs, filepath.FromSlash(dir))); err != nil {
-			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
-				w.mu.Lock()
-				w.status.Degraded, w.status.Reason = true, ErrLimit.Error()
-				w.mu.Unlock()
-			}
-			return // vanished or unreadable: nothing to watch
-		}
+	if known {
+		return true
+	}
+	if !degraded && w.opt.MaxWatches > 0 && watched >= w.opt.MaxWatches {
 		w.mu.Lock()
-		w.dirs[dir] = true
+		w.status.Degraded, w.status.Reason = true, fmt.Sprintf("more than %d folders to watch; changes in some are not seen live", w.opt.MaxWatches)
 		w.mu.Unlock()
+		degraded = true
 	}
-	f, err := r.Open(".")
-	if err != nil {
-		return
+	if degraded {
+		return false
 	}
-	entries, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		return
-	}
-	dm := m.DirWith(dir, r.ReadFile)
-	for _, e := range entries {
-		rel := path.Join(dir, e.Name())
-		isDir := e.IsDir() // a symlink to a directory is not followed, as git does not
-		if e.Name() == ".git" || dm.Ignored(e.Name(), isDir) {
-			continue
+	if err := w.fsw.Add(filepath.Join(w.abs, filepath.FromSlash(dir))); err != nil {
+		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) {
+			w.mu.Lock()
+			w.status.Degraded, w.status.Reason = true, ErrLimit.Error()
+			w.mu.Unlock()
 		}
-		if found != nil {
-			*found = append(*found, Event{Path: rel, Op: Create})
-		}
-		if isDir {
-			sub, err := r.OpenRoot(e.Name())
-			if err != nil {
-				continue
-			}
-			w.addTreeIn(rel, sub, found)
-			sub.Close()
-		}
+		return false // vanished or unreadable: nothing to watch
 	}
+	w.mu.Lock()
+	w.dirs[dir] = true
+	w.mu.Unlock()
+	return true
 }
 
 // removeTree forgets the watches of dir and below (the kernel drops a deleted directory's own watch; a renamed

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package search
+package walk
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 )
 
 // listFD lists a directory descriptor with os.File.ReadDir on a duplicate of it.
-func listFD(fd int) ([]dirEntry, error) {
+func listFD(fd int) ([]entry, error) {
 	dup, err := unix.Dup(fd)
 	if err != nil {
 		return nil, err
@@ -20,9 +20,9 @@ func listFD(fd int) ([]dirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]dirEntry, len(entries))
+	out := make([]entry, len(entries))
 	for i, e := range entries {
-		out[i] = dirEntry{name: e.Name(), typ: e.Type()}
+		out[i] = entry{name: e.Name(), typ: e.Type()}
 	}
 	return out, nil
 }

@@ -1,9 +1,10 @@
-package search
+package walk
 
 import (
 	"encoding/binary"
 	"io/fs"
 	"os"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -11,8 +12,8 @@ import (
 // listFD lists a directory by its descriptor, taking each entry's type from getdents64's d_type. os.File.ReadDir
 // on a directory opened in an os.Root stats every entry instead (it cannot stat lazily by path), which for a
 // search is a system call per file for nothing; only entries of unknown type are stat'ed here.
-func listFD(fd int) ([]dirEntry, error) {
-	var out []dirEntry
+func listFD(fd int) ([]entry, error) {
+	var out []entry
 	bp := direntBufs.Get()
 	defer direntBufs.Put(bp)
 	buf := *bp
@@ -42,7 +43,7 @@ func listFD(fd int) ([]dirEntry, error) {
 			}
 			b = b[reclen:]
 			if s := string(name); s != "." && s != ".." {
-				e := dirEntry{name: s, typ: direntType(typ)}
+				e := entry{name: s, typ: direntType(typ)}
 				if typ == unix.DT_UNKNOWN {
 					var st unix.Stat_t
 					if unix.Fstatat(fd, s, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
@@ -57,8 +58,35 @@ func listFD(fd int) ([]dirEntry, error) {
 }
 
 // direntBufs are getdents64 buffers: a search lists a thousand folders, and a fresh 32 KiB each was a third of
-// a cold search's allocation.
-var direntBufs = freeList{New: func() *[]byte { b := make([]byte, 32<<10); return &b }}
+// a cold search's allocation. A free list rather than a sync.Pool, which every garbage collection empties.
+var direntBufs = bufList{size: 32 << 10}
+
+// bufList is a small stack of equal buffers that garbage collection leaves alone.
+type bufList struct {
+	size int
+	mu   sync.Mutex
+	free []*[]byte
+}
+
+func (l *bufList) Get() *[]byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := len(l.free); n > 0 {
+		b := l.free[n-1]
+		l.free = l.free[:n-1]
+		return b
+	}
+	b := make([]byte, l.size)
+	return &b
+}
+
+func (l *bufList) Put(b *[]byte) {
+	l.mu.Lock()
+	if len(l.free) < 16 {
+		l.free = append(l.free, b)
+	}
+	l.mu.Unlock()
+}
 
 func direntType(t uint8) fs.FileMode {
 	switch t {

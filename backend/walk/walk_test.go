@@ -1,0 +1,291 @@
+package walk
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rooted-dev/rooted/backend/ignore/ignoretest"
+)
+
+func TestMain(m *testing.M) {
+	cleanup := ignoretest.Isolate()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
+
+// TestWalkAgreesWithGit: on random trees with nested ignore files, the files a walk visits are exactly git's
+// untracked, not ignored files (less links to folders), however the walk is asked to run; and the folders it
+// visits are ones git does not ignore.
+func TestWalkAgreesWithGit(t *testing.T) {
+	t.Parallel()
+	seeds := ignoretest.Seeds(100)
+	failed := 0
+	for _, seed := range seeds {
+		tree, dir, truth := ignoretest.Judged(t, seed)
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tree.SearchedFiles(truth)
+		var diffs []string
+		for _, opt := range []Options{
+			{IncludeHidden: true},
+			{IncludeHidden: true, Sorted: true, Ahead: 4},
+			{IncludeHidden: true, Dirs: true},
+		} {
+			got := map[string]bool{}
+			err := Walk(context.Background(), root, "", opt, func(e Entry) error {
+				if e.IsDir() {
+					if truth.Ignored[e.Rel] {
+						diffs = append(diffs, "visited "+e.Rel+"/, which git ignores")
+					}
+					return nil
+				}
+				if fi, err := e.Dir.StatFollow(e.Name); err == nil && fi.IsDir() {
+					return nil // a link to a folder: git lists it, a search has nothing to read in it
+				}
+				got[e.Rel] = true
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			diffs = append(diffs, ignoretest.Diff("walk", got, want)...)
+		}
+		root.Close()
+		if len(diffs) > 0 {
+			if failed++; failed <= 3 {
+				t.Errorf("%s  %s", tree, strings.Join(diffs, "\n  "))
+			}
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d trees disagree with git", failed, len(seeds))
+	}
+}
+
+// fixture writes files (a trailing "/" makes a folder) into a fresh folder and opens it as a root.
+func fixture(t *testing.T, files map[string]string) (*os.Root, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if strings.HasSuffix(rel, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r, dir
+}
+
+// collect walks and returns the visited paths, folders marked with a trailing "/".
+func collect(t *testing.T, r *os.Root, start string, opt Options, visit func(Entry) error) ([]string, error) {
+	t.Helper()
+	var got []string
+	err := Walk(context.Background(), r, start, opt, func(e Entry) error {
+		p := e.Rel
+		if e.IsDir() {
+			p += "/"
+		}
+		got = append(got, p)
+		if visit != nil {
+			return visit(e)
+		}
+		return nil
+	})
+	return got, err
+}
+
+// The options do what they say, on one tree with hidden, ignored and nested files, a .git folder below the top
+// and a link to a folder.
+func TestOptions(t *testing.T) {
+	t.Parallel()
+	r, dir := fixture(t, map[string]string{
+		".gitignore":      "build/\n*.log\n",
+		".hidden/h.go":    "h",
+		"a.go":            "a",
+		"x.log":           "log",
+		"build/out.go":    "out",
+		"src/b.go":        "b",
+		"src/deep/c.go":   "c",
+		"src/.git/HEAD":   "ref",
+		"src/vendor/v.go": "v",
+		"empty/":          "",
+	})
+	if err := os.Symlink("src", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	skipVendor := func(e Entry) error {
+		if e.Name == "vendor" {
+			return fs.SkipDir
+		}
+		return nil
+	}
+	stopAtB := func(e Entry) error {
+		if e.Name == "b.go" {
+			return fs.SkipAll
+		}
+		return nil
+	}
+	cases := []struct {
+		name  string
+		start string
+		opt   Options
+		visit func(Entry) error
+		want  string
+	}{
+		{"default", "", Options{Sorted: true}, nil, "a.go link src/b.go src/deep/c.go src/vendor/v.go"},
+		{
+			"hidden", "",
+			Options{Sorted: true, IncludeHidden: true},
+			nil,
+			".gitignore .hidden/h.go a.go link src/b.go src/deep/c.go src/vendor/v.go",
+		},
+		{
+			"ignored", "",
+			Options{Sorted: true, IncludeIgnored: true},
+			nil,
+			"a.go build/out.go link src/b.go src/deep/c.go src/vendor/v.go x.log",
+		},
+		{"depth 1", "", Options{Sorted: true, MaxDepth: 1}, nil, "a.go link"},
+		{"depth 1 with folders", "", Options{Sorted: true, MaxDepth: 1, Dirs: true}, nil, "a.go empty/ link src/"},
+		{
+			"folders, one skipped", "",
+			Options{Sorted: true, Dirs: true},
+			skipVendor,
+			"a.go empty/ link src/ src/b.go src/deep/ src/deep/c.go src/vendor/",
+		},
+		{"stopped", "", Options{Sorted: true}, stopAtB, "a.go link src/b.go"},
+		{
+			"read ahead", "",
+			Options{Sorted: true, Ahead: 2, Dirs: true},
+			skipVendor,
+			"a.go empty/ link src/ src/b.go src/deep/ src/deep/c.go src/vendor/",
+		},
+		{"an ignored start is walked", "build", Options{Sorted: true}, nil, "build/out.go"},
+		{"a start below the top", "src/deep", Options{Sorted: true}, nil, "src/deep/c.go"},
+	}
+	for _, c := range cases {
+		got, err := collect(t, r, c.start, c.opt, c.visit)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%s:\n got  %s\n want %s", c.name, strings.Join(got, " "), c.want)
+		}
+	}
+	// Unsorted, the same entries come back in the directory's order.
+	got, _ := collect(t, r, "", Options{}, nil)
+	slices.Sort(got)
+	if strings.Join(got, " ") != "a.go link src/b.go src/deep/c.go src/vendor/v.go" {
+		t.Errorf("unsorted: %v", got)
+	}
+}
+
+// Errors: a start that is a file or missing is refused with a path error; a visitor's error and a cancelled
+// context end the walk and are returned.
+func TestErrors(t *testing.T) {
+	t.Parallel()
+	r, _ := fixture(t, map[string]string{"a.go": "a", "d/b.go": "b", "d/c.go": "c"})
+	if _, err := collect(t, r, "a.go", Options{}, nil); !errors.Is(err, ErrNotDir) {
+		t.Errorf("a file as the start: %v, want ErrNotDir", err)
+	}
+	if _, err := collect(t, r, "missing", Options{}, nil); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing start: %v, want not exist", err)
+	}
+	boom := errors.New("boom")
+	got, err := collect(t, r, "", Options{Sorted: true}, func(e Entry) error {
+		if e.Name == "b.go" {
+			return boom
+		}
+		return nil
+	})
+	if !errors.Is(err, boom) || strings.Join(got, " ") != "a.go d/b.go" {
+		t.Errorf("a visitor's error: %v after %v", err, got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Walk(ctx, r, "", Options{}, func(Entry) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled walk: %v", err)
+	}
+}
+
+// A kept entry's folder stays open after the walk: its file can still be opened and read by its name, and the
+// file is the one the walk saw even when the folder was renamed meanwhile.
+func TestKeptEntryOpensItsFile(t *testing.T) {
+	t.Parallel()
+	r, dir := fixture(t, map[string]string{"d/a.txt": "hello"})
+	var kept Entry
+	if err := Walk(context.Background(), r, "", Options{}, func(e Entry) error {
+		kept = e.Keep()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	defer kept.Release()
+	if err := os.Rename(filepath.Join(dir, "d"), filepath.Join(dir, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := kept.Dir.Open(kept.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil || string(b) != "hello" {
+		t.Errorf("read %q, %v", b, err)
+	}
+	if n, err := kept.Dir.Size(kept.Name); err != nil || n != 5 {
+		t.Errorf("size %d, %v", n, err)
+	}
+}
+
+// A folder swapped for a link after the walk listed its parent is not entered: nothing outside the project is
+// visited, whatever the link points to.
+func TestSwappedFolderIsNotEntered(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, dir := fixture(t, map[string]string{"a/x.txt": "x", "b/y.txt": "y"})
+	got, err := collect(t, r, "", Options{Sorted: true}, func(e Entry) error {
+		if e.Rel == "a/x.txt" { // b is listed but not opened yet: swap it
+			if err := os.RemoveAll(filepath.Join(dir, "b")); err != nil {
+				return err
+			}
+			return os.Symlink(outside, filepath.Join(dir, "b"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range got {
+		if strings.Contains(p, "secret") {
+			t.Errorf("walked outside the project: %v", got)
+		}
+	}
+}
