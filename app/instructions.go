@@ -1,23 +1,15 @@
 package app
 
 import (
-	"path"
 	"strings"
-	"unicode/utf8"
 
-	"github.com/rooted-dev/rooted/backend/files"
+	"github.com/rooted-dev/rooted/backend/instructions"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
-// Project instructions: the files a project keeps for coding agents, read into the agent's system prompt as
-// other agents read them. At the root, AGENTS.md, or when there is none CLAUDE.md, then
-// .github/copilot-instructions.md; in each folder from the root down to the working directory, its AGENTS.md (or
-// CLAUDE.md). Each file is capped, and so is the whole.
-const (
-	maxInstructionFile  = 16 << 10
-	maxInstructionTotal = 32 << 10
-)
+// Project instructions (AGENTS.md and friends) are found by backend/instructions, which the CLI and MCP server
+// can use as well; these are the window's DTOs for them.
 
 // InstructionFile is one file read into the system prompt.
 type InstructionFile struct {
@@ -51,41 +43,8 @@ func (s *Settings) Instructions() (InstructionsView, error) {
 	if err != nil {
 		return v, rejectErr(err)
 	}
-	dirs := []string{"."}
-	if rel := path.Clean(strings.TrimPrefix(info.CwdRel, "/")); rel != "." && rel != "" {
-		parts := strings.Split(rel, "/")
-		for i := range parts {
-			dirs = append(dirs, strings.Join(parts[:i+1], "/"))
-		}
-	}
-	left := maxInstructionTotal
-	for i, dir := range dirs {
-		if left <= 0 {
-			break
-		}
-		names := []string{"AGENTS.md", "CLAUDE.md"}
-		if i == 0 {
-			names = append(names, ".github/copilot-instructions.md")
-		}
-		for _, name := range names {
-			rel := path.Join(dir, name)
-			b, err := files.ReadRegular(t.Root, "read", rel)
-			if err != nil {
-				continue // missing, a folder or a pipe by that name, or a link out of the project: not instructions
-			}
-			f := InstructionFile{Path: rel, Size: len(b)}
-			limit := min(maxInstructionFile, left)
-			if len(b) > limit {
-				b, f.Truncated = b[:limit], true
-				for len(b) > 0 && !utf8.Valid(b) {
-					b = b[:len(b)-1] // not mid-character
-				}
-			}
-			f.Content = string(b)
-			left -= len(b)
-			v.Files = append(v.Files, f)
-			break // one file per folder: AGENTS.md wins
-		}
+	for _, f := range instructions.Find(t.Root, info.CwdRel) {
+		v.Files = append(v.Files, InstructionFile(f))
 	}
 	return v, nil
 }

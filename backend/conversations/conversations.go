@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/configfile"
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // Meta is what a list shows.
@@ -36,8 +37,16 @@ type Conversation struct {
 	Body json.RawMessage `json:"body"`
 }
 
+// MaxBytes bounds a conversation's file: one is read like every file Rooted reads for itself (package smallfile:
+// without blocking, only a regular file), with this limit instead of 1 MiB, since tool results make a long
+// conversation large. A body that would not fit is refused when saved, never written and then unreadable.
+const MaxBytes = 64 << 20
+
 // ErrNotFound says there is no conversation with that id.
 var ErrNotFound = errors.New("no such conversation")
+
+// ErrTooLarge refuses a conversation over MaxBytes.
+var ErrTooLarge = errors.New("conversation too large")
 
 // ErrBadID says an id is not one this package would make (they name files).
 var ErrBadID = errors.New("invalid conversation id")
@@ -115,7 +124,7 @@ func (s *Store) Load(id string) (Conversation, error) {
 	if err != nil {
 		return Conversation{}, err
 	}
-	b, err := os.ReadFile(path)
+	b, err := smallfile.ReadMax(path, MaxBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return Conversation{}, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
@@ -134,6 +143,9 @@ func (s *Store) Load(id string) (Conversation, error) {
 func (s *Store) Save(id, title string, body json.RawMessage) (Meta, error) {
 	if !json.Valid(body) {
 		return Meta{}, fmt.Errorf("conversation %s: the body is not JSON", id)
+	}
+	if len(body) > MaxBytes-64<<10 { // room for the metadata
+		return Meta{}, fmt.Errorf("%w: conversation %s: %d bytes, more than a conversation may hold", ErrTooLarge, id, len(body))
 	}
 	c, err := s.Load(id)
 	switch {

@@ -21,9 +21,12 @@ type ReadOptions struct {
 
 // Content is a file's text, or a line range of it, with line endings exactly as on disk.
 type Content struct {
-	Text       string `json:"content"`
-	Size       int64  `json:"size"`
-	TotalLines int    `json:"total_lines"`
+	Text string `json:"content"`
+	Size int64  `json:"size"`
+	// TotalLines is the file's line count when TotalLinesKnown; otherwise the lines seen before reading stopped
+	// (a ranged read stops after its range when more than CountBeyond bytes would be left to count).
+	TotalLines      int  `json:"total_lines"`
+	TotalLinesKnown bool `json:"total_lines_known"`
 	// StartLine and EndLine are the 1-based inclusive range returned (EndLine < StartLine when empty).
 	StartLine int `json:"start_line"`
 	EndLine   int `json:"end_line"`
@@ -33,6 +36,11 @@ type Content struct {
 	LineEnding string    `json:"line_ending"`
 	ModTime    time.Time `json:"mod_time"`
 }
+
+// CountBeyond is how far a ranged read goes on past its range only to count the file's lines: a few
+// milliseconds of reading. Past it, the read stops and the total is unknown, so a line range at the start of a
+// 10 GB log returns at once.
+const CountBeyond = 16 << 20
 
 // sniffLen is how much of a file decides whether it is binary (git looks at the first 8000 bytes the same way).
 const sniffLen = 8000
@@ -78,6 +86,8 @@ func Read(root *os.Root, rel string, opt ReadOptions) (Content, error) {
 	var crlf, lf, inLine bool
 	var prev byte // last byte of the previous piece, so a CR split from its LF still counts as CRLF
 	line := 0
+	var consumed int64
+	c.TotalLinesKnown = true
 	for {
 		// ReadSlice returns a long line in several pieces (ErrBufferFull); inLine counts it once.
 		piece, err := br.ReadSlice('\n')
@@ -86,6 +96,12 @@ func Read(root *os.Root, rel string, opt ReadOptions) (Content, error) {
 				line++
 				inLine = true
 			}
+			// Past the range (or the byte cap), the rest is read only to count lines, and only if it is short.
+			if ranged && (c.Truncated || (last != 0 && line > last)) && fi.Size()-consumed > CountBeyond {
+				c.Truncated, c.TotalLinesKnown = true, false
+				break
+			}
+			consumed += int64(n)
 			if line >= c.StartLine && (last == 0 || line <= last) && !c.Truncated {
 				if out.Len()+n > maxBytes {
 					c.Truncated = true

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func rootWith(t testing.TB, name, content string) *os.Root {
@@ -47,6 +48,9 @@ func TestReadLineAccounting(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
+		}
+		if !c.TotalLinesKnown {
+			t.Errorf("%s: a small file's line count is unknown", tt.name)
 		}
 		if c.Text != tt.text || c.TotalLines != tt.total || c.StartLine != tt.start || c.EndLine != tt.end || c.Truncated != tt.truncated || c.LineEnding != tt.ending {
 			t.Errorf("%s: got text %.20q total %d range %d-%d truncated %v ending %s", tt.name, c.Text, c.TotalLines, c.StartLine, c.EndLine, c.Truncated, c.LineEnding)
@@ -111,5 +115,61 @@ func TestReadNamesBinaryKinds(t *testing.T) {
 		if !errors.As(err, &fe) || !errors.Is(err, ErrBinary) || !strings.Contains(fe.Detail, "looks like "+c.want) {
 			t.Errorf("%q: want %q, got %v", c.head[:min(len(c.head), 12)], c.want, err)
 		}
+	}
+}
+
+// A line range at the start of a huge file returns at once: the read stops after the range instead of counting
+// every line, and says the total is unknown. A slow read fails the test by its deadline, not by a timing.
+func TestReadRangeStopsAtTheRange(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "huge.log")
+	head := strings.Repeat("a log line of text, long enough to pass the binary sniff\n", 400)
+	if err := os.WriteFile(p, []byte(head), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The rest is text too, and sparse: 10 GB of "\n"-free holes would be binary, so lines are written at the end.
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("\nlast line\n"), 10<<30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	type result struct {
+		c   Content
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		c, err := Read(r, "huge.log", ReadOptions{Offset: 1, Limit: 2})
+		done <- result{c, err}
+	}()
+	select {
+	case got := <-done:
+		c := got.c
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		if c.Text != strings.Repeat("a log line of text, long enough to pass the binary sniff\n", 2) || c.StartLine != 1 || c.EndLine != 2 || !c.Truncated {
+			t.Errorf("range: %q %d-%d truncated %v", c.Text, c.StartLine, c.EndLine, c.Truncated)
+		}
+		if c.TotalLinesKnown || c.TotalLines < 3 {
+			t.Errorf("total_lines %d known %v: the total of a 10 GB file cannot be known from its first lines", c.TotalLines, c.TotalLinesKnown)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a 2-line range of a 10 GB file reads the whole file")
+	}
+
+	// A range in a smaller file still counts every line.
+	r2 := rootWith(t, "f", strings.Repeat("x\n", 100_000))
+	c, err := Read(r2, "f", ReadOptions{Offset: 1, Limit: 2})
+	if err != nil || c.TotalLines != 100_000 || !c.TotalLinesKnown || !c.Truncated {
+		t.Errorf("small file range: total %d known %v truncated %v %v", c.TotalLines, c.TotalLinesKnown, c.Truncated, err)
 	}
 }

@@ -1,25 +1,31 @@
 package ignore
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/gitconfig"
 	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // globalRules are the user's global git excludes, read once per process: the file named by core.excludesFile, or
-// git's default $XDG_CONFIG_HOME/git/ignore (~/.config/git/ignore).
-var globalRules = sync.OnceValue(func() rules {
-	b, err := os.ReadFile(globalExcludesFile())
+// git's default $XDG_CONFIG_HOME/git/ignore (~/.config/git/ignore). It and the git configuration files are read
+// as every file Rooted reads for itself (smallfile): a pipe, a device or a file over 1 MiB there is skipped.
+var globalRules = sync.OnceValue(loadGlobal)
+
+func loadGlobal() rules {
+	b, err := smallfile.Read(globalExcludesFile())
 	if err != nil {
 		return nil
 	}
 	return compile(string(b))
-})
+}
 
 // globalExcludesFile finds core.excludesFile in the user's global git configuration. It reads the files itself,
 // as ripgrep does, because starting git costs more than a whole small search; a configuration that includes other
@@ -43,7 +49,7 @@ func globalExcludesFile() string {
 	}
 	found := ""
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := smallfile.Read(f)
 		if err != nil {
 			continue
 		}
@@ -62,7 +68,10 @@ func globalExcludesFile() string {
 }
 
 func excludesFileFromGit() string {
-	if out, err := exec.Command(shell.Trusted("git"), "config", "--global", "--path", "--get", "core.excludesFile").Output(); err == nil {
+	// An included file can be a pipe too: git is given a few seconds, not forever.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, shell.Trusted("git"), "config", "--global", "--path", "--get", "core.excludesFile").Output(); err == nil {
 		if p := strings.TrimSpace(string(out)); p != "" {
 			return p
 		}

@@ -20,6 +20,8 @@ import (
 	"sync"
 
 	"github.com/boyter/gocodewalker/go-gitignore"
+
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // Matcher answers for one root. It reads each directory's .gitignore once; make a new Matcher to see edits.
@@ -168,35 +170,38 @@ func (m *Matcher) decide(parts []string, isDir bool) bool {
 	return ignored
 }
 
-// load compiles dir's .gitignore (or, for ".git/info", the exclude file), caching the answer.
+// load compiles dir's .gitignore (or, for ".git/info", the exclude file), caching the answer. The files are read
+// without holding the lock (smallfile: never blocking, at most 1 MiB), so one slow disk does not stall the others.
 func (m *Matcher) load(dir string) rules {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if rs, ok := m.rules[dir]; ok {
+	rs, ok := m.rules[dir]
+	m.mu.Unlock()
+	if ok {
 		return rs
 	}
-	name := path.Join(dir, ".gitignore")
+	read := func(n string) ([]byte, error) { return smallfile.ReadIn(m.root, filepath.FromSlash(path.Join(dir, n))) }
 	if dir == ".git/info" {
-		name = ".git/info/exclude"
-	}
-	read := func(n string) ([]byte, error) { return m.root.ReadFile(filepath.FromSlash(path.Join(dir, n))) }
-	var rs rules
-	if dir == ".git/info" {
-		if b, err := m.root.ReadFile(filepath.FromSlash(name)); err == nil {
+		if b, err := read("exclude"); err == nil {
 			rs = compile(string(b))
 		}
 	} else {
 		rs = readDirRules(read)
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if known, ok := m.rules[dir]; ok {
+		return known // another call read it meanwhile: keep one answer
+	}
 	m.rules[dir] = rs
 	return rs
 }
 
-// readDirRules reads a directory's .gitignore and then its .ignore, whose patterns win (they come later).
+// readDirRules reads a directory's .gitignore and then its .ignore, whose patterns win (they come later). A file
+// over smallfile.Limit is skipped, whatever read it came through.
 func readDirRules(read func(name string) ([]byte, error)) rules {
 	var rs rules
 	for _, name := range []string{".gitignore", ".ignore"} {
-		if b, err := read(name); err == nil {
+		if b, err := read(name); err == nil && len(b) <= smallfile.Limit {
 			rs = append(rs, compile(string(b))...)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/rooted-dev/rooted/backend/configfile"
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // Kind is the wire protocol a provider speaks.
@@ -91,7 +92,7 @@ func DefaultPath() (string, error) {
 
 // Load returns the configuration, or DefaultConfig when there is no file yet.
 func (s *Store) Load() (Config, error) {
-	b, err := os.ReadFile(s.path)
+	b, err := smallfile.Read(s.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return DefaultConfig(), nil
 	}

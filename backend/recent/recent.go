@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/configfile"
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // Max is how many projects the list keeps.
@@ -86,7 +87,7 @@ func (s *Store) Remove(path string) error {
 }
 
 func (s *Store) load() ([]Project, error) {
-	b, err := os.ReadFile(s.file)
+	b, err := smallfile.Read(s.file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return []Project{}, nil
 	}

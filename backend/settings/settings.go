@@ -14,6 +14,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/configfile"
 	"github.com/rooted-dev/rooted/backend/permissions"
+	"github.com/rooted-dev/rooted/backend/smallfile"
 
 	"github.com/rooted-dev/rooted/backend/shell"
 )
@@ -187,7 +188,7 @@ func (s *Store) UpdateProject(root string, f func(*Project) error) error {
 
 func (s *Store) load() (file, error) {
 	f := file{Projects: map[string]Project{}}
-	b, err := os.ReadFile(s.path)
+	b, err := smallfile.Read(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
 	}

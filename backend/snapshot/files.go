@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rooted-dev/rooted/backend/ignore"
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // bigFiles lists the files over MaxFileSize that a snapshot would otherwise record: not ignored, not in a heavy
@@ -30,7 +31,7 @@ func bigFiles(root *os.Root) []string {
 		if err != nil {
 			return
 		}
-		dm := m.DirWith(dir, r.ReadFile)
+		dm := m.DirWith(dir, smallfile.ReaderIn(r))
 		for _, e := range entries {
 			name := e.Name()
 			rel := path.Join(dir, name)

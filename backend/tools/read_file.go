@@ -67,6 +67,8 @@ func (r readFileOut) AppendJSON(dst []byte) []byte {
 	dst = tool.AppendInt(dst, r.Size)
 	dst = tool.AppendField(dst, "total_lines", false)
 	dst = tool.AppendInt(dst, int64(r.TotalLines))
+	dst = tool.AppendField(dst, "total_lines_known", false)
+	dst = tool.AppendBool(dst, r.TotalLinesKnown)
 	dst = tool.AppendField(dst, "start_line", false)
 	dst = tool.AppendInt(dst, int64(r.StartLine))
 	dst = tool.AppendField(dst, "end_line", false)
