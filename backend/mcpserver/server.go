@@ -26,7 +26,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/rooted-dev/rooted/backend/search"
+	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -47,7 +47,7 @@ type Options struct {
 type Server struct {
 	mcp      *mcp.Server
 	session  *session.Session
-	indexes  *search.Indexes
+	indexes  *index.Indexes
 	registry *tool.Registry
 	fixed    bool
 	log      *slog.Logger
