@@ -20,9 +20,9 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/rooted-dev/rooted/backend/conversations"
-	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/llm"
 	"github.com/rooted-dev/rooted/backend/recent"
+	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/snapshot"
@@ -55,6 +55,7 @@ func Run(opt Options) error {
 		return err
 	}
 	defer svc.session.Close()
+	defer svc.deps.Jobs.Close() // every background command ends with the app
 	defer svc.indexes.Close()
 	if svc.snapshots != nil {
 		defer svc.snapshots.Close()
@@ -68,7 +69,7 @@ func Run(opt Options) error {
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
-		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings},
+		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
 }
@@ -77,7 +78,7 @@ func Run(opt Options) error {
 // frontend's whole view of the backend.
 type services struct {
 	session   *session.Session
-	indexes   *index.Indexes
+	indexes   *search.Indexes
 	snapshots *snapshot.Projects
 	settings  *settings.Store
 	deps      tools.Deps
@@ -86,6 +87,9 @@ type services struct {
 	Tools     *Tools
 	Agent     *Agent
 	Settings  *Settings
+	// Permissions and Jobs: the project's permission rules and its background commands.
+	Permissions *Permissions
+	Jobs        *Jobs
 }
 
 func newServices(opt Options) (*services, error) {
@@ -113,6 +117,8 @@ func newServices(opt Options) (*services, error) {
 	}
 	p.watch = svc.indexes.Status
 	svc.Tools = &Tools{registry: tools.Registry(deps)}
+	svc.Permissions = &Permissions{session: s, store: svc.settings, deps: deps, registry: svc.Tools.registry}
+	svc.Jobs = &Jobs{session: s, jobs: deps.Jobs, store: svc.settings}
 	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {

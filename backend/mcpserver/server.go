@@ -26,7 +26,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/rooted-dev/rooted/backend/index"
+	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -47,7 +47,7 @@ type Options struct {
 type Server struct {
 	mcp      *mcp.Server
 	session  *session.Session
-	indexes  *index.Indexes
+	indexes  *search.Indexes
 	registry *tool.Registry
 	fixed    bool
 	log      *slog.Logger
@@ -145,6 +145,9 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 				mu.Unlock()
 				_ = req.Session.NotifyProgress(ctx, p)
 			})
+		}
+		if e := s.deps.Denied(name); e != nil { // the user's deny rules hold here too
+			return failure(e), nil
 		}
 		out, e := s.registry.Call(ctx, name, args)
 		if e != nil {
@@ -251,6 +254,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 
 // Close releases the project (its watcher, root and the snapshots' background work).
 func (s *Server) Close() error {
+	s.deps.Jobs.Close() // background commands end with the server
 	s.indexes.Close()
 	if s.snapshots != nil {
 		s.snapshots.Close()

@@ -81,3 +81,17 @@ func denied(name string, r *permissions.Rule) *tool.Error {
 		Details: map[string]any{"rule": r},
 	}
 }
+
+// Denied is the error for a call of name that a deny rule of the open project refuses, or nil. exec_shell's
+// command rules are applied by the tool itself; this is for the rules that name a whole tool, on faces that do
+// not ask the user (MCP).
+func (d Deps) Denied(name string) *tool.Error {
+	info, err := d.Session.Info()
+	if err != nil {
+		return nil
+	}
+	if dec := permissions.DecideTool(name, d.projectSettings(info.Root).Rules); dec.Action == permissions.Deny {
+		return denied(name, dec.Rule)
+	}
+	return nil
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { denial, needsApproval, noGrants, program, sessionGrant } from './approvals'
+import { alwaysRule, denial, needsApproval, noGrants, program, sessionGrant } from './approvals'
 
 const spec = (name: string, read_only = false) => ({ name, read_only })
 
@@ -33,5 +33,29 @@ describe('approvals', () => {
     expect(denial('exec_shell', ' not now ')).toEqual({ error: { code: 'denied_by_user', message: expect.stringContaining(': not now.') } })
     expect(denial('write_file', '').error.message).toContain('no reason given')
     expect(program("'my tool' --x")).toBe('my tool')
+  })
+})
+
+describe('approvals with the backend check', () => {
+  const check = (action: '' | 'allow' | 'ask' | 'deny', sensitive = false, rule?: { action: 'allow' | 'ask' | 'deny'; tool: string; command: string }) => ({ action, sensitive, rule })
+  it('runs what a rule or Rooted allows, without asking', () => {
+    expect(needsApproval(spec('exec_shell'), { command: 'go test ./...' }, noGrants(), false, check('allow', false, { action: 'allow', tool: 'exec_shell', command: 'go test' }))).toBe(false)
+    expect(needsApproval(spec('exec_shell'), { command: 'git status' }, noGrants(), false, check('allow'))).toBe(false)
+    expect(needsApproval(spec('restore_snapshot'), {}, noGrants(), false, check('allow', false, { action: 'allow', tool: 'restore_snapshot', command: '' }))).toBe(false)
+  })
+  it('asks for git push under allow git, even with git allowed for the session', () => {
+    const grants = sessionGrant('exec_shell', { command: 'git status' }).grant(noGrants())
+    expect(needsApproval(spec('exec_shell'), { command: 'git push' }, grants, false, check('ask', true, { action: 'allow', tool: 'exec_shell', command: 'git' }))).toBe(true)
+    expect(needsApproval(spec('exec_shell'), { command: 'git push' }, grants, false, check('ask', true))).toBe(true)
+    expect(needsApproval(spec('exec_shell'), { command: 'git add .' }, grants, false, check('ask'))).toBe(false)
+  })
+  it('asks when a rule says ask, even for a read-only tool', () => {
+    expect(needsApproval(spec('read_file', true), {}, noGrants(), false, check('ask', false, { action: 'ask', tool: 'read_file', command: '' }))).toBe(true)
+  })
+  it('offers to always allow the command prefix, not the whole program', () => {
+    expect(alwaysRule('exec_shell', 'go test')).toEqual({ rule: { action: 'allow', tool: 'exec_shell', command: 'go test' }, label: 'Always allow `go test …` in this project' })
+    expect(alwaysRule('exec_shell', '')).toBeNull()
+    expect(alwaysRule('write_file', '')).toBeNull()
+    expect(alwaysRule('restore_snapshot', '')?.rule).toEqual({ action: 'allow', tool: 'restore_snapshot', command: '' })
   })
 })

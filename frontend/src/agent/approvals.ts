@@ -1,4 +1,4 @@
-import type { ToolSpec } from '../bridge'
+import type { CallCheck, Rule, ToolSpec } from '../bridge'
 
 // Grants are what the user allowed for the rest of this session: whole tools (edits, restores) and, for commands,
 // single programs; never every command at once.
@@ -18,13 +18,35 @@ export function program(command: unknown): string {
   return m ? (m[1] ?? m[2] ?? m[3] ?? '') : ''
 }
 
-// needsApproval says whether a call must wait for the user: read-only tools never do; edits not when the project
-// auto-approves them or the user allowed edits for the session; a command not when its program was allowed.
-export function needsApproval(spec: Pick<ToolSpec, 'name' | 'read_only'>, input: Record<string, unknown>, grants: Grants, autoApproveEdits: boolean): boolean {
+// needsApproval says whether a call must wait for the user. The backend's check comes first: a rule (or Rooted's
+// default, git status) that allows runs the call; a rule that asks, or a command a broad rule does not cover
+// (git push under "allow git"), asks. Otherwise read-only tools never ask; edits not when the project
+// auto-approves them or the user allowed edits for the session; a command not when its program was allowed for
+// the session, unless it destroys or publishes (sensitive).
+export function needsApproval(
+  spec: Pick<ToolSpec, 'name' | 'read_only'>,
+  input: Record<string, unknown>,
+  grants: Grants,
+  autoApproveEdits: boolean,
+  check?: Pick<CallCheck, 'action' | 'sensitive' | 'rule'> | null,
+): boolean {
+  if (check?.action === 'allow') return false
+  if (check?.action === 'ask' && check.rule) return true
   if (spec.read_only) return false
   if (edits.has(spec.name) && autoApproveEdits) return false
-  if (spec.name === 'exec_shell') return !grants.programs.includes(program(input.command))
+  if (spec.name === 'exec_shell') return Boolean(check?.sensitive) || !grants.programs.includes(program(input.command))
   return !grants.tools.includes(edits.has(spec.name) ? 'edits' : spec.name)
+}
+
+// alwaysRule is the rule "Always allow … in this project" adds for a call, and how the button says it; null when
+// the card offers none (edits have their own setting; a command the backend could not name a prefix for).
+export function alwaysRule(name: string, suggest: string): { rule: Rule; label: string } | null {
+  if (name === 'exec_shell') {
+    if (!suggest) return null
+    return { rule: { action: 'allow', tool: 'exec_shell', command: suggest }, label: `Always allow \`${suggest} …\` in this project` }
+  }
+  if (edits.has(name)) return null
+  return { rule: { action: 'allow', tool: name, command: '' }, label: `Always allow ${name} in this project` }
 }
 
 // sessionGrant is what "allow for this session" adds for a call, and how the button says it.

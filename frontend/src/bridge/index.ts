@@ -10,6 +10,7 @@ import type { Project, RecentProject, ToolResults, ToolSpec } from './types'
 export { BackendError, toBackendError } from './backend-error'
 export type * from './types'
 export * from './agent'
+export * from './permissions'
 export type { LLMStream } from './events'
 export type { FsChange, FsChanges, SnapshotProgress, ToolOutput, WatchStatus } from './events'
 

@@ -103,6 +103,9 @@ export interface ExecResult {
   truncated: boolean
   bytes: number
   sandbox: SandboxInfo
+  hint?: string
+  // job, when the command runs on in the background: its id, and the offset to read its output on from.
+  job?: { id: string; running: boolean; next: number }
 }
 
 export interface Snapshot {

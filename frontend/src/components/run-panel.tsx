@@ -2,6 +2,7 @@ import { useRef, useState } from 'react'
 import { runTool, toBackendError, type BackendError, type ExecResult, type RunningCall } from '../bridge'
 import { sandboxLabel } from '../lib/sandbox-label'
 import { ErrorNotice } from './error-notice'
+import { JobList } from './job-list'
 
 interface Run {
   key: number
@@ -13,7 +14,7 @@ interface Run {
 }
 
 // RunPanel runs a program through exec_shell, as the agent does, streaming its output as it comes; Stop ends
-// the program and everything it started.
+// the program and everything it started. Above them, the background jobs the agent started.
 export function RunPanel() {
   const [command, setCommand] = useState('')
   const [runs, setRuns] = useState<Run[]>([])
@@ -46,6 +47,7 @@ export function RunPanel() {
         <input value={command} onChange={(e) => setCommand(e.target.value)} placeholder="go test ./..." aria-label="Command" spellCheck={false} data-testid="run-input" />
         <button type="submit" disabled={!command.trim()} data-testid="run-start">Run</button>
       </form>
+      <JobList />
       <ul className="runs">
         {runs.map((r) => (
           <li key={r.key} className="run" data-testid="run" data-state={r.call ? 'running' : r.error ? 'refused' : 'done'}>
@@ -82,7 +84,7 @@ function resultOutput(r: ExecResult): { stream: string; data: string }[] {
 
 function RunStatus({ result }: { result: ExecResult }) {
   const sb = sandboxLabel(result.sandbox)
-  const how = result.timed_out ? 'timed out' : result.cancelled ? 'stopped' : `exit ${result.exit_code}`
+  const how = result.job ? `still running: moved to the background as ${result.job.id}` : result.timed_out ? 'timed out' : result.cancelled ? 'stopped' : `exit ${result.exit_code}`
   return (
     <div className="run-status" data-testid="run-status">
       <span className={result.exit_code === 0 && !result.timed_out && !result.cancelled ? 'ok' : 'bad'} data-testid="run-exit">{how}</span>

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { ExecResult, SearchResult } from '../bridge'
 import type { ToolItem } from '../agent/conversation'
 import { sessionGrant } from '../agent/approvals'
+import { AlwaysAllow } from './approval-buttons'
 import type { Approval } from '../stores/agent-session'
 
 interface Props {
@@ -50,6 +51,7 @@ export function ToolCard({ item, onAnswer, onUndo, onOpen }: Props) {
           <div className="approval-buttons">
             <button onClick={() => onAnswer(item.id, { kind: 'once' })} data-testid="approve-once">Allow once</button>
             <button onClick={() => onAnswer(item.id, { kind: 'session' })} data-testid="approve-session">{grant.label}</button>
+            <AlwaysAllow item={item} onAllow={() => onAnswer(item.id, { kind: 'once' })} />
             <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="reason (optional)" aria-label="Reason for denying" data-testid="deny-reason" />
             <button className="danger" onClick={() => onAnswer(item.id, { kind: 'deny', reason })} data-testid="deny">Deny</button>
           </div>
@@ -136,7 +138,12 @@ function ExecOutput({ item }: { item: ToolItem }) {
   return (
     <div className="tool-exec">
       <pre className="run-output" data-testid="tool-output">{text}</pre>
-      {res && !item.error ? (
+      {res?.job ? (
+        <div className="tool-exit" data-testid="tool-job">
+          running in the background as {res.job.id} (the Run tab shows it and can stop it)
+        </div>
+      ) : null}
+      {res && !item.error && !res.job ? (
         <div className="tool-exit" data-testid="tool-exit">
           {res.cancelled ? 'stopped' : res.timed_out ? 'timed out' : `exit ${res.exit_code}`} · {(res.duration_ms / 1000).toFixed(1)} s
         </div>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import {
   callTool,
+  checkCall,
   instructions as loadInstructions,
   conversations as listConversations,
   deleteConversation,
@@ -128,7 +129,14 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal | undefined): Promise<unknown> => {
       const spec = specs.find((s) => s.name === call.name)
       if (!spec) return { error: { code: 'unknown_tool', message: `no tool named ${call.name}` } }
-      if (needsApproval(spec, call.input, grants.current, settings?.auto_approve_edits ?? false)) {
+      // The backend checks the call first (schema, shell syntax, allowlist, deny rules, paths): one that cannot run
+      // is answered at once with its error and never shown for approval.
+      const check = await checkCall(call.name, call.input).catch(() => null)
+      if (check?.error) {
+        upsertTool(call.id, { name: call.name, input: call.input, state: 'failed', output: check.error, error: check.error.error })
+        return check.error
+      }
+      if (needsApproval(spec, call.input, grants.current, settings?.auto_approve_edits ?? false, check)) {
         upsertTool(call.id, { name: call.name, input: call.input, state: 'waiting' })
         const answer = await new Promise<Approval>((resolve) => {
           waiting.current.set(call.id, resolve)

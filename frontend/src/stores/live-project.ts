@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { onFsChanges, watchStatus, type FsChange, type WatchStatus } from '../bridge'
 
 export type ChangeListener = (changes: FsChange[]) => void
@@ -62,8 +62,6 @@ export function useLiveProject(root: string): { status: WatchStatus | null; feed
 // callers need not memoise it.
 export function useChanges(feed: ChangeFeed | undefined, onChange: ChangeListener): void {
   const latest = useRef(onChange)
-  useLayoutEffect(() => {
-    latest.current = onChange
-  })
+  latest.current = onChange
   useEffect(() => feed?.subscribe((c) => latest.current(c)), [feed])
 }

@@ -16,6 +16,7 @@ import {
   type ProviderView,
 } from '../bridge'
 import { ErrorNotice } from '../components/error-notice'
+import { PermissionRules } from '../components/permission-rules'
 import { listModels } from '../llm/providers'
 
 interface Props {
@@ -231,6 +232,7 @@ export function SettingsScreen({ onClose }: Props) {
             <button type="submit" data-testid="settings-save">Save project settings</button>
           </form>
         ) : null}
+        {proj ? <PermissionRules /> : null}
       </div>
     </div>
   )

@@ -1,5 +1,63 @@
 export namespace app {
 	
+	export class Rule {
+	    action: string;
+	    tool: string;
+	    command: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Rule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.action = source["action"];
+	        this.tool = source["tool"];
+	        this.command = source["command"];
+	    }
+	}
+	export class CallCheck {
+	    error: string;
+	    action: string;
+	    sensitive: boolean;
+	    read_only: boolean;
+	    why: string;
+	    rule?: Rule;
+	    suggest: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CallCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.error = source["error"];
+	        this.action = source["action"];
+	        this.sensitive = source["sensitive"];
+	        this.read_only = source["read_only"];
+	        this.why = source["why"];
+	        this.rule = this.convertValues(source["rule"], Rule);
+	        this.suggest = source["suggest"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ConversationMeta {
 	    id: string;
 	    title: string;
@@ -67,6 +125,72 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class Job {
+	    id: string;
+	    command: string;
+	    running: boolean;
+	    started_at: string;
+	    exit_code: number;
+	    killed: boolean;
+	    duration_ms: number;
+	    bytes: number;
+	    error: string;
+	    hint: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Job(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.command = source["command"];
+	        this.running = source["running"];
+	        this.started_at = source["started_at"];
+	        this.exit_code = source["exit_code"];
+	        this.killed = source["killed"];
+	        this.duration_ms = source["duration_ms"];
+	        this.bytes = source["bytes"];
+	        this.error = source["error"];
+	        this.hint = source["hint"];
+	    }
+	}
+	export class JobOutput {
+	    id: string;
+	    command: string;
+	    running: boolean;
+	    started_at: string;
+	    exit_code: number;
+	    killed: boolean;
+	    duration_ms: number;
+	    bytes: number;
+	    error: string;
+	    hint: string;
+	    output: string;
+	    next: number;
+	    dropped: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new JobOutput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.command = source["command"];
+	        this.running = source["running"];
+	        this.started_at = source["started_at"];
+	        this.exit_code = source["exit_code"];
+	        this.killed = source["killed"];
+	        this.duration_ms = source["duration_ms"];
+	        this.bytes = source["bytes"];
+	        this.error = source["error"];
+	        this.hint = source["hint"];
+	        this.output = source["output"];
+	        this.next = source["next"];
+	        this.dropped = source["dropped"];
+	    }
 	}
 	export class LLMRequest {
 	    provider: string;
@@ -332,6 +456,7 @@ export namespace app {
 	}
 	
 	
+	
 	export class ToolSpec {
 	    name: string;
 	    title: string;
@@ -372,6 +497,29 @@ export namespace app {
 	        this.watched = source["watched"];
 	        this.degraded = source["degraded"];
 	        this.reason = source["reason"];
+	    }
+	}
+
+}
+
+export namespace repoinfo {
+	
+	export class Info {
+	    branch: string;
+	    status: string[];
+	    more: number;
+	    commits: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Info(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.branch = source["branch"];
+	        this.status = source["status"];
+	        this.more = source["more"];
+	        this.commits = source["commits"];
 	    }
 	}
 

@@ -1,0 +1,130 @@
+package app
+
+import (
+	"context"
+
+	"github.com/rooted-dev/rooted/backend/jobs"
+	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/tool"
+)
+
+// Jobs serves the open project's background commands to the Run tab: their list, their output, and Stop.
+type Jobs struct {
+	session *session.Session
+	jobs    *jobs.Manager
+	store   *settings.Store // nil without a config directory
+}
+
+// BackgroundAfter is when a command still running moves to the background in the open project, in seconds:
+// 0 the default (a minute), negative never.
+func (j *Jobs) BackgroundAfter() (int, error) {
+	info, err := j.session.Info()
+	if err != nil || j.store == nil {
+		return 0, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+	}
+	p, err := j.store.Project(info.Root)
+	if err != nil {
+		return 0, reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
+	}
+	return p.BackgroundAfterSec, nil
+}
+
+// SetBackgroundAfter sets when a command still running moves to the background (seconds; 0 the default,
+// negative never).
+func (j *Jobs) SetBackgroundAfter(sec int) (int, error) {
+	info, err := j.session.Info()
+	if err != nil || j.store == nil {
+		return 0, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+	}
+	if sec < 0 {
+		sec = -1
+	}
+	err = j.store.UpdateProject(info.Root, func(p *settings.Project) error {
+		p.BackgroundAfterSec = sec
+		return nil
+	})
+	if err != nil {
+		return 0, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
+	}
+	return sec, nil
+}
+
+// Job is a background command as the Run tab shows it.
+type Job struct {
+	ID         string `json:"id"`
+	Command    string `json:"command"`
+	Running    bool   `json:"running"`
+	StartedAt  string `json:"started_at"`
+	ExitCode   int    `json:"exit_code"` // when not running
+	Killed     bool   `json:"killed"`
+	DurationMS int64  `json:"duration_ms"`
+	Bytes      int64  `json:"bytes"`
+	Error      string `json:"error"`
+	Hint       string `json:"hint"`
+}
+
+// JobOutput is a job's output from an offset on.
+type JobOutput struct {
+	Job
+	Output  string `json:"output"`
+	Next    int64  `json:"next"`
+	Dropped int64  `json:"dropped"`
+}
+
+// List lists the open project's jobs, newest first.
+func (j *Jobs) List() []Job {
+	info, err := j.session.Info()
+	if err != nil || j.jobs == nil {
+		return []Job{}
+	}
+	list := j.jobs.List(info.Root)
+	out := make([]Job, len(list))
+	for i, x := range list {
+		out[i] = toJob(x)
+	}
+	return out
+}
+
+// Output returns what job id wrote from since on.
+func (j *Jobs) Output(id string, since int64) (JobOutput, error) {
+	job, err := j.get(id)
+	if err != nil {
+		return JobOutput{}, err
+	}
+	o := job.Read(context.Background(), since, 0)
+	return JobOutput{Job: toJob(o.Info), Output: o.Output, Next: o.Next, Dropped: o.Dropped}, nil
+}
+
+// Kill stops job id and everything it started.
+func (j *Jobs) Kill(id string) (Job, error) {
+	job, err := j.get(id)
+	if err != nil {
+		return Job{}, err
+	}
+	job.Kill()
+	return toJob(job.Info()), nil
+}
+
+func (j *Jobs) get(id string) (*jobs.Job, error) {
+	info, err := j.session.Info()
+	if err != nil {
+		return nil, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+	}
+	if j.jobs == nil {
+		return nil, reject(tool.Errorf(tool.CodeNotFound, "no job %s", id))
+	}
+	job, err := j.jobs.Get(info.Root, id)
+	if err != nil {
+		return nil, reject(tool.Errorf(tool.CodeNotFound, "no job %s in this project", id))
+	}
+	return job, nil
+}
+
+func toJob(i jobs.Info) Job {
+	j := Job{ID: i.ID, Command: i.Command, Running: i.Running, StartedAt: i.StartedAt, Killed: i.Killed, DurationMS: i.DurationMS, Bytes: i.Bytes, Error: i.Error, Hint: i.Hint}
+	if i.ExitCode != nil {
+		j.ExitCode = *i.ExitCode
+	}
+	return j
+}

@@ -1,0 +1,147 @@
+package app
+
+import (
+	"github.com/rooted-dev/rooted/backend/permissions"
+	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/tools"
+)
+
+// Permissions serves the open project's permission rules, and checks a call before the window asks the user
+// about it.
+type Permissions struct {
+	session  *session.Session
+	store    *settings.Store // nil without a config directory
+	deps     tools.Deps
+	registry *tool.Registry
+}
+
+// Rule is a permission rule: allow, ask or deny a tool, or (exec_shell) a command prefix.
+type Rule struct {
+	Action  string `json:"action"`
+	Tool    string `json:"tool"`
+	Command string `json:"command"`
+}
+
+// CallCheck is what a call would meet, found without running it.
+type CallCheck struct {
+	// Error is the error JSON ({"error": {code, message}}) the call is answered with at once; "" when it can run.
+	Error string `json:"error"`
+	// Action is allow (run without asking), ask, or deny; "" when no rule names the tool (the window's default).
+	Action    string `json:"action"`
+	Sensitive bool   `json:"sensitive"`
+	ReadOnly  bool   `json:"read_only"`
+	Why       string `json:"why"`
+	// Rule is the rule that decided, if one did.
+	Rule *Rule `json:"rule,omitempty"`
+	// Suggest is the command prefix "Always allow" would add (exec_shell).
+	Suggest string `json:"suggest"`
+}
+
+// Check validates a call as the tool would before running it (schema, shell syntax, allowlist, deny rules, paths)
+// and says whether it may run without asking.
+func (p *Permissions) Check(name, args string) CallCheck {
+	r := p.deps.Check(p.registry, name, []byte(args))
+	out := CallCheck{Action: string(r.Decision.Action), Sensitive: r.Decision.Sensitive, ReadOnly: r.Decision.ReadOnly, Why: r.Decision.Why, Suggest: r.Suggest}
+	if r.Decision.Rule != nil {
+		out.Rule = &Rule{Action: string(r.Decision.Rule.Action), Tool: r.Decision.Rule.Tool, Command: r.Decision.Rule.Command}
+	}
+	if r.Error != nil {
+		out.Error = string(r.Error.JSON())
+	}
+	return out
+}
+
+// Rules lists the open project's rules.
+func (p *Permissions) Rules() ([]Rule, error) {
+	root, err := p.root()
+	if err != nil {
+		return nil, err
+	}
+	proj, err := p.store.Project(root)
+	if err != nil {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
+	}
+	return toRules(proj.Rules), nil
+}
+
+// AddRule adds a rule to the open project (Always allow on an approval card); the same rule twice is kept once.
+func (p *Permissions) AddRule(r Rule) ([]Rule, error) {
+	root, err := p.root()
+	if err != nil {
+		return nil, err
+	}
+	rule, err := normalize(r)
+	if err != nil {
+		return nil, err
+	}
+	var out []permissions.Rule
+	err = p.store.UpdateProject(root, func(proj *settings.Project) error {
+		for _, x := range proj.Rules {
+			if x == rule {
+				out = proj.Rules
+				return nil
+			}
+		}
+		proj.Rules = append(proj.Rules, rule)
+		out = proj.Rules
+		return nil
+	})
+	if err != nil {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
+	}
+	return toRules(out), nil
+}
+
+// SetRules replaces the open project's rules (the settings screen's list).
+func (p *Permissions) SetRules(rs []Rule) ([]Rule, error) {
+	root, err := p.root()
+	if err != nil {
+		return nil, err
+	}
+	rules := []permissions.Rule{}
+	for _, r := range rs {
+		rule, err := normalize(r)
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, rule)
+	}
+	err = p.store.UpdateProject(root, func(proj *settings.Project) error {
+		proj.Rules = rules
+		return nil
+	})
+	if err != nil {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
+	}
+	return toRules(rules), nil
+}
+
+func (p *Permissions) root() (string, error) {
+	info, err := p.session.Info()
+	if err != nil {
+		return "", reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+	}
+	if p.store == nil {
+		return "", reject(tool.Errorf(tool.CodeInternal, "no config directory to keep settings in"))
+	}
+	return info.Root, nil
+}
+
+func normalize(r Rule) (permissions.Rule, error) {
+	rule, err := permissions.Normalize(permissions.Rule{Action: permissions.Action(r.Action), Tool: r.Tool, Command: r.Command}, shell.Split)
+	if err != nil {
+		return rule, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "rules", Message: err.Error()})
+	}
+	return rule, nil
+}
+
+func toRules(rs []permissions.Rule) []Rule {
+	out := make([]Rule, len(rs))
+	for i, r := range rs {
+		out[i] = Rule{Action: string(r.Action), Tool: r.Tool, Command: r.Command}
+	}
+	return out
+}

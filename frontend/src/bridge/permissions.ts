@@ -1,0 +1,69 @@
+// Typed wrappers for the project's permission rules, the check a call gets before the window asks about it, and
+// the background jobs the Run tab lists.
+import * as Jobs from '../../wailsjs/go/app/Jobs'
+import * as Permissions from '../../wailsjs/go/app/Permissions'
+import { wrap } from './wrap'
+
+export type RuleAction = 'allow' | 'ask' | 'deny'
+
+export interface Rule {
+  action: RuleAction
+  tool: string // exec_shell for commands
+  command: string // exec_shell: a prefix of the command's words ("go test"); "" for every call of the tool
+}
+
+// CallCheck is what a call would meet, found by the backend without running it.
+export interface CallCheck {
+  // error is the result the call is answered with at once, parsed: it cannot run as it is.
+  error?: { error: { code: string; message: string; path?: string; field?: string } }
+  // action: allow (run without asking), ask, deny; '' when no rule names the tool (the window's defaults apply).
+  action: RuleAction | ''
+  sensitive: boolean // destroys or publishes: a grant for the whole program does not cover it
+  read_only: boolean
+  why: string
+  rule?: Rule
+  suggest: string // the command prefix "Always allow" adds
+}
+
+export const checkCall = (name: string, args: Record<string, unknown>): Promise<CallCheck> =>
+  wrap(async () => {
+    const c = await Permissions.Check(name, JSON.stringify(args))
+    return { ...c, action: c.action as CallCheck['action'], rule: c.rule as Rule | undefined, error: c.error ? (JSON.parse(c.error) as CallCheck['error']) : undefined }
+  })
+
+export const permissionRules = (): Promise<Rule[]> => wrap(async () => ((await Permissions.Rules()) ?? []) as Rule[])
+
+export const addPermissionRule = (r: Rule): Promise<Rule[]> => wrap(async () => ((await Permissions.AddRule(r)) ?? []) as Rule[])
+
+export const setPermissionRules = (rs: Rule[]): Promise<Rule[]> => wrap(async () => ((await Permissions.SetRules(rs)) ?? []) as Rule[])
+
+export interface Job {
+  id: string
+  command: string
+  running: boolean
+  started_at: string
+  exit_code: number // when not running
+  killed: boolean
+  duration_ms: number
+  bytes: number
+  error: string
+  hint: string
+}
+
+export interface JobOutput extends Job {
+  output: string
+  next: number
+  dropped: number
+}
+
+export const listJobs = (): Promise<Job[]> => wrap(async () => (await Jobs.List()) ?? [])
+
+export const jobOutput = (id: string, since: number): Promise<JobOutput> => wrap(() => Jobs.Output(id, since))
+
+export const killJob = (id: string): Promise<Job> => wrap(() => Jobs.Kill(id))
+
+// backgroundAfter is when a command still running moves to the background, in seconds: 0 the default (a minute),
+// negative never.
+export const backgroundAfter = (): Promise<number> => wrap(() => Jobs.BackgroundAfter())
+
+export const setBackgroundAfter = (sec: number): Promise<number> => wrap(() => Jobs.SetBackgroundAfter(sec))

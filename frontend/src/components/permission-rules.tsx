@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'react'
+import { backgroundAfter, permissionRules, setBackgroundAfter, setPermissionRules, toBackendError, type BackendError, type Rule, type RuleAction } from '../bridge'
+import { ErrorNotice } from './error-notice'
+
+const blank: Rule = { action: 'allow', tool: 'exec_shell', command: '' }
+
+// PermissionRules lists and edits the open project's permission rules (allow, ask or deny a command prefix or a
+// whole tool; deny wins) and when a long command moves to the background. Rules are kept in the user's settings,
+// never in the project.
+export function PermissionRules() {
+  const [rules, setRules] = useState<Rule[] | null>(null)
+  const [draft, setDraft] = useState<Rule>(blank)
+  const [after, setAfter] = useState('')
+  const [error, setError] = useState<BackendError | null>(null)
+  const [saved, setSaved] = useState('')
+  useEffect(() => {
+    permissionRules()
+      .then(setRules)
+      .catch((e: unknown) => setError(toBackendError(e)))
+    backgroundAfter()
+      .then((s) => setAfter(s < 0 ? 'never' : s === 0 ? '' : String(s)))
+      .catch(() => undefined)
+  }, [])
+  const save = (next: Rule[], what: string) =>
+    setPermissionRules(next)
+      .then((r) => {
+        setRules(r)
+        setError(null)
+        setSaved(what)
+      })
+      .catch((e: unknown) => setError(toBackendError(e)))
+  if (!rules) return error ? <ErrorNotice error={error} /> : null
+  return (
+    <section className="permission-rules" data-testid="permission-rules">
+      <h3>Permissions in this project</h3>
+      <p className="muted">
+        Commands match by their words (<code>go test</code> covers <code>go test ./...</code>); deny wins over allow. Reading git commands (status, diff, log) run without asking; those that destroy or
+        publish (push, reset --hard, clean, rebase, branch -D, rm -r) ask even when their program is allowed, unless a rule names them.
+      </p>
+      {error ? <ErrorNotice error={error} /> : null}
+      {saved ? <div className="settings-saved" data-testid="rules-saved">{saved}</div> : null}
+      <ul className="rule-list">
+        {rules.length === 0 ? <li className="tree-empty">no rules: every command asks, except reading git commands</li> : null}
+        {rules.map((r, i) => (
+          <li key={`${r.action}-${r.tool}-${r.command}`} data-testid="rule" data-action={r.action} data-command={r.command}>
+            <span className={`rule-action ${r.action}`}>{r.action}</span> <code>{r.tool === 'exec_shell' ? r.command || 'every command' : r.tool}</code>
+            <button className="link-button" data-testid="rule-remove" onClick={() => void save(rules.filter((_, k) => k !== i), `removed ${r.action} ${r.command || r.tool}`)}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form
+        className="rule-form"
+        onSubmit={(ev) => {
+          ev.preventDefault()
+          void save([...rules, draft], `added ${draft.action} ${draft.command || draft.tool}`).then(() => setDraft(blank))
+        }}
+      >
+        <select value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value as RuleAction })} aria-label="Action" data-testid="rule-action">
+          <option value="allow">allow</option>
+          <option value="ask">ask</option>
+          <option value="deny">deny</option>
+        </select>
+        <select value={draft.tool} onChange={(e) => setDraft({ ...draft, tool: e.target.value, command: e.target.value === 'exec_shell' ? draft.command : '' })} aria-label="Tool" data-testid="rule-tool">
+          {['exec_shell', 'write_file', 'patch_file', 'restore_snapshot', 'job_kill'].map((t) => (
+            <option key={t} value={t}>
+              {t === 'exec_shell' ? 'command' : t}
+            </option>
+          ))}
+        </select>
+        {draft.tool === 'exec_shell' ? (
+          <input value={draft.command} onChange={(e) => setDraft({ ...draft, command: e.target.value })} placeholder="npm run build" aria-label="Command prefix" data-testid="rule-command" spellCheck={false} />
+        ) : null}
+        <button type="submit" data-testid="rule-add">Add rule</button>
+      </form>
+      <form
+        className="rule-form"
+        onSubmit={(ev) => {
+          ev.preventDefault()
+          const v = after.trim()
+          const sec = v === 'never' ? -1 : Number(v) || 0
+          setBackgroundAfter(sec)
+            .then((s) => {
+              setAfter(s < 0 ? 'never' : s === 0 ? '' : String(s))
+              setSaved(s < 0 ? 'commands never move to the background by themselves' : `commands still running after ${s || 60} s move to the background`)
+            })
+            .catch((e: unknown) => setError(toBackendError(e)))
+        }}
+      >
+        <label>
+          Move a command still running to the background after (seconds; empty: 60; “never”){' '}
+          <input value={after} onChange={(e) => setAfter(e.target.value)} placeholder="60" size={6} data-testid="background-after" />
+        </label>
+        <button type="submit" data-testid="background-after-save">Save</button>
+      </form>
+    </section>
+  )
+}
