@@ -10,6 +10,7 @@ TAGS    := webkit2_41
 GOBIN   := $(shell go env GOPATH 2>/dev/null)/bin
 WAILS   := $(GOBIN)/wails
 GOFUMPT := $(GOBIN)/gofumpt
+STATICCHECK := $(GOBIN)/staticcheck
 NFPM    := $(GOBIN)/nfpm
 CLI     := build/bin/rooted
 MCP     := build/bin/rooted-mcp
@@ -80,10 +81,13 @@ dev: deps $(NPM_STAMP) ## run the app with live reload (wails dev)
 bindings: deps $(DIST) ## regenerate frontend/wailsjs from the bound Go methods
 	$(WAILS) generate module -tags $(TAGS)
 
-test: deps-test lint test-go test-frontend test-e2e test-package ## run every test: Go, frontend, browser end-to-end, native window, package
+test: deps-test ## run every test: Go, frontend, browser end-to-end, native window, package (with each step's time)
+	@scripts/timed-steps.sh $(MAKE) lint test-go test-frontend test-e2e test-package
 
-lint: $(DIST) ## go vet (Linux, Windows, macOS), gofumpt, tsc --noEmit, and generated bindings up to date
+lint: $(DIST) ## go vet (Linux, Windows, macOS), go mod tidy, staticcheck, gofumpt, tsc --noEmit, eslint, generated bindings up to date
+	go mod tidy -diff
 	go vet -tags $(TAGS) ./...
+	$(STATICCHECK) -tags $(TAGS) ./...
 	GOOS=windows go vet ./backend/... && GOOS=darwin go vet ./backend/...
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null .
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rooted-dev/rooted/backend/search"
+	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
@@ -22,7 +22,7 @@ type Settings struct {
 	session   *session.Session
 	store     *settings.Store // nil without a config directory
 	snapshots *snapshot.Projects
-	indexes   *search.Indexes // nil in tests without one
+	indexes   *index.Indexes // nil in tests without one
 }
 
 // ProjectSettings is the settings screen's content.
@@ -113,7 +113,7 @@ func (s *Settings) view(root string, p settings.Project) ProjectSettings {
 func (s *Settings) searchView(root string, p settings.Project) SearchView {
 	v := SearchView{BudgetMiB: p.SearchMemoryMiB}
 	if v.BudgetMiB == 0 {
-		v.BudgetMiB = int(search.DefaultBudget >> 20)
+		v.BudgetMiB = int(index.DefaultBudget >> 20)
 	}
 	if s.indexes == nil || s.session == nil {
 		return v

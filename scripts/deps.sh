@@ -6,6 +6,7 @@ set -euo pipefail
 what=${1:-build}
 WAILS_VERSION=v2.16.0
 GOFUMPT_VERSION=v0.9.2
+STATICCHECK_VERSION=v0.8.2
 NFPM_VERSION=v2.44.0
 
 build_pkgs=(gcc pkg-config git libgtk-3-dev libwebkit2gtk-4.1-dev)
@@ -56,5 +57,9 @@ fi
 if [ "$what" = test ] && ! "$gobin/gofumpt" --version 2>/dev/null | grep -q "^$GOFUMPT_VERSION"; then
   echo "deps: installing gofumpt $GOFUMPT_VERSION"
   (cd / && GOFLAGS=-mod=mod go install "mvdan.cc/gofumpt@$GOFUMPT_VERSION")
+fi
+if [ "$what" = test ] && ! go version -m "$gobin/staticcheck" 2>/dev/null | grep -qP "^\tmod\thonnef.co/go/tools\t\Q$STATICCHECK_VERSION\E\t"; then
+  echo "deps: installing staticcheck $STATICCHECK_VERSION"
+  (cd / && GOFLAGS=-mod=mod go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION")
 fi
 exit 0

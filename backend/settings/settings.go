@@ -32,6 +32,12 @@ type Project struct {
 	// Readable are folders (or files) commands may read besides the system's, the toolchains' and what they may
 	// write.
 	Readable []string `json:"readable,omitempty"`
+	// UnixSockets are unix socket files outside the project commands may connect to (docker's socket, say); with
+	// none named, a command reaches no unix socket made outside its sandbox, with the network on or off.
+	UnixSockets []string `json:"unix_sockets,omitempty"`
+	// EnvAllow names environment variables (exactly, or "PREFIX*") commands get besides those builds need; a value
+	// shaped like a credential is still left out.
+	EnvAllow []string `json:"env_allow,omitempty"`
 	// MaxTimeoutMS caps a command's timeout (0: DefaultMaxTimeout).
 	MaxTimeoutMS int64 `json:"max_timeout_ms,omitempty"`
 	// AutoApproveEdits lets the agent write and patch files without asking (each edit still takes a snapshot).
@@ -83,7 +89,7 @@ func (p Project) Policy(root, tmp string) shell.Policy {
 	home, _ := os.UserHomeDir()
 	goBuild, goMods := shell.GoCacheDirs(shell.ToolCacheDir(root)) // the project's own Go caches (shell.GoCaches)
 	writable := append(append([]string{root, tmp, goBuild, goMods}, shell.ToolchainCaches()...), p.Writable...)
-	return shell.Policy{Readable: shell.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network}
+	return shell.Policy{Readable: shell.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network, Sockets: p.UnixSockets}
 }
 
 // MaxTimeout is the longest a command may be given.

@@ -6,10 +6,13 @@ import (
 	"net"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/shell"
 )
 
 // With the network off (the default), nothing reaches a listener outside the sandbox: TCP, UDP, a unix socket
@@ -95,5 +98,89 @@ func TestNetworkOffMeansOff(t *testing.T) {
 	case name := <-heard:
 		t.Errorf("the %s listener outside the sandbox was reached", name)
 	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// With the network on, IP sockets work, but unix sockets made outside the sandbox stay closed: a socket file
+// outside the project (as docker's, the session bus's, an ssh agent's are) and an abstract socket. A socket the
+// user names in Settings is reachable, and the result's sandbox lists it (where the kernel cannot tell socket
+// files apart, Landlock before ABI 9, naming one opens every one, and the list says "*").
+func TestNetworkOnKeepsUnixSocketsClosed(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Fatal("python3 is needed for the socket table")
+	}
+	h := newHome(t)
+	h.policy.Network = true
+	h.info = shell.Probe(h.policy)
+	outside := t.TempDir()
+	heard := make(chan string, 8)
+	listen := func(name, addr string) string {
+		ln, err := net.Listen("unix", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				heard <- name
+				c.Close()
+			}
+		}()
+		return addr
+	}
+	daemon := listen("daemon", filepath.Join(outside, "daemon.sock"))
+	docker := listen("docker", filepath.Join(outside, "docker.sock"))
+	abstract := listen("abstract", "@rooted-test-on-"+strconv.Itoa(int(time.Now().UnixNano())))
+	connect := func(addr string) []string {
+		if strings.HasPrefix(addr, "@") {
+			addr = `\0` + addr[1:]
+		}
+		return []string{"python3", "-c", "import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect('" + addr + "')\nprint('SENT')"}
+	}
+	reached := func() string {
+		select {
+		case name := <-heard:
+			return name
+		case <-time.After(200 * time.Millisecond):
+			return ""
+		}
+	}
+	for _, a := range []struct{ name, addr string }{{"unix socket file outside the project", daemon}, {"abstract unix socket", abstract}} {
+		res := h.run(t, connect(a.addr)...)
+		if res.ExitCode == 0 || strings.Contains(res.Stdout, "SENT") {
+			t.Errorf("network on: %s went through: exit %d, %q %q", a.name, res.ExitCode, res.Stdout, res.Stderr)
+		}
+		if name := reached(); name != "" {
+			t.Errorf("network on: the %s listener outside the sandbox was reached", name)
+		}
+	}
+	if len(h.info.UnixSockets) != 0 {
+		t.Errorf("no socket named, yet the sandbox lists %q", h.info.UnixSockets)
+	}
+	// A socket the user named.
+	h.policy.Sockets = []string{docker}
+	h.info = shell.Probe(h.policy)
+	res := h.run(t, connect(docker)...)
+	if res.ExitCode != 0 || !strings.Contains(res.Stdout, "SENT") || reached() != "docker" {
+		t.Errorf("the named socket: exit %d, %q %q", res.ExitCode, res.Stdout, res.Stderr)
+	}
+	want := []string{docker}
+	if h.info.Level < 9 {
+		want = []string{"*"}
+	}
+	if !slices.Equal(h.info.UnixSockets, want) {
+		t.Errorf("the sandbox lists %q, want %q", h.info.UnixSockets, want)
+	}
+	if h.info.Level >= 9 {
+		if res := h.run(t, connect(daemon)...); res.ExitCode == 0 || reached() != "" {
+			t.Errorf("with another socket named, the unnamed one went through: %+v", res)
+		}
+	}
+	if res := h.run(t, connect(abstract)...); res.ExitCode == 0 || reached() != "" {
+		t.Errorf("with a socket named, the abstract one went through: %+v", res)
 	}
 }

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
 // Probe reports the sandbox a command would run in under p.
@@ -23,73 +25,116 @@ func Probe(p Policy) SandboxInfo {
 	if !p.Network && abi >= 4 {
 		info.Network = false
 	}
+	switch {
+	case len(p.Sockets) == 0:
+	case abi >= resolveUnixABI:
+		info.UnixSockets = p.Sockets
+	default:
+		info.UnixSockets = []string{"*"}
+	}
+	ns := namespaces()
+	info.Processes = "subreaper"
+	if ns.flags != 0 {
+		info.Processes = "pid namespace"
+	}
+	info.Capabilities = "none in effect"
+	if os.Geteuid() == 0 || ns.user {
+		info.Capabilities = "none"
+	}
 	return info
 }
 
+// resolveUnixABI is the Landlock ABI from which connecting to a unix socket file is a right Landlock grants per
+// file: from it on, the sandbox lets commands make unix sockets and connects them only to their own and to the
+// sockets the user named; before it, the seccomp filter refuses unix sockets unless the user named one.
+const resolveUnixABI = 9
+
+// hooked says that this binary's main calls RunHelperIfAsked, so it can be re-executed as the helper.
+var hooked atomic.Bool
+
 // RunHelperIfAsked turns this process into the sandbox helper when it was started as one, and never returns then.
 func RunHelperIfAsked() {
-	if len(os.Args) < 3 || os.Args[1] != HelperArg {
+	hooked.Store(true)
+	if len(os.Args) < 2 {
 		return
 	}
-	os.Exit(helper(os.Args[2:]))
+	switch os.Args[1] {
+	case HelperArg:
+		if len(os.Args) > 2 {
+			os.Exit(reaper(os.Args[2:]))
+		}
+	case confineArg:
+		if len(os.Args) > 2 {
+			os.Exit(confine(os.Args[2:]))
+		}
+	case probeArg:
+		if err := ownProc(); err != nil {
+			os.Exit(3)
+		}
+		os.Exit(0)
+	}
 }
 
-func helper(argv []string) int {
-	var p Policy
-	if err := json.Unmarshal([]byte(os.Getenv(policyEnv)), &p); err != nil {
-		fmt.Fprintln(os.Stderr, "rooted sandbox: bad policy:", err)
-		return 126
+// isolation is how the helper is started: in new PID and mount namespaces (flags), and then in a user namespace
+// that maps the caller's own ids (user) when the caller may not create the others itself.
+type isolation struct {
+	flags uintptr
+	user  bool
+}
+
+// namespaces finds, once per process, the strongest isolation this kernel and this user may set up, by starting
+// the helper in each in turn until one can mount its own /proc. None: the helper is a subreaper instead.
+var namespaces = sync.OnceValue(func() isolation {
+	if !hooked.Load() {
+		return isolation{}
 	}
-	os.Unsetenv(policyEnv)
-	if err := restrict(p); err != nil {
-		fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
-		return 126
-	}
-	if !p.Network {
-		if err := denySockets(); err != nil {
-			fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
-			return 126
-		}
-	}
-	path, err := exec.LookPath(argv[0])
+	self, err := os.Executable()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "rooted sandbox: %s: not found on PATH\n", argv[0])
-		return 127
+		return isolation{}
 	}
-	err = syscall.Exec(path, argv, os.Environ())
-	fmt.Fprintf(os.Stderr, "rooted sandbox: exec %s: %v\n", path, err)
-	return 126
-}
-
-// restrict applies p to this process and, through exec, to the command: reads and execution under p.Readable,
-// reads and writes under p.Writable (renames across its directories included), and the device files programs use.
-func restrict(p Policy) error {
-	cfg := landlock.V7.BestEffort()
-	var roDirs, roFiles []string
-	for _, r := range p.Readable {
-		if fi, err := os.Stat(r); err == nil && fi.IsDir() {
-			roDirs = append(roDirs, r)
-		} else if err == nil {
-			roFiles = append(roFiles, r)
+	pidMount := uintptr(syscall.CLONE_NEWPID | syscall.CLONE_NEWNS)
+	candidates := []isolation{{flags: pidMount | syscall.CLONE_NEWUSER, user: true}}
+	if os.Geteuid() == 0 {
+		candidates = append([]isolation{{flags: pidMount}}, candidates...)
+	}
+	for _, c := range candidates {
+		cmd := exec.Command(self, probeArg)
+		cmd.Env = []string{}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		c.apply(cmd.SysProcAttr)
+		if cmd.Run() == nil {
+			return c
 		}
 	}
-	rules := []landlock.Rule{
-		landlock.RODirs(roDirs...).IgnoreIfMissing(),
-		landlock.ROFiles(roFiles...).IgnoreIfMissing(),
-		landlock.RWDirs(p.Writable...).WithRefer().IgnoreIfMissing(),
-		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom").IgnoreIfMissing(),
+	return isolation{}
+})
+
+// apply sets the clone flags, and for a user namespace the id mappings and the two capabilities the helper needs
+// in it (to mount /proc, and to drop the bounding set before the command starts).
+func (c isolation) apply(attr *syscall.SysProcAttr) {
+	attr.Cloneflags |= c.flags
+	if !c.user {
+		return
 	}
-	// One layer for files, network and scopes: a second layer (RestrictNet after RestrictPaths) would deny every
-	// rename or link across directories with EXDEV, as a Landlock layer that does not grant "refer" denies it.
-	// With the network allowed, the layer does not handle it at all. The scopes (ABI 6) keep the command from
-	// signalling processes outside the sandbox and from abstract unix sockets made outside it.
-	if p.Network {
-		cfg.HandledAccessNet = 0
+	uid, gid := os.Getuid(), os.Getgid()
+	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	attr.GidMappingsEnableSetgroups = false
+	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
+}
+
+// isolate starts the helper in the namespaces Probe found, and has the kernel kill it if Rooted dies.
+func isolate(cmd *exec.Cmd, info SandboxInfo) {
+	if !info.Active {
+		return
 	}
-	if err := cfg.Restrict(rules...); err != nil {
-		return fmt.Errorf("applying the sandbox policy: %w", err)
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	return nil
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	if info.Processes == "pid namespace" {
+		namespaces().apply(cmd.SysProcAttr)
+	}
 }
 
 // sandboxed wraps argv to run through the helper under p, or returns it unchanged when there is no sandbox.

@@ -10,12 +10,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// With the network off, Landlock (ABI 4 and later) stops TCP connects and binds, and its scopes (ABI 6) abstract
-// unix sockets and signals; it has no word on UDP, raw sockets, or connecting to a unix socket file (a docker
-// socket, the session bus, an ssh agent). A seccomp filter closes those: socket() is refused for every family
-// but netlink (which programs use to list interfaces, not to talk to anyone), io_uring, whose operations create
-// and connect sockets without a system call a filter can see, is refused, and on x86-64 so are 32-bit system
-// calls' socket entry points and the x32 ABI. Socket pairs stay: a program talks to its own children over them.
+// The seccomp filter is installed for every command. With the network off, Landlock (ABI 4 and later) stops TCP
+// connects and binds, and its scopes (ABI 6) abstract unix sockets and signals; it has no word on UDP, raw sockets,
+// or (before ABI 9) connecting to a unix socket file (a docker socket, the session bus, an ssh agent). The filter
+// closes those: socket() is refused for every family but netlink (which programs use to list interfaces, not to
+// talk to anyone); with the network on, IP sockets are allowed too. Unix sockets are allowed where Landlock decides
+// which files they may connect to (ABI 9), or where the user named a socket; else refused, with the network on as
+// off. Socket pairs stay: a program talks to its own children over them. io_uring, whose operations create and
+// connect sockets without a system call a filter can see, is refused, and on x86-64 so are 32-bit system calls'
+// socket entry points and the x32 ABI. TIOCSTI and TIOCLINUX, which push input into a terminal, are refused
+// whatever descriptor they name.
 
 const (
 	auditArchX86_64  = 0xC000003E
@@ -28,6 +32,12 @@ const (
 	offNr   = 0
 	offArch = 4
 	offArg0 = 16 // the low half of args[0] (little-endian)
+	offArg1 = 24
+
+	i386Socketcall   = 102
+	i386Socket       = 359
+	i386IoUringSetup = 425
+	i386Ioctl        = 54
 )
 
 // bpf assembles a filter with forward jumps to labels.
@@ -77,8 +87,19 @@ func (b *bpf) assemble() ([]unix.SockFilter, error) {
 	return b.code, nil
 }
 
+// filterOpts are the socket families the filter lets a command create, besides netlink and socket pairs.
+type filterOpts struct {
+	inet bool // AF_INET and AF_INET6
+	unix bool // AF_UNIX
+}
+
+// filterFor is the filter for p under Landlock ABI abi.
+func filterFor(p Policy, abi int) filterOpts {
+	return filterOpts{inet: p.Network, unix: abi >= resolveUnixABI || len(p.Sockets) > 0}
+}
+
 // networkFilter is the filter for arch (GOARCH); nil when there is none for it.
-func networkFilter(arch string) ([]unix.SockFilter, error) {
+func networkFilter(arch string, o filterOpts) ([]unix.SockFilter, error) {
 	b := &bpf{labels: map[string]int{}}
 	switch arch {
 	case "amd64":
@@ -88,27 +109,38 @@ func networkFilter(arch string) ([]unix.SockFilter, error) {
 		b.jump(unix.BPF_JGE, 0x40000000, "deny", "") // the x32 ABI
 		b.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "domain", "")
 		b.jump(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "deny", "")
-		b.ret(retAllow)
+		b.jump(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "allow")
 		b.label("i386")
 		b.jump(unix.BPF_JEQ, auditArchI386, "", "deny")
 		b.load(offNr)
-		b.jump(unix.BPF_JEQ, 102, "deny", "") // socketcall: every socket operation of old 32-bit programs
-		b.jump(unix.BPF_JEQ, 359, "domain", "")
-		b.jump(unix.BPF_JEQ, 425, "deny", "") // io_uring_setup
-		b.ret(retAllow)
+		b.jump(unix.BPF_JEQ, i386Socketcall, "deny", "") // every socket operation of old 32-bit programs
+		b.jump(unix.BPF_JEQ, i386Socket, "domain", "")
+		b.jump(unix.BPF_JEQ, i386IoUringSetup, "deny", "")
+		b.jump(unix.BPF_JEQ, i386Ioctl, "ioctl", "allow")
 	case "arm64":
 		b.load(offArch)
 		b.jump(unix.BPF_JEQ, auditArchAarch64, "", "deny")
 		b.load(offNr)
 		b.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "domain", "")
 		b.jump(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "deny", "")
-		b.ret(retAllow)
+		b.jump(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "allow")
 	default:
 		return nil, nil
 	}
+	b.label("ioctl")
+	b.load(offArg1) // the request is an unsigned int: its low half is all of it
+	b.jump(unix.BPF_JEQ, unix.TIOCSTI, "deny", "")
+	b.jump(unix.BPF_JEQ, unix.TIOCLINUX, "deny", "allow")
 	b.label("domain")
 	b.load(offArg0)
 	b.jump(unix.BPF_JEQ, unix.AF_NETLINK, "allow", "")
+	if o.inet {
+		b.jump(unix.BPF_JEQ, unix.AF_INET, "allow", "")
+		b.jump(unix.BPF_JEQ, unix.AF_INET6, "allow", "")
+	}
+	if o.unix {
+		b.jump(unix.BPF_JEQ, unix.AF_UNIX, "allow", "")
+	}
 	b.label("deny")
 	b.ret(retDeny)
 	b.label("allow")
@@ -116,10 +148,10 @@ func networkFilter(arch string) ([]unix.SockFilter, error) {
 	return b.assemble()
 }
 
-// denySockets installs networkFilter on every thread of this process (the helper), which the command inherits
+// installFilter installs the filter on every thread of this process (the helper), which the command inherits
 // through exec. It needs no_new_privs, which Landlock has already set.
-func denySockets() error {
-	code, err := networkFilter(runtime.GOARCH)
+func installFilter(o filterOpts) error {
+	code, err := networkFilter(runtime.GOARCH, o)
 	if err != nil || code == nil {
 		return err
 	}
@@ -130,7 +162,7 @@ func denySockets() error {
 	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog)))
 	runtime.KeepAlive(code)
 	if errno != 0 {
-		return fmt.Errorf("installing the socket filter: %w", errno)
+		return fmt.Errorf("installing the seccomp filter: %w", errno)
 	}
 	return nil
 }

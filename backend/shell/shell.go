@@ -5,8 +5,12 @@
 // only those and the system's and toolchains' folders (see Readable), and reach the network only when allowed
 // (Landlock on Linux, applied by a re-exec helper of the rooted binary itself).
 //
+// On Linux every process a command starts ends with it: the helper is the init of the command's PID namespace (or
+// a subreaper where namespaces are not allowed) and kills whatever is left before Run returns. The command holds no
+// capability, even when Rooted runs as root, gets /dev/null as input and no descriptor of Rooted's but its output.
+//
 // Not guaranteed: without an OS sandbox (macOS, Windows, old Linux kernels) a program on the allowlist can read and
-// write wherever the user can; a program that leaves its process group (setsid) can outlive a timeout.
+// write wherever the user can, and a program that leaves its process group (setsid) can outlive a timeout.
 package shell
 
 import (
@@ -32,6 +36,8 @@ type Spec struct {
 	Sandbox SandboxInfo
 	// Live, when set, receives output as it is written ("stdout" or "stderr").
 	Live func(stream string, chunk []byte)
+	// EnvDropped is how many of the caller's variables Env left out; the result reports it.
+	EnvDropped int
 }
 
 // DefaultOutputCap keeps up to 256 KiB of each stream: 128 KiB from the start and 128 KiB from the end.
@@ -48,6 +54,9 @@ type Result struct {
 	Truncated  bool        `json:"truncated"`
 	Bytes      int64       `json:"bytes"` // stdout and stderr as written, before any cut
 	Sandbox    SandboxInfo `json:"sandbox"`
+	// EnvDropped is how many of Rooted's environment variables the command did not get (secrets, and whatever
+	// builds do not need).
+	EnvDropped int `json:"env_dropped"`
 }
 
 // ErrStart says the program could not be started at all (not installed, not executable).
@@ -67,6 +76,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if _, err := exec.LookPath(spec.Argv[0]); err != nil {
 		return Result{}, fmt.Errorf("%w: %s is not installed or not on PATH", ErrStart, spec.Argv[0])
 	}
+	spec.Policy.GraceMS = spec.Grace.Milliseconds()
 	argv, extraEnv, err := sandboxed(spec.Argv, spec.Policy, spec.Sandbox)
 	if err != nil {
 		return Result{}, err
@@ -85,6 +95,14 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	// Pipes close when the process group is gone even if a grandchild kept them open.
 	cmd.WaitDelay = spec.Grace + time.Second
 	ownGroup(cmd)
+	isolate(cmd, spec.Sandbox)
+	// The sandbox helper ends the command's processes itself, a grace period after TERM; Rooted's own KILL comes
+	// a little later, for a helper that could not.
+	hardAfter := spec.Grace
+	if spec.Sandbox.Active {
+		hardAfter += 500 * time.Millisecond
+		cmd.WaitDelay += 500 * time.Millisecond
+	}
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -99,16 +117,16 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		defer t.Stop()
 		timer = t.C
 	}
-	res := Result{Sandbox: spec.Sandbox}
+	res := Result{Sandbox: spec.Sandbox, EnvDropped: spec.EnvDropped}
 	var waitErr error
 	select {
 	case waitErr = <-done:
 	case <-timer:
 		res.TimedOut = true
-		waitErr = stop(cmd, done, spec.Grace)
+		waitErr = stop(cmd, done, hardAfter)
 	case <-ctx.Done():
 		res.Cancelled = true
-		waitErr = stop(cmd, done, spec.Grace)
+		waitErr = stop(cmd, done, hardAfter)
 	}
 	// A finished leader can leave children behind in its group; they go with it.
 	signalTree(cmd, true)

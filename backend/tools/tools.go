@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
@@ -27,7 +28,7 @@ type Deps struct {
 	Snapshots *snapshot.Projects
 	// Indexes, when set, keeps an in-memory search index of the open project, kept correct by a watcher (the
 	// window); without it every search reads the disk (a CLI call, which searches once).
-	Indexes *search.Indexes
+	Indexes *index.Indexes
 	// Jobs holds the commands running in the background (exec_shell's background); nil in a one-shot call.
 	Jobs *jobs.Manager
 	// EditUnread lets write_file and patch_file change an existing file the session has not read: for a one-shot
@@ -49,7 +50,7 @@ func UserDeps(s *session.Session, live bool) Deps {
 		d.Snapshots = &snapshot.Projects{CacheDir: cache, Background: live}
 	}
 	if live {
-		d.Indexes = &search.Indexes{OnChange: d.watched, LimitMemory: true}
+		d.Indexes = &index.Indexes{OnChange: d.watched, LimitMemory: true}
 		d.Jobs = &jobs.Manager{}
 	}
 	return d

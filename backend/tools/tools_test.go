@@ -17,7 +17,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/rooted-dev/rooted/backend/files"
-	"github.com/rooted-dev/rooted/backend/search"
+	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -517,7 +517,7 @@ func TestSearchSeesOwnWritesThroughIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	idx := &search.Indexes{}
+	idx := &index.Indexes{}
 	defer idx.Close()
 	reg := Registry(Deps{Session: s, Indexes: idx})
 	type out struct{ Total int }

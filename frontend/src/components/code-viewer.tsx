@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useLayoutEffect, useRef } from 'react'
 import { Compartment, EditorState } from '@codemirror/state'
 import { EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view'
 import { bracketMatching, foldGutter, syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language'
@@ -34,7 +34,9 @@ export function CodeViewer({ fileName, docKey, text, reveal, editable = false, r
   const shownName = useRef<string | null>(null)
   // The latest callbacks, for the editor's listeners set up once.
   const handlers = useRef({ onEdit, onSave, onSelectLines })
-  handlers.current = { onEdit, onSave, onSelectLines }
+  useLayoutEffect(() => {
+    handlers.current = { onEdit, onSave, onSelectLines }
+  })
 
   useEffect(() => {
     if (!host.current) return
@@ -115,13 +117,15 @@ export function CodeViewer({ fileName, docKey, text, reveal, editable = false, r
     }
   }, [fileName, docKey, text, revision])
 
+  const revealLine = reveal?.line
+  const revealSeq = reveal?.seq
   useEffect(() => {
     const v = view.current
-    if (!v || !reveal) return
-    const n = Math.min(Math.max(reveal.line, 1), v.state.doc.lines)
+    if (!v || revealLine === undefined) return
+    const n = Math.min(Math.max(revealLine, 1), v.state.doc.lines)
     const line = v.state.doc.line(n)
     v.dispatch({ selection: { anchor: line.from, head: line.to }, effects: EditorView.scrollIntoView(line.from, { y: 'center' }) })
-  }, [reveal?.line, reveal?.seq]) // not on a reload of the same file: the reader may have scrolled away since
+  }, [revealLine, revealSeq]) // not on a reload of the same file: the reader may have scrolled away since
 
   return <div className="code-viewer" ref={host} data-testid="code-viewer" data-editable={editable} data-language={languageFor(fileName)?.name ?? 'plain'} />
 }

@@ -18,9 +18,11 @@ export function HistoryPanel({ selected, onSelect, refresh }: Props) {
   const [error, setError] = useState<BackendError | null>(null)
 
   const load = useCallback(() => {
-    setError(null)
     callTool('list_snapshots', { limit: 200 })
-      .then((r) => setSnapshots(r.snapshots ?? []))
+      .then((r) => {
+        setSnapshots(r.snapshots ?? [])
+        setError(null)
+      })
       .catch((e: unknown) => setError(toBackendError(e)))
     callTool('list_snapshots', { log: true, limit: 200 })
       .then((r) => setLog(r.log ?? []))

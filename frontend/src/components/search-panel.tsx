@@ -20,8 +20,8 @@ export function SearchPanel({ root, onOpen, feed }: Props) {
   const [regex, setRegex] = useState(false)
   const [caseInsensitive, setCaseInsensitive] = useState(true)
   const [glob, setGlob] = useState('')
-  const [result, setResult] = useState<SearchResult | null>(null)
-  const [error, setError] = useState<BackendError | null>(null)
+  const [found, setResult] = useState<SearchResult | null>(null)
+  const [failed, setError] = useState<BackendError | null>(null)
   const [busy, setBusy] = useState(false)
   const generation = useRef(0)
   const [version, setVersion] = useState(0)
@@ -32,11 +32,7 @@ export function SearchPanel({ root, onOpen, feed }: Props) {
   useEffect(() => {
     const q = query
     const gen = ++generation.current
-    if (q.trim() === '') {
-      setResult(null)
-      setError(null)
-      return
-    }
+    if (q.trim() === '') return // the render shows nothing for an empty query; gen drops what is in flight
     const timer = setTimeout(() => {
       setBusy(true)
       const args: Record<string, unknown> = { query: q, path: root, regex, case_insensitive: caseInsensitive, limit: 500 }
@@ -58,6 +54,9 @@ export function SearchPanel({ root, onOpen, feed }: Props) {
     return () => clearTimeout(timer)
   }, [query, regex, caseInsensitive, glob, root, version])
 
+  const empty = query.trim() === ''
+  const result = empty ? null : found
+  const error = empty ? null : failed
   const groups = groupMatches(result?.matches ?? [])
   return (
     <div className="search-panel" data-testid="search-panel">

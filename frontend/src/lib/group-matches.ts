@@ -24,7 +24,7 @@ export function groupMatches(matches: SearchMatch[]): FileMatches[] {
 // highlight splits a result line into the text before the match, the match, and after, for display. column is
 // 1-based in bytes (UTF-8), as the backend reports it; a clipped line (starting with "…") is searched instead.
 export function highlight(text: string, column: number, query: string, regex: boolean, caseInsensitive: boolean): [string, string, string] {
-  let re: RegExp | null = null
+  let re: RegExp | null
   try {
     re = new RegExp(regex ? query : query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), caseInsensitive ? 'i' : '')
   } catch {

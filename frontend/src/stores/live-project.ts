@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { onFsChanges, watchStatus, type FsChange, type WatchStatus } from '../bridge'
 
 export type ChangeListener = (changes: FsChange[]) => void
@@ -62,6 +62,8 @@ export function useLiveProject(root: string): { status: WatchStatus | null; feed
 // callers need not memoise it.
 export function useChanges(feed: ChangeFeed | undefined, onChange: ChangeListener): void {
   const latest = useRef(onChange)
-  latest.current = onChange
+  useLayoutEffect(() => {
+    latest.current = onChange
+  })
   useEffect(() => feed?.subscribe((c) => latest.current(c)), [feed])
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { toBackendError, userCall, type BackendError, type ReadFileResult } from '../bridge'
 import { CodeViewer } from '../components/code-viewer'
 import { ErrorNotice } from '../components/error-notice'
@@ -33,7 +33,7 @@ async function sha256(text: string): Promise<string> {
 // build, the agent) it is read again in place, unless it holds unsaved edits: then a banner offers the choice,
 // and a save over a changed file is refused rather than lose either side.
 export function FilePane({ root, target, feed, onMention }: Props) {
-  const [state, setState] = useState<State>({ kind: 'empty' })
+  const [state, setState] = useState<State>(target ? { kind: 'loading' } : { kind: 'empty' })
   const [version, setVersion] = useState(0)
   const [reloaded, setReloaded] = useState<Date | null>(null)
   const [draft, setDraft] = useState<string | null>(null) // unsaved edits
@@ -44,33 +44,35 @@ export function FilePane({ root, target, feed, onMention }: Props) {
   const [lines, setLines] = useState<{ from: number; to: number } | null>(null)
   const shown = useRef<string | null>(null)
   const draftRef = useRef<string | null>(null)
-  draftRef.current = draft
+  useLayoutEffect(() => {
+    draftRef.current = draft
+  })
   const rel = target?.rel ?? null
   useChanges(feed, (changes) => {
     if (!rel || !fileChanged(rel, changes)) return
     if (draftRef.current !== null) setConflict(true)
     else setVersion((v) => v + 1)
   })
-  useEffect(() => {
+  // Another file starts afresh: set while rendering, as React advises for state that follows a prop.
+  const [shownRel, setShownRel] = useState(rel)
+  if (shownRel !== rel) {
+    setShownRel(rel)
     setDraft(null)
     setLines(null)
     setConflict(false)
     setSaved(null)
     setSaveError(null)
-  }, [rel])
+    setState(rel ? { kind: 'loading' } : { kind: 'empty' })
+    setReloaded(null)
+  }
 
   useEffect(() => {
     if (!rel) {
-      setState({ kind: 'empty' })
       shown.current = null
       return
     }
     let live = true
     const again = shown.current === rel
-    if (!again) {
-      setState({ kind: 'loading' })
-      setReloaded(null)
-    }
     const path = absolute(root, rel)
     userCall('read_file', { path })
       .then((file) => ({ file, partial: false }))

@@ -15,11 +15,17 @@ export function SnapshotPane({ snapshot, onRestored }: Props) {
   const [done, setDone] = useState<RestoreResult | null>(null)
   const [busy, setBusy] = useState(false)
 
-  useEffect(() => {
-    let live = true
+  // A different snapshot starts afresh (set while rendering, as React advises, rather than in an effect).
+  const [shownId, setShownId] = useState(snapshot.id)
+  if (shownId !== snapshot.id) {
+    setShownId(snapshot.id)
     setDiff(null)
     setDone(null)
     setError(null)
+  }
+
+  useEffect(() => {
+    let live = true
     callTool('diff_snapshot', { id: snapshot.id })
       .then((r) => live && setDiff(r.diff))
       .catch((e: unknown) => live && setError(toBackendError(e)))
