@@ -55,7 +55,6 @@ func Run(opt Options) error {
 		return err
 	}
 	defer svc.session.Close()
-	defer svc.deps.Jobs.Close() // every background command ends with the app
 	defer svc.indexes.Close()
 	if svc.snapshots != nil {
 		defer svc.snapshots.Close()
@@ -69,7 +68,7 @@ func Run(opt Options) error {
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
-		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs},
+		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
 }
@@ -82,14 +81,11 @@ type services struct {
 	snapshots *snapshot.Projects
 	settings  *settings.Store
 	deps      tools.Deps
-	emit      func(name string, data any)
+	events    *emitter // every event to the window goes through it, queued until the window is up
 	Projects  *Projects
 	Tools     *Tools
 	Agent     *Agent
 	Settings  *Settings
-	// Permissions and Jobs: the project's permission rules and its background commands.
-	Permissions *Permissions
-	Jobs        *Jobs
 }
 
 func newServices(opt Options) (*services, error) {
@@ -103,7 +99,7 @@ func newServices(opt Options) (*services, error) {
 	}
 	s := session.New()
 	p := &Projects{session: s, recent: recent.NewStore(file), now: time.Now}
-	svc := &services{session: s, Projects: p}
+	svc := &services{session: s, Projects: p, events: &emitter{}}
 	p.opened = svc.prepare
 	// The watcher's reports keep the index and the snapshots' staging current and make the stale-file check of
 	// write and patch compare content for whatever changed behind the session's back (UserDeps wires that); its
@@ -111,21 +107,17 @@ func newServices(opt Options) (*services, error) {
 	deps := tools.UserDeps(s, true)
 	svc.deps, svc.indexes, svc.settings, svc.snapshots = deps, deps.Indexes, deps.Settings, deps.Snapshots
 	svc.indexes.OnBatch = func(root *os.Root, batch []watch.Event, st watch.Status) {
-		if svc.emit != nil {
-			svc.emit(EventFsChanges, FsChanges{Root: root.Name(), Changes: batch, Watch: toWatchStatus(st, true)})
-		}
+		svc.events.Emit(EventFsChanges, FsChanges{Root: root.Name(), Changes: batch, Watch: toWatchStatus(st, true)})
 	}
 	p.watch = svc.indexes.Status
-	svc.Tools = &Tools{registry: tools.Registry(deps)}
-	svc.Permissions = &Permissions{session: s, store: svc.settings, deps: deps, registry: svc.Tools.registry}
-	svc.Jobs = &Jobs{session: s, jobs: deps.Jobs, store: svc.settings}
+	svc.Tools = &Tools{registry: tools.Registry(deps), emit: svc.events.Emit}
 	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {
 		return nil, fmt.Errorf("locating the config directory: %w", err)
 	}
 	store := llm.NewStore(providersFile, nil)
-	svc.Agent = &Agent{providers: store, relay: &llm.Relay{Store: store}, session: s}
+	svc.Agent = &Agent{providers: store, relay: &llm.Relay{Store: store}, session: s, emit: svc.events.Emit}
 	if base, err := conversations.DefaultBase(); err == nil {
 		svc.Agent.dataDir = base
 	}
@@ -144,9 +136,6 @@ func newServices(opt Options) (*services, error) {
 // window how its first snapshot goes.
 func (s *services) prepare(info session.Info) {
 	s.deps.Prepare(info, func(f tools.FirstSnapshot) {
-		if s.emit == nil {
-			return
-		}
 		p := SnapshotProgress{State: f.State, Root: info.Root, Elapsed: f.Elapsed.Milliseconds()}
 		if f.Err != nil {
 			p.Error = f.Err.Error()
@@ -154,15 +143,19 @@ func (s *services) prepare(info session.Info) {
 		if f.State == "done" {
 			p.Files = f.Snapshot.Files
 		}
-		s.emit(EventSnapshot, p)
+		s.events.Emit(EventSnapshot, p)
 	})
 }
 
 func (s *services) startup(ctx context.Context) {
+	s.start(ctx, func(name string, data any) { wruntime.EventsEmit(ctx, name, data) })
+}
+
+// start is startup with the window's event sender given (tests pass their own): what was emitted before it is
+// sent now, in order.
+func (s *services) start(ctx context.Context, send func(name string, data any)) {
 	s.Projects.ctx = ctx
-	s.emit = func(name string, data any) { wruntime.EventsEmit(ctx, name, data) }
-	s.Tools.emit = s.emit
-	s.Agent.emit = s.emit
+	s.events.start(send)
 }
 
 // reject turns a tool error into the rejection the bridge parses.

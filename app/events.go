@@ -1,6 +1,10 @@
 package app
 
-import "github.com/rooted-dev/rooted/backend/watch"
+import (
+	"sync"
+
+	"github.com/rooted-dev/rooted/backend/watch"
+)
 
 // Event names shared with the frontend (frontend/src/bridge/events.ts); TestEventNamesMatchFrontend keeps the two
 // lists equal.
@@ -68,4 +72,47 @@ type ToolOutput struct {
 	ID     string `json:"id"`
 	Stream string `json:"stream"` // "stdout" or "stderr"
 	Data   string `json:"data"`
+}
+
+// maxQueued bounds the events kept for a window that has not started: a project busy on disk must not grow memory
+// without bound before the window is up. The first snapshot's reports come first and are kept.
+const maxQueued = 4096
+
+// emitter sends events to the window. A project given on the command line is opened before Wails calls startup,
+// and its first snapshot and watcher report from then on: until the window is up their events are queued, then
+// sent in order, so none is lost and none races with startup.
+type emitter struct {
+	mu     sync.Mutex
+	send   func(name string, data any) // nil until the window is up
+	queued []queuedEvent
+}
+
+type queuedEvent struct {
+	name string
+	data any
+}
+
+// Emit sends an event to the window, or queues it until the window is up.
+func (e *emitter) Emit(name string, data any) {
+	e.mu.Lock()
+	send := e.send
+	if send == nil {
+		if len(e.queued) < maxQueued {
+			e.queued = append(e.queued, queuedEvent{name, data})
+		}
+		e.mu.Unlock()
+		return
+	}
+	e.mu.Unlock()
+	send(name, data)
+}
+
+// start sends the queued events through send, then every later one.
+func (e *emitter) start(send func(name string, data any)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, q := range e.queued {
+		send(q.name, q.data)
+	}
+	e.queued, e.send = nil, send
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -78,7 +79,7 @@ func TestChangesOnDiskReachTheWindow(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
 	svc := openServices(t, dir)
 	rec := &events{}
-	svc.emit = rec.emit
+	svc.start(context.Background(), rec.emit)
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestWatcherFeedsStaleCheck(t *testing.T) {
 	os.WriteFile(file, []byte("port=8080\n"), 0o644)
 	svc := openServices(t, dir)
 	rec := &events{}
-	svc.emit = rec.emit
+	svc.start(context.Background(), rec.emit)
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestSwitchingProjectsLeavesNoWatcher(t *testing.T) {
 	svc := openServices(t, a)
 	before := runtime.NumGoroutine()
 	rec := &events{}
-	svc.emit = rec.emit
+	svc.start(context.Background(), rec.emit)
 	for range 3 {
 		for _, d := range []string{a, b} {
 			if _, err := svc.Projects.Open(d); err != nil {

@@ -47,6 +47,7 @@ func TestEditBackupDiffRestoreAsTheWindowDoes(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	call("read_file", map[string]any{"path": "README.md"}) // an edit replaces what the agent has read
 	w := call("write_file", map[string]any{"path": "README.md", "content": "# Changed\n"})
 	id, _ := w["backup"].(string)
 	if len(id) != 40 {
