@@ -1,198 +1,29 @@
 package snapshot
 
 import (
-	"bufio"
-	"bytes"
-	"compress/zlib"
-	"context"
-	"crypto/sha1"
 	"encoding/hex"
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/ignore"
+	"github.com/rooted-dev/rooted/backend/snapshot/gitobj"
 )
 
 // Deriving a snapshot's tree from the previous one: with a watcher reporting every change, a snapshot replaces
 // just the changed paths' blobs and the trees above them, so its cost grows with the depth of the paths, not with
-// the number of files (rewriting a 92k-entry index per edit cost ~200 ms). Objects are written as git writes
-// loose objects (zlib of "type size\0content", named by SHA-1); trees are read through one long-lived
-// git cat-file --batch, which sees packed objects too. The shadow index is left as it was: it is only the
-// full scan's stat cache, and a full scan compares it with the work tree anyway.
+// the number of files (rewriting a 92k-entry index per edit cost ~200 ms). Objects are written by package gitobj.
+// The shadow index is left as it was: it is only the full scan's stat cache, and a full scan compares it with the
+// work tree anyway.
 
 // errDeriveFallback says a change is better recorded by a full scan (a new directory, whose contents the change
-// reports may not all name).
+// reports may not all name; a repository nested in the project, which git records as a pointer).
 var errDeriveFallback = errors.New("snapshot: change needs a full scan")
-
-type treeEntry struct {
-	mode string // "100644", "100755", "120000", "40000", "160000"
-	name string
-	sha  [20]byte
-}
-
-func (e treeEntry) isDir() bool { return e.mode == "40000" }
-
-// objects reads and writes the shadow repository's objects.
-type objects struct {
-	dir   string // the repository
-	cat   *exec.Cmd
-	in    io.WriteCloser
-	out   *bufio.Reader
-	trees map[[20]byte][]treeEntry
-}
-
-func (o *objects) close() {
-	if o.cat != nil {
-		o.in.Close()
-		o.cat.Wait()
-		o.cat = nil
-	}
-}
-
-// readTree returns a tree's entries, from the cache or git cat-file.
-func (o *objects) readTree(sha [20]byte) ([]treeEntry, error) {
-	if es, ok := o.trees[sha]; ok {
-		return es, nil
-	}
-	if o.cat == nil {
-		cmd := exec.Command(gitPath(), "cat-file", "--batch")
-		cmd.Env = append(os.Environ(), "GIT_DIR="+o.dir, "GIT_CONFIG_NOSYSTEM=1")
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			return nil, err
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, err
-		}
-		if err := cmd.Start(); err != nil {
-			return nil, err
-		}
-		o.cat, o.in, o.out = cmd, in, bufio.NewReaderSize(out, 64<<10)
-	}
-	if _, err := fmt.Fprintf(o.in, "%x\n", sha); err != nil {
-		o.close()
-		return nil, err
-	}
-	head, err := o.out.ReadString('\n')
-	if err != nil {
-		o.close()
-		return nil, err
-	}
-	f := strings.Fields(head)
-	if len(f) != 3 || f[1] != "tree" {
-		return nil, fmt.Errorf("snapshot: object %x is not a tree: %q", sha, strings.TrimSpace(head))
-	}
-	size, err := strconv.Atoi(f[2])
-	if err != nil {
-		return nil, err
-	}
-	body := make([]byte, size+1) // and the newline after it
-	if _, err := io.ReadFull(o.out, body); err != nil {
-		o.close()
-		return nil, err
-	}
-	es, err := parseTree(body[:size])
-	if err != nil {
-		return nil, err
-	}
-	if o.trees == nil || len(o.trees) > 50000 {
-		o.trees = map[[20]byte][]treeEntry{}
-	}
-	o.trees[sha] = es
-	return es, nil
-}
-
-func parseTree(b []byte) ([]treeEntry, error) {
-	var es []treeEntry
-	for len(b) > 0 {
-		sp := bytes.IndexByte(b, ' ')
-		nul := bytes.IndexByte(b, 0)
-		if sp < 0 || nul < sp || len(b) < nul+21 {
-			return nil, errors.New("snapshot: malformed tree object")
-		}
-		e := treeEntry{mode: string(b[:sp]), name: string(b[sp+1 : nul])}
-		copy(e.sha[:], b[nul+1:nul+21])
-		es = append(es, e)
-		b = b[nul+21:]
-	}
-	return es, nil
-}
-
-// treeOrder is git's: names compare as bytes, a directory's as if it ended in "/".
-func treeOrder(a, b treeEntry) int {
-	an, bn := a.name, b.name
-	if a.isDir() {
-		an += "/"
-	}
-	if b.isDir() {
-		bn += "/"
-	}
-	return strings.Compare(an, bn)
-}
-
-func encodeTree(es []treeEntry) []byte {
-	var b bytes.Buffer
-	for _, e := range es {
-		b.WriteString(e.mode)
-		b.WriteByte(' ')
-		b.WriteString(e.name)
-		b.WriteByte(0)
-		b.Write(e.sha[:])
-	}
-	return b.Bytes()
-}
-
-// write stores an object unless it is already stored loose, and returns its name.
-func (o *objects) write(kind string, content []byte) ([20]byte, error) {
-	header := kind + " " + strconv.Itoa(len(content)) + "\x00"
-	h := sha1.New()
-	h.Write([]byte(header))
-	h.Write(content)
-	var sha [20]byte
-	copy(sha[:], h.Sum(nil))
-	name := hex.EncodeToString(sha[:])
-	p := filepath.Join(o.dir, "objects", name[:2], name[2:])
-	if _, err := os.Stat(p); err == nil {
-		return sha, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return sha, err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), "tmp_obj_")
-	if err != nil {
-		return sha, err
-	}
-	zw, _ := zlib.NewWriterLevel(tmp, zlib.BestSpeed)
-	_, err = zw.Write([]byte(header))
-	if err == nil {
-		_, err = zw.Write(content)
-	}
-	if err == nil {
-		err = zw.Close()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		os.Chmod(tmp.Name(), 0o444)
-		err = os.Rename(tmp.Name(), p)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return sha, err
-}
 
 // change is what became of one path: a blob with its mode, or nothing (removed).
 type change struct {
@@ -224,17 +55,24 @@ func (n *editNode) at(parts []string) *editNode {
 	return n
 }
 
-// derive returns the tree that is prev with the dirty paths as they are on disk now.
-func (r *Repo) derive(prev string, dirty []string) (string, error) {
-	if r.objs == nil {
-		r.objs = &objects{dir: r.dir}
+// deriver makes one derived tree.
+type deriver struct {
+	fsys     *os.Root
+	objs     *gitobj.Store
+	m        *ignore.Matcher
+	prev     [20]byte
+	changed  int  // paths that changed
+	replaced bool // a folder was rebuilt whole
+}
+
+// derive returns the tree that is prev with the dirty paths as they are on disk now, how many paths changed, and
+// whether a folder was rebuilt whole. r.mu is held.
+func (r *Repo) derive(prev string, dirty []string) (string, int, bool, error) {
+	prevSha, err := gitobj.Hex(prev)
+	if err != nil {
+		return "", 0, false, err
 	}
-	var prevSha [20]byte
-	if _, err := hex.Decode(prevSha[:], []byte(prev)); err != nil {
-		return "", err
-	}
-	m := ignore.New(r.fsys)
-	r.changedPaths, r.replacedFolder = 0, false
+	d := &deriver{fsys: r.fsys, objs: r.objs, m: ignore.New(r.fsys), prev: prevSha}
 	root := &editNode{}
 	for _, p := range dirty {
 		p = path.Clean(p)
@@ -247,15 +85,18 @@ func (r *Repo) derive(prev string, dirty []string) (string, error) {
 			// A folder created, renamed or re-scanned: its subtree is what is on disk now.
 			node := root.at(parts)
 			node.replace, node.leaf, node.children = true, nil, nil
-			r.replacedFolder = true
-			if err := r.addFolder(p, m, prevSha, root); err != nil {
-				return "", err
+			d.replaced = true
+			if err := d.addFolder(p, root); err != nil {
+				return "", 0, false, err
 			}
 			continue
 		}
-		c, err := r.changeOf(p, m, prevSha)
+		if err == nil && parts[len(parts)-1] == ".git" || nestedRepo(r.fsys, path.Dir(p)) {
+			return "", 0, false, errDeriveFallback // inside or at a nested repository: git records it as a pointer
+		}
+		c, err := d.changeOf(p)
 		if err != nil {
-			return "", err
+			return "", 0, false, err
 		}
 		if c != nil {
 			n := root.at(parts)
@@ -264,16 +105,27 @@ func (r *Repo) derive(prev string, dirty []string) (string, error) {
 			}
 		}
 	}
-	sha, _, err := r.apply(prevSha, true, root)
+	sha, _, err := d.apply(prevSha, true, root)
 	if err != nil {
-		return "", err
+		return "", 0, false, err
 	}
-	return hex.EncodeToString(sha[:]), nil
+	return hex.EncodeToString(sha[:]), d.changed, d.replaced, nil
+}
+
+// nestedRepo reports whether dir or a folder above it (below the root) holds a .git: a repository of its own,
+// which git does not look into.
+func nestedRepo(fsys *os.Root, dir string) bool {
+	for ; dir != "." && dir != "/" && dir != ""; dir = path.Dir(dir) {
+		if _, err := fsys.Lstat(filepath.FromSlash(dir + "/.git")); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // addFolder adds every file below the folder p that git would record.
-func (r *Repo) addFolder(p string, m *ignore.Matcher, prev [20]byte, root *editNode) error {
-	f, err := r.fsys.Open(filepath.FromSlash(p))
+func (d *deriver) addFolder(p string, root *editNode) error {
+	f, err := d.fsys.Open(filepath.FromSlash(p))
 	if err != nil {
 		return err
 	}
@@ -283,20 +135,25 @@ func (r *Repo) addFolder(p string, m *ignore.Matcher, prev [20]byte, root *editN
 		return err
 	}
 	for _, e := range entries {
+		if e.Name() == ".git" {
+			return errDeriveFallback // a repository of its own: git records it as a pointer to its commit
+		}
+	}
+	for _, e := range entries {
 		rel := p + "/" + e.Name()
-		if e.Name() == ".git" || isHeavy(e.Name()) {
+		if isHeavy(e.Name()) {
 			continue
 		}
 		if e.IsDir() {
-			if m.Ignored(rel, true) {
+			if d.m.Ignored(rel, true) {
 				continue // git does not look inside an ignored folder for untracked files
 			}
-			if err := r.addFolder(rel, m, prev, root); err != nil {
+			if err := d.addFolder(rel, root); err != nil {
 				return err
 			}
 			continue
 		}
-		c, err := r.changeOf(rel, m, prev)
+		c, err := d.changeOf(rel)
 		if err != nil {
 			return err
 		}
@@ -308,79 +165,81 @@ func (r *Repo) addFolder(p string, m *ignore.Matcher, prev [20]byte, root *editN
 }
 
 // changeOf reads what p is now. Nil: nothing to record (ignored and not in the previous snapshot).
-func (r *Repo) changeOf(p string, m *ignore.Matcher, prev [20]byte) (*change, error) {
-	fi, c, err := statChange(r.fsys, p)
+func (d *deriver) changeOf(p string) (*change, error) {
+	fi, c, err := statChange(d.fsys, p)
 	if c != nil || err != nil {
 		return c, err
 	}
 	// git keeps tracking a file that matches .gitignore once it is tracked; a new one it leaves out.
-	if m.Ignored(p, false) {
-		if tracked, err := r.inTree(prev, p); err != nil || !tracked {
+	if d.m.Ignored(p, false) {
+		if tracked, err := d.inTree(d.prev, p); err != nil || !tracked {
 			return nil, err
 		}
 	}
-	return blobChange(r.fsys, r.objs, p, fi)
+	return blobChange(d.fsys, d.objs, p, fi)
 }
 
 // inTree reports whether the tree holds p as a file.
-func (r *Repo) inTree(tree [20]byte, p string) (bool, error) {
+func (d *deriver) inTree(tree [20]byte, p string) (bool, error) {
 	parts := strings.Split(p, "/")
 	for i, name := range parts {
-		es, err := r.objs.readTree(tree)
+		es, err := d.objs.ReadTree(tree)
 		if err != nil {
 			return false, err
 		}
-		j := slices.IndexFunc(es, func(e treeEntry) bool { return e.name == name })
+		j := slices.IndexFunc(es, func(e gitobj.Entry) bool { return e.Name == name })
 		if j < 0 {
 			return false, nil
 		}
 		if i == len(parts)-1 {
-			return !es[j].isDir(), nil
+			return !es[j].IsDir(), nil
 		}
-		if !es[j].isDir() {
+		if !es[j].IsDir() {
 			return false, nil
 		}
-		tree = es[j].sha
+		tree = es[j].SHA
 	}
 	return false, nil
 }
 
 // apply writes the tree that is sha (or an empty tree when !exists) with n's changes, and says whether it is empty.
-func (r *Repo) apply(sha [20]byte, exists bool, n *editNode) ([20]byte, bool, error) {
-	var es []treeEntry
+func (d *deriver) apply(sha [20]byte, exists bool, n *editNode) ([20]byte, bool, error) {
+	var es []gitobj.Entry
 	if exists && !n.replace {
-		got, err := r.objs.readTree(sha)
+		got, err := d.objs.ReadTree(sha)
 		if err != nil {
 			return sha, false, err
 		}
 		es = slices.Clone(got)
 	}
 	for name, child := range n.children {
-		i := slices.IndexFunc(es, func(e treeEntry) bool { return e.name == name })
+		i := slices.IndexFunc(es, func(e gitobj.Entry) bool { return e.Name == name })
 		if child.leaf != nil && len(child.children) == 0 {
 			l := child.leaf
 			switch {
-			case i >= 0 && !l.gone && es[i].mode == l.mode && es[i].sha == l.sha:
+			case i >= 0 && !l.gone && es[i].Mode == l.mode && es[i].SHA == l.sha:
 				continue // unchanged
 			case i < 0 && l.gone:
 				continue // gone, and never recorded
+			case i >= 0 && es[i].Mode == "160000":
+				return sha, false, errDeriveFallback // a nested repository's pointer: a full scan says what it is now
 			}
-			r.changedPaths++
+			d.changed++
 			if i >= 0 {
 				es = slices.Delete(es, i, i+1)
 			}
 			if !l.gone {
-				es = append(es, treeEntry{mode: l.mode, name: name, sha: l.sha})
+				es = append(es, gitobj.Entry{Mode: l.mode, Name: name, SHA: l.sha})
 			}
 			continue
 		}
 		// A directory with changes below it (a path that was a file and is now a directory holds none of the file).
 		var sub [20]byte
-		subExists := i >= 0 && es[i].isDir()
+		subExists := i >= 0 && es[i].IsDir()
 		if subExists {
-			sub = es[i].sha
+			sub = es[i].SHA
 		}
-		newSub, empty, err := r.apply(sub, subExists, child)
+		newSub, empty, err := d.apply(sub, subExists, child)
 		if err != nil {
 			return sha, false, err
 		}
@@ -388,101 +247,20 @@ func (r *Repo) apply(sha [20]byte, exists bool, n *editNode) ([20]byte, bool, er
 			es = slices.Delete(es, i, i+1)
 		}
 		if !empty {
-			es = append(es, treeEntry{mode: "40000", name: name, sha: newSub})
+			es = append(es, gitobj.Entry{Mode: "40000", Name: name, SHA: newSub})
 		}
 	}
-	slices.SortFunc(es, treeOrder)
+	slices.SortFunc(es, gitobj.TreeOrder)
 	if len(es) == 0 {
 		return [20]byte{}, true, nil
 	}
-	out, err := r.objs.write("tree", encodeTree(es))
-	if err != nil {
-		return sha, false, err
-	}
-	if r.objs.trees != nil {
-		r.objs.trees[out] = es
-	}
-	return out, false, nil
-}
-
-// commitObject writes a snapshot commit of tree with msg, as git commit-tree would for this repository.
-func (r *Repo) commitObject(tree, msg string, when int64) (string, error) {
-	return writeCommit(r.objs, tree, msg, when)
-}
-
-// writeCommit writes a snapshot commit through o.
-func writeCommit(o *objects, tree, msg string, when int64) (string, error) {
-	body := fmt.Sprintf("tree %s\nauthor Rooted <snapshots@rooted.invalid> %d +0000\ncommitter Rooted <snapshots@rooted.invalid> %d +0000\n\n%s", tree, when, when, msg)
-	sha, err := o.write("commit", []byte(body))
-	if err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(sha[:]), nil
-}
-
-// updateRef points ref at id, as a loose ref written atomically.
-func (r *Repo) updateRef(ref, id string) error {
-	p := filepath.Join(r.dir, filepath.FromSlash(ref))
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
-	tmp := p + ".lock"
-	if err := os.WriteFile(tmp, []byte(id+"\n"), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
-}
-
-// presentTree returns the tree of the project as it is now, and how many paths changed when it was derived (-1
-// when a scan through the shadow index made it). Derived when the project is watched and a base is known: the
-// base tree (every change not in r.dirty) with the dirty paths replaced. r.mu is held.
-func (r *Repo) presentTree(ctx context.Context) (string, int, error) {
-	taken, rescan := r.takeDirty()
-	if rescan {
-		r.primed = false
-	}
-	if r.track && r.primed && r.baseTre != "" && (r.healthy == nil || r.healthy()) {
-		dirty := make([]string, 0, len(taken))
-		for p := range taken {
-			dirty = append(dirty, p)
-		}
-		slices.Sort(dirty)
-		tree := r.baseTre
-		var err error
-		r.changedPaths, r.replacedFolder = 0, false
-		if len(dirty) > 0 {
-			tree, err = r.derive(r.baseTre, dirty)
-		}
-		switch {
-		case err == nil:
-			r.baseTre = tree
-			r.derived++
-			if r.replacedFolder && r.changedPaths > 0 {
-				return tree, -1, nil // a folder rebuilt whole: git counts what really changed in it
-			}
-			return tree, r.changedPaths, nil
-		case !errors.Is(err, errDeriveFallback):
-			r.putBackDirty(taken)
-			return "", 0, err
-		}
-		r.primed = false // the index has not seen the derived trees: a full scan brings it up to date
-	}
-	if err := r.stage(ctx, taken); err != nil {
-		r.putBackDirty(taken)
-		return "", 0, err
-	}
-	out, err := r.git(ctx, nil, "write-tree")
-	if err != nil {
-		r.putBackDirty(taken)
-		return "", 0, err
-	}
-	r.baseTre = strings.TrimSpace(string(out))
-	return r.baseTre, -1, nil
+	out, err := d.objs.WriteTree(es)
+	return out, false, err
 }
 
 // readChange stores what p is now as a blob: a regular file's bytes or a symlink's target; gone for what git does
 // not record (missing, a pipe or device, a file over MaxFileSize). A folder is errDeriveFallback.
-func readChange(fsys *os.Root, o *objects, p string) (*change, error) {
+func readChange(fsys *os.Root, o *gitobj.Store, p string) (*change, error) {
 	fi, c, err := statChange(fsys, p)
 	if c != nil || err != nil {
 		return c, err
@@ -509,8 +287,14 @@ func statChange(fsys *os.Root, p string) (fs.FileInfo, *change, error) {
 	return fi, nil, nil
 }
 
+// isEscape tells os.Root's refusal of a path that leaves the project through a link: nothing of the project is
+// there to record.
+func isEscape(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
+}
+
 // blobChange stores what p (described by fi) holds as a blob.
-func blobChange(fsys *os.Root, o *objects, p string, fi fs.FileInfo) (*change, error) {
+func blobChange(fsys *os.Root, o *gitobj.Store, p string, fi fs.FileInfo) (*change, error) {
 	var err error
 	var content []byte
 	mode := "100644"
@@ -535,7 +319,7 @@ func blobChange(fsys *os.Root, o *objects, p string, fi fs.FileInfo) (*change, e
 			return nil, err
 		}
 	}
-	sha, err := o.write("blob", content)
+	sha, err := o.Write("blob", content)
 	if err != nil {
 		return nil, err
 	}

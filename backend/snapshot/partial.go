@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/snapshot/gitobj"
 )
 
 // Partial snapshots. The first snapshot of a big project scans every file (seconds on 100k files); it runs in
@@ -24,8 +25,8 @@ import (
 func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
 	r.partial.Lock()
 	defer r.partial.Unlock()
-	o := &objects{dir: r.dir}
-	defer o.close()
+	o := gitobj.New(r.dir)
+	defer o.Close()
 	root := &editNode{}
 	var kept []string
 	for _, p := range paths {
@@ -38,6 +39,9 @@ func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
 		if errors.Is(err, errDeriveFallback) {
 			continue // a folder: the tools that take partial snapshots change files
 		}
+		if isEscape(err) {
+			continue // a link out of the project: nothing of the project is there, and the change will be refused
+		}
 		if err != nil {
 			return Snapshot{}, err
 		}
@@ -46,6 +50,9 @@ func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
 			root.at(parts).leaf = c
 		}
 	}
+	if len(kept) == 0 {
+		return Snapshot{}, nil
+	}
 	tree, err := writeTree(o, root)
 	if err != nil {
 		return Snapshot{}, err
@@ -53,11 +60,11 @@ func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
 	list, _ := json.Marshal(kept)
 	now := time.Now().UTC()
 	msg := fmt.Sprintf("%s\n\nFiles: %d\nPaths: %s\n", reason, len(kept), list)
-	id, err := writeCommit(o, tree, msg, now.Unix())
+	id, err := o.WriteCommit(tree, msg, now.Unix())
 	if err != nil {
 		return Snapshot{}, err
 	}
-	if err := r.updateRef(fmt.Sprintf("refs/snapshots/%020d", now.UnixNano()), id); err != nil {
+	if err := r.updateRef(snapshotRef(now), id); err != nil {
 		return Snapshot{}, err
 	}
 	r.appendLog(LogEntry{Time: now, Action: "backup", ID: id, Reason: reason + " (these paths only: the first snapshot was still running)", Files: len(kept), Paths: kept})
@@ -71,31 +78,35 @@ func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
 }
 
 // writeTree writes the tree that holds just n's files, and returns its name (the empty tree when none).
-func writeTree(o *objects, n *editNode) (string, error) {
+func writeTree(o *gitobj.Store, n *editNode) (string, error) {
 	var write func(n *editNode) ([20]byte, error)
 	write = func(n *editNode) ([20]byte, error) {
-		var es []treeEntry
+		var es []gitobj.Entry
 		for name, child := range n.children {
 			if child.leaf != nil && len(child.children) == 0 {
-				es = append(es, treeEntry{mode: child.leaf.mode, name: name, sha: child.leaf.sha})
+				es = append(es, gitobj.Entry{Mode: child.leaf.mode, Name: name, SHA: child.leaf.sha})
 				continue
 			}
 			sub, err := write(child)
 			if err != nil {
 				return sub, err
 			}
-			es = append(es, treeEntry{mode: "40000", name: name, sha: sub})
+			es = append(es, gitobj.Entry{Mode: "40000", Name: name, SHA: sub})
 		}
-		slices.SortFunc(es, treeOrder)
-		return o.write("tree", encodeTree(es))
+		slices.SortFunc(es, gitobj.TreeOrder)
+		return o.WriteTree(es)
 	}
 	sha, err := write(n)
 	return hex.EncodeToString(sha[:]), err
 }
 
-// recorded returns the paths a partial snapshot recorded, or nil for a full one.
-func (r *Repo) recorded(ctx context.Context, full string) ([]string, error) {
-	out, err := r.git(ctx, nil, "cat-file", "commit", full)
+// recorded returns the paths a partial snapshot recorded, or nil for a full one. r.mu is held.
+func (r *Repo) recorded(full string) ([]string, error) {
+	sha, err := gitobj.Hex(full)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.objs.Read(sha, "commit")
 	if err != nil {
 		return nil, err
 	}

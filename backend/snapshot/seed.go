@@ -15,8 +15,11 @@ import (
 // .git and never writes to it. A project that is not a plain git repository (none, a worktree's .git file, a
 // split index) is left to the full path; seeding returns whether it seeded.
 //
-// Borrowing is undone by detach, which copies the borrowed objects into the shadow repository in the background
-// of a long-lived process, so that a later gc in the project cannot take objects a snapshot needs.
+// Borrowing is undone by detach, which copies the borrowed objects into the shadow repository: in the background
+// of a long-lived process after the first snapshot, and at the latest before a change to anything (a command's,
+// which may delete the project's .git), in every process. The alternates file is written before the index, each
+// whole: a process killed while seeding leaves no index that needs objects the repository cannot reach. The
+// repository lock is held.
 func (r *Repo) seedFromProject(ctx context.Context) bool {
 	index := filepath.Join(r.dir, "index")
 	if _, err := os.Stat(index); err == nil {
@@ -42,7 +45,7 @@ func (r *Repo) seedFromProject(ctx context.Context) bool {
 		return false
 	}
 	undo := func() { os.Remove(index); os.Remove(alternates) }
-	if os.WriteFile(alternates, []byte(objects+"\n"), 0o600) != nil || os.WriteFile(index, data, 0o600) != nil {
+	if writeWhole(alternates, []byte(objects+"\n")) != nil || writeWhole(index, data) != nil {
 		undo()
 		return false
 	}
@@ -60,11 +63,67 @@ func isRefreshNotice(err error) bool {
 	return strings.Contains(err.Error(), "needs update") || strings.Contains(err.Error(), "needs merge")
 }
 
+// DetachBorrowed lets this repository copy the objects it borrows from the project in the background, after the
+// snapshot that needs them. Only a process that lives on should: a CLI call that exits at once would start the copy
+// each time (the copy before a command's change is made in every process). Stop ends it.
+func (r *Repo) DetachBorrowed() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.detachOK = true
+}
+
+// startDetach copies the borrowed objects in the background, under the repository lock of its own. r.mu is held.
+func (r *Repo) startDetach() {
+	ctx, stop := context.WithCancel(Background(context.Background()))
+	done := make(chan struct{})
+	r.detachStarted, r.detachStop, r.detached = true, stop, done
+	go func() {
+		defer close(done)
+		lock, err := r.lockFile(ctx, true)
+		if err == nil {
+			err = r.detach(ctx, lock)
+			lock.Close()
+		}
+		if err != nil {
+			r.mu.Lock()
+			r.detachStarted = false // try again after the next snapshot
+			r.mu.Unlock()
+		}
+	}()
+}
+
+// detachLocked copies the borrowed objects now. r.mu is held; it takes the repository lock.
+func (r *Repo) detachLocked(ctx context.Context) error {
+	if err := r.hold(ctx, true); err != nil {
+		return err
+	}
+	if !r.borrowing() {
+		return nil // copied meanwhile
+	}
+	return r.detach(ctx, r.held)
+}
+
+// waitDetached waits for a background copy of borrowed objects to finish (tests).
+func (r *Repo) waitDetached() {
+	r.mu.Lock()
+	done := r.detached
+	r.mu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+// borrowing reports whether the shadow repository borrows objects from the project.
+func (r *Repo) borrowing() bool {
+	_, err := os.Stat(filepath.Join(r.dir, "objects", "info", "alternates"))
+	return err == nil
+}
+
 // detach copies every object the shadow repository borrows from the project into its own pack and stops
-// borrowing. It runs in the background after a seeded first snapshot; until it finishes, snapshots depend on the
-// project's objects, which git keeps for two weeks after they become unreachable.
-func (r *Repo) detach(ctx context.Context) error {
-	if _, err := r.git(ctx, nil, "repack", "-a", "-d", "-q"); err != nil {
+// borrowing; lock is the repository lock, held. Until it has run, snapshots depend on the project's objects.
+// A process killed meanwhile leaves a repository that still borrows, and the next copy starts over.
+func (r *Repo) detach(ctx context.Context, lock *os.File) error {
+	if _, err := r.gitCmd(ctx, lock, "repack").Run(ctx, nil, "repack", "-a", "-d", "-q"); err != nil {
 		return err
 	}
 	if err := os.Remove(filepath.Join(r.dir, "objects", "info", "alternates")); err != nil && !errors.Is(err, fs.ErrNotExist) {

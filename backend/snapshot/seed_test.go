@@ -90,7 +90,11 @@ func TestFirstSnapshotSeedsFromTheProjectsIndex(t *testing.T) {
 	before := fingerprintDir(t, filepath.Join(p.dir, ".git"))
 	p.repo.DetachBorrowed()
 
-	snap := p.take("first")
+	// An edit's backup: the copy of borrowed objects is left to the background (a command's is not, below).
+	snap, err := p.repo.TakeFor(ctx, "first", []string{"pkg1/file1.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if !p.repo.borrowing() && looseObjects(t, p.repo.Dir()) == 0 {
 		t.Fatal("the shadow repository neither borrows nor holds objects")
 	}
@@ -104,7 +108,8 @@ func TestFirstSnapshotSeedsFromTheProjectsIndex(t *testing.T) {
 	os.RemoveAll(filepath.Join(plain, ".git"))
 	pr, _ := os.OpenRoot(plain)
 	defer pr.Close()
-	other, err := Open(pr, plain, t.TempDir(), Options{})
+	var other *Repo
+	other, err = Open(pr, plain, t.TempDir(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,5 +190,30 @@ func copyTree(t *testing.T, from, to string) {
 	t.Helper()
 	if out, err := exec.Command("cp", "-a", from+"/.", to).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v %s", err, out)
+	}
+}
+
+// Before a change to anything (a command's backup), every process, a CLI call included, copies what the shadow
+// repository borrows: the command may delete the project's .git.
+func TestCommandBackupStopsBorrowing(t *testing.T) {
+	files := map[string]string{}
+	for i := range 50 {
+		files[fmt.Sprintf("f%d.txt", i)] = fmt.Sprintf("%d\n", i)
+	}
+	p := newProject(t, files)
+	gitIn(t, p.dir, "init", "-q", "-b", "main")
+	gitIn(t, p.dir, "add", "-A")
+	gitIn(t, p.dir, "commit", "-qm", "tracked")
+	snap := p.take("before a command")
+	if p.repo.borrowing() {
+		t.Fatal("the shadow repository still borrows the project's objects after a command's backup")
+	}
+	os.RemoveAll(filepath.Join(p.dir, ".git"))
+	os.Remove(p.path("f7.txt"))
+	if _, err := p.repo.Restore(ctx, snap.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p.path("f7.txt")); string(b) != "7\n" {
+		t.Errorf("restored %q", b)
 	}
 }
