@@ -8,7 +8,7 @@ import (
 )
 
 // DefaultAllowlist is what the agent may run unless the user changes it for a project.
-var DefaultAllowlist = []string{"git", "cargo", "npm", "yarn", "pnpm", "node", "bun", "go", "ls", "find", "grep", "mkdir", "rm", "mv", "cp", "touch"}
+var DefaultAllowlist = []string{"git", "cargo", "npm", "npx", "yarn", "pnpm", "node", "bun", "go", "make", "python3", "ls", "find", "grep", "mkdir", "rm", "mv", "cp", "touch"}
 
 // ErrNotAllowed says a program is not on the allowlist.
 var ErrNotAllowed = errors.New("command not allowed")
