@@ -220,28 +220,60 @@ func TestExitCodesAndStartErrors(t *testing.T) {
 	}
 }
 
+// The environment is an allowlist: the variables builds need pass, everything else is dropped and counted; a
+// credential's name or value is dropped even under an allowed prefix, and the user's own additions pass unless
+// their value looks like a credential or the app holds them as its own keys.
 func TestEnvDropsSecrets(t *testing.T) {
 	secrets := []string{
 		"OPENAI_API_KEY=sk", "MY_SERVICE_TOKEN=t", "AWS_REGION=x", "DB_PASSWORD=p", "GITHUB_TOKEN=g", "ROOTED_KEY=r",
+		// session tokens and credentials under names of their own
+		"BW_SESSION=bw", "OP_SESSION_my=op", "SECRET_KEY_BASE=rails", "DOCKER_AUTH_CONFIG={}", "SLACK_WEBHOOK_URL=https://hooks.slack.com/x",
+		"PASSWORD=p", "TOKEN=t", "SECRET=s", "KEEP=1",
 		// by name: agents, the desktop bus and display, database passwords, keys
 		"SSH_AUTH_SOCK=/run/user/0/ssh", "SSH_AGENT_PID=12", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/bus", "DISPLAY=:0",
 		"WAYLAND_DISPLAY=wayland-0", "XAUTHORITY=/home/u/.Xauthority", "PGPASSWORD=pg", "MYSQL_PWD=my", "DATABASE_URL=postgres://h/db",
-		"STRIPE_KEY=k", "npm_config__authToken=n", "NPM_CONFIG__AUTH=a", "SENTRY_DSN=https://k@sentry", "DEPLOY_PASS=x",
+		"STRIPE_KEY=k", "npm_config__authToken=n", "NPM_CONFIG__AUTH=a", "npm_config_//registry.npmjs.org/:_authToken=n", "SENTRY_DSN=https://k@sentry", "DEPLOY_PASS=x",
+		// credentials under a toolchain's prefix
+		"NODE_AUTH_TOKEN=n", "CARGO_REGISTRY_TOKEN=c", "CARGO_REGISTRIES_MY_TOKEN=c", "UV_INDEX_X_PASSWORD=u", "PIP_INDEX_URL=https://u:p@pypi.example.com/simple",
+		"GOAUTH=git", "GOPROXY=https://user:pw@proxy.example.com",
 		// by the shape of the value
 		"SOME_URL=https://user:hunter2@git.example.com/r.git", "X=ghp_0123456789abcdefghijABCDEFGHIJ012345",
 		"Y=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig", "Z=AKIAIOSFODNN7EXAMPLE", "W=sk-ant-api03-abcdefghijkl",
 		"K=-----BEGIN OPENSSH PRIVATE KEY-----",
 	}
-	keep := []string{"PATH=/bin", "KEEP=1", "PWD=/p", "OLDPWD=/o", "HOME=/home/u", "GOPROXY=https://proxy.golang.org,direct", "LANG=C.UTF-8", "GOFLAGS=-mod=mod"}
-	got := Env(append(append([]string{"TERM=xterm-256color"}, secrets...), keep...), []string{"ROOTED_KEY"}, "TMPDIR=/t")
+	keep := []string{
+		"PATH=/bin", "PWD=/p", "OLDPWD=/o", "HOME=/home/u", "USER=u", "LOGNAME=u", "SHELL=/bin/bash", "LANG=C.UTF-8", "LC_ALL=C",
+		"TZ=UTC", "GOFLAGS=-mod=mod", "GOPATH=/home/u/go", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "NODE_OPTIONS=--max-old-space-size=4096",
+		"NODE_ENV=test", "npm_config_cache=/home/u/.npm", "CARGO_HOME=/home/u/.cargo", "CARGO_TARGET_DIR=target", "RUSTUP_HOME=/home/u/.rustup",
+		"RUSTFLAGS=-Dwarnings", "JAVA_HOME=/usr/lib/jvm/java", "GRADLE_USER_HOME=/home/u/.gradle", "PYTHONPATH=src",
+		"PYTHONDONTWRITEBYTECODE=1", "VIRTUAL_ENV=/p/.venv", "PIP_INDEX_URL=https://pypi.example.com/simple", "LD_LIBRARY_PATH=/opt/lib",
+		"GIT_AUTHOR_NAME=U", "HTTPS_PROXY=http://proxy:3128",
+	}
+	base := append(append([]string{"TERM=xterm-256color"}, secrets...), keep...)
+	got, dropped := Environ(base, nil, []string{"ROOTED_KEY"}, "TMPDIR=/t")
 	for _, kv := range secrets {
 		if slices.Contains(got, kv) {
-			t.Errorf("secret passed: %s", kv)
+			t.Errorf("passed: %s", kv)
 		}
 	}
 	for _, want := range append(keep, "TERM=dumb", "GIT_TERMINAL_PROMPT=0", "TMPDIR=/t") {
 		if !slices.Contains(got, want) {
 			t.Errorf("missing %s in %v", want, got)
+		}
+	}
+	if dropped != len(secrets) {
+		t.Errorf("%d reported dropped, %d were", dropped, len(secrets))
+	}
+	// What the user adds in Settings passes, by name or prefix; never a credential-shaped value, nor the app's keys.
+	got, _ = Environ(base, []string{"KEEP", "BW_SESSION", "MYTOOL_*", "X", "ROOTED_KEY"}, []string{"ROOTED_KEY"}, "MYTOOL_A=1")
+	for _, want := range []string{"KEEP=1", "BW_SESSION=bw", "MYTOOL_A=1"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("the user's %s is missing", want)
+		}
+	}
+	for _, no := range []string{"X=ghp_0123456789abcdefghijABCDEFGHIJ012345", "ROOTED_KEY=r", "TOKEN=t"} {
+		if slices.Contains(got, no) {
+			t.Errorf("passed although the user allowed other names or its value is a credential: %s", no)
 		}
 	}
 }

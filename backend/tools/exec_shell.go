@@ -71,11 +71,12 @@ func execShell(d Deps) *tool.Tool {
 			if err := os.WriteFile(npmrc, nil, 0o600); err != nil {
 				return execShellOut{}, err
 			}
+			// PWD names the directory as the user knows it; a program that finds it is not where it runs asks the
+			// kernel instead.
+			env, dropped := shell.Environ(os.Environ(), proj.EnvAllow, d.SecretEnv, append([]string{"PWD=" + info.Cwd, "TMPDIR=" + tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...)
 			spec := shell.Spec{
 				Argv: argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: shell.Probe(policy),
-				// PWD names the directory as the user knows it; a program that finds it is not where it runs asks the
-				// kernel instead.
-				Env: shell.Env(os.Environ(), d.SecretEnv, append([]string{"PWD=" + info.Cwd, "TMPDIR=" + tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...),
+				Env: env, EnvDropped: dropped,
 			}
 			spec.Live = live
 			root, err := d.Session.Resolve(info.Root)
