@@ -1,7 +1,11 @@
 package mcpserver
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,4 +50,38 @@ func BenchmarkMCPReadFile(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkStartToInitialize is what a client waits for when it starts the server: New on a project of 5,000
+// files in 250 folders, then initialize over pipes. Preparing the project (index, watcher, first snapshot) runs
+// behind it, so the figure does not grow with the project.
+func BenchmarkStartToInitialize(b *testing.B) {
+	dir := b.TempDir()
+	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
+	b.Setenv("XDG_CACHE_HOME", b.TempDir())
+	for i := range 250 {
+		d := filepath.Join(dir, fmt.Sprintf("pkg%03d", i))
+		os.MkdirAll(d, 0o755)
+		for j := range 20 {
+			os.WriteFile(filepath.Join(d, fmt.Sprintf("f%02d.go", j)), []byte("package p\n"), 0o644)
+		}
+	}
+	initialize := []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}` + "\n")
+	for b.Loop() {
+		s, err := New(Options{Root: dir})
+		if err != nil {
+			b.Fatal(err)
+		}
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		go s.Run(context.Background(), &Transport{Reader: inR, Writer: outW})
+		go inW.Write(initialize)
+		if line, err := bufio.NewReader(outR).ReadBytes('\n'); err != nil || !bytes.Contains(line, []byte(`"result"`)) {
+			b.Fatalf("initialize: %s %v", line, err)
+		}
+		b.StopTimer()
+		inW.Close()
+		s.Close()
+		b.StartTimer()
+	}
 }

@@ -26,7 +26,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/rooted-dev/rooted/backend/search"
+	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -41,19 +41,24 @@ type Options struct {
 	Version string
 	// Logger receives what the server has to say (stderr for stdio; never stdout, which is the protocol's).
 	Logger *slog.Logger
+
+	// prepare stands in for the tools' Prepare in tests.
+	prepare func(session.Info)
 }
 
 // Server is one MCP server over one session.
 type Server struct {
 	mcp      *mcp.Server
 	session  *session.Session
-	indexes  *search.Indexes
+	indexes  *index.Indexes
 	registry *tool.Registry
 	fixed    bool
 	log      *slog.Logger
 
 	mu      sync.Mutex
-	rootErr string // why no project is open, for the no_project message
+	rootErr string        // why no project is open, for the no_project message
+	ready   chan struct{} // closed when the open project is prepared; nil before one opens
+	prepare func(session.Info)
 
 	snapshots *snapshot.Projects // nil without a cache directory
 	deps      tools.Deps
@@ -68,6 +73,10 @@ func New(opt Options) (*Server, error) {
 	// As in the window: a watcher keeps the index, the snapshots' staging and the stale-file check current.
 	deps := tools.UserDeps(session.New(), true)
 	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, deps: deps, fixed: opt.Root != "", log: log}
+	s.prepare = opt.prepare
+	if s.prepare == nil {
+		s.prepare = s.prepareProject
+	}
 	s.registry = tools.Registry(deps)
 	s.rootErr = "no project root: start the server with --root DIR, or use a client that provides MCP roots"
 	if opt.Root != "" {
@@ -93,7 +102,7 @@ func New(opt Options) (*Server, error) {
 		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { go s.followRoots(req.Session) },
 	})
 	for _, spec := range s.registry.Specs() {
-		s.mcp.AddTool(toMCP(spec), s.handler(spec.Name))
+		s.mcp.AddTool(toMCP(spec), s.handler(spec.Name, spec.ReadOnly))
 	}
 	return s, nil
 }
@@ -113,7 +122,7 @@ func toMCP(spec tool.Spec) *mcp.Tool {
 	}
 }
 
-func (s *Server) handler(name string) mcp.ToolHandler {
+func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if _, err := s.session.Info(); err != nil && !s.fixed {
 			// No root yet: ask the client for its roots (SEP-2322's input requests; the SDK turns them into a
@@ -129,6 +138,12 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 			msg := s.rootErr
 			s.mu.Unlock()
 			return failure(tool.Errorf(tool.CodeNoProject, "%s", msg)), nil
+		}
+		if !readOnly {
+			// A change needs the project prepared (the snapshots set up to record it); a read does not wait.
+			if err := s.waitReady(ctx); err != nil {
+				return nil, err
+			}
 		}
 		args := req.Params.Arguments
 		if len(args) == 0 {
@@ -166,18 +181,52 @@ func failure(e *tool.Error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}
 }
 
+// open makes root the project and prepares it in the background (its index, watcher and first snapshot, which
+// take seconds on a large tree): the server answers initialize at once, and a tool call waits only when it needs
+// the project prepared.
 func (s *Server) open(root string) error {
 	info, err := s.session.SetRoot(root)
 	if err != nil {
 		return err
 	}
+	ready := make(chan struct{})
+	s.mu.Lock()
+	prev := s.ready
+	s.ready = ready
+	s.mu.Unlock()
+	go func() {
+		defer close(ready)
+		if prev != nil {
+			<-prev // one preparation at a time, in the order the projects opened
+		}
+		s.prepare(info)
+	}()
+	s.log.Info("project root", "root", info.Root)
+	return nil
+}
+
+func (s *Server) prepareProject(info session.Info) {
 	s.deps.Prepare(info, func(f tools.FirstSnapshot) {
 		if f.State != "running" {
 			s.log.Info("first snapshot", "root", info.Root, "state", f.State, "files", f.Snapshot.Files, "elapsed", f.Elapsed, "err", f.Err)
 		}
 	})
-	s.log.Info("project root", "root", info.Root)
-	return nil
+}
+
+// waitReady waits until the open project is prepared, or ctx ends.
+func (s *Server) waitReady(ctx context.Context) error {
+	s.mu.Lock()
+	ready := s.ready
+	s.mu.Unlock()
+	if ready == nil {
+		return nil
+	}
+	select {
+	case <-ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // followRoots opens the client's first file:// root, unless the root was fixed on the command line.
@@ -252,8 +301,10 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.mcp.Run(ctx, t)
 }
 
-// Close releases the project (its watcher, root and the snapshots' background work).
+// Close releases the project (its watcher, root and the snapshots' background work), once its preparation is
+// over (which would otherwise start a watcher after it).
 func (s *Server) Close() error {
+	_ = s.waitReady(context.Background())
 	s.deps.Jobs.Close() // background commands end with the server
 	s.indexes.Close()
 	if s.snapshots != nil {

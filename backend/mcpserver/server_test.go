@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
@@ -269,5 +270,37 @@ func TestExecStreamsProgress(t *testing.T) {
 	}
 	if out := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(out, `"exit_code":0`) || !strings.Contains(out, "second") {
 		t.Errorf("result: %s", out)
+	}
+}
+
+// initialize does not wait for the project to be prepared (its index, watcher and first snapshot take seconds on a
+// large tree); reads answer meanwhile, and a change waits for the preparation and then goes ahead.
+func TestInitializeDoesNotWaitForPrepare(t *testing.T) {
+	dir := project(t)
+	release := make(chan struct{})
+	started := make(chan struct{})
+	s, err := New(Options{Root: dir, prepare: func(session.Info) {
+		close(started)
+		<-release
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-started           // the preparation is under way, and stays so until released
+	cs := connect(t, s) // connect sends initialize and waits for its answer
+	if res, got := call(t, cs, "read_file", map[string]any{"path": "src/main.go"}); res.IsError {
+		t.Fatalf("a read while the project is prepared: %v", got)
+	}
+	wrote := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write_file", Arguments: map[string]any{"path": "new.txt", "content": "x"}})
+		wrote <- res
+	}()
+	close(release)
+	if res := <-wrote; res == nil || res.IsError {
+		t.Fatalf("a write after the preparation: %+v", res)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "new.txt")); err != nil || string(b) != "x" {
+		t.Errorf("new.txt: %q %v", b, err)
 	}
 }
