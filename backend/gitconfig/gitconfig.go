@@ -1,6 +1,7 @@
-// Package gitconfig reads git's configuration file format as far as Rooted needs it: which keys a file sets, and
-// to what. It does not follow include directives (a caller that must know what git will see asks git, or treats
-// include.path and includeIf.*.path as keys of their own), expand values, or apply git's type conversions.
+// Package gitconfig reads git's configuration files. List asks git itself, run hardened, which keys a file sets:
+// what decides whether a command changed what git runs. Parse is a small reader for files Rooted only reads for
+// itself (the global excludes file); it does not follow include directives, expand values, or apply git's type
+// conversions, and nothing that guards a boundary may rely on it.
 package gitconfig
 
 import (

@@ -83,9 +83,9 @@ func execShell(d Deps) *tool.Tool {
 			if err != nil {
 				return execShellOut{}, err
 			}
-			git := guardGit(root.Root)
+			git := guardGit(root.Root, info.Root)
 			res, err := shell.Run(ctx, spec)
-			restored := git.restore(root.Root)
+			restored := git.restore(root.Root, info.Root)
 			if err != nil {
 				return execShellOut{}, err
 			}

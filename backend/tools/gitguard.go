@@ -2,158 +2,603 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
-	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/gitconfig"
 )
 
-// The project's .git is a channel to run code later, outside any sandbox: git runs its hooks and the programs its
-// configuration names (core.fsmonitor, aliases with !, filters, ...) when the user next runs git. Landlock cannot
-// deny writes below a folder it lets commands write, so around every command Rooted records those files and, if
-// the command changed them, puts them back and says so: a new or changed hook is removed or restored, and a
-// configuration file whose executable settings changed is restored whole (other changes, such as a new remote or
-// an upstream branch, stay). The file tools refuse to write in .git at all.
+// A repository's git folder is a channel to run code later, outside any sandbox: git runs its hooks and the
+// programs its configuration names (core.fsmonitor, aliases with !, filters, gpg.program, ...) when the user next
+// runs git. Landlock cannot deny writes below a folder it lets commands write, so around every command Rooted
+// records what git would read in every repository of the project (the project's own, every nested one, submodules
+// in .git/modules, linked worktrees, bare repositories; found through .git folders, gitdir files and links alike)
+// and, if the command changed it, puts it back and says so:
+//
+//   - a .git folder the command replaced with a gitdir file or a link, or moved, is moved back;
+//   - a link the command put inside a git folder (config, hooks) is removed;
+//   - a configuration file whose program-running settings changed is restored whole, as git's own parser reads it
+//     (other changes, such as a new remote or an upstream branch, stay); a configuration file the command created
+//     (git init, config.worktree) loses its program-running settings;
+//   - a hook the command added or changed is removed or restored, in .git/hooks and in a core.hooksPath inside the
+//     work tree (husky's .husky), where the user's next git commit would run it.
+//
+// The file tools refuse to write in .git at all.
 
-// gitState is what a command may not change in one .git folder.
-type gitState struct {
-	dir     string            // root-relative .git folder
-	files   map[string][]byte // config files: root-relative path -> content (nil: absent)
-	modes   map[string]fs.FileMode
-	hooks   map[string][32]byte // hook files by root-relative path -> content hash
-	hookRaw map[string][]byte
+// guarded is one file as a command found it: its type, its content (a link's target), and its identity.
+type guarded struct {
+	mode fs.FileMode
+	data []byte
+	info fs.FileInfo
+	// dest is the git folder a .git file or link leads to (root-relative), "" when it leads out of the project.
+	dest string
 }
 
-var gitConfigFiles = []string{"config", "config.worktree", "info/attributes"}
+// gitState is what git would read, in every repository of the project.
+type gitState struct {
+	entries  map[string]guarded // every .git in a work tree: folder, gitdir file or link
+	dirs     map[string]string  // git folders (root-relative) -> their work tree ("" for a bare one)
+	configs  map[string]guarded // configuration files, and files they include from inside the project
+	hooks    map[string]guarded // files git runs as hooks
+	pointers map[string]guarded // commondir files: where a linked worktree's git reads its configuration
+	links    map[string]guarded // links inside git folders
+}
 
-// guardGit records the project's .git (when it is a folder) before a command.
-func guardGit(root *os.Root) *gitState {
-	fi, err := root.Lstat(".git")
-	if err != nil || !fi.IsDir() {
-		return &gitState{} // none yet (a command that creates one is checked for hooks afterwards)
+// skipInGitDir are the parts of a git folder that hold data, not programs or settings: not read by the guard.
+var skipInGitDir = map[string]bool{"objects": true, "refs": true, "logs": true, "lfs": true, "rr-cache": true}
+
+// guardGit records, before a command, what git would read in every repository of the project.
+func guardGit(root *os.Root, abs string) *gitState {
+	return scanGit(root, abs)
+}
+
+func scanGit(root *os.Root, abs string) *gitState {
+	st := &gitState{
+		entries: map[string]guarded{}, dirs: map[string]string{}, configs: map[string]guarded{},
+		hooks: map[string]guarded{}, pointers: map[string]guarded{}, links: map[string]guarded{},
 	}
-	st := &gitState{dir: ".git", files: map[string][]byte{}, modes: map[string]fs.FileMode{}, hooks: map[string][32]byte{}, hookRaw: map[string][]byte{}}
-	for _, name := range gitConfigFiles {
-		rel := path.Join(".git", name)
-		if fi, err := root.Lstat(rel); err == nil && fi.Mode().IsRegular() {
-			if b, err := files.ReadRegular(root, "exec", rel); err == nil {
-				st.files[rel], st.modes[rel] = b, fi.Mode().Perm()
+	if _, err := root.Lstat(".git"); err == nil {
+		st.addEntry(root, abs, ".git")
+	}
+	// One walk of the work tree, each folder opened from its parent by the name readdir gave, links never followed.
+	// Where the file system counts a folder's subfolders, a folder without any is not looked into further: only
+	// its names are read, which is most of a node_modules.
+	var found, bare []string
+	var walk func(dir *os.Root, rel string)
+	walk = func(dir *os.Root, rel string) {
+		f, err := dir.Open(".")
+		if err != nil {
+			return
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return
+		}
+		names, _ := f.Readdirnames(-1)
+		f.Close()
+		if slices.Contains(names, ".git") && rel != "." {
+			found = append(found, path.Join(rel, ".git"))
+		}
+		left := subdirs(fi)
+		if left > 0 && slices.Contains(names, ".git") {
+			if fi, err := dir.Lstat(".git"); err == nil && fi.IsDir() {
+				left--
+			}
+		}
+		if left == 0 {
+			return // no folders in it, so neither a bare repository's objects nor anything to walk into
+		}
+		if rel != "." && slices.Contains(names, "HEAD") && slices.Contains(names, "objects") && slices.Contains(names, "config") {
+			if fi, err := dir.Lstat("objects"); err == nil && fi.IsDir() {
+				bare = append(bare, rel)
+				return
+			}
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			if left == 0 {
+				break
+			}
+			if name == ".git" {
+				continue
+			}
+			fi, err := dir.Lstat(name)
+			if err != nil || !fi.IsDir() {
+				continue
+			}
+			left--
+			if sub, err := dir.OpenRoot(name); err == nil {
+				walk(sub, path.Join(rel, name))
+				sub.Close()
 			}
 		}
 	}
-	for rel, b := range hookFiles(root) {
-		st.hooks[rel], st.hookRaw[rel] = sha256.Sum256(b), b
+	walk(root, ".")
+	for _, p := range found {
+		st.addEntry(root, abs, p)
 	}
+	for _, g := range bare {
+		st.addGitDir(root, g, "")
+	}
+	st.addConfigured(root, abs)
 	return st
 }
 
-// hookFiles reads the hooks git would run: the files in .git/hooks that are not samples.
-func hookFiles(root *os.Root) map[string][]byte {
-	out := map[string][]byte{}
-	d, err := root.Open(".git/hooks")
+// addEntry records a .git and the git folder it is or leads to.
+func (st *gitState) addEntry(root *os.Root, abs, p string) {
+	fi, err := root.Lstat(p)
 	if err != nil {
-		return out
+		return
 	}
-	defer d.Close()
-	entries, _ := d.ReadDir(-1)
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".sample") || e.IsDir() {
-			continue
+	g := guarded{mode: fi.Mode(), info: fi}
+	switch {
+	case fi.IsDir():
+		g.dest = p
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := root.Readlink(p)
+		if err != nil {
+			return
 		}
-		rel := ".git/hooks/" + e.Name()
-		if e.Type()&fs.ModeSymlink != 0 {
-			out[rel] = []byte("symlink") // any link is a change to undo
-			continue
+		g.data, g.dest = []byte(target), inside(abs, path.Dir(p), target)
+	case fi.Mode().IsRegular():
+		b, err := readSmall(root, p, 4096)
+		if err != nil {
+			return
 		}
-		if b, err := files.ReadRegular(root, "exec", rel); err == nil {
-			out[rel] = b
+		g.data = b
+		if rest, ok := strings.CutPrefix(string(b), "gitdir:"); ok {
+			g.dest = inside(abs, path.Dir(p), strings.TrimSpace(rest))
 		}
+	default:
+		return
 	}
-	return out
+	st.entries[p] = g
+	if g.dest != "" {
+		st.addGitDir(root, g.dest, path.Dir(p))
+	}
 }
 
-// restore undoes what a command changed of before's files, and returns what it undid.
-func (before *gitState) restore(root *os.Root) []string {
-	var undone []string
-	now := hookFiles(root)
-	for rel, b := range now {
-		old, had := before.hooks[rel]
-		if had && old == sha256.Sum256(b) {
-			continue
+// inside resolves target (absolute, or relative to the root-relative folder dir) to a root-relative path, or ""
+// when it leads out of the project. What it names is then opened through the root, which refuses any escape.
+func inside(abs, dir, target string) string {
+	var rel string
+	if filepath.IsAbs(target) {
+		r, err := filepath.Rel(abs, target)
+		if err != nil {
+			return ""
 		}
-		root.Remove(rel)
-		if had {
-			root.WriteFile(rel, before.hookRaw[rel], 0o755)
-			undone = append(undone, "restored "+rel+", which the command changed")
-		} else {
-			undone = append(undone, "removed "+rel+", a hook the command added")
-		}
+		rel = filepath.ToSlash(r)
+	} else {
+		rel = path.Join(dir, filepath.ToSlash(target))
 	}
-	for rel, old := range before.files {
-		cur, err := files.ReadRegular(root, "exec", rel)
-		if err == nil && bytes.Equal(cur, old) {
-			continue
+	if !filepath.IsLocal(rel) {
+		return ""
+	}
+	return path.Clean(rel)
+}
+
+// addGitDir records the settings, hooks and links of a git folder (with its submodules' and worktrees' folders).
+func (st *gitState) addGitDir(root *os.Root, g, worktree string) {
+	if _, seen := st.dirs[g]; seen {
+		if worktree != "" {
+			st.dirs[g] = worktree
 		}
-		if keys := execKeysChanged(old, cur); len(keys) > 0 || (err != nil && path.Base(rel) == "config") {
-			root.Remove(rel)
-			if werr := root.WriteFile(rel, old, before.modes[rel]); werr == nil {
-				what := "the command removed it"
-				if len(keys) > 0 {
-					what = "the command set " + strings.Join(keys, ", ")
+		return
+	}
+	st.dirs[g] = worktree
+	fsys := root.FS()
+	var walk func(dir string)
+	walk = func(dir string) {
+		entries, err := fs.ReadDir(fsys, dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			p := path.Join(dir, e.Name())
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				if target, err := root.Readlink(p); err == nil {
+					st.links[p] = guarded{mode: fs.ModeSymlink, data: []byte(target)}
 				}
-				undone = append(undone, fmt.Sprintf("restored %s: %s", rel, what))
+			case e.IsDir():
+				if !skipInGitDir[e.Name()] {
+					walk(p)
+				}
+			case !e.Type().IsRegular():
+			case path.Base(dir) == "hooks" && !strings.HasSuffix(e.Name(), ".sample"):
+				st.read(root, st.hooks, p)
+			case e.Name() == "config" || e.Name() == "config.worktree":
+				st.read(root, st.configs, p)
+			case e.Name() == "commondir":
+				st.read(root, st.pointers, p)
 			}
 		}
 	}
-	// A configuration file the command created (config.worktree, info/attributes) with executable settings.
-	if before.dir != "" {
-		for _, name := range gitConfigFiles {
-			rel := path.Join(".git", name)
-			if _, had := before.files[rel]; had {
+	walk(g)
+}
+
+func (st *gitState) read(root *os.Root, into map[string]guarded, p string) {
+	fi, err := root.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	if b, err := root.ReadFile(p); err == nil {
+		into[p] = guarded{mode: fi.Mode(), data: b, info: fi}
+	}
+}
+
+func readSmall(root *os.Root, p string, max int) ([]byte, error) {
+	f, err := root.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := make([]byte, max)
+	n, _ := f.Read(b)
+	return b[:n], nil
+}
+
+// addConfigured adds what the configuration files name: files they include from inside the project (guarded as
+// configuration), and the hooks in a core.hooksPath inside a work tree.
+func (st *gitState) addConfigured(root *os.Root, abs string) {
+	todo := slices.Collect(mapKeys(st.configs))
+	slices.Sort(todo)
+	for len(todo) > 0 && len(st.configs) < 1000 {
+		p := todo[0]
+		todo = todo[1:]
+		keys, err := listConfig(st.configs[p].data)
+		if err != nil {
+			continue
+		}
+		for k, vs := range keys {
+			if k != "include.path" && !(strings.HasPrefix(k, "includeif.") && strings.HasSuffix(k, ".path")) {
 				continue
 			}
-			if cur, err := files.ReadRegular(root, "exec", rel); err == nil {
-				if keys := execKeysChanged(nil, cur); len(keys) > 0 {
-					root.Remove(rel)
-					undone = append(undone, fmt.Sprintf("removed %s: the command set %s", rel, strings.Join(keys, ", ")))
+			for _, v := range vs {
+				if strings.HasPrefix(v, "~") {
+					continue // in the home folder: not the project's to guard
 				}
+				if inc := inside(abs, path.Dir(p), v); inc != "" {
+					if _, seen := st.configs[inc]; !seen {
+						st.read(root, st.configs, inc)
+						if _, ok := st.configs[inc]; ok {
+							todo = append(todo, inc)
+						}
+					}
+				}
+			}
+		}
+		// core.hooksPath, relative to the work tree, of a repository with one.
+		worktree, ok := st.dirs[path.Dir(p)]
+		if !ok || worktree == "" || path.Base(p) != "config" && path.Base(p) != "config.worktree" {
+			continue
+		}
+		if v := keys["core.hookspath"]; len(v) > 0 && v[len(v)-1] != "" && !strings.HasPrefix(v[len(v)-1], "~") {
+			if dir := inside(abs, worktree, v[len(v)-1]); dir != "" {
+				st.addHookDir(root, dir)
+				if path.Base(dir) == "_" { // husky 9: the hooks in .husky/_ run the user's in .husky
+					st.addHookDir(root, path.Dir(dir))
+				}
+			}
+		}
+	}
+}
+
+// addHookDir records the files of a hooks folder in the work tree: git runs them as hooks.
+func (st *gitState) addHookDir(root *os.Root, dir string) {
+	entries, err := fs.ReadDir(root.FS(), dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		p := path.Join(dir, e.Name())
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			if target, err := root.Readlink(p); err == nil {
+				st.hooks[p] = guarded{mode: fs.ModeSymlink, data: []byte(target)}
+			}
+		case e.Type().IsRegular():
+			st.read(root, st.hooks, p)
+		}
+	}
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// restore undoes what a command changed of what git would read, and returns what it undid.
+func (before *gitState) restore(root *os.Root, abs string) []string {
+	var undone []string
+	say := func(format string, args ...any) { undone = append(undone, fmt.Sprintf(format, args...)) }
+	after := scanGit(root, abs)
+	rescan := false
+
+	// 1. Each .git as it was: a folder moved back, a gitdir file or link put back.
+	for p, b := range before.entries {
+		a, ok := after.entries[p]
+		if ok && a.mode.Type() == b.mode.Type() && (b.mode.IsDir() && os.SameFile(a.info, b.info) || !b.mode.IsDir() && bytes.Equal(a.data, b.data)) {
+			continue
+		}
+		if b.mode.IsDir() {
+			if ok && a.mode.IsDir() {
+				continue // another folder: a new repository, checked below as one
+			}
+			src := ""
+			for g := range after.dirs {
+				if fi, err := root.Lstat(g); err == nil && os.SameFile(fi, b.info) {
+					src = g
+				}
+			}
+			if src == "" && ok && a.dest != "" {
+				if fi, err := root.Lstat(a.dest); err == nil && fi.IsDir() {
+					src = a.dest
+				}
+			}
+			if ok {
+				root.Remove(p)
+			}
+			switch {
+			case src != "" && root.Rename(src, p) == nil:
+				say("put back %s, which the command moved to %s", p, src)
+			case ok:
+				say("removed %s, which the command put in place of the repository's folder", p)
+			default:
+				continue // deleted: the snapshots recover history
+			}
+			rescan = true
+			continue
+		}
+		// A gitdir file or link before: put it back as it was.
+		if ok && a.mode.IsDir() {
+			continue
+		}
+		if ok {
+			root.Remove(p)
+		}
+		var err error
+		if b.mode&fs.ModeSymlink != 0 {
+			err = root.Symlink(string(b.data), p)
+		} else {
+			err = root.WriteFile(p, b.data, b.mode.Perm())
+		}
+		if err == nil {
+			say("restored %s, which the command changed", p)
+			rescan = true
+		}
+	}
+	for p, a := range after.entries {
+		if _, had := before.entries[p]; !had && !a.mode.IsDir() && a.dest == "" {
+			if root.Remove(p) == nil {
+				say("removed %s: it leads git to a repository outside the project", p)
+				rescan = true
+			}
+		}
+	}
+	// 2. Links in git folders, and commondir files that lead git elsewhere.
+	for p, a := range after.links {
+		if b, had := before.links[p]; had && bytes.Equal(b.data, a.data) {
+			continue
+		}
+		if root.Remove(p) == nil {
+			say("removed %s, a link the command put in a git folder", p)
+			rescan = true
+		}
+	}
+	for p, a := range after.pointers {
+		b, had := before.pointers[p]
+		if had && bytes.Equal(b.data, a.data) {
+			continue
+		}
+		if _, known := after.dirs[inside(abs, path.Dir(p), strings.TrimSpace(string(a.data)))]; !had && known {
+			continue // a new linked worktree of a repository in the project
+		}
+		root.Remove(p)
+		if had {
+			root.WriteFile(p, b.data, b.mode.Perm())
+		}
+		say("restored %s, which the command pointed elsewhere", p)
+		rescan = true
+	}
+	if rescan {
+		after = scanGit(root, abs)
+	}
+
+	// 3. Configuration: git's own reading of each file before and after.
+	restored := false
+	for p, b := range before.configs {
+		a, ok := after.configs[p]
+		if ok && bytes.Equal(a.data, b.data) {
+			continue
+		}
+		why := "the command removed it"
+		if ok {
+			keys, err := execKeysChanged(b.data, a.data)
+			switch {
+			case err != nil:
+				why = "git could not read what the command wrote"
+			case len(keys) == 0:
+				continue
+			default:
+				why = "the command set " + strings.Join(keys, ", ")
+			}
+		}
+		root.Remove(p)
+		if err := writeFileAll(root, p, b.data, b.mode.Perm()); err == nil {
+			say("restored %s: %s", p, why)
+			restored = true
+		}
+	}
+	for p, a := range after.configs {
+		if _, had := before.configs[p]; had {
+			continue
+		}
+		if keys, clean, err := stripExecKeys(a.data); err != nil || len(keys) > 0 {
+			root.Remove(p)
+			if err != nil {
+				say("removed %s: git could not read it", p)
+			} else if root.WriteFile(p, clean, a.mode.Perm()) == nil {
+				say("removed %s from %s, which the command created", strings.Join(keys, ", "), p)
+			}
+			restored = true
+		}
+	}
+	if restored {
+		after = scanGit(root, abs)
+	}
+
+	// 4. Hooks: removed when new, restored when changed.
+	for p, a := range after.hooks {
+		b, had := before.hooks[p]
+		if had && b.mode == a.mode && bytes.Equal(b.data, a.data) {
+			continue
+		}
+		root.Remove(p)
+		if !had {
+			say("removed %s, a hook the command added (git would run it)", p)
+			continue
+		}
+		if b.mode&fs.ModeSymlink != 0 {
+			root.Symlink(string(b.data), p)
+		} else {
+			writeFileAll(root, p, b.data, b.mode.Perm())
+		}
+		say("restored %s, a hook the command changed (git would run it)", p)
+	}
+	for p, b := range before.hooks { // a hook the command removed along with its folder (replaced by a link)
+		if _, ok := after.hooks[p]; !ok && b.mode.IsRegular() {
+			if _, err := root.Lstat(path.Dir(p)); err != nil {
+				writeFileAll(root, p, b.data, b.mode.Perm())
 			}
 		}
 	}
 	slices.Sort(undone)
-	return undone
+	return slices.Compact(undone)
+}
+
+func writeFileAll(root *os.Root, p string, b []byte, perm fs.FileMode) error {
+	if err := root.MkdirAll(path.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return root.WriteFile(p, b, perm)
 }
 
 // runsPrograms matches the configuration keys (lower case, subsection kept) whose value is a program git runs, or
 // which decide what it runs or where: narrower than what "git config" refuses to set (shell.GitExecKey), so that
 // a new remote or branch does not count.
 var runsPrograms = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|worktree|alternaterefscommand)|alias\..+|filter\..+\.(clean|smudge|process)|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|credential\.(.+\.)?helper|gpg\.(.+\.)?program|sequence\.editor|include\.path|includeif\..+\.path|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|protocol\.(.+\.)?allow|url\..+\.(pushinsteadof|insteadof)|pager\..+|sendemail\..+|web\.browser|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|difftool\..+\.(cmd|path)|mergetool\..+\.(cmd|path)|submodule\..+\.update|init\.templatedir)$`)
+	return regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|worktree|alternaterefscommand)|alias\..+|filter\..+\.(clean|smudge|process|required)|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|credential\.(.+\.)?helper|gpg\.(.+\.)?program|commit\.gpgsign|tag\.gpgsign|sequence\.editor|include\.path|includeif\..+\.path|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack|vcs)|protocol\.(.+\.)?allow|url\..+\.(pushinsteadof|insteadof)|pager\..+|sendemail\..+|web\.browser|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|difftool\..+\.(cmd|path)|mergetool\..+\.(cmd|path)|submodule\..+\.update|init\.templatedir|extensions\.worktreeconfig|ssh\.variant)$`)
 }) // compiled on first use: start-up stays short
 
-// execKeysChanged lists the executable settings (runsPrograms) whose values differ between two git
-// configuration files.
-func execKeysChanged(before, after []byte) []string {
-	a, b := gitconfig.Parse(before), gitconfig.Parse(after)
+// configLists remembers git's reading of configuration contents (by their hash): a scan before and after every
+// command asks again only for what changed.
+var configLists = struct {
+	sync.Mutex
+	m map[[32]byte]listed
+}{m: map[[32]byte]listed{}}
+
+type listed struct {
+	keys map[string][]string
+	err  error
+}
+
+func listConfig(b []byte) (map[string][]string, error) {
+	sum := sha256.Sum256(b)
+	configLists.Lock()
+	l, ok := configLists.m[sum]
+	configLists.Unlock()
+	if ok {
+		return l.keys, l.err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	keys, err := gitconfig.List(ctx, b)
+	if err != nil && !errors.Is(err, gitconfig.ErrUnreadable) {
+		return nil, err // git did not run: not remembered
+	}
+	configLists.Lock()
+	if len(configLists.m) > 512 {
+		clear(configLists.m)
+	}
+	configLists.m[sum] = listed{keys, err}
+	configLists.Unlock()
+	return keys, err
+}
+
+// execKeys are the program-running settings among keys.
+func execKeys(keys map[string][]string) map[string][]string {
+	out := map[string][]string{}
+	for k, v := range keys {
+		if runsPrograms().MatchString(k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// execKeysChanged lists the program-running settings whose values differ between two configuration files, as git
+// reads them; an error when git cannot read after.
+func execKeysChanged(before, after []byte) ([]string, error) {
+	b, err := listConfig(after)
+	if err != nil {
+		return nil, err
+	}
+	a, _ := listConfig(before) // unreadable before: every setting now counts
+	ea, eb := execKeys(a), execKeys(b)
 	var out []string
-	for k, v := range b {
-		if runsPrograms().MatchString(k) && !slices.Equal(a[k], v) {
+	for k, v := range eb {
+		if !slices.Equal(ea[k], v) {
 			out = append(out, k)
 		}
 	}
-	for k := range a {
-		if _, ok := b[k]; !ok && runsPrograms().MatchString(k) {
+	for k := range ea {
+		if _, ok := eb[k]; !ok {
 			out = append(out, k)
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	return out, nil
+}
+
+// stripExecKeys returns a configuration file's content without its program-running settings, removed by git
+// itself, and the keys it removed.
+func stripExecKeys(b []byte) (keys []string, clean []byte, err error) {
+	listedKeys, err := listConfig(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	for k := range execKeys(listedKeys) {
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return nil, b, nil
+	}
+	slices.Sort(keys)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if clean, err = gitconfig.Without(ctx, b, keys); err != nil {
+		return nil, nil, err
+	}
+	if left, err := listConfig(clean); err != nil || len(execKeys(left)) > 0 {
+		return nil, nil, fmt.Errorf("%w: settings that run programs stay", gitconfig.ErrUnreadable)
+	}
+	return keys, clean, nil
 }

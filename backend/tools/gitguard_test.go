@@ -18,54 +18,189 @@ type guardedOut struct {
 	Hint        string
 }
 
-// Nothing a command does leaves git something to run later: hooks and executable settings it writes into .git are
-// put back (and the model told), ordinary changes to the configuration stay, and commands that would remove or
-// overwrite a repository are refused. One row per way in.
-func TestCommandsCannotPlantCodeInGit(t *testing.T) {
-	reg, _, root := openRegistry(t, "main.go")
-	git := exec.Command("git", "init", "-q")
-	git.Dir = root
-	if out, err := git.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
+// fakeHome points HOME (and git's global configuration) at a fresh folder: the user's git below runs as the
+// user's would, with only a name and an e-mail address configured.
+func fakeHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = User\n\temail = u@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644)
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	return home
+}
+
+// userGit runs git as the user does, outside any sandbox: whatever the repository's settings and hooks say runs.
+func userGit(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	return string(out)
+}
+
+func mustGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v %s", args, err, out)
 	}
-	config := filepath.Join(root, ".git", "config")
-	orig, _ := os.ReadFile(config)
-	node := func(js string) string { return `{"command": "node", "args": ["-e", ` + jsonString(js) + `]}` }
-	for _, row := range []struct {
-		name, args, want string
+}
+
+// Nothing a command leaves in any repository of the project runs when the user next runs git outside the sandbox.
+// One row per way in: each payload plants a program that writes a marker file; after the command, the user runs
+// git status, git add and git commit in each repository, and the marker must not appear. Rooted says what it put
+// back.
+func TestNothingACommandLeavesInGitRunsLater(t *testing.T) {
+	const hook = `'#!/bin/sh\ntouch ' + M + '\n'`
+	fsmonitor := func(where string) string {
+		return `fs.appendFileSync('` + where + `', '\n[core]\n\tfsmonitor = "touch ' + M + ' #"\n');`
+	}
+	initAndCommit := func(t *testing.T, root string) {
+		mustGit(t, root, "init", "-q")
+		mustGit(t, root, "add", "-A")
+		mustGit(t, root, "commit", "-qm", "first")
+	}
+	rows := []struct {
+		name    string
+		setup   func(t *testing.T, root string)
+		payload string   // node code; M is the marker's path, git(...) runs git in the sandbox
+		repos   []string // where the user runs git afterwards (default: the project)
 	}{
-		{"fsmonitor appended to .git/config", node(`require('fs').appendFileSync('.git/config', '[core]\n\tfsmonitor = "touch /tmp/pwned"\n')`), "restored .git/config: the command set core.fsmonitor"},
-		{"an alias that runs a shell", node(`require('fs').appendFileSync('.git/config', '[alias]\n\tst = !sh -c id\n')`), "restored .git/config: the command set alias.st"},
-		{"a clean filter", node(`require('fs').appendFileSync('.git/config', '[filter "x"]\n\tclean = sh evil.sh\n')`), "restored .git/config: the command set filter.x.clean"},
-		{"hooksPath in config.worktree", node(`require('fs').writeFileSync('.git/config.worktree', '[core]\n\thooksPath = hooks\n')`), "removed .git/config.worktree: the command set core.hookspath"},
-		{"a pre-commit hook", node(`require('fs').writeFileSync('.git/hooks/pre-commit', '#!/bin/sh\nid\n', {mode: 0o755})`), "removed .git/hooks/pre-commit, a hook the command added"},
-		{".git/config deleted", node(`require('fs').unlinkSync('.git/config')`), "restored .git/config: the command removed it"},
-	} {
+		{name: "fsmonitor appended to .git/config", setup: initAndCommit, payload: fsmonitor(".git/config")},
+		{name: "capital letters", setup: initAndCommit, payload: `fs.appendFileSync('.git/config', '\n[CORE]\n\tFsMonitor = "touch ' + M + ' #"\n');`},
+		{name: "a comment line over 1 MiB before it", setup: initAndCommit, payload: `fs.appendFileSync('.git/config', '\n#' + 'x'.repeat(1100000) + '\n[core]\n\tfsmonitor = "touch ' + M + ' #"\n');`},
+		{name: "a UTF-8 byte-order mark", setup: initAndCommit, payload: `const c = fs.readFileSync('.git/config', 'utf8'); fs.writeFileSync('.git/config', '\ufeff[core]\n\tfsmonitor = "touch ' + M + ' #"\n' + c);`},
+		{name: "a value holding ]", setup: initAndCommit, payload: `fs.appendFileSync('.git/config', '\n[core] fsmonitor = "touch ' + M + ' #]"\n');`},
+		{name: "a .git folder renamed behind a gitdir file", setup: initAndCommit, payload: `fs.renameSync('.git', '.gx'); fs.writeFileSync('.git', 'gitdir: .gx\n'); ` + fsmonitor(".gx/config")},
+		{name: "an absolute gitdir", setup: initAndCommit, payload: `fs.renameSync('.git', '.gx'); fs.writeFileSync('.git', 'gitdir: ' + process.cwd() + '/.gx\n'); ` + fsmonitor(".gx/config")},
+		{name: "a .git folder renamed behind a link", setup: initAndCommit, payload: `fs.renameSync('.git', '.gx'); fs.symlinkSync('.gx', '.git'); ` + fsmonitor(".gx/config")},
+		{name: "a gitdir file leading to a copy", setup: initAndCommit, payload: `fs.cpSync('.git', '.gx', {recursive: true}); fs.rmSync('.git', {recursive: true}); fs.writeFileSync('.git', 'gitdir: .gx\n'); ` + fsmonitor(".gx/config")},
+		{name: "a nested repository the command creates and adds", setup: initAndCommit, repos: []string{".", "vendor/lib"}, payload: `git('init', '-q', 'vendor/lib'); fs.writeFileSync('vendor/lib/f', 'x'); git('-C', 'vendor/lib', 'add', 'f'); git('-C', 'vendor/lib', 'commit', '-qm', 'x'); ` + fsmonitor("vendor/lib/.git/config") + ` git('add', 'vendor/lib');`},
+		{name: "a nested repository that was there", repos: []string{".", "vendor/lib"}, setup: func(t *testing.T, root string) {
+			os.MkdirAll(filepath.Join(root, "vendor", "lib"), 0o755)
+			os.WriteFile(filepath.Join(root, "vendor", "lib", "f"), []byte("x"), 0o644)
+			initAndCommit(t, filepath.Join(root, "vendor", "lib"))
+			initAndCommit(t, root)
+		}, payload: fsmonitor("vendor/lib/.git/config")},
+		{name: "a project without .git: git init and fsmonitor", payload: `git('init', '-q'); git('add', '-A'); git('commit', '-qm', 'x'); ` + fsmonitor(".git/config")},
+		{name: "a project without .git: git init and a hook", payload: `git('init', '-q'); git('add', '-A'); git('commit', '-qm', 'x'); fs.writeFileSync('.git/hooks/pre-commit', ` + hook + `, {mode: 0o755});`},
+		{name: "a pre-commit hook", setup: initAndCommit, payload: `fs.writeFileSync('.git/hooks/pre-commit', ` + hook + `, {mode: 0o755});`},
+		{name: "a hook that is a link into the work tree", setup: initAndCommit, payload: `fs.writeFileSync('evil.sh', ` + hook + `, {mode: 0o755}); fs.symlinkSync('../../evil.sh', '.git/hooks/pre-commit');`},
+		{name: "the hooks folder replaced by a link", setup: initAndCommit, payload: `fs.mkdirSync('h'); fs.writeFileSync('h/pre-commit', ` + hook + `, {mode: 0o755}); fs.rmSync('.git/hooks', {recursive: true}); fs.symlinkSync('../h', '.git/hooks');`},
+		{name: ".git/config replaced by a link", setup: initAndCommit, payload: `fs.writeFileSync('cfg', fs.readFileSync('.git/config', 'utf8') + '[core]\n\tfsmonitor = "touch ' + M + ' #"\n'); fs.unlinkSync('.git/config'); fs.symlinkSync('../cfg', '.git/config');`},
+		{name: "core.hooksPath into the work tree", setup: initAndCommit, payload: `fs.mkdirSync('h'); fs.writeFileSync('h/pre-commit', ` + hook + `, {mode: 0o755}); fs.appendFileSync('.git/config', '[core]\n\thooksPath = h\n');`},
+		{name: "gpg.program with signing on", setup: initAndCommit, payload: `fs.writeFileSync('gpg.sh', ` + hook + `, {mode: 0o755}); fs.appendFileSync('.git/config', '[commit]\n\tgpgsign = true\n[gpg]\n\tprogram = ' + process.cwd() + '/gpg.sh\n');`},
+		{name: "a clean filter", setup: initAndCommit, payload: `fs.writeFileSync('.gitattributes', '* filter=x\n'); fs.appendFileSync('.git/config', '[filter "x"]\n\tclean = "sh -c \'touch ' + M + '; cat\'"\n');`},
+		{name: "config.worktree with worktreeConfig", setup: initAndCommit, payload: `fs.appendFileSync('.git/config', '[extensions]\n\tworktreeConfig = true\n'); fs.writeFileSync('.git/config.worktree', '[core]\n\tfsmonitor = "touch ' + M + ' #"\n');`},
+		{name: "a husky hook changed", setup: func(t *testing.T, root string) {
+			os.MkdirAll(filepath.Join(root, ".husky"), 0o755)
+			os.WriteFile(filepath.Join(root, ".husky", "pre-commit"), []byte("#!/bin/sh\ntrue\n"), 0o755)
+			initAndCommit(t, root)
+			mustGit(t, root, "config", "core.hooksPath", ".husky")
+		}, payload: `fs.writeFileSync('.husky/pre-commit', ` + hook + `, {mode: 0o755});`},
+		{name: "a husky hook added", setup: func(t *testing.T, root string) {
+			os.MkdirAll(filepath.Join(root, ".husky"), 0o755)
+			initAndCommit(t, root)
+			mustGit(t, root, "config", "core.hooksPath", ".husky")
+		}, payload: `fs.writeFileSync('.husky/commit-msg', ` + hook + `, {mode: 0o755});`},
+		{name: "husky 9: the user's hook beside .husky/_", setup: func(t *testing.T, root string) {
+			os.MkdirAll(filepath.Join(root, ".husky", "_"), 0o755)
+			os.WriteFile(filepath.Join(root, ".husky", "_", "pre-commit"), []byte("#!/bin/sh\n[ -f .husky/pre-commit ] && sh .husky/pre-commit\nexit 0\n"), 0o755)
+			initAndCommit(t, root)
+			mustGit(t, root, "config", "core.hooksPath", ".husky/_")
+		}, payload: `fs.writeFileSync('.husky/pre-commit', ` + hook + `);`},
+		{name: "a file the configuration includes", setup: func(t *testing.T, root string) {
+			os.WriteFile(filepath.Join(root, "team.gitconfig"), []byte("[user]\n\tname = Team\n"), 0o644)
+			initAndCommit(t, root)
+			mustGit(t, root, "config", "include.path", "../team.gitconfig")
+		}, payload: fsmonitor("team.gitconfig")},
+		{name: "an include added", setup: initAndCommit, payload: `fs.writeFileSync('inc', '[core]\n\tfsmonitor = "touch ' + M + ' #"\n'); fs.appendFileSync('.git/config', '[include]\n\tpath = ../inc\n');`},
+		{name: "a submodule's configuration", repos: []string{".", "sub"}, setup: func(t *testing.T, root string) {
+			sub := filepath.Join(t.TempDir(), "sub")
+			os.MkdirAll(sub, 0o755)
+			os.WriteFile(filepath.Join(sub, "s"), []byte("s"), 0o644)
+			initAndCommit(t, sub)
+			initAndCommit(t, root)
+			mustGit(t, root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "sub")
+			mustGit(t, root, "commit", "-qm", "sub")
+		}, payload: fsmonitor(".git/modules/sub/config")},
+		{name: "a linked worktree's configuration", repos: []string{".", "wt"}, setup: func(t *testing.T, root string) {
+			initAndCommit(t, root)
+			mustGit(t, root, "worktree", "add", "-q", "wt")
+		}, payload: `fs.appendFileSync('.git/config', '[extensions]\n\tworktreeConfig = true\n'); fs.writeFileSync('.git/worktrees/wt/config.worktree', '[core]\n\tfsmonitor = "touch ' + M + ' #"\n');`},
+		{name: "a bare repository in the project", repos: []string{"b.git"}, setup: func(t *testing.T, root string) {
+			initAndCommit(t, root)
+			mustGit(t, root, "init", "-q", "--bare", "b.git")
+		}, payload: `fs.appendFileSync('b.git/config', '[alias]\n\tstatus = x\n[core]\n\tfsmonitor = "touch ' + M + ' #"\n'); fs.writeFileSync('b.git/hooks/pre-commit', ` + hook + `, {mode: 0o755});`},
+	}
+	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
-			out, e := call[guardedOut](t, reg, "exec_shell", row.args)
+			fakeHome(t)
+			reg, _, root := openRegistry(t, "main.go")
+			marker := filepath.Join(t.TempDir(), "RAN")
+			if row.setup != nil {
+				row.setup(t, root)
+			}
+			js := `const M = ` + jsonString(marker) + `; const fs = require('fs'); const git = (...a) => require('child_process').execFileSync('git', a, {stdio: 'pipe'}); ` + row.payload
+			out, e := call[guardedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", `+jsonString(js)+`], "backup": false}`)
 			if e != nil || out.ExitCode != 0 {
-				t.Fatalf("%+v %v", out, e)
+				t.Fatalf("the payload failed: %+v %v", out, e)
 			}
-			if !slices.Contains(out.GitRestored, row.want) || !strings.Contains(out.Hint, "Rooted put it back") {
-				t.Errorf("git_restored %q, hint %q; want %q", out.GitRestored, out.Hint, row.want)
+			if len(out.GitRestored) == 0 || !strings.Contains(out.Hint, "Rooted put it back") {
+				t.Errorf("nothing reported: git_restored %q, hint %q", out.GitRestored, out.Hint)
 			}
-			if now, _ := os.ReadFile(config); string(now) != string(orig) {
-				t.Errorf(".git/config is now:\n%s", now)
+			repos := row.repos
+			if repos == nil {
+				repos = []string{"."}
 			}
-			if _, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit")); err == nil {
-				t.Error("the hook stayed")
+			for _, r := range repos {
+				dir := filepath.Join(root, r)
+				os.WriteFile(filepath.Join(dir, "user-change"), []byte(r), 0o644)
+				userGit(t, dir, "status")
+				userGit(t, dir, "add", "-A")
+				userGit(t, dir, "commit", "-qm", "the user's commit")
+				userGit(t, dir, "status")
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Errorf("the user's git ran what the command planted (reported %q)", out.GitRestored)
+			}
+			if log := userGit(t, root, "log", "--format=%s"); row.setup != nil && !strings.Contains(log, "first") {
+				t.Errorf("the project's history is gone: %s", log)
 			}
 		})
 	}
-	// An ordinary change to the configuration stays.
-	out, e := call[guardedOut](t, reg, "exec_shell", `{"command": "git remote add origin https://example.com/x.git"}`)
-	if e != nil || out.ExitCode != 0 || len(out.GitRestored) != 0 {
-		t.Fatalf("git remote add: %+v %v", out, e)
+}
+
+// What a command may change in git stays: a new remote, a branch, a commit. The refusals of commands that would
+// remove or overwrite a repository come before anything runs.
+func TestOrdinaryGitChangesStay(t *testing.T) {
+	fakeHome(t)
+	reg, _, root := openRegistry(t, "main.go")
+	mustGit(t, root, "init", "-q")
+	mustGit(t, root, "add", "-A")
+	mustGit(t, root, "commit", "-qm", "first")
+	config := filepath.Join(root, ".git", "config")
+	for _, args := range []string{
+		`{"command": "git remote add origin https://example.com/x.git"}`,
+		`{"command": "git branch -q feature"}`,
+		`{"command": "git config user.name Someone"}`,
+	} {
+		out, e := call[guardedOut](t, reg, "exec_shell", args)
+		if e != nil || out.ExitCode != 0 || len(out.GitRestored) != 0 {
+			t.Fatalf("%s: %+v %v", args, out, e)
+		}
 	}
-	if now, _ := os.ReadFile(config); !strings.Contains(string(now), "https://example.com/x.git") {
-		t.Error("the new remote was undone")
+	if now, _ := os.ReadFile(config); !strings.Contains(string(now), "https://example.com/x.git") || !strings.Contains(string(now), "Someone") {
+		t.Errorf("an ordinary change was undone:\n%s", now)
 	}
-	// Commands that would remove or overwrite the repository are refused before they run.
+	// The message names the setting.
+	out, e := call[guardedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", "require('fs').appendFileSync('.git/config', '[core]\\n\\tfsmonitor = x\\n')"]}`)
+	if e != nil || !slices.Contains(out.GitRestored, "restored .git/config: the command set core.fsmonitor") {
+		t.Errorf("%+v %v", out, e)
+	}
 	for _, args := range []string{
 		`{"command": "rm -rf .git"}`, `{"command": "rm -rf ."}`, `{"command": "rm", "args": ["-r", "-f", "./"]}`,
 		`{"command": "mv .git old"}`, `{"command": "touch .git/hooks/post-checkout"}`, `{"command": "cp main.go .git/hooks/pre-push"}`,
@@ -84,4 +219,25 @@ func TestCommandsCannotPlantCodeInGit(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// The guard reads every repository of the project before and after each command: the cost on this repository's
+// own checkout (with the frontend's node_modules when installed), or the project named by ROOTED_BENCH_PROJECT,
+// where nothing changed.
+func BenchmarkGitGuard(b *testing.B) {
+	abs, _ := filepath.Abs(filepath.Join("..", ".."))
+	if p := os.Getenv("ROOTED_BENCH_PROJECT"); p != "" {
+		abs = p
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
+	for b.Loop() {
+		st := guardGit(root, abs)
+		if len(st.restore(root, abs)) != 0 {
+			b.Fatal("the guard changed something")
+		}
+	}
 }

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package tools
+
+import "io/fs"
+
+// subdirs is unknown here: every entry is looked at.
+func subdirs(fs.FileInfo) int { return -1 }
