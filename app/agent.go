@@ -5,9 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"maps"
-	"slices"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/conversations"
@@ -24,6 +22,9 @@ type Agent struct {
 	session   *session.Session
 	dataDir   string // conversations live below it; "" when there is no data directory
 	emit      func(name string, data any)
+
+	convMu sync.Mutex
+	convs  map[string]*conversations.Store // by project root: one store, so one lock, per project
 
 	fetches calls
 }
@@ -92,106 +93,23 @@ func (a *Agent) Providers() (ProvidersView, error) {
 	return a.view(c), nil
 }
 
-// SaveProvider adds the provider or replaces the one with the same id.
+// SaveProvider adds the provider or replaces the one with the same id (the rules are llm.Store.SaveProvider's).
 func (a *Agent) SaveProvider(in ProviderInput) (ProvidersView, error) {
-	c, err := a.providers.Load()
-	if err != nil {
-		return ProvidersView{}, providerErr(err)
-	}
-	p := llm.Provider{
-		ID: strings.TrimSpace(in.ID), Name: strings.TrimSpace(in.Name), Kind: llm.Kind(in.Kind),
-		BaseURL: strings.TrimRight(strings.TrimSpace(in.BaseURL), "/"), Model: strings.TrimSpace(in.Model), APIKey: strings.TrimSpace(in.APIKey),
-	}
-	if p.Name == "" {
-		p.Name = p.ID
-	}
-	if in.ContextWindow < 0 || in.ContextWindow > 100_000_000 {
-		return ProvidersView{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "context_window", Message: "a context window is a number of tokens, 0 for automatic"})
-	}
-	replaced := false
-	for i, old := range c.Providers {
-		if old.ID == p.ID {
-			p.ContextWindows = maps.Clone(old.ContextWindows)
-			// A stored key stays with its host: moving the base URL elsewhere needs the key entered again.
-			if p.APIKey == "" && !in.ClearKey && llm.SameHost(old.BaseURL, p.BaseURL) {
-				p.APIKey = old.APIKey
-			}
-			c.Providers[i], replaced = p, true
-		}
-	}
-	if p.Model != "" {
-		if in.ContextWindow > 0 {
-			if p.ContextWindows == nil {
-				p.ContextWindows = map[string]int{}
-			}
-			p.ContextWindows[p.Model] = in.ContextWindow
-		} else {
-			delete(p.ContextWindows, p.Model)
-		}
-		if len(p.ContextWindows) == 0 {
-			p.ContextWindows = nil
-		}
-	}
-	if replaced {
-		for i := range c.Providers {
-			if c.Providers[i].ID == p.ID {
-				c.Providers[i] = p
-			}
-		}
-	} else {
-		c.Providers = append(c.Providers, p)
-	}
-	if c.Active == "" {
-		c.Active = p.ID
-	}
-	if err := a.providers.Save(c); err != nil {
-		return ProvidersView{}, providerErr(err)
-	}
-	return a.view(c), nil
+	return a.viewOf(a.providers.SaveProvider(llm.ProviderChange(in)))
 }
 
 // DeleteProvider removes a provider.
 func (a *Agent) DeleteProvider(id string) (ProvidersView, error) {
-	c, err := a.providers.Load()
-	if err != nil {
-		return ProvidersView{}, providerErr(err)
-	}
-	if _, err := c.Find(id); err != nil {
-		return ProvidersView{}, providerErr(err)
-	}
-	c.Providers = slices.DeleteFunc(c.Providers, func(p llm.Provider) bool { return p.ID == id })
-	if c.Active == id {
-		c.Active = ""
-		if len(c.Providers) > 0 {
-			c.Active = c.Providers[0].ID
-		}
-	}
-	if err := a.providers.Save(c); err != nil {
-		return ProvidersView{}, providerErr(err)
-	}
-	return a.view(c), nil
+	return a.viewOf(a.providers.DeleteProvider(id))
 }
 
 // SetActive makes a provider (and, when model is not empty, that model) the one conversations use.
 func (a *Agent) SetActive(id, model string) (ProvidersView, error) {
-	c, err := a.providers.Load()
+	return a.viewOf(a.providers.SetActive(id, model))
+}
+
+func (a *Agent) viewOf(c llm.Config, err error) (ProvidersView, error) {
 	if err != nil {
-		return ProvidersView{}, providerErr(err)
-	}
-	found := false
-	for i := range c.Providers {
-		if c.Providers[i].ID == id {
-			found = true
-			if model != "" {
-				c.Providers[i].Model = model
-			}
-		}
-	}
-	if !found {
-		return ProvidersView{}, providerErr(llm.ErrUnknownProvider)
-	}
-	c.Active = id
-	if err := a.providers.Save(c); err != nil {
 		return ProvidersView{}, providerErr(err)
 	}
 	return a.view(c), nil
@@ -275,7 +193,17 @@ func (a *Agent) store() (*conversations.Store, error) {
 	if a.dataDir == "" {
 		return nil, reject(tool.Errorf(tool.CodeInternal, "no data directory to keep conversations in"))
 	}
-	return conversations.ForProject(a.dataDir, info.Root), nil
+	a.convMu.Lock()
+	defer a.convMu.Unlock()
+	s := a.convs[info.Root]
+	if s == nil {
+		if a.convs == nil {
+			a.convs = map[string]*conversations.Store{}
+		}
+		s = conversations.ForProject(a.dataDir, info.Root)
+		a.convs[info.Root] = s
+	}
+	return s, nil
 }
 
 func conversationErr(err error) error {

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/configfile"
@@ -53,8 +54,11 @@ var ErrBadID = errors.New("invalid conversation id")
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
-// Store holds the conversations of one project.
+// Store holds the conversations of one project. Its methods may be called concurrently: a change (save, rename,
+// delete) is a read-modify-write under the store's lock, so a rename during a save loses neither. Two Stores of
+// the same project do not share the lock: keep one per project.
 type Store struct {
+	mu  sync.Mutex
 	dir string
 	now func() time.Time
 }
@@ -120,6 +124,12 @@ func (s *Store) List() ([]Meta, error) {
 
 // Load reads one conversation.
 func (s *Store) Load(id string) (Conversation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.load(id)
+}
+
+func (s *Store) load(id string) (Conversation, error) {
 	path, err := s.file(id)
 	if err != nil {
 		return Conversation{}, err
@@ -147,7 +157,9 @@ func (s *Store) Save(id, title string, body json.RawMessage) (Meta, error) {
 	if len(body) > MaxBytes-64<<10 { // room for the metadata
 		return Meta{}, fmt.Errorf("%w: conversation %s: %d bytes, more than a conversation may hold", ErrTooLarge, id, len(body))
 	}
-	c, err := s.Load(id)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.load(id)
 	switch {
 	case errors.Is(err, ErrNotFound):
 		c = Conversation{Meta: Meta{ID: id, Title: title, Created: s.now()}}
@@ -173,7 +185,9 @@ func (s *Store) Rename(id, title string) (Meta, error) {
 	if title == "" {
 		return Meta{}, errors.New("a title cannot be empty")
 	}
-	c, err := s.Load(id)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.load(id)
 	if err != nil {
 		return Meta{}, err
 	}
@@ -187,6 +201,8 @@ func (s *Store) Delete(id string) error {
 	if err != nil {
 		return err
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if err := os.Remove(path); errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("%w: %s", ErrNotFound, id)
 	} else {

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/rooted-dev/rooted/backend/configfile"
 	"github.com/rooted-dev/rooted/backend/smallfile"
@@ -67,8 +68,10 @@ var (
 	ErrInvalid         = errors.New("invalid provider")
 )
 
-// Store reads and writes the providers file.
+// Store reads and writes the providers file. Its methods may be called concurrently: each edit is a
+// read-modify-write under one lock.
 type Store struct {
+	mu     sync.Mutex
 	path   string
 	getenv func(string) string
 }
@@ -92,6 +95,12 @@ func DefaultPath() (string, error) {
 
 // Load returns the configuration, or DefaultConfig when there is no file yet.
 func (s *Store) Load() (Config, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.load()
+}
+
+func (s *Store) load() (Config, error) {
 	b, err := smallfile.Read(s.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return DefaultConfig(), nil
@@ -108,6 +117,20 @@ func (s *Store) Load() (Config, error) {
 
 // Save validates c and writes it atomically, readable by the user only.
 func (s *Store) Save(c Config) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.save(c)
+}
+
+func (s *Store) save(c Config) error {
+	if err := validate(c); err != nil {
+		return err
+	}
+	return configfile.WriteJSON(s.path, c)
+}
+
+// validate checks every provider, and that no two share an id.
+func validate(c Config) error {
 	seen := map[string]bool{}
 	for _, p := range c.Providers {
 		if err := p.Validate(); err != nil {
@@ -118,7 +141,7 @@ func (s *Store) Save(c Config) error {
 		}
 		seen[p.ID] = true
 	}
-	return configfile.WriteJSON(s.path, c)
+	return nil
 }
 
 // Validate checks what a provider needs to be usable.
