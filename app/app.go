@@ -20,9 +20,9 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/rooted-dev/rooted/backend/conversations"
+	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/llm"
 	"github.com/rooted-dev/rooted/backend/recent"
-	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/snapshot"
@@ -77,7 +77,7 @@ func Run(opt Options) error {
 // frontend's whole view of the backend.
 type services struct {
 	session   *session.Session
-	indexes   *search.Indexes
+	indexes   *index.Indexes
 	snapshots *snapshot.Projects
 	settings  *settings.Store
 	deps      tools.Deps

@@ -45,12 +45,12 @@ rooted() { "$bin" call search_files --root "$corpus" "$1"; }
 true_bin() { /bin/true; }
 first100_rg() { rg -n --no-heading "$@" "$corpus" | head -n 100; }
 
-# In process, as the window's agent calls it: the Go benchmarks of backend/search on the same corpus (ms/op).
+# In process, as the window's agent calls it: the Go benchmarks of backend/search and backend/index on the same corpus (ms/op).
 # Repeated: the same searches through the window's warm index (a watched, in-memory copy of the tree).
 declare -A inproc
 while read -r name _ ns _; do
   inproc[${name%-*}]=$(awk -v n="$ns" 'BEGIN {printf "%.1f", n/1e6}')
-done < <(ROOTED_SEARCH_CORPUS=$corpus go test -run '^$' -bench 'First100|Count' -benchtime "${runs}x" ./backend/search/ | grep '^Benchmark')
+done < <(ROOTED_SEARCH_CORPUS=$corpus go test -run '^$' -bench 'First100|Count' -benchtime "${runs}x" ./backend/search/ ./backend/index/ | grep '^Benchmark')
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
 

@@ -80,68 +80,6 @@ func BenchmarkCancel(b *testing.B) {
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms-to-stop")
 }
 
-// Repeated searches through a warm Index, as an agent searching an unchanged tree makes them.
-func benchIndexed(b *testing.B, opt Options) {
-	r := benchCorpus(b)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	x, err := NewIndex(r, benchCorpusPath(), Hooks{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { x.Close() })
-	for _, warm := range []Options{{Query: "x", Output: OutputCount}, {Query: "x", Output: OutputCount, IncludeHidden: true}} {
-		if _, err := Search(context.Background(), x, ".", warm); err != nil {
-			b.Fatal(err)
-		}
-	}
-	// The trigram index is built in the background after the first search; repeated searches use it.
-	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
-		Search(context.Background(), x, ".", Options{Query: "warm-up", Output: OutputCount})
-		if _, _, st := x.Memory(); st.Ready || time.Now().After(deadline) {
-			break
-		}
-	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := Search(context.Background(), x, ".", opt); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	// MiB-text is the text held in memory; MiB-heap what the index costs in all (lists, maps, watcher); MiB-disk
-	// the trigram index on disk (mapped, not held).
-	cached, _, st := x.Memory()
-	b.ReportMetric(float64(cached)/(1<<20), "MiB-text")
-	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB-heap")
-	b.ReportMetric(float64(st.DiskBytes)/(1<<20), "MiB-disk")
-}
-
-func BenchmarkIndexedFirst100CommonLiteral(b *testing.B) { benchIndexed(b, Options{Query: "func"}) }
-
-func BenchmarkIndexedFirst100RareLiteral(b *testing.B) {
-	benchIndexed(b, Options{Query: "ErrShortWrite"})
-}
-
-func BenchmarkIndexedFirst100Regex(b *testing.B) {
-	benchIndexed(b, Options{Query: benchRegex, Regex: true})
-}
-
-func BenchmarkIndexedCountCommonLiteral(b *testing.B) {
-	benchIndexed(b, Options{Query: "func", Output: OutputCount, Limit: 1})
-}
-
-func BenchmarkIndexedCountRareLiteral(b *testing.B) {
-	benchIndexed(b, Options{Query: "ErrShortWrite", Output: OutputCount, Limit: 1})
-}
-
-func BenchmarkIndexedCountRegex(b *testing.B) {
-	benchIndexed(b, Options{Query: benchRegex, Regex: true, Output: OutputCount, Limit: 1})
-}
-
 // BenchmarkWalkList lists the corpus's searchable files (no reading), with Rooted's walk and, for comparison, with
 // gocodewalker's own FileWalker, which Rooted takes its gitignore engine from but does not walk with: it opens
 // paths (not through the project's os.Root), stats each match, and keeps every path it matched in a process-wide

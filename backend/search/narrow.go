@@ -2,337 +2,40 @@ package search
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"regexp/syntax"
-	"runtime/debug"
-	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/google/codesearch/index"
-
-	"github.com/rooted-dev/rooted/backend/trigram"
+	"github.com/rooted-dev/rooted/backend/files"
 )
 
-// narrower keeps an on-disk trigram index of a project (package trigram) beside the Index, so a repeated search
-// reads only the files that can match instead of holding every file's text in memory. It is built in the
-// background after the first full listing, from the files as they are then; a file reported changed since (by the
-// watcher, or by Rooted's own writes) is always searched directly, as is a file the index does not cover, so
-// results are exactly a full scan's. When too much has changed it is rebuilt.
-type narrower struct {
-	root *os.Root
-	dir  string // where its segments live; "" when there is no cache directory
-
-	mu       sync.Mutex
-	segs     []*trigram.Segment
-	closed   bool
-	covered  map[string]bool // files the segments hold
-	binary   map[string]bool // files found binary at the build, which no search reads
-	dirty    map[string]bool // changed since the segments were built
-	during   map[string]bool // changed while a build runs (it may have read them before)
-	stale    bool            // something changed that paths cannot describe (a rescan): do not narrow
-	building bool
-	gen      int
-	stats    NarrowStats
-	paused   time.Time // not used before this (see Index.CommandRan)
-
-	searches atomic.Int32 // searches running now: a build waits for them (see yield)
-}
-
-// searching notes a search in progress until the returned function is called.
-func (n *narrower) searching() func() {
-	n.searches.Add(1)
-	return func() { n.searches.Add(-1) }
-}
-
-// yield waits while searches run, up to maxYield: a build is background work and the agent waits for its
-// searches, which read the same files (on a 92k-file tree the first search and the build each took longer side by
-// side). A build waits once, before it starts: pausing it for every search would starve it while an agent
-// searches again and again, each search as slow as the first until the index is built.
-func (n *narrower) yield() {
-	for deadline := time.Now().Add(maxYield); n.searches.Load() > 0 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-const maxYield = 5 * time.Second
-
-// pauseAfterCommand is how long the index is not used after a command: the kernel has queued the reports of the
-// command's writes when it exits; the watcher turns them into changed paths within milliseconds.
-const pauseAfterCommand = 500 * time.Millisecond
-
-func (n *narrower) pause(d time.Duration) {
-	n.mu.Lock()
-	n.paused = time.Now().Add(d)
-	n.mu.Unlock()
-}
-
-// NarrowStats describe the trigram index, for the settings screen and benchmarks.
-type NarrowStats struct {
-	Files     int     `json:"files"`
-	DiskBytes int64   `json:"disk_bytes"`
-	BuildMS   int64   `json:"build_ms"`
-	Ready     bool    `json:"ready"`
-	Changed   int     `json:"changed"` // files searched directly until the next rebuild
-	Segments  int     `json:"segments"`
-	TextMiB   float64 `json:"text_mib"`
-}
-
-// buildDelay is how long after the search that asks for it a build starts (tests set it to 0).
-var buildDelay = 2 * time.Second
-
-// rebuildAfter is how many changed files make a rebuild worth it.
-const rebuildAfter = 2000
-
-// segmentPairs bounds a segment's (trigram, file) pairs while it is built: 8M pairs are 64 MiB.
-const segmentPairs = 8 << 20
-
-func newNarrower(root *os.Root, abs string) *narrower {
-	n := &narrower{root: root, dirty: map[string]bool{}}
-	if cache, err := os.UserCacheDir(); err == nil {
-		sum := sha256.Sum256([]byte(abs))
-		n.dir = filepath.Join(cache, "rooted", "search", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:8]))
-		os.RemoveAll(n.dir) // segments of an earlier run describe files that may have changed since
-	}
-	return n
-}
-
-// changed notes a change reported for rel ("" or a rescan: anything).
-func (n *narrower) changed(rel string, rescan bool) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if rescan || rel == "" {
-		n.stale = true
-		return
-	}
-	n.dirty[rel] = true
-	if n.during != nil {
-		n.during[rel] = true
-	}
-}
-
-// build indexes the files list returns (read through read) in the background, unless a build runs or is not needed.
-func (n *narrower) build(list func() []string, read func(rel string) ([]byte, func(), error)) {
-	n.mu.Lock()
-	needed := n.segs == nil || n.stale || len(n.dirty) > rebuildAfter
-	if n.building || !needed || n.dir == "" {
-		n.mu.Unlock()
-		return
-	}
-	n.building, n.during = true, map[string]bool{}
-	n.stale = false
-	n.gen++
-	gen := n.gen
-	n.mu.Unlock()
-	go func() {
-		// The search that asked runs first: on a big project the build and the first search would share the
-		// machine's cores and both take longer.
-		time.Sleep(buildDelay)
-		n.yield()
-		n.mu.Lock()
-		closed := n.closed
-		n.mu.Unlock()
-		if closed {
-			n.mu.Lock()
-			n.building = false
-			os.RemoveAll(n.dir)
-			n.mu.Unlock()
-			return
-		}
-		start := time.Now()
-		segs, covered, binary, stats, err := n.write(gen, list(), read)
-		// The build read every file once: give that garbage back to the system now rather than as the scavenger
-		// gets to it, so a big project does not leave the process holding its size in freed heap.
-		defer debug.FreeOSMemory()
-		n.mu.Lock()
-		defer n.mu.Unlock()
-		n.building = false
-		if err != nil || n.stale {
-			for _, s := range segs {
-				s.Close()
-			}
-			n.during = nil
-			return
-		}
-		old := n.segs
-		n.segs, n.covered, n.binary, n.dirty, n.during = segs, covered, binary, n.during, nil
-		stats.BuildMS, stats.Ready = time.Since(start).Milliseconds(), true
-		n.stats = stats
-		for _, s := range old {
-			s.Close()
-		}
-		n.removeOld(gen)
-	}()
-}
-
-// write builds the segments of generation gen.
-func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, func(), error)) (segs []*trigram.Segment, covered, binary map[string]bool, stats NarrowStats, err error) {
-	covered, binary = map[string]bool{}, map[string]bool{}
-	fail := func(err error) ([]*trigram.Segment, map[string]bool, map[string]bool, NarrowStats, error) {
-		for _, s := range segs {
-			s.Close()
-		}
-		return nil, nil, nil, stats, err
-	}
-	if err := os.MkdirAll(n.dir, 0o700); err != nil {
-		return fail(err)
-	}
-	var b trigram.Builder
-	flush := func() error {
-		if b.Files() == 0 {
-			return nil
-		}
-		path := filepath.Join(n.dir, fmt.Sprintf("g%d-s%d.tri", gen, len(segs)))
-		if err := b.Write(path); err != nil {
-			return err
-		}
-		s, err := trigram.Open(path)
-		if err != nil {
-			return err
-		}
-		if fi, err := os.Stat(path); err == nil {
-			stats.DiskBytes += fi.Size()
-		}
-		segs = append(segs, s)
-		b.Reset() // its arrays are reused: growing them anew for each segment faulted in fresh memory each time
-		return nil
-	}
-	var text int64
-	for _, rel := range list {
-		data, release, err := read(rel)
-		if errors.Is(err, errBinary) {
-			binary[rel] = true
-			continue
-		}
-		if err != nil {
-			continue // unreadable or too large: searched directly (not covered), as today
-		}
-		b.Add(rel, data)
-		release()
-		covered[rel] = true
-		text += int64(len(data))
-		if b.Pairs() >= segmentPairs {
-			if err := flush(); err != nil {
-				return fail(err)
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return fail(err)
-	}
-	stats.Files, stats.Segments, stats.TextMiB = len(covered), len(segs), float64(text)/(1<<20)
-	return segs, covered, binary, stats, nil
-}
-
-// removeOld deletes the segment files of earlier generations. n.mu is held.
-func (n *narrower) removeOld(gen int) {
-	entries, _ := os.ReadDir(n.dir)
-	keep := fmt.Sprintf("g%d-", gen)
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), keep) {
-			os.Remove(filepath.Join(n.dir, e.Name()))
-		}
-	}
-}
-
-// verdict is what the trigram index knows of one file before a search reads it.
-type verdict uint8
+// Verdict is what an index knows of one file before a search reads it.
+type Verdict uint8
 
 const (
-	mayMatch    verdict = iota // read it
-	cannotMatch                // it lacks a trigram the query needs: counted as searched, not read
-	binaryFile                 // skipped, as a search skips binary files, without reading it
+	MayMatch    Verdict = iota // read it
+	CannotMatch                // it lacks a trigram the query needs: counted as searched, not read
+	BinaryFile                 // skipped, as a search skips binary files, without reading it
 )
 
-// keep returns each file's verdict for opt, or nil when the index cannot narrow the search (not built yet, stale,
-// or a query every file may match).
-func (n *narrower) keep(opt Options) func(rel string) verdict {
-	expr := opt.Query
-	if !opt.Regex {
-		expr = regexp.QuoteMeta(expr)
-	}
-	if opt.CaseInsensitive {
-		expr = "(?i)" + expr
-	}
-	re, err := syntax.Parse(expr, syntax.Perl)
+// Narrower is a Source that can narrow a search to the files that may match (package index).
+type Narrower interface {
+	// Narrow returns each file's verdict for opt, or nil when it cannot narrow this search.
+	Narrow(ctx context.Context, opt Options) func(rel string) Verdict
+	// Searching notes a search in progress, until the returned function is called: background work on the
+	// same files waits for it.
+	Searching() func()
+}
+
+// IsBinary reports whether data, a file's first bytes at least, show a binary file, as git decides.
+func IsBinary(data []byte) bool { return containsNUL(data[:min(len(data), sniffLen)]) }
+
+// ReadPath reads a file named by its slash path from the root, through the root, as a search reads it: into a
+// pooled buffer (good until release), a large binary file not past its first bytes (ErrBinary).
+func ReadPath(root *os.Root, rel string) (data []byte, release func(), err error) {
+	fh, _, err := files.OpenRegular(root, "search", filepath.FromSlash(rel))
 	if err != nil {
-		return nil
+		return nil, func() {}, err
 	}
-	q := index.RegexpQuery(re.Simplify())
-	if q.Op == index.QAll {
-		return nil
-	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.segs == nil || n.stale || time.Now().Before(n.paused) || len(n.dirty) > rebuildAfter {
-		return nil
-	}
-	// One small map answers for the few files that are not simply ruled out: the candidates, binaries and files
-	// changed since the build; covered, the big one, is asked only about the rest.
-	special := map[string]verdict{}
-	for _, s := range n.segs {
-		ids, all := s.Match(q)
-		if all {
-			return nil
-		}
-		for _, id := range ids {
-			special[s.Name(id)] = mayMatch
-		}
-	}
-	for p := range n.binary {
-		if _, ok := special[p]; !ok {
-			special[p] = binaryFile
-		}
-	}
-	for p := range n.dirty {
-		special[p] = mayMatch
-	}
-	covered := n.covered
-	return func(rel string) verdict {
-		if v, ok := special[rel]; ok {
-			return v
-		}
-		if covered[rel] {
-			return cannotMatch
-		}
-		return mayMatch // not in the index: a file created since, or one it could not read
-	}
-}
-
-// Stats reports the trigram index's state.
-func (n *narrower) Stats() NarrowStats {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	st := n.stats
-	st.Changed = len(n.dirty)
-	st.Ready = n.segs != nil && !n.stale
-	return st
-}
-
-func (n *narrower) close() {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.closed = true
-	for _, s := range n.segs {
-		s.Close()
-	}
-	n.segs = nil
-	n.stale = true
-	if n.dir != "" && !n.building {
-		os.RemoveAll(n.dir)
-	}
-}
-
-// narrowing is a Source that can narrow a search to the files that may match.
-type narrowing interface {
-	narrow(ctx context.Context, opt Options) func(rel string) verdict
-	// searching notes a search in progress, until the returned function is called.
-	searching() func()
+	defer fh.Close()
+	return readAllPooled(osFile{fh})
 }

@@ -176,8 +176,8 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if nw, ok := src.(narrowing); ok {
-		defer nw.searching()()
+	if nw, ok := src.(Narrower); ok {
+		defer nw.Searching()()
 	}
 
 	// Files travel in batches, since a channel hand-off per file costs more than searching a small file. Batches
@@ -213,11 +213,11 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 			}
 		}
 		wo := WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match}
-		var keep func(string) verdict
-		if nw, ok := src.(narrowing); ok && opt.File == "" {
+		var keep func(string) Verdict
+		if nw, ok := src.(Narrower); ok && opt.File == "" {
 			// The files that cannot match are not read at all; they still count as searched, so a result is the
 			// same whether or not the index was ready.
-			keep = nw.narrow(ctx, opt)
+			keep = nw.Narrow(ctx, opt)
 		}
 		if opt.File != "" {
 			// A file named explicitly is searched even if hidden or ignored, as rg does; only its own folder is
@@ -227,7 +227,7 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 		walkErr = src.Walk(ctx, dir, wo,
 			func(f File) bool {
 				if keep != nil {
-					if f.verdict = keep(f.Rel); f.verdict == cannotMatch {
+					if f.verdict = keep(f.Rel); f.verdict == CannotMatch {
 						// Counted as searched where it falls in the walk's order, without going through the
 						// pipeline: on a big project nearly every file is one of these.
 						ruledOut++
@@ -354,9 +354,9 @@ func searchFile(src Source, f File, m *matcher, opt Options) (fr fileResult) {
 		}
 	}()
 	switch f.verdict {
-	case cannotMatch:
+	case CannotMatch:
 		return fileResult{}
-	case binaryFile:
+	case BinaryFile:
 		return fileResult{skipped: true}
 	}
 	b, release, err := src.Content(f)

@@ -114,7 +114,7 @@ type mapper interface {
 
 // readAllPooled reads h into a pooled buffer. For a regular file a short read means end of file, so a file
 // smaller than the buffer takes one read and no stat. A larger file whose first bytes show it is binary is not
-// read further (errBinary): a search skips it anyway, and in the Go tree such files are a seventh of the bytes.
+// read further (ErrBinary): a search skips it anyway, and in the Go tree such files are a seventh of the bytes.
 func readAllPooled(h sizedReader) ([]byte, func(), error) {
 	bp := bufPool.Get()
 	put := func() { bufPool.Put(bp) }
@@ -129,7 +129,7 @@ func readAllPooled(h sizedReader) ([]byte, func(), error) {
 	}
 	defer put() // larger than the buffer: read the rest into a buffer of its own
 	if containsNUL(buf[:sniffLen]) {
-		return nil, func() {}, errBinary
+		return nil, func() {}, ErrBinary
 	}
 	size, err := h.Size()
 	if err != nil {
@@ -173,11 +173,11 @@ func readAllPooled(h sizedReader) ([]byte, func(), error) {
 	}
 }
 
-// errNotCached marks a file the index knows is not searchable (binary or too large).
-var errNotCached = errors.New("not searchable")
+// ErrNotSearchable is a Source's answer for a file it knows is not searchable (binary or too large).
+var ErrNotSearchable = errors.New("not searchable")
 
-// errBinary marks a file whose first bytes hold a NUL: a search skips it.
-var errBinary = errors.New("binary")
+// ErrBinary marks a file whose first bytes hold a NUL: a search skips it.
+var ErrBinary = errors.New("binary")
 
 func containsNUL(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 }
 

@@ -34,7 +34,7 @@ type File struct {
 	walk.Entry
 	Info fs.FileInfo // only with WalkOptions.Stat
 
-	verdict        verdict // what the trigram index knows of it before it is read
+	verdict        Verdict // what the trigram index knows of it before it is read
 	ruledOutBefore int     // files ruled out by the index just before this one in the walk, counted as searched
 }
 

@@ -1,4 +1,4 @@
-package search
+package index
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/watch"
 )
 
@@ -30,7 +31,7 @@ type Indexes struct {
 
 // Source returns the index for root (absolute path abs), starting it on first use; if the index cannot start
 // (no watcher), it returns the disk.
-func (s *Indexes) Source(root *os.Root, abs string) Source {
+func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.root != root {
@@ -38,7 +39,7 @@ func (s *Indexes) Source(root *os.Root, abs string) Source {
 			s.idx.Close()
 		}
 		s.root, s.idx = root, nil
-		var hooks Hooks
+		var hooks Options
 		if s.OnChange != nil {
 			hooks.Change = func(e watch.Event) { s.OnChange(root, e) }
 		}
@@ -53,7 +54,7 @@ func (s *Indexes) Source(root *os.Root, abs string) Source {
 		}
 	}
 	if s.idx == nil {
-		return DiskSource{Root: root}
+		return search.DiskSource{Root: root}
 	}
 	return s.idx
 }

@@ -1,4 +1,4 @@
-package search
+package index
 
 import (
 	"context"
@@ -9,12 +9,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/search"
 )
 
 func newIndex(t *testing.T, files map[string]string) (*Index, string) {
 	t.Helper()
 	r, dir := fixture(t, files)
-	x, err := NewIndex(r, dir, Hooks{})
+	x, err := NewIndex(r, dir, Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,40 +26,41 @@ func newIndex(t *testing.T, files map[string]string) (*Index, string) {
 
 // An index answers exactly as the disk does, cold and warm.
 func TestIndexMatchesDisk(t *testing.T) {
+	t.Parallel()
 	x, _ := newIndex(t, repoFiles)
-	cases := []Options{
+	cases := []search.Options{
 		{Query: "needle"},
 		{Query: "needle", IncludeHidden: true, IncludeIgnored: true},
 		{Query: "needle", Glob: mustGlob(t, "src/**")},
-		{Query: "NEEDLE", CaseInsensitive: true, Output: OutputCount},
+		{Query: "NEEDLE", CaseInsensitive: true, Output: search.OutputCount},
 		{Query: `needle \w+`, Regex: true, Context: 1},
 	}
 	for _, dir := range []string{".", "src", "node_modules"} {
 		for _, opt := range cases {
-			want, werr := Search(context.Background(), x.disk, dir, opt)
+			want, werr := search.Search(context.Background(), x.disk, dir, opt)
 			for round := range 2 {
-				got, gerr := Search(context.Background(), x, dir, opt)
+				got, gerr := search.Search(context.Background(), x, dir, opt)
 				if (werr == nil) != (gerr == nil) || !reflect.DeepEqual(got, want) {
 					t.Errorf("dir %s %+v round %d:\nindex %+v %v\ndisk  %+v %v", dir, opt, round, got, gerr, want, werr)
 				}
 			}
 		}
 	}
-	if _, err := Search(context.Background(), x, "main.go", Options{Query: "x"}); err == nil {
+	if _, err := search.Search(context.Background(), x, "main.go", search.Options{Query: "x"}); err == nil {
 		t.Error("searching a file as a directory succeeded")
 	}
-	if _, err := Search(context.Background(), x, "nope", Options{Query: "x"}); err == nil {
+	if _, err := search.Search(context.Background(), x, "nope", search.Options{Query: "x"}); err == nil {
 		t.Error("searching a missing directory succeeded")
 	}
 }
 
 // eventually retries a search until check passes: the kernel reports changes asynchronously, in about a
 // millisecond; the bound only stops a hung test.
-func eventually(t *testing.T, x *Index, opt Options, check func(Result) bool) Result {
+func eventually(t *testing.T, x *Index, opt search.Options, check func(search.Result) bool) search.Result {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		res, err := Search(context.Background(), x, ".", opt)
+		res, err := search.Search(context.Background(), x, ".", opt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,40 +75,42 @@ func eventually(t *testing.T, x *Index, opt Options, check func(Result) bool) Re
 }
 
 func TestIndexSeesChanges(t *testing.T) {
+	t.Parallel()
 	x, dir := newIndex(t, map[string]string{"a.txt": "alpha\n", "sub/b.txt": "beta\n", ".gitignore": "*.tmp\n"})
-	warm := func() { Search(context.Background(), x, ".", Options{Query: "a"}) }
+	warm := func() { search.Search(context.Background(), x, ".", search.Options{Query: "a"}) }
 	warm()
 
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("gamma\n"), 0o644)
-	eventually(t, x, Options{Query: "gamma"}, func(r Result) bool { return len(r.Matches) == 1 })
+	eventually(t, x, search.Options{Query: "gamma"}, func(r search.Result) bool { return len(r.Matches) == 1 })
 	warm()
 	os.WriteFile(filepath.Join(dir, "sub", "new.txt"), []byte("gamma again\n"), 0o644)
-	eventually(t, x, Options{Query: "gamma"}, func(r Result) bool { return len(r.Matches) == 2 })
+	eventually(t, x, search.Options{Query: "gamma"}, func(r search.Result) bool { return len(r.Matches) == 2 })
 	warm()
 	os.Rename(filepath.Join(dir, "sub"), filepath.Join(dir, "moved"))
-	res := eventually(t, x, Options{Query: "gamma"}, func(r Result) bool {
+	res := eventually(t, x, search.Options{Query: "gamma"}, func(r search.Result) bool {
 		return len(r.Matches) == 2 && r.Matches[1].Path == "moved/new.txt"
 	})
 	_ = res
 	warm()
 	os.Remove(filepath.Join(dir, "a.txt"))
-	eventually(t, x, Options{Query: "gamma"}, func(r Result) bool { return len(r.Matches) == 1 })
+	eventually(t, x, search.Options{Query: "gamma"}, func(r search.Result) bool { return len(r.Matches) == 1 })
 	// Ignore rules changing are seen too.
 	os.WriteFile(filepath.Join(dir, "x.tmp"), []byte("gamma tmp\n"), 0o644)
 	warm()
 	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(""), 0o644)
-	eventually(t, x, Options{Query: "gamma"}, func(r Result) bool { return len(r.Matches) == 2 })
+	eventually(t, x, search.Options{Query: "gamma"}, func(r search.Result) bool { return len(r.Matches) == 2 })
 }
 
 // Rooted's own writes are visible to the very next search, with no wait for the kernel.
 func TestIndexInvalidateIsImmediate(t *testing.T) {
+	t.Parallel()
 	x, dir := newIndex(t, map[string]string{"a.txt": "old\n"})
 	for i := range 20 {
-		Search(context.Background(), x, ".", Options{Query: "o"})
+		search.Search(context.Background(), x, ".", search.Options{Query: "o"})
 		content := strings.Repeat("x", i) + "fresh\n"
 		os.WriteFile(filepath.Join(dir, "a.txt"), []byte(content), 0o644)
 		x.Invalidate("a.txt", false)
-		res, _ := Search(context.Background(), x, ".", Options{Query: "fresh"})
+		res, _ := search.Search(context.Background(), x, ".", search.Options{Query: "fresh"})
 		if len(res.Matches) != 1 || res.Matches[0].Text != strings.TrimSuffix(content, "\n") {
 			t.Fatalf("round %d: %+v", i, res)
 		}
@@ -113,6 +118,7 @@ func TestIndexInvalidateIsImmediate(t *testing.T) {
 }
 
 func TestIndexConcurrentChangesAndSearches(t *testing.T) {
+	t.Parallel()
 	x, dir := newIndex(t, map[string]string{"a.txt": "v0\n"})
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -123,16 +129,32 @@ func TestIndexConcurrentChangesAndSearches(t *testing.T) {
 					x.Invalidate("a.txt", false)
 					continue
 				}
-				if _, err := Search(context.Background(), x, ".", Options{Query: "v"}); err != nil {
+				if _, err := search.Search(context.Background(), x, ".", search.Options{Query: "v"}); err != nil {
 					t.Error(err)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	eventually(t, x, Options{Query: "v" + strings.Repeat("1", 49) + "\n", Regex: false}, func(r Result) bool { return true })
-	res, _ := Search(context.Background(), x, ".", Options{Query: strings.Repeat("1", 49)})
+	eventually(t, x, search.Options{Query: "v" + strings.Repeat("1", 49) + "\n", Regex: false}, func(r search.Result) bool { return true })
+	res, _ := search.Search(context.Background(), x, ".", search.Options{Query: strings.Repeat("1", 49)})
 	if len(res.Matches) != 1 {
 		t.Errorf("after the writes settle the index holds the last content: %+v", res)
+	}
+}
+
+// Searching one file through the index reads just that file, and does not spoil the index's full listing.
+func TestSearchOneFile(t *testing.T) {
+	t.Parallel()
+	x, _ := newIndex(t, map[string]string{"a.go": "needle\n", "b.go": "needle\n", "sub/a.go": "needle\n", ".hidden": "needle\n"})
+	for range 2 { // the second time through the index's cache
+		res, err := search.Search(context.Background(), x, "", search.Options{Query: "needle", File: "a.go"})
+		if err != nil || len(res.Matches) != 1 || res.Matches[0].Path != "a.go" {
+			t.Errorf("%+v, %v", res.Matches, err)
+		}
+	}
+	res, _ := search.Search(context.Background(), x, "", search.Options{Query: "needle"})
+	if res.Total != 3 {
+		t.Errorf("a full search after a one-file search found %d matches, want 3 (a.go, b.go, sub/a.go)", res.Total)
 	}
 }

@@ -1,4 +1,12 @@
-package search
+// Package index keeps the long-lived index of the project a window or MCP server has open: the file lists and
+// file text held in memory, a trigram index on disk that narrows each search to the files that can match, and
+// the watcher that keeps both correct. Searching itself is package search; an Index is one of its Sources.
+//
+// Guarantees: a search through an Index returns exactly what a search of the disk would (a change the watcher
+// or Rooted's own writes report is never answered from what was held before it); background work (the trigram
+// build) waits for searches in progress. Not guaranteed: when the watcher cannot cover the tree (the system's
+// watch limit), the Index reads the disk as a one-shot search does.
+package index
 
 import (
 	"context"
@@ -9,18 +17,18 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/ignore"
+	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/walk"
 	"github.com/rooted-dev/rooted/backend/watch"
 )
 
-// Index is a Source that keeps a project's file lists and file contents in memory, so the repeated searches an
+// Index is a search.Source that keeps a project's file lists and file contents in memory, so the repeated searches an
 // agent makes read nothing from disk. A watcher keeps it correct: a changed file's content is dropped as soon as
 // the kernel reports the change, a created, removed or renamed path drops the file lists, and a change that
 // raced with a read is never cached (an epoch counter, bumped on every change, guards each store). Writes made
 // through Rooted's own tools call Invalidate at once. When the watcher cannot cover the tree (the system's watch
-// limit), the index reads from disk like DiskSource.
+// limit), the index reads from disk like search.DiskSource.
 //
 // Memory: the content of text files up to maxCachedFile, at most Budget bytes in all (what is read past it pushes
 // out files read before), plus one small entry per file. Past the budget, a trigram index on disk (narrow.go)
@@ -29,7 +37,7 @@ import (
 type Index struct {
 	root    *os.Root
 	watcher *watch.Watcher
-	disk    DiskSource
+	disk    search.DiskSource
 
 	mu      sync.RWMutex
 	epoch   uint64
@@ -37,7 +45,7 @@ type Index struct {
 	content map[string][]byte    // nil value: binary or too large, not worth reading again until it changes
 	bytes   int64
 
-	hooks Hooks
+	hooks Options
 
 	tri    *narrower
 	budget int64 // bytes of file content kept in memory
@@ -78,14 +86,16 @@ func (x *Index) Memory() (cached, budget int64, trigrams NarrowStats) {
 	return cached, budget, x.tri.Stats()
 }
 
-// Hooks let other parts of a long-lived face follow the index's watcher. Both run on watcher goroutines and must
-// not block.
-type Hooks struct {
+// Options let other parts of a long-lived face follow the index's watcher (Change and Batch run on watcher
+// goroutines and must not block), and say where the trigram index lives.
+type Options struct {
 	// Change hears of every change as soon as the kernel reports it, before debouncing (caches that must drop
 	// what changed at once: snapshots, the stale-file check).
 	Change func(watch.Event)
 	// Batch hears of debounced batches (what a UI shows), with the watcher's coverage at the time.
 	Batch func([]watch.Event, watch.Status)
+	// CacheDir holds the trigram index, under rooted/search (default: the user's cache directory).
+	CacheDir string
 }
 
 type listKey struct{ hidden, ignored bool }
@@ -94,10 +104,10 @@ const maxCachedFile = 4 << 20
 
 // NewIndex indexes the project at root (absolute path abs) and starts watching it; hooks follow its watcher.
 // Close releases the watcher.
-func NewIndex(root *os.Root, abs string, hooks Hooks) (*Index, error) {
+func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 	x := &Index{
-		root: root, disk: DiskSource{Root: root}, lists: map[listKey][]string{}, content: map[string][]byte{}, hooks: hooks,
-		tri: newNarrower(root, abs), budget: DefaultBudget,
+		root: root, disk: search.DiskSource{Root: root}, lists: map[listKey][]string{}, content: map[string][]byte{}, hooks: hooks,
+		tri: newNarrower(root, abs, hooks.CacheDir), budget: DefaultBudget,
 	}
 	w, err := watch.New(root, abs, watch.Options{Notify: x.changed})
 	if err != nil {
@@ -162,7 +172,7 @@ func (x *Index) changed(e watch.Event) {
 func (x *Index) live() bool { return !x.watcher.Status().Degraded }
 
 // Walk yields the files under dir from the cached list when there is one, else walks the disk and keeps the list.
-func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func(File) bool) error {
+func (x *Index) Walk(ctx context.Context, dir string, opt search.WalkOptions, emit func(search.File) bool) error {
 	if !x.live() || opt.Stat || opt.Shallow { // a shallow listing is one directory read: not worth a cache
 		return x.disk.Walk(ctx, dir, opt, emit)
 	}
@@ -185,7 +195,7 @@ func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func
 		full := opt
 		full.Match = nil
 		stopped := false
-		err := x.disk.Walk(ctx, "", full, func(f File) bool {
+		err := x.disk.Walk(ctx, "", full, func(f search.File) bool {
 			all = append(all, f.Rel)
 			if stopped || !under(f.Rel, dir) || (opt.Match != nil && !opt.Match(f.Rel)) {
 				f.Release()
@@ -221,7 +231,7 @@ func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func
 		if !under(rel, dir) || (opt.Match != nil && !opt.Match(rel)) {
 			continue
 		}
-		if !emit(File{Entry: walk.Entry{Rel: rel, Name: path.Base(rel)}}) {
+		if !emit(search.File{Entry: walk.Entry{Rel: rel, Name: path.Base(rel)}}) {
 			return nil
 		}
 	}
@@ -229,14 +239,14 @@ func (x *Index) Walk(ctx context.Context, dir string, opt WalkOptions, emit func
 }
 
 // Content returns cached bytes, or reads the file and caches it unless it changed meanwhile.
-func (x *Index) Content(f File) ([]byte, func(), error) {
+func (x *Index) Content(f search.File) ([]byte, func(), error) {
 	x.mu.RLock()
 	b, ok := x.content[f.Rel]
 	epoch := x.epoch
 	x.mu.RUnlock()
 	if ok {
 		if b == nil {
-			return nil, func() {}, errNotCached
+			return nil, func() {}, search.ErrNotSearchable
 		}
 		return b, func() {}, nil
 	}
@@ -248,7 +258,7 @@ func (x *Index) Content(f File) ([]byte, func(), error) {
 	} else {
 		data, release, err = x.readByPath(f.Rel)
 	}
-	binary := errors.Is(err, errBinary) // a large binary file, not read past its first bytes
+	binary := errors.Is(err, search.ErrBinary) // a large binary file, not read past its first bytes
 	if err != nil && !binary {
 		return nil, release, err
 	}
@@ -256,7 +266,7 @@ func (x *Index) Content(f File) ([]byte, func(), error) {
 		return data, release, err
 	}
 	var keep []byte // nil: remember the file as not searchable
-	binary = binary || len(data) > 0 && containsNUL(data[:min(len(data), sniffLen)])
+	binary = binary || search.IsBinary(data)
 	if !binary && len(data) <= maxCachedFile {
 		x.mu.RLock()
 		full := x.bytes+int64(len(data)) > x.budget
@@ -280,14 +290,7 @@ func (x *Index) Content(f File) ([]byte, func(), error) {
 }
 
 // readByPath reads a file named by its path from the root, through the root.
-func (x *Index) readByPath(rel string) ([]byte, func(), error) {
-	fh, _, err := files.OpenRegular(x.root, "search", filepath.FromSlash(rel))
-	if err != nil {
-		return nil, func() {}, err
-	}
-	defer fh.Close()
-	return readAllPooled(osFile{fh})
-}
+func (x *Index) readByPath(rel string) ([]byte, func(), error) { return search.ReadPath(x.root, rel) }
 
 func under(rel, dir string) bool {
 	return dir == "" || rel == dir || strings.HasPrefix(rel, dir+"/")
@@ -309,12 +312,12 @@ func checkDir(root *os.Root, dir string) error {
 	return nil
 }
 
-// searching notes a search of the index in progress: the trigram build waits for it.
-func (x *Index) searching() func() { return x.tri.searching() }
+// Searching notes a search of the index in progress: the trigram build waits for it.
+func (x *Index) Searching() func() { return x.tri.searching() }
 
-// narrow returns a filter for the files that can match opt, from the trigram index; nil when it cannot narrow (not
+// Narrow returns a filter for the files that can match opt, from the trigram index; nil when it cannot narrow (not
 // built yet, which starts a build, or not watching the whole tree).
-func (x *Index) narrow(_ context.Context, opt Options) func(rel string) verdict {
+func (x *Index) Narrow(_ context.Context, opt search.Options) func(rel string) search.Verdict {
 	if !x.live() {
 		return nil
 	}
@@ -328,7 +331,7 @@ func (x *Index) narrow(_ context.Context, opt Options) func(rel string) verdict 
 // indexable lists the files a trigram index covers: every file a search may read but ignored ones.
 func (x *Index) indexable() []string {
 	var list []string
-	x.disk.Walk(context.Background(), "", WalkOptions{IncludeHidden: true}, func(f File) bool {
+	x.disk.Walk(context.Background(), "", search.WalkOptions{IncludeHidden: true}, func(f search.File) bool {
 		list = append(list, f.Rel)
 		f.Release()
 		return true
@@ -343,9 +346,9 @@ func (x *Index) searchable(rel string) ([]byte, func(), error) {
 	if err != nil {
 		return nil, release, err
 	}
-	if containsNUL(data[:min(len(data), sniffLen)]) {
+	if search.IsBinary(data) {
 		release()
-		return nil, func() {}, errBinary
+		return nil, func() {}, search.ErrBinary
 	}
 	return data, release, nil
 }

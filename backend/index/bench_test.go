@@ -1,0 +1,96 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/search"
+)
+
+// benchCorpusPath is the tree the benchmarks search: $ROOTED_SEARCH_CORPUS, or the Go source tree, as
+// bench/search.sh uses.
+func benchCorpusPath() string {
+	if dir := os.Getenv("ROOTED_SEARCH_CORPUS"); dir != "" {
+		return dir
+	}
+	return filepath.Join(runtime.GOROOT(), "src")
+}
+
+func benchCorpus(b *testing.B) *os.Root {
+	r, err := os.OpenRoot(benchCorpusPath())
+	if err != nil {
+		b.Skip("no corpus:", err)
+	}
+	b.Cleanup(func() { r.Close() })
+	return r
+}
+
+const benchRegex = `func \(\w+ \*\w+\) Close`
+
+// Repeated searches through a warm Index, as an agent searching an unchanged tree makes them.
+func benchIndexed(b *testing.B, opt search.Options) {
+	r := benchCorpus(b)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	x, err := NewIndex(r, benchCorpusPath(), Options{CacheDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { x.Close() })
+	for _, warm := range []search.Options{{Query: "x", Output: search.OutputCount}, {Query: "x", Output: search.OutputCount, IncludeHidden: true}} {
+		if _, err := search.Search(context.Background(), x, ".", warm); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The trigram index is built in the background after the first search; repeated searches use it.
+	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		search.Search(context.Background(), x, ".", search.Options{Query: "warm-up", Output: search.OutputCount})
+		if _, _, st := x.Memory(); st.Ready || time.Now().After(deadline) {
+			break
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := search.Search(context.Background(), x, ".", opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	// MiB-text is the text held in memory; MiB-heap what the index costs in all (lists, maps, watcher); MiB-disk
+	// the trigram index on disk (mapped, not held).
+	cached, _, st := x.Memory()
+	b.ReportMetric(float64(cached)/(1<<20), "MiB-text")
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB-heap")
+	b.ReportMetric(float64(st.DiskBytes)/(1<<20), "MiB-disk")
+}
+
+func BenchmarkIndexedFirst100CommonLiteral(b *testing.B) {
+	benchIndexed(b, search.Options{Query: "func"})
+}
+
+func BenchmarkIndexedFirst100RareLiteral(b *testing.B) {
+	benchIndexed(b, search.Options{Query: "ErrShortWrite"})
+}
+
+func BenchmarkIndexedFirst100Regex(b *testing.B) {
+	benchIndexed(b, search.Options{Query: benchRegex, Regex: true})
+}
+
+func BenchmarkIndexedCountCommonLiteral(b *testing.B) {
+	benchIndexed(b, search.Options{Query: "func", Output: search.OutputCount, Limit: 1})
+}
+
+func BenchmarkIndexedCountRareLiteral(b *testing.B) {
+	benchIndexed(b, search.Options{Query: "ErrShortWrite", Output: search.OutputCount, Limit: 1})
+}
+
+func BenchmarkIndexedCountRegex(b *testing.B) {
+	benchIndexed(b, search.Options{Query: benchRegex, Regex: true, Output: search.OutputCount, Limit: 1})
+}
