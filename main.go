@@ -16,6 +16,7 @@ import (
 
 	"github.com/rooted-dev/rooted/app"
 	"github.com/rooted-dev/rooted/backend/cli"
+	"github.com/rooted-dev/rooted/backend/gitexec"
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
@@ -25,6 +26,7 @@ var assets embed.FS
 func main() {
 	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
 	shell.RunHelperIfAsked()
+	gitexec.UseSandbox() // Rooted's own git runs in the sandbox too
 	args := os.Args[1:]
 	if len(args) > 0 && args[0] == "open" {
 		args = args[1:] // this is the app "rooted open" would start

@@ -7,9 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/shell"
 )
 
 func TestMain(m *testing.M) {
+	shell.RunHelperIfAsked()
+	UseSandbox()
 	os.Exit(m.Run())
 }
 
@@ -71,6 +75,13 @@ func TestNoProgramFromTheRepositoryRuns(t *testing.T) {
 	}
 }
 
+// Without the sandbox too: the hardening alone keeps every program of the repository from running.
+func TestNoProgramRunsUnsandboxed(t *testing.T) {
+	sandboxOK.Store(false)
+	defer sandboxOK.Store(true)
+	TestNoProgramFromTheRepositoryRuns(t)
+}
+
 // Nothing of this process's environment that steers git reaches it.
 func TestEnvironmentIsAllowListed(t *testing.T) {
 	t.Setenv("GIT_DIR", "/nonexistent")
@@ -87,5 +98,26 @@ func TestEnvironmentIsAllowListed(t *testing.T) {
 		if !strings.Contains(joined, want) {
 			t.Errorf("environment lacks %q:%s", want, joined)
 		}
+	}
+}
+
+// Sandboxed, git writes only where it was told it may.
+func TestSandboxedGitWritesOnlyWhereAllowed(t *testing.T) {
+	if !Sandboxed() {
+		t.Skip("no OS sandbox here: " + shell.Probe(shell.Policy{}).Reason)
+	}
+	base := t.TempDir()
+	allowed, denied := filepath.Join(base, "allowed"), filepath.Join(base, "denied")
+	os.MkdirAll(allowed, 0o755)
+	os.MkdirAll(denied, 0o755)
+	c := Cmd{Dir: base, Write: []string{allowed}}
+	if _, err := c.Run(context.Background(), nil, "init", "-q", "--bare", filepath.Join(allowed, "r")); err != nil {
+		t.Fatalf("init where writing is allowed: %v", err)
+	}
+	if _, err := c.Run(context.Background(), nil, "init", "-q", "--bare", filepath.Join(denied, "r")); err == nil {
+		t.Fatal("git wrote outside the folders it may write")
+	}
+	if _, err := os.Stat(filepath.Join(denied, "r", "HEAD")); err == nil {
+		t.Fatal("a repository appeared where git may not write")
 	}
 }

@@ -3,12 +3,31 @@ package gitexec
 import (
 	"context"
 	"os/exec"
+	"sync/atomic"
+
+	"github.com/rooted-dev/rooted/backend/shell"
 )
 
-// Sandboxed reports whether gits started now run inside the sandbox.
-func Sandboxed() bool { return false }
+var sandboxOK atomic.Bool
 
-// start returns the command for argv.
+// UseSandbox lets this process run git inside the command sandbox. Only a binary whose main calls
+// shell.RunHelperIfAsked first thing may call it (the sandbox re-executes this binary as its helper); elsewhere
+// (a test binary without that hook-up) git runs hardened but unsandboxed.
+func UseSandbox() { sandboxOK.Store(true) }
+
+// Sandboxed reports whether gits started now run inside the sandbox.
+func Sandboxed() bool { return sandboxOK.Load() && shell.GitSandboxAvailable() }
+
+// start returns the command for argv: through the sandbox helper when this process may use it and git reads more
+// than its own repository.
 func (c Cmd) start(ctx context.Context, argv []string) (*exec.Cmd, error) {
-	return exec.CommandContext(ctx, argv[0], argv[1:]...), nil
+	if c.ObjectsOnly || !Sandboxed() {
+		return exec.CommandContext(ctx, argv[0], argv[1:]...), nil
+	}
+	read := append(append([]string{}, c.Read...), c.Dir)
+	return shell.GitCommand(ctx, argv, read, c.Write, len(c.ExtraFiles))
 }
+
+// StopSandboxForTest runs git unsandboxed until UseSandbox is called again: for tests that show the hardening
+// holds on its own.
+func StopSandboxForTest() { sandboxOK.Store(false) }

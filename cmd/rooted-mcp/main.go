@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/rooted-dev/rooted/backend/cli"
+	"github.com/rooted-dev/rooted/backend/gitexec"
 	"github.com/rooted-dev/rooted/backend/mcpserver"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tools"
@@ -23,6 +24,7 @@ import (
 func main() {
 	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
 	shell.RunHelperIfAsked()
+	gitexec.UseSandbox() // Rooted's own git runs in the sandbox too
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := serve(ctx, os.Stderr, os.Args[1:])
 	stop()

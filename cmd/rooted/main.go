@@ -11,12 +11,14 @@ import (
 	"syscall"
 
 	"github.com/rooted-dev/rooted/backend/cli"
+	"github.com/rooted-dev/rooted/backend/gitexec"
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
 func main() {
 	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
 	shell.RunHelperIfAsked()
+	gitexec.UseSandbox() // Rooted's own git runs in the sandbox too
 	args := os.Args[1:]
 	if len(args) == 0 || !cli.IsCommand(args[0]) {
 		// "rooted", "rooted DIR", "rooted --root DIR": the desktop app; open reports anything else as usage.
