@@ -156,9 +156,10 @@ describe('agent, a working day', { timeout: 600_000 }, () => {
     assert.match(diff, /\+\/\/ edited by the user/)
     // The agent patches from its read before the user's edit: refused as stale, and the user's edit stays.
     await ask('now rename Add to Sum')
+    // Its dry run is refused already, so the user is not asked to approve a change that cannot land.
     const patch = page.locator('[data-testid="tool-card"][data-tool="patch_file"]').last()
-    await patch.getByTestId('approve-once').click()
     await patch.locator('[data-testid="tool-error"][data-code="stale_file"]').waitFor()
+    assert.equal(await patch.getByTestId('approve-once').count(), 0)
     await page.getByTestId('msg-assistant').filter({ hasText: 'stale_file' }).waitFor()
     const now = readFileSync(path.join(fixture, 'calc.go'), 'utf8')
     assert.match(now, /edited by the user/)

@@ -102,7 +102,8 @@ describe('agent', { timeout: 600_000 }, () => {
     // Read-only calls ran without asking; the patch waits for approval and shows what it will change.
     const patch = page.locator('[data-testid="tool-card"][data-tool="patch_file"]')
     await patch.locator('[data-testid="approval"]').waitFor()
-    assert.match(await patch.getByTestId('approval-preview').innerText(), /-return a - b\s+\+return a \+ b/)
+    // The card shows the change in its context: the diff of a dry run, with the lines around it.
+    assert.match(await patch.getByTestId('approval-diff').innerText(), /func Add\(a, b int\) int \{\s+-\s*return a - b\s+\+\s*return a \+ b\s+\}/)
     assert.equal(readFileSync(path.join(fixture, 'calc.go'), 'utf8'), buggy, 'nothing is written before approval')
     assert.equal(await page.locator('[data-testid="tool-card"][data-tool="search_files"][data-state="done"]').count(), 1)
     assert.equal(await page.locator('[data-testid="tool-card"][data-tool="read_file"][data-state="done"]').count(), 1)

@@ -109,7 +109,8 @@ export async function startFakeLLM(script, opts = {}) {
       return
     }
     const body = JSON.parse(raw)
-    const request = { ...normalise(protocol, body), headers: req.headers, stream: body.stream === true, tokens: tokens(body) }
+    // body is the request as sent, for what the normalised shape leaves out (cache breakpoints).
+    const request = { ...normalise(protocol, body), body, headers: req.headers, stream: body.stream === true, tokens: tokens(body) }
     requests.push(request)
     if (overloaded > 0) {
       overloaded--

@@ -21,10 +21,14 @@ export interface ToolItem {
   live?: string // a command's output while it runs
   diff?: string // an edit's diff against the snapshot taken before it
   undone?: boolean
+  preview?: string // while an edit waits for approval: the diff it would make (its dry run)
+  edited?: boolean // the user changed the proposed text before allowing it
 }
 
 export type Item =
-  | { kind: 'user'; id: string; text: string; attached?: string[] }
+  // snapshot is the one taken before the first change of this request's turn (what Rewind code restores);
+  // at is how many model messages there were before it (where Rewind conversation cuts).
+  | { kind: 'user'; id: string; text: string; attached?: string[]; snapshot?: string; at?: number }
   | { kind: 'assistant'; id: string; text: string }
   | { kind: 'reasoning'; id: string; text: string }
   | ToolItem
@@ -47,6 +51,14 @@ export interface ContextUse {
 export interface Usage {
   input: number
   output: number
+  cached?: number // input tokens the provider read from its prompt cache
+  last?: { input: number; output: number; cached: number } // the last request
+}
+
+// Halt is why the last turn stopped before the model was done, for the panel to offer Continue.
+export interface Halt {
+  kind: 'step-limit' | 'repeated'
+  reason: string
 }
 
 export interface Conversation {
@@ -59,6 +71,30 @@ export interface Conversation {
   notes?: string[]
   plan?: PlanItem[]
   context?: ContextUse
+  halt?: Halt
+  // planMode: the agent may only read and plan (Start switches to acting).
+  planMode?: boolean
+  // rewound keeps what Rewind conversation cut off, newest last: never deleted.
+  rewound?: { at: string; items: Item[]; messages: ModelMessage[] }[]
+}
+
+export type UserItem = Extract<Item, { kind: 'user' }>
+
+// snapshotBefore is the snapshot to restore for Rewind code to just before the request at index i: that of the
+// first request from it on that changed anything ('' when nothing changed since).
+export function snapshotBefore(items: Item[], i: number): string {
+  for (const it of items.slice(i)) if (it.kind === 'user' && it.snapshot) return it.snapshot
+  return ''
+}
+
+// cutBefore returns the conversation as it was before the request at index i, and what was cut off. Undefined
+// when its messages can no longer be cut there (a compaction since replaced them).
+export function cutBefore(c: Conversation, i: number): { kept: Conversation; cut: { items: Item[]; messages: ModelMessage[] } } | undefined {
+  const it = c.items[i]
+  if (it?.kind !== 'user' || it.at === undefined || it.at > c.messages.length) return undefined
+  if (c.items.slice(i).some((x) => x.kind === 'compaction')) return undefined
+  const cut = { items: c.items.slice(i), messages: c.messages.slice(it.at) }
+  return { kept: { ...c, items: c.items.slice(0, i), messages: c.messages.slice(0, it.at), halt: undefined }, cut }
 }
 
 export function newConversation(): Conversation {
@@ -83,5 +119,5 @@ export function errorOf(output: unknown): ToolError | undefined {
 export function restore(id: string, title: string, body: unknown): Conversation {
   const b = (body ?? {}) as Partial<Conversation>
   const items = (b.items ?? []).map((it): Item => (it.kind === 'tool' && (it.state === 'running' || it.state === 'waiting') ? { ...it, state: 'failed', error: { code: 'interrupted', message: 'Rooted stopped before this call finished.' } } : it))
-  return { id, title, items, messages: b.messages ?? [], usage: b.usage ?? { input: 0, output: 0 }, notes: b.notes ?? [], plan: b.plan ?? [], context: b.context }
+  return { id, title, items, messages: b.messages ?? [], usage: b.usage ?? { input: 0, output: 0 }, notes: b.notes ?? [], plan: b.plan ?? [], context: b.context, halt: b.halt, planMode: b.planMode, rewound: b.rewound }
 }

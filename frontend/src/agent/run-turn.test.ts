@@ -3,7 +3,7 @@ import { MockLanguageModelV4 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
 import type { ModelMessage } from 'ai'
 import type { ToolSpec } from '../bridge'
-import { runTurn, type TurnEvent } from './run-turn'
+import { defaultMaxSteps, runTurn, type TurnEvent } from './run-turn'
 
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } }
 
@@ -119,6 +119,78 @@ describe('runTurn', () => {
     const res = await runTurn({ model, instructions: '', messages: [{ role: 'user', content: 'hi' }], specs, execute: async () => ({}), onEvent: (e) => events.push(e), maxRetries: 0 })
     expect(res.finish).toBe('error')
     expect(events).toContainEqual({ type: 'error', message: 'model not found (HTTP 404)' })
+  })
+})
+
+describe('runTurn loop guards', () => {
+  it('allows 100 steps by default', () => {
+    expect(defaultMaxSteps).toBe(100)
+  })
+
+  it('stops when the same call fails the same way three times in a row, and says why', async () => {
+    const { model, prompts } = scripted([toolReply('c', 'read_file', { path: 'gone.go' })])
+    const res = await runTurn({
+      model,
+      instructions: '',
+      messages: [{ role: 'user', content: 'read gone.go' }],
+      specs,
+      execute: async () => ({ error: { code: 'not_found', message: 'not found: gone.go' } }),
+      onEvent: () => undefined,
+    })
+    expect(res.finish).toBe('repeated')
+    expect(res.reason).toContain('read_file failed 3 times in a row')
+    expect(res.reason).toContain('not_found: not found: gone.go')
+    expect(prompts).toHaveLength(3)
+  })
+
+  it('goes on when the failures differ', async () => {
+    let n = 0
+    const { model } = scripted([toolReply('c1', 'read_file', { path: 'a' }), toolReply('c2', 'read_file', { path: 'b' }), toolReply('c3', 'read_file', { path: 'c' }), textReply('gave up')])
+    const res = await runTurn({
+      model,
+      instructions: '',
+      messages: [{ role: 'user', content: 'read' }],
+      specs,
+      execute: async () => ({ error: { code: 'not_found', message: `not found ${n++}` } }),
+      onEvent: () => undefined,
+    })
+    expect(res.finish).toBe('done')
+  })
+})
+
+describe('runTurn prompt caching', () => {
+  it('marks the system prompt, the tools and the last two messages as cache breakpoints for Anthropic only', async () => {
+    for (const provider of ['anthropic.messages', 'openai-compatible.chat']) {
+      const seen: { prompt: unknown; tools: unknown }[] = []
+      const model = new MockLanguageModelV4({
+        provider,
+        doStream: async (opts) => {
+          seen.push({ prompt: opts.prompt, tools: opts.tools })
+          return { stream: simulateReadableStream({ chunks: textReply('ok') as never[] }) }
+        },
+      })
+      await runTurn({
+        model,
+        instructions: 'rules',
+        messages: [
+          { role: 'user', content: 'one' },
+          { role: 'assistant', content: 'two' },
+          { role: 'user', content: 'three' },
+        ],
+        specs,
+        execute: async () => ({}),
+        onEvent: () => undefined,
+      })
+      const prompt = seen[0].prompt as { role: string; providerOptions?: unknown }[]
+      const tools = seen[0].tools as { name: string; providerOptions?: unknown }[]
+      const marked = (x: { providerOptions?: unknown }) => JSON.stringify(x.providerOptions ?? {}).includes('ephemeral')
+      if (provider.startsWith('anthropic')) {
+        expect(prompt.map(marked)).toEqual([true, false, true, true])
+        expect(tools.map(marked)).toEqual([false, true])
+      } else {
+        expect(prompt.some(marked) || tools.some(marked)).toBe(false)
+      }
+    }
   })
 })
 

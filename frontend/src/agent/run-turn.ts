@@ -7,7 +7,7 @@ export type TurnEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool-call'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool-result'; id: string; output: unknown }
-  | { type: 'step'; input: number; output: number }
+  | { type: 'step'; input: number; output: number; cached: number }
   | { type: 'reasoning'; delta: string }
   | { type: 'compacting' }
   | { type: 'compacted'; summary: string; before: number; after: number; summarised: number }
@@ -40,7 +40,56 @@ export interface TurnResult {
   // messages and what the turn added): it replaces the conversation's messages rather than extending them.
   replaced?: ModelMessage[]
   calibration: number // for the next turn
-  finish: 'done' | 'stopped' | 'step-limit' | 'error'
+  finish: 'done' | 'stopped' | 'step-limit' | 'repeated' | 'error'
+  // reason says why a turn stopped on its own ('repeated': which call failed how).
+  reason?: string
+}
+
+// defaultMaxSteps is how many model calls one request may take before the panel asks whether to go on.
+export const defaultMaxSteps = 100
+
+// repeatLimit is how many times in a row the same call may fail the same way before the turn stops.
+export const repeatLimit = 3
+
+interface StepLike {
+  toolResults: readonly { toolName: string; input: unknown; output: unknown }[]
+}
+
+// repeatedFailure returns why the turn should stop when the last repeatLimit tool results are the same call (tool
+// and arguments) failing the same way (code and message): the model is going round in circles.
+export function repeatedFailure(steps: readonly StepLike[]): string | undefined {
+  const results = steps.flatMap((s) => s.toolResults)
+  if (results.length < repeatLimit) return undefined
+  const last = results.slice(-repeatLimit)
+  const key = (r: StepLike['toolResults'][number]) => {
+    const e = (r.output as { error?: { code?: string; message?: string } } | null)?.error
+    return e?.code ? JSON.stringify([r.toolName, r.input, e.code, e.message]) : undefined
+  }
+  const first = key(last[0])
+  if (!first || last.some((r) => key(r) !== first)) return undefined
+  const e = (last[0].output as { error: { code: string; message: string } }).error
+  return `${last[0].toolName} failed ${repeatLimit} times in a row with the same arguments and the same error (${e.code}: ${e.message})`
+}
+
+// anthropicCache marks a prompt-cache breakpoint for Anthropic; other providers ignore the option.
+const anthropicCache = { anthropic: { cacheControl: { type: 'ephemeral' as const } } }
+
+// withCacheBreakpoints marks the last two messages of a request as cache breakpoints, so the next step (which
+// repeats the whole request and adds to it) reads them from Anthropic's cache instead of paying for them again.
+// With the system prompt and the tools that is four, Anthropic's maximum.
+export function withCacheBreakpoints(messages: ModelMessage[]): ModelMessage[] {
+  return messages.map((m, i) => (i >= messages.length - 2 && m.role !== 'system' ? ({ ...m, providerOptions: { ...m.providerOptions, ...anthropicCache } } as ModelMessage) : m))
+}
+
+// withToolsBreakpoint marks the last tool, which closes the tool list's cache breakpoint: the list is the same on
+// every request of a conversation.
+function withToolsBreakpoint(tools: ToolSet): ToolSet {
+  const last = Object.keys(tools).at(-1)
+  return last ? { ...tools, [last]: { ...tools[last], providerOptions: anthropicCache } } : tools
+}
+
+function isAnthropic(model: LanguageModel): boolean {
+  return typeof model === 'object' && model !== null && 'provider' in model && String(model.provider).startsWith('anthropic')
 }
 
 // toolSet turns the registry's specs into the model's tools: the same JSON schemas and descriptions the CLI and
@@ -78,7 +127,9 @@ export async function summarise(model: LanguageModel, older: ModelMessage[], sig
 // and when the request would still come near the context window, the older part of the conversation is
 // summarised by the model (compaction) and replaced by the summary.
 export async function runTurn(o: TurnOptions): Promise<TurnResult> {
-  const maxSteps = o.maxSteps ?? 25
+  const maxSteps = o.maxSteps ?? defaultMaxSteps
+  const cache = isAnthropic(o.model)
+  let repeated: string | undefined
   const steps: ModelMessage[][] = []
   let failed = false
   // The conversation as the model knows it: base (the messages given, or a compacted history) followed by the
@@ -93,10 +144,16 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
   let lastEstimate = 0
   const result = streamText({
     model: o.model,
-    instructions: o.instructions,
+    instructions: cache ? { role: 'system', content: o.instructions, providerOptions: anthropicCache } : o.instructions,
     messages: o.messages,
-    tools: { ...toolSet(o.specs, o.execute), ...(o.local ?? {}) },
-    stopWhen: isStepCount(maxSteps),
+    tools: cache ? withToolsBreakpoint({ ...toolSet(o.specs, o.execute), ...(o.local ?? {}) }) : { ...toolSet(o.specs, o.execute), ...(o.local ?? {}) },
+    stopWhen: [
+      isStepCount(maxSteps),
+      ({ steps }) => {
+        repeated = repeatedFailure(steps as unknown as StepLike[])
+        return repeated !== undefined
+      },
+    ],
     abortSignal: o.signal,
     maxRetries: o.maxRetries ?? 3,
     prepareStep: async ({ responseMessages, steps: done }) => {
@@ -120,7 +177,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
         }
       }
       lastEstimate = estimateTokens(sent) + overhead
-      return { messages: sent }
+      return { messages: cache ? withCacheBreakpoints(sent) : sent }
     },
     onError: () => undefined, // reported through the stream's error part below
     onStepEnd: (step) => {
@@ -146,7 +203,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
           o.onEvent({ type: 'tool-result', id: part.toolCallId, output: { error: { code: 'internal', message: String(part.error) } } })
           break
         case 'finish-step':
-          o.onEvent({ type: 'step', input: part.usage.inputTokens ?? 0, output: part.usage.outputTokens ?? 0 })
+          o.onEvent({ type: 'step', input: part.usage.inputTokens ?? 0, output: part.usage.outputTokens ?? 0, cached: part.usage.inputTokenDetails?.cacheReadTokens ?? 0 })
           break
         case 'error':
           failed = true
@@ -167,6 +224,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
   if (last && lastEstimate > 0 && last.usage.inputTokens) calibration = Math.min(3, Math.max(0.3, last.usage.inputTokens / lastEstimate))
   if (o.signal?.aborted) return { messages, replaced, calibration, finish: 'stopped' }
   if (failed) return { messages, replaced, calibration, finish: 'error' }
+  if (repeated) return { messages, replaced, calibration, finish: 'repeated', reason: repeated }
   return { messages, replaced, calibration, finish: steps.length >= maxSteps && lastHasToolCalls(messages) ? 'step-limit' : 'done' }
 }
 

@@ -104,4 +104,12 @@ export interface Instructions {
 }
 
 export const instructions = (): Promise<Instructions> => wrap(() => Settings.Instructions() as Promise<Instructions>)
+// RepoInfo is the project's git branch, short status and last commits, for the system prompt.
+export interface RepoInfo {
+  branch: string // "" when the project is not a git repository
+  status: string[]
+  more: number // status lines left out
+  commits: string[]
+}
+export const repoInfo = (): Promise<RepoInfo> => wrap(() => Agent.RepoInfo() as Promise<RepoInfo>)
 export const saveUserInstructions = (text: string): Promise<Instructions> => wrap(() => Settings.SaveUserInstructions(text) as Promise<Instructions>)

@@ -3,7 +3,7 @@ import { callTool, setActiveProvider, type Project } from '../bridge'
 import { mentionAt } from '../agent/mentions'
 import { planToolName } from '../agent/plan'
 import { listModels } from '../llm/providers'
-import { useAgentSession } from '../stores/agent-session'
+import { setStepLimit, stepLimit, useAgentSession } from '../stores/agent-session'
 import { MessageText } from './message-text'
 import { ToolCard } from './tool-card'
 
@@ -73,6 +73,10 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   const active = s.providers?.providers.find((p) => p.id === s.providers?.active)
   const activeId = active?.id
   useEffect(() => setModels(null), [activeId])
+  let lastUser = -1
+  s.conv.items.forEach((it, i) => {
+    if (it.kind === 'user') lastUser = i
+  })
   const submit = () => {
     const t = text.trim()
     if (!t || s.running || !s.ready) return
@@ -144,13 +148,41 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
             {active ? `Ask ${active.name}${active.model ? ` (${active.model})` : ''} to work on ${project.name}.` : 'Set up a model provider in Settings.'}
           </div>
         ) : null}
-        {s.conv.items.map((it) => {
+        {s.conv.items.map((it, index) => {
           switch (it.kind) {
             case 'user':
               return (
                 <div key={it.id} className="msg user" data-testid="msg-user">
                   {it.text}
                   {it.attached?.length ? <div className="msg-attached muted" data-testid="msg-attached">attached: {it.attached.join(', ')}</div> : null}
+                  {s.running ? null : (
+                    <details className="msg-rewind" data-testid="msg-rewind">
+                      <summary title="Go back to just before this request">↶</summary>
+                      <button className="link-button" onClick={() => void s.rewind(index, { code: true, conversation: false })} data-testid="rewind-code" title="Put the files back as they were before this request's first change (itself backed up)">
+                        Rewind code
+                      </button>
+                      <button className="link-button" onClick={() => void s.rewind(index, { code: false, conversation: true })} data-testid="rewind-conversation" title="Cut the conversation back to before this request (what is cut stays in the saved history)">
+                        Rewind conversation
+                      </button>
+                      <button className="link-button" onClick={() => void s.rewind(index, { code: true, conversation: true })} data-testid="rewind-both">
+                        Rewind both
+                      </button>
+                      <button
+                        className="link-button"
+                        onClick={() =>
+                          void s.rewind(index, { code: false, conversation: true }).then((t) => {
+                            if (t !== undefined) {
+                              setText(t)
+                              input.current?.focus()
+                            }
+                          })
+                        }
+                        data-testid="edit-resend"
+                      >
+                        Edit and resend
+                      </button>
+                    </details>
+                  )}
                 </div>
               )
             case 'reasoning':
@@ -183,6 +215,36 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           }
         })}
         {s.compacting ? <div className="msg notice info" data-testid="compacting">Compacting the conversation…</div> : null}
+        {!s.running && lastUser >= 0 ? (
+          <button
+            className="link-button retry"
+            onClick={() => void s.rewind(lastUser, { code: false, conversation: true }).then((t) => (t !== undefined ? s.send(t) : undefined))}
+            disabled={!s.ready}
+            data-testid="agent-retry"
+            title="Run the last request again (its answer stays in the saved history)"
+          >
+            Retry
+          </button>
+        ) : null}
+        {s.conv.planMode && !s.running && lastUser >= 0 ? (
+          <button
+            onClick={() => {
+              s.setPlanMode(false)
+              void s.send('Start: carry out the plan.')
+            }}
+            disabled={!s.ready}
+            data-testid="plan-start"
+          >
+            Start
+          </button>
+        ) : null}
+        {s.conv.halt && !s.running ? (
+          <div className="msg notice info halt" data-testid="agent-halt" data-kind={s.conv.halt.kind}>
+            <button onClick={() => void s.send('', { resume: true })} disabled={!s.ready} data-testid="agent-continue">
+              Continue
+            </button>
+          </div>
+        ) : null}
         <div ref={end} />
       </div>
       <footer className="agent-footer">
@@ -232,6 +294,10 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           rows={3}
         />
         <div className="agent-actions">
+          <label className="agent-plan-mode" title="Plan mode: the agent may only read and plan; Start lets it act">
+            <input type="checkbox" checked={!!s.conv.planMode} onChange={(e) => s.setPlanMode(e.target.checked)} disabled={s.running} data-testid="plan-mode" />
+            plan
+          </label>
           <span className="agent-model" data-testid="agent-model">{active ? `${active.name} · ${active.model || 'no model'}` : 'no provider'}</span>
           {active ? (
             <select
@@ -269,9 +335,28 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
               context {compact(s.conv.context.used)} / {compact(s.conv.context.window)} ({Math.round((100 * s.conv.context.used) / s.conv.context.window)}%)
             </span>
           ) : null}
-          <span className="agent-usage" data-testid="agent-usage" title="Tokens used by this conversation">
-            {s.conv.usage.input.toLocaleString()} in · {s.conv.usage.output.toLocaleString()} out
+          <span
+            className="agent-usage"
+            data-testid="agent-usage"
+            title={
+              s.conv.usage.last
+                ? `Tokens used by this conversation. Last request: ${s.conv.usage.last.input.toLocaleString()} in (${s.conv.usage.last.cached.toLocaleString()} from the provider's cache), ${s.conv.usage.last.output.toLocaleString()} out`
+                : 'Tokens used by this conversation'
+            }
+          >
+            {s.conv.usage.input.toLocaleString()} in{s.conv.usage.cached ? <span data-testid="agent-cached"> ({s.conv.usage.cached.toLocaleString()} cached)</span> : null} · {s.conv.usage.output.toLocaleString()} out
           </span>
+          <label className="agent-steps" title="Most model calls one request may take before the agent stops and asks whether to go on">
+            steps
+            <input
+              type="number"
+              min={1}
+              defaultValue={stepLimit()}
+              onChange={(e) => setStepLimit(Number(e.target.value))}
+              data-testid="agent-step-limit"
+              aria-label="Step limit"
+            />
+          </label>
           {s.running ? (
             <button className="danger" onClick={s.stop} data-testid="agent-stop">Stop</button>
           ) : (

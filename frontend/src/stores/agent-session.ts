@@ -8,6 +8,7 @@ import {
   loadConversation,
   projectSettings,
   providers as loadProviders,
+  repoInfo,
   renameConversation,
   runTool,
   saveConversation,
@@ -21,16 +22,29 @@ import {
   type ToolSpec,
 } from '../bridge'
 import { denial, needsApproval, noGrants, sessionGrant, type Grants } from '../agent/approvals'
-import { errorOf, newConversation, restore, titleFrom, type Conversation, type Item, type ToolItem } from '../agent/conversation'
+import { cutBefore, errorOf, newConversation, restore, snapshotBefore, titleFrom, type Conversation, type Item, type ToolItem } from '../agent/conversation'
 import { compactedMessages, splitForCompaction } from '../agent/context'
 import { attachMentions } from '../agent/mentions'
 import { planTool, planToolName } from '../agent/plan'
-import { runTurn, summarise, type TurnEvent } from '../agent/run-turn'
+import { defaultMaxSteps, runTurn, summarise, type TurnEvent } from '../agent/run-turn'
 import { instructions } from '../agent/system-prompt'
 import { contextWindow, createModel } from '../llm/providers'
 import type { LanguageModel } from 'ai'
 
-export type Approval = { kind: 'once' } | { kind: 'session' } | { kind: 'deny'; reason: string }
+// An allowed call may carry the user's edit of it (the proposed text changed before allowing).
+export type Approval = { kind: 'once'; input?: Record<string, unknown> } | { kind: 'session'; input?: Record<string, unknown> } | { kind: 'deny'; reason: string }
+
+const edits = new Set(['write_file', 'patch_file'])
+
+// The step limit is a setting of this window (kept in its local storage), the same for every project.
+const stepLimitKey = 'rooted.agent.stepLimit'
+export function stepLimit(): number {
+  const n = Number(globalThis.localStorage?.getItem(stepLimitKey))
+  return Number.isInteger(n) && n > 0 ? n : defaultMaxSteps
+}
+export function setStepLimit(n: number): void {
+  if (Number.isInteger(n) && n > 0) globalThis.localStorage?.setItem(stepLimitKey, String(n))
+}
 
 // ModelFactory makes the model for a provider; tests and the window use the real one.
 export type ModelFactory = typeof createModel
@@ -95,7 +109,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     if (!dirty.current || c.items.length === 0) return
     dirty.current = false
     try {
-      await saveConversation(c.id, c.title, { items: c.items, messages: c.messages, usage: c.usage, notes: c.notes ?? [], plan: c.plan ?? [], context: c.context })
+      await saveConversation(c.id, c.title, { items: c.items, messages: c.messages, usage: c.usage, notes: c.notes ?? [], plan: c.plan ?? [], context: c.context, halt: c.halt, planMode: c.planMode, rewound: c.rewound })
       refreshList()
     } catch {
       dirty.current = true
@@ -136,8 +150,29 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         upsertTool(call.id, { name: call.name, input: call.input, state: 'failed', output: check.error, error: check.error.error })
         return check.error
       }
+      // Plan mode: only reading and planning. The model gets a clear error it can act on (propose, not do).
+      if (convRef.current.planMode && !spec.read_only) {
+        const out = { error: { code: 'plan_mode', message: `plan mode is on: ${call.name} changes the project and is not allowed until the user starts the work; finish exploring and present your plan` } }
+        upsertTool(call.id, { name: call.name, input: call.input, state: 'failed', output: out, error: out.error })
+        return out
+      }
+      let input = call.input
+      let edited = false
       if (needsApproval(spec, call.input, grants.current, settings?.auto_approve_edits ?? false, check)) {
         upsertTool(call.id, { name: call.name, input: call.input, state: 'waiting' })
+        if (edits.has(call.name)) {
+          // The card shows the change in its context: the diff a dry run of the same call would make. A dry run
+          // refused (no_match, not_read, ...) is the answer the model gets without asking the user.
+          try {
+            const dry = await callTool(call.name as 'write_file', { ...call.input, dry_run: true } as never)
+            upsertTool(call.id, { preview: (dry as { diff?: string }).diff ?? '' })
+          } catch (e) {
+            const err = toBackendError(e)
+            const out = { error: { code: err.code, message: err.message, ...(err.path ? { path: err.path } : {}) } }
+            upsertTool(call.id, { state: 'failed', output: out, error: out.error })
+            return out
+          }
+        }
         const answer = await new Promise<Approval>((resolve) => {
           waiting.current.set(call.id, resolve)
           signal?.addEventListener('abort', () => resolve({ kind: 'deny', reason: 'the user stopped the agent' }), { once: true })
@@ -149,8 +184,12 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           return out
         }
         if (answer.kind === 'session') grants.current = sessionGrant(call.name, call.input).grant(grants.current)
+        if (answer.input && JSON.stringify(answer.input) !== JSON.stringify(call.input)) {
+          input = answer.input
+          edited = true
+        }
       }
-      upsertTool(call.id, { name: call.name, input: call.input, state: 'running' })
+      upsertTool(call.id, { name: call.name, input, state: 'running', ...(edited ? { edited: true } : {}) })
       try {
         let output: unknown
         if (call.name === 'exec_shell') {
@@ -169,16 +208,32 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
             runningCalls.current.delete(call.id)
           }
         } else {
-          output = await callTool(call.name, call.input)
+          output = await callTool(call.name, input)
         }
         const backup = (output as { backup?: string }).backup
-        let diff: string | undefined
-        if (backup && (call.name === 'write_file' || call.name === 'patch_file')) {
+        let diff = edits.has(call.name) ? (output as { diff?: string }).diff || undefined : undefined
+        if (!diff && backup && edits.has(call.name)) {
           diff = await callTool('diff_snapshot', { id: backup, path: (output as { path: string }).path })
             .then((d) => d.diff)
             .catch(() => undefined)
         }
         upsertTool(call.id, { state: 'done', output, diff })
+        if (backup) {
+          // The first change of a request records its snapshot on the request, for Rewind code.
+          update((c) => {
+            let i = c.items.length - 1
+            while (i >= 0 && c.items[i].kind !== 'user') i--
+            const u = c.items[i]
+            if (u?.kind !== 'user' || u.snapshot) return c
+            const items = c.items.slice()
+            items[i] = { ...u, snapshot: backup }
+            return { ...c, items }
+          })
+        }
+        if (edited) {
+          // As Cline does: the model learns that what landed is the user's version, and sees it in the diff.
+          return { ...(output as object), user_edited: `The user edited your proposed ${call.name} before allowing it; what was applied is the user's version (the diff shows it), not yours. Build on it.` }
+        }
         return output
       } catch (e) {
         const err = toBackendError(e)
@@ -191,7 +246,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   )
 
   const send = useCallback(
-    async (text: string) => {
+    async (text: string, opts: { resume?: boolean } = {}) => {
       const provider = provs?.providers.find((p) => p.id === provs.active)
       if (!provider || running || !ready) return
       if (!provider.model) {
@@ -211,13 +266,19 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       const { attachments, attached } = await attachMentions(text, (path, offset, limit) => callTool('read_file', { path, offset, limit }))
       const content = [notes.join('\n'), text, attachments].filter(Boolean).join('\n\n')
       const userMsg = { role: 'user' as const, content }
-      update((c) => ({
-        ...c,
-        title: c.title || titleFrom(text),
-        notes: [],
-        items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text, ...(attached.length ? { attached } : {}) }],
-        messages: [...c.messages, userMsg],
-      }))
+      if (opts.resume) {
+        // Continue: the model picks up after its last tool results, with no new request from the user.
+        update((c) => ({ ...c, halt: undefined, ...(notes.length ? { notes: [], messages: [...c.messages, { role: 'user' as const, content: notes.join('\n') }] } : {}) }))
+      } else {
+        update((c) => ({
+          ...c,
+          title: c.title || titleFrom(text),
+          notes: [],
+          halt: undefined,
+          items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text, at: c.messages.length, ...(attached.length ? { attached } : {}) }],
+          messages: [...c.messages, userMsg],
+        }))
+      }
       const ctl = new AbortController()
       abort.current = ctl
       const window = await contextWindow(provider, provider.model)
@@ -270,7 +331,11 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
             break
           }
           case 'step':
-            update((c) => ({ ...c, usage: { input: c.usage.input + e.input, output: c.usage.output + e.output }, context: { ...c.context, used: e.input + e.output, window } }))
+            update((c) => ({
+              ...c,
+              usage: { input: c.usage.input + e.input, output: c.usage.output + e.output, cached: (c.usage.cached ?? 0) + e.cached, last: { input: e.input, output: e.output, cached: e.cached } },
+              context: { ...c.context, used: e.input + e.output, window },
+            }))
             break
           case 'error':
             update((c) => ({ ...c, items: [...c.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'error', text: e.message }] }))
@@ -278,9 +343,11 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         }
       }
       const cwd = await callTool('get_working_directory', {}).catch(() => null)
+      const repo = await repoInfo().catch(() => null)
       const res = await runTurn({
         model,
-        instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined }),
+        instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode }),
+        maxSteps: stepLimit(),
         messages: [...convRef.current.messages],
         specs,
         execute,
@@ -294,8 +361,11 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       update((c) => {
         const items = c.items.slice()
         if (res.finish === 'stopped') items.push({ kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: 'Stopped.' })
-        if (res.finish === 'step-limit') items.push({ kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: 'Stopped at the step limit; say "continue" to go on.' })
-        return { ...c, items, messages: res.replaced ?? [...c.messages, ...res.messages], context: c.context ? { ...c.context, calibration: res.calibration } : c.context }
+        let halt: Conversation['halt']
+        if (res.finish === 'step-limit') halt = { kind: 'step-limit', reason: `Stopped after ${stepLimit()} steps, the step limit. Continue to let the agent go on, or tell it what to do.` }
+        if (res.finish === 'repeated') halt = { kind: 'repeated', reason: `Stopped: ${res.reason}. Tell the agent how to go on, or Continue.` }
+        if (halt) items.push({ kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: halt.reason })
+        return { ...c, items, halt, messages: res.replaced ?? [...c.messages, ...res.messages], context: c.context ? { ...c.context, calibration: res.calibration } : c.context }
       })
       abort.current = null
       setRunning(false)
@@ -330,6 +400,48 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       await flush()
     }
   }, [provs, running, makeModel, update, flush])
+
+  // rewind takes the conversation back to just before the request at index i: its code (the snapshot before that
+  // request's first change, restored through restore_snapshot, which backs up first so a rewind can be undone),
+  // its conversation (cut there; what is cut is kept in rewound), or both. It returns the request's text.
+  const rewind = useCallback(
+    async (i: number, what: { code: boolean; conversation: boolean }): Promise<string | undefined> => {
+      if (running) return undefined
+      const c = convRef.current
+      const it = c.items[i]
+      if (it?.kind !== 'user') return undefined
+      const notes: string[] = []
+      if (what.code) {
+        const snap = snapshotBefore(c.items, i)
+        if (snap) {
+          try {
+            const res = await callTool('restore_snapshot', { id: snap })
+            notes.push(`(Rooted: the user rewound the project's files to before the request "${titleFrom(it.text)}"; earlier reads may be out of date.)`)
+            update((x) => ({ ...x, items: [...x.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: `Files rewound to before “${titleFrom(it.text)}” (undo: restore ${String((res as { backup?: string }).backup ?? '').slice(0, 12)} from History).` }] }))
+          } catch (e) {
+            const err = toBackendError(e)
+            update((x) => ({ ...x, items: [...x.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'error', text: `Rewinding the files failed: ${err.code}: ${err.message}` }] }))
+            return undefined
+          }
+        }
+      }
+      if (what.conversation) {
+        const cut = cutBefore(convRef.current, i)
+        if (!cut) {
+          update((x) => ({ ...x, items: [...x.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'error', text: 'The conversation cannot be cut there: it was compacted since.' }] }))
+          return undefined
+        }
+        update(() => ({ ...cut.kept, notes: [...(cut.kept.notes ?? []), ...notes], rewound: [...(cut.kept.rewound ?? []), { at: new Date().toISOString(), ...cut.cut }] }))
+      } else if (notes.length) {
+        update((x) => ({ ...x, notes: [...(x.notes ?? []), ...notes] }))
+      }
+      await flush()
+      return it.text
+    },
+    [running, update, flush],
+  )
+
+  const setPlanMode = useCallback((on: boolean) => update((c) => ({ ...c, planMode: on })), [update])
 
   const stop = useCallback(() => {
     abort.current?.abort()
@@ -398,5 +510,5 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     [refreshList],
   )
 
-  return { conv, list, running, ready, providers: provs, settings, extra, compacting, send, stop, answer, undo, open, startNew, rename, remove, compactNow, refreshProviders, refreshSettings, setSettings }
+  return { rewind, setPlanMode, conv, list, running, ready, providers: provs, settings, extra, compacting, send, stop, answer, undo, open, startNew, rename, remove, compactNow, refreshProviders, refreshSettings, setSettings }
 }

@@ -34,6 +34,10 @@ export function RenameConversation(arg1, arg2) {
   return window['go']['app']['Agent']['RenameConversation'](arg1, arg2);
 }
 
+export function RepoInfo() {
+  return window['go']['app']['Agent']['RepoInfo']();
+}
+
 export function SaveConversation(arg1, arg2, arg3) {
   return window['go']['app']['Agent']['SaveConversation'](arg1, arg2, arg3);
 }

@@ -1,0 +1,75 @@
+// Package repoinfo describes a project's git repository for the agent's system prompt: the branch, a short status
+// and the last few commits. Every git it starts is gitexec's hardened one (no hooks, no fsmonitor, no filters,
+// no pager, no optional locks), so describing a repository runs nothing the repository names. It never changes
+// the repository. A folder that is not a repository, or a git that fails or takes too long, gives an empty Info.
+package repoinfo
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/gitexec"
+)
+
+// Info is what the system prompt says about the repository.
+type Info struct {
+	Branch string   `json:"branch"` // "" when not a repository; "(detached at abc1234)" when detached
+	Status []string `json:"status"` // git status --short lines, at most MaxStatus
+	// More is how many status lines were left out.
+	More    int      `json:"more"`
+	Commits []string `json:"commits"` // "abc1234 subject", newest first, at most MaxCommits
+}
+
+const (
+	MaxStatus  = 20
+	MaxCommits = 5
+	// timeout bounds each git: a status of a huge tree must not hold the request back.
+	timeout = 3 * time.Second
+)
+
+// Describe asks git about the repository whose work tree is dir.
+func Describe(ctx context.Context, dir string) Info {
+	info := Info{Status: []string{}, Commits: []string{}}
+	c := gitexec.Cmd{Dir: dir, Read: []string{dir}, Env: []string{"GIT_OPTIONAL_LOCKS=0"}}
+	run := func(c gitexec.Cmd, args ...string) (string, bool) {
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		out, err := c.Run(ctx, nil, args...)
+		return string(out), err == nil
+	}
+	top, ok := run(c, "rev-parse", "--is-inside-work-tree")
+	if !ok || strings.TrimSpace(top) != "true" {
+		return info
+	}
+	if b, ok := run(c, "symbolic-ref", "--short", "-q", "HEAD"); ok && strings.TrimSpace(b) != "" {
+		info.Branch = strings.TrimSpace(b)
+	} else if h, ok := run(c, "rev-parse", "--short", "HEAD"); ok {
+		info.Branch = "(detached at " + strings.TrimSpace(h) + ")"
+	} else {
+		info.Branch = "(no commits yet)"
+	}
+	if log, ok := run(c, "log", "-n", "5", "--no-decorate", "--no-show-signature", "--format=%h %s"); ok {
+		for _, l := range strings.Split(strings.TrimSpace(log), "\n") {
+			if l != "" && len(info.Commits) < MaxCommits {
+				info.Commits = append(info.Commits, l)
+			}
+		}
+	}
+	// status reads work-tree files, so filters the repository defines are switched off first.
+	if sc, err := c.WithoutFilters(ctx); err == nil {
+		if st, ok := run(sc, "-c", "core.quotePath=false", "status", "--short", "--no-renames", "--ignore-submodules=all"); ok {
+			for _, l := range strings.Split(strings.TrimRight(st, "\n"), "\n") {
+				if l == "" {
+					continue
+				}
+				if len(info.Status) < MaxStatus {
+					info.Status = append(info.Status, l)
+				} else {
+					info.More++
+				}
+			}
+		}
+	}
+	return info
+}
