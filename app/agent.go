@@ -162,7 +162,7 @@ func (a *Agent) Fetch(id string, req LLMRequest) error {
 	emit(end)
 	if err != nil {
 		code := tool.CodeInternal
-		if errors.Is(err, llm.ErrOutsideProvider) || errors.Is(err, llm.ErrUnknownProvider) {
+		if errors.Is(err, llm.ErrOutsideProvider) || errors.Is(err, llm.ErrUnknownProvider) || errors.Is(err, llm.ErrKeyInClear) {
 			code = tool.CodeInvalidArgument
 		}
 		return reject(tool.Errorf(code, "%v", err))

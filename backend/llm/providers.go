@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -66,6 +67,8 @@ func DefaultConfig() Config {
 var (
 	ErrUnknownProvider = errors.New("no such provider")
 	ErrInvalid         = errors.New("invalid provider")
+	// ErrKeyInClear refuses a request that would carry a key over plain http to a public address.
+	ErrKeyInClear = errors.New("an API key is not sent in clear text")
 )
 
 // Store reads and writes the providers file. Its methods may be called concurrently: each edit is a
@@ -156,7 +159,33 @@ func (p Provider) Validate() error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("%w: %s: base URL %q must be an http or https URL", ErrInvalid, p.ID, p.BaseURL)
 	}
+	if p.APIKey != "" && !KeyAllowed(p.BaseURL) {
+		return fmt.Errorf("%w: %s: an API key is sent only over https (or plain http to this machine or a private address), not to %s", ErrInvalid, p.ID, p.BaseURL)
+	}
 	return nil
+}
+
+// KeyAllowed reports whether a key may be sent to baseURL: over https anywhere, and over plain http only to this
+// machine (localhost, a loopback address) or a private address (10/8, 172.16/12, 192.168/16, fc00::/7), where a
+// local server or a proxy on the user's own network listens. A host name other than localhost is not trusted to
+// be private over http, since whoever answers for it could read the key.
+func KeyAllowed(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	switch u.Scheme {
+	case "https":
+		return u.Host != ""
+	case "http":
+		h := strings.ToLower(u.Hostname())
+		if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+			return true
+		}
+		ip, err := netip.ParseAddr(h)
+		return err == nil && (ip.IsLoopback() || ip.IsPrivate())
+	}
+	return false
 }
 
 // Find returns the provider with id.
@@ -177,8 +206,17 @@ var envKeys = map[string]string{
 }
 
 // Key returns the key to send to p and where it came from ("settings", the environment variable's name, or ""
-// when there is none, as for a local server).
+// when there is none, as for a local server). A key is never sent in clear text: for a base URL KeyAllowed
+// refuses, there is none (see HeldKey).
 func (s *Store) Key(p Provider) (key, source string) {
+	if !KeyAllowed(p.BaseURL) {
+		return "", ""
+	}
+	return s.HeldKey(p)
+}
+
+// HeldKey is the key Rooted holds for p, whether or not it may be sent there.
+func (s *Store) HeldKey(p Provider) (key, source string) {
 	if p.APIKey != "" {
 		return p.APIKey, "settings"
 	}

@@ -53,6 +53,9 @@ func (r *Relay) Do(ctx context.Context, req Request, head func(Head), body func(
 	if err := under(req.URL, p.BaseURL); err != nil {
 		return err
 	}
+	if _, src := r.Store.HeldKey(p); src != "" && !KeyAllowed(p.BaseURL) {
+		return fmt.Errorf("%w: %s holds a key (from %s) and its base URL %s is plain http to a public address; use https", ErrKeyInClear, p.Name, src, p.BaseURL)
+	}
 	method := strings.ToUpper(req.Method)
 	if method == "" {
 		method = http.MethodGet
