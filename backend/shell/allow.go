@@ -54,7 +54,8 @@ func PathArgs(argv []string) []string {
 	args := argv[1:]
 	switch argv[0] {
 	case "find":
-		return findPaths(args)
+		written, _ := findActions(args)
+		return append(findPaths(args), written...)
 	case "grep":
 		return grepPaths(args)
 	}
@@ -117,6 +118,47 @@ paths:
 		out = append(out, a)
 	}
 	return out
+}
+
+// findActions returns the files find's expression writes (-fprint FILE, -fprint0 FILE, -fprintf FILE FORMAT,
+// -fls FILE) and whether it deletes what it finds (-delete).
+func findActions(args []string) (written []string, deletes bool) {
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "-fprint", "-fprint0", "-fprintf", "-fls":
+			if i+1 < len(args) {
+				written = append(written, args[i+1])
+				i++
+			}
+		case "-delete":
+			deletes = true
+		}
+	}
+	return written, deletes
+}
+
+// ChangedPaths returns the arguments of argv that name files the command removes, moves or overwrites: every
+// file argument of rm, mv, cp, touch and mkdir; for find, the files its expression writes and, with -delete, its
+// starting points ("." when it names none). A path that holds a repository's history may not be among them.
+func ChangedPaths(argv []string) []string {
+	if len(argv) == 0 {
+		return nil
+	}
+	if ChangesFiles[argv[0]] {
+		return PathArgs(argv)
+	}
+	if argv[0] != "find" {
+		return nil
+	}
+	written, deletes := findActions(argv[1:])
+	if deletes {
+		starts := findPaths(argv[1:])
+		if len(starts) == 0 {
+			starts = []string{"."}
+		}
+		written = append(written, starts...)
+	}
+	return written
 }
 
 // grepPaths skips grep's options (and their values) and its pattern; what is left are files. Short options
@@ -232,25 +274,7 @@ func RunsPrograms(argv []string) string {
 			}
 		}
 	case "git":
-		args := argv[1:]
-		for i := 0; i < len(args); i++ {
-			a := args[i]
-			if a == "-c" || (strings.HasPrefix(a, "-c") && len(a) > 2 && !strings.HasPrefix(a, "--")) || a == "--config-env" || strings.HasPrefix(a, "--config-env=") {
-				return "git " + a + " sets configuration that can run programs (aliases with !, core.pager, core.sshCommand, core.fsmonitor, ...)"
-			}
-			switch a {
-			case "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix":
-				i++ // its value
-				continue
-			}
-			if strings.HasPrefix(a, "-") {
-				continue
-			}
-			if a == "config" {
-				return gitConfigRunsPrograms(args[i+1:])
-			}
-			break // the subcommand: what follows is its own arguments
-		}
+		return gitRunsPrograms(argv[1:])
 	}
 	return ""
 }
@@ -261,6 +285,7 @@ var gitExecKeys = []string{
 	"core.gitproxy", "core.worktree", "credential.", "diff.external", ".textconv", ".command", "filter.", "merge.",
 	"gpg.", "sequence.editor", "include.", "includeif.", "uploadpack.", "protocol.", "remote.", "url.", "http.",
 	"sendemail.", "pager.", "web.browser", "browser.", "man.", "difftool.", "mergetool.", "submodule.", "init.templatedir",
+	"commit.gpgsign", "tag.gpgsign", "extensions.", "ssh.variant", "core.alternaterefscommand",
 }
 
 // GitExecKey reports whether a git configuration key (any case) names a program git runs, or decides what it runs.
@@ -274,29 +299,6 @@ func GitExecKey(key string) bool {
 	return false
 }
 
-// ChangesFiles are the allowlisted programs that remove, move or overwrite what their arguments name.
+// ChangesFiles are the allowlisted programs that remove, move or overwrite what their arguments name (see
+// ChangedPaths for find).
 var ChangesFiles = map[string]bool{"rm": true, "mv": true, "cp": true, "touch": true, "mkdir": true}
-
-func gitConfigRunsPrograms(args []string) string {
-	var pos []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			if a == "--get" || a == "--get-all" || a == "--list" || a == "-l" || a == "--get-regexp" {
-				return "" // reading configuration
-			}
-			continue
-		}
-		pos = append(pos, a)
-	}
-	if len(pos) < 2 && !(len(pos) == 1 && strings.Contains(pos[0], "=")) {
-		return "" // git config KEY reads it
-	}
-	key := strings.ToLower(pos[0])
-	if key == "set" && len(pos) > 1 { // git config set KEY VALUE (git 2.46)
-		key = strings.ToLower(pos[1])
-	}
-	if GitExecKey(key) {
-		return "git config " + key + " names a program or a hook that git would run later, outside the sandbox"
-	}
-	return ""
-}

@@ -111,3 +111,88 @@ func TestArgumentAttacks(t *testing.T) {
 		t.Error("the refusal should name the option")
 	}
 }
+
+// git options that run a program the allowlist does not name are refused as find -exec is; one row per way, in the
+// forms git's parser accepts (abbreviated long options, attached values, short clusters).
+func TestGitOptionsThatRunPrograms(t *testing.T) {
+	for _, line := range []string{
+		"git rebase --exec make main", "git rebase -x make", "git rebase -xmake", "git rebase -ix make", "git rebase --exe=make",
+		"git rebase -i --exec=make HEAD~2",
+		"git submodule foreach make", "git submodule --quiet foreach make",
+		"git bisect run make",
+		"git difftool --extcmd=sh", "git difftool -x sh", "git difftool", "git mergetool",
+		"git config -f .git/config core.fsmonitor x", "git config --file .git/config core.fsmonitor x",
+		"git config --file=.git/config core.fsmonitor x", "git config -f.git/config core.fsmonitor x",
+		"git config --blob HEAD:x --file .git/config alias.x !sh", "git config set --file .git/config core.hooksPath h",
+		"git config --type bool commit.gpgSign true", "git config --edit", "git config -e",
+		"git config --rename-section foo core",
+		"git filter-branch --tree-filter make", "git send-email x.patch", "git instaweb", "git web--browse http://x",
+		"git help log", "git log --help", "git --help",
+		"git ls-remote --upload-pack=sh origin", "git ls-remote -u sh origin", "git ls-remote --upload=sh origin",
+		"git fetch --upload-pack sh origin", "git pull --upload-pack=sh", "git clone -u sh x y", "git clone --upload-pack=sh x",
+		"git clone --template=t x y", "git clone -c core.fsmonitor=x x y", "git clone --config core.pager=x x",
+		"git init --template=t", "git push --receive-pack=sh origin", "git push --exec=sh origin",
+		"git archive --exec=sh --remote=x HEAD",
+		"git grep -O x", "git grep --open-files-in-pager=vim x", "git grep -Ovim x",
+		"git merge -s evil topic", "git merge -sevil topic", "git merge --strategy=evil topic", "git pull --strategy evil",
+		"git --exec-path=./bin status", "git -C . --exec-path=bin log",
+		"git -c core.pager=x log", "git --config-env=core.pager=X log",
+	} {
+		argv, err := Split(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if RunsPrograms(argv) == "" {
+			t.Errorf("%s: not refused", line)
+		}
+	}
+	for _, line := range []string{
+		"git rebase main", "git rebase -i HEAD~2", "git rebase --onto main topic", "git rebase -Xours main",
+		"git submodule update --init", "git bisect start", "git bisect good", "git fetch -u origin",
+		"git config -f x.cfg user.name Me", "git config --file .git/config --get core.fsmonitor", "git config -f x --list",
+		"git config --unset core.fsmonitor", "git config set user.email me@example.com",
+		"git clone https://example.com/x.git", "git push origin main", "git pull --rebase", "git grep -n TODO",
+		"git merge -s ours topic", "git merge --strategy=ort topic", "git merge -X theirs topic", "git --exec-path",
+		"git log -h", "git commit -m message", "git -C sub status", "git archive HEAD",
+	} {
+		argv, _ := Split(line)
+		if why := RunsPrograms(argv); why != "" {
+			t.Errorf("%s: refused (%s), but it runs nothing else", line, why)
+		}
+	}
+}
+
+// find's -delete and -fprint change files: their paths are checked as rm's are (a repository's history may not be
+// among them), and find with no starting point starts at ".".
+func TestFindChangedPaths(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []string
+	}{
+		{"find .git -delete", []string{".git"}},
+		{"find -name x -delete", []string{"."}},
+		{"find a b -type f -delete", []string{"a", "b"}},
+		{"find . -name x -fprint .git/hooks/pre-commit", []string{".git/hooks/pre-commit"}},
+		{"find . -fprintf .git/config %p", []string{".git/config"}},
+		{"find . -fls out -fprint0 out0", []string{"out", "out0"}},
+		{"find . -name x", nil},
+		{"rm -rf a", []string{"a"}},
+		{"grep -r x .", nil},
+	} {
+		argv, _ := Split(c.line)
+		got := ChangedPaths(argv)
+		for _, w := range c.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("ChangedPaths(%s) = %q, missing %s", c.line, got, w)
+			}
+		}
+		if c.want == nil && got != nil {
+			t.Errorf("ChangedPaths(%s) = %q, but it changes nothing", c.line, got)
+		}
+		for _, w := range c.want {
+			if w != "." && !slices.Contains(PathArgs(argv), w) {
+				t.Errorf("PathArgs(%s) = %q: %s is not checked to be inside the project", c.line, PathArgs(argv), w)
+			}
+		}
+	}
+}

@@ -67,12 +67,12 @@ func (d Deps) checkExec(in execShellIn) (execCheck, error) {
 			}
 			return execCheck{}, e
 		}
-		if shell.ChangesFiles[argv[0]] {
-			if why := d.holdsGitData(p); why != "" {
-				return execCheck{}, &tool.Error{
-					Code: tool.CodePermissionDenied, Path: p,
-					Message: fmt.Sprintf("%s names %s, %s: a repository's history cannot be restored from a snapshot, so commands may not remove, move or overwrite it; nothing was run", argv[0], p, why),
-				}
+	}
+	for _, p := range shell.ChangedPaths(argv) {
+		if why := d.holdsGitData(p); why != "" {
+			return execCheck{}, &tool.Error{
+				Code: tool.CodePermissionDenied, Path: p,
+				Message: fmt.Sprintf("%s names %s, %s: a repository's history cannot be restored from a snapshot, so commands may not remove, move or overwrite it; nothing was run", argv[0], p, why),
 			}
 		}
 	}

@@ -205,6 +205,8 @@ func TestOrdinaryGitChangesStay(t *testing.T) {
 		`{"command": "rm -rf .git"}`, `{"command": "rm -rf ."}`, `{"command": "rm", "args": ["-r", "-f", "./"]}`,
 		`{"command": "mv .git old"}`, `{"command": "touch .git/hooks/post-checkout"}`, `{"command": "cp main.go .git/hooks/pre-push"}`,
 		`{"command": "mkdir .git/hooks/x"}`,
+		`{"command": "find .git -delete"}`, `{"command": "find . -delete"}`, `{"command": "find -name config -delete"}`,
+		`{"command": "find . -name main.go -fprint .git/hooks/pre-commit"}`,
 	} {
 		_, e := call[guardedOut](t, reg, "exec_shell", args)
 		if e == nil || e.Code != tool.CodePermissionDenied || !strings.Contains(e.Message, "nothing was run") {
@@ -213,6 +215,15 @@ func TestOrdinaryGitChangesStay(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, ".git", "HEAD")); err != nil {
 		t.Fatal("the repository is gone")
+	}
+	// find -delete where no repository is stays allowed.
+	os.MkdirAll(filepath.Join(root, "build"), 0o755)
+	os.WriteFile(filepath.Join(root, "build", "x.o"), nil, 0o644)
+	if out, e := call[guardedOut](t, reg, "exec_shell", `{"command": "find build -name *.o -delete"}`); e != nil || out.ExitCode != 0 {
+		t.Errorf("find build -delete: %+v %v", out, e)
+	}
+	if _, err := os.Stat(filepath.Join(root, "build", "x.o")); err == nil {
+		t.Error("find build -delete deleted nothing")
 	}
 }
 

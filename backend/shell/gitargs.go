@@ -1,0 +1,191 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+)
+
+// git is on the default allowlist, and many of its options run another program: one the model names (rebase
+// --exec, bisect run, submodule foreach, --upload-pack), a program git picks (difftool, send-email, instaweb, the
+// manual viewer of --help), or git's own helpers from a folder the model names (--exec-path). The allowlist is a
+// boundary only if those are refused like find -exec; gitRunsPrograms lists them. Options are matched as git's
+// parser reads them: a long option by any prefix ("--up=x" is --upload-pack), a value attached or following, short
+// options in clusters.
+
+// gitRefused are subcommands whose purpose is to run other programs.
+var gitRefused = map[string]string{
+	"filter-branch": "git filter-branch runs the shell commands it is given",
+	"send-email":    "git send-email runs a mail program",
+	"instaweb":      "git instaweb runs a web server and a browser",
+	"web--browse":   "git web--browse runs a browser",
+	"difftool":      "git difftool runs an external diff program",
+	"mergetool":     "git mergetool runs an external merge program",
+	"help":          "git help runs a manual viewer (use -h for usage)",
+	"daemon":        "git daemon serves repositories and runs hooks for clients",
+}
+
+// gitProgramOptions are the long options (and their short forms) of each subcommand whose value is a program.
+var gitProgramOptions = map[string]struct {
+	long  []string
+	short string
+}{
+	"rebase":    {[]string{"exec"}, "x"},
+	"clone":     {[]string{"upload-pack", "template", "config"}, "uc"},
+	"fetch":     {[]string{"upload-pack"}, ""},
+	"pull":      {[]string{"upload-pack"}, ""},
+	"ls-remote": {[]string{"upload-pack"}, "u"},
+	"archive":   {[]string{"exec"}, ""},
+	"push":      {[]string{"receive-pack", "exec"}, ""},
+	"grep":      {[]string{"open-files-in-pager"}, "O"},
+	"init":      {[]string{"template"}, ""},
+}
+
+// gitStrategies are the merge strategies built into git; another name runs git-merge-NAME found on PATH.
+var gitStrategies = []string{"ort", "recursive", "resolve", "octopus", "ours", "subtree"}
+
+// gitRunsPrograms returns why git's arguments would run a program the allowlist does not name, or "".
+func gitRunsPrograms(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-c" || (strings.HasPrefix(a, "-c") && len(a) > 2 && !strings.HasPrefix(a, "--")) || a == "--config-env" || strings.HasPrefix(a, "--config-env="):
+			return "git " + a + " sets configuration that can run programs (aliases with !, core.pager, core.sshCommand, core.fsmonitor, ...)"
+		case strings.HasPrefix(a, "--exec-path="):
+			return "git --exec-path=DIR runs git's helper programs from DIR"
+		case a == "--help":
+			return "git --help runs a manual viewer (use -h for usage)"
+		case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--super-prefix":
+			i++ // its value
+		case strings.HasPrefix(a, "-"):
+		default:
+			return gitSubcommandRunsPrograms(a, args[i+1:])
+		}
+	}
+	return ""
+}
+
+func gitSubcommandRunsPrograms(sub string, args []string) string {
+	if why, ok := gitRefused[sub]; ok {
+		return why
+	}
+	opts := options(args)
+	if slices.Contains(opts, "--help") {
+		return "git " + sub + " --help runs a manual viewer (use -h for usage)"
+	}
+	switch sub {
+	case "config":
+		return gitConfigRunsPrograms(args)
+	case "bisect":
+		if len(args) > 0 && args[0] == "run" {
+			return "git bisect run runs the program it is given"
+		}
+	case "submodule":
+		if slices.Contains(args, "foreach") {
+			return "git submodule foreach runs the shell command it is given"
+		}
+	}
+	if p, ok := gitProgramOptions[sub]; ok {
+		for _, o := range opts {
+			if name, isLong := strings.CutPrefix(o, "--"); isLong {
+				name, _, _ = strings.Cut(name, "=")
+				for _, l := range p.long {
+					if name != "" && strings.HasPrefix(l, name) {
+						return "git " + sub + " --" + l + " runs the program it names, or sets up what git runs later"
+					}
+				}
+			} else if p.short != "" && strings.ContainsAny(strings.TrimPrefix(o, "-"), p.short) {
+				return "git " + sub + " " + o + " runs the program it names, or sets up what git runs later"
+			}
+		}
+	}
+	switch sub {
+	case "merge", "pull", "rebase", "cherry-pick", "revert":
+		for j := 0; j < len(args) && args[j] != "--"; j++ {
+			a, s := args[j], ""
+			name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+			switch {
+			case strings.HasPrefix(a, "--") && len(name) >= 3 && strings.HasPrefix("strategy", name):
+				if hasVal {
+					s = val
+				} else if j+1 < len(args) {
+					s, j = args[j+1], j+1
+				}
+			case strings.HasPrefix(a, "-s") && !strings.HasPrefix(a, "--"):
+				if len(a) > 2 {
+					s = a[2:]
+				} else if j+1 < len(args) {
+					s, j = args[j+1], j+1
+				}
+			}
+			if s != "" && !slices.Contains(gitStrategies, s) {
+				return "git " + sub + " with the merge strategy " + s + " runs git-merge-" + s + ", a program found on PATH"
+			}
+		}
+	}
+	return ""
+}
+
+// options are the arguments before "--" that start with "-": what git's parser may read as options (a value that
+// looks like an option counts too, which only refuses more).
+func options(args []string) []string {
+	var out []string
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// gitConfigValueOptions are git config's options that take a value (the value is not a key).
+var gitConfigValueOptions = []string{"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "-t"}
+
+// gitConfigRunsPrograms returns why git config would set a key that names a program or a hook, edit the file in
+// an editor, or turn a section into one git runs; "" for reading and for other keys. -f/--file FILE does not hide
+// the key: FILE is the option's value, not the key.
+func gitConfigRunsPrograms(args []string) string {
+	var pos []string
+	reading := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasVal := strings.Cut(a, "=")
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case a == "-e" || a == "--edit" || a == "edit":
+			return "git config --edit runs an editor"
+		case a == "--rename-section" || a == "rename-section":
+			return "git config --rename-section can turn any section into one whose settings git runs"
+		case a == "--get" || a == "--get-all" || a == "--list" || a == "-l" || a == "--get-regexp" || a == "--get-urlmatch" || a == "--get-color" || a == "--get-colorbool" || a == "get" || a == "list":
+			reading = true
+		case strings.HasPrefix(a, "-") && slices.Contains(gitConfigValueOptions, name) && !hasVal:
+			i++ // the option's value
+		case strings.HasPrefix(a, "-f") && !strings.HasPrefix(a, "--") && len(a) > 2:
+			// -fFILE
+		case strings.HasPrefix(a, "-"):
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if reading {
+		return ""
+	}
+	if len(pos) > 0 && (pos[0] == "set" || pos[0] == "unset") { // git config set KEY VALUE (git 2.46)
+		if pos[0] == "unset" {
+			return ""
+		}
+		pos = pos[1:]
+	}
+	if len(pos) < 2 && !(len(pos) == 1 && strings.Contains(pos[0], "=")) {
+		return "" // git config KEY reads it
+	}
+	key := strings.ToLower(pos[0])
+	if GitExecKey(key) {
+		return "git config " + key + " names a program or a hook that git would run later, outside the sandbox"
+	}
+	return ""
+}
