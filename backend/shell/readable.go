@@ -32,16 +32,16 @@ var etcPartly = map[string][]string{
 }
 
 // homeReadable are toolchain folders and files in the home directory (those that exist): language runtimes and
-// version managers, their caches, and the per-tool settings builds read. Credentials beside them (the Credentials
-// table) are taken out of every folder opened; git's and cargo's settings come from filtered copies instead.
+// version managers, their caches, and the per-tool settings builds read. Credentials files beside them are not
+// listed (~/.cargo/credentials.toml, ~/.npmrc, ~/.git-credentials, ~/.config/gh).
 var homeReadable = []string{
 	"go/bin", "go/pkg", ".config/go", ".cache/go-build",
 	".npm", ".nvm", ".fnm", ".local/share/fnm", ".volta", ".bun", ".deno", ".yarn", ".cache/yarn", ".local/share/pnpm",
 	".cache/node", ".node-gyp", ".cache/node-gyp",
-	".cargo/bin", ".cargo/registry", ".cargo/git", ".cargo/env", ".rustup",
+	".cargo/bin", ".cargo/registry", ".cargo/git", ".cargo/config.toml", ".cargo/config", ".cargo/env", ".rustup",
 	".pyenv", ".rbenv", ".gem", ".local/bin", ".local/lib", ".cache/pip", ".cache/pypoetry", ".cache/uv", ".local/share/uv",
 	".m2/repository", ".gradle/caches", ".gradle/wrapper", ".sdkman", ".asdf", ".local/share/mise",
-	".config/git/ignore", ".config/git/attributes",
+	".gitconfig", ".config/git",
 }
 
 // envReadable are variables naming toolchain homes that may lie outside the usual places.
@@ -59,7 +59,6 @@ var envReadable = []string{
 func Readable(home string, getenv func(string) string, extra ...string) []string {
 	var out []string
 	seen := map[string]bool{}
-	creds := credentialPaths(home, getenv)
 	add := func(p string) {
 		if p == "" || !filepath.IsAbs(p) {
 			return
@@ -68,11 +67,10 @@ func Readable(home string, getenv func(string) string, extra ...string) []string
 		if seen[p] || tooWide(p, home) {
 			return
 		}
-		if _, err := os.Stat(p); err != nil {
-			return
+		if _, err := os.Stat(p); err == nil {
+			seen[p] = true
+			out = append(out, p)
 		}
-		seen[p] = true
-		out = append(out, withoutCredentials(p, creds)...)
 	}
 	if runtime.GOOS != "windows" {
 		for _, p := range systemReadable {
@@ -91,12 +89,10 @@ func Readable(home string, getenv func(string) string, extra ...string) []string
 			add(filepath.Join(home, filepath.FromSlash(rel)))
 		}
 	}
-	// Go and git look for their settings under $XDG_CONFIG_HOME when it is set; of git's, only the ignore and
-	// attributes files (its config and credentials are not for commands).
+	// Go and git look for their settings under $XDG_CONFIG_HOME when it is set.
 	if x := getenv("XDG_CONFIG_HOME"); x != "" {
 		add(filepath.Join(x, "go"))
-		add(filepath.Join(x, "git", "ignore"))
-		add(filepath.Join(x, "git", "attributes"))
+		add(filepath.Join(x, "git"))
 	}
 	for _, name := range envReadable {
 		for _, p := range filepath.SplitList(getenv(name)) {
@@ -108,7 +104,7 @@ func Readable(home string, getenv func(string) string, extra ...string) []string
 		add(filepath.Join(p, "pkg"))
 	}
 	if ch := getenv("CARGO_HOME"); ch != "" {
-		for _, sub := range []string{"bin", "registry", "git", "env"} { // config.toml: CargoHome's filtered copy
+		for _, sub := range []string{"bin", "registry", "git", "config.toml", "config", "env"} {
 			add(filepath.Join(ch, sub))
 		}
 	}
