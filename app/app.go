@@ -55,6 +55,7 @@ func Run(opt Options) error {
 		return err
 	}
 	defer svc.session.Close()
+	defer svc.deps.Jobs.Close() // every background command ends with the app
 	defer svc.indexes.Close()
 	if svc.snapshots != nil {
 		defer svc.snapshots.Close()
@@ -68,7 +69,7 @@ func Run(opt Options) error {
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
-		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings},
+		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
 }
@@ -86,6 +87,10 @@ type services struct {
 	Tools     *Tools
 	Agent     *Agent
 	Settings  *Settings
+	// Permissions and Jobs: the project's permission rules and its background commands.
+	Permissions *Permissions
+	Jobs        *Jobs
+	Diagnostics *Diagnostics
 }
 
 func newServices(opt Options) (*services, error) {
@@ -111,6 +116,9 @@ func newServices(opt Options) (*services, error) {
 	}
 	p.watch = svc.indexes.Status
 	svc.Tools = &Tools{registry: tools.Registry(deps), emit: svc.events.Emit}
+	svc.Permissions = &Permissions{session: s, store: svc.settings, deps: deps, registry: svc.Tools.registry}
+	svc.Jobs = &Jobs{session: s, jobs: deps.Jobs, store: svc.settings}
+	svc.Diagnostics = &Diagnostics{session: s, store: svc.settings, registry: svc.Tools.registry}
 	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {

@@ -54,6 +54,9 @@ type Project struct {
 	// BackgroundAfterSec moves a command still running after this many seconds to the background, where the
 	// agent reads its output with job_output (0: DefaultBackgroundAfter; negative: never).
 	BackgroundAfterSec int `json:"background_after_sec,omitempty"`
+	// Diagnostics is the check run after the agent's edits: "" finds it (go vet, tsc, cargo check), "off" runs
+	// none, anything else is a command line run as exec_shell runs it.
+	Diagnostics string `json:"diagnostics,omitempty"`
 }
 
 // DefaultBackgroundAfter is when a command still running moves to the background, unless the user chose.

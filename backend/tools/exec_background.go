@@ -20,6 +20,14 @@ type jobStarted struct {
 	Next int64 `json:"next"`
 }
 
+type foregroundKey struct{}
+
+// Foreground marks a call whose command must finish (or time out) in the foreground, never move to the
+// background: the check Rooted runs after an edit, whose result the edit waits for.
+func Foreground(ctx context.Context) context.Context {
+	return context.WithValue(ctx, foregroundKey{}, true)
+}
+
 // runCommand runs a checked command: in the foreground when there are no jobs here (a one-shot CLI call) or the
 // project never moves commands to the background; otherwise as a job, returned at once with background, or
 // when it still runs after the project's background time (which may come before its timeout).
@@ -28,6 +36,9 @@ func (d Deps) runCommand(ctx context.Context, in execShellIn, c execCheck, backu
 ) (execShellOut, error) {
 	progress := tool.ProgressFrom(ctx)
 	after := c.proj.BackgroundAfter()
+	if ctx.Value(foregroundKey{}) != nil {
+		after = 0
+	}
 	if in.Background && d.Jobs == nil {
 		return execShellOut{}, &tool.Error{Code: tool.CodeInvalidArgument, Field: "background", Message: "background commands need a session that stays (the window or the MCP server); this one ends with the call. Nothing was run"}
 	}

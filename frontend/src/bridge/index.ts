@@ -11,6 +11,7 @@ export { BackendError, toBackendError } from './backend-error'
 export type * from './types'
 export * from './agent'
 export * from './permissions'
+export * from './diagnostics'
 export type { LLMStream } from './events'
 export type { FsChange, FsChanges, SnapshotProgress, ToolOutput, WatchStatus } from './events'
 

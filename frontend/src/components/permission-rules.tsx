@@ -1,5 +1,16 @@
 import { useEffect, useState } from 'react'
-import { backgroundAfter, permissionRules, setBackgroundAfter, setPermissionRules, toBackendError, type BackendError, type Rule, type RuleAction } from '../bridge'
+import {
+  backgroundAfter,
+  diagnosticsMode,
+  permissionRules,
+  setBackgroundAfter,
+  setDiagnosticsMode,
+  setPermissionRules,
+  toBackendError,
+  type BackendError,
+  type Rule,
+  type RuleAction,
+} from '../bridge'
 import { ErrorNotice } from './error-notice'
 
 const blank: Rule = { action: 'allow', tool: 'exec_shell', command: '' }
@@ -11,6 +22,7 @@ export function PermissionRules() {
   const [rules, setRules] = useState<Rule[] | null>(null)
   const [draft, setDraft] = useState<Rule>(blank)
   const [after, setAfter] = useState('')
+  const [check, setCheck] = useState('')
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
   useEffect(() => {
@@ -19,6 +31,9 @@ export function PermissionRules() {
       .catch((e: unknown) => setError(toBackendError(e)))
     backgroundAfter()
       .then((s) => setAfter(s < 0 ? 'never' : s === 0 ? '' : String(s)))
+      .catch(() => undefined)
+    diagnosticsMode()
+      .then(setCheck)
       .catch(() => undefined)
   }, [])
   const save = (next: Rule[], what: string) =>
@@ -93,6 +108,24 @@ export function PermissionRules() {
           <input value={after} onChange={(e) => setAfter(e.target.value)} placeholder="60" size={6} data-testid="background-after" />
         </label>
         <button type="submit" data-testid="background-after-save">Save</button>
+      </form>
+      <form
+        className="rule-form"
+        onSubmit={(ev) => {
+          ev.preventDefault()
+          setDiagnosticsMode(check)
+            .then((m) => {
+              setCheck(m)
+              setSaved(m === 'off' ? 'no check after edits' : m ? `${m} runs after the agent's edits` : 'the check after edits is found per file (go vet, tsc, cargo check)')
+            })
+            .catch((e: unknown) => setError(toBackendError(e)))
+        }}
+      >
+        <label>
+          Check after the agent&apos;s edits (empty: go vet, tsc or cargo check for the files changed; “off”; or a command){' '}
+          <input value={check} onChange={(e) => setCheck(e.target.value)} placeholder="automatic" size={24} data-testid="diagnostics-mode" spellCheck={false} />
+        </label>
+        <button type="submit" data-testid="diagnostics-mode-save">Save</button>
       </form>
     </section>
   )

@@ -3,6 +3,7 @@ import type { ExecResult, SearchResult } from '../bridge'
 import type { ToolItem } from '../agent/conversation'
 import { sessionGrant } from '../agent/approvals'
 import { AlwaysAllow } from './approval-buttons'
+import { DiagnosticsList } from './diagnostics-list'
 import type { Approval } from '../stores/agent-session'
 
 interface Props {
@@ -105,6 +106,7 @@ export function ToolCard({ item, onAnswer, onUndo, onOpen }: Props) {
           ) : null}
         </div>
       ) : null}
+      <DiagnosticsList output={item.output} />
       {item.name === 'exec_shell' && (item.live || item.output) ? <ExecOutput item={item} /> : null}
       {item.name === 'search_files' && item.state === 'done' ? <Hits result={item.output as SearchResult} onOpen={onOpen} /> : null}
       {item.state === 'done' && !['exec_shell', 'write_file', 'patch_file'].includes(item.name) ? <FullResult output={item.output} /> : null}

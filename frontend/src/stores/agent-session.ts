@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import {
   callTool,
   checkCall,
+  diagnose,
   instructions as loadInstructions,
   conversations as listConversations,
   deleteConversation,
@@ -24,6 +25,7 @@ import {
 import { denial, needsApproval, noGrants, sessionGrant, type Grants } from '../agent/approvals'
 import { cutBefore, errorOf, newConversation, restore, snapshotBefore, titleFrom, type Conversation, type Item, type ToolItem } from '../agent/conversation'
 import { compactedMessages, splitForCompaction } from '../agent/context'
+import { editedPaths, withDiagnostics } from '../agent/diagnostics'
 import { attachMentions } from '../agent/mentions'
 import { planTool, planToolName } from '../agent/plan'
 import { defaultMaxSteps, runTurn, summarise, type TurnEvent } from '../agent/run-turn'
@@ -217,6 +219,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
             .then((d) => d.diff)
             .catch(() => undefined)
         }
+        // After an edit the project's check runs in the sandbox; what it finds goes to the model with the result.
+        const changed = editedPaths(call.name, output)
+        if (changed.length > 0) output = withDiagnostics(output, await diagnose(changed).catch(() => null))
         upsertTool(call.id, { state: 'done', output, diff })
         if (backup) {
           // The first change of a request records its snapshot on the request, for Rewind code.

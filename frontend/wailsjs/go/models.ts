@@ -76,6 +76,22 @@ export namespace app {
 	        this.updated = source["updated"];
 	    }
 	}
+	export class DiagnosticsResult {
+	    checks: string[];
+	    problems: string[];
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DiagnosticsResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.checks = source["checks"];
+	        this.problems = source["problems"];
+	        this.error = source["error"];
+	    }
+	}
 	export class InstructionFile {
 	    path: string;
 	    content: string;

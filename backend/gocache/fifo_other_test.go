@@ -1,7 +1,0 @@
-//go:build !unix
-
-package gocache
-
-import "errors"
-
-func mkfifo(string) error { return errors.New("no named pipes") }
