@@ -94,3 +94,29 @@ func BenchmarkIndexedCountRareLiteral(b *testing.B) {
 func BenchmarkIndexedCountRegex(b *testing.B) {
 	benchIndexed(b, search.Options{Query: benchRegex, Regex: true, Output: search.OutputCount, Limit: 1})
 }
+
+// BenchmarkCountAfterLimited times a full count through the index after two limited searches, before any
+// trigram index is built (an agent's first searches of a project just opened); BenchmarkCountRareLiteral in
+// package search is the same count of the disk, as a first search.
+func BenchmarkCountAfterLimited(b *testing.B) {
+	r := benchCorpus(b)
+	b.StopTimer()
+	for range b.N {
+		x, err := NewIndex(r, benchCorpusPath(), Options{CacheDir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		x.tri.dir = "" // no trigram build: this measures the time before it is in
+		for _, q := range []string{"func", "Close"} {
+			if _, err := search.Search(context.Background(), x, ".", search.Options{Query: q}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		if _, err := search.Search(context.Background(), x, ".", search.Options{Query: "ErrShortWrite", Output: search.OutputCount, Limit: 1}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		x.Close()
+	}
+}

@@ -11,6 +11,7 @@ package index
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -48,6 +49,7 @@ type Index struct {
 	hooks Options
 
 	tri    *narrower
+	dirs   dirCache // folders open for reading files named by a list in memory
 	budget int64 // bytes of file content kept in memory
 }
 
@@ -127,6 +129,7 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 
 // Close stops watching and removes the trigram index.
 func (x *Index) Close() error {
+	x.dirs.clear()
 	x.tri.close()
 	return x.watcher.Close()
 }
@@ -153,6 +156,7 @@ func (x *Index) changed(e watch.Event) {
 	x.epoch++
 	if e.Op&(watch.Create|watch.Remove|watch.Rename|watch.Rescan) != 0 {
 		clear(x.lists)
+		x.dirs.clear() // a folder renamed or replaced: open it again by its path
 	}
 	if b, ok := x.content[e.Path]; ok {
 		x.bytes -= int64(len(b))
@@ -238,7 +242,11 @@ func (x *Index) Walk(ctx context.Context, dir string, opt search.WalkOptions, em
 	return nil
 }
 
-// Content returns cached bytes, or reads the file and caches it unless it changed meanwhile.
+// Content returns cached bytes, or reads the file. A search does not copy what it reads into the cache: filling
+// it is the trigram build's work, in the background (see store), so a search costs what a search of the disk
+// does. Copying every file a search read into memory the process had never touched made a full count after a
+// few limited searches twice as slow as the same count of the disk (BenchmarkCountAfterLimited). A binary file
+// is remembered, so later searches skip it unread.
 func (x *Index) Content(f search.File) ([]byte, func(), error) {
 	x.mu.RLock()
 	b, ok := x.content[f.Rel]
@@ -256,41 +264,112 @@ func (x *Index) Content(f search.File) ([]byte, func(), error) {
 	if f.Dir != nil {
 		data, release, err = x.disk.Content(f)
 	} else {
-		data, release, err = x.readByPath(f.Rel)
+		data, release, err = x.readByPath(f.Rel, true)
 	}
 	binary := errors.Is(err, search.ErrBinary) // a large binary file, not read past its first bytes
 	if err != nil && !binary {
 		return nil, release, err
 	}
-	if !x.live() {
-		return data, release, err
+	if (binary || search.IsBinary(data)) && x.live() {
+		x.store(f.Rel, nil, epoch)
 	}
-	var keep []byte // nil: remember the file as not searchable
-	binary = binary || search.IsBinary(data)
-	if !binary && len(data) <= maxCachedFile {
-		x.mu.RLock()
-		full := x.bytes+int64(len(data)) > x.budget
-		x.mu.RUnlock()
-		if full {
-			// The budget is spent: a project bigger than it is searched from disk (its trigram index narrows the
-			// reads), and what is cached stays, rather than every read copying a file in and another out.
-			return data, release, nil
-		}
+	return data, release, err
+}
+
+// store keeps a copy of a file's text (nil: the file is not searchable) unless the file changed since epoch, the
+// budget is spent, or the file is too large to be worth it.
+func (x *Index) store(rel string, data []byte, epoch uint64) {
+	if len(data) > maxCachedFile {
+		return
+	}
+	x.mu.RLock()
+	full := x.bytes+int64(len(data)) > x.budget
+	x.mu.RUnlock()
+	if full && data != nil {
+		// The budget is spent: a project bigger than it is searched from disk (its trigram index narrows the
+		// reads), and what is cached stays, rather than every read copying a file in and another out.
+		return
+	}
+	var keep []byte
+	if data != nil {
 		keep = make([]byte, len(data))
 		copy(keep, data)
 	}
 	x.mu.Lock()
 	if x.epoch == epoch && int64(len(keep)) <= x.budget/4 {
+		if old, ok := x.content[rel]; ok {
+			x.bytes -= int64(len(old))
+		}
 		x.evictLocked(int64(len(keep)))
-		x.content[f.Rel] = keep
+		x.content[rel] = keep
 		x.bytes += int64(len(keep))
 	}
 	x.mu.Unlock()
-	return data, release, err
 }
 
-// readByPath reads a file named by its path from the root, through the root.
-func (x *Index) readByPath(rel string) ([]byte, func(), error) { return search.ReadPath(x.root, rel) }
+// readByPath reads a file named by its path from the root: by its name from its folder, opened once for all the
+// files of a list in the same folder (resolving every file's path from the root, component by component, made a
+// search from the lists twice as slow as one walking the disk), else through the root, which follows a link
+// inside it. mapLarge: see search.ReadIn.
+func (x *Index) readByPath(rel string, mapLarge bool) ([]byte, func(), error) {
+	if d := x.dirs.get(x.root, path.Dir(rel)); d != nil {
+		data, release, err := search.ReadIn(d, path.Base(rel), mapLarge)
+		d.Release()
+		var pe *fs.PathError
+		if !errors.As(err, &pe) || pe.Op != "open" {
+			return data, release, err
+		}
+		// Not openable by its name (a link, or gone): through the root, for its content or its error.
+	}
+	return search.ReadPath(x.root, rel)
+}
+
+// dirCache holds folders open by their slash path; it is emptied when the tree's shape changes.
+type dirCache struct {
+	mu sync.Mutex
+	m  map[string]*walk.Dir
+}
+
+// maxOpenDirs bounds the descriptors a dirCache holds.
+const maxOpenDirs = 256
+
+// get returns dir open, held for the caller (Release it), or nil when it cannot be opened.
+func (c *dirCache) get(root *os.Root, dir string) *walk.Dir {
+	if dir == "." {
+		dir = ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.m[dir]
+	if d == nil {
+		var err error
+		if d, err = walk.OpenDir(root, dir); err != nil {
+			return nil
+		}
+		if len(c.m) >= maxOpenDirs {
+			c.clearLocked()
+		}
+		if c.m == nil {
+			c.m = map[string]*walk.Dir{}
+		}
+		c.m[dir] = d
+	}
+	walk.Entry{Dir: d}.Keep()
+	return d
+}
+
+func (c *dirCache) clear() {
+	c.mu.Lock()
+	c.clearLocked()
+	c.mu.Unlock()
+}
+
+func (c *dirCache) clearLocked() {
+	for k, d := range c.m {
+		d.Release()
+		delete(c.m, k)
+	}
+}
 
 func under(rel, dir string) bool {
 	return dir == "" || rel == dir || strings.HasPrefix(rel, dir+"/")
@@ -341,14 +420,26 @@ func (x *Index) indexable() []string {
 
 // searchable reads a file for the trigram index: text files only, as a search reads them. The bytes are the read
 // buffer's, good until release is called.
+//
+// The build reads every file once, so it also fills the text cache as it goes, while the budget allows: what a
+// search would otherwise read again from disk is read once, in the background.
 func (x *Index) searchable(rel string) ([]byte, func(), error) {
-	data, release, err := x.readByPath(rel)
+	x.mu.RLock()
+	epoch := x.epoch
+	x.mu.RUnlock()
+	data, release, err := x.readByPath(rel, false)
 	if err != nil {
 		return nil, release, err
 	}
 	if search.IsBinary(data) {
 		release()
+		if x.live() {
+			x.store(rel, nil, epoch)
+		}
 		return nil, func() {}, search.ErrBinary
+	}
+	if x.live() {
+		x.store(rel, data, epoch)
 	}
 	return data, release, nil
 }
@@ -357,6 +448,7 @@ func (x *Index) searchable(rel string) ([]byte, func(), error) {
 // are dropped; the trigram index stays in use, since the command has ended and the watcher reports each file it
 // wrote (they become searched directly), but not for the moment those reports take to arrive.
 func (x *Index) CommandRan() {
+	x.dirs.clear()
 	x.mu.Lock()
 	x.epoch++
 	clear(x.lists)

@@ -1,60 +1,36 @@
 package snapshot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
-	"github.com/rooted-dev/rooted/backend/ignore"
-	"github.com/rooted-dev/rooted/backend/smallfile"
+	"github.com/rooted-dev/rooted/backend/walk"
 )
 
 // bigFiles lists the files over MaxFileSize that a snapshot would otherwise record: not ignored, not in a heavy
-// folder, not in .git. It walks through the project's root, each folder opened from its parent and its ignore
-// files read there (by path from the root, every folder cost an open per component of its path, as the watcher's
-// setup did).
+// folder, not in .git. It is the project's one walk (package walk: each folder opened from its parent, its ignore
+// files read there), with heavy folders skipped.
 func bigFiles(root *os.Root) []string {
-	m := ignore.New(root)
 	var out []string
-	var walk func(dir string, r *os.Root)
-	walk = func(dir string, r *os.Root) {
-		f, err := r.Open(".")
-		if err != nil {
-			return
-		}
-		entries, err := f.ReadDir(-1)
-		f.Close()
-		if err != nil {
-			return
-		}
-		dm := m.DirWith(dir, smallfile.ReaderIn(r))
-		for _, e := range entries {
-			name := e.Name()
-			rel := path.Join(dir, name)
-			if name == ".git" || dm.Ignored(name, e.IsDir()) {
-				continue
+	_ = walk.Walk(context.Background(), root, "", walk.Options{IncludeHidden: true, Dirs: true}, func(e walk.Entry) error {
+		if e.IsDir() {
+			if isHeavy(e.Name) {
+				return fs.SkipDir
 			}
-			if e.IsDir() {
-				if !isHeavy(name) {
-					if sub, err := r.OpenRoot(name); err == nil {
-						walk(rel, sub)
-						sub.Close()
-					}
-				}
-				continue
-			}
-			if e.Type().IsRegular() {
-				if info, err := e.Info(); err == nil && info.Size() > MaxFileSize {
-					out = append(out, rel)
-				}
+			return nil
+		}
+		if e.Type.IsRegular() {
+			if size, err := e.Dir.Size(e.Name); err == nil && size > MaxFileSize {
+				out = append(out, e.Rel)
 			}
 		}
-	}
-	walk("", root)
+		return nil
+	})
 	return out
 }
 

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // handle is a directory opened as an os.Root (on systems without openat).
@@ -44,14 +46,7 @@ func (h handle) list() ([]entry, error) {
 	return out, nil
 }
 
-func (h handle) readFile(name string) ([]byte, error) {
-	f, err := h.r.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(f)
-}
+func (h handle) readFile(name string) ([]byte, error) { return smallfile.ReadIn(h.r, name) }
 
 func (h handle) open(name string) (File, error) {
 	f, err := h.r.Open(name)

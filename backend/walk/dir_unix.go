@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // handle is an open directory descriptor. Directories and files are opened by a single name from readdir,
@@ -47,15 +49,9 @@ func (h handle) close() { unix.Close(h.fd) }
 
 func (h handle) list() ([]entry, error) { return listFD(h.fd) }
 
-// readFile reads a small file of the directory (an ignore file); nil and the error when it is missing.
-func (h handle) readFile(name string) ([]byte, error) {
-	f, err := h.open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(f)
-}
+// readFile reads a small file of the directory (an ignore file) as Rooted reads its own files: never blocking,
+// a regular file only, at most smallfile.Limit; nil and the error when it is missing or refused.
+func (h handle) readFile(name string) ([]byte, error) { return smallfile.ReadAt(h.fd, name) }
 
 // open opens a file of the directory for reading.
 func (h handle) open(name string) (File, error) {

@@ -94,6 +94,19 @@ func (d *Dir) release() {
 	}
 }
 
+// OpenDir opens the root-relative slash directory rel through root, for reading files from a list in memory by
+// their names (see Entry.Dir); the caller releases it.
+func OpenDir(root *os.Root, rel string) (*Dir, error) {
+	h, err := openTop(root, cmp.Or(rel, "."))
+	if err != nil {
+		return nil, err
+	}
+	return newDir(h, root, rel), nil
+}
+
+// Release lets go of a directory from OpenDir (or held by Keep).
+func (d *Dir) Release() { d.release() }
+
 // Project is the root the walk runs in.
 func (d *Dir) Project() *os.Root { return d.project }
 
