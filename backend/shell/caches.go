@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rooted-dev/rooted/backend/gocache"
 )
 
 // ToolchainCaches are the directories build tools write to outside a project (npm, yarn, pnpm, cargo and bun
@@ -74,6 +76,12 @@ func GoCaches(dir string, network bool, getenv func(string) string) (env, writab
 		}
 	}
 	env = []string{"GOCACHE=" + build, "GOMODCACHE=" + mods, "GOPROXY=" + proxy, "GOFLAGS=" + strings.Join(flags, " ")}
+	// The build cache is this binary as a cache program (package gocache): it reads the user's own build cache,
+	// which only the user's builds write, and stores only into the private one, so a project's first build starts
+	// warm. The binary is readable in the sandbox (Readable lists it).
+	if exe, err := os.Executable(); err == nil {
+		env = append(env, "GOCACHEPROG="+gocache.Command(exe, gocache.UserCache(getenv), build))
+	}
 	if !network {
 		env = append(env, "GONOSUMDB=*", "GOSUMDB=off") // go.sum is the check; the checksum database is out of reach
 	}

@@ -114,6 +114,10 @@ func Readable(home string, getenv func(string) string, extra ...string) []string
 	for _, p := range extra {
 		add(p)
 	}
+	// This binary: a sandboxed go command runs it as its build cache program (GoCaches).
+	if exe, err := os.Executable(); err == nil {
+		add(exe)
+	}
 	return out
 }
 
