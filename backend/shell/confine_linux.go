@@ -19,7 +19,8 @@ import (
 
 // The helper's second stage runs in the command's own process: it applies the policy (Landlock, the seccomp
 // filter), gives up every capability, and executes the command in its place, which inherits all of it. Credentials
-// belong to threads, so all of this happens on one locked thread, the one that executes the command.
+// belong to threads, so all of this happens on one locked thread, the one that executes the command. In a PID
+// namespace the first stage does the same to itself and starts the command from that thread (confineSelf).
 
 func confine(argv []string) int {
 	runtime.LockOSThread()
@@ -30,27 +31,38 @@ func confine(argv []string) int {
 	}
 	os.Unsetenv(policyEnv)
 	cloexecFrom(3 + p.Files)
+	path, code := confineSelf(p, argv[0])
+	if code != 0 {
+		return code
+	}
+	err := syscall.Exec(path, argv, os.Environ())
+	fmt.Fprintf(os.Stderr, "rooted sandbox: exec %s: %v\n", path, err)
+	return 126
+}
+
+// confineSelf applies p to this process (Landlock and the seccomp filter, on every thread), drops the
+// capabilities of this thread, which must be locked and is the one to start the program, and finds the program
+// on PATH. A non-zero exit code says it could not.
+func confineSelf(p Policy, program string) (string, int) {
 	abi, _ := llsys.LandlockGetABIVersion()
 	if err := restrict(p, abi); err != nil {
 		fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
-		return 126
+		return "", 126
 	}
 	if err := installFilter(filterFor(p, abi)); err != nil {
 		fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
-		return 126
+		return "", 126
 	}
-	path, err := exec.LookPath(argv[0])
+	path, err := exec.LookPath(program)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "rooted sandbox: %s: not found on PATH\n", argv[0])
-		return 127
+		fmt.Fprintf(os.Stderr, "rooted sandbox: %s: not found on PATH\n", program)
+		return "", 127
 	}
 	if err := dropCapabilities(); err != nil {
 		fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
-		return 126
+		return "", 126
 	}
-	err = syscall.Exec(path, argv, os.Environ())
-	fmt.Fprintf(os.Stderr, "rooted sandbox: exec %s: %v\n", path, err)
-	return 126
+	return path, 0
 }
 
 // restrict applies p to this process and, through exec, to the command: reads and execution under p.Readable,

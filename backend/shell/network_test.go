@@ -18,7 +18,7 @@ import (
 // With the network off (the default), nothing reaches a listener outside the sandbox: TCP, UDP, a unix socket
 // file (as a docker socket or the session bus is), an abstract unix socket; while a program's own socket pair
 // still works. Each row performs the attack with a real program and checks the listener heard nothing.
-func TestNetworkOffMeansOff(t *testing.T) {
+func TestNetworkOffMeansOff(t *testing.T) { // not parallel: newHome sets the environment
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Fatal("python3 is needed for the network attack table")
 	}
@@ -69,26 +69,29 @@ func TestNetworkOffMeansOff(t *testing.T) {
 	tcpPort := strconv.Itoa(tcp.Addr().(*net.TCPAddr).Port)
 	udpPort := strconv.Itoa(udp.LocalAddr().(*net.UDPAddr).Port)
 	py := func(code string) []string { return []string{"python3", "-c", "import socket\n" + code} }
-	for _, a := range []struct {
-		name string
-		argv []string
-	}{
-		{"tcp connect", py("s = socket.create_connection(('127.0.0.1', " + tcpPort + ")); print('SENT')")},
-		{"udp datagram", py("s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b'x', ('127.0.0.1', " + udpPort + ")); print('SENT')")},
-		{"udp over ipv6 socket", py("s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.sendto(b'x', ('::ffff:127.0.0.1', " + udpPort + ")); print('SENT')")},
-		{"dns lookup", py("print(socket.getaddrinfo('example.com', 80)); print('SENT')")},
-		{"unix socket file", py("s = socket.socket(socket.AF_UNIX); s.connect('" + sockFile + "'); print('SENT')")},
-		{"abstract unix socket", py("s = socket.socket(socket.AF_UNIX); s.connect('\\0" + strings.TrimPrefix(abstract.Addr().String(), "@") + "'); print('SENT')")},
-		{"raw socket", py("s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP); print('SENT')")},
-		{"packet socket", py("s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW); print('SENT')")},
-	} {
-		t.Run(a.name, func(t *testing.T) {
-			res := h.run(t, a.argv...)
-			if res.ExitCode == 0 || strings.Contains(res.Stdout, "SENT") {
-				t.Errorf("%s went through: exit %d, %q %q", a.name, res.ExitCode, res.Stdout, res.Stderr)
-			}
-		})
-	}
+	t.Run("attacks", func(rows *testing.T) { // returns once every row ran
+		for _, a := range []struct {
+			name string
+			argv []string
+		}{
+			{"tcp connect", py("s = socket.create_connection(('127.0.0.1', " + tcpPort + ")); print('SENT')")},
+			{"udp datagram", py("s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b'x', ('127.0.0.1', " + udpPort + ")); print('SENT')")},
+			{"udp over ipv6 socket", py("s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM); s.sendto(b'x', ('::ffff:127.0.0.1', " + udpPort + ")); print('SENT')")},
+			{"dns lookup", py("print(socket.getaddrinfo('example.com', 80)); print('SENT')")},
+			{"unix socket file", py("s = socket.socket(socket.AF_UNIX); s.connect('" + sockFile + "'); print('SENT')")},
+			{"abstract unix socket", py("s = socket.socket(socket.AF_UNIX); s.connect('\\0" + strings.TrimPrefix(abstract.Addr().String(), "@") + "'); print('SENT')")},
+			{"raw socket", py("s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP); print('SENT')")},
+			{"packet socket", py("s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW); print('SENT')")},
+		} {
+			rows.Run(a.name, func(t *testing.T) {
+				t.Parallel()
+				res := h.run(t, a.argv...)
+				if res.ExitCode == 0 || strings.Contains(res.Stdout, "SENT") {
+					t.Errorf("%s went through: exit %d, %q %q", a.name, res.ExitCode, res.Stdout, res.Stderr)
+				}
+			})
+		}
+	})
 	// A program's own socket pair is not the network.
 	res := h.run(t, py("a, b = socket.socketpair(); a.send(b'ok'); print(b.recv(2).decode())")...)
 	if res.ExitCode != 0 || strings.TrimSpace(res.Stdout) != "ok" {
@@ -105,7 +108,7 @@ func TestNetworkOffMeansOff(t *testing.T) {
 // outside the project (as docker's, the session bus's, an ssh agent's are) and an abstract socket. A socket the
 // user names in Settings is reachable, and the result's sandbox lists it (where the kernel cannot tell socket
 // files apart, Landlock before ABI 9, naming one opens every one, and the list says "*").
-func TestNetworkOnKeepsUnixSocketsClosed(t *testing.T) {
+func TestNetworkOnKeepsUnixSocketsClosed(t *testing.T) { // not parallel: newHome sets the environment
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Fatal("python3 is needed for the socket table")
 	}

@@ -79,7 +79,7 @@ func TestNothingOutlivesTheCommand(t *testing.T) {
 			t.Run(mode+"/"+c.name, func(t *testing.T) {
 				t.Parallel()
 				// The payload sleeps for a unique time, by which it is found among all processes.
-				token := fmt.Sprintf("1.%09d", rand.IntN(1e9))
+				token := fmt.Sprintf("%d.%09d", 1+int(c.timeout.Seconds()), rand.IntN(1e9)) // past the timeout, if any
 				marker := filepath.Join(e.project, "marker-"+token)
 				payload := "sleep " + token + "; echo escaped > " + marker
 				res, err := Run(context.Background(), Spec{
@@ -91,6 +91,9 @@ func TestNothingOutlivesTheCommand(t *testing.T) {
 				}
 				if c.timeout > 0 && !res.TimedOut {
 					t.Errorf("the command did not time out: %+v", res)
+				}
+				if _, err := os.Stat(marker); err == nil {
+					t.Fatal("the payload finished before the command did: it proves nothing")
 				}
 				if s := survivors(token); len(s) > 0 {
 					t.Errorf("processes outlived the command: %q", s)
@@ -119,8 +122,7 @@ func TestCommandHoldsNoPowerOverOthers(t *testing.T) {
 	t.Parallel()
 	self := strconv.Itoa(os.Getpid())
 	for mode, e := range processModes(t, false) {
-		t.Run(mode, func(t *testing.T) {
-			t.Parallel()
+		t.Run(mode, func(t *testing.T) { // one after the other, so that what each measured prints whole
 			res := e.run(t, "sh", "-c", "grep -E '^(Cap|NoNewPrivs)' /proc/self/status; echo; cat /proc/"+self+"/environ && echo READ-ENVIRON; kill -0 "+self+" && echo SIGNALLED; ls /proc | grep -c '^[0-9]'")
 			t.Logf("as uid %d, %s, measured inside:\n%s%s", os.Geteuid(), mode, res.Stdout, res.Stderr)
 			status, rest, _ := strings.Cut(res.Stdout, "\n\n")

@@ -18,9 +18,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The helper's first stage stays outside the command's Landlock domain (so the command can neither signal nor
-// trace it) and outlives it: it is the init of the command's PID namespace, or, where the kernel allows no
-// namespace, a child subreaper that every orphaned descendant is handed to. When the command ends, on its own or
+// The helper's first stage outlives the command: it is the init of the command's PID namespace, or, where the
+// kernel allows no namespace, a child subreaper that every orphaned descendant is handed to. As a subreaper it
+// stays outside the command's Landlock domain (so that the command can neither signal nor trace it) and starts the
+// second stage; as init it confines itself and starts the command, since nothing the command does to it lets a
+// process out of the namespace. When the command ends, on its own or
 // by a timeout, the helper kills every process the command left, detached (setsid, double fork) or not, and
 // returns only once they are all gone: nothing the command started runs after its result, nor during the checks
 // that follow it.
@@ -62,7 +64,19 @@ func reaper(argv []string) int {
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	pid, err := syscall.ForkExec("/proc/self/exe", append([]string{os.Args[0], confineArg}, argv...), &syscall.ProcAttr{
+	path, args := "/proc/self/exe", append([]string{os.Args[0], confineArg}, argv...)
+	if pidns {
+		// The init of the command's own namespace confines itself and starts the command directly, one exec fewer
+		// than the second stage costs. Inside the domain the command can signal it, but the kernel delivers to a
+		// namespace's init only the signals it handles, and whatever ends it ends every process in the namespace.
+		os.Unsetenv(policyEnv)
+		var code int
+		if path, code = confineSelf(p, argv[0]); code != 0 {
+			return code
+		}
+		args = argv
+	}
+	pid, err := syscall.ForkExec(path, args, &syscall.ProcAttr{
 		Env: os.Environ(), Files: files, Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	})
 	if err != nil {

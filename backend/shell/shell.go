@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"slices"
 	"time"
 )
 
@@ -88,24 +89,41 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		return func(b []byte) { spec.Live(stream, b) }
 	}
 	stdout, stderr := newCapture(spec.OutputCap, live("stdout")), newCapture(spec.OutputCap, live("stderr"))
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = spec.Dir, append(spec.Env, extraEnv...)
-	cmd.Stdin = nil // /dev/null: nothing waits for input that never comes
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	// Pipes close when the process group is gone even if a grandchild kept them open.
-	cmd.WaitDelay = spec.Grace + time.Second
-	ownGroup(cmd)
-	isolate(cmd, spec.Sandbox)
 	// The sandbox helper ends the command's processes itself, a grace period after TERM; Rooted's own KILL comes
-	// a little later, for a helper that could not.
+	// later, for a helper that could not. Killing the init of a PID namespace kills everything in it, but killing a
+	// subreaper would free what it holds: that KILL waits long enough for a helper slowed by a loaded machine.
 	hardAfter := spec.Grace
-	if spec.Sandbox.Active {
+	switch {
+	case spec.Sandbox.Processes == "subreaper":
+		hardAfter += 10 * time.Second
+	case spec.Sandbox.Active:
 		hardAfter += 500 * time.Millisecond
-		cmd.WaitDelay += 500 * time.Millisecond
+	}
+	command := func() *exec.Cmd {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		// A new slice: spec.Env may be shared by concurrent runs, and have room that append would write into.
+		cmd.Dir, cmd.Env = spec.Dir, append(slices.Clip(spec.Env), extraEnv...)
+		cmd.Stdin = nil // /dev/null: nothing waits for input that never comes
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		// Pipes close when the process group is gone even if a grandchild kept them open.
+		cmd.WaitDelay = hardAfter + time.Second
+		ownGroup(cmd)
+		isolate(cmd, spec.Sandbox)
+		return cmd
 	}
 
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	cmd := command()
+	err = cmd.Start()
+	if err != nil && spec.Sandbox.Processes == "pid namespace" {
+		// The namespaces the probe could make are not to be had now (a limit on user namespaces reached): the
+		// helper keeps the command's processes together as a subreaper instead, and the result says so.
+		spec.Sandbox.Processes = "subreaper"
+		hardAfter = spec.Grace + 10*time.Second
+		cmd = command()
+		err = cmd.Start()
+	}
+	if err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	done := make(chan error, 1)

@@ -52,6 +52,7 @@ func (e sandboxEnv) run(t *testing.T, argv ...string) Result {
 }
 
 func TestSandboxConfinesWrites(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("Landlock is Linux's")
 	}
@@ -93,6 +94,7 @@ func TestSandboxConfinesWrites(t *testing.T) {
 }
 
 func TestSandboxBlocksNetwork(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("Landlock is Linux's")
 	}
@@ -133,6 +135,7 @@ func TestSandboxBlocksNetwork(t *testing.T) {
 }
 
 func TestTimeoutKillsTheWholeGroup(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pids := filepath.Join(dir, "pids")
 	start := time.Now()
@@ -162,6 +165,7 @@ func TestTimeoutKillsTheWholeGroup(t *testing.T) {
 // The command runs in a session of its own, without the controlling terminal: it cannot push keystrokes into the
 // user's terminal (TIOCSTI) nor be stopped by the terminal's signals.
 func TestOwnSessionWithoutTerminal(t *testing.T) {
+	t.Parallel()
 	res, err := Run(context.Background(), Spec{Argv: []string{"sh", "-c", "echo $$; cat /proc/self/stat"}, Dir: t.TempDir(), Env: os.Environ()})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("%+v, %v", res, err)
@@ -180,6 +184,7 @@ func TestOwnSessionWithoutTerminal(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(200 * time.Millisecond); cancel() }()
 	res, err := Run(ctx, Spec{Argv: []string{"sleep", "30"}, Dir: t.TempDir(), Env: os.Environ(), Grace: 100 * time.Millisecond})
@@ -211,6 +216,7 @@ func TestGigabyteOfOutputStaysWithinTheCap(t *testing.T) {
 }
 
 func TestExitCodesAndStartErrors(t *testing.T) {
+	t.Parallel()
 	res, err := Run(context.Background(), Spec{Argv: []string{"sh", "-c", "echo out; echo err >&2; exit 3"}, Dir: t.TempDir(), Env: os.Environ()})
 	if err != nil || res.ExitCode != 3 || res.Stdout != "out\n" || res.Stderr != "err\n" {
 		t.Fatalf("%+v, %v", res, err)
@@ -224,6 +230,7 @@ func TestExitCodesAndStartErrors(t *testing.T) {
 // credential's name or value is dropped even under an allowed prefix, and the user's own additions pass unless
 // their value looks like a credential or the app holds them as its own keys.
 func TestEnvDropsSecrets(t *testing.T) {
+	t.Parallel()
 	secrets := []string{
 		"OPENAI_API_KEY=sk", "MY_SERVICE_TOKEN=t", "AWS_REGION=x", "DB_PASSWORD=p", "GITHUB_TOKEN=g", "ROOTED_KEY=r",
 		// session tokens and credentials under names of their own
@@ -279,6 +286,7 @@ func TestEnvDropsSecrets(t *testing.T) {
 }
 
 func TestConcurrentRuns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var wg sync.WaitGroup
 	for i := range 16 {
@@ -293,6 +301,7 @@ func TestConcurrentRuns(t *testing.T) {
 }
 
 func TestCapture(t *testing.T) {
+	t.Parallel()
 	c := newCapture(10, nil)
 	c.Write([]byte("hello"))
 	if s, cut := c.String(); s != "hello" || cut {
@@ -314,6 +323,7 @@ func TestCapture(t *testing.T) {
 }
 
 func TestAllowedAndPathArgs(t *testing.T) {
+	t.Parallel()
 	if err := Allowed("go", DefaultAllowlist); err != nil {
 		t.Error(err)
 	}
