@@ -22,6 +22,25 @@ var ErrUnreadable = errors.New("git cannot read this configuration")
 // (gitexec) in "/", so no repository's configuration is read either. Keys are named as git names them (section and
 // key in lower case, a subsection as written). A file git cannot parse is ErrUnreadable.
 func List(ctx context.Context, b []byte) (map[string][]string, error) {
+	entries, err := Entries(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	keys := map[string][]string{}
+	for _, e := range entries {
+		keys[e.Key] = append(keys[e.Key], e.Value)
+	}
+	return keys, nil
+}
+
+// Entry is one setting as git read it.
+type Entry struct {
+	Key, Value string
+	NoValue    bool // "key" alone, without "=": git's true
+}
+
+// Entries is List in the file's order, telling a key without a value from an empty one.
+func Entries(ctx context.Context, b []byte) ([]Entry, error) {
 	if _, err := exec.LookPath(gitexec.Path()); err != nil {
 		return nil, err // no git: nothing known about the file
 	}
@@ -29,15 +48,15 @@ func List(ctx context.Context, b []byte) (map[string][]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnreadable, err)
 	}
-	keys := map[string][]string{}
-	for _, entry := range strings.Split(string(out), "\x00") {
-		if entry == "" {
+	var entries []Entry
+	for _, raw := range strings.Split(string(out), "\x00") {
+		if raw == "" {
 			continue
 		}
-		k, v, _ := strings.Cut(entry, "\n")
-		keys[k] = append(keys[k], v)
+		k, v, hasValue := strings.Cut(raw, "\n")
+		entries = append(entries, Entry{Key: k, Value: v, NoValue: !hasValue})
 	}
-	return keys, nil
+	return entries, nil
 }
 
 // Without returns the configuration content b without every value of keys, removed by git itself (git config

@@ -16,13 +16,14 @@ func ToolchainCaches() []string {
 	home, _ := os.UserHomeDir()
 	cache, _ := os.UserCacheDir()
 	var dirs []string
+	creds := credentialPaths(home, os.Getenv)
 	add := func(paths ...string) {
 		for _, p := range paths {
 			if p == "" {
 				continue
 			}
 			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-				dirs = append(dirs, p)
+				dirs = append(dirs, withoutCredentials(filepath.Clean(p), creds)...) // pnpm keeps its rc in its home
 			}
 		}
 	}

@@ -9,7 +9,8 @@ import (
 )
 
 // Reads in the sandbox are allowlisted like writes: the system's programs, libraries and configuration, the
-// toolchains' homes and caches, git's global configuration, and what the user adds. The rest of the home directory
+// toolchains' homes and caches, git's global ignore and attributes files, and what the user adds, less the
+// credential locations (Credentials). The rest of the home directory
 // (~/.ssh, ~/.aws, ~/.gnupg, ~/.config and Rooted's own configuration in it, ~/.netrc, ~/.docker, ~/.npmrc, browser
 // profiles, other projects) and of the machine (/tmp, /var, /home, /root, /mnt, /media) cannot be read.
 
@@ -32,8 +33,8 @@ var etcPartly = map[string][]string{
 }
 
 // homeReadable are toolchain folders and files in the home directory (those that exist): language runtimes and
-// version managers, their caches, and the per-tool settings builds read. Credentials files beside them are not
-// listed (~/.cargo/credentials.toml, ~/.npmrc, ~/.git-credentials, ~/.config/gh).
+// version managers, their caches, and the per-tool settings builds read. Credentials beside them (the Credentials
+// table) are taken out of every folder opened; git's and cargo's settings come from filtered copies instead.
 var homeReadable = []string{
 	"go/bin", "go/pkg", ".config/go", ".cache/go-build",
 	".npm", ".nvm", ".fnm", ".local/share/fnm", ".volta", ".bun", ".deno", ".yarn", ".cache/yarn", ".local/share/pnpm",
@@ -41,7 +42,7 @@ var homeReadable = []string{
 	".cargo/bin", ".cargo/registry", ".cargo/git", ".cargo/config.toml", ".cargo/config", ".cargo/env", ".rustup",
 	".pyenv", ".rbenv", ".gem", ".local/bin", ".local/lib", ".cache/pip", ".cache/pypoetry", ".cache/uv", ".local/share/uv",
 	".m2/repository", ".gradle/caches", ".gradle/wrapper", ".sdkman", ".asdf", ".local/share/mise",
-	".gitconfig", ".config/git",
+	".config/git/ignore", ".config/git/attributes",
 }
 
 // envReadable are variables naming toolchain homes that may lie outside the usual places.
@@ -54,11 +55,13 @@ var envReadable = []string{
 }
 
 // Readable returns what a sandboxed command may read besides what it may write: the system's folders and /etc
-// less its private entries, the toolchains (in home, named by getenv, and the folders on PATH), git's global
-// configuration, and extra. Only paths that exist are returned; home itself and its parents never are.
+// less its private entries, the toolchains (in home, named by getenv, and the folders on PATH), git's global ignore
+// and attributes files, and extra, less the credential locations. Only paths that exist are returned; home itself
+// and its parents never are.
 func Readable(home string, getenv func(string) string, extra ...string) []string {
 	var out []string
 	seen := map[string]bool{}
+	creds := credentialPaths(home, getenv)
 	add := func(p string) {
 		if p == "" || !filepath.IsAbs(p) {
 			return
@@ -67,10 +70,11 @@ func Readable(home string, getenv func(string) string, extra ...string) []string
 		if seen[p] || tooWide(p, home) {
 			return
 		}
-		if _, err := os.Stat(p); err == nil {
-			seen[p] = true
-			out = append(out, p)
+		if _, err := os.Stat(p); err != nil {
+			return
 		}
+		seen[p] = true
+		out = append(out, withoutCredentials(p, creds)...)
 	}
 	if runtime.GOOS != "windows" {
 		for _, p := range systemReadable {
@@ -89,10 +93,12 @@ func Readable(home string, getenv func(string) string, extra ...string) []string
 			add(filepath.Join(home, filepath.FromSlash(rel)))
 		}
 	}
-	// Go and git look for their settings under $XDG_CONFIG_HOME when it is set.
+	// Go and git look for their settings under $XDG_CONFIG_HOME when it is set; of git's, only the ignore and
+	// attributes files (its config and credentials are not for commands).
 	if x := getenv("XDG_CONFIG_HOME"); x != "" {
 		add(filepath.Join(x, "go"))
-		add(filepath.Join(x, "git"))
+		add(filepath.Join(x, "git", "ignore"))
+		add(filepath.Join(x, "git", "attributes"))
 	}
 	for _, name := range envReadable {
 		for _, p := range filepath.SplitList(getenv(name)) {

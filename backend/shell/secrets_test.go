@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/gitconfig"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
 )
@@ -44,9 +45,34 @@ func newHome(t *testing.T) home {
 		}
 		h.secrets[p] = marker
 	}
+	// Every row of the credentials table, as a file holding its marker (where a folder of the list above is not
+	// already planted there), beside the toolchain folders that make their parents readable.
+	for _, rel := range shell.Credentials {
+		p := filepath.Join(h.dir, filepath.FromSlash(rel))
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		marker := "TOPSECRET-" + strings.NewReplacer("/", "-", ".", "").Replace(rel)
+		content := marker + "\n"
+		switch rel {
+		case ".gitconfig":
+			content = "[user]\n\tname = Sandboxed\n\temail = s@example.com\n[init]\n\tdefaultBranch = main\n[url \"https://" + marker + "@github.com/\"]\n\tinsteadOf = https://github.com/\n[http]\n\textraHeader = Authorization: Bearer " + marker + "\n"
+		case ".cargo/config.toml", ".cargo/config":
+			content = "[registry]\ntoken = \"" + marker + "\"\n[registries.x]\ntoken = \"" + marker + "\"\n[build]\njobs = 2\n"
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h.secrets[p] = marker
+	}
+	for _, rel := range []string{".gem/specs/index", ".local/share/uv/python/x", ".config/git/ignore", ".cargo/registry/x", ".m2/repository/x", ".gradle/caches/x"} {
+		p := filepath.Join(h.dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("not a secret\n"), 0o644)
+	}
 	os.MkdirAll(h.project, 0o755)
 	os.MkdirAll(h.tmp, 0o700)
-	os.WriteFile(filepath.Join(h.dir, ".gitconfig"), []byte("[user]\n\tname = Sandboxed\n\temail = s@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644)
 	// The toolchains stay where this machine has them (asked before HOME changes); a user's would be in the home
 	// directory's usual places.
 	realHome, _ := os.UserHomeDir()
@@ -78,6 +104,11 @@ func newHome(t *testing.T) home {
 	}
 	npmrc := filepath.Join(h.tmp, ".npmrc")
 	os.WriteFile(npmrc, nil, 0o600)
+	gitEnv, err := gitconfig.SandboxGlobal(h.tmp, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(h.tmp, os.Getenv)...)
 	h.env = shell.Env(os.Environ(), nil, append([]string{"TMPDIR=" + h.tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...)
 	return h
 }
@@ -126,8 +157,17 @@ func TestSandboxedCommandsCannotReadSecrets(t *testing.T) {
 		{"cp out into the project", append(append([]string{"cp"}, paths...), h.project)},
 	}
 	for _, p := range paths {
-		attacks = append(attacks, attack{"node " + filepath.Base(p), []string{"node", "-e", "process.stdout.write(require('fs').readFileSync(process.argv[1], 'utf8'))", p}})
+		rel, _ := filepath.Rel(h.dir, p)
+		attacks = append(attacks,
+			attack{"node " + rel, []string{"node", "-e", "process.stdout.write(require('fs').readFileSync(process.argv[1], 'utf8'))", p}},
+			attack{"git diff --no-index " + rel, []string{"git", "diff", "--no-index", "--", p, "reader/go.mod"}})
 	}
+	// What commands get instead of git's and cargo's configuration holds none of it.
+	attacks = append(attacks,
+		attack{"git config --global --list", []string{"git", "config", "--global", "--list"}},
+		attack{"git config --list --show-origin", []string{"git", "config", "--list", "--show-origin"}},
+		attack{"cat the filtered copies", []string{"cat", filepath.Join(h.tmp, "gitconfig"), filepath.Join(h.tmp, "cargo-home", "config.toml")}},
+		attack{"find the home folder's readable parts", []string{"find", filepath.Join(h.dir, ".gem"), filepath.Join(h.dir, ".local"), filepath.Join(h.dir, ".cargo"), filepath.Join(h.dir, ".config")}})
 	if _, err := exec.LookPath("python3"); err == nil {
 		attacks = append(attacks, attack{"python3", []string{"python3", "-c", "import sys\nfor p in sys.argv[1:]:\n  try: print(open(p).read())\n  except Exception as e: print(e)", paths[0], paths[1]}})
 	}
@@ -138,6 +178,9 @@ func TestSandboxedCommandsCannotReadSecrets(t *testing.T) {
 			for p, marker := range h.secrets {
 				if strings.Contains(out, marker) {
 					t.Errorf("%s read %s: %q", a.name, p, out)
+				}
+				if a.name == "find the home folder's readable parts" && strings.Contains(res.Stdout, p+"\n") {
+					t.Errorf("find listed %s", p)
 				}
 				if a.name == "find over the home directory" && strings.Contains(res.Stdout, filepath.Base(p)) && !strings.HasPrefix(p, h.project) {
 					t.Errorf("find listed %s", p)
@@ -175,6 +218,12 @@ func TestToolchainsWorkInTheSandbox(t *testing.T) {
 	write("calc_test.go", "package p\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n")
 	write("package.json", `{"name": "p", "version": "1.0.0", "scripts": {"test": "node -e \"console.log('npm-test-ok')\""}}`+"\n")
 	write("crate/Cargo.toml", "[package]\nname = \"crate\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+	// cargo reads ~/.cargo/config.toml for every project below the home folder, and stops where it may not; without
+	// a token in it (the table's row holds one) it is readable.
+	os.WriteFile(filepath.Join(h.dir, ".cargo", "config.toml"), []byte("[build]\njobs = 2\n"), 0o600)
+	os.Remove(filepath.Join(h.dir, ".cargo", "config"))
+	h.policy.Readable = shell.Readable(h.dir, os.Getenv)
+	h.info = shell.Probe(h.policy)
 	write("crate/src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod tests { #[test] fn adds() { assert_eq!(super::add(2, 3), 5); } }\n")
 	cases := []struct {
 		argv []string

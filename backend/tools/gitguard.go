@@ -10,7 +10,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -501,13 +500,6 @@ func writeFileAll(root *os.Root, p string, b []byte, perm fs.FileMode) error {
 	return root.WriteFile(p, b, perm)
 }
 
-// runsPrograms matches the configuration keys (lower case, subsection kept) whose value is a program git runs, or
-// which decide what it runs or where: narrower than what "git config" refuses to set (shell.GitExecKey), so that
-// a new remote or branch does not count.
-var runsPrograms = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|worktree|alternaterefscommand)|alias\..+|filter\..+\.(clean|smudge|process|required)|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|credential\.(.+\.)?helper|gpg\.(.+\.)?program|commit\.gpgsign|tag\.gpgsign|sequence\.editor|include\.path|includeif\..+\.path|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack|vcs)|protocol\.(.+\.)?allow|url\..+\.(pushinsteadof|insteadof)|pager\..+|sendemail\..+|web\.browser|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|difftool\..+\.(cmd|path)|mergetool\..+\.(cmd|path)|submodule\..+\.update|init\.templatedir|extensions\.worktreeconfig|ssh\.variant)$`)
-}) // compiled on first use: start-up stays short
-
 // configLists remembers git's reading of configuration contents (by their hash): a scan before and after every
 // command asks again only for what changed.
 var configLists = struct {
@@ -547,7 +539,7 @@ func listConfig(b []byte) (map[string][]string, error) {
 func execKeys(keys map[string][]string) map[string][]string {
 	out := map[string][]string{}
 	for k, v := range keys {
-		if runsPrograms().MatchString(k) {
+		if gitconfig.RunsPrograms(k) {
 			out[k] = v
 		}
 	}

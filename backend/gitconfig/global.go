@@ -1,0 +1,177 @@
+package gitconfig
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A sandboxed git reads the user's system and global configuration, which is where credentials live: url.<base>
+// with a token in <base>, http.extraHeader with a bearer token, credential helpers and their stores, tokens of
+// forge tools. So commands get neither file: SandboxGlobal writes a copy without them, and without the settings
+// that run programs, and points git at it. The copy is rebuilt from the user's files for every command (from a
+// cache keyed by their content), so it stays current.
+
+// userInfo matches a URL carrying a user name or password ("https://TOKEN@host/", "https://u:p@host").
+var userInfo = regexp.MustCompile(`://[^/\s@]+@`)
+
+// secretName matches keys named for a secret (github.token, hub.oauthtoken, sendemail.smtpPass, ...).
+var secretName = regexp.MustCompile(`(?i)(token|password|passwd|pass$|secret|oauth|apikey|api-key|cookie)`)
+
+// Keep reports whether a global setting may reach a command: not a credential, not a program git would run.
+// url.<base>.insteadOf stays when <base> holds no credentials (it only rewrites where git fetches from).
+func Keep(e Entry) bool {
+	k := strings.ToLower(e.Key)
+	switch {
+	case strings.HasPrefix(k, "credential."), strings.HasPrefix(k, "http.") && strings.HasSuffix(k, ".extraheader"),
+		strings.HasPrefix(k, "http.") && (strings.HasSuffix(k, "cookiefile") || strings.HasSuffix(k, "sslkey") || strings.HasSuffix(k, "sslcertpasswordprotected")),
+		userInfo.MatchString(e.Key), userInfo.MatchString(e.Value), secretName.MatchString(k[strings.LastIndexByte(k, '.')+1:]),
+		strings.HasPrefix(k, "sendemail."), strings.HasPrefix(k, "gitlab.") || strings.HasPrefix(k, "github.") || strings.HasPrefix(k, "hub."):
+		return false
+	case strings.HasPrefix(k, "url.") && (strings.HasSuffix(k, ".insteadof") || strings.HasSuffix(k, ".pushinsteadof")):
+		return true
+	}
+	return !RunsPrograms(k)
+}
+
+var globalCache = struct {
+	sync.Mutex
+	in  [32]byte
+	out []byte
+}{}
+
+// SandboxGlobal writes into dir a copy of the user's git configuration (system, XDG and global files, as git reads
+// them, includes not followed) holding only what Keep keeps, copies the global ignore and attributes files beside
+// it, and returns the variables that make git read it instead of the user's files and never start an editor.
+// getenv is the user's environment (HOME, XDG_CONFIG_HOME, GIT_CONFIG_GLOBAL, GIT_CONFIG_NOSYSTEM).
+func SandboxGlobal(dir string, getenv func(string) string) ([]string, error) {
+	home := getenv("HOME")
+	var sources []string
+	if getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		sources = append(sources, "/etc/gitconfig")
+	}
+	xdg := getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	if g := getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		sources = append(sources, g)
+	} else {
+		if xdg != "" {
+			sources = append(sources, filepath.Join(xdg, "git", "config"))
+		}
+		if home != "" {
+			sources = append(sources, filepath.Join(home, ".gitconfig"))
+		}
+	}
+	var all []byte
+	for _, src := range sources {
+		if b, err := os.ReadFile(src); err == nil {
+			all = append(append(all, b...), '\n')
+		}
+	}
+	out, err := filtered(all)
+	file := filepath.Join(dir, "gitconfig")
+	if err != nil {
+		out = nil // git could not read the user's files: the command gets none of them
+	}
+	// The ignore and attributes files the user named, copied: they are rules, not secrets, and git warns on every
+	// run about a file it cannot read.
+	keys, _ := List(context.Background(), out)
+	var extra []string
+	for _, k := range []string{"core.excludesfile", "core.attributesfile"} {
+		v := keys[k]
+		if len(v) == 0 {
+			continue
+		}
+		p := v[len(v)-1]
+		if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+			p = filepath.Join(home, rest)
+		}
+		copyTo := filepath.Join(dir, "git-"+strings.TrimPrefix(k, "core."))
+		if b, err := os.ReadFile(p); err == nil && os.WriteFile(copyTo, b, 0o600) == nil {
+			extra = append(extra, fmt.Sprintf("\t%s = %s\n", strings.TrimPrefix(k, "core."), quote(copyTo)))
+		} else {
+			extra = append(extra, fmt.Sprintf("\t%s = %s\n", strings.TrimPrefix(k, "core."), quote(os.DevNull)))
+		}
+	}
+	if len(extra) > 0 {
+		out = append(out, []byte("[core]\n"+strings.Join(extra, ""))...)
+	}
+	if err := os.WriteFile(file, out, 0o600); err != nil {
+		return nil, err
+	}
+	return []string{"GIT_CONFIG_GLOBAL=" + file, "GIT_CONFIG_NOSYSTEM=1", "GIT_EDITOR=:", "GIT_SEQUENCE_EDITOR=:"}, nil
+}
+
+// filtered is the configuration b with only what Keep keeps, written anew and checked by reading it back through
+// git.
+func filtered(b []byte) ([]byte, error) {
+	sum := sha256.Sum256(b)
+	globalCache.Lock()
+	if globalCache.in == sum && globalCache.out != nil {
+		out := globalCache.out
+		globalCache.Unlock()
+		return out, nil
+	}
+	globalCache.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	entries, err := Entries(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	var kept []Entry
+	for _, e := range entries {
+		if Keep(e) {
+			kept = append(kept, e)
+		}
+	}
+	out := Write(kept)
+	back, err := Entries(ctx, out)
+	if err != nil || !slices.Equal(back, kept) {
+		return nil, errors.New("the filtered git configuration does not read back as written")
+	}
+	globalCache.Lock()
+	globalCache.in, globalCache.out = sum, out
+	globalCache.Unlock()
+	return out, nil
+}
+
+// Write writes entries in git's configuration format, each under its own section header when the section changes.
+func Write(entries []Entry) []byte {
+	var sb strings.Builder
+	last := "\x00"
+	for _, e := range entries {
+		i, j := strings.IndexByte(e.Key, '.'), strings.LastIndexByte(e.Key, '.')
+		if i < 0 {
+			continue
+		}
+		head := "[" + e.Key[:i] + "]"
+		if j > i {
+			head = "[" + e.Key[:i] + " " + quote(e.Key[i+1:j]) + "]"
+		}
+		if head != last {
+			sb.WriteString(head + "\n")
+			last = head
+		}
+		if e.NoValue {
+			sb.WriteString("\t" + e.Key[j+1:] + "\n")
+		} else {
+			sb.WriteString("\t" + e.Key[j+1:] + " = " + quote(e.Value) + "\n")
+		}
+	}
+	return []byte(sb.String())
+}
+
+func quote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`).Replace(s) + `"`
+}

@@ -1,0 +1,167 @@
+package shell
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Credentials are where the common toolchains keep secrets, relative to the home folder: one table, which Readable
+// subtracts from every folder it opens (a readable folder holding one becomes its other entries), and which the
+// secret-table test plants and reads back row by row. Settings that hold a secret beside settings builds need
+// (git's and cargo's configuration) are replaced by filtered copies (gitconfig.SandboxGlobal, CargoHome). Users add
+// their own locations with ROOTED_CREDENTIALS (a path list, absolute or relative to the home folder).
+var Credentials = []string{
+	// git
+	".git-credentials", ".config/git/credentials", ".gitconfig", ".config/git/config",
+	// ssh, gpg, cloud and containers
+	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker", ".netrc", ".terraform.d/credentials.tfrc.json",
+	// JavaScript
+	".npmrc", ".yarnrc", ".yarnrc.yml", ".bunfig.toml", ".config/yarn", ".local/share/pnpm/rc", ".config/pnpm/rc",
+	// Rust
+	".cargo/credentials.toml", ".cargo/credentials", ".cargo/config.toml", ".cargo/config",
+	// Python
+	".pypirc", ".local/share/uv/credentials", ".config/uv/uv.toml", ".config/pip", ".pip/pip.conf",
+	".config/pypoetry/auth.toml", ".local/share/python_keyring",
+	// Ruby, PHP, Java, .NET
+	".gem/credentials", ".local/share/gem/credentials", ".bundle/config", ".composer/auth.json",
+	".config/composer/auth.json", ".m2/settings.xml", ".m2/settings-security.xml", ".gradle/gradle.properties",
+	".nuget/NuGet/NuGet.Config",
+	// forges and this app
+	".config/gh", ".config/hub", ".config/glab-cli", ".config/rooted",
+}
+
+// onlyWithSecrets are the rows that are credentials only while they hold one: cargo reads ~/.cargo/config.toml for
+// every project below the home folder (looking for .cargo/config.toml in each parent folder) and stops when it may
+// not, so the file stays readable unless it holds a token. A token belongs in credentials.toml (cargo login).
+var onlyWithSecrets = map[string]bool{".cargo/config.toml": true, ".cargo/config": true}
+
+// credentialPaths is Credentials under home, with the user's own from ROOTED_CREDENTIALS.
+func credentialPaths(home string, getenv func(string) string) []string {
+	var out []string
+	if home != "" {
+		for _, rel := range Credentials {
+			p := filepath.Join(home, filepath.FromSlash(rel))
+			if onlyWithSecrets[rel] {
+				if b, err := os.ReadFile(p); err != nil || bytes.Equal(FilterTOMLSecrets(b), b) {
+					continue
+				}
+			}
+			out = append(out, p)
+		}
+	}
+	for _, p := range filepath.SplitList(getenv("ROOTED_CREDENTIALS")) {
+		if p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			if home == "" {
+				continue
+			}
+			p = filepath.Join(home, p)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out
+}
+
+// withoutCredentials returns p, or, when a credential location lies below it, p's entries less that location
+// (recursively): Landlock only allows, so a folder is opened entry by entry around what it must not show. A
+// credential location itself, or anything below one, is dropped.
+func withoutCredentials(p string, creds []string) []string {
+	for _, c := range creds {
+		if p == c || strings.HasPrefix(p, c+string(filepath.Separator)) {
+			return nil
+		}
+	}
+	var inside []string
+	for _, c := range creds {
+		if strings.HasPrefix(c, p+string(filepath.Separator)) {
+			inside = append(inside, c)
+		}
+	}
+	if len(inside) == 0 {
+		return []string{p}
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return nil // unreadable here: nothing to open
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, withoutCredentials(filepath.Join(p, e.Name()), inside)...)
+	}
+	return out
+}
+
+// secretKey matches configuration keys (TOML or git, any case) whose value is a credential.
+var secretKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*["']?([a-z0-9_.-]*[._-])?(token|password|passwd|secret|credential-provider|global-credential-providers|credential-alias)["']?\s*=`)
+})
+
+// CargoHome gives sandboxed cargo a home of its own under dir: the user's config.toml without its tokens and
+// credential providers, and links to the user's bin, registry and git folders; it returns CARGO_HOME (nil when
+// the user has no cargo home). cargo's own config.toml may hold [registry] token, so the sandbox cannot read it.
+func CargoHome(dir string, getenv func(string) string) []string {
+	user := getenv("CARGO_HOME")
+	if user == "" {
+		home, _ := os.UserHomeDir()
+		if home == "" {
+			return nil
+		}
+		user = filepath.Join(home, ".cargo")
+	}
+	if fi, err := os.Stat(user); err != nil || !fi.IsDir() {
+		return nil
+	}
+	own := filepath.Join(dir, "cargo-home")
+	if err := os.MkdirAll(own, 0o700); err != nil {
+		return nil
+	}
+	for _, name := range []string{"config.toml", "config"} {
+		if b, err := os.ReadFile(filepath.Join(user, name)); err == nil {
+			os.WriteFile(filepath.Join(own, "config.toml"), FilterTOMLSecrets(b), 0o600)
+			break
+		}
+	}
+	for _, sub := range []string{"bin", "registry", "git"} {
+		if _, err := os.Stat(filepath.Join(user, sub)); err == nil {
+			os.Symlink(filepath.Join(user, sub), filepath.Join(own, sub))
+		}
+	}
+	return []string{"CARGO_HOME=" + own}
+}
+
+// FilterTOMLSecrets drops the lines of a TOML file that set a credential (token = ..., credential-provider = [...]
+// across lines too), and inline tables holding one.
+func FilterTOMLSecrets(b []byte) []byte {
+	var out []string
+	lines := strings.Split(string(b), "\n")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if secretKey().MatchString(line) || inlineSecret(line) {
+			// A multi-line array goes with its key.
+			if open := strings.Count(line, "[") - strings.Count(line, "]"); open > 0 {
+				for i+1 < len(lines) && open > 0 {
+					i++
+					open += strings.Count(lines[i], "[") - strings.Count(lines[i], "]")
+				}
+			}
+			continue
+		}
+		out = append(out, line)
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
+func inlineSecret(line string) bool {
+	_, rest, ok := strings.Cut(line, "{")
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(strings.Split(rest, ","), func(part string) bool { return secretKey().MatchString(part) })
+}
