@@ -98,8 +98,9 @@ lint: $(DIST) ## go vet (Linux, Windows, macOS), go mod tidy, staticcheck, gofum
 	cd frontend && npm run typecheck
 	scripts/check-bindings.sh $(WAILS) $(TAGS)
 
-test-go: $(DIST) ## Go unit tests with the race detector
+test-go: $(DIST) ## Go unit tests with the race detector; as root, the sandbox's tests again as nobody
 	go test -race -tags $(TAGS) ./...
+	scripts/test-unprivileged.sh $(TAGS)
 
 test-frontend: $(NPM_STAMP) ## vitest unit tests
 	cd frontend && npm test

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the sandbox's security tests as an unprivileged user as well. CI runs as root, where the sandbox holds by
+# dropping root's capabilities and giving the command a PID namespace of its own; as an ordinary user it holds
+# through a user namespace, or without one. Both must keep a command from outliving its result, from holding a
+# capability and from reading Rooted's /proc entry. The test binaries are built here, as root, and run as nobody
+# (who needs no Go build cache of its own); the tests print what they measured inside the sandbox (CapEff, the
+# parent's environ).
+set -euo pipefail
+tags=${1:-webkit2_41}
+if [ "$(id -u)" != 0 ]; then
+  echo "test-unprivileged: running as $(id -un) already: go test covered it"
+  exit 0
+fi
+user=nobody
+group=$(id -gn "$user")
+dir=$(mktemp -d /tmp/rooted-unprivileged-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+mkdir -p "$dir/tmp" "$dir/home"
+go test -c -race -tags "$tags" -o "$dir/shell.test" ./backend/shell
+go test -c -race -tags "$tags" -o "$dir/tools.test" ./backend/tools
+chmod 755 "$dir" "$dir"/*.test
+chown "$user:$group" "$dir/tmp" "$dir/home"
+as_user() {
+  (cd "$dir/tmp" && setpriv --reuid="$user" --regid="$group" --clear-groups \
+    env -i PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin HOME="$dir/home" TMPDIR="$dir/tmp" LANG=C.UTF-8 "$@")
+}
+echo "test-unprivileged: the sandbox tests as $user"
+as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
+as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv'
+as_user "$dir/tools.test" -test.run 'TestPermissionDenied'
