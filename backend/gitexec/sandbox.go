@@ -29,5 +29,5 @@ func (c Cmd) start(ctx context.Context, argv []string) (*exec.Cmd, error) {
 }
 
 // StopSandboxForTest runs git unsandboxed until UseSandbox is called again: for tests that show the hardening
-// holds on its own.
+// holds on its own, or that have no need of the sandbox.
 func StopSandboxForTest() { sandboxOK.Store(false) }

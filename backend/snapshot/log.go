@@ -82,6 +82,9 @@ func (r *Repo) loadLast(ctx context.Context) {
 	if out, err := r.git(ctx, nil, "rev-parse", list[i].ID+"^{tree}"); err == nil {
 		r.lastTre = strings.TrimSpace(string(out))
 	}
+	if out, err := r.git(ctx, nil, "rev-parse", "--verify", "--quiet", list[i].ID+"^1"); err == nil {
+		r.lastHist = strings.TrimSpace(string(out))
+	}
 }
 
 // resolve turns a full or abbreviated id into a snapshot's commit id. r.mu is held.

@@ -219,7 +219,7 @@ func TestEditDuringTheScanIsReadAgain(t *testing.T) {
 	os.Chtimes(p.path("a.txt"), old, old)
 	tree, files, err := p.repo.presentTree(ctx)
 	if err == nil {
-		_, err = p.repo.record(ctx, tree, "Project opened", files)
+		_, err = p.repo.record(ctx, tree, "", "Project opened", files)
 	}
 	p.repo.scanning.Store(false)
 	p.repo.mu.Unlock()

@@ -57,6 +57,8 @@ type RestoreResult struct {
 	Backup   string   `json:"backup"`   // the snapshot of the state before, to undo the restore
 	Written  []string `json:"written"`
 	Removed  []string `json:"removed"`
+	// GitRebuilt says the project's .git was gone or broken and was rebuilt from the refs the snapshot recorded.
+	GitRebuilt bool `json:"git_rebuilt,omitempty"`
 }
 
 // Restore puts the files of snapshot id back: all of them, or those under paths. Files created since (under the
@@ -148,6 +150,13 @@ func (r *Repo) Restore(ctx context.Context, id string, paths []string) (RestoreR
 	}
 	// The index now matches neither exactly; the next snapshot re-scans.
 	r.primed = false
+	if r.gitBroken() {
+		rebuilt, err := r.rebuildGit(ctx, full)
+		res.GitRebuilt = rebuilt
+		if err != nil {
+			return res, fmt.Errorf("rebuilding the project's .git: %w", err)
+		}
+	}
 	r.appendLog(LogEntry{Time: time.Now().UTC(), Action: "restore", ID: full, Paths: paths, Backup: before.ID, Files: len(res.Written) + len(res.Removed)})
 	return res, nil
 }

@@ -62,22 +62,25 @@ type Repo struct {
 	root string   // the project's absolute path (git's work tree)
 	dir  string   // the shadow repository
 
-	mu       sync.Mutex
-	held     *os.File    // the repository lock, while a full operation holds it (lock.go); guarded by mu
-	opt      Options     // guarded by mu
-	scanning atomic.Bool // a full scan (the first snapshot) holds mu: TakeFor records partial snapshots meanwhile
-	wake     chan struct{}
-	wakeOnce sync.Once   // wake ends TakeAfter's pause: a full snapshot is wanted now
-	primed   bool        // the first full snapshot has been taken in this process
-	track    bool        // a watcher reports every change (MarkDirty)
-	healthy  func() bool // while tracking: whether the change reports can still be trusted
-	last     Snapshot
-	lastTre  string
-	since    int       // snapshots since the last retention run
-	exclAt   time.Time // when the exclude file was last refreshed
-	objs     *gitobj.Store
-	baseTre  string // the project's tree but for the paths in dirty: what the next derivation starts from
-	derived  int    // snapshots derived so far (tests)
+	mu         sync.Mutex
+	held       *os.File    // the repository lock, while a full operation holds it (lock.go); guarded by mu
+	opt        Options     // guarded by mu
+	scanning   atomic.Bool // a full scan (the first snapshot) holds mu: TakeFor records partial snapshots meanwhile
+	wake       chan struct{}
+	wakeOnce   sync.Once   // wake ends TakeAfter's pause: a full snapshot is wanted now
+	primed     bool        // the first full snapshot has been taken in this process
+	track      bool        // a watcher reports every change (MarkDirty)
+	healthy    func() bool // while tracking: whether the change reports can still be trusted
+	last       Snapshot
+	lastTre    string
+	lastHist   string // the last snapshot's record of the project's refs (history.go)
+	histKey    string // what the project's refs were when histCommit was made
+	histCommit string
+	since      int       // snapshots since the last retention run
+	exclAt     time.Time // when the exclude file was last refreshed
+	objs       *gitobj.Store
+	baseTre    string // the project's tree but for the paths in dirty: what the next derivation starts from
+	derived    int    // snapshots derived so far (tests)
 
 	partial sync.Mutex      // partial snapshots, which run beside a full operation (partial.go)
 	rehash  map[string]bool // guarded by partial: paths edited during a scan, which may have staged them first

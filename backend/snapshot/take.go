@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"os"
 	"path/filepath"
@@ -110,13 +111,18 @@ func (r *Repo) takeLocked(ctx context.Context, reason string) (Snapshot, error) 
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return r.record(ctx, tree, reason, files)
+	// The project's refs: a failure to copy them (a broken .git) must not keep the files from being recorded.
+	hist, err := r.history(ctx)
+	if err != nil {
+		slog.Warn("snapshot: the project's refs were not recorded", "root", r.root, "err", err)
+	}
+	return r.record(ctx, tree, hist, reason, files)
 }
 
-// record commits tree as a snapshot unless it is the previous one's; files is how many paths changed, or -1 to
-// ask git. r.mu is held.
-func (r *Repo) record(ctx context.Context, tree, reason string, files int) (Snapshot, error) {
-	if tree == r.lastTre && r.last.ID != "" {
+// record commits tree as a snapshot, with hist (the project's refs, history.go) as its parent, unless both are the
+// previous one's; files is how many paths changed, or -1 to ask git. r.mu is held.
+func (r *Repo) record(ctx context.Context, tree, hist, reason string, files int) (Snapshot, error) {
+	if tree == r.lastTre && hist == r.lastHist && r.last.ID != "" {
 		r.appendLog(LogEntry{Time: time.Now().UTC(), Action: "backup", ID: r.last.ID, Reason: reason + " (unchanged since " + r.last.ID[:12] + ")"})
 		return r.last, nil
 	}
@@ -132,14 +138,18 @@ func (r *Repo) record(ctx context.Context, tree, reason string, files int) (Snap
 	}
 	now := time.Now().UTC()
 	msg := fmt.Sprintf("%s\n\nFiles: %d\n", reason, files)
-	id, err := r.objs.WriteCommit(tree, msg, now.Unix())
+	var parents []string
+	if hist != "" {
+		parents = []string{hist}
+	}
+	id, err := r.objs.WriteCommit(tree, msg, now.Unix(), parents...)
 	if err != nil {
 		return Snapshot{}, err
 	}
 	if err := r.updateRef(snapshotRef(now), id); err != nil {
 		return Snapshot{}, err
 	}
-	r.last, r.lastTre = Snapshot{ID: id, Time: now, Reason: reason, Files: files}, tree
+	r.last, r.lastTre, r.lastHist = Snapshot{ID: id, Time: now, Reason: reason, Files: files}, tree, hist
 	if r.detachOK && !r.detachStarted && r.borrowing() {
 		r.startDetach() // now that a ref holds the borrowed objects, repack can see them
 	}

@@ -86,17 +86,21 @@ func (s *Store) Read(sha [20]byte, kind string) ([]byte, error) {
 		return nil, err
 	}
 	f := strings.Fields(head)
-	if len(f) != 3 || f[1] != kind {
-		return nil, fmt.Errorf("gitobj: object %x is not a %s: %q", sha, kind, strings.TrimSpace(head))
+	if len(f) != 3 {
+		return nil, fmt.Errorf("gitobj: object %x: %q", sha, strings.TrimSpace(head)) // missing: no content follows
 	}
 	size, err := strconv.Atoi(f[2])
 	if err != nil {
+		s.Close()
 		return nil, err
 	}
 	body := make([]byte, size+1) // and the newline after it
 	if _, err := io.ReadFull(s.out, body); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if f[1] != kind {
+		return nil, fmt.Errorf("gitobj: object %x is a %s, not a %s", sha, f[1], kind)
 	}
 	return body[:size], nil
 }

@@ -132,6 +132,7 @@ export interface RestoreResult {
   backup: string
   written: string[]
   removed: string[]
+  git_rebuilt?: boolean // .git was gone or broken and was rebuilt from the snapshot's record of the refs
 }
 
 // ToolResults maps each tool name to its result type, so callTool is typed by name.
