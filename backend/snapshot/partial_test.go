@@ -234,3 +234,26 @@ func TestEditDuringTheScanIsReadAgain(t *testing.T) {
 		t.Errorf("restore of the edit: a.txt is %q, wrote %v", b, res.Written)
 	}
 }
+
+// An edit through a link out of the project, made while the first snapshot runs, is not the snapshot's to refuse:
+// its backup records the paths inside and passes over the escape, and the write itself answers outside_root.
+func TestPartialSnapshotPassesOverAnEscape(t *testing.T) {
+	p := newProject(t, map[string]string{"a.txt": "a\n"})
+	outside := t.TempDir()
+	os.Symlink(outside, p.path("out"))
+	p.repo.mu.Lock()
+	p.repo.scanning.Store(true)
+	snap, err := p.repo.TakeFor(ctx, "Backup before file mod", []string{"out/zz.txt", "a.txt"})
+	only, err2 := p.repo.TakeFor(ctx, "Backup before file mod", []string{"out/zz.txt"})
+	p.repo.scanning.Store(false)
+	p.repo.mu.Unlock()
+	if err != nil || err2 != nil {
+		t.Fatalf("a backup failed over a path that leaves the project: %v, %v", err, err2)
+	}
+	if !slices.Equal(snap.Paths, []string{"a.txt"}) {
+		t.Errorf("recorded %v, want just a.txt", snap.Paths)
+	}
+	if only.ID != "" {
+		t.Errorf("a snapshot of nothing was recorded: %+v", only)
+	}
+}
