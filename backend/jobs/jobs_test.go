@@ -85,7 +85,18 @@ func startTree(t *testing.T, m *Manager, root string) (*Job, []int) {
 	return nil, nil
 }
 
+// alive says whether pid still runs a while after it was killed: a signal takes effect a moment after it is sent,
+// so a process that is still there is given up to 5 s to go.
 func alive(pid int) bool {
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if !running(pid) {
+			return false
+		}
+	}
+	return true
+}
+
+func running(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return false
 	}
@@ -130,7 +141,7 @@ func TestClosingTheProjectEndsItsJobs(t *testing.T) {
 		t.Error("the closed project's jobs are still listed")
 	}
 	for _, pid := range b {
-		if !alive(pid) {
+		if !running(pid) {
 			t.Errorf("process %d of the open project was stopped", pid)
 		}
 	}

@@ -64,17 +64,12 @@ func (d Deps) runCommand(ctx context.Context, in execShellIn, c execCheck, backu
 	if in.Background {
 		return d.backgrounded(job, c, backup, "started in the background"), nil
 	}
-	timeout := time.NewTimer(c.timeout)
-	defer timeout.Stop()
+	// The background time comes before the timeout (else the command ran above, with its timeout): a command
+	// still running then moves to the background, where the timeout no longer applies.
 	moved := time.NewTimer(after)
 	defer moved.Stop()
 	select {
 	case <-job.Done():
-	case <-timeout.C:
-		job.Kill()
-		full.TimedOut, full.Cancelled = true, false
-		job.Forget()
-		return full, job.Err()
 	case <-ctx.Done():
 		job.Kill()
 		job.Forget()
