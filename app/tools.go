@@ -94,3 +94,10 @@ func (t *Tools) UserCall(name, args string) (string, error) {
 	}
 	return string(out), nil
 }
+
+// Text is the text form of a result (or a failure's error JSON) that the named tool returned: what the model reads
+// (numbered lines, path:line:text, "error <code>: <message>"), made by the backend from the tool's one declaration.
+// The window's cards keep the JSON.
+func (t *Tools) Text(name, result string) string {
+	return t.registry.TextOf(name, []byte(result))
+}

@@ -1,12 +1,21 @@
 // Package mcpserver serves Rooted's tool registry over the Model Context Protocol (the official Go SDK), so other
 // agents get the same scoped tools with the same guarantees: every tool from its one declaration (JSON schema,
-// description with examples, and annotations), every path resolved inside the project root through os.Root.
+// description with examples, annotations and outputSchema), every path resolved inside the project root through
+// os.Root. A result's text block is its text form for models (numbered lines, path:line:text, ...) and its
+// structuredContent the result's fields, without those the text carries whole.
 //
-// Tool failures are tool results with isError set, carrying the same error JSON as every other face
-// ({"error": {"code", "message", ...}}); a malformed request stays a protocol error. The project root is fixed
+// Tool failures are tool results with isError set, the error's text form ("error <code>: <message>") in the text
+// block and its JSON ({code, message, path, ...}) in _meta under ErrorMeta; a malformed request stays a protocol
+// error, and a malformed frame gets its JSON-RPC error reply (Transport). The project root is fixed
 // with Options.Root, or else chosen by the client's MCP roots (the first file:// root; WORKSPACE_FOLDER_PATHS for
-// clients that set it instead, as Cursor does), and follows the client when its roots change. There are no approvals over MCP: the allowlist and the sandbox apply as configured for
-// the project; a client that wants a human in the loop asks its user itself.
+// clients that set it instead, as Cursor does), and follows the client when its roots change. There are no
+// approvals over MCP: the allowlist and the sandbox apply as configured for the project; a client that wants a
+// human in the loop asks its user itself.
+//
+// SEP-2577 deprecates MCP roots (protocol 2026-07-28) in favour of configuration and tool parameters. Rooted's
+// replacement is configuration: --root, or the client's WORKSPACE_FOLDER_PATHS; a tool parameter cannot choose the
+// project, since the project is the boundary the tools keep to. Roots keep working for the clients that send them
+// through the deprecation window, in the few places marked for the linter.
 package mcpserver
 
 import (
@@ -98,7 +107,8 @@ func New(opt Options) (*Server, error) {
 		Logger:       log,
 		// Asking the client for its roots from inside a notification handler would wait on the very connection the
 		// handler holds up: ask from a goroutine.
-		InitializedHandler:      func(_ context.Context, req *mcp.InitializedRequest) { go s.followRoots(req.Session) },
+		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) { go s.followRoots(req.Session) },
+		//lint:ignore SA1019 roots are kept for today's clients through SEP-2577's deprecation window (package doc)
 		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { go s.followRoots(req.Session) },
 	})
 	for _, spec := range s.registry.Specs() {
@@ -115,6 +125,7 @@ func toMCP(spec tool.Spec) *mcp.Tool {
 	open := spec.Name == "exec_shell"
 	return &mcp.Tool{
 		Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: spec.InputSchema,
+		OutputSchema: spec.OutputSchema,
 		Annotations: &mcp.ToolAnnotations{
 			Title: spec.Title, ReadOnlyHint: spec.ReadOnly, DestructiveHint: &destructive,
 			IdempotentHint: spec.Idempotent, OpenWorldHint: &open,
@@ -127,8 +138,10 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 		if _, err := s.session.Info(); err != nil && !s.fixed {
 			// No root yet: ask the client for its roots (SEP-2322's input requests; the SDK turns them into a
 			// roots/list call for clients on older protocol versions) and take the answer on the retried call.
+			//lint:ignore SA1019 roots are kept for today's clients through SEP-2577's deprecation window (package doc)
 			roots, ok := req.Params.InputResponses[rootsInput].(*mcp.ListRootsResult)
 			if !ok {
+				//lint:ignore SA1019 roots are kept for today's clients through SEP-2577's deprecation window (package doc)
 				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{rootsInput: &mcp.ListRootsParams{}}}, nil
 			}
 			s.useRoots(roots.Roots)
@@ -164,21 +177,30 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 		if e := s.deps.Denied(name); e != nil { // the user's deny rules hold here too
 			return failure(e), nil
 		}
-		out, e := s.registry.Call(ctx, name, args)
+		res, e := s.registry.CallForms(ctx, name, args)
 		if e != nil {
 			return failure(e), nil
 		}
+		// The text block is what a model reads; structuredContent is the result's fields, declared by the tool's
+		// outputSchema, without those the text carries whole (a file's content is sent once, not twice).
 		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(out)}},
-			StructuredContent: json.RawMessage(out),
+			Content:           []mcp.Content{&mcp.TextContent{Text: res.Text()}},
+			StructuredContent: res.Structured(),
 		}, nil
 	}
 }
 
-// failure is a tool error as an MCP result: isError, the error JSON as text, and as structured content.
+// ErrorMeta is the _meta key of a failed call's error object ({code, message, path, ...}), for programs: the text
+// block says the same to a model. A failure has no structuredContent, which would have to match the tool's
+// outputSchema (clients check it even on errors).
+const ErrorMeta = "dev.rooted/error"
+
+// failure is a tool error as an MCP result: isError, the error's text form, and the error object in _meta.
 func failure(e *tool.Error) *mcp.CallToolResult {
-	b := e.JSON()
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, StructuredContent: json.RawMessage(b)}
+	return &mcp.CallToolResult{
+		IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: e.ModelText()}},
+		Meta: mcp.Meta{ErrorMeta: e},
+	}
 }
 
 // open makes root the project and prepares it in the background (its index, watcher and first snapshot, which
@@ -234,12 +256,14 @@ func (s *Server) followRoots(ss *mcp.ServerSession) {
 	if s.fixed || ss == nil {
 		return
 	}
+	//lint:ignore SA1019 roots are kept for today's clients through SEP-2577's deprecation window (package doc)
 	if p := ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 == nil && !p.Capabilities.Roots.ListChanged {
 		s.setRootErr("no project root: the client does not provide MCP roots; start the server with --root DIR")
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	//lint:ignore SA1019 roots are kept for today's clients through SEP-2577's deprecation window (package doc)
 	res, err := ss.ListRoots(ctx, nil)
 	if err != nil {
 		s.log.Info("roots not listed now; they are asked for with the first tool call", "err", err)
@@ -251,6 +275,8 @@ func (s *Server) followRoots(ss *mcp.ServerSession) {
 const rootsInput = "roots"
 
 // useRoots opens the first file:// root.
+//
+//lint:ignore SA1019 roots are kept for today's clients through SEP-2577's deprecation window (package doc)
 func (s *Server) useRoots(roots []*mcp.Root) {
 	for _, r := range roots {
 		dir, err := fileURIPath(r.URI)

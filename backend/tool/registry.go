@@ -61,33 +61,121 @@ func (r *Registry) Names() []string {
 // Call validates args against the named tool's schema, runs it, and returns its result as JSON. Every failure is
 // an *Error; the result is nil exactly when the error is not.
 func (r *Registry) Call(ctx context.Context, name string, args []byte) (result json.RawMessage, failure *Error) {
+	res, failure := r.CallForms(ctx, name, args)
+	if failure != nil {
+		return nil, failure
+	}
+	return res.JSON, nil
+}
+
+// Result is a call's result in its forms.
+type Result struct {
+	JSON  json.RawMessage // what every face's JSON result is
+	value any
+	tool  *Tool
+}
+
+// Text is the result's text form, what a model reads.
+func (r Result) Text() string {
+	if t, ok := r.value.(Texter); ok {
+		return t.ModelText()
+	}
+	return Generic(r.JSON)
+}
+
+// Structured is the JSON without the fields the text form carries whole (Def.TextCarries), for a client that
+// receives both forms. It matches the tool's OutputSchema.
+func (r Result) Structured() json.RawMessage {
+	if len(r.tool.spec.TextCarries) == 0 {
+		return r.JSON
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(r.JSON, &fields) != nil {
+		return r.JSON
+	}
+	for _, k := range r.tool.spec.TextCarries {
+		delete(fields, k)
+	}
+	b, err := json.Marshal(fields)
+	if err != nil {
+		return r.JSON
+	}
+	return b
+}
+
+// CallForms is Call returning the result in all its forms.
+func (r *Registry) CallForms(ctx context.Context, name string, args []byte) (result Result, failure *Error) {
 	t, ok := r.byName[name]
 	if !ok {
 		names := r.Names()
 		slices.Sort(names)
-		return nil, Errorf(CodeUnknownTool, "unknown tool %q; tools: %s", name, strings.Join(names, ", "))
+		return Result{}, Errorf(CodeUnknownTool, "unknown tool %q; tools: %s", name, strings.Join(names, ", "))
 	}
 	args, failure = t.Validate(args)
 	if failure != nil {
-		return nil, failure
+		return Result{}, failure
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			result, failure = nil, Errorf(CodeInternal, "tool %s panicked: %v\n%s", name, p, debug.Stack())
+			result, failure = Result{}, Errorf(CodeInternal, "tool %s panicked: %v\n%s", name, p, debug.Stack())
 		}
 	}()
 	out, err := t.run(ctx, args)
 	if err != nil {
-		return nil, r.toError(err)
+		return Result{}, r.toError(err)
 	}
+	res := Result{value: out, tool: t}
 	if a, ok := out.(JSONAppender); ok {
-		return a.AppendJSON(nil), nil
+		res.JSON = a.AppendJSON(nil)
+		return res, nil
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
-		return nil, Errorf(CodeInternal, "tool %s: encoding result: %v", name, err)
+		return Result{}, Errorf(CodeInternal, "tool %s: encoding result: %v", name, err)
 	}
-	return b, nil
+	res.JSON = b
+	return res, nil
+}
+
+// TextOf is the text form of a result (or a wire-shaped error) the named tool returned as JSON. Fields the caller
+// added that the tool's result does not have (the window adds a few) follow its text, one a line.
+func (r *Registry) TextOf(name string, result []byte) string {
+	if e, ok := ParseError(result); ok {
+		return e.ModelText()
+	}
+	t, ok := r.byName[name]
+	if !ok {
+		return Generic(result)
+	}
+	v, err := t.decode(result)
+	if err != nil {
+		return Generic(result)
+	}
+	texter, ok := v.(Texter)
+	if !ok {
+		return Generic(result)
+	}
+	text := texter.ModelText()
+	var extra, known map[string]json.RawMessage
+	if json.Unmarshal(result, &extra) != nil {
+		return text
+	}
+	if b, err := json.Marshal(v); err == nil {
+		_ = json.Unmarshal(b, &known)
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		if _, ok := known[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	b.WriteString(text)
+	for _, k := range keys {
+		writeField(&b, k, extra[k])
+	}
+	return b.String()
 }
 
 func (r *Registry) toError(err error) *Error {

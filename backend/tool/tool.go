@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +29,9 @@ type Spec struct {
 	Title       string             `json:"title"`
 	Description string             `json:"description"`
 	InputSchema *jsonschema.Schema `json:"input_schema"`
+	// OutputSchema describes the result's JSON (MCP's outputSchema); a field the text form carries whole (TextCarries)
+	// is optional in it, since MCP's structuredContent leaves it to the text block.
+	OutputSchema *jsonschema.Schema `json:"output_schema"`
 	// ReadOnly tools never change the project; the agent runs them without asking.
 	ReadOnly bool `json:"read_only"`
 	// Destructive tools may overwrite or delete what the user had (MCP's destructiveHint).
@@ -36,6 +40,8 @@ type Spec struct {
 	Idempotent bool `json:"idempotent"`
 	// Examples are valid inputs; a test validates each against the schema.
 	Examples []json.RawMessage `json:"examples,omitempty"`
+	// TextCarries are the result fields its text form carries whole (Def.TextCarries).
+	TextCarries []string `json:"text_carries,omitempty"`
 }
 
 // Def is what a tool author writes; New fills in the schema.
@@ -44,6 +50,9 @@ type Def struct {
 	ReadOnly, Destructive    bool
 	Idempotent               bool
 	Examples                 []string
+	// TextCarries names the result's top-level fields that its text form carries whole (read_file's content): where
+	// a client receives both forms (MCP), the structured one leaves them out rather than send them twice.
+	TextCarries []string
 }
 
 // Tool is a declared tool, ready to run.
@@ -54,13 +63,17 @@ type Tool struct {
 	// reflection over every tool at start-up was most of what rooted spent before its command ran.
 	schema   func() *jsonschema.Schema
 	resolved func() *jsonschema.Resolved
+	output   func() *jsonschema.Schema
 	run      func(ctx context.Context, raw []byte) (any, error)
+	// decode reads a result back from its JSON, for the text form of a result the window holds.
+	decode func(raw []byte) (any, error)
 }
 
 // Spec returns the tool's public description.
 func (t *Tool) Spec() Spec {
 	s := t.spec
 	s.InputSchema = t.schema()
+	s.OutputSchema = t.output()
 	return s
 }
 
@@ -85,6 +98,14 @@ func New[In, Out any](d Def, fn func(ctx context.Context, in In) (Out, error)) *
 		}
 		return resolved
 	})
+	output := sync.OnceValue(func() *jsonschema.Schema {
+		schema, err := jsonschema.For[Out](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
+		if err != nil {
+			panic(fmt.Sprintf("tool %s: output schema: %v", d.Name, err))
+		}
+		schema.Required = slices.DeleteFunc(schema.Required, func(name string) bool { return slices.Contains(d.TextCarries, name) })
+		return schema
+	})
 	examples := make([]json.RawMessage, len(d.Examples))
 	for i, e := range d.Examples {
 		examples[i] = json.RawMessage(e)
@@ -93,8 +114,9 @@ func New[In, Out any](d Def, fn func(ctx context.Context, in In) (Out, error)) *
 		spec: Spec{
 			Name: d.Name, Title: d.Title, Description: strings.TrimSpace(d.Description),
 			ReadOnly: d.ReadOnly, Destructive: d.Destructive, Idempotent: d.Idempotent || d.ReadOnly,
-			Examples: examples,
+			Examples: examples, TextCarries: d.TextCarries,
 		},
+		output:   output,
 		schema:   schema,
 		resolved: resolved,
 		run: func(ctx context.Context, raw []byte) (any, error) {
@@ -103,6 +125,11 @@ func New[In, Out any](d Def, fn func(ctx context.Context, in In) (Out, error)) *
 				return nil, Errorf(CodeInvalidArgument, "arguments: %v", err)
 			}
 			return fn(ctx, in)
+		},
+		decode: func(raw []byte) (any, error) {
+			var out Out
+			err := json.Unmarshal(raw, &out)
+			return out, err
 		},
 	}
 }

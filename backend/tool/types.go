@@ -3,6 +3,7 @@ package tool
 import (
 	"encoding/json"
 	"reflect"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -28,4 +29,5 @@ func (l *StringList) UnmarshalJSON(b []byte) error {
 // typeSchemas are the schemas of the package's own types, given to schema inference.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[StringList](): {Types: []string{"string", "array"}, Items: &jsonschema.Schema{Type: "string"}},
+	reflect.TypeFor[time.Time]():  {Type: "string", Format: "date-time"},
 }

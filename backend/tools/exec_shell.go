@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/files"
-	"github.com/rooted-dev/rooted/backend/gitconfig"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -42,7 +41,7 @@ type execShellOut struct {
 
 func execShell(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
-		Name: "exec_shell", Title: "Run command", Description: execShellDoc, Destructive: true,
+		Name: "exec_shell", Title: "Run command", Description: execShellDoc, Destructive: true, TextCarries: []string{"stdout", "stderr"},
 		Examples: []string{`{"command": "go test ./..."}`, `{"command": "git", "args": ["log", "--oneline", "-5"]}`, `{"command": "npm test", "timeout_ms": 120000}`, `{"command": "npm run dev", "background": true}`},
 	}, func(ctx context.Context, in execShellIn) (execShellOut, error) {
 		c, err := d.checkExec(in)
@@ -67,9 +66,6 @@ func execShell(d Deps) *tool.Tool {
 			defer os.RemoveAll(tmp)
 			policy := proj.Policy(info.Root, tmp)
 			goEnv, _ := shell.GoCaches(shell.ToolCacheDir(info.Root), proj.Network, os.Getenv) // writable in the policy
-			// git and cargo read credentials from the user's configuration; commands get filtered copies instead.
-			gitEnv, _ := gitconfig.SandboxGlobal(tmp, os.Getenv)
-			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, os.Getenv)...)
 			// npm and pip read credentials from the user's config files; commands get empty ones instead.
 			npmrc := filepath.Join(tmp, ".npmrc")
 			if err := os.WriteFile(npmrc, nil, 0o600); err != nil {

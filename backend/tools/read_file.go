@@ -24,12 +24,15 @@ type readFileOut struct {
 	Path   string `json:"path"`
 	Exists bool   `json:"exists"`
 	files.Content
+	// Limit is the limit the call asked for (0: none): the text form shows at most readWindow lines unless the
+	// call asked for more.
+	Limit int `json:"limit,omitempty"`
 }
 
 func readFile(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "read_file", Title: "Read file", Description: readFileDoc,
-		ReadOnly: true, Examples: []string{`{"path": "README.md"}`, `{"path": "big.log", "offset": 2001, "limit": 500}`},
+		TextCarries: []string{"content"}, ReadOnly: true, Examples: []string{`{"path": "README.md"}`, `{"path": "big.log", "offset": 2001, "limit": 500}`},
 	}, func(ctx context.Context, in readFileIn) (readFileOut, error) {
 		t, err := d.Session.Resolve(in.Path)
 		if err != nil {
@@ -46,7 +49,7 @@ func readFile(d Deps) *tool.Tool {
 		if !tool.IsUser(ctx) {
 			d.Session.Saw(t, v)
 		}
-		return readFileOut{Path: t.Slash(), Exists: true, Content: c}, nil
+		return readFileOut{Path: t.Slash(), Exists: true, Content: c, Limit: in.Limit}, nil
 	})
 }
 
@@ -80,5 +83,10 @@ func (r readFileOut) AppendJSON(dst []byte) []byte {
 	dst = tool.AppendField(dst, "mod_time", false)
 	dst = append(dst, '"')
 	dst = r.ModTime.AppendFormat(dst, time.RFC3339Nano)
-	return append(dst, '"', '}')
+	dst = append(dst, '"')
+	if r.Limit > 0 {
+		dst = tool.AppendField(dst, "limit", false)
+		dst = tool.AppendInt(dst, int64(r.Limit))
+	}
+	return append(dst, '}')
 }

@@ -25,10 +25,10 @@ function fixScript(req) {
     case 2:
       return { text: 'It subtracts. Fixing.', tools: [{ name: 'patch_file', input: { path: 'calc.go', search: 'return a - b', replace: 'return a + b' } }] }
     case 3:
-      if (!last.includes('"replaced":1')) return { text: `patch failed: ${last}` }
+      if (!/"replaced":1|replaced: 1/.test(last)) return { text: `patch failed: ${last}` }
       return { tools: [{ name: 'exec_shell', input: { command: 'go test ./...' } }] }
     default:
-      return { text: last.includes('"exit_code":0') && last.includes('ok') ? 'Fixed: Add now adds, and go test passes.' : `tests failed: ${last}` }
+      return { text: /"exit_code":0|exit code 0/.test(last) && last.includes('ok') ? 'Fixed: Add now adds, and go test passes.' : `tests failed: ${last}` }
   }
 }
 

@@ -31,7 +31,11 @@ async function start(args, roots) {
   return client
 }
 
-const json = (res) => JSON.parse(res.content[0].text)
+// A result's text block is its text form (what a model reads); structuredContent holds its fields, checked by the
+// SDK against the tool's outputSchema; a failure's error object is in _meta.
+const text = (res) => res.content[0].text
+const fields = (res) => res.structuredContent
+const failure = (res) => res._meta['dev.rooted/error']
 
 describe('rooted mcp with the TypeScript SDK', { timeout: 120_000 }, () => {
   after(cleanupAll)
@@ -61,35 +65,43 @@ describe('rooted mcp with the TypeScript SDK', { timeout: 120_000 }, () => {
     assert.equal(byName.patch_file.annotations.destructiveHint, true)
     assert.match(byName.patch_file.description, /Example/)
 
+    for (const t of tools) assert.equal(t.outputSchema?.type, 'object', `${t.name} declares its output`)
+    assert.ok(!byName.read_file.outputSchema.required.includes('content'), 'the content is in the text block, not structuredContent')
+
     const read = await client.callTool({ name: 'read_file', arguments: { path: 'src/app.ts' } })
     assert.equal(read.isError, undefined)
-    assert.equal(json(read).content, 'export const greeting = "hello"\n')
+    assert.equal(text(read), '1\texport const greeting = "hello"\n(src/app.ts: 1 line)')
     assert.equal(read.structuredContent.total_lines, 1)
+    assert.equal(read.structuredContent.content, undefined, 'the content is sent once, in the text block')
 
     const patch = await client.callTool({ name: 'patch_file', arguments: { path: 'src/app.ts', search: '"hello"', replace: '"hello, MCP"' } })
-    assert.equal(json(patch).replaced, 1)
-    assert.match(json(patch).backup, /^[0-9a-f]{40}$/)
+    assert.equal(fields(patch).replaced, 1)
+    assert.match(fields(patch).backup, /^[0-9a-f]{40}$/)
+    assert.match(text(patch), /^replaced: 1$/m)
     assert.equal(readFileSync(path.join(fixture, 'src', 'app.ts'), 'utf8'), 'export const greeting = "hello, MCP"\n')
 
-    const search = json(await client.callTool({ name: 'search_files', arguments: { query: 'hello' } }))
-    assert.deepEqual(search.matches.map((m) => m.path), ['src/app.ts'], 'the gitignored build output is not searched')
+    const search = await client.callTool({ name: 'search_files', arguments: { query: 'hello' } })
+    assert.deepEqual(fields(search).matches.map((m) => m.path), ['src/app.ts'], 'the gitignored build output is not searched')
+    assert.match(text(search), /^src\/app\.ts:1:export const greeting = "hello, MCP"$/m)
 
     for (const args of [{ path: '../outside.txt' }, { path: path.join(path.dirname(fixture), 'outside.txt') }]) {
       const escape = await client.callTool({ name: 'read_file', arguments: args })
       assert.equal(escape.isError, true)
-      assert.equal(json(escape).error.code, 'outside_root')
+      assert.equal(failure(escape).code, 'outside_root')
+      assert.match(text(escape), /^error outside_root: /)
     }
     const write = await client.callTool({ name: 'write_file', arguments: { path: '../outside.txt', content: 'mine now' } })
-    assert.equal(json(write).error.code, 'outside_root')
+    assert.equal(failure(write).code, 'outside_root')
     assert.equal(readFileSync(path.join(path.dirname(fixture), 'outside.txt'), 'utf8'), 'not yours')
 
     // A command outside the allowlist is refused, not run (no approvals over MCP: the allowlist decides).
     const curl = await client.callTool({ name: 'exec_shell', arguments: { command: 'curl http://example.com' } })
-    assert.equal(json(curl).error.code, 'command_not_allowed')
+    assert.equal(failure(curl).code, 'command_not_allowed')
     // An allowed one runs confined: the sandbox helper is the server's own executable, started again.
-    const ls = json(await client.callTool({ name: 'exec_shell', arguments: { command: 'ls src' } }))
+    const lsRes = await client.callTool({ name: 'exec_shell', arguments: { command: 'ls src' } })
+    const ls = fields(lsRes)
     assert.equal(ls.exit_code, 0)
-    assert.equal(ls.stdout, 'app.ts\n')
+    assert.match(text(lsRes), /^\$ ls src\napp\.ts\n\(exit code 0;/)
     const here = JSON.parse(execFileSync(binary, ['version', '--json'], { encoding: 'utf8' })).sandbox
     assert.equal(ls.sandbox.active, here.active, `sandbox ${JSON.stringify(ls.sandbox)}, rooted version says ${JSON.stringify(here)}`)
   })
@@ -98,8 +110,8 @@ describe('rooted mcp with the TypeScript SDK', { timeout: 120_000 }, () => {
     const fixture = makeFixture('rooted-by-client', { 'notes.txt': 'chosen by roots\n' })
     const client = await start([], [fixture])
     const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } })
-    assert.equal(json(read).content, 'chosen by roots\n')
-    const cwd = json(await client.callTool({ name: 'get_working_directory', arguments: {} }))
+    assert.match(text(read), /^1\tchosen by roots\n/)
+    const cwd = fields(await client.callTool({ name: 'get_working_directory', arguments: {} }))
     assert.equal(cwd.name, 'rooted-by-client')
   })
 })

@@ -26,7 +26,7 @@ function script(req) {
   }
   if (user.includes('run the tests')) {
     if (results.length === 0) return { tools: [{ name: 'exec_shell', input: { command: 'go test ./...' } }] }
-    return { text: last.includes('"exit_code":0') ? 'Tests passed.' : `Tests failed: ${last}` }
+    return { text: /"exit_code":0|exit code 0/.test(last) ? 'Tests passed.' : `Tests failed: ${last}` }
   }
   if (user.includes('status, then push')) {
     if (results.length === 0) return { tools: [{ name: 'exec_shell', input: { command: 'git status --short' } }] }

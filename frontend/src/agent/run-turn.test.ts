@@ -1,9 +1,12 @@
 import { simulateReadableStream } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { ModelMessage } from 'ai'
 import type { ToolSpec } from '../bridge'
 import { defaultMaxSteps, runTurn, type TurnEvent } from './run-turn'
+
+// The backend makes a result's text form; here a stand-in that shows which result it was given.
+vi.mock('../bridge/tool-text', () => ({ toolText: async (name: string, output: unknown) => `text form of ${name}: ${JSON.stringify(output)}` }))
 
 const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } }
 
@@ -41,7 +44,7 @@ const specs: ToolSpec[] = [
 ]
 
 describe('runTurn', () => {
-  it('runs tool calls step by step and hands results back to the model verbatim', async () => {
+  it('runs tool calls step by step and hands results back to the model in their text form', async () => {
     const { model, prompts } = scripted([toolReply('c1', 'read_file', { path: 'main.go' }), textReply('The file says hello.')])
     const events: TurnEvent[] = []
     const calls: unknown[] = []
@@ -61,8 +64,8 @@ describe('runTurn', () => {
     expect(res.messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'assistant'])
     expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe('The file says hello.')
     expect(events.filter((e) => e.type === 'step')).toHaveLength(2)
-    // The second call saw the tool's result as the backend returned it.
-    expect(JSON.stringify(prompts[1])).toContain('"content":"hello"')
+    // The second call saw the tool's result in the text form the backend made of it.
+    expect(JSON.stringify(prompts[1])).toContain('text form of read_file: {\\"path\\":\\"main.go\\",\\"content\\":\\"hello\\"}')
   })
 
   it('returns a tool error JSON to the model like any result, so it can adapt', async () => {

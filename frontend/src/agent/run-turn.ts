@@ -1,6 +1,8 @@
 import { generateText, isStepCount, jsonSchema, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai'
 import type { ToolSpec } from '../bridge'
-import { capOutput, compactAt, compactedMessages, elideOld, estimateTokens, splitForCompaction, summaryPrompt } from './context'
+import { toolText } from '../bridge/tool-text'
+import { compactAt, compactedMessages, elideOld, estimateTokens, splitForCompaction, summaryPrompt } from './context'
+import { modelOutput } from './model-text'
 
 // TurnEvent is what a turn reports as it goes, for the conversation to show.
 export type TurnEvent =
@@ -93,7 +95,7 @@ function isAnthropic(model: LanguageModel): boolean {
 }
 
 // toolSet turns the registry's specs into the model's tools: the same JSON schemas and descriptions the CLI and
-// MCP faces serve. Results go back to the model verbatim, error JSON included.
+// MCP faces serve. Results go back to the model in their text form, errors as "error <code>: <message>".
 export function toolSet(specs: ToolSpec[], execute: Execute): ToolSet {
   const set: ToolSet = {}
   for (const s of specs) {
@@ -101,8 +103,8 @@ export function toolSet(specs: ToolSpec[], execute: Execute): ToolSet {
       description: s.description,
       inputSchema: jsonSchema<Record<string, unknown>>(s.input_schema as Parameters<typeof jsonSchema>[0]),
       execute: (input: Record<string, unknown>, opts) => execute({ id: opts.toolCallId, name: s.name, input }, opts.abortSignal),
-      // The model gets a capped copy of a huge result; the window's card keeps all of it.
-      toModelOutput: ({ output }) => capOutput(s.name, output),
+      // The model gets the result's text form (capped when huge); the window's card keeps the structured result.
+      toModelOutput: ({ output }) => modelOutput(s.name, output, toolText),
     })
   }
   return set

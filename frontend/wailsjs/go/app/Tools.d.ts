@@ -10,4 +10,6 @@ export function Run(arg1:string,arg2:string,arg3:string):Promise<string>;
 
 export function Specs():Promise<Array<app.ToolSpec>>;
 
+export function Text(arg1:string,arg2:string):Promise<string>;
+
 export function UserCall(arg1:string,arg2:string):Promise<string>;

@@ -18,6 +18,10 @@ export function Specs() {
   return window['go']['app']['Tools']['Specs']();
 }
 
+export function Text(arg1, arg2) {
+  return window['go']['app']['Tools']['Text'](arg1, arg2);
+}
+
 export function UserCall(arg1, arg2) {
   return window['go']['app']['Tools']['UserCall'](arg1, arg2);
 }

@@ -1,0 +1,72 @@
+package tools
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// readWindow is how many lines read_file's text form shows at most, as the anchors do (opencode, Claude Code): a
+// model reads on with offset and limit.
+const readWindow = 2000
+
+// ModelText is what a model reads of a file: its lines numbered as cat -n numbers them (the number right-aligned, a
+// tab, the line; the numbers as wide as the last one shown rather than cat's six columns, which would cost a file
+// of short lines a tenth more), at most readWindow of them unless the call asked for more, then a line saying what
+// was left out and how to read on.
+func (r readFileOut) ModelText() string {
+	window := max(readWindow, r.Limit)
+	var b strings.Builder
+	b.Grow(len(r.Text) + len(r.Text)/8 + 128)
+	text := strings.TrimSuffix(r.Text, "\n")
+	n := r.StartLine
+	shown := 0
+	width := len(strconv.Itoa(max(r.StartLine, min(r.EndLine, r.StartLine+window-1))))
+	var num []byte
+	if r.Text != "" {
+		for line := range strings.SplitSeq(text, "\n") {
+			if shown == window {
+				break
+			}
+			num = strconv.AppendInt(num[:0], int64(n), 10)
+			for range width - len(num) {
+				b.WriteByte(' ')
+			}
+			b.Write(num)
+			b.WriteByte('\t')
+			b.WriteString(strings.TrimSuffix(line, "\r"))
+			b.WriteByte('\n')
+			n++
+			shown++
+		}
+	}
+	last := r.StartLine + shown - 1
+	total := strconv.Itoa(r.TotalLines)
+	if !r.TotalLinesKnown {
+		total = "more than " + total
+	}
+	switch {
+	case r.Size == 0:
+		b.WriteString("(" + r.Path + " is empty)")
+	case shown == 0:
+		fmt.Fprintf(&b, "(no lines from line %d: %s has %s lines)", r.StartLine, r.Path, total)
+	case last < r.EndLine || r.Truncated:
+		fmt.Fprintf(&b, "(lines %d-%d of %s; read on with offset %d", r.StartLine, last, total, last+1)
+		if last < r.EndLine {
+			fmt.Fprintf(&b, "; a call shows at most %d lines unless its limit asks for more", readWindow)
+		}
+		b.WriteString(")")
+	case r.StartLine > 1:
+		fmt.Fprintf(&b, "(lines %d-%d of %s)", r.StartLine, last, total)
+	default:
+		if last == 1 {
+			fmt.Fprintf(&b, "(%s: 1 line)", r.Path)
+		} else {
+			fmt.Fprintf(&b, "(%s: all %d lines)", r.Path, last)
+		}
+	}
+	if r.LineEnding == "crlf" || r.LineEnding == "mixed" {
+		b.WriteString(" (line endings: " + r.LineEnding + ")")
+	}
+	return b.String()
+}
