@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // A sandboxed git reads the user's system and global configuration, which is where credentials live: url.<base>
@@ -74,7 +76,7 @@ func SandboxGlobal(dir string, getenv func(string) string) ([]string, error) {
 	}
 	var all []byte
 	for _, src := range sources {
-		if b, err := os.ReadFile(src); err == nil {
+		if b, err := smallfile.Read(src); err == nil { // a pipe, a device or a huge file is skipped
 			all = append(append(all, b...), '\n')
 		}
 	}
@@ -97,7 +99,7 @@ func SandboxGlobal(dir string, getenv func(string) string) ([]string, error) {
 			p = filepath.Join(home, rest)
 		}
 		copyTo := filepath.Join(dir, "git-"+strings.TrimPrefix(k, "core."))
-		if b, err := os.ReadFile(p); err == nil && os.WriteFile(copyTo, b, 0o600) == nil {
+		if b, err := smallfile.Read(p); err == nil && os.WriteFile(copyTo, b, 0o600) == nil {
 			extra = append(extra, fmt.Sprintf("\t%s = %s\n", strings.TrimPrefix(k, "core."), quote(copyTo)))
 		} else {
 			extra = append(extra, fmt.Sprintf("\t%s = %s\n", strings.TrimPrefix(k, "core."), quote(os.DevNull)))

@@ -70,13 +70,16 @@ func ReadMax(path string, limit int64) ([]byte, error) {
 }
 
 // ReadIn reads name through root: the file cannot be outside it (see os.Root).
-func ReadIn(root *os.Root, name string) ([]byte, error) {
+func ReadIn(root *os.Root, name string) ([]byte, error) { return ReadInMax(root, name, Limit) }
+
+// ReadInMax is ReadIn with another limit, for a file that grows with the project (git's packed-refs).
+func ReadInMax(root *os.Root, name string, limit int64) ([]byte, error) {
 	f, err := root.OpenFile(name, flags, 0)
 	if err != nil {
 		return nil, opened(filepath.Join(root.Name(), name), err)
 	}
 	defer f.Close()
-	return readOpen(f, filepath.Join(root.Name(), name), Limit)
+	return readOpen(f, filepath.Join(root.Name(), name), limit)
 }
 
 // ReaderIn returns ReadIn bound to root, in the shape walkers pass around (ignore.Matcher.DirWith).

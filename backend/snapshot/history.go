@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/gitexec"
+	"github.com/rooted-dev/rooted/backend/smallfile"
 	"github.com/rooted-dev/rooted/backend/snapshot/gitobj"
 )
 
@@ -33,13 +34,13 @@ func (r *Repo) projectRefs() (refs map[string]string, head string, ok bool) {
 	if fi, err := r.fsys.Lstat(".git"); err != nil || !fi.IsDir() {
 		return nil, "", false
 	}
-	b, err := r.fsys.ReadFile(filepath.Join(".git", "HEAD"))
+	b, err := smallfile.ReadIn(r.fsys, filepath.Join(".git", "HEAD"))
 	if err != nil {
 		return nil, "", false
 	}
 	head = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(b)), "ref:"))
 	refs = map[string]string{}
-	if packed, err := r.fsys.ReadFile(filepath.Join(".git", "packed-refs")); err == nil {
+	if packed, err := smallfile.ReadInMax(r.fsys, filepath.Join(".git", "packed-refs"), 64<<20); err == nil {
 		for _, line := range strings.Split(string(packed), "\n") {
 			f := strings.Fields(line)
 			if len(f) == 2 && len(f[0]) == 40 && strings.HasPrefix(f[1], "refs/") {
@@ -68,7 +69,7 @@ func (r *Repo) looseRefs(dir string, refs map[string]string) {
 		case e.IsDir():
 			r.looseRefs(name, refs)
 		case e.Type().IsRegular() && !strings.HasSuffix(name, ".lock"):
-			if b, err := r.fsys.ReadFile(filepath.FromSlash(".git/" + name)); err == nil {
+			if b, err := smallfile.ReadIn(r.fsys, filepath.FromSlash(".git/"+name)); err == nil {
 				if v := strings.TrimSpace(string(b)); len(v) == 40 && strings.Trim(v, "0123456789abcdef") == "" {
 					refs[name] = v
 				}
