@@ -68,7 +68,9 @@ func RunHelperIfAsked() {
 			os.Exit(confine(os.Args[2:]))
 		}
 	case probeArg:
-		if err := ownProc(); err != nil {
+		// Only as the init of a new PID namespace (with a mount namespace of its own): never remount the /proc
+		// of the namespace Rooted runs in.
+		if os.Getpid() != 1 || ownProc() != nil {
 			os.Exit(3)
 		}
 		os.Exit(0)
