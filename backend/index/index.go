@@ -50,7 +50,7 @@ type Index struct {
 
 	tri    *narrower
 	dirs   dirCache // folders open for reading files named by a list in memory
-	budget int64 // bytes of file content kept in memory
+	budget int64    // bytes of file content kept in memory
 }
 
 // DefaultBudget is how much file content an index keeps in memory unless told otherwise: the whole text of a

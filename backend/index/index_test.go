@@ -158,3 +158,26 @@ func TestSearchOneFile(t *testing.T) {
 		t.Errorf("a full search after a one-file search found %d matches, want 3 (a.go, b.go, sub/a.go)", res.Total)
 	}
 }
+
+// A search never waits for the index to start (its watcher walks the whole tree first): until it has, Indexes
+// answers with the disk, and the results are the same; once it has, the index answers.
+func TestIndexesNeverMakeASearchWait(t *testing.T) {
+	t.Parallel()
+	r, dir := fixture(t, map[string]string{"a.go": "needle\n", "sub/b.go": "needle\n", ".gitignore": "*.log\n", "x.log": "needle\n"})
+	s := &Indexes{}
+	defer s.Close()
+	for _, src := range []search.Source{s.Source(r, dir), nil} {
+		if src == nil {
+			if !s.Live(r) { // waits for the start
+				t.Fatal("the index is not live once started")
+			}
+			if src = s.Source(r, dir); reflect.TypeOf(src) != reflect.TypeOf(&Index{}) {
+				t.Fatalf("after the start the source is %T, want the index", src)
+			}
+		}
+		res, err := search.Search(context.Background(), src, "", search.Options{Query: "needle", Output: search.OutputCount})
+		if err != nil || res.Total != 2 {
+			t.Errorf("%T: %+v, %v", src, res, err)
+		}
+	}
+}

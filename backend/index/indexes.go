@@ -23,14 +23,16 @@ type Indexes struct {
 	// and without a limit the runtime holds that freed heap for a while. A GOMEMLIMIT in the environment wins.
 	LimitMemory bool
 
-	mu     sync.Mutex
-	root   *os.Root
-	idx    *Index
-	budget int64 // for the next index; 0: DefaultBudget
+	mu       sync.Mutex
+	root     *os.Root
+	idx      *Index
+	starting chan struct{} // closed once the index of root has started, or failed to
+	budget   int64         // for the next index; 0: DefaultBudget
 }
 
-// Source returns the index for root (absolute path abs), starting it on first use; if the index cannot start
-// (no watcher), it returns the disk.
+// Source returns the index for root (absolute path abs), starting it on first use. Until it has started (the
+// watcher walks the whole tree first: seconds on a large project) and if it cannot start (no watcher), it returns
+// the disk: a search never waits for the index.
 func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -46,17 +48,41 @@ func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 		if s.OnBatch != nil {
 			hooks.Batch = func(b []watch.Event, st watch.Status) { s.OnBatch(root, b, st) }
 		}
-		if idx, err := NewIndex(root, abs, hooks); err == nil {
+		started := make(chan struct{})
+		s.starting = started
+		go func() {
+			defer close(started)
+			idx, err := NewIndex(root, abs, hooks)
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.root != root || s.starting != started { // closed or replaced meanwhile
+				idx.Close()
+				return
+			}
 			s.idx = idx
 			if s.budget > 0 {
 				idx.SetBudget(s.budget)
 			}
-		}
+		}()
 	}
 	if s.idx == nil {
 		return search.DiskSource{Root: root}
 	}
 	return s.idx
+}
+
+// wait waits until the index of root has started or failed to (nothing to wait for when root is not the root
+// of the index being kept).
+func (s *Indexes) wait(root *os.Root) {
+	s.mu.Lock()
+	started, same := s.starting, s.root == root
+	s.mu.Unlock()
+	if same && started != nil {
+		<-started
+	}
 }
 
 // Invalidate tells the index of root that rel changed through Rooted itself, so the next search sees it.
@@ -81,8 +107,9 @@ func (s *Indexes) InvalidateAll(root *os.Root) {
 	}
 }
 
-// Live reports whether root's index is watching its whole tree (no watch limit reached).
+// Live reports whether root's index is watching its whole tree (no watch limit reached), once it has started.
 func (s *Indexes) Live(root *os.Root) bool {
+	s.wait(root)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.root == root && s.idx != nil && !s.idx.Status().Degraded
@@ -104,8 +131,8 @@ func (s *Indexes) Close() {
 	defer s.mu.Unlock()
 	if s.idx != nil {
 		s.idx.Close()
-		s.idx, s.root = nil, nil
 	}
+	s.idx, s.root, s.starting = nil, nil, nil
 }
 
 // memoryHeadroom is what a long-lived process needs besides search's file text: the file lists, the watcher, the
