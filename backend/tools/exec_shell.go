@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/files"
+	"github.com/rooted-dev/rooted/backend/gitconfig"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -66,6 +67,9 @@ func execShell(d Deps) *tool.Tool {
 			defer os.RemoveAll(tmp)
 			policy := proj.Policy(info.Root, tmp)
 			goEnv, _ := shell.GoCaches(shell.ToolCacheDir(info.Root), proj.Network, os.Getenv) // writable in the policy
+			// git and cargo read credentials from the user's configuration; commands get filtered copies instead.
+			gitEnv, _ := gitconfig.SandboxGlobal(tmp, os.Getenv)
+			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, os.Getenv)...)
 			// npm and pip read credentials from the user's config files; commands get empty ones instead.
 			npmrc := filepath.Join(tmp, ".npmrc")
 			if err := os.WriteFile(npmrc, nil, 0o600); err != nil {
