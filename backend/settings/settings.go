@@ -92,6 +92,7 @@ func (p Project) Policy(root, tmp string) shell.Policy {
 	home, _ := os.UserHomeDir()
 	goBuild, goMods := shell.GoCacheDirs(shell.ToolCacheDir(root)) // the project's own Go caches (shell.GoCaches)
 	writable := append(append([]string{root, tmp, goBuild, goMods}, shell.ToolchainCaches()...), p.Writable...)
+	writable = append(writable, shell.PackageCacheDirs(shell.ToolCacheDir(root))...) // the project's own (shell.PackageCaches)
 	return shell.Policy{Readable: shell.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network, Sockets: p.UnixSockets}
 }
 

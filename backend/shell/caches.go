@@ -10,36 +10,86 @@ import (
 	"github.com/rooted-dev/rooted/backend/gocache"
 )
 
-// ToolchainCaches are the directories build tools write to outside a project (npm, yarn, pnpm, cargo and bun
-// caches), those that exist. The sandbox lets commands write there; Go's caches are private instead (GoCaches).
+// Package caches whose contents other projects run without a check again must not be writable from the sandbox:
+// pnpm's store and bun's cache are hard-linked into other projects' node_modules, npx runs what ~/.npm/_npx
+// holds, yarn runs its unpacked cache, cargo builds the sources its registry extracted, and pnpm's home is first on
+// PATH. What stays shared and writable is npm's content-addressed cache (_cacache), which checks every entry
+// against its integrity hash when it is read. Everything else a command gets of its own, per project
+// (PackageCaches), beside the user's caches it may read.
+
+// ToolchainCaches are the user's cache folders that sandboxed commands may write (those that exist): npm's
+// content cache, and never a folder on PATH or one holding a PATH folder.
 func ToolchainCaches() []string {
 	home, _ := os.UserHomeDir()
-	cache, _ := os.UserCacheDir()
 	var dirs []string
 	creds := credentialPaths(home, os.Getenv)
+	path := filepath.SplitList(os.Getenv("PATH"))
 	add := func(paths ...string) {
 		for _, p := range paths {
 			if p == "" {
 				continue
 			}
-			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-				dirs = append(dirs, withoutCredentials(filepath.Clean(p), creds)...) // pnpm keeps its rc in its home
+			p = filepath.Clean(p)
+			if fi, err := os.Stat(p); err != nil || !fi.IsDir() || onPath(p, path) {
+				continue
+			}
+			dirs = append(dirs, withoutCredentials(p, creds)...)
+		}
+	}
+	for _, c := range userNpmCaches(home) {
+		add(filepath.Join(c, "_cacache"))
+	}
+	return dirs
+}
+
+// userNpmCaches are the npm cache folders the user's npm uses.
+func userNpmCaches(home string) []string {
+	out := []string{os.Getenv("npm_config_cache"), os.Getenv("NPM_CONFIG_CACHE")}
+	if home != "" {
+		out = append(out, filepath.Join(home, ".npm"))
+	}
+	return out
+}
+
+// onPath reports whether dir is a folder on PATH, or holds one.
+func onPath(dir string, path []string) bool {
+	for _, p := range path {
+		if p != "" && filepath.IsAbs(p) && insideAny(p, []string{dir}) {
+			return true
+		}
+	}
+	return false
+}
+
+// PackageCacheDirs are a project's own package caches under dir (ToolCacheDir): npm's (its _cacache a link to the
+// user's), pnpm's store, bun's and yarn's caches.
+func PackageCacheDirs(dir string) []string {
+	return []string{filepath.Join(dir, "npm"), filepath.Join(dir, "pnpm-store"), filepath.Join(dir, "bun-cache"), filepath.Join(dir, "yarn-cache")}
+}
+
+// PackageCaches creates the project's own package caches under dir and returns the environment that points npm,
+// npx, pnpm, bun and yarn at them. npm's content cache stays the user's (a link), since it verifies what it reads.
+func PackageCaches(dir string, getenv func(string) string) []string {
+	dirs := PackageCacheDirs(dir)
+	for _, d := range dirs {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil
+		}
+	}
+	home, _ := os.UserHomeDir()
+	link := filepath.Join(dirs[0], "_cacache")
+	if _, err := os.Lstat(link); err != nil {
+		for _, c := range userNpmCaches(home) {
+			if fi, err := os.Stat(filepath.Join(c, "_cacache")); c != "" && err == nil && fi.IsDir() {
+				os.Symlink(filepath.Join(c, "_cacache"), link)
+				break
 			}
 		}
 	}
-	add(os.Getenv("npm_config_cache"), os.Getenv("NPM_CONFIG_CACHE"))
-	if ch := os.Getenv("CARGO_HOME"); ch != "" {
-		add(filepath.Join(ch, "registry"), filepath.Join(ch, "git"))
+	return []string{
+		"npm_config_cache=" + dirs[0], "NPM_CONFIG_CACHE=" + dirs[0], "npm_config_store_dir=" + dirs[1],
+		"NPM_CONFIG_STORE_DIR=" + dirs[1], "BUN_INSTALL_CACHE_DIR=" + dirs[2], "YARN_CACHE_FOLDER=" + dirs[3],
 	}
-	if cache != "" {
-		add(filepath.Join(cache, "yarn"))
-	}
-	if home != "" {
-		add(filepath.Join(home, ".npm"), filepath.Join(home, ".local", "share", "pnpm"),
-			filepath.Join(home, ".cargo", "registry"), filepath.Join(home, ".cargo", "git"),
-			filepath.Join(home, ".bun", "install", "cache"))
-	}
-	return dirs
 }
 
 // Go's caches are code other builds run: a build cache entry is used without being checked again, and a module's

@@ -109,6 +109,8 @@ func newHome(t *testing.T) home {
 		t.Fatal(err)
 	}
 	goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(h.tmp, os.Getenv)...)
+	goEnv = append(goEnv, shell.PackageCaches(filepath.Join(base, "toolcache"), os.Getenv)...)
+	h.policy.Writable = append(h.policy.Writable, shell.PackageCacheDirs(filepath.Join(base, "toolcache"))...)
 	h.env = shell.Env(os.Environ(), nil, append([]string{"TMPDIR=" + h.tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...)
 	return h
 }
@@ -295,4 +297,53 @@ func (h home) runIn(t *testing.T, dir string, argv ...string) shell.Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// Nothing the user's own tools run later is writable: a folder on PATH (pnpm's home, first on it), pnpm's store and
+// bun's cache (hard-linked into other projects), npx's packages, yarn's cache and cargo's extracted sources. npm's
+// content cache, which checks every entry's hash when read, stays writable, and npm still works.
+func TestCommandsCannotWriteWhatToolsRunLater(t *testing.T) {
+	h := newHome(t)
+	pnpmHome := filepath.Join(h.dir, ".local", "share", "pnpm")
+	targets := map[string]string{
+		"a program in pnpm's home, first on PATH": filepath.Join(pnpmHome, "git"),
+		"pnpm's store":              filepath.Join(pnpmHome, "store", "v3", "files", "00", "abc-index.js"),
+		"bun's cache":               filepath.Join(h.dir, ".bun", "install", "cache", "left-pad@1.3.0", "index.js"),
+		"npx's packages":            filepath.Join(h.dir, ".npm", "_npx", "0123", "node_modules", "x", "index.js"),
+		"yarn's cache":              filepath.Join(h.dir, ".cache", "yarn", "v6", "npm-x-1.0.0", "index.js"),
+		"cargo's extracted sources": filepath.Join(h.dir, ".cargo", "registry", "src", "index.crates.io-x", "x-1.0.0", "src", "lib.rs"),
+	}
+	for _, p := range targets {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("// the user's\n"), 0o755)
+	}
+	shared := filepath.Join(h.dir, ".npm", "_cacache")
+	os.MkdirAll(shared, 0o755)
+	t.Setenv("PNPM_HOME", pnpmHome)
+	t.Setenv("PATH", pnpmHome+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	t.Setenv("CARGO_HOME", filepath.Join(h.dir, ".cargo"))
+	// The policy as exec_shell builds it, now that these exist.
+	h.policy = settings.Project{}.Policy(h.project, h.tmp)
+	h.info = shell.Probe(h.policy)
+	for name, p := range targets {
+		for _, js := range []string{
+			"require('fs').appendFileSync(process.argv[1], 'PLANTED'); console.log('WROTE')",
+			"require('fs').writeFileSync(require('path').join(require('path').dirname(process.argv[1]), 'planted'), 'PLANTED'); console.log('WROTE')",
+		} {
+			res := h.run(t, "node", "-e", js, p)
+			if strings.Contains(res.Stdout, "WROTE") {
+				t.Errorf("%s is writable from the sandbox: %s", name, p)
+			}
+		}
+		if b, _ := os.ReadFile(p); strings.Contains(string(b), "PLANTED") {
+			t.Errorf("%s was changed", name)
+		}
+	}
+	if res := h.run(t, "node", "-e", "require('fs').mkdirSync(process.argv[1], {recursive: true}); console.log('WROTE')", filepath.Join(shared, "tmp")); !strings.Contains(res.Stdout, "WROTE") {
+		t.Errorf("npm's content cache is not writable: %s", res.Stderr)
+	}
+	os.WriteFile(filepath.Join(h.project, "package.json"), []byte(`{"name": "p", "version": "1.0.0", "scripts": {"test": "node -e \"console.log('npm-test-ok')\""}}`+"\n"), 0o644)
+	if res := h.run(t, "npm", "test"); res.ExitCode != 0 || !strings.Contains(res.Stdout, "npm-test-ok") {
+		t.Errorf("npm test: %d %s %s", res.ExitCode, res.Stdout, res.Stderr)
+	}
 }

@@ -12,10 +12,10 @@ import (
 var trusted sync.Map // name -> absolute path
 
 // Trusted returns the absolute path of a program Rooted runs itself, outside any sandbox (git, for snapshots),
-// looked up once per process. PATH folders that sandboxed commands may write are passed over: the toolchain caches
-// (pnpm puts its home, a cache, first on PATH), the temporary folder, and relative entries. Otherwise a command
-// could drop a "git" there that Rooted would then run with the user's full rights. Without a safe match it
-// returns name, and running it fails plainly.
+// looked up once per process. PATH folders that sandboxed commands may write are passed over (the temporary
+// folder, the shared caches; ToolchainCaches never returns a PATH folder, but the user may add one in Settings),
+// and so are relative entries: otherwise a command could drop a "git" there that Rooted would then run with the
+// user's full rights. Without a safe match it returns name, and running it fails plainly.
 func Trusted(name string) string {
 	if p, ok := trusted.Load(name); ok {
 		return p.(string)

@@ -8,14 +8,12 @@ import (
 	"testing"
 )
 
-// A sandboxed command can write into the toolchain caches, and pnpm puts its home (a cache) first on PATH: a
-// program Rooted runs itself must not be found there, or a command could plant a "git" that Rooted then runs
-// with the user's full rights.
+// A program Rooted runs itself must not be found in a PATH folder a sandboxed command may write (the temporary
+// folder, a cache), or a command could plant a "git" that Rooted then runs with the user's full rights.
 func TestTrustedSkipsFoldersCommandsMayWrite(t *testing.T) {
 	cache := t.TempDir()
 	safe := t.TempDir()
-	t.Setenv("npm_config_cache", cache)             // a toolchain cache that exists: commands may write it
-	t.Setenv("TMPDIR", filepath.Join(cache, "tmp")) // the test's folders live in the real temporary folder
+	t.Setenv("TMPDIR", cache) // the temporary folder: commands may write it
 	name := "rooted-trusted-probe"
 	for _, dir := range []string{cache, safe} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\necho "+dir+"\n"), 0o755); err != nil {
