@@ -175,9 +175,14 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 		}
 		readable = append(readable, filepath.Clean(r))
 	}
-	p.Allowlist, p.Network, p.Readable, p.AutoApproveEdits = allow, in.Network, readable, in.AutoApproveEdits
-	p.SnapshotKeep, p.SnapshotMaxAgeDays, p.SearchMemoryMiB = in.SnapshotKeep, in.SnapshotMaxAgeDays, in.SearchMemoryMiB
-	if err := s.store.SetProject(root, p); err != nil {
+	// Only the fields this screen shows, in one read-modify-write: a rule added meanwhile (an approval card) stays.
+	err = s.store.UpdateProject(root, func(q *settings.Project) error {
+		q.Allowlist, q.Network, q.Readable, q.AutoApproveEdits = allow, in.Network, readable, in.AutoApproveEdits
+		q.SnapshotKeep, q.SnapshotMaxAgeDays, q.SearchMemoryMiB = in.SnapshotKeep, in.SnapshotMaxAgeDays, in.SearchMemoryMiB
+		p = *q
+		return nil
+	})
+	if err != nil {
 		return ProjectSettings{}, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
 	}
 	if t, err := s.session.Resolve(root); err == nil {

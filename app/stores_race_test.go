@@ -73,3 +73,37 @@ func TestConcurrentWindowCallsLoseNoUpdate(t *testing.T) {
 		t.Errorf("%d of %d conversations lost their rename or their new body", lost, n)
 	}
 }
+
+// A settings save from the Settings screen while an approval card adds a rule: both are kept. The save changes
+// only the fields it shows, in one read-modify-write with the rest.
+func TestSettingsSaveKeepsARuleAddedMeanwhile(t *testing.T) {
+	svc := openServices(t, t.TempDir())
+	if _, err := svc.Projects.Open(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	const n = 40
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if _, err := svc.Permissions.AddRule(Rule{Action: "allow", Tool: "exec_shell", Command: fmt.Sprintf("go test ./p%d", i)}); err != nil {
+				t.Error(err)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			if _, err := svc.Settings.Save(ProjectSettingsInput{Allowlist: []string{"go", "git"}, Network: i%2 == 0}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	rules, err := svc.Permissions.Rules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rules) != n {
+		t.Errorf("%d rules added while settings were saved, %d kept", n, len(rules))
+	}
+}
