@@ -293,11 +293,25 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           data-testid="agent-input"
           rows={3}
         />
-        <div className="agent-actions">
+        <div className="agent-options" style={{ display: 'flex', gap: 12, fontSize: 12, alignItems: 'center' }}>
           <label className="agent-plan-mode" title="Plan mode: the agent may only read and plan; Start lets it act">
             <input type="checkbox" checked={!!s.conv.planMode} onChange={(e) => s.setPlanMode(e.target.checked)} disabled={s.running} data-testid="plan-mode" />
             plan
           </label>
+          <label className="agent-steps" title="Most model calls one request may take before the agent stops and asks whether to go on">
+            steps
+            <input
+              type="number"
+              min={1}
+              defaultValue={stepLimit()}
+              onChange={(e) => setStepLimit(Number(e.target.value))}
+              data-testid="agent-step-limit"
+              style={{ width: '4.5em', marginLeft: 4 }}
+              aria-label="Step limit"
+            />
+          </label>
+        </div>
+        <div className="agent-actions">
           <span className="agent-model" data-testid="agent-model">{active ? `${active.name} · ${active.model || 'no model'}` : 'no provider'}</span>
           {active ? (
             <select
@@ -346,17 +360,6 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           >
             {s.conv.usage.input.toLocaleString()} in{s.conv.usage.cached ? <span data-testid="agent-cached"> ({s.conv.usage.cached.toLocaleString()} cached)</span> : null} · {s.conv.usage.output.toLocaleString()} out
           </span>
-          <label className="agent-steps" title="Most model calls one request may take before the agent stops and asks whether to go on">
-            steps
-            <input
-              type="number"
-              min={1}
-              defaultValue={stepLimit()}
-              onChange={(e) => setStepLimit(Number(e.target.value))}
-              data-testid="agent-step-limit"
-              aria-label="Step limit"
-            />
-          </label>
           {s.running ? (
             <button className="danger" onClick={s.stop} data-testid="agent-stop">Stop</button>
           ) : (

@@ -416,13 +416,14 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       const it = c.items[i]
       if (it?.kind !== 'user') return undefined
       const notes: string[] = []
+      const shown: Item[] = [] // notices go in after the cut, or the cut would take them away
       if (what.code) {
         const snap = snapshotBefore(c.items, i)
         if (snap) {
           try {
             const res = await callTool('restore_snapshot', { id: snap })
             notes.push(`(Rooted: the user rewound the project's files to before the request "${titleFrom(it.text)}"; earlier reads may be out of date.)`)
-            update((x) => ({ ...x, items: [...x.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: `Files rewound to before “${titleFrom(it.text)}” (undo: restore ${String((res as { backup?: string }).backup ?? '').slice(0, 12)} from History).` }] }))
+            shown.push({ kind: 'notice', id: `n${Date.now()}`, tone: 'info', text: `Files rewound to before “${titleFrom(it.text)}” (undo: restore ${String((res as { backup?: string }).backup ?? '').slice(0, 12)} from History).` })
           } catch (e) {
             const err = toBackendError(e)
             update((x) => ({ ...x, items: [...x.items, { kind: 'notice', id: `n${Date.now()}`, tone: 'error', text: `Rewinding the files failed: ${err.code}: ${err.message}` }] }))
@@ -440,6 +441,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       } else if (notes.length) {
         update((x) => ({ ...x, notes: [...(x.notes ?? []), ...notes] }))
       }
+      if (shown.length) update((x) => ({ ...x, items: [...x.items, ...shown] }))
       await flush()
       return it.text
     },
