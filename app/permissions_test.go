@@ -77,4 +77,3 @@ func TestPermissionsAndDiagnosticsAsTheWindowDoes(t *testing.T) {
 		t.Errorf("off: %+v", r)
 	}
 }
-
