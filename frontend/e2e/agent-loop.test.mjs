@@ -48,7 +48,7 @@ function script(req) {
     if (results.length < steps.length) return { tools: [steps[results.length]] }
     return { text: 'Three edits and a command done.' }
   }
-  if (ask.startsWith('after the rewind')) return { text: 'fresh start' }
+  if (ask.includes('after the rewind')) return { text: 'fresh start' } // the note on the rewind comes first
   if (ask.startsWith('first try')) return { text: 'answer to the first try' }
   if (ask.startsWith('second try')) return { text: 'answer to the second try' }
   if (ask.startsWith('read the missing file')) return { tools: [{ name: 'read_file', input: { path: 'missing.txt' } }] }
