@@ -127,4 +127,3 @@ func common(a, b map[string]bool) []string {
 	}
 	return both
 }
-
