@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The window never receives a key: the provider list says whether there is one and where it comes from.
@@ -152,7 +153,15 @@ func TestSearchMemorySetting(t *testing.T) {
 	if _, err := svc.Tools.Call("search_files", `{"query":"needle"}`); err != nil {
 		t.Fatal(err)
 	}
-	p, err := svc.Settings.Project()
+	// The index takes the file text in the background (searches never wait for it): poll, with a deadline.
+	var p ProjectSettings
+	var err error
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		p, err = svc.Settings.Project()
+		if err != nil || p.Search.CachedMiB != 0 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil || p.SearchMemoryMiB != 0 || p.Search.BudgetMiB != 128 || p.Search.CachedMiB == 0 {
 		t.Fatalf("defaults after a search: %+v, %v", p.Search, err)
 	}
