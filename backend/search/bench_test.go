@@ -3,10 +3,11 @@ package search
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testcorpus"
 
 	"github.com/boyter/gocodewalker"
 )
@@ -17,7 +18,7 @@ func benchCorpusPath() string {
 	if dir := os.Getenv("ROOTED_SEARCH_CORPUS"); dir != "" {
 		return dir
 	}
-	return filepath.Join(runtime.GOROOT(), "src")
+	return testcorpus.GoSrc()
 }
 
 func benchCorpus(b *testing.B) *os.Root {

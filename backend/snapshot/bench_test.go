@@ -7,10 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testcorpus"
 
 	"github.com/rooted-dev/rooted/backend/files"
 )
@@ -19,7 +20,7 @@ import (
 func benchProject(b *testing.B) (string, *os.Root) {
 	src := os.Getenv("ROOTED_SNAPSHOT_CORPUS")
 	if src == "" {
-		src = filepath.Join(runtime.GOROOT(), "src")
+		src = testcorpus.GoSrc()
 	}
 	dst := filepath.Join(b.TempDir(), "project")
 	if out, err := exec.Command("cp", "-R", src, dst).CombinedOutput(); err != nil {

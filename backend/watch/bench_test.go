@@ -4,16 +4,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testcorpus"
 )
 
 // BenchmarkSetupGoTree measures starting a watcher on the Go source tree (about 800 directories): the walk, the
 // ignore rules and one inotify watch per directory.
 func BenchmarkSetupGoTree(b *testing.B) {
-	dir := filepath.Join(runtime.GOROOT(), "src")
+	dir := testcorpus.GoSrc()
 	r, err := os.OpenRoot(dir)
 	if err != nil {
 		b.Skip("no Go source tree:", err)

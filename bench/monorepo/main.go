@@ -17,12 +17,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testcorpus"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -50,7 +51,7 @@ func main() {
 		fail(err)
 	}
 	files, size := countFiles(corpus)
-	fmt.Printf("corpus: %d files, %.0f MiB, %d copies of %s, one git commit\n", files, float64(size)/(1<<20), *copies, filepath.Join(runtime.GOROOT(), "src"))
+	fmt.Printf("corpus: %d files, %.0f MiB, %d copies of %s, one git commit\n", files, float64(size)/(1<<20), *copies, testcorpus.GoSrc())
 
 	// Page cache warm for all, as for the second run of anything.
 	timeCmd("rg", "-c", "-F", "ErrShortWrite", corpus)
@@ -237,7 +238,7 @@ func build(corpus string, copies int) error {
 		return nil
 	}
 	os.RemoveAll(corpus)
-	src := filepath.Join(runtime.GOROOT(), "src")
+	src := testcorpus.GoSrc()
 	n := 0
 	for c := range copies {
 		dst := filepath.Join(corpus, fmt.Sprintf("copy%d", c))
