@@ -64,15 +64,23 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
     void end.current?.scrollIntoView({ block: 'end' }) // returns a promise in recent Chromium; effects must not
   }, [s.conv.items])
 
+  // A new mention is added to the request as it renders (state that follows a prop), then the box takes focus.
+  const [takenMention, setTakenMention] = useState(mention)
+  if (mention !== takenMention) {
+    setTakenMention(mention)
+    if (mention) setText((t) => (t && !/\s$/.test(t) ? `${t} ${mention.text} ` : `${t}${mention.text} `))
+  }
   useEffect(() => {
-    if (!mention) return
-    setText((t) => (t && !/\s$/.test(t) ? `${t} ${mention.text} ` : `${t}${mention.text} `))
-    input.current?.focus()
+    if (mention) input.current?.focus()
   }, [mention])
 
   const active = s.providers?.providers.find((p) => p.id === s.providers?.active)
   const activeId = active?.id
-  useEffect(() => setModels(null), [activeId])
+  const [modelsFor, setModelsFor] = useState(activeId)
+  if (modelsFor !== activeId) {
+    setModelsFor(activeId)
+    setModels(null) // another provider's list is asked for again on first use
+  }
   let lastUser = -1
   s.conv.items.forEach((it, i) => {
     if (it.kind === 'user') lastUser = i

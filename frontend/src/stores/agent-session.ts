@@ -247,7 +247,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         return out
       }
     },
-    [specs, settings, upsertTool],
+    [specs, settings, upsertTool, update],
   )
 
   const send = useCallback(
