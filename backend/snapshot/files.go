@@ -12,26 +12,29 @@ import (
 	"github.com/rooted-dev/rooted/backend/walk"
 )
 
-// bigFiles lists the files over MaxFileSize that a snapshot would otherwise record: not ignored, not in a heavy
-// folder, not in .git. It is the project's one walk (package walk: each folder opened from its parent, its ignore
-// files read there), with heavy folders skipped.
-func bigFiles(root *os.Root) []string {
-	var out []string
-	_ = walk.Walk(context.Background(), root, "", walk.Options{IncludeHidden: true, Dirs: true}, func(e walk.Entry) error {
+// scanTree lists the files over MaxFileSize that a snapshot would otherwise record (not ignored, not in a heavy
+// folder, not in .git), and the .gitignore and .gitattributes files git would open that are not regular files
+// (special.go). It is the project's one walk (package walk: each folder opened from its parent, its ignore files
+// read there), with heavy folders skipped.
+func scanTree(ctx context.Context, root *os.Root) (big, blocking []string) {
+	_ = walk.Walk(ctx, root, "", walk.Options{IncludeHidden: true, Dirs: true}, func(e walk.Entry) error {
 		if e.IsDir() {
 			if isHeavy(e.Name) {
 				return fs.SkipDir
 			}
 			return nil
 		}
+		if isBlocking(e.Name, e.Type) {
+			blocking = append(blocking, e.Rel)
+		}
 		if e.Type.IsRegular() {
 			if size, err := e.Dir.Size(e.Name); err == nil && size > MaxFileSize {
-				out = append(out, e.Rel)
+				big = append(big, e.Rel)
 			}
 		}
 		return nil
 	})
-	return out
+	return big, blocking
 }
 
 func isHeavy(name string) bool {

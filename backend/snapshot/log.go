@@ -31,18 +31,49 @@ type LogEntry struct {
 }
 
 // List returns the snapshots, newest first, at most limit (all when 0).
+// While a full scan (the first snapshot) runs, it waits for it up to listWait, then answers with the snapshots
+// recorded so far (partial ones among them) rather than wait longer.
 func (r *Repo) List(ctx context.Context, limit int) ([]Snapshot, error) {
-	r.mu.Lock()
+	if !r.lockWithin(ctx, listWait) {
+		return r.listWith(ctx, nil, limit)
+	}
 	defer r.mu.Unlock()
 	return r.list(ctx, limit)
 }
 
+// listWait is how long List waits for a full scan in progress.
+var listWait = 30 * time.Second
+
+// lockWithin takes r.mu, waiting at most d while a full scan holds it (any other holder is waited for); false if
+// it was not taken.
+func (r *Repo) lockWithin(ctx context.Context, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for !r.mu.TryLock() {
+		if !r.scanning.Load() {
+			r.mu.Lock()
+			return true
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
+}
+
+// list lists the snapshots; r.mu is held.
 func (r *Repo) list(ctx context.Context, limit int) ([]Snapshot, error) {
+	return r.listWith(ctx, r.held, limit)
+}
+
+// listWith lists the snapshots with git holding held (nil: without r.mu, and without the repository lock: it only
+// reads refs, which are written whole).
+func (r *Repo) listWith(ctx context.Context, held *os.File, limit int) ([]Snapshot, error) {
 	args := []string{"for-each-ref", "--sort=-refname", "--format=%(objectname)%00%(creatordate:unix)%00%(contents:subject)%00%(contents:body)%00%00", "refs/snapshots/"}
 	if limit > 0 {
 		args = append(args, "--count="+strconv.Itoa(limit))
 	}
-	out, err := r.git(ctx, nil, args...)
+	out, err := r.gitCmd(ctx, held, args[0]).Run(ctx, nil, args...)
 	if err != nil {
 		return nil, err
 	}

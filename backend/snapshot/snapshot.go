@@ -85,6 +85,9 @@ type Repo struct {
 	partial sync.Mutex      // partial snapshots, which run beside a full operation (partial.go)
 	rehash  map[string]bool // guarded by partial: paths edited during a scan, which may have staged them first
 
+	blockMu  sync.Mutex      // the named pipes git would block on (special.go)
+	blocking map[string]bool // guarded by blockMu
+
 	dirtyMu sync.Mutex      // the watcher's marks, which never wait for a snapshot
 	dirty   map[string]bool // paths changed since the last snapshot, when tracking
 	rescan  bool            // a change the watcher could not name path by path: the next snapshot scans
@@ -238,9 +241,17 @@ func (r *Repo) putBackDirty(d map[string]bool) {
 // and index.
 var readsWorkTree = map[string]bool{"add": true, "rm": true, "update-index": true, "fetch": true}
 
+// objectsOnly are the git commands Rooted runs that never look at the work tree. Any other may (write-tree
+// refreshes index entries, and reads the attributes of the files it hashes again), so it runs as runWorkTree says.
+var objectsOnly = map[string]bool{"for-each-ref": true, "rev-parse": true, "cat-file": true, "update-ref": true, "ls-tree": true, "diff-tree": true, "gc": true}
+
 // git runs git on the shadow repository with the project as its work tree. r.mu is held (for r.held).
 func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
-	return r.gitCmd(ctx, r.held, args[0]).Run(ctx, stdin, args...)
+	c := r.gitCmd(ctx, r.held, args[0])
+	if objectsOnly[args[0]] {
+		return c.Run(ctx, stdin, args...)
+	}
+	return r.runWorkTree(ctx, func(ctx context.Context) ([]byte, error) { return c.Run(ctx, stdin, args...) })
 }
 
 // gitCmd is the hardened git for the shadow repository; held, when not nil, is the repository lock, which git

@@ -259,6 +259,7 @@ func (r *Repo) stage(ctx context.Context, dirty map[string]bool) error {
 			gone = append(gone, p) // too large to record: keep an older copy out of new snapshots
 		default:
 			present = append(present, p)
+			r.noteBlocking(p)
 		}
 	}
 	sort.Strings(present)
@@ -342,7 +343,9 @@ func (r *Repo) writeExcludes() error {
 			b.WriteByte('\n')
 		}
 	}
-	for _, big := range bigFiles(r.fsys) {
+	big, blocking := scanTree(context.Background(), r.fsys)
+	r.addBlocking(blocking)
+	for _, big := range big {
 		b.WriteString("/" + escapeGlob(big) + "\n")
 	}
 	return writeWhole(filepath.Join(r.dir, "info", "exclude"), []byte(b.String()))

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package snapshot
+
+// oNonblock: systems without named pipes in the file system need no flag.
+const oNonblock = 0
