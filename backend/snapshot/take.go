@@ -70,7 +70,7 @@ func (r *Repo) TakeFor(ctx context.Context, reason string, paths []string) (Snap
 // search reading every file) then have the machine to themselves instead of sharing it with a scan of the same
 // files. During the pause the repository counts as scanning: an edit is recorded at once in a partial snapshot of
 // its paths, and a call that needs a full snapshot (a command's backup) ends the pause. Listing, diffing and
-// restoring wait for the first snapshot, as they do while it scans.
+// restoring wait for the first snapshot, as they do while it scans (listing at most listWait).
 func (r *Repo) TakeAfter(ctx context.Context, pause time.Duration, reason string) (Snapshot, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
