@@ -131,7 +131,9 @@ describe('workbench', { timeout: 600_000 }, () => {
   test('history shows the snapshot taken before an edit, its diff, and restores it byte for byte', async () => {
     const readme = path.join(fixture, 'README.md')
     const original = readFileSync(readme, 'utf8')
-    // An edit as the agent makes it: the bound tool call, with its backup.
+    // An edit as the agent makes it: the bound tool calls, reading the file first (an unread file is refused with
+    // not_read), then the write with its backup.
+    await page.evaluate((p) => window.go.app.Tools.Call('read_file', JSON.stringify({ path: p })), readme)
     const result = JSON.parse(await page.evaluate((p) => window.go.app.Tools.Call('write_file', JSON.stringify({ path: p, content: '# Changed by the agent\n' })), readme))
     assert.match(result.backup, /^[0-9a-f]{40}$/)
     assert.equal(readFileSync(readme, 'utf8'), '# Changed by the agent\n')
