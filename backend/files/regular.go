@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // ErrNotRegular refuses what is not a file of bytes: a named pipe, a socket, a device. Opening a pipe for reading
@@ -34,7 +36,7 @@ func OpenRegular(root *os.Root, op, rel string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, &Error{Op: op, Path: rel, Err: ErrIsDir}
 	case !fi.Mode().IsRegular():
 		f.Close()
-		return nil, nil, &Error{Op: op, Path: rel, Err: ErrNotRegular, Detail: kindOfSpecial(fi.Mode())}
+		return nil, nil, &Error{Op: op, Path: rel, Err: ErrNotRegular, Detail: smallfile.Kind(fi.Mode())}
 	}
 	return f, fi, nil
 }
@@ -47,18 +49,4 @@ func ReadRegular(root *os.Root, op, rel string) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(f)
-}
-
-func kindOfSpecial(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	}
-	return "not a file of bytes"
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // Sentinel errors of writing.
@@ -109,7 +111,7 @@ func PlanWrite(root *os.Root, rel string, data []byte, check Precondition) (Writ
 		return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrIsDir}
 	}
 	if !fi.Mode().IsRegular() {
-		return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrNotRegular, Detail: kindOfSpecial(fi.Mode())}
+		return WriteResult{}, &Error{Op: "write", Path: rel, Err: ErrNotRegular, Detail: smallfile.Kind(fi.Mode())}
 	}
 	if check != nil {
 		if err := check(fi, func() ([]byte, error) { return ReadRegular(root, "write", rel) }); err != nil {
