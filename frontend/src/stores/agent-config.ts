@@ -1,0 +1,45 @@
+import { useCallback, useEffect, useState } from 'react'
+import { instructions as loadInstructions, projectSettings, providers as loadProviders, toolSpecs, type Instructions, type ProjectSettings, type ProvidersView, type ToolSpec } from '../bridge'
+
+// useAgentConfig loads what the agent of a project works with: the providers, the project's settings (allowlist,
+// rules), the tool specs and the instruction files (AGENTS.md and friends), again whenever the project changes.
+export function useAgentConfig(root: string) {
+  const [provs, setProvs] = useState<ProvidersView | null>(null)
+  const [settings, setSettings] = useState<ProjectSettings | null>(null)
+  const [specs, setSpecs] = useState<ToolSpec[]>([])
+  const [extra, setExtra] = useState<Instructions | null>(null) // the instruction files of the last request
+
+  const refreshProviders = useCallback(() => {
+    loadProviders()
+      .then(setProvs)
+      .catch(() => undefined)
+  }, [])
+  const refreshSettings = useCallback(() => {
+    projectSettings()
+      .then(setSettings)
+      .catch(() => undefined)
+  }, [])
+  // reloadInstructions reads the instruction files again (each request does: they may have changed).
+  const reloadInstructions = useCallback(async () => {
+    const loaded = await loadInstructions().catch(() => null)
+    setExtra(loaded)
+    return loaded
+  }, [])
+  useEffect(() => {
+    refreshProviders()
+    refreshSettings()
+    loadInstructions()
+      .then(setExtra)
+      .catch(() => undefined)
+    toolSpecs()
+      .then(setSpecs)
+      .catch(() => undefined)
+  }, [root, refreshProviders, refreshSettings])
+
+  // Ready once the tools, the project's rules and the providers are known: a request sent before would run
+  // without tools or approvals.
+  const ready = specs.length > 0 && settings !== null && provs !== null
+  const provider = provs?.providers.find((p) => p.id === provs.active)
+
+  return { providers: provs, provider, settings, setSettings, specs, extra, ready, refreshProviders, refreshSettings, reloadInstructions }
+}

@@ -1,0 +1,163 @@
+// @vitest-environment jsdom
+import { act } from 'react'
+import { createRoot } from 'react-dom/client'
+import { simulateReadableStream } from 'ai'
+import { MockLanguageModelV4 } from 'ai/test'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { ProviderView, ToolSpec } from '../bridge'
+import type { ToolItem } from '../agent/conversation'
+import { useAgentSession } from './agent-session'
+
+// The bridge is the Wails boundary: here a hand-written backend that records what the session asked of it.
+const backend = vi.hoisted(() => ({
+  calls: [] as { name: string; args: Record<string, unknown> }[],
+  saved: [] as { id: string; body: { items: unknown[] } }[],
+  failWrite: false,
+}))
+const provider: ProviderView = { id: 'p', name: 'Stand-in', kind: 'openai-compatible', base_url: 'http://127.0.0.1:1/v1', model: 'm', has_key: false, context_window: 32000 }
+const specs: ToolSpec[] = [
+  { name: 'read_file', title: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } }, read_only: true, destructive: false, idempotent: true },
+  { name: 'write_file', title: 'Write', description: 'Write a file', input_schema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } }, read_only: false, destructive: true, idempotent: true },
+]
+vi.mock('../bridge', () => ({
+  providers: () => Promise.resolve({ providers: [provider], active: 'p' }),
+  projectSettings: () => Promise.resolve({ allowlist: [], auto_approve_edits: false }),
+  toolSpecs: () => Promise.resolve(specs),
+  instructions: () => Promise.resolve(null),
+  repoInfo: () => Promise.resolve(null),
+  conversations: () => Promise.resolve([]),
+  saveConversation: (id: string, _title: string, body: { items: unknown[] }) => {
+    backend.saved.push({ id, body })
+    return Promise.resolve()
+  },
+  loadConversation: () => Promise.resolve({}),
+  renameConversation: () => Promise.resolve(),
+  deleteConversation: () => Promise.resolve(),
+  checkCall: () => Promise.resolve({ action: 'ask' }),
+  diagnose: () => Promise.resolve(null),
+  toBackendError: (e: unknown) => ({ code: (e as { code?: string }).code ?? 'internal', message: String((e as Error).message ?? e) }),
+  runTool: () => {
+    throw new Error('no commands here')
+  },
+  callTool: (name: string, args: Record<string, unknown>) => {
+    backend.calls.push({ name, args })
+    if (name === 'get_working_directory') return Promise.resolve({ cwd: '.' })
+    if (name === 'write_file' && backend.failWrite) return Promise.reject(Object.assign(new Error('a.txt: the disk is full'), { code: 'io_error' }))
+    if (name === 'write_file' && args.dry_run) return Promise.resolve({ path: 'a.txt', diff: '+hello' })
+    if (name === 'write_file') return Promise.resolve({ path: 'a.txt', bytes: 5, backup: 'snap1', diff: '+hello' })
+    return Promise.reject(new Error(`unexpected ${name}`))
+  },
+}))
+vi.mock('../bridge/tool-text', () => ({ toolText: async (_name: string, output: unknown) => JSON.stringify(output) }))
+
+;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+
+type Chunk = Record<string, unknown>
+const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 7, text: 7, reasoning: undefined } }
+const text = (t: string): Chunk[] => [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: t }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage }]
+const call = (id: string, name: string, input: unknown): Chunk[] => [
+  { type: 'tool-call', toolCallId: id, toolName: name, input: JSON.stringify(input) },
+  { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage },
+]
+
+function scripted(replies: (Chunk[] | Error)[]) {
+  let i = 0
+  return new MockLanguageModelV4({
+    doStream: async () => {
+      const r = replies[Math.min(i++, replies.length - 1)]
+      if (r instanceof Error) throw r
+      return { stream: simulateReadableStream({ chunks: r as never[] }) }
+    },
+  })
+}
+
+type Session = ReturnType<typeof useAgentSession>
+
+function mount(model: MockLanguageModelV4) {
+  let s: Session | null = null
+  function Probe() {
+    s = useAgentSession({ root: '/p', cwd: '.' } as never, () => model)
+    return null
+  }
+  const host = document.createElement('div')
+  const r = createRoot(host)
+  act(() => r.render(<Probe />))
+  return { now: () => s as unknown as Session, unmount: () => act(() => r.unmount()) }
+}
+
+async function until(f: () => boolean) {
+  for (let i = 0; i < 200 && !f(); i++) await act(() => new Promise((r) => setTimeout(r, 10)))
+  expect(f()).toBe(true)
+}
+
+afterEach(() => {
+  backend.calls = []
+  backend.saved = []
+  backend.failWrite = false
+})
+
+describe('useAgentSession', () => {
+  it('asks before an edit, shows its diff, records the snapshot on the request and saves the conversation', async () => {
+    const m = mount(scripted([call('w1', 'write_file', { path: 'a.txt', content: 'hello' }), text('Wrote a.txt.')]))
+    await until(() => m.now().ready)
+    let done: Promise<void> = Promise.resolve()
+    act(() => {
+      done = m.now().send('write hello to a.txt')
+    })
+    await until(() => m.now().conv.items.some((it) => it.kind === 'tool' && it.state === 'waiting' && it.preview === '+hello'))
+    expect(backend.calls.filter((c) => c.name === 'write_file' && !c.args.dry_run)).toEqual([])
+    act(() => void m.now().answer('w1', { kind: 'once' }))
+    await act(() => done)
+    const s = m.now()
+    expect(s.running).toBe(false)
+    const tool = s.conv.items.find((it): it is ToolItem => it.kind === 'tool')
+    expect(tool).toMatchObject({ state: 'done', diff: '+hello' })
+    expect(s.conv.items[0]).toMatchObject({ kind: 'user', text: 'write hello to a.txt', snapshot: 'snap1' })
+    expect(s.conv.items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Wrote a.txt.' })
+    expect(s.conv.usage.input).toBe(200)
+    expect(backend.saved.at(-1)?.body.items).toHaveLength(s.conv.items.length)
+    m.unmount()
+  })
+
+  it('gives the model a denial with the reason, and never writes', async () => {
+    const m = mount(scripted([call('w1', 'write_file', { path: 'a.txt', content: 'x' }), text('OK, I will not.')]))
+    await until(() => m.now().ready)
+    let done: Promise<void> = Promise.resolve()
+    act(() => {
+      done = m.now().send('write x')
+    })
+    await until(() => m.now().conv.items.some((it) => it.kind === 'tool' && it.state === 'waiting'))
+    act(() => void m.now().answer('w1', { kind: 'deny', reason: 'not that file' }))
+    await act(() => done)
+    expect(m.now().conv.items.find((it) => it.kind === 'tool')).toMatchObject({ state: 'denied' })
+    expect(backend.calls.filter((c) => c.name === 'write_file' && !c.args.dry_run)).toEqual([])
+    m.unmount()
+  })
+
+  it('is ready for the next request after the provider fails, and after stop', async () => {
+    const m = mount(scripted([new Error('connection refused'), text('Hello again.')]))
+    await until(() => m.now().ready)
+    await act(() => m.now().send('hi'))
+    expect(m.now().running).toBe(false)
+    expect(m.now().conv.items.some((it) => it.kind === 'notice' && it.tone === 'error' && it.text.includes('connection refused'))).toBe(true)
+    await act(() => m.now().send('hi again'))
+    expect(m.now().running).toBe(false)
+    expect(m.now().conv.items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Hello again.' })
+    m.unmount()
+  })
+
+  it('shows a failed edit with the backend code and hands it to the model', async () => {
+    backend.failWrite = true
+    const m = mount(scripted([call('w1', 'write_file', { path: 'a.txt', content: 'x' }), text('The disk is full.')]))
+    await until(() => m.now().ready)
+    let done: Promise<void> = Promise.resolve()
+    act(() => {
+      done = m.now().send('write x')
+    })
+    await until(() => m.now().conv.items.some((it) => it.kind === 'tool' && it.state !== 'running'))
+    expect(m.now().conv.items.find((it) => it.kind === 'tool')).toMatchObject({ state: 'failed', error: { code: 'io_error' } })
+    await act(() => done)
+    expect(m.now().running).toBe(false)
+    m.unmount()
+  })
+})
