@@ -26,25 +26,68 @@ const magic = "RTRI1\n"
 // ErrCorrupt says a segment file is not one this package wrote, or was cut short.
 var ErrCorrupt = errors.New("trigram: corrupt segment")
 
-// Builder collects the trigrams of files for one segment.
+// Builder collects the trigrams of files for one segment. Its memory is its pairs, 8 bytes each (a caller bounds
+// a segment by Pairs), a 2 MiB set of the trigrams seen in the file being added, and a scratch copy of the pairs
+// while Write sorts them; all of it is kept by Reset for the next segment.
 type Builder struct {
-	names []string
-	pairs []uint64 // trigram<<32 | file number
-	tris  []uint32 // scratch
+	names   []string
+	pairs   []uint64   // trigram<<32 | file number, in file order
+	seen    []uint64   // a bit per trigram: in the file being added (cleared after each file)
+	scratch []uint64   // Write's radix sort
+	count   [256]int32 // Write's radix sort
+	rows    []row      // Write's table
+}
+
+// row is one trigram's entry in a segment's table: how many files hold it and where their list starts.
+type row struct {
+	tri, count uint32
+	off        uint64
+}
+
+// uvarintLen is the size of v as a varint.
+func uvarintLen(v uint32) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// Reserve makes room for a segment of about pairs (trigram, file) pairs, so the pairs are not copied as they grow.
+func (b *Builder) Reserve(pairs int) {
+	if cap(b.pairs) < pairs {
+		b.pairs = slices.Grow(b.pairs[:0], pairs)[:len(b.pairs)]
+	}
 }
 
 // Add records the trigrams of the file's content; it returns the file's number in the segment.
+//
+// Each trigram of the file is recorded once, in one pass over the content: a bit per possible trigram says it was
+// seen (sorting each file's trigrams to drop repeats took two thirds of a build).
 func (b *Builder) Add(name string, content []byte) uint32 {
 	id := uint32(len(b.names))
 	b.names = append(b.names, name)
-	b.tris = b.tris[:0]
-	for i := 0; i+3 <= len(content); i++ {
-		b.tris = append(b.tris, uint32(content[i])<<16|uint32(content[i+1])<<8|uint32(content[i+2]))
+	if b.seen == nil {
+		b.seen = make([]uint64, 1<<24/64)
 	}
-	slices.Sort(b.tris)
-	b.tris = slices.Compact(b.tris)
-	for _, t := range b.tris {
-		b.pairs = append(b.pairs, uint64(t)<<32|uint64(id))
+	first := len(b.pairs)
+	if len(content) >= 3 {
+		seen, pairs := b.seen, b.pairs
+		tri := uint32(content[0])<<8 | uint32(content[1])
+		for _, c := range content[2:] {
+			tri = (tri<<8 | uint32(c)) & (1<<24 - 1)
+			w, bit := tri>>6, uint64(1)<<(tri&63)
+			if seen[w]&bit == 0 {
+				seen[w] |= bit
+				pairs = append(pairs, uint64(tri)<<32|uint64(id))
+			}
+		}
+		b.pairs = pairs
+	}
+	for _, p := range b.pairs[first:] {
+		tri := uint32(p >> 32)
+		b.seen[tri>>6] = 0 // every bit of the word was set by this file: clearing the word clears them
 	}
 	return id
 }
@@ -52,7 +95,7 @@ func (b *Builder) Add(name string, content []byte) uint32 {
 // Reset empties the builder for the next segment, keeping its arrays.
 func (b *Builder) Reset() {
 	clear(b.names)
-	b.names, b.pairs, b.tris = b.names[:0], b.pairs[:0], b.tris[:0]
+	b.names, b.pairs = b.names[:0], b.pairs[:0]
 }
 
 // Files is how many files were added.
@@ -61,36 +104,61 @@ func (b *Builder) Files() int { return len(b.names) }
 // Pairs is how many (trigram, file) pairs were added: what a segment's size and its building's memory follow.
 func (b *Builder) Pairs() int { return len(b.pairs) }
 
+// sortPairs orders the pairs by trigram, then file number: a stable radix sort on the trigram's three bytes, as
+// Add appended them in file order (a comparison sort of millions of pairs took longer than reading the files).
+func (b *Builder) sortPairs() {
+	if cap(b.scratch) < len(b.pairs) {
+		b.scratch = make([]uint64, len(b.pairs), cap(b.pairs))
+	}
+	src, dst := b.pairs, b.scratch[:len(b.pairs)]
+	for shift := uint(32); shift < 56; shift += 8 {
+		clear(b.count[:])
+		for _, p := range src {
+			b.count[byte(p>>shift)]++
+		}
+		var at int32
+		for i, c := range b.count {
+			b.count[i] = at
+			at += c
+		}
+		for _, p := range src {
+			d := byte(p >> shift)
+			dst[b.count[d]] = p
+			b.count[d]++
+		}
+		src, dst = dst, src
+	}
+	// Three passes: the sorted pairs are in the scratch array; swap, so the builder keeps both.
+	b.pairs, b.scratch = src, dst
+}
+
 // Write stores the segment at path: written to a temporary file in the same folder, then renamed.
 func (b *Builder) Write(path string) error {
-	slices.Sort(b.pairs)
+	b.sortPairs()
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".segment-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
 	w := bufio.NewWriterSize(tmp, 1<<20)
-	// Header: magic, file count, trigram count, then the offsets of the names, the table and the postings.
-	type row struct {
-		tri, count uint32
-		off        uint64
-	}
-	var rows []row
-	var post []byte
-	var buf [binary.MaxVarintLen32]byte
+	// Header: magic, file count, trigram count, then the offsets of the names, the table and the postings. The
+	// table is computed first (a posting list's size is the sum of its varints' sizes), so the postings are
+	// encoded straight into the writer rather than into a buffer of their own.
+	rows := b.rows[:0]
+	var size uint64
 	for i := 0; i < len(b.pairs); {
 		tri := uint32(b.pairs[i] >> 32)
-		r := row{tri: tri, off: uint64(len(post))}
+		r := row{tri: tri, off: size}
 		prev := uint32(0)
 		for ; i < len(b.pairs) && uint32(b.pairs[i]>>32) == tri; i++ {
 			id := uint32(b.pairs[i])
-			n := binary.PutUvarint(buf[:], uint64(id-prev))
-			post = append(post, buf[:n]...)
+			size += uint64(uvarintLen(id - prev))
 			prev = id
 			r.count++
 		}
 		rows = append(rows, r)
 	}
+	b.rows = rows
 	var names []byte
 	nameOff := make([]uint32, 0, len(b.names)+1)
 	for _, n := range b.names {
@@ -110,16 +178,28 @@ func (b *Builder) Write(path string) error {
 	w.Write(le.AppendUint64(nil, namesAt))
 	w.Write(le.AppendUint64(nil, tableAt))
 	w.Write(le.AppendUint64(nil, postAt))
+	var buf [16]byte
 	for _, o := range nameOff {
-		w.Write(le.AppendUint32(nil, o))
+		le.PutUint32(buf[:], o)
+		w.Write(buf[:4])
 	}
 	w.Write(names)
 	for _, r := range rows {
-		w.Write(le.AppendUint32(nil, r.tri))
-		w.Write(le.AppendUint32(nil, r.count))
-		w.Write(le.AppendUint64(nil, r.off))
+		le.PutUint32(buf[:], r.tri)
+		le.PutUint32(buf[4:], r.count)
+		le.PutUint64(buf[8:], r.off)
+		w.Write(buf[:])
 	}
-	w.Write(post)
+	for i := 0; i < len(b.pairs); {
+		tri := uint32(b.pairs[i] >> 32)
+		prev := uint32(0)
+		for ; i < len(b.pairs) && uint32(b.pairs[i]>>32) == tri; i++ {
+			id := uint32(b.pairs[i])
+			n := binary.PutUvarint(buf[:], uint64(id-prev))
+			w.Write(buf[:n])
+			prev = id
+		}
+	}
 	w.WriteString(magic) // a trailer: a segment cut short is recognised
 	if err := w.Flush(); err != nil {
 		tmp.Close()

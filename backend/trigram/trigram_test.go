@@ -92,43 +92,58 @@ func TestOpenRefusesDamagedSegments(t *testing.T) {
 }
 
 // Every trigram's posting list read back equals the files that hold it, across many table blocks: the first and
-// last rows of a block, trigrams below the first and above the last, and trigrams between two rows.
+// last rows of a block, trigrams below the first and above the last, and trigrams between two rows. One builder
+// writes three segments in turn (what Reset keeps must not leak from one into the next), of files of a few letters
+// and files of any bytes (every byte of a trigram orders it).
 func TestPostingsAcrossBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	var b Builder
-	want := map[uint32][]uint32{}
-	for f := range 300 {
-		content := make([]byte, 200+rng.IntN(400))
-		for i := range content {
-			content[i] = byte('a' + rng.IntN(20))
-		}
-		id := b.Add(fmt.Sprintf("f%d", f), content)
-		seen := map[uint32]bool{}
-		for i := 0; i+3 <= len(content); i++ {
-			tri := uint32(content[i])<<16 | uint32(content[i+1])<<8 | uint32(content[i+2])
-			if !seen[tri] {
-				seen[tri] = true
-				want[tri] = append(want[tri], id)
+	for seg := range 3 {
+		want := map[uint32][]uint32{}
+		for f := range 300 {
+			content := make([]byte, 200+rng.IntN(400))
+			for i := range content {
+				if f%3 == seg%3 {
+					content[i] = byte(rng.IntN(256))
+				} else {
+					content[i] = byte('a' + rng.IntN(20))
+				}
+			}
+			if f%50 == 0 {
+				content = bytes.Repeat(content[:7], 100) // the same few trigrams over and over
+			}
+			id := b.Add(fmt.Sprintf("s%d-f%d", seg, f), content)
+			seen := map[uint32]bool{}
+			for i := 0; i+3 <= len(content); i++ {
+				tri := uint32(content[i])<<16 | uint32(content[i+1])<<8 | uint32(content[i+2])
+				if !seen[tri] {
+					seen[tri] = true
+					want[tri] = append(want[tri], id)
+				}
 			}
 		}
-	}
-	s := writeSegment(t, &b)
-	if s.tris < 10*fenceEvery {
-		t.Fatalf("only %d trigrams: the test needs many blocks", s.tris)
-	}
-	for tri, ids := range want {
-		got, ok := s.posting(tri)
-		if !ok || !slices.Equal(got, ids) {
-			t.Fatalf("trigram %06x: got %v (%v), want %v", tri, got, ok, ids)
+		s := writeSegment(t, &b)
+		b.Reset()
+		if s.tris < 10*fenceEvery || s.tris != len(want) {
+			t.Fatalf("segment %d: %d trigrams, want %d (the test needs many blocks)", seg, s.tris, len(want))
 		}
-	}
-	for _, tri := range []uint32{0, 'a'<<16 | 'a'<<8 | 'A', 0xffffff, 'z'<<16 | 'z'<<8 | 'z'} {
-		if got, ok := s.posting(tri); !ok || len(got) != 0 {
-			t.Errorf("absent trigram %06x: %v %v", tri, got, ok)
+		for tri, ids := range want {
+			got, ok := s.posting(tri)
+			if !ok || !slices.Equal(got, ids) {
+				t.Fatalf("segment %d, trigram %06x: got %v (%v), want %v", seg, tri, got, ok, ids)
+			}
 		}
-	}
-	if s.Name(0) != "f0" || s.Name(299) != "f299" {
-		t.Errorf("names: %q %q", s.Name(0), s.Name(299))
+		for _, tri := range []uint32{0, 'a'<<16 | 'a'<<8 | 'A', 0xffffff, 'z'<<16 | 'z'<<8 | 'z'} {
+			if _, held := want[tri]; held {
+				continue
+			}
+			if got, ok := s.posting(tri); !ok || len(got) != 0 {
+				t.Errorf("segment %d, absent trigram %06x: %v %v", seg, tri, got, ok)
+			}
+		}
+		if s.Name(0) != fmt.Sprintf("s%d-f0", seg) || s.Name(299) != fmt.Sprintf("s%d-f299", seg) {
+			t.Errorf("names: %q %q", s.Name(0), s.Name(299))
+		}
 	}
 }
 
