@@ -51,6 +51,11 @@ func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 	if p.Name == "" {
 		p.Name = p.ID
 	}
+	if p.Kind == Ollama {
+		// Ollama's API is below the server's root; a URL copied from the OpenAI-compatible setup or from Ollama's
+		// docs names /v1 or /api, which the window adds itself.
+		p.BaseURL = strings.TrimRight(strings.TrimSuffix(strings.TrimSuffix(p.BaseURL, "/v1"), "/api"), "/")
+	}
 	return s.update(func(c *Config) error {
 		i := slices.IndexFunc(c.Providers, func(old Provider) bool { return old.ID == p.ID })
 		if i >= 0 {

@@ -16,7 +16,7 @@ func TestStoreDefaultsSavesPrivately(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cfg", "rooted", "providers.json")
 	s := NewStore(path, func(string) string { return "" })
 	c, err := s.Load()
-	if err != nil || c.Active != "ollama" || c.Providers[0].BaseURL != "http://localhost:11434/v1" {
+	if err != nil || c.Active != "ollama" || c.Providers[0].Kind != Ollama || c.Providers[0].BaseURL != "http://localhost:11434" {
 		t.Fatalf("default: %+v, %v", c, err)
 	}
 	c.Providers = append(c.Providers, Provider{ID: "claude", Name: "Claude", Kind: Anthropic, BaseURL: "https://api.anthropic.com/v1", APIKey: "sk-ant-secret"})

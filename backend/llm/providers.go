@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -28,12 +29,19 @@ import (
 type Kind string
 
 const (
-	// OpenAICompatible is OpenAI's chat completions API, as OpenAI, Ollama, LM Studio, llama.cpp, vLLM and
-	// OpenRouter serve it.
+	// OpenAICompatible is OpenAI's chat completions API, as OpenAI, LM Studio, llama.cpp, vLLM and OpenRouter
+	// serve it.
 	OpenAICompatible Kind = "openai-compatible"
 	// Anthropic is Anthropic's Messages API.
 	Anthropic Kind = "anthropic"
+	// Ollama is Ollama's own API (/api/chat, /api/show, /api/tags) under the server's root URL. Unlike its
+	// OpenAI-compatible /v1, it takes the context size with each request (options.num_ctx) and tells the model's
+	// real window (/api/show), so a long prompt is never cut to the server's default without a word.
+	Ollama Kind = "ollama"
 )
+
+// kinds are the wire protocols a provider may speak.
+var kinds = []Kind{OpenAICompatible, Anthropic, Ollama}
 
 // Provider is one configured endpoint.
 type Provider struct {
@@ -58,7 +66,7 @@ type Config struct {
 // DefaultConfig is what a user who configured nothing gets: a local Ollama, which needs no key.
 func DefaultConfig() Config {
 	return Config{
-		Providers: []Provider{{ID: "ollama", Name: "Ollama (local)", Kind: OpenAICompatible, BaseURL: "http://localhost:11434/v1"}},
+		Providers: []Provider{{ID: "ollama", Name: "Ollama (local)", Kind: Ollama, BaseURL: "http://localhost:11434"}},
 		Active:    "ollama",
 	}
 }
@@ -115,7 +123,27 @@ func (s *Store) load() (Config, error) {
 	if err := json.Unmarshal(b, &c); err != nil {
 		return Config{}, fmt.Errorf("%s: %w", s.path, err)
 	}
+	for i := range c.Providers {
+		c.Providers[i] = migrate(c.Providers[i])
+	}
 	return c, nil
+}
+
+// migrate turns an OpenAI-compatible provider whose base URL is Ollama's /v1 (port 11434, the default provider
+// of earlier versions) into the Ollama kind at the server's root: the same server, model and key, spoken to
+// through the API that honours the context size. The file is rewritten with the next change.
+func migrate(p Provider) Provider {
+	if p.Kind != OpenAICompatible {
+		return p
+	}
+	u, err := url.Parse(p.BaseURL)
+	if err != nil || u.Port() != "11434" || strings.TrimSuffix(u.Path, "/") != "/v1" || u.RawQuery != "" {
+		return p
+	}
+	u.Path = ""
+	p.Kind = Ollama
+	p.BaseURL = u.String()
+	return p
 }
 
 // Save validates c and writes it atomically, readable by the user only.
@@ -152,8 +180,8 @@ func (p Provider) Validate() error {
 	if strings.TrimSpace(p.ID) == "" {
 		return fmt.Errorf("%w: an id is required", ErrInvalid)
 	}
-	if p.Kind != OpenAICompatible && p.Kind != Anthropic {
-		return fmt.Errorf("%w: %s: kind must be %q or %q, not %q", ErrInvalid, p.ID, OpenAICompatible, Anthropic, p.Kind)
+	if !slices.Contains(kinds, p.Kind) {
+		return fmt.Errorf("%w: %s: kind must be %q, %q or %q, not %q", ErrInvalid, p.ID, OpenAICompatible, Anthropic, Ollama, p.Kind)
 	}
 	u, err := url.Parse(p.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

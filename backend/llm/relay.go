@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -53,6 +54,11 @@ func (r *Relay) Do(ctx context.Context, req Request, head func(Head), body func(
 	if err := under(req.URL, p.BaseURL); err != nil {
 		return err
 	}
+	if p.Kind == Ollama {
+		if err := ollamaEndpoint(req.URL, p.BaseURL); err != nil {
+			return err
+		}
+	}
 	if _, src := r.Store.HeldKey(p); src != "" && !KeyAllowed(p.BaseURL) {
 		return fmt.Errorf("%w: %s holds a key (from %s) and its base URL %s is plain http to a public address; use https", ErrKeyInClear, p.Name, src, p.BaseURL)
 	}
@@ -94,6 +100,11 @@ func (r *Relay) Do(ctx context.Context, req Request, head func(Head), body func(
 		}
 		if err := under(next.URL.String(), p.BaseURL); err != nil {
 			return fmt.Errorf("redirect not followed, so the key is not sent there: %w", err)
+		}
+		if p.Kind == Ollama {
+			if err := ollamaEndpoint(next.URL.String(), p.BaseURL); err != nil {
+				return fmt.Errorf("redirect not followed: %w", err)
+			}
 		}
 		return nil
 	}
@@ -142,6 +153,31 @@ func under(raw, base string) error {
 	bp := strings.TrimSuffix(b.Path, "/")
 	if u.Scheme != b.Scheme || u.Host != b.Host || u.User != nil || (u.Path != bp && !strings.HasPrefix(u.Path, bp+"/")) || strings.Contains(u.Path, "/../") || strings.HasSuffix(u.Path, "/..") {
 		return fmt.Errorf("%w: %s is not under %s", ErrOutsideProvider, raw, base)
+	}
+	return nil
+}
+
+// ollamaEndpoints are the parts of Ollama's API the window uses, below the server's base URL: chat, a model's
+// details (its context window) and the model list. Nothing else is relayed to an Ollama provider, so the web view
+// cannot pull, push, copy or delete models through the relay.
+var ollamaEndpoints = []string{"/api/chat", "/api/show", "/api/tags"}
+
+// ErrNotOllamaAPI says a request to an Ollama provider is not one of ollamaEndpoints.
+var ErrNotOllamaAPI = errors.New("not an Ollama endpoint Rooted relays")
+
+// ollamaEndpoint checks that raw (already under base) is one of ollamaEndpoints below base.
+func ollamaEndpoint(raw, base string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("%w: %q", ErrNotOllamaAPI, raw)
+	}
+	b, err := url.Parse(base)
+	if err != nil {
+		return fmt.Errorf("%w: %q", ErrNotOllamaAPI, raw)
+	}
+	rest := strings.TrimPrefix(u.Path, strings.TrimSuffix(b.Path, "/"))
+	if !slices.Contains(ollamaEndpoints, rest) {
+		return fmt.Errorf("%w: %s (only %s below %s)", ErrNotOllamaAPI, raw, strings.Join(ollamaEndpoints, ", "), base)
 	}
 	return nil
 }

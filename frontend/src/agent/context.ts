@@ -41,6 +41,24 @@ export function windowFromListing(entry: Record<string, unknown>): number | unde
   return undefined
 }
 
+// windowFromOllamaShow reads the context window a model runs with from Ollama's /api/show answer: a num_ctx set in
+// its parameters (the Modelfile's choice), else the window it was trained for (model_info's
+// "<architecture>.context_length").
+export function windowFromOllamaShow(show: Record<string, unknown>): number | undefined {
+  if (typeof show.parameters === 'string') {
+    const m = /^\s*num_ctx\s+(\d+)\s*$/m.exec(show.parameters)
+    if (m && Number(m[1]) > 0) return Number(m[1])
+  }
+  const info = show.model_info as Record<string, unknown> | undefined
+  if (!info || typeof info !== 'object') return undefined
+  const arch = info['general.architecture']
+  const named = typeof arch === 'string' ? info[`${arch}.context_length`] : undefined
+  if (typeof named === 'number' && named > 0) return named
+  // A model whose architecture key is missing still has one *.context_length.
+  const any = Object.entries(info).find(([k, v]) => k.endsWith('.context_length') && typeof v === 'number' && v > 0)
+  return any ? (any[1] as number) : undefined
+}
+
 // estimateTokens guesses the tokens of messages from their size: about four characters a token for code and
 // English. It is used only for what was added since the provider last reported real usage.
 export function estimateTokens(messages: ModelMessage[] | string): number {

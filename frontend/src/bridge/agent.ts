@@ -6,7 +6,7 @@ import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { EventLLM, type LLMStream } from './events'
 import { wrap } from './wrap'
 
-export type ProviderKind = 'openai-compatible' | 'anthropic'
+export type ProviderKind = 'openai-compatible' | 'anthropic' | 'ollama'
 
 export interface ProviderView {
   id: string

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { callTool, setActiveProvider, type Project } from '../bridge'
 import { mentionAt } from '../agent/mentions'
 import { planToolName } from '../agent/plan'
-import { listModels } from '../llm/providers'
+import { contextWindow, listModels } from '../llm/providers'
 import { setStepLimit, stepLimit, useAgentSession } from '../stores/agent-session'
 import { MessageText } from './message-text'
 import { ToolCard } from './tool-card'
@@ -76,6 +76,23 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
 
   const active = s.providers?.providers.find((p) => p.id === s.providers?.active)
   const activeId = active?.id
+  // The context window the chosen model runs with (for Ollama, the num_ctx each request carries), shown before the
+  // first request says how full it is.
+  const windowKey = active?.model ? `${active.id} ${active.base_url} ${active.model} ${active.context_window}` : ''
+  const [inForce, setInForce] = useState<{ key: string; tokens: number } | null>(null)
+  useEffect(() => {
+    if (!active?.model) return
+    let live = true
+    contextWindow(active, active.model)
+      .then((tokens) => {
+        if (live) setInForce({ key: windowKey, tokens })
+      })
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [active, windowKey])
+  const windowNow = inForce && inForce.key === windowKey ? inForce.tokens : undefined
   const [modelsFor, setModelsFor] = useState(activeId)
   if (modelsFor !== activeId) {
     setModelsFor(activeId)
@@ -355,6 +372,10 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
               title="How full the model's context window was at the last request (the provider's count); older parts are summarised before it overflows"
             >
               context {compact(s.conv.context.used)} / {compact(s.conv.context.window)} ({Math.round((100 * s.conv.context.used) / s.conv.context.window)}%)
+            </span>
+          ) : windowNow ? (
+            <span className="agent-context" data-testid="agent-context" title={active?.kind === 'ollama' ? "The model's context window, sent to Ollama as num_ctx with each request" : "The model's context window"}>
+              context {compact(windowNow)}
             </span>
           ) : null}
           <span

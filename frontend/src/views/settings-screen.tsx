@@ -122,11 +122,12 @@ export function SettingsScreen({ onClose }: Props) {
             <label>
               Protocol{' '}
               <select value={edit.kind} onChange={(e) => setEdit({ ...edit, kind: e.target.value as ProviderInput['kind'] })} data-testid="provider-kind">
-                <option value="openai-compatible">OpenAI-compatible (OpenAI, Ollama, LM Studio, llama.cpp, vLLM, OpenRouter)</option>
+                <option value="openai-compatible">OpenAI-compatible (OpenAI, LM Studio, llama.cpp, vLLM, OpenRouter)</option>
                 <option value="anthropic">Anthropic Messages</option>
+                <option value="ollama">Ollama (its own API: the model's context window is read and sent with each request)</option>
               </select>
             </label>
-            <label>Base URL <input value={edit.base_url} onChange={(e) => setEdit({ ...edit, base_url: e.target.value })} placeholder="http://localhost:11434/v1" required data-testid="provider-url" /></label>
+            <label>Base URL <input value={edit.base_url} onChange={(e) => setEdit({ ...edit, base_url: e.target.value })} placeholder={edit.kind === 'ollama' ? 'http://localhost:11434' : edit.kind === 'anthropic' ? 'https://api.anthropic.com/v1' : 'https://api.openai.com/v1'} required data-testid="provider-url" /></label>
             <label>
               API key{' '}
               <input type="password" value={edit.api_key} onChange={(e) => setEdit({ ...edit, api_key: e.target.value })} placeholder="leave empty to keep the stored key (or use OPENAI_API_KEY / ANTHROPIC_API_KEY)" autoComplete="off" data-testid="provider-key" />
@@ -138,7 +139,7 @@ export function SettingsScreen({ onClose }: Props) {
               <button type="button" className="link-button" onClick={() => fetchModels(edit)} data-testid="provider-list-models">List models</button>
             </label>
             <label>
-              Context window of this model (tokens; empty: from the provider's model list, else the model's usual size){' '}
+              Context window of this model (tokens; empty: from the provider: Ollama's /api/show, others' model list; else the model's usual size){' '}
               <input type="number" min={0} value={edit.context_window || ''} onChange={(e) => setEdit({ ...edit, context_window: Number(e.target.value) || 0 })} data-testid="provider-context-window" />
             </label>
             {models.length ? <div className="muted" data-testid="provider-models">{models.length} models: {models.slice(0, 8).join(', ')}{models.length > 8 ? ', …' : ''}</div> : null}
