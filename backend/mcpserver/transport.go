@@ -112,7 +112,48 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding message: %w", err)
 	}
-	return c.writeLine(b)
+	return c.writeLine(unescapeHTML(b))
+}
+
+// unescapeHTML undoes encoding/json's HTML escaping in an encoded message: the SDK marshals results with
+// json.Marshal, which writes every <, > and & inside a string as \u003c, \u003e or \u0026, six bytes for one, and a
+// read of code is full of them (&&, <-, <=). The stream is JSON, not HTML, and JSON lets them stand as they are; the
+// decoded message is the same. An escaped backslash is copied as the pair it is, so "\\u003c" (a backslash, then
+// the text u003c) stays as it was.
+func unescapeHTML(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for {
+		k := bytes.IndexByte(b, '\\')
+		if k < 0 || k+1 == len(b) {
+			return append(out, b...)
+		}
+		out = append(out, b[:k]...)
+		if k+6 <= len(b) && string(b[k+1:k+4]) == "u00" {
+			if c := htmlEscaped(b[k+4 : k+6]); c != 0 {
+				out = append(out, c)
+				b = b[k+6:]
+				continue
+			}
+		}
+		out = append(out, b[k], b[k+1])
+		b = b[k+2:]
+	}
+}
+
+// htmlEscaped is the character encoding/json writes as \u00 followed by hex (lower case, as it writes them), or 0.
+func htmlEscaped(hex []byte) byte {
+	switch string(hex) {
+	case "3c":
+		return '<'
+	case "3e":
+		return '>'
+	case "26":
+		return '&'
+	}
+	return 0
 }
 
 func (c *conn) writeLine(b []byte) error {

@@ -69,6 +69,13 @@ func TestReadFileText(t *testing.T) {
 		{"read_limit_above_the_window", readFileOut{Path: "long.txt", Exists: true, Limit: 2600, Content: files.Content{
 			Text: lines(1, 2600), Size: 30000, TotalLines: 3000, TotalLinesKnown: true, StartLine: 1, EndLine: 2600, Truncated: true, LineEnding: "lf", ModTime: mtime,
 		}}},
+		{"read_limit_above_a_short_file", readFileOut{Path: "a.txt", Exists: true, Limit: 5000, Content: files.Content{
+			Text: lines(1, 3), Size: 21, TotalLines: 3, TotalLinesKnown: true, StartLine: 1, EndLine: 3, LineEnding: "lf", ModTime: mtime,
+		}}},
+		{"read_limit_above_the_window_crlf", readFileOut{Path: "long.txt", Exists: true, Limit: 9000, Content: files.Content{
+			Text: strings.ReplaceAll(lines(101, 2200), "\n", "\r\n"), Size: 30000, TotalLines: 2200, TotalLinesKnown: true, StartLine: 101, EndLine: 2200,
+			LineEnding: "crlf", ModTime: mtime,
+		}}},
 		{"read_last_line_without_newline", readFileOut{Path: "a.txt", Exists: true, Content: files.Content{
 			Text: "one\ntwo", Size: 7, TotalLines: 2, TotalLinesKnown: true, StartLine: 1, EndLine: 2, LineEnding: "lf", ModTime: mtime,
 		}}},
@@ -79,12 +86,18 @@ func TestReadFileText(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			text := c.out.ModelText()
-			if n := c.out.EndLine; n > 2000 { // keep the golden file small: the head, and the tail that says how to read on
+			if n := c.out.EndLine - c.out.StartLine + 1; n > 2000 { // keep the golden file small: head, and the tail saying how to read on
 				ls := strings.Split(text, "\n")
-				if want := max(readWindow, c.out.Limit); len(ls) != want+1 || ls[want-1] != fmt.Sprintf("%d\tline %d", want, want) {
-					t.Fatalf("the window: %d lines, line %d is %q", len(ls), want, ls[want-1])
+				body, want := ls[:len(ls)-1], min(n, max(readWindow, c.out.Limit)) // without the last line, which says what was shown
+				lastNo := c.out.StartLine + want - 1
+				last := fmt.Sprintf("%d\tline %d", lastNo, lastNo)
+				if c.out.Limit > readWindow { // more than the window asked for: a line naming the range, then the lines as they are
+					body, last = body[1:], fmt.Sprintf("line %d", lastNo)
 				}
-				text = strings.Join(ls[:2], "\n") + "\n...\n" + strings.Join(ls[len(ls)-2:], "\n")
+				if len(body) != want || body[want-1] != last {
+					t.Fatalf("the window: %d lines, line %d is %q, want %q", len(body), want, body[want-1], last)
+				}
+				text = strings.Join(ls[:3], "\n") + "\n...\n" + strings.Join(ls[len(ls)-2:], "\n")
 			}
 			golden(t, c.name, text)
 		})
