@@ -12,8 +12,12 @@ var sandboxOK atomic.Bool
 
 // UseSandbox lets this process run git inside the command sandbox. Only a binary whose main calls
 // shell.RunHelperIfAsked first thing may call it (the sandbox re-executes this binary as its helper); elsewhere
-// (a test binary without that hook-up) git runs hardened but unsandboxed.
-func UseSandbox() { sandboxOK.Store(true) }
+// (a test binary without that hook-up) git runs hardened but unsandboxed. The function it returns puts back what
+// was in force before (a test that runs a table sandboxed and then not).
+func UseSandbox() (restore func()) {
+	was := sandboxOK.Swap(true)
+	return func() { sandboxOK.Store(was) }
+}
 
 // Sandboxed reports whether gits started now run inside the sandbox.
 func Sandboxed() bool { return sandboxOK.Load() && shell.GitSandboxAvailable() }
@@ -27,7 +31,3 @@ func (c Cmd) start(ctx context.Context, argv []string) (*exec.Cmd, error) {
 	read := append(append([]string{}, c.Read...), c.Dir)
 	return shell.GitCommand(ctx, argv, read, c.Write, len(c.ExtraFiles))
 }
-
-// StopSandboxForTest runs git unsandboxed until UseSandbox is called again: for tests that show the hardening
-// holds on its own, or that have no need of the sandbox.
-func StopSandboxForTest() { sandboxOK.Store(false) }

@@ -15,8 +15,7 @@ import (
 // hardening alone must hold, and the sandbox holds a setting it misses.
 func TestSnapshotsRunNothingFromTheProject(t *testing.T) {
 	t.Run("hardened", attackTable)
-	gitexec.UseSandbox()
-	defer gitexec.StopSandboxForTest()
+	defer gitexec.UseSandbox()()
 	if !gitexec.Sandboxed() {
 		t.Log("no OS sandbox here: the hardened run is the only one")
 		return

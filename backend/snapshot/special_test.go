@@ -40,16 +40,16 @@ func finishes[T any](t *testing.T, what string, f func() (T, error)) (T, error) 
 // snapshot and never reported, a diff and a restore; the pipes are recorded as nothing, and the files as they are.
 func TestNamedPipesGitOpensNeverBlockASnapshot(t *testing.T) {
 	for _, sandboxed := range []bool{false, true} {
-		name := "hardened"
+		name, restore := "hardened", func() {}
 		if sandboxed {
-			if gitexec.UseSandbox(); !gitexec.Sandboxed() {
-				gitexec.StopSandboxForTest()
+			if restore = gitexec.UseSandbox(); !gitexec.Sandboxed() {
+				restore()
 				continue
 			}
 			name = "sandboxed"
 		}
 		t.Run(name, func(t *testing.T) {
-			defer gitexec.StopSandboxForTest()
+			defer restore()
 			for _, track := range []bool{false, true} {
 				p := newProject(t, map[string]string{"a.txt": "one\n", "sub/b.txt": "two\n", "sub/deep/c.txt": "three\n"})
 				for _, rel := range []string{".gitignore", "sub/.gitignore", ".gitattributes", "sub/deep/.gitattributes"} {
