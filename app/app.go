@@ -21,6 +21,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/conversations"
 	"github.com/rooted-dev/rooted/backend/index"
+	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/llm"
 	"github.com/rooted-dev/rooted/backend/recent"
 	"github.com/rooted-dev/rooted/backend/session"
@@ -118,6 +119,10 @@ func newServices(opt Options) (*services, error) {
 	svc.Tools = &Tools{registry: tools.Registry(deps), emit: svc.events.Emit}
 	svc.Permissions = &Permissions{session: s, store: svc.settings, deps: deps, registry: svc.Tools.registry}
 	svc.Jobs = &Jobs{session: s, jobs: deps.Jobs, store: svc.settings}
+	// The Run tab follows the jobs by these reports rather than by asking over and over.
+	jn := &jobNotifier{emit: svc.events.Emit}
+	deps.Jobs.OnOutput = jn.note
+	deps.Jobs.OnChange = func(i jobs.Info) { jn.note(i.Root, i.ID) }
 	svc.Diagnostics = &Diagnostics{session: s, store: svc.settings, registry: svc.Tools.registry}
 	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes}
 	providersFile, err := llm.DefaultPath()

@@ -17,6 +17,8 @@ const (
 	EventFsChanges = "fs:changes"
 	// EventLLM carries a relayed LLM response, piece by piece: LLMStream.
 	EventLLM = "llm:stream"
+	// EventJobs says background jobs started, ended or wrote output, at most every jobsEventEvery: JobsChanged.
+	EventJobs = "jobs:changed"
 )
 
 // LLMStream is one piece of a relayed response for the request ID: its Head, a piece of body (Data, base64,

@@ -2,6 +2,10 @@ package app
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"sync"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/session"
@@ -127,4 +131,53 @@ func toJob(i jobs.Info) Job {
 		j.ExitCode = *i.ExitCode
 	}
 	return j
+}
+
+// JobsChanged says which jobs of the project at Root started, ended or wrote output since the last report.
+type JobsChanged struct {
+	Root string   `json:"root"`
+	IDs  []string `json:"ids"`
+}
+
+// jobsEventEvery is how often at most the window hears of jobs: a build printing thousands of lines a second is
+// one report per interval, and the window reads what is new from where it got to.
+const jobsEventEvery = 100 * time.Millisecond
+
+// jobNotifier gathers the jobs' reports and sends them to the window as EventJobs, at most every jobsEventEvery.
+type jobNotifier struct {
+	emit    func(name string, data any)
+	every   time.Duration // jobsEventEvery when zero
+	mu      sync.Mutex
+	pending map[string]map[string]bool // root -> job ids
+	timer   *time.Timer
+}
+
+// note records that job id of the project at root changed; it never blocks on the window.
+func (n *jobNotifier) note(root, id string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.pending == nil {
+		n.pending = map[string]map[string]bool{}
+	}
+	if n.pending[root] == nil {
+		n.pending[root] = map[string]bool{}
+	}
+	n.pending[root][id] = true
+	if n.timer == nil {
+		every := n.every
+		if every == 0 {
+			every = jobsEventEvery
+		}
+		n.timer = time.AfterFunc(every, n.send)
+	}
+}
+
+func (n *jobNotifier) send() {
+	n.mu.Lock()
+	pending := n.pending
+	n.pending, n.timer = nil, nil
+	n.mu.Unlock()
+	for _, root := range slices.Sorted(maps.Keys(pending)) {
+		n.emit(EventJobs, JobsChanged{Root: root, IDs: slices.Sorted(maps.Keys(pending[root]))})
+	}
 }

@@ -50,6 +50,9 @@ type Manager struct {
 	OutputCap  int
 	// OnChange, when set, hears when a job starts or ends (the window refreshes its list).
 	OnChange func(Info)
+	// OnOutput, when set, hears that a listed job wrote output (root and job id), once per write: it must not
+	// block, and coalescing is the listener's (the window reads the output from where it got to).
+	OnOutput func(root, id string)
 
 	mu     sync.Mutex
 	jobs   []*Job
@@ -299,10 +302,13 @@ func (j *Job) write(stream string, b []byte) {
 	}
 	close(j.changed)
 	j.changed = make(chan struct{})
-	fwd := j.forward
+	fwd, visible := j.forward, j.visible
 	j.mu.Unlock()
 	if fwd != nil {
 		fwd(stream, b)
+	}
+	if visible && j.m.OnOutput != nil {
+		j.m.OnOutput(j.root, j.id)
 	}
 }
 

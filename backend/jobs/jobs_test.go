@@ -201,3 +201,59 @@ func TestForwardUntilDetached(t *testing.T) {
 	default:
 	}
 }
+
+// The window follows listed jobs by what they report: a job's output and its start and end are heard, with the
+// project and id; a command still in the foreground reports no output until it is promoted to a job.
+func TestReportsOutputAndChanges(t *testing.T) {
+	type heard struct{ root, id string }
+	outputs := make(chan heard, 64)
+	changes := make(chan Info, 64)
+	m := &Manager{OnOutput: func(root, id string) { outputs <- heard{root, id} }, OnChange: func(i Info) { changes <- i }}
+	defer m.Close()
+
+	j, err := m.Start("/p", "x", command("sh", "-c", "echo a; sleep 0.2; echo b"), true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-j.Done()
+	var got []heard
+	for len(outputs) > 0 {
+		got = append(got, <-outputs)
+	}
+	if len(got) < 1 || got[0] != (heard{"/p", j.ID()}) {
+		t.Fatalf("output reports %+v", got)
+	}
+	deadline := time.After(5 * time.Second)
+	var running, ended bool
+	for !running || !ended {
+		select {
+		case i := <-changes:
+			running = running || (i.ID == j.ID() && i.Running)
+			ended = ended || (i.ID == j.ID() && !i.Running)
+		case <-deadline:
+			t.Fatalf("change reports: started %v, ended %v", running, ended)
+		}
+	}
+
+	fg, err := m.Start("/p", "y", command("sh", "-c", "echo quiet; sleep 0.3; echo promoted"), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := fg.Read(context.Background(), 0, 5*time.Second)
+	if first.Output != "quiet\n" {
+		t.Fatalf("foreground read %+v", first)
+	}
+	if len(outputs) != 0 {
+		t.Fatalf("a foreground command reported output: %+v", <-outputs)
+	}
+	fg.Promote()
+	<-fg.Done()
+	select {
+	case h := <-outputs:
+		if h.id != fg.ID() {
+			t.Errorf("promoted job reported as %+v", h)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("a promoted job's output was not reported")
+	}
+}

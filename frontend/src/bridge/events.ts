@@ -56,3 +56,12 @@ export interface LLMStream {
   end?: boolean
   error?: string
 }
+
+export const EventJobs = 'jobs:changed'
+
+// JobsChanged names the background jobs of the project at root that started, ended or wrote output since the
+// last report (at most one report every 100 ms).
+export interface JobsChanged {
+  root: string
+  ids: string[]
+}

@@ -2,6 +2,8 @@
 // the background jobs the Run tab lists.
 import * as Jobs from '../../wailsjs/go/app/Jobs'
 import * as Permissions from '../../wailsjs/go/app/Permissions'
+import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { EventJobs, type JobsChanged } from './events'
 import { wrap } from './wrap'
 
 export type RuleAction = 'allow' | 'ask' | 'deny'
@@ -61,6 +63,11 @@ export const listJobs = (): Promise<Job[]> => wrap(async () => (await Jobs.List(
 export const jobOutput = (id: string, since: number): Promise<JobOutput> => wrap(() => Jobs.Output(id, since))
 
 export const killJob = (id: string): Promise<Job> => wrap(() => Jobs.Kill(id))
+
+// onJobsChanged hears when background jobs start, end or write output; it returns the unsubscribe function.
+export function onJobsChanged(f: (c: JobsChanged) => void): () => void {
+  return EventsOn(EventJobs, f)
+}
 
 // backgroundAfter is when a command still running moves to the background, in seconds: 0 the default (a minute),
 // negative never.

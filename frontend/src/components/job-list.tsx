@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react'
-import { jobOutput, killJob, listJobs, toBackendError, type BackendError, type Job } from '../bridge'
+import { jobOutput, killJob, listJobs, onJobsChanged, toBackendError, type BackendError, type Job } from '../bridge'
 import { ErrorNotice } from './error-notice'
 
-const pollMs = 700
+// The list follows the backend's reports (a job started, ended or wrote output); this slow look is only a
+// safety net, as the file views' re-scan is for the watcher.
+const fallbackMs = 5000
 const keepChars = 200_000 // of each job's output on screen; the backend keeps its own last MiB
 
 // JobList shows the project's background commands (the agent's servers, watchers and long builds) with their
@@ -17,7 +19,17 @@ export function JobList() {
   useEffect(() => {
     let live = true
     let timer: ReturnType<typeof setTimeout>
-    const poll = async () => {
+    let busy = false
+    let again = false
+    // refresh reads the list and what each job wrote since the last read; a report that arrives meanwhile makes
+    // it read once more when it is done, never twice at once.
+    const refresh = async () => {
+      if (busy) {
+        again = true
+        return
+      }
+      busy = true
+      clearTimeout(timer)
       try {
         const list = await listJobs()
         if (!live) return
@@ -31,13 +43,22 @@ export function JobList() {
           if (!o.running) done.current.add(j.id)
         }
       } catch {
-        // the project closed or is changing: the next poll tries again
+        // the project closed or is changing: the next report or look tries again
       }
-      if (live) timer = setTimeout(() => void poll(), pollMs)
+      busy = false
+      if (!live) return
+      if (again) {
+        again = false
+        void refresh()
+        return
+      }
+      timer = setTimeout(() => void refresh(), fallbackMs)
     }
-    void poll()
+    const off = onJobsChanged(() => void refresh())
+    void refresh()
     return () => {
       live = false
+      off()
       clearTimeout(timer)
     }
   }, [])
