@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the sandbox's security tests as an unprivileged user as well. CI runs as root, where the sandbox holds by
-# dropping root's capabilities and giving the command a PID namespace of its own; as an ordinary user it holds
+# Runs the sandbox's security tests, and the test that kills Rooted at seeded moments, as an unprivileged user as
+# well. CI runs as root, where the sandbox holds by dropping root's capabilities and giving the command a PID
+# namespace of its own; as an ordinary user it holds
 # through a user namespace, or without one. Both must keep a command from outliving its result, from holding a
 # capability and from reading Rooted's /proc entry. The test binaries are built here, as root, and run as nobody
 # (who needs no Go build cache of its own); the tests print what they measured inside the sandbox (CapEff, the
@@ -18,7 +19,10 @@ trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/tmp" "$dir/home"
 go test -c -race -tags "$tags" -o "$dir/shell.test" ./backend/shell
 go test -c -race -tags "$tags" -o "$dir/tools.test" ./backend/tools
-chmod 755 "$dir" "$dir"/*.test
+go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
+go build -o "$dir/rooted" ./cmd/rooted
+go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
+chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
 chown "$user:$group" "$dir/tmp" "$dir/home"
 as_user() {
   (cd "$dir/tmp" && setpriv --reuid="$user" --regid="$group" --clear-groups \
@@ -28,3 +32,5 @@ echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
 as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater'
+echo "test-unprivileged: killed at seeded moments, as $user"
+as_user env ROOTED_TEST_BIN="$dir" "$dir/snapshot.test" -test.short -test.run 'TestKilledAtAnyMoment' -test.v 2>&1 | grep -E 'ROOTED_CRASH_SEED|^(--- |ok|FAIL|PASS)'

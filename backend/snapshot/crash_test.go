@@ -89,8 +89,13 @@ func TestKilledAtAnyMoment(t *testing.T) {
 }
 
 // buildRooted builds rooted and rooted-mcp into one folder, as they are installed.
+// buildRooted builds the two binaries, or takes them from ROOTED_TEST_BIN (a folder holding both): a run as
+// another user has no build cache of its own, so the binaries are built before, by whoever has one.
 func buildRooted(t *testing.T) string {
 	t.Helper()
+	if dir := os.Getenv("ROOTED_TEST_BIN"); dir != "" {
+		return dir
+	}
 	out := t.TempDir()
 	for _, cmd := range []string{"rooted", "rooted-mcp"} {
 		b := exec.Command("go", "build", "-o", filepath.Join(out, cmd), "./cmd/"+cmd)
