@@ -41,6 +41,8 @@ type ProviderView struct {
 	// ContextWindow is the user's setting for the chosen model's context window in tokens (0: from the provider's
 	// model list, else the model's known default).
 	ContextWindow int `json:"context_window"`
+	// Price is what the chosen model costs, when the user set it.
+	Price *llm.Price `json:"price,omitempty"`
 }
 
 // ProvidersView is the providers file as the window sees it.
@@ -60,6 +62,8 @@ type ProviderInput struct {
 	ClearKey bool   `json:"clear_key"`
 	// ContextWindow sets the chosen model's context window in tokens (0: automatic).
 	ContextWindow int `json:"context_window"`
+	// Price sets what the chosen model costs (null: none).
+	Price *llm.Price `json:"price"`
 }
 
 func (a *Agent) view(c llm.Config) ProvidersView {
@@ -68,10 +72,18 @@ func (a *Agent) view(c llm.Config) ProvidersView {
 		key, src := a.providers.Key(p)
 		v.Providers = append(v.Providers, ProviderView{
 			ID: p.ID, Name: p.Name, Kind: string(p.Kind), BaseURL: p.BaseURL, Model: p.Model, HasKey: key != "", KeySource: src,
-			ContextWindow: p.ContextWindows[p.Model],
+			ContextWindow: p.ContextWindows[p.Model], Price: priceOf(p),
 		})
 	}
 	return v
+}
+
+// priceOf is the price set for p's chosen model, or nil.
+func priceOf(p llm.Provider) *llm.Price {
+	if price, ok := p.Prices[p.Model]; ok && p.Model != "" {
+		return &price
+	}
+	return nil
 }
 
 func providerErr(err error) error {

@@ -14,6 +14,8 @@ type ProviderChange struct {
 	ClearKey                               bool
 	// ContextWindow sets the chosen model's context window in tokens (0: automatic).
 	ContextWindow int
+	// Price sets what the chosen model costs (nil: no price, so no money is shown unless the provider reports it).
+	Price *Price
 }
 
 // MaxContextWindow bounds a context window setting, in tokens.
@@ -38,11 +40,16 @@ func (s *Store) update(f func(*Config) error) (Config, error) {
 }
 
 // SaveProvider adds the provider, or replaces the one with the same id. The replaced provider's context windows
-// are kept, and its key too unless the change clears it or moves the base URL to another host (a stored key stays
+// and prices are kept (the chosen model's set as the change says), and its key too unless the change clears it or moves the base URL to another host (a stored key stays
 // with its host: moving it elsewhere needs the key entered again). The first provider saved becomes the active one.
 func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 	if in.ContextWindow < 0 || in.ContextWindow > MaxContextWindow {
 		return Config{}, fmt.Errorf("%w: a context window is a number of tokens, 0 for automatic", ErrInvalid)
+	}
+	if in.Price != nil {
+		if err := in.Price.Validate(); err != nil {
+			return Config{}, err
+		}
 	}
 	p := Provider{
 		ID: strings.TrimSpace(in.ID), Name: strings.TrimSpace(in.Name), Kind: Kind(in.Kind),
@@ -61,6 +68,7 @@ func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 		if i >= 0 {
 			old := c.Providers[i]
 			p.ContextWindows = maps.Clone(old.ContextWindows)
+			p.Prices = maps.Clone(old.Prices)
 			if p.APIKey == "" && !in.ClearKey && SameHost(old.BaseURL, p.BaseURL) {
 				p.APIKey = old.APIKey
 			}
@@ -76,6 +84,17 @@ func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 			}
 			if len(p.ContextWindows) == 0 {
 				p.ContextWindows = nil
+			}
+			if in.Price != nil {
+				if p.Prices == nil {
+					p.Prices = map[string]Price{}
+				}
+				p.Prices[p.Model] = *in.Price
+			} else {
+				delete(p.Prices, p.Model)
+			}
+			if len(p.Prices) == 0 {
+				p.Prices = nil
 			}
 		}
 		if i >= 0 {

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/netip"
 	"net/url"
 	"os"
@@ -54,6 +55,35 @@ type Provider struct {
 	// ContextWindows overrides a model's context window in tokens, by model id, where the provider's model list
 	// does not say it or says it wrong.
 	ContextWindows map[string]int `json:"context_windows,omitempty"`
+	// Prices are what the user pays for a model, by model id, for the window to show what a conversation costs
+	// where the provider does not report it.
+	Prices map[string]Price `json:"prices,omitempty"`
+}
+
+// Price is what a model costs in US dollars per million tokens.
+type Price struct {
+	Input  float64 `json:"input"`
+	Output float64 `json:"output"`
+	// CachedInput is the price of input read from the provider's prompt cache; nil: the input price.
+	CachedInput *float64 `json:"cached_input,omitempty"`
+}
+
+// MaxPrice bounds a price, in US dollars per million tokens: far above any model's, low enough to catch a price
+// typed per token or per thousand by mistake as a number that is still a price.
+const MaxPrice = 10_000
+
+// Validate checks that every part of a price is a number of dollars from 0 to MaxPrice.
+func (p Price) Validate() error {
+	parts := []float64{p.Input, p.Output}
+	if p.CachedInput != nil {
+		parts = append(parts, *p.CachedInput)
+	}
+	for _, v := range parts {
+		if math.IsNaN(v) || v < 0 || v > MaxPrice {
+			return fmt.Errorf("%w: a price is US dollars per million tokens, from 0 to %d", ErrInvalid, MaxPrice)
+		}
+	}
+	return nil
 }
 
 // Config is the providers file.
@@ -186,6 +216,11 @@ func (p Provider) Validate() error {
 	u, err := url.Parse(p.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("%w: %s: base URL %q must be an http or https URL", ErrInvalid, p.ID, p.BaseURL)
+	}
+	for model, price := range p.Prices {
+		if err := price.Validate(); err != nil {
+			return fmt.Errorf("%s: %s: %w", p.ID, model, err)
+		}
 	}
 	if p.APIKey != "" && !KeyAllowed(p.BaseURL) {
 		return fmt.Errorf("%w: %s: an API key is sent only over https (or plain http to this machine or a private address), not to %s", ErrInvalid, p.ID, p.BaseURL)

@@ -52,7 +52,11 @@ export interface Usage {
   input: number
   output: number
   cached?: number // input tokens the provider read from its prompt cache
-  last?: { input: number; output: number; cached: number } // the last request
+  last?: { input: number; output: number; cached: number; cost?: number } // the last request
+  // cost is the US dollars of the requests whose cost is known (reported by the provider or priced in
+  // Settings); costUnknown counts the requests whose cost is not.
+  cost?: number
+  costUnknown?: number
 }
 
 // Halt is why the last turn stopped before the model was done, for the panel to offer Continue.

@@ -3,13 +3,14 @@ import type { ToolSpec } from '../bridge'
 import { toolText } from '../bridge/tool-text'
 import { compactAt, compactedMessages, elideOld, estimateTokens, splitForCompaction, summaryPrompt } from './context'
 import { modelOutput } from './model-text'
+import { stepCost, type Price } from '../llm/cost'
 
 // TurnEvent is what a turn reports as it goes, for the conversation to show.
 export type TurnEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool-call'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool-result'; id: string; output: unknown }
-  | { type: 'step'; input: number; output: number; cached: number }
+  | { type: 'step'; input: number; output: number; cached: number; cost?: number }
   | { type: 'reasoning'; delta: string }
   | { type: 'compacting' }
   | { type: 'compacted'; summary: string; before: number; after: number; summarised: number }
@@ -34,6 +35,8 @@ export interface TurnOptions {
   local?: ToolSet
   // calibration scales the size estimate to the provider's count (from the usage it reported before).
   calibration?: number
+  // price is the model's price, for a step's cost when the provider does not report it.
+  price?: Price | null
 }
 
 export interface TurnResult {
@@ -204,9 +207,11 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
         case 'tool-error':
           o.onEvent({ type: 'tool-result', id: part.toolCallId, output: { error: { code: 'internal', message: String(part.error) } } })
           break
-        case 'finish-step':
-          o.onEvent({ type: 'step', input: part.usage.inputTokens ?? 0, output: part.usage.outputTokens ?? 0, cached: part.usage.inputTokenDetails?.cacheReadTokens ?? 0 })
+        case 'finish-step': {
+          const usage = { input: part.usage.inputTokens ?? 0, output: part.usage.outputTokens ?? 0, cached: part.usage.inputTokenDetails?.cacheReadTokens ?? 0 }
+          o.onEvent({ type: 'step', ...usage, cost: stepCost(usage, part.usage.raw, o.price) })
           break
+        }
         case 'error':
           failed = true
           o.onEvent({ type: 'error', message: describe(part.error) })

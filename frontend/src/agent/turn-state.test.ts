@@ -85,7 +85,7 @@ describe('applyTurnEvent', () => {
       newConversation(),
       32768,
     )
-    expect(conv.usage).toEqual({ input: 2200, output: 130, cached: 900, last: { input: 1200, output: 80, cached: 900 } })
+    expect(conv.usage).toEqual({ input: 2200, output: 130, cached: 900, last: { input: 1200, output: 80, cached: 900 }, costUnknown: 2 })
     expect(conv.context).toEqual({ used: 1280, window: 32768 })
   })
 

@@ -72,7 +72,14 @@ export function applyTurnEvent(c: Conversation, s: Stream, e: TurnEvent, window:
       return {
         conv: {
           ...c,
-          usage: { input: c.usage.input + e.input, output: c.usage.output + e.output, cached: (c.usage.cached ?? 0) + e.cached, last: { input: e.input, output: e.output, cached: e.cached } },
+          usage: {
+            input: c.usage.input + e.input,
+            output: c.usage.output + e.output,
+            cached: (c.usage.cached ?? 0) + e.cached,
+            last: { input: e.input, output: e.output, cached: e.cached, ...(e.cost === undefined ? {} : { cost: e.cost }) },
+            // Money is added only where a request's cost is known; the others are counted, never guessed.
+            ...(e.cost === undefined ? { cost: c.usage.cost, costUnknown: (c.usage.costUnknown ?? 0) + 1 } : { cost: (c.usage.cost ?? 0) + e.cost, costUnknown: c.usage.costUnknown }),
+          },
           context: { ...c.context, used: e.input + e.output, window },
         },
         stream: s,

@@ -2,9 +2,11 @@
 // project's settings.
 import * as Agent from '../../wailsjs/go/app/Agent'
 import * as Settings from '../../wailsjs/go/app/Settings'
+import { app } from '../../wailsjs/go/models'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { EventLLM, type LLMStream } from './events'
 import { wrap } from './wrap'
+import type { Price } from '../llm/cost'
 
 export type ProviderKind = 'openai-compatible' | 'anthropic' | 'ollama'
 
@@ -17,6 +19,7 @@ export interface ProviderView {
   has_key: boolean
   key_source?: string
   context_window: number // the user's setting for the chosen model; 0: automatic
+  price?: Price // the user's price for the chosen model
 }
 
 export interface ProvidersView {
@@ -33,6 +36,7 @@ export interface ProviderInput {
   api_key: string
   clear_key: boolean
   context_window: number
+  price: Price | null // the chosen model's price; null: none
 }
 
 export interface LLMRequest {
@@ -69,7 +73,7 @@ export interface ProjectSettings {
 export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'network' | 'readable' | 'auto_approve_edits' | 'snapshot_keep' | 'snapshot_max_age_days' | 'search_memory_mib'>
 
 export const providers = (): Promise<ProvidersView> => wrap(() => Agent.Providers() as Promise<ProvidersView>)
-export const saveProvider = (p: ProviderInput): Promise<ProvidersView> => wrap(() => Agent.SaveProvider(p) as Promise<ProvidersView>)
+export const saveProvider = (p: ProviderInput): Promise<ProvidersView> => wrap(() => Agent.SaveProvider(app.ProviderInput.createFrom(p)) as Promise<ProvidersView>)
 export const deleteProvider = (id: string): Promise<ProvidersView> => wrap(() => Agent.DeleteProvider(id) as Promise<ProvidersView>)
 export const setActiveProvider = (id: string, model: string): Promise<ProvidersView> => wrap(() => Agent.SetActive(id, model) as Promise<ProvidersView>)
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { callTool, setActiveProvider, type Project } from '../bridge'
 import { mentionAt } from '../agent/mentions'
 import { planToolName } from '../agent/plan'
+import { formatCost } from '../llm/cost'
 import { contextWindow, listModels } from '../llm/providers'
 import { setStepLimit, stepLimit, useAgentSession } from '../stores/agent-session'
 import { MessageText } from './message-text'
@@ -388,6 +389,17 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
             }
           >
             {s.conv.usage.input.toLocaleString()} in{s.conv.usage.cached ? <span data-testid="agent-cached"> ({s.conv.usage.cached.toLocaleString()} cached)</span> : null} · {s.conv.usage.output.toLocaleString()} out
+            {s.conv.usage.cost !== undefined ? (
+              <span
+                data-testid="agent-cost"
+                title={`US dollars this conversation cost, as the provider reported it or at the price set for the model${s.conv.usage.costUnknown ? `; ${s.conv.usage.costUnknown} request(s) of unknown cost are not counted` : ''}`}
+              >
+                {' '}
+                · {formatCost(s.conv.usage.cost)}
+                {s.conv.usage.costUnknown ? '+' : ''}
+                {s.conv.usage.last?.cost !== undefined ? <span data-testid="agent-cost-last"> (last {formatCost(s.conv.usage.last.cost)})</span> : null}
+              </span>
+            ) : null}
           </span>
           {s.running ? (
             <button className="danger" onClick={s.stop} data-testid="agent-stop">Stop</button>

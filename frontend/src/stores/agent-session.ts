@@ -103,6 +103,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           signal: ctl.signal,
           window,
           calibration: convRef.current.context?.calibration,
+          price: provider.price,
           local: { [planToolName]: planTool((plan) => update((c) => ({ ...c, plan }))) },
         })
         update((c) => endTurn(c, res, limit))

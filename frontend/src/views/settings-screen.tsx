@@ -17,13 +17,30 @@ import {
 } from '../bridge'
 import { ErrorNotice } from '../components/error-notice'
 import { PermissionRules } from '../components/permission-rules'
+import type { Price } from '../llm/cost'
 import { listModels } from '../llm/providers'
 
 interface Props {
   onClose: (changed: boolean) => void
 }
 
-const blank: ProviderInput = { id: '', name: '', kind: 'openai-compatible', base_url: '', model: '', api_key: '', clear_key: false, context_window: 0 }
+const blank: ProviderInput = { id: '', name: '', kind: 'openai-compatible', base_url: '', model: '', api_key: '', clear_key: false, context_window: 0, price: null }
+
+// PriceText is a model's price as typed: US dollars per million tokens, '' for not given.
+interface PriceText {
+  input: string
+  output: string
+  cached: string
+}
+
+const priceText = (p: Price | null | undefined): PriceText => ({ input: p ? String(p.input) : '', output: p ? String(p.output) : '', cached: p?.cached_input !== undefined && p?.cached_input !== null ? String(p.cached_input) : '' })
+
+// priceOf reads the typed price: null when nothing is typed (no price), else input and output (the form requires
+// both once any is given) and the cached-input price when given.
+function priceOf(t: PriceText): Price | null {
+  if (!t.input.trim() && !t.output.trim() && !t.cached.trim()) return null
+  return { input: Number(t.input), output: Number(t.output), ...(t.cached.trim() ? { cached_input: Number(t.cached) } : {}) }
+}
 
 // SettingsScreen edits the model providers (keys go to the backend and are never shown again) and the open
 // project's rules: the command allowlist, network, edit approvals, snapshot retention, and the sandbox in force.
@@ -31,6 +48,7 @@ export function SettingsScreen({ onClose }: Props) {
   const [provs, setProvs] = useState<ProvidersView | null>(null)
   const [edit, setEdit] = useState<ProviderInput | null>(null)
   const [models, setModels] = useState<string[]>([])
+  const [price, setPrice] = useState<PriceText>(priceText(null))
   const [proj, setProj] = useState<ProjectSettings | null>(null)
   const [allow, setAllow] = useState('')
   const [readable, setReadable] = useState('')
@@ -61,7 +79,8 @@ export function SettingsScreen({ onClose }: Props) {
   }
   const editProvider = (p: ProviderView | null) => {
     setModels([])
-    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window } : { ...blank })
+    setPrice(priceText(p?.price))
+    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null } : { ...blank })
   }
   const fetchModels = (p: ProviderInput) => {
     const view = provs?.providers.find((x) => x.id === p.id)
@@ -108,7 +127,7 @@ export function SettingsScreen({ onClose }: Props) {
             className="provider-form"
             onSubmit={(ev) => {
               ev.preventDefault()
-              saveProvider(edit)
+              saveProvider({ ...edit, price: priceOf(price) })
                 .then((v) => {
                   setProvs(v)
                   setEdit({ ...edit, api_key: '', clear_key: false })
@@ -142,6 +161,30 @@ export function SettingsScreen({ onClose }: Props) {
               Context window of this model (tokens; empty: from the provider: Ollama's /api/show, others' model list; else the model's usual size){' '}
               <input type="number" min={0} value={edit.context_window || ''} onChange={(e) => setEdit({ ...edit, context_window: Number(e.target.value) || 0 })} data-testid="provider-context-window" />
             </label>
+            <fieldset className="provider-price">
+              <legend>Price of this model, US$ per million tokens (empty: none; money is then shown only where the provider reports it, as OpenRouter does)</legend>
+              {(
+                [
+                  ['input', 'input', 'provider-price-input'],
+                  ['output', 'output', 'provider-price-output'],
+                  ['cached', 'cached input (empty: the input price)', 'provider-price-cached'],
+                ] as const
+              ).map(([k, label, id]) => (
+                <label key={k}>
+                  {label}{' '}
+                  <input
+                    type="number"
+                    min={0}
+                    step="any"
+                    value={price[k]}
+                    required={k !== 'cached' && !!(price.input || price.output || price.cached)}
+                    onChange={(e) => setPrice({ ...price, [k]: e.target.value })}
+                    data-testid={id}
+                    style={{ width: '7em' }}
+                  />
+                </label>
+              ))}
+            </fieldset>
             {models.length ? <div className="muted" data-testid="provider-models">{models.length} models: {models.slice(0, 8).join(', ')}{models.length > 8 ? ', …' : ''}</div> : null}
             <button type="submit" data-testid="provider-save">Save provider</button>
           </form>

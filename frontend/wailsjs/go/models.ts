@@ -379,6 +379,7 @@ export namespace app {
 	    api_key: string;
 	    clear_key: boolean;
 	    context_window: number;
+	    price?: llm.Price;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderInput(source);
@@ -394,7 +395,26 @@ export namespace app {
 	        this.api_key = source["api_key"];
 	        this.clear_key = source["clear_key"];
 	        this.context_window = source["context_window"];
+	        this.price = this.convertValues(source["price"], llm.Price);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ProviderView {
 	    id: string;
@@ -405,6 +425,7 @@ export namespace app {
 	    has_key: boolean;
 	    key_source?: string;
 	    context_window: number;
+	    price?: llm.Price;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderView(source);
@@ -420,7 +441,26 @@ export namespace app {
 	        this.has_key = source["has_key"];
 	        this.key_source = source["key_source"];
 	        this.context_window = source["context_window"];
+	        this.price = this.convertValues(source["price"], llm.Price);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ProvidersView {
 	    providers: ProviderView[];
@@ -513,6 +553,27 @@ export namespace app {
 	        this.watched = source["watched"];
 	        this.degraded = source["degraded"];
 	        this.reason = source["reason"];
+	    }
+	}
+
+}
+
+export namespace llm {
+	
+	export class Price {
+	    input: number;
+	    output: number;
+	    cached_input?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Price(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.input = source["input"];
+	        this.output = source["output"];
+	        this.cached_input = source["cached_input"];
 	    }
 	}
 
