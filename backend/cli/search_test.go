@@ -2,16 +2,15 @@ package cli
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 func searchProject(t *testing.T) string {
 	t.Helper()
-	root := t.TempDir()
-	for name, content := range map[string]string{
+	return testtree.Dir(t, map[string]string{
 		".gitignore":       "build/\n",
 		"main.go":          "package main\n\nfunc main() {\n\tgreet()\n}\n",
 		"greet.go":         "package main\n\nfunc greet() { println(\"Hello\") }\n",
@@ -19,14 +18,7 @@ func searchProject(t *testing.T) string {
 		"docs/notes.md":    "greet people kindly\n",
 		"docs/deep/a.txt":  "nothing\n",
 		"docs/deep/b.test": "x\n",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
+	})
 }
 
 func TestSearchAndFind(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 func TestApplyEdits(t *testing.T) {
@@ -99,7 +101,7 @@ func TestWhitespaceFallback(t *testing.T) {
 }
 
 func TestPatchRefusesBinaryAndLeavesFileOnFailure(t *testing.T) {
-	r, dir := openRoot(t)
+	r, dir := testtree.Root(t, nil)
 	os.WriteFile(filepath.Join(dir, "bin"), []byte("a\x00b"), 0o644)
 	if _, err := Patch(r, "bin", []Edit{{Search: "a", Replace: "c"}}, nil); !errors.Is(err, ErrBinary) {
 		t.Errorf("binary: %v", err)
@@ -120,7 +122,7 @@ func TestPatchRefusesBinaryAndLeavesFileOnFailure(t *testing.T) {
 }
 
 func BenchmarkPatch1MB(b *testing.B) {
-	r, dir := openRoot(b)
+	r, dir := testtree.Root(b, nil)
 	line := "the quick brown fox jumps over the lazy dog\n"
 	content := strings.Repeat(line, (1<<20)/len(line)/2) + "NEEDLE\n" + strings.Repeat(line, (1<<20)/len(line)/2)
 	os.WriteFile(filepath.Join(dir, "f.txt"), []byte(content), 0o644)

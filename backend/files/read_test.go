@@ -7,19 +7,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
+// rootWith is a root holding one file.
 func rootWith(t testing.TB, name, content string) *os.Root {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
+	r, _ := testtree.Root(t, map[string]string{name: content})
 	return r
 }
 

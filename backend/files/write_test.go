@@ -12,18 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-func openRoot(t testing.TB) (*os.Root, string) {
-	t.Helper()
-	dir := t.TempDir()
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	return r, dir
-}
+	"github.com/rooted-dev/rooted/backend/testtree"
+)
 
 func noTempFiles(t *testing.T, dir string) {
 	t.Helper()
@@ -36,7 +27,7 @@ func noTempFiles(t *testing.T, dir string) {
 }
 
 func TestWriteCreatesKeepsModeAndLeavesNoTemp(t *testing.T) {
-	r, dir := openRoot(t)
+	r, dir := testtree.Root(t, nil)
 	w, err := Write(r, filepath.Join("a", "b", "new.txt"), []byte("hello"), nil)
 	if err != nil || !w.Created || w.Size != 5 {
 		t.Fatalf("create with parents: %+v, %v", w, err)
@@ -66,7 +57,7 @@ func TestWriteCreatesKeepsModeAndLeavesNoTemp(t *testing.T) {
 }
 
 func TestWriteThroughSymlink(t *testing.T) {
-	r, dir := openRoot(t)
+	r, dir := testtree.Root(t, nil)
 	os.Mkdir(filepath.Join(dir, "d"), 0o755)
 	os.WriteFile(filepath.Join(dir, "d", "real.txt"), []byte("old"), 0o644)
 	os.Symlink("d/real.txt", filepath.Join(dir, "link"))
@@ -99,7 +90,7 @@ func TestWriteThroughSymlink(t *testing.T) {
 }
 
 func TestWritePreconditionVetoes(t *testing.T) {
-	r, dir := openRoot(t)
+	r, dir := testtree.Root(t, nil)
 	os.WriteFile(filepath.Join(dir, "f"), []byte("old"), 0o644)
 	veto := errors.New("veto")
 	_, err := Write(r, "f", []byte("new"), func(fs.FileInfo, func() ([]byte, error)) error { return veto })
@@ -168,7 +159,7 @@ func TestKillMidWrite(t *testing.T) {
 }
 
 func BenchmarkWrite1MB(b *testing.B) {
-	r, _ := openRoot(b)
+	r, _ := testtree.Root(b, nil)
 	data := bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog\n"), (1<<20)/44)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()

@@ -3,12 +3,12 @@ package gitexec
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 func TestMain(m *testing.M) {
@@ -17,27 +17,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// plainGit runs the user's git as a user would, unhardened, to set up a repository.
-func plainGit(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
 // A repository whose config and attributes name programs: none of them runs under the hardened git, whatever
 // command asks for what they would answer.
 func TestNoProgramFromTheRepositoryRuns(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "MARKER")
-	plainGit(t, dir, "init", "-q")
+	testtree.Git(t, dir, "init", "-q")
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("*.txt filter=evil diff=evil\n"), 0o644)
-	plainGit(t, dir, "add", ".")
-	plainGit(t, dir, "commit", "-qm", "one")
+	testtree.Git(t, dir, "add", ".")
+	testtree.Git(t, dir, "commit", "-qm", "one")
 	os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755)
 	hook := "#!/bin/sh\necho hook >> " + marker + "\n"
 	for _, h := range []string{"pre-commit", "post-checkout", "post-index-change", "reference-transaction"} {

@@ -6,25 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// layout writes files; names ending in "/" are directories.
-func layout(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if strings.HasSuffix(name, "/") {
-			os.MkdirAll(p, 0o755)
-			continue
-		}
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+	"github.com/rooted-dev/rooted/backend/testtree"
+)
 
 // gitIgnored asks git itself, the reference, whether each path is ignored.
 func gitIgnored(t *testing.T, dir string, paths []string) map[string]bool {
@@ -32,19 +16,10 @@ func gitIgnored(t *testing.T, dir string, paths []string) map[string]bool {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("git is required: the matcher is tested against git check-ignore")
 	}
-	// A private HOME: git's default global excludes file lives there whatever GIT_CONFIG_GLOBAL says.
-	env := append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(), "XDG_CONFIG_HOME=")
-	run := func(args ...string) string {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = env
-		out, _ := cmd.Output()
-		return string(out)
-	}
-	run("init", "-q")
+	testtree.Git(t, dir, "init", "-q")
 	cmd := exec.Command("git", "check-ignore", "--no-index", "--stdin")
 	cmd.Dir = dir
-	cmd.Env = env
+	cmd.Env = testtree.Env() // no user or global excludes: only the tree's own files judge
 	cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
 	out, _ := cmd.Output() // exit 1 when nothing is ignored
 	got := map[string]bool{}
@@ -89,7 +64,7 @@ func TestMatchesGitCheckIgnore(t *testing.T) {
 		"sub/secret.env":          "",
 		"negated-dir/":            "",
 	}
-	dir := layout(t, files)
+	dir := testtree.Dir(t, files)
 	var paths []string
 	for name := range files {
 		if strings.HasPrefix(name, ".git/") {
@@ -122,7 +97,7 @@ func TestMatchesGitCheckIgnore(t *testing.T) {
 
 // Dir gives the same answers as Ignored for the entries of directories that are not themselves ignored.
 func TestDirAgreesWithIgnored(t *testing.T) {
-	dir := layout(t, map[string]string{
+	dir := testtree.Dir(t, map[string]string{
 		".gitignore":         "*.log\n/build/\n!keep.log\n",
 		"src/.gitignore":     "gen/\n!x.log\n",
 		"src/deep/a.log":     "",
@@ -161,7 +136,7 @@ func TestGlobalExcludesAgreeWithGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(home, ".config", "git", "ignore"), []byte("*.swp\n.DS_Store\nscratch/\n"), 0o644)
-	dir := layout(t, map[string]string{
+	dir := testtree.Dir(t, map[string]string{
 		".gitignore":      "!keep.swp\n",
 		"a.swp":           "",
 		"keep.swp":        "", // the project re-includes what the user's file ignores
@@ -202,7 +177,7 @@ func TestGlobalExcludesAgreeWithGit(t *testing.T) {
 
 // .ignore files (honoured by ripgrep and others) take precedence over .gitignore in the same directory.
 func TestDotIgnore(t *testing.T) {
-	dir := layout(t, map[string]string{
+	dir := testtree.Dir(t, map[string]string{
 		".gitignore":     "*.gen\n",
 		".ignore":        "!wanted.gen\nbig-fixtures/\n",
 		"a.gen":          "",
@@ -236,7 +211,7 @@ func TestShapesGitAgreesOn(t *testing.T) {
 	}
 	for name, files := range cases {
 		t.Run(name, func(t *testing.T) {
-			dir := layout(t, files)
+			dir := testtree.Dir(t, files)
 			var paths []string
 			for p := range files {
 				for d := p; d != "."; d = filepath.Dir(d) {

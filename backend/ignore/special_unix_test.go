@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/smallfile"
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 // Every ignore location may hold what a sandboxed command can make there: a named pipe, a link to a device that
@@ -39,7 +40,7 @@ func TestSpecialFilesAtIgnoreLocations(t *testing.T) {
 	for _, loc := range locations {
 		for kind, create := range kinds {
 			t.Run(loc+"/"+kind, func(t *testing.T) {
-				dir := layout(t, map[string]string{
+				dir := testtree.Dir(t, map[string]string{
 					"sub/deeper/.gitignore": "*.log\n",
 					".git/info/":            "",
 					"kept.txt":              "x",

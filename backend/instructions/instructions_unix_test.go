@@ -9,25 +9,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-func tree(t *testing.T, files map[string]string) (string, *os.Root) {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	return dir, root
-}
+	"github.com/rooted-dev/rooted/backend/testtree"
+)
 
 func paths(fs []File) string {
 	var out []string
@@ -42,7 +26,7 @@ func paths(fs []File) string {
 func TestFind(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "secret.md")
 	os.WriteFile(outside, []byte("SECRET"), 0o600)
-	dir, root := tree(t, map[string]string{
+	root, dir := testtree.Root(t, map[string]string{
 		"AGENTS.md":                       "Run make test before you finish.",
 		"CLAUDE.md":                       "ignored: AGENTS.md is there",
 		".github/copilot-instructions.md": "ignored too",
@@ -77,7 +61,7 @@ func TestFind(t *testing.T) {
 
 // Where there is no AGENTS.md, CLAUDE.md, then copilot-instructions.md; and the total is capped.
 func TestFindFallbacksAndTotal(t *testing.T) {
-	_, root := tree(t, map[string]string{
+	root, _ := testtree.Root(t, map[string]string{
 		".github/copilot-instructions.md": strings.Repeat("c", 15<<10),
 		"a/CLAUDE.md":                     strings.Repeat("a", 15<<10),
 		"a/b/AGENTS.md":                   strings.Repeat("b", 15<<10),
@@ -106,7 +90,7 @@ func TestFindSpecialFiles(t *testing.T) {
 			"2MiB":     func(p string) error { return os.WriteFile(p, make([]byte, 2<<20), 0o644) },
 		} {
 			t.Run(name+"/"+kind, func(t *testing.T) {
-				dir, root := tree(t, map[string]string{"sub/x.go": "package x", ".github/x": ""})
+				root, dir := testtree.Root(t, map[string]string{"sub/x.go": "package x", ".github/x": ""})
 				if err := create(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
 					t.Fatal(err)
 				}

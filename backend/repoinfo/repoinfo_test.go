@@ -9,17 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e", "GIT_CONFIG_GLOBAL="+os.DevNull)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
+	"github.com/rooted-dev/rooted/backend/testtree"
+)
 
 // The branch, the status and the last commits, read by a git that runs nothing the repository names: an
 // fsmonitor, a clean filter and a hook that would each leave a mark find it never ran.
@@ -29,16 +21,16 @@ func TestDescribe(t *testing.T) {
 	}
 	dir := t.TempDir()
 	mark := filepath.Join(t.TempDir(), "ran")
-	git(t, dir, "init", "-q", "-b", "feature/x")
+	testtree.Git(t, dir, "init", "-q", "-b", "feature/x")
 	for i := range 7 {
 		os.WriteFile(filepath.Join(dir, "f.txt"), fmt.Appendf(nil, "v%d\n", i), 0o644)
-		git(t, dir, "add", "f.txt")
-		git(t, dir, "commit", "-q", "-m", fmt.Sprintf("change %d", i))
+		testtree.Git(t, dir, "add", "f.txt")
+		testtree.Git(t, dir, "commit", "-q", "-m", fmt.Sprintf("change %d", i))
 	}
 	script := filepath.Join(dir, "evil.sh")
 	os.WriteFile(script, []byte("#!/bin/sh\ntouch "+mark+"\ncat\n"), 0o755)
-	git(t, dir, "config", "core.fsmonitor", script)
-	git(t, dir, "config", "filter.evil.clean", script)
+	testtree.Git(t, dir, "config", "core.fsmonitor", script)
+	testtree.Git(t, dir, "config", "filter.evil.clean", script)
 	os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("*.txt filter=evil\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, ".git", "hooks", "post-checkout"), []byte("#!/bin/sh\ntouch "+mark+"\n"), 0o755)
 	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("changed\n"), 0o644)
@@ -64,7 +56,7 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("not a repository: %+v", got)
 	}
 	empty := t.TempDir()
-	git(t, empty, "init", "-q", "-b", "main")
+	testtree.Git(t, empty, "init", "-q", "-b", "main")
 	if got := Describe(context.Background(), empty); got.Branch != "main" {
 		t.Errorf("no commits yet: %+v", got)
 	}

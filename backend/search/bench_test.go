@@ -2,36 +2,17 @@ package search
 
 import (
 	"context"
-	"os"
 	"runtime"
 	"testing"
 	"time"
 
-	"github.com/rooted-dev/rooted/backend/testcorpus"
+	"github.com/rooted-dev/rooted/backend/testtree"
 
 	"github.com/boyter/gocodewalker"
 )
 
-// benchCorpus is the tree the benchmarks search: $ROOTED_SEARCH_CORPUS, or the Go source tree, as bench/search.sh
-// uses.
-func benchCorpusPath() string {
-	if dir := os.Getenv("ROOTED_SEARCH_CORPUS"); dir != "" {
-		return dir
-	}
-	return testcorpus.GoSrc()
-}
-
-func benchCorpus(b *testing.B) *os.Root {
-	r, err := os.OpenRoot(benchCorpusPath())
-	if err != nil {
-		b.Skip("no corpus:", err)
-	}
-	b.Cleanup(func() { r.Close() })
-	return r
-}
-
 func benchSearch(b *testing.B, opt Options) {
-	r := benchCorpus(b)
+	r, _ := testtree.Corpus(b)
 	for b.Loop() {
 		if _, err := Search(context.Background(), DiskSource{Root: r}, ".", opt); err != nil {
 			b.Fatal(err)
@@ -64,7 +45,7 @@ func BenchmarkCountRegex(b *testing.B) {
 // BenchmarkCancel reports how long a full search of the corpus takes to return after its context is cancelled
 // (ms-to-stop); the search is cancelled 10 ms in, while it is busy.
 func BenchmarkCancel(b *testing.B) {
-	r := benchCorpus(b)
+	r, _ := testtree.Corpus(b)
 	var total time.Duration
 	for b.Loop() {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -86,8 +67,7 @@ func BenchmarkCancel(b *testing.B) {
 // paths (not through the project's os.Root), stats each match, and keeps every path it matched in a process-wide
 // cache. The heap it leaves behind after the walk is reported as retained-B.
 func BenchmarkWalkList(b *testing.B) {
-	dir := benchCorpusPath()
-	r := benchCorpus(b)
+	r, dir := testtree.Corpus(b)
 	retained := func(b *testing.B, before runtime.MemStats) {
 		var after runtime.MemStats
 		runtime.GC()

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -14,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // TestGolden pins the exact results of representative searches; run with -update after an intended change and
 // review the diff.
 func TestGolden(t *testing.T) {
-	r, _ := fixture(t, map[string]string{
+	r, _ := testtree.Root(t, map[string]string{
 		".gitignore":          "dist/\n",
 		"README.md":           "# Demo\n\nSee `Parse` in parse.go.\n",
 		"parse.go":            "package demo\n\n// Parse reads a config.\nfunc Parse(s string) (*Config, error) {\n\tif s == \"\" {\n\t\treturn nil, ErrEmpty\n\t}\n\treturn &Config{Raw: s}, nil\n}\n",

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -11,68 +10,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
-
-func fixture(t *testing.T, files map[string]string) (*os.Root, string) {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	return r, dir
-}
-
-func git(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	// The user's global excludes stay in force: the walk applies them too, as git does.
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("git %v: %v", args, err)
-	}
-	return string(out)
-}
-
-var repoFiles = map[string]string{
-	".gitignore":              "*.log\n/build/\nnode_modules/\n!keep.log\ncoverage\n",
-	"main.go":                 "package main\n// needle in main\n",
-	"keep.log":                "needle kept\n",
-	"debug.log":               "needle ignored\n",
-	"build/out.go":            "needle built\n",
-	"cmd/build/tool.go":       "needle not anchored\n",
-	"node_modules/dep/i.js":   "needle dep\n",
-	"src/.gitignore":          "gen/\n*.tmp\n!important.tmp\n",
-	"src/app.ts":              "const needle = 1\n",
-	"src/gen/api.ts":          "needle generated\n",
-	"src/x.tmp":               "needle tmp\n",
-	"src/important.tmp":       "needle important\n",
-	"src/deep/.gitignore":     "!*.log\n",
-	"src/deep/trace.log":      "needle re-included\n",
-	".hidden/secret.txt":      "needle hidden\n",
-	".env":                    "needle env\n",
-	"docs/coverage/report.md": "needle coverage\n",
-	"bin.dat":                 "needle\x00binary\n",
-}
 
 // The files searched are exactly those git considers part of the project (tracked or untracked, not ignored),
 // less hidden ones unless asked for.
 func TestFilesMatchGit(t *testing.T) {
-	r, dir := fixture(t, repoFiles)
-	git(t, dir, "init", "-q")
-	want := strings.Fields(git(t, dir, "ls-files", "-co", "--exclude-standard"))
+	r, dir := testtree.Root(t, testtree.IgnoreProject())
+	testtree.Git(t, dir, "init", "-q")
+	want := strings.Fields(testtree.Git(t, dir, "ls-files", "-co", "--exclude-standard"))
 	walked := func(opt WalkOptions) []string {
 		var got []string
 		err := walkFiles(context.Background(), r, ".", opt, func(f File) bool {
@@ -99,7 +46,7 @@ func TestFilesMatchGit(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
-	r, _ := fixture(t, repoFiles)
+	r, _ := testtree.Root(t, testtree.IgnoreProject())
 	src := DiskSource{Root: r}
 	paths := func(res Result) []string {
 		var out []string
@@ -160,7 +107,7 @@ func TestSearch(t *testing.T) {
 
 func TestLinesContextAndClipping(t *testing.T) {
 	long := strings.Repeat("a", 1000) + "TARGET" + strings.Repeat("b", 1000)
-	r, _ := fixture(t, map[string]string{
+	r, _ := testtree.Root(t, map[string]string{
 		"f.txt":    "one\ntwo\nthree TARGET\nfour\nfive\n",
 		"crlf.txt": "x\r\nTARGET here\r\ny\r\n",
 		"long.txt": long + "\n",
@@ -197,7 +144,7 @@ func TestCancel(t *testing.T) {
 	for i := range 3000 {
 		files[filepath.Join("d", string(rune('a'+i%26)), "f"+strings.Repeat("x", i%7)+time.Duration(i).String()+".txt")] = strings.Repeat("line of text\n", 200)
 	}
-	r, _ := fixture(t, files)
+	r, _ := testtree.Root(t, files)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	start := time.Now()
@@ -306,7 +253,7 @@ func TestPrefilterAgrees(t *testing.T) {
 		"b.go": "nothing\nfoo\n  bar foo x bar\nfoo\nbar\n",
 		"c.go": "x Close func (a *b) Closer\n",
 	}
-	r, _ := fixture(t, files)
+	r, _ := testtree.Root(t, files)
 	for _, expr := range []string{`func \(\w+ \*\w+\) Close`, `foo.*bar`, `foo\s+bar`, `\bClose\b`, `(?m)^foo$`} {
 		plain, err := regexp.Compile("(?m)" + expr)
 		if err != nil {
@@ -342,7 +289,7 @@ func TestPrefilterAgrees(t *testing.T) {
 
 // Searching one file lists only its own folder (package index checks the same through its lists).
 func TestSearchOneFileIsShallow(t *testing.T) {
-	r, _ := fixture(t, map[string]string{"a.go": "needle\n", "b.go": "needle\n", "sub/a.go": "needle\n", ".hidden": "needle\n"})
+	r, _ := testtree.Root(t, map[string]string{"a.go": "needle\n", "b.go": "needle\n", "sub/a.go": "needle\n", ".hidden": "needle\n"})
 	var listed []string
 	if err := walkFiles(context.Background(), r, ".", WalkOptions{Shallow: true, IncludeHidden: true}, func(f File) bool {
 		listed = append(listed, f.Rel)
@@ -385,7 +332,7 @@ func (s *truncatingSource) Content(f File) ([]byte, func(), error) {
 // search skips that file, as one that vanished, finds the rest, and the process lives on.
 func TestLargeFileCutShortWhileSearched(t *testing.T) {
 	big := strings.Repeat("filler line without the word\n", 40_000) + "needle at the end\n" // ~1.1 MB
-	r, dir := fixture(t, map[string]string{"a.txt": "needle a\n", "big.txt": big, "z.txt": "needle z\n"})
+	r, dir := testtree.Root(t, map[string]string{"a.txt": "needle a\n", "big.txt": big, "z.txt": "needle z\n"})
 	src := &truncatingSource{DiskSource: DiskSource{Root: r}, dir: dir, victim: "big.txt"}
 	res, err := Search(context.Background(), src, ".", Options{Query: "needle", Output: OutputFiles})
 	if err != nil {

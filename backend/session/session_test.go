@@ -6,18 +6,15 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 // makeProject makes root/{a/b/,a/f.txt} beside a sibling secret file outside the root.
 func makeProject(t *testing.T) (root, outside string) {
 	t.Helper()
-	base := t.TempDir()
-	root = filepath.Join(base, "proj")
-	must(t, os.MkdirAll(filepath.Join(root, "a", "b"), 0o755))
-	must(t, os.WriteFile(filepath.Join(root, "a", "f.txt"), []byte("inside"), 0o644))
-	outside = filepath.Join(base, "secret.txt")
-	must(t, os.WriteFile(outside, []byte("SECRET"), 0o644))
-	return root, outside
+	base := testtree.Dir(t, map[string]string{"proj/a/b/": "", "proj/a/f.txt": "inside", "secret.txt": "SECRET"})
+	return filepath.Join(base, "proj"), filepath.Join(base, "secret.txt")
 }
 
 func must(t *testing.T, err error) {

@@ -4,6 +4,7 @@
 package testcorpus
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -24,4 +25,13 @@ func GoSrc() string {
 		return filepath.Join(r, "src")
 	}
 	return ""
+}
+
+// Search is the tree the search benchmarks read: $ROOTED_SEARCH_CORPUS when set (bench/search.sh sets it), else
+// GoSrc.
+func Search() string {
+	if dir := os.Getenv("ROOTED_SEARCH_CORPUS"); dir != "" {
+		return dir
+	}
+	return GoSrc()
 }

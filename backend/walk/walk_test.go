@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/ignore/ignoretest"
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 func TestMain(m *testing.M) {
@@ -72,33 +73,6 @@ func TestWalkAgreesWithGit(t *testing.T) {
 	}
 }
 
-// fixture writes files (a trailing "/" makes a folder) into a fresh folder and opens it as a root.
-func fixture(t *testing.T, files map[string]string) (*os.Root, string) {
-	t.Helper()
-	dir := t.TempDir()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if strings.HasSuffix(rel, "/") {
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	return r, dir
-}
-
 // collect walks and returns the visited paths, folders marked with a trailing "/".
 func collect(t *testing.T, r *os.Root, start string, opt Options, visit func(Entry) error) ([]string, error) {
 	t.Helper()
@@ -121,7 +95,7 @@ func collect(t *testing.T, r *os.Root, start string, opt Options, visit func(Ent
 // and a link to a folder.
 func TestOptions(t *testing.T) {
 	t.Parallel()
-	r, dir := fixture(t, map[string]string{
+	r, dir := testtree.Root(t, map[string]string{
 		".gitignore":      "build/\n*.log\n",
 		".hidden/h.go":    "h",
 		"a.go":            "a",
@@ -208,7 +182,7 @@ func TestOptions(t *testing.T) {
 // context end the walk and are returned.
 func TestErrors(t *testing.T) {
 	t.Parallel()
-	r, _ := fixture(t, map[string]string{"a.go": "a", "d/b.go": "b", "d/c.go": "c"})
+	r, _ := testtree.Root(t, map[string]string{"a.go": "a", "d/b.go": "b", "d/c.go": "c"})
 	if _, err := collect(t, r, "a.go", Options{}, nil); !errors.Is(err, ErrNotDir) {
 		t.Errorf("a file as the start: %v, want ErrNotDir", err)
 	}
@@ -236,7 +210,7 @@ func TestErrors(t *testing.T) {
 // file is the one the walk saw even when the folder was renamed meanwhile.
 func TestKeptEntryOpensItsFile(t *testing.T) {
 	t.Parallel()
-	r, dir := fixture(t, map[string]string{"d/a.txt": "hello"})
+	r, dir := testtree.Root(t, map[string]string{"d/a.txt": "hello"})
 	var kept Entry
 	if err := Walk(context.Background(), r, "", Options{}, func(e Entry) error {
 		kept = e.Keep()
@@ -270,7 +244,7 @@ func TestSwappedFolderIsNotEntered(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, dir := fixture(t, map[string]string{"a/x.txt": "x", "b/y.txt": "y"})
+	r, dir := testtree.Root(t, map[string]string{"a/x.txt": "x", "b/y.txt": "y"})
 	got, err := collect(t, r, "", Options{Sorted: true}, func(e Entry) error {
 		if e.Rel == "a/x.txt" { // b is listed but not opened yet: swap it
 			if err := os.RemoveAll(filepath.Join(dir, "b")); err != nil {
