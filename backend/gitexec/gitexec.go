@@ -130,6 +130,8 @@ type Cmd struct {
 	ExtraFiles []*os.File
 	// Started, if set, hears the process id once git has started (to lower its priority).
 	Started func(pid int)
+	// Pipes, for a git that reads a work tree, keeps named pipes there from blocking it (see Pipes).
+	Pipes *Pipes
 }
 
 // Command returns the hardened (and, where possible, sandboxed) git for args.
@@ -161,7 +163,7 @@ func (c Cmd) Run(ctx context.Context, stdin []byte, args ...string) ([]byte, err
 		if c.Started != nil {
 			c.Started(cmd.Process.Pid)
 		}
-		err = cmd.Wait()
+		err = c.wait(ctx, cmd)
 	}
 	if err != nil {
 		name := ""
@@ -171,6 +173,23 @@ func (c Cmd) Run(ctx context.Context, stdin []byte, args ...string) ([]byte, err
 		return stdout.Bytes(), fmt.Errorf("git %s: %v: %s", name, err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.Bytes(), nil
+}
+
+// wait waits for git, keeping the work tree's pipes from blocking it meanwhile when c.Pipes says where.
+func (c Cmd) wait(ctx context.Context, cmd *exec.Cmd) error {
+	if c.Pipes == nil || c.Pipes.Root == nil {
+		return cmd.Wait()
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.Pipes.keepOpen(ctx, stop)
+	}()
+	err := cmd.Wait()
+	close(stop)
+	<-done
+	return err
 }
 
 // WithoutFilters returns c with every attribute filter its repository's configuration defines switched off (their

@@ -1,12 +1,15 @@
 // Package repoinfo describes a project's git repository for the agent's system prompt: the branch, a short status
 // and the last few commits. Every git it starts is gitexec's hardened one (no hooks, no fsmonitor, no filters,
-// no pager, no optional locks), so describing a repository runs nothing the repository names. It never changes
-// the repository. A folder that is not a repository, or a git that fails or takes too long, gives an empty Info.
+// no pager, no optional locks), so describing a repository runs nothing the repository names, and a .gitignore
+// that is a named pipe does not hold it up (gitexec.Pipes). It never changes the repository. A folder that is not
+// a repository, or a git that fails or takes too long, gives an empty Info.
 package repoinfo
 
 import (
 	"context"
+	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/gitexec"
@@ -56,8 +59,13 @@ func Describe(ctx context.Context, dir string) Info {
 			}
 		}
 	}
-	// status reads work-tree files, so filters the repository defines are switched off first.
+	// status reads work-tree files, so filters the repository defines are switched off first, and the named pipes
+	// it would block on are opened for it (those found before at once, new ones after a walk).
 	if sc, err := c.WithoutFilters(ctx); err == nil {
+		if root, err := os.OpenRoot(dir); err == nil {
+			defer root.Close()
+			sc.Pipes = &gitexec.Pipes{Root: root, Known: func() []string { return knownPipes(dir) }, Found: func(p []string) { foundPipes(dir, p) }}
+		}
 		if st, ok := run(sc, "-c", "core.quotePath=false", "status", "--short", "--no-renames", "--ignore-submodules=all"); ok {
 			for _, l := range strings.Split(strings.TrimRight(st, "\n"), "\n") {
 				if l == "" {
@@ -72,4 +80,20 @@ func Describe(ctx context.Context, dir string) Info {
 		}
 	}
 	return info
+}
+
+// pipesSeen remembers, per repository, the named pipes a status found it blocked on, so the next status opens
+// them from its start rather than after a walk.
+var pipesSeen sync.Map // dir -> []string
+
+func knownPipes(dir string) []string {
+	p, _ := pipesSeen.Load(dir)
+	s, _ := p.([]string)
+	return s
+}
+
+func foundPipes(dir string, pipes []string) {
+	if len(pipes) > 0 {
+		pipesSeen.Store(dir, pipes)
+	}
 }

@@ -251,7 +251,7 @@ func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, e
 	if objectsOnly[args[0]] {
 		return c.Run(ctx, stdin, args...)
 	}
-	return r.runWorkTree(ctx, func(ctx context.Context) ([]byte, error) { return c.Run(ctx, stdin, args...) })
+	return r.runWorkTree(ctx, c, stdin, args...)
 }
 
 // gitCmd is the hardened git for the shadow repository; held, when not nil, is the repository lock, which git

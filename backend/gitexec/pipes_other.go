@@ -1,6 +1,6 @@
 //go:build !unix
 
-package snapshot
+package gitexec
 
 // oNonblock: systems without named pipes in the file system need no flag.
 const oNonblock = 0
