@@ -57,17 +57,19 @@ func (n *narrower) searching() func() {
 
 // yield waits while searches run, up to maxYield: a build is background work and the agent waits for its
 // searches, which read the same files (on a 92k-file tree the first search and the build each took longer side by
-// side). A build yields before it starts and between files, so a search never shares the machine with it for
+// side). Any search of the process counts, of the index or of the disk (before the index has started). A build
+// yields before it starts and between files, so a search never shares the machine with it for
 // long; the build goes on between searches. A search running longer than maxYield lets it go on anyway, so a
 // stuck search cannot keep the index from ever being built.
 func (n *narrower) yield() {
-	if n.searches.Load() == 0 || time.Now().Before(n.eager) {
+	busy := func() bool { return n.searches.Load() > 0 || search.Busy() }
+	if !busy() || time.Now().Before(n.eager) {
 		return
 	}
 	n.waiting.Store(true)
 	defer n.waiting.Store(false)
 	deadline := time.Now().Add(maxYield)
-	for n.searches.Load() > 0 {
+	for busy() {
 		if time.Now().After(deadline) {
 			n.eager = time.Now().Add(maxYield / 5) // searches one after another: the build still gets a fifth
 			return

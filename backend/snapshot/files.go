@@ -18,6 +18,7 @@ import (
 // read there), with heavy folders skipped.
 func scanTree(ctx context.Context, root *os.Root) (big, blocking []string) {
 	_ = walk.Walk(ctx, root, "", walk.Options{IncludeHidden: true, Dirs: true}, func(e walk.Entry) error {
+		yieldToSearches(ctx) // between files, when the walk is background work's
 		if e.IsDir() {
 			if isHeavy(e.Name) {
 				return fs.SkipDir

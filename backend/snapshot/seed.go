@@ -79,6 +79,7 @@ func (r *Repo) startDetach() {
 	r.detachStarted, r.detachStop, r.detached = true, stop, done
 	go func() {
 		defer close(done)
+		yieldToSearches(ctx)
 		lock, err := r.lockFile(ctx, true)
 		if err == nil {
 			err = r.detach(ctx, lock)

@@ -339,7 +339,7 @@ func TestNothingThroughLinks(t *testing.T) {
 	if err := os.Symlink(outside, p.path(".git/info/exclude")); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.repo.writeExcludes(); err != nil {
+	if err := p.repo.writeExcludes(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(p.repo.dir, "info", "exclude"))
@@ -349,7 +349,7 @@ func TestNothingThroughLinks(t *testing.T) {
 	// A plain exclude file is used.
 	os.Remove(p.path(".git/info/exclude"))
 	os.WriteFile(p.path(".git/info/exclude"), []byte("*.local\n"), 0o644)
-	p.repo.writeExcludes()
+	p.repo.writeExcludes(context.Background())
 	if b, _ := os.ReadFile(filepath.Join(p.repo.dir, "info", "exclude")); !bytes.Contains(b, []byte("*.local")) {
 		t.Errorf("the project's own exclude file was not used:\n%s", b)
 	}

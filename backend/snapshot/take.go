@@ -85,6 +85,7 @@ func (r *Repo) TakeAfter(ctx context.Context, pause time.Duration, reason string
 	case <-ctx.Done():
 		return Snapshot{}, ctx.Err()
 	}
+	yieldToSearches(ctx)
 	return r.takeLocked(ctx, reason)
 }
 
@@ -112,6 +113,7 @@ func (r *Repo) takeLocked(ctx context.Context, reason string) (Snapshot, error) 
 		return Snapshot{}, err
 	}
 	// The project's refs: a failure to copy them (a broken .git) must not keep the files from being recorded.
+	yieldToSearches(ctx)
 	hist, err := r.history(ctx)
 	if err != nil {
 		slog.Warn("snapshot: the project's refs were not recorded", "root", r.root, "err", err)
@@ -227,17 +229,21 @@ func (r *Repo) stage(ctx context.Context, dirty map[string]bool) error {
 	}
 	if !r.primed || !r.track {
 		if !r.primed || time.Since(r.exclAt) > excludeEvery {
-			if err := r.writeExcludes(); err != nil {
+			yieldToSearches(ctx)
+			if err := r.writeExcludes(ctx); err != nil {
 				return err
 			}
 			r.exclAt = time.Now()
 		}
 		if !r.primed {
+			yieldToSearches(ctx)
 			r.seedFromProject(ctx)
 		}
+		yieldToSearches(ctx)
 		if err := r.forgetEditedDuringScan(ctx); err != nil {
 			return err
 		}
+		yieldToSearches(ctx)
 		if _, err := r.git(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
 			return err
 		}
@@ -312,6 +318,7 @@ func (r *Repo) presentTree(ctx context.Context) (string, int, error) {
 		r.putBackDirty(taken)
 		return "", 0, err
 	}
+	yieldToSearches(ctx)
 	out, err := r.git(ctx, nil, "write-tree")
 	if err != nil {
 		r.putBackDirty(taken)
@@ -323,8 +330,9 @@ func (r *Repo) presentTree(ctx context.Context) (string, int, error) {
 
 // writeExcludes refreshes the shadow repository's exclude file: heavy folders, the user's global excludes and the
 // project's own .git/info/exclude (git is run without the user's configuration, so the rules are passed on here),
-// and files over MaxFileSize found in the tree.
-func (r *Repo) writeExcludes() error {
+// and files over MaxFileSize found in the tree. ctx only says whether this is background work (which yields to
+// searches as it walks); the walk is not cut short.
+func (r *Repo) writeExcludes(ctx context.Context) error {
 	var b strings.Builder
 	b.WriteString("# written by Rooted\n")
 	for _, h := range heavy {
@@ -343,7 +351,11 @@ func (r *Repo) writeExcludes() error {
 			b.WriteByte('\n')
 		}
 	}
-	big, blocking := scanTree(context.Background(), r.fsys)
+	walkCtx := context.Background()
+	if isBackground(ctx) {
+		walkCtx = Background(walkCtx)
+	}
+	big, blocking := scanTree(walkCtx, r.fsys)
 	r.addBlocking(blocking)
 	for _, big := range big {
 		b.WriteString("/" + escapeGlob(big) + "\n")

@@ -1,0 +1,108 @@
+package snapshot
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/search"
+)
+
+// heldSource is a search source whose walk waits until release: a search of it is running until then.
+type heldSource struct {
+	started chan struct{}
+	once    *sync.Once
+	gate    chan struct{}
+}
+
+func (s heldSource) Walk(ctx context.Context, _ string, _ search.WalkOptions, _ func(search.File) bool) error {
+	s.once.Do(func() { close(s.started) })
+	<-s.gate
+	return nil
+}
+
+func (heldSource) Content(search.File) ([]byte, func(), error) {
+	return nil, func() {}, search.ErrNotSearchable
+}
+
+// holdSearch starts a search that runs until the returned function is called.
+func holdSearch(t *testing.T) (release func()) {
+	t.Helper()
+	src := heldSource{started: make(chan struct{}), once: &sync.Once{}, gate: make(chan struct{})}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		search.Search(context.Background(), src, ".", search.Options{Query: "needle"})
+	}()
+	<-src.started
+	var once sync.Once
+	release = func() { once.Do(func() { close(src.gate); <-done }) }
+	t.Cleanup(release)
+	return release
+}
+
+// The first snapshot of a project just opened is background work: while the agent's search runs it waits, and
+// it is taken once the search ends. A snapshot someone waits for (an edit's, taken on a context of its own) does
+// not wait for searches.
+func TestFirstSnapshotWaitsForSearches(t *testing.T) {
+	p := newProject(t, map[string]string{"a.txt": "a\n", "dir/b.txt": "b\n"})
+	eager.Store(0) // not within the moment after an earlier test's long wait
+	release := holdSearch(t)
+	type result struct {
+		snap Snapshot
+		err  error
+	}
+	first := make(chan result, 1)
+	go func() {
+		s, err := p.repo.TakeAfter(Background(ctx), 0, "Project opened")
+		first <- result{s, err}
+	}()
+	select {
+	case r := <-first:
+		t.Fatalf("the first snapshot was taken while a search ran: %+v %v", r.snap, r.err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	release()
+	select {
+	case r := <-first:
+		if r.err != nil || r.snap.ID == "" || r.snap.Paths != nil {
+			t.Fatalf("the first snapshot after the search: %+v %v", r.snap, r.err)
+		}
+		if d, err := p.repo.Diff(ctx, r.snap.ID, "dir/b.txt"); err != nil || d != "" {
+			t.Errorf("the first snapshot does not hold dir/b.txt as it is: %q %v", d, err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the first snapshot was not taken after the search ended")
+	}
+
+	q := newProject(t, map[string]string{"c.txt": "c\n"})
+	holdSearch(t)
+	done := make(chan error, 1)
+	go func() { _, err := q.repo.Take(ctx, "Backup before file mod"); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a snapshot taken for an edit waited for a search")
+	}
+}
+
+// A search that never ends does not keep the first snapshot from being taken: background work waits at most
+// maxYield at a time.
+func TestFirstSnapshotIsNotStarvedBySearches(t *testing.T) {
+	p := newProject(t, map[string]string{"a.txt": "a\n"})
+	holdSearch(t)
+	done := make(chan error, 1)
+	go func() { _, err := p.repo.TakeAfter(Background(ctx), 0, "Project opened"); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the first snapshot waited for a search that does not end")
+	}
+}
