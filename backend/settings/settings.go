@@ -113,6 +113,23 @@ type file struct {
 type User struct {
 	// Instructions are the user's own standing instructions to the agent, added to every system prompt.
 	Instructions string `json:"instructions,omitempty"`
+	// StepLimit is how many model calls one request may take before the agent stops and offers to continue
+	// (0: DefaultStepLimit).
+	StepLimit int `json:"step_limit,omitempty"`
+}
+
+// DefaultStepLimit and MaxStepLimit bound the agent's steps per request.
+const (
+	DefaultStepLimit = 100
+	MaxStepLimit     = 10_000
+)
+
+// Steps is the step limit in force: the user's, or DefaultStepLimit.
+func (u User) Steps() int {
+	if u.StepLimit <= 0 {
+		return DefaultStepLimit
+	}
+	return min(u.StepLimit, MaxStepLimit)
 }
 
 // MaxInstructions bounds the user's instructions, in bytes.
@@ -136,6 +153,21 @@ func (s *Store) SetUser(u User) error {
 	}
 	f.User = u
 	return s.save(f)
+}
+
+// UpdateUser changes the settings that apply to every project with f, read and written under the store's lock, so
+// a change to one field keeps another saved meanwhile.
+func (s *Store) UpdateUser(f func(*User) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	file, err := s.load()
+	if err != nil {
+		return err
+	}
+	if err := f(&file.User); err != nil {
+		return err
+	}
+	return s.save(file)
 }
 
 // Store reads and writes settings.json.

@@ -117,3 +117,8 @@ export interface RepoInfo {
 }
 export const repoInfo = (): Promise<RepoInfo> => wrap(() => Agent.RepoInfo() as Promise<RepoInfo>)
 export const saveUserInstructions = (text: string): Promise<Instructions> => wrap(() => Settings.SaveUserInstructions(text) as Promise<Instructions>)
+
+// The step limit: how many model calls one request may take before the agent stops and offers Continue (settings.json,
+// the same for every project; 100 until set).
+export const loadStepLimit = (): Promise<number> => wrap(() => Settings.StepLimit())
+export const saveStepLimit = (n: number): Promise<number> => wrap(() => Settings.SaveStepLimit(n))

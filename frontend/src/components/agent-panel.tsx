@@ -4,7 +4,8 @@ import { mentionAt } from '../agent/mentions'
 import { planToolName } from '../agent/plan'
 import { formatCost } from '../llm/cost'
 import { contextWindow, listModels } from '../llm/providers'
-import { setStepLimit, stepLimit, useAgentSession } from '../stores/agent-session'
+import { useAgentSession } from '../stores/agent-session'
+import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { MessageText } from './message-text'
 import { ToolCard } from './tool-card'
 
@@ -61,6 +62,24 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
       refreshSettings()
     }
   }, [settingsSeq, refreshProviders, refreshSettings])
+  // The step limit is a setting (settings.json); the box under the request shows and changes it.
+  const [steps, setSteps] = useState('')
+  useEffect(() => {
+    let live = true
+    stepLimit()
+      .then((n) => {
+        if (live) setSteps(String(n))
+      })
+      .catch(() => undefined)
+    return () => {
+      live = false
+    }
+  }, [settingsSeq])
+  const changeSteps = (value: string) => {
+    setSteps(value)
+    const n = Number(value)
+    if (Number.isInteger(n) && n > 0) void setStepLimit(n).catch(() => undefined)
+  }
   useEffect(() => {
     void end.current?.scrollIntoView({ block: 'end' }) // returns a promise in recent Chromium; effects must not
   }, [s.conv.items])
@@ -329,8 +348,9 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
             <input
               type="number"
               min={1}
-              defaultValue={stepLimit()}
-              onChange={(e) => setStepLimit(Number(e.target.value))}
+              max={10000}
+              value={steps}
+              onChange={(e) => changeSteps(e.target.value)}
               data-testid="agent-step-limit"
               style={{ width: '4.5em', marginLeft: 4 }}
               aria-label="Step limit"

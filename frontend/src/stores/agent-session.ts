@@ -4,26 +4,17 @@ import { cutBefore, snapshotBefore, titleFrom, type Item, type ToolItem } from '
 import { compactedMessages, splitForCompaction } from '../agent/context'
 import { attachMentions } from '../agent/mentions'
 import { planTool, planToolName } from '../agent/plan'
-import { defaultMaxSteps, runTurn, summarise, type TurnEvent } from '../agent/run-turn'
+import { runTurn, summarise, type TurnEvent } from '../agent/run-turn'
 import { instructions } from '../agent/system-prompt'
 import { applyTurnEvent, endTurn, newStream, timeId, withNotice } from '../agent/turn-state'
 import { contextWindow, createModel } from '../llm/providers'
 import type { LanguageModel } from 'ai'
 import { useAgentConfig } from './agent-config'
 import { useConversationStore } from './conversation-store'
+import { stepLimit } from './step-limit'
 import { useToolCalls } from './tool-calls'
 
 export type { Approval } from './tool-calls'
-
-// The step limit is a setting of this window (kept in its local storage), the same for every project.
-const stepLimitKey = 'rooted.agent.stepLimit'
-export function stepLimit(): number {
-  const n = Number(globalThis.localStorage?.getItem(stepLimitKey))
-  return Number.isInteger(n) && n > 0 ? n : defaultMaxSteps
-}
-export function setStepLimit(n: number): void {
-  if (Number.isInteger(n) && n > 0) globalThis.localStorage?.setItem(stepLimitKey, String(n))
-}
 
 // ModelFactory makes the model for a provider; tests and the window use the real one.
 export type ModelFactory = typeof createModel
@@ -91,7 +82,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         }
         const cwd = await callTool('get_working_directory', {}).catch(() => null)
         const repo = await repoInfo().catch(() => null)
-        const limit = stepLimit()
+        const limit = await stepLimit()
         const res = await runTurn({
           model,
           instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode }),

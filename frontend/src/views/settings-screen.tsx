@@ -19,6 +19,7 @@ import { ErrorNotice } from '../components/error-notice'
 import { PermissionRules } from '../components/permission-rules'
 import type { Price } from '../llm/cost'
 import { listModels } from '../llm/providers'
+import { setStepLimit, stepLimit } from '../stores/step-limit'
 
 interface Props {
   onClose: (changed: boolean) => void
@@ -56,11 +57,15 @@ export function SettingsScreen({ onClose }: Props) {
   const [saved, setSaved] = useState('')
   const [changed, setChanged] = useState(false)
   const [userText, setUserText] = useState('')
+  const [steps, setSteps] = useState('')
 
   useEffect(() => {
     loadProviders().then(setProvs).catch((e: unknown) => setError(toBackendError(e)))
     loadInstructions()
       .then((v) => setUserText(v.user))
+      .catch(() => undefined)
+    stepLimit()
+      .then((n) => setSteps(String(n)))
       .catch(() => undefined)
     projectSettings()
       .then((p) => {
@@ -189,6 +194,26 @@ export function SettingsScreen({ onClose }: Props) {
             <button type="submit" data-testid="provider-save">Save provider</button>
           </form>
         ) : null}
+
+        <h3>Agent</h3>
+        <form
+          className="step-limit"
+          onSubmit={(ev) => {
+            ev.preventDefault()
+            setStepLimit(Number(steps))
+              .then((n) => {
+                setSteps(String(n))
+                done(`the agent stops after ${n} steps of one request and offers Continue`)
+              })
+              .catch(fail)
+          }}
+        >
+          <label>
+            Step limit: the most model calls one request may take before the agent stops and offers Continue (every project; 100 by default){' '}
+            <input type="number" min={1} max={10000} value={steps} onChange={(e) => setSteps(e.target.value)} required data-testid="settings-step-limit" style={{ width: '6em' }} />
+          </label>
+          <button type="submit" data-testid="settings-step-limit-save">Save step limit</button>
+        </form>
 
         <h3>Your instructions</h3>
         <form

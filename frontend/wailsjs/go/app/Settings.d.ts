@@ -8,4 +8,8 @@ export function Project():Promise<app.ProjectSettings>;
 
 export function Save(arg1:app.ProjectSettingsInput):Promise<app.ProjectSettings>;
 
+export function SaveStepLimit(arg1:number):Promise<number>;
+
 export function SaveUserInstructions(arg1:string):Promise<app.InstructionsView>;
+
+export function StepLimit():Promise<number>;

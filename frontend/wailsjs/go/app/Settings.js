@@ -14,6 +14,14 @@ export function Save(arg1) {
   return window['go']['app']['Settings']['Save'](arg1);
 }
 
+export function SaveStepLimit(arg1) {
+  return window['go']['app']['Settings']['SaveStepLimit'](arg1);
+}
+
 export function SaveUserInstructions(arg1) {
   return window['go']['app']['Settings']['SaveUserInstructions'](arg1);
+}
+
+export function StepLimit() {
+  return window['go']['app']['Settings']['StepLimit']();
 }
