@@ -62,9 +62,12 @@ func onPath(dir string, path []string) bool {
 }
 
 // PackageCacheDirs are a project's own package caches under dir (ToolCacheDir): npm's (its _cacache a link to the
-// user's), pnpm's store, bun's and yarn's caches.
+// user's), pnpm's store, bun's and yarn's caches, and cargo's registry (CargoHome).
 func PackageCacheDirs(dir string) []string {
-	return []string{filepath.Join(dir, "npm"), filepath.Join(dir, "pnpm-store"), filepath.Join(dir, "bun-cache"), filepath.Join(dir, "yarn-cache")}
+	return []string{
+		filepath.Join(dir, "npm"), filepath.Join(dir, "pnpm-store"), filepath.Join(dir, "bun-cache"), filepath.Join(dir, "yarn-cache"),
+		CargoRegistryDir(dir),
+	}
 }
 
 // PackageCaches creates the project's own package caches under dir and returns the environment that points npm,

@@ -104,9 +104,11 @@ var secretKey = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // CargoHome gives sandboxed cargo a home of its own under dir: the user's config.toml without its tokens and
-// credential providers, and links to the user's bin, registry and git folders; it returns CARGO_HOME (nil when
-// the user has no cargo home). cargo's own config.toml may hold [registry] token, so the sandbox cannot read it.
-func CargoHome(dir string, getenv func(string) string) []string {
+// credential providers, links to the user's bin and git folders, and as its registry the project's own under
+// cacheDir (ToolCacheDir; CargoRegistryDir), which shows what the user's registry holds and takes what cargo
+// downloads; it returns CARGO_HOME (nil when the user has no cargo home). cargo's own config.toml may hold
+// [registry] token, so the sandbox cannot read it.
+func CargoHome(dir, cacheDir string, getenv func(string) string) []string {
 	user := getenv("CARGO_HOME")
 	if user == "" {
 		home, _ := os.UserHomeDir()
@@ -128,11 +130,17 @@ func CargoHome(dir string, getenv func(string) string) []string {
 			break
 		}
 	}
-	for _, sub := range []string{"bin", "registry", "git"} {
+	for _, sub := range []string{"bin", "git"} {
 		if _, err := os.Stat(filepath.Join(user, sub)); err == nil {
 			os.Symlink(filepath.Join(user, sub), filepath.Join(own, sub))
 		}
 	}
+	registry := CargoRegistryDir(cacheDir)
+	if err := os.MkdirAll(registry, 0o700); err != nil {
+		return []string{"CARGO_HOME=" + own}
+	}
+	mirrorRegistry(filepath.Join(user, "registry"), registry)
+	os.Symlink(registry, filepath.Join(own, "registry"))
 	return []string{"CARGO_HOME=" + own}
 }
 

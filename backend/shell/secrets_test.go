@@ -108,7 +108,7 @@ func newHome(t *testing.T) home {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(h.tmp, os.Getenv)...)
+	goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(h.tmp, filepath.Join(base, "toolcache"), os.Getenv)...)
 	goEnv = append(goEnv, shell.PackageCaches(filepath.Join(base, "toolcache"), os.Getenv)...)
 	h.policy.Writable = append(h.policy.Writable, shell.PackageCacheDirs(filepath.Join(base, "toolcache"))...)
 	h.env = shell.Env(os.Environ(), nil, append([]string{"TMPDIR=" + h.tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...)

@@ -69,7 +69,7 @@ func execShell(d Deps) *tool.Tool {
 			goEnv, _ := shell.GoCaches(shell.ToolCacheDir(info.Root), proj.Network, os.Getenv) // writable in the policy
 			// git and cargo read credentials from the user's configuration; commands get filtered copies instead.
 			gitEnv, _ := gitconfig.SandboxGlobal(tmp, os.Getenv)
-			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, os.Getenv)...)
+			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, shell.ToolCacheDir(info.Root), os.Getenv)...)
 			goEnv = append(goEnv, shell.PackageCaches(shell.ToolCacheDir(info.Root), os.Getenv)...) // writable in the policy
 			// npm and pip read credentials from the user's config files; commands get empty ones instead.
 			npmrc := filepath.Join(tmp, ".npmrc")
