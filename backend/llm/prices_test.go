@@ -17,11 +17,10 @@ func TestPricesPerModel(t *testing.T) {
 	s := NewStore(path, func(string) string { return "" })
 	cached := 0.3
 	sonnet := Price{Input: 3, Output: 15, CachedInput: &cached}
-	c, err := s.SaveProvider(ProviderChange{ID: "a", Kind: "anthropic", BaseURL: "https://api.anthropic.com/v1", Model: "claude-sonnet", Price: &sonnet})
-	if err != nil {
+	if _, err := s.SaveProvider(ProviderChange{ID: "a", Kind: "anthropic", BaseURL: "https://api.anthropic.com/v1", Model: "claude-sonnet", Price: &sonnet}); err != nil {
 		t.Fatal(err)
 	}
-	c, err = s.SaveProvider(ProviderChange{ID: "a", Kind: "anthropic", BaseURL: "https://api.anthropic.com/v1", Model: "claude-haiku", Price: &Price{Input: 1, Output: 5}})
+	c, err := s.SaveProvider(ProviderChange{ID: "a", Kind: "anthropic", BaseURL: "https://api.anthropic.com/v1", Model: "claude-haiku", Price: &Price{Input: 1, Output: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
