@@ -18,6 +18,7 @@ func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 }
 
 func TestCallExitCodes(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestCallExitCodes(t *testing.T) {
 }
 
 func TestToolsJSON(t *testing.T) {
+	t.Parallel()
 	code, out, _ := run(t, "", "tools", "--json")
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
@@ -94,6 +96,7 @@ func TestToolsJSON(t *testing.T) {
 }
 
 func TestReadEditLs(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	r := func(args ...string) (int, string, string) {
 		t.Helper()

@@ -22,6 +22,7 @@ func searchProject(t *testing.T) string {
 }
 
 func TestSearchAndFind(t *testing.T) {
+	t.Parallel()
 	root := searchProject(t)
 	tests := []struct {
 		name      string
@@ -84,6 +85,7 @@ func TestSearchAndFind(t *testing.T) {
 
 // Every subcommand documents itself with --help and exits 0.
 func TestEveryCommandHasHelp(t *testing.T) {
+	t.Parallel()
 	for _, c := range commands() {
 		code, _, errOut := run(t, "", c.name, "--help")
 		if code != ExitOK || !strings.Contains(errOut, "Usage: rooted "+c.name) {
@@ -94,6 +96,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 
 // rooted mcp checks its flags before it looks for the server, so a typo reads as any other command's.
 func TestMCPUsage(t *testing.T) {
+	t.Parallel()
 	code, _, errOut := run(t, "", "mcp", "extra")
 	if code != ExitUsage || !strings.Contains(errOut, `unexpected argument "extra"`) || !strings.Contains(errOut, "Usage: rooted mcp") {
 		t.Errorf("exit %d, %q", code, errOut)

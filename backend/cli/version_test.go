@@ -39,6 +39,7 @@ func TestVersion(t *testing.T) {
 
 // rooted open checks the folder before looking for the desktop app, so a typo gets the right message.
 func TestOpenRefusesWhatIsNotAFolder(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "notes.txt")
 	os.WriteFile(file, []byte("x"), 0o644)

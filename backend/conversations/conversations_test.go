@@ -10,6 +10,7 @@ import (
 )
 
 func TestSaveListRenameDelete(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	s := ForProject(base, "/home/me/shop")
 	clock := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
@@ -56,6 +57,7 @@ func TestSaveListRenameDelete(t *testing.T) {
 }
 
 func TestIDsCannotNameOtherFiles(t *testing.T) {
+	t.Parallel()
 	s := ForProject(t.TempDir(), "/p")
 	for _, id := range []string{"../x", "a/b", "", "..", "a.json"} {
 		if _, err := s.Save(id, "t", json.RawMessage(`{}`)); !errors.Is(err, ErrBadID) {
@@ -69,6 +71,7 @@ func TestIDsCannotNameOtherFiles(t *testing.T) {
 
 // A damaged file (a crash of some other writer, a disk full) does not hide the others.
 func TestDamagedFileIsSkipped(t *testing.T) {
+	t.Parallel()
 	s := ForProject(t.TempDir(), "/p")
 	s.Save("good", "Good", json.RawMessage(`{}`))
 	os.WriteFile(filepath.Join(s.dir, "bad.json"), []byte(`{"id":"bad",`), 0o600)

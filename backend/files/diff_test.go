@@ -10,6 +10,7 @@ import (
 )
 
 func TestDiffFormat(t *testing.T) {
+	t.Parallel()
 	before := "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n"
 	after := strings.Replace(before, "two\n", "TWO\n", 1)
 	want := "--- a/f.txt\n+++ b/f.txt\n@@ -1,5 +1,5 @@\n one\n-two\n+TWO\n three\n four\n five\n"
@@ -31,6 +32,7 @@ func TestDiffFormat(t *testing.T) {
 // TestDiffAppliesWithGit checks the diff by what matters about it: git apply turns before into after with it.
 // The cases are random edits of a small vocabulary of lines, so that lines repeat as they do in code.
 func TestDiffAppliesWithGit(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
@@ -89,6 +91,7 @@ func TestDiffAppliesWithGit(t *testing.T) {
 
 // A large rewrite goes past the edit bound and is still a correct diff.
 func TestDiffBeyondEditBound(t *testing.T) {
+	t.Parallel()
 	var a, b strings.Builder
 	for i := range maxDiffEdits + 10 {
 		a.WriteString("a" + strings.Repeat("x", i%7) + "\n")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestApplyEdits(t *testing.T) {
+	t.Parallel()
 	src := "func a() {\n\treturn 1\n}\n\nfunc b() {\n\treturn 1\n}\n"
 	tests := []struct {
 		name    string
@@ -62,6 +63,7 @@ func TestApplyEdits(t *testing.T) {
 // A search that misses only by whitespace is applied when exactly one run of lines matches with whitespace
 // ignored, with the replacement moved to the file's indentation; never when two runs match.
 func TestWhitespaceFallback(t *testing.T) {
+	t.Parallel()
 	goSrc := "func a() {\n\tif x {\n\t\treturn 1\n\t}\n}\n"
 	tests := []struct {
 		name, content string
@@ -101,6 +103,7 @@ func TestWhitespaceFallback(t *testing.T) {
 }
 
 func TestPatchRefusesBinaryAndLeavesFileOnFailure(t *testing.T) {
+	t.Parallel()
 	r, dir := testtree.Root(t, nil)
 	os.WriteFile(filepath.Join(dir, "bin"), []byte("a\x00b"), 0o644)
 	if _, err := Patch(r, "bin", []Edit{{Search: "a", Replace: "c"}}, nil); !errors.Is(err, ErrBinary) {

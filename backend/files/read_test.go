@@ -19,6 +19,7 @@ func rootWith(t testing.TB, name, content string) *os.Root {
 }
 
 func TestReadLineAccounting(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 200_000) // longer than the reader's buffer: one line, not several
 	tests := []struct {
 		name, content string
@@ -54,6 +55,7 @@ func TestReadLineAccounting(t *testing.T) {
 }
 
 func TestReadRefusals(t *testing.T) {
+	t.Parallel()
 	r := rootWith(t, "elf", "\x7fELF\x02\x01\x01\x00\x00\x00")
 	_, err := Read(r, "elf", ReadOptions{})
 	var fe *Error
@@ -85,6 +87,7 @@ func BenchmarkRead1MB(b *testing.B) {
 
 // A binary file is refused with what it looks like, so the model knows not to try again with other options.
 func TestReadNamesBinaryKinds(t *testing.T) {
+	t.Parallel()
 	tar := make([]byte, 512)
 	copy(tar, "src/\x00")
 	copy(tar[257:], "ustar\x0000")
@@ -116,6 +119,7 @@ func TestReadNamesBinaryKinds(t *testing.T) {
 // A line range at the start of a huge file returns at once: the read stops after the range instead of counting
 // every line, and says the total is unknown. A slow read fails the test by its deadline, not by a timing.
 func TestReadRangeStopsAtTheRange(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "huge.log")
 	head := strings.Repeat("a log line of text, long enough to pass the binary sniff\n", 400)

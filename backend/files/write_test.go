@@ -27,6 +27,7 @@ func noTempFiles(t *testing.T, dir string) {
 }
 
 func TestWriteCreatesKeepsModeAndLeavesNoTemp(t *testing.T) {
+	t.Parallel()
 	r, dir := testtree.Root(t, nil)
 	w, err := Write(r, filepath.Join("a", "b", "new.txt"), []byte("hello"), nil)
 	if err != nil || !w.Created || w.Size != 5 {
@@ -57,6 +58,7 @@ func TestWriteCreatesKeepsModeAndLeavesNoTemp(t *testing.T) {
 }
 
 func TestWriteThroughSymlink(t *testing.T) {
+	t.Parallel()
 	r, dir := testtree.Root(t, nil)
 	os.Mkdir(filepath.Join(dir, "d"), 0o755)
 	os.WriteFile(filepath.Join(dir, "d", "real.txt"), []byte("old"), 0o644)
@@ -90,6 +92,7 @@ func TestWriteThroughSymlink(t *testing.T) {
 }
 
 func TestWritePreconditionVetoes(t *testing.T) {
+	t.Parallel()
 	r, dir := testtree.Root(t, nil)
 	os.WriteFile(filepath.Join(dir, "f"), []byte("old"), 0o644)
 	veto := errors.New("veto")
@@ -127,6 +130,7 @@ func TestHelperWriter(t *testing.T) {
 
 // A kill at any moment leaves the file wholly old or wholly new.
 func TestKillMidWrite(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}

@@ -25,6 +25,7 @@ const sample = `# a comment
 `
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	got := Parse([]byte(sample))
 	want := map[string][]string{
 		"core.hookspath":                {".githooks"},
@@ -48,6 +49,7 @@ func TestParse(t *testing.T) {
 
 // git itself reads the sample the same way, key by key (git config --list names keys as Parse does).
 func TestParseAgreesWithGit(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}

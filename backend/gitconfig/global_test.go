@@ -12,6 +12,7 @@ import (
 // A command's git sees the user's name, aliases-free settings and URL rewrites, and none of the credentials or
 // programs: a token in a url.<base>, an http.extraHeader, credential helpers, a forge token, core.fsmonitor.
 func TestSandboxGlobalLeavesOutCredentials(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(`[user]
 	name = Me

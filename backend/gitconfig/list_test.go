@@ -11,6 +11,7 @@ import (
 // List reads a file as git does, where a line-by-line reading goes wrong: a byte-order mark, a comment longer than
 // any buffer, a "]" inside a value, a key on the header's line, capital letters. Includes are keys, not followed.
 func TestListReadsAsGitDoes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, file string
 		want       map[string][]string
@@ -33,6 +34,7 @@ func TestListReadsAsGitDoes(t *testing.T) {
 
 // Without removes keys as git reads them, and leaves the rest as it was.
 func TestWithout(t *testing.T) {
+	t.Parallel()
 	file := "\ufeff[core]\n\tbare = false\n[CORE] FsMonitor = \"x ]\"\n[alias]\n\tst = !sh\n\tco = checkout\n"
 	got, err := Without(context.Background(), []byte(file), []string{"core.fsmonitor", "alias.st"})
 	if err != nil {

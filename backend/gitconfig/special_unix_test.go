@@ -14,6 +14,7 @@ import (
 // The user's git configuration and the excludes file it names are read as every file Rooted reads for itself: a
 // pipe, a link to /dev/zero or a file over 1 MiB there is skipped, and the sandbox's copy is written at once.
 func TestSandboxGlobalSkipsSpecialFiles(t *testing.T) {
+	t.Parallel()
 	cases := map[string]func(home string){
 		"~/.gitconfig is a fifo": func(home string) { syscall.Mkfifo(filepath.Join(home, ".gitconfig"), 0o644) },
 		"~/.gitconfig is /dev/zero": func(home string) {

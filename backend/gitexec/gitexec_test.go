@@ -92,6 +92,7 @@ func TestEnvironmentIsAllowListed(t *testing.T) {
 
 // Sandboxed, git writes only where it was told it may.
 func TestSandboxedGitWritesOnlyWhereAllowed(t *testing.T) {
+	t.Parallel()
 	if !Sandboxed() {
 		t.Skip("no OS sandbox here: " + shell.Probe(shell.Policy{}).Reason)
 	}

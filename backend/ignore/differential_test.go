@@ -4,7 +4,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,14 +14,8 @@ import (
 // TestDifferentialAgainstGit judges the matcher by git on random trees: every path's Ignored answer against git
 // check-ignore, and the files a walk through Dir reaches against git ls-files -o --exclude-standard.
 func TestDifferentialAgainstGit(t *testing.T) {
-	seeds := ignoretest.Seeds(300)
-	failed := 0
-	for _, seed := range seeds {
-		tree, dir, truth := ignoretest.Judged(t, seed)
-		root, err := os.OpenRoot(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+	t.Parallel()
+	ignoretest.Check(t, ignoretest.Seeds(300), func(t *testing.T, tree ignoretest.Tree, root *os.Root, truth ignoretest.Truth) []string {
 		m := newWith(root, nil)
 		var diffs []string
 		for _, p := range tree.Paths() {
@@ -32,19 +25,8 @@ func TestDifferentialAgainstGit(t *testing.T) {
 				diffs = append(diffs, "Ignored("+p+") = "+strconv.FormatBool(got)+", git check-ignore says "+strconv.FormatBool(want))
 			}
 		}
-		diffs = append(diffs, ignoretest.Diff("walk", walkFiles(root, m), truth.Untracked)...)
-		root.Close()
-		if len(diffs) > 0 {
-			failed++
-			slices.Sort(diffs)
-			if failed <= 5 {
-				t.Errorf("%s  %s", tree, strings.Join(diffs, "\n  "))
-			}
-		}
-	}
-	if failed > 0 {
-		t.Errorf("%d of %d trees disagree with git", failed, len(seeds))
-	}
+		return append(diffs, ignoretest.Diff("walk", walkFiles(root, m), truth.Untracked)...)
+	})
 }
 
 // walkFiles walks as the search and snapshot walks do: not into .git or ignored directories, Dir per directory.

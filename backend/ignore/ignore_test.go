@@ -32,6 +32,7 @@ func gitIgnored(t *testing.T, dir string, paths []string) map[string]bool {
 }
 
 func TestMatchesGitCheckIgnore(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		".gitignore":              "*.log\n/build/\nnode_modules/\n!important.log\ntmp\n*.o\ndocs/**/*.pdf\n",
 		"app.log":                 "",
@@ -97,6 +98,7 @@ func TestMatchesGitCheckIgnore(t *testing.T) {
 
 // Dir gives the same answers as Ignored for the entries of directories that are not themselves ignored.
 func TestDirAgreesWithIgnored(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Dir(t, map[string]string{
 		".gitignore":         "*.log\n/build/\n!keep.log\n",
 		"src/.gitignore":     "gen/\n!x.log\n",
@@ -131,6 +133,7 @@ func TestDirAgreesWithIgnored(t *testing.T) {
 
 // The user's global excludes apply below the project's own files, as git applies them.
 func TestGlobalExcludesAgreeWithGit(t *testing.T) {
+	t.Parallel()
 	home := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(home, ".config", "git"), 0o755); err != nil {
 		t.Fatal(err)
@@ -177,6 +180,7 @@ func TestGlobalExcludesAgreeWithGit(t *testing.T) {
 
 // .ignore files (honoured by ripgrep and others) take precedence over .gitignore in the same directory.
 func TestDotIgnore(t *testing.T) {
+	t.Parallel()
 	dir := testtree.Dir(t, map[string]string{
 		".gitignore":     "*.gen\n",
 		".ignore":        "!wanted.gen\nbig-fixtures/\n",
@@ -197,6 +201,7 @@ func TestDotIgnore(t *testing.T) {
 
 // Shapes users met where Rooted once disagreed with git, each judged by git check-ignore on its own small tree.
 func TestShapesGitAgreesOn(t *testing.T) {
+	t.Parallel()
 	cases := map[string]map[string]string{
 		"single-character wildcard in a nested file": {"s/.gitignore": "?.go\n", "s/f.go": "", "s/ff.go": ""},
 		"dir/* then !dir/file re-includes the file": {
@@ -268,6 +273,7 @@ func TestGlobalExcludesFileAgreesWithGit(t *testing.T) {
 			t.Setenv("HOME", home)
 			t.Setenv("XDG_CONFIG_HOME", "")
 			os.Unsetenv("XDG_CONFIG_HOME")
+			t.Setenv("GIT_CONFIG_GLOBAL", "") // restored when the test ends, unlike a bare Unsetenv
 			os.Unsetenv("GIT_CONFIG_GLOBAL")
 			want := filepath.Join(home, ".config", "git", "ignore")
 			if out, err := exec.Command("git", "config", "--global", "--path", "--get", "core.excludesFile").Output(); err == nil {

@@ -17,6 +17,7 @@ import (
 // Every ignore location may hold what a sandboxed command can make there: a named pipe, a link to a device that
 // never ends, a file over the limit. None may hang the matcher or fill memory; the rules elsewhere still apply.
 func TestSpecialFilesAtIgnoreLocations(t *testing.T) {
+	t.Parallel()
 	locations := []string{".gitignore", ".ignore", "sub/.gitignore", "sub/.ignore", ".git/info/exclude"}
 	kinds := map[string]func(t *testing.T, p string){
 		"fifo": func(t *testing.T, p string) {
@@ -111,6 +112,7 @@ func TestSpecialGlobalExcludes(t *testing.T) {
 			setup(t, home)
 			t.Setenv("HOME", home)
 			t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+			t.Setenv("GIT_CONFIG_GLOBAL", "") // restored when the test ends, unlike a bare Unsetenv
 			os.Unsetenv("GIT_CONFIG_GLOBAL")
 			done := make(chan rules, 1)
 			go func() { done <- loadGlobal() }()

@@ -24,6 +24,7 @@ func paths(fs []File) string {
 // AGENTS.md wins over CLAUDE.md in each folder on the way to the working directory; a link out of the project and
 // a pipe are never read; a file over the per-file cap is cut on a character boundary.
 func TestFind(t *testing.T) {
+	t.Parallel()
 	outside := filepath.Join(t.TempDir(), "secret.md")
 	os.WriteFile(outside, []byte("SECRET"), 0o600)
 	root, dir := testtree.Root(t, map[string]string{
@@ -61,6 +62,7 @@ func TestFind(t *testing.T) {
 
 // Where there is no AGENTS.md, CLAUDE.md, then copilot-instructions.md; and the total is capped.
 func TestFindFallbacksAndTotal(t *testing.T) {
+	t.Parallel()
 	root, _ := testtree.Root(t, map[string]string{
 		".github/copilot-instructions.md": strings.Repeat("c", 15<<10),
 		"a/CLAUDE.md":                     strings.Repeat("a", 15<<10),
@@ -83,6 +85,7 @@ func TestFindFallbacksAndTotal(t *testing.T) {
 // A pipe, a link to /dev/zero (refused as a link out of the project) and a 2 MiB file at every instruction
 // location: Find returns at once and reads none of them.
 func TestFindSpecialFiles(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md", "sub/AGENTS.md"} {
 		for kind, create := range map[string]func(p string) error{
 			"fifo":     func(p string) error { return syscall.Mkfifo(p, 0o644) },

@@ -16,6 +16,7 @@ func words(t *testing.T, line string) []string {
 }
 
 func TestDecideCommand(t *testing.T) {
+	t.Parallel()
 	allowGit := []Rule{{Action: Allow, Tool: "exec_shell", Command: "git"}}
 	cases := []struct {
 		name    string
@@ -94,6 +95,7 @@ func TestDecideCommand(t *testing.T) {
 
 // Every listed git subcommand either reads or changes in a way Rooted knows; none is both.
 func TestGitTablesDisjoint(t *testing.T) {
+	t.Parallel()
 	for _, sub := range gitReadOnly {
 		for _, c := range gitChanges {
 			if sub == c {
@@ -107,6 +109,7 @@ func TestGitTablesDisjoint(t *testing.T) {
 }
 
 func TestDecideTool(t *testing.T) {
+	t.Parallel()
 	rules := []Rule{{Action: Allow, Tool: "restore_snapshot"}, {Action: Deny, Tool: "write_file"}, {Action: Allow, Tool: "write_file"}}
 	if d := DecideTool("restore_snapshot", rules); d.Action != Allow {
 		t.Errorf("restore_snapshot: %+v", d)
@@ -120,6 +123,7 @@ func TestDecideTool(t *testing.T) {
 }
 
 func TestSuggest(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ command, want string }{
 		{"go test ./...", "go test"},
 		{"go test -run TestX ./pkg", "go test"},
@@ -151,6 +155,7 @@ func TestSuggest(t *testing.T) {
 }
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	r, err := Normalize(Rule{Action: Allow, Command: `  npm   run "build"  `}, shell.Split)
 	if err != nil || r.Command != "npm run build" || r.Tool != "exec_shell" {
 		t.Errorf("normalised: %+v, %v", r, err)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestRecentOrderDedupAndCap(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := NewStore(filepath.Join(dir, "cfg", "recent.json"))
 	now := time.Unix(1_700_000_000, 0)
@@ -52,6 +53,7 @@ func TestRecentOrderDedupAndCap(t *testing.T) {
 }
 
 func TestCorruptFileIsReplacedOnAdd(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "recent.json")
 	if err := os.WriteFile(file, []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 // still comes back whole, not empty after the timeout: the pipes are opened for git while it runs (found by a walk
 // the first time, known from then on), and they read as empty files.
 func TestNamedPipesDoNotBlockTheStatus(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}

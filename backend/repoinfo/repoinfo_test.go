@@ -16,6 +16,7 @@ import (
 // The branch, the status and the last commits, read by a git that runs nothing the repository names: an
 // fsmonitor, a clean filter and a hook that would each leave a mark find it never ran.
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/ignore/ignoretest"
@@ -19,36 +18,17 @@ func TestMain(m *testing.M) {
 // TestWalkAgreesWithGit: on random trees with nested ignore files, the files a search reads, walking the disk,
 // are exactly git's untracked, not ignored files (less links to folders).
 func TestWalkAgreesWithGit(t *testing.T) {
-	failed := 0
-	seeds := ignoretest.Seeds(100)
-	for _, seed := range seeds {
-		tree, dir, truth := ignoretest.Judged(t, seed)
-		root, err := os.OpenRoot(dir)
+	t.Parallel()
+	ignoretest.Check(t, ignoretest.Seeds(100), func(t *testing.T, tree ignoretest.Tree, root *os.Root, truth ignoretest.Truth) []string {
+		got := map[string]bool{}
+		err := DiskSource{Root: root}.Walk(context.Background(), "", WalkOptions{IncludeHidden: true}, func(f File) bool {
+			got[f.Rel] = true
+			f.Release()
+			return true
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := tree.SearchedFiles(truth)
-		walked := func(src Source) map[string]bool {
-			got := map[string]bool{}
-			err := src.Walk(context.Background(), "", WalkOptions{IncludeHidden: true}, func(f File) bool {
-				got[f.Rel] = true
-				f.Release()
-				return true
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return got
-		}
-		diffs := ignoretest.Diff("disk walk", walked(DiskSource{Root: root}), want)
-		root.Close()
-		if len(diffs) > 0 {
-			if failed++; failed <= 3 {
-				t.Errorf("%s  %s", tree, strings.Join(diffs, "\n  "))
-			}
-		}
-	}
-	if failed > 0 {
-		t.Errorf("%d of %d trees disagree with git", failed, len(seeds))
-	}
+		return ignoretest.Diff("disk walk", got, tree.SearchedFiles(truth))
+	})
 }

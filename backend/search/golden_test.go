@@ -16,6 +16,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // TestGolden pins the exact results of representative searches; run with -update after an intended change and
 // review the diff.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	r, _ := testtree.Root(t, map[string]string{
 		".gitignore":          "dist/\n",
 		"README.md":           "# Demo\n\nSee `Parse` in parse.go.\n",

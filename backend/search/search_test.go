@@ -17,6 +17,7 @@ import (
 // The files searched are exactly those git considers part of the project (tracked or untracked, not ignored),
 // less hidden ones unless asked for.
 func TestFilesMatchGit(t *testing.T) {
+	t.Parallel()
 	r, dir := testtree.Root(t, testtree.IgnoreProject())
 	testtree.Git(t, dir, "init", "-q")
 	want := strings.Fields(testtree.Git(t, dir, "ls-files", "-co", "--exclude-standard"))
@@ -46,6 +47,7 @@ func TestFilesMatchGit(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	r, _ := testtree.Root(t, testtree.IgnoreProject())
 	src := DiskSource{Root: r}
 	paths := func(res Result) []string {
@@ -106,6 +108,7 @@ func TestSearch(t *testing.T) {
 }
 
 func TestLinesContextAndClipping(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a", 1000) + "TARGET" + strings.Repeat("b", 1000)
 	r, _ := testtree.Root(t, map[string]string{
 		"f.txt":    "one\ntwo\nthree TARGET\nfour\nfive\n",
@@ -139,7 +142,7 @@ func TestLinesContextAndClipping(t *testing.T) {
 	}
 }
 
-func TestCancel(t *testing.T) {
+func TestCancel(t *testing.T) { // not parallel: it bounds how long a cancelled search takes
 	files := map[string]string{}
 	for i := range 3000 {
 		files[filepath.Join("d", string(rune('a'+i%26)), "f"+strings.Repeat("x", i%7)+time.Duration(i).String()+".txt")] = strings.Repeat("line of text\n", 200)
@@ -157,6 +160,7 @@ func TestCancel(t *testing.T) {
 }
 
 func TestGlob(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		patterns []string
 		path     string
@@ -199,6 +203,7 @@ func mustGlob(t *testing.T, patterns ...string) *Glob {
 }
 
 func TestLiteralFinder(t *testing.T) {
+	t.Parallel()
 	hay := []byte("fun funk func fu\nnc zfunc")
 	for _, needle := range []string{"func", "f", "zf", "nc z", "c", "nope", "fu\nnc", "unc zfunc"} {
 		f := newLiteralFinder([]byte(needle))
@@ -223,6 +228,7 @@ func FuzzLiteralFinder(f *testing.F) {
 }
 
 func TestRequiredLiteral(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		expr      string
 		lit       string
@@ -248,6 +254,7 @@ func TestRequiredLiteral(t *testing.T) {
 
 // A regexp with a literal prefilter finds exactly what the plain regexp finds.
 func TestPrefilterAgrees(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"a.go": "func (s *Server) Close() error {\n\treturn nil\n}\nfunc (c *Conn) Close()\n// Close here\n",
 		"b.go": "nothing\nfoo\n  bar foo x bar\nfoo\nbar\n",
@@ -289,6 +296,7 @@ func TestPrefilterAgrees(t *testing.T) {
 
 // Searching one file lists only its own folder (package index checks the same through its lists).
 func TestSearchOneFileIsShallow(t *testing.T) {
+	t.Parallel()
 	r, _ := testtree.Root(t, map[string]string{"a.go": "needle\n", "b.go": "needle\n", "sub/a.go": "needle\n", ".hidden": "needle\n"})
 	var listed []string
 	if err := walkFiles(context.Background(), r, ".", WalkOptions{Shallow: true, IncludeHidden: true}, func(f File) bool {
@@ -331,6 +339,7 @@ func (s *truncatingSource) Content(f File) ([]byte, func(), error) {
 // A large file is mapped, not read; if it shrinks while it is searched, touching its lost pages faults. The
 // search skips that file, as one that vanished, finds the rest, and the process lives on.
 func TestLargeFileCutShortWhileSearched(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("filler line without the word\n", 40_000) + "needle at the end\n" // ~1.1 MB
 	r, dir := testtree.Root(t, map[string]string{"a.txt": "needle a\n", "big.txt": big, "z.txt": "needle z\n"})
 	src := &truncatingSource{DiskSource: DiskSource{Root: r}, dir: dir, victim: "big.txt"}

@@ -11,6 +11,7 @@ import (
 // An edit that keeps a file's size and mtime (within the file system's timestamp granularity, or by a tool that
 // restores mtimes) is invisible to the cheap check; a watcher's report makes the session compare content.
 func TestChangedForcesContentCheck(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "pkg"), 0o755)
 	file := filepath.Join(dir, "pkg", "a.go")

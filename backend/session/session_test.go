@@ -25,6 +25,7 @@ func must(t *testing.T, err error) {
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	root, outside := makeProject(t)
 	s, err := Open(root)
 	must(t, err)
@@ -82,6 +83,7 @@ func TestResolve(t *testing.T) {
 }
 
 func TestResolveThroughSymlinkedRoot(t *testing.T) {
+	t.Parallel()
 	root, _ := makeProject(t)
 	link := filepath.Join(t.TempDir(), "link")
 	must(t, os.Symlink(root, link))
@@ -98,6 +100,7 @@ func TestResolveThroughSymlinkedRoot(t *testing.T) {
 }
 
 func TestChdir(t *testing.T) {
+	t.Parallel()
 	root, _ := makeProject(t)
 	s, err := Open(root)
 	must(t, err)
@@ -134,6 +137,7 @@ func TestChdir(t *testing.T) {
 }
 
 func TestSetRootReplacesAndResets(t *testing.T) {
+	t.Parallel()
 	root1, _ := makeProject(t)
 	root2, _ := makeProject(t)
 	s, err := Open(root1)
@@ -159,6 +163,7 @@ func TestSetRootReplacesAndResets(t *testing.T) {
 }
 
 func TestNoProject(t *testing.T) {
+	t.Parallel()
 	s := New()
 	if _, err := s.Resolve("x"); !errors.Is(err, ErrNoProject) {
 		t.Errorf("Resolve without a project: %v", err)
@@ -170,6 +175,7 @@ func TestNoProject(t *testing.T) {
 
 // Sessions are independent: one's cwd never moves another's, and one session is safe under concurrent use.
 func TestConcurrentSessions(t *testing.T) {
+	t.Parallel()
 	root, _ := makeProject(t)
 	s1, err := Open(root)
 	must(t, err)

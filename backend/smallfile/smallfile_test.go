@@ -84,6 +84,7 @@ var cases = []struct {
 }
 
 func TestReaders(t *testing.T) {
+	t.Parallel()
 	dir := layout(t)
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -133,6 +134,7 @@ func TestReaders(t *testing.T) {
 
 // A pipe with a writer that never writes: opening and reading must not wait for it.
 func TestFIFOWithWriter(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "exclude")
 	if err := syscall.Mkfifo(p, 0o644); err != nil {
@@ -156,6 +158,7 @@ func TestFIFOWithWriter(t *testing.T) {
 }
 
 func TestErrorNamesPath(t *testing.T) {
+	t.Parallel()
 	dir := layout(t)
 	_, err := Read(filepath.Join(dir, "fifo"))
 	if err == nil || !bytes.Contains([]byte(err.Error()), []byte("fifo")) || !bytes.Contains([]byte(err.Error()), []byte("named pipe")) {

@@ -50,6 +50,7 @@ func testRegistry() *Registry {
 }
 
 func TestSchemaGeneration(t *testing.T) {
+	t.Parallel()
 	spec := testRegistry().Specs()[0]
 	s := spec.InputSchema
 	if s.Type != "object" {
@@ -82,6 +83,7 @@ func TestSchemaGeneration(t *testing.T) {
 }
 
 func TestCallValidation(t *testing.T) {
+	t.Parallel()
 	r := testRegistry()
 	tests := []struct {
 		args, field, msg string
@@ -115,6 +117,7 @@ func TestCallValidation(t *testing.T) {
 }
 
 func TestCallResults(t *testing.T) {
+	t.Parallel()
 	r := testRegistry()
 	out, e := r.Call(context.Background(), "echo", []byte(`{"path": "x", "count": 3}`))
 	if e != nil || string(out) != `{"path":"x","count":3}` {
@@ -138,6 +141,7 @@ func TestCallResults(t *testing.T) {
 }
 
 func TestErrorWireShape(t *testing.T) {
+	t.Parallel()
 	e := Errorf(CodeOutsideRoot, "outside the project root: ../x").WithPath("../x")
 	b := e.JSON()
 	if string(b) != `{"error":{"code":"outside_root","message":"outside the project root: ../x","path":"../x"}}` {
@@ -153,6 +157,7 @@ func TestErrorWireShape(t *testing.T) {
 }
 
 func TestDuplicateNamePanics(t *testing.T) {
+	t.Parallel()
 	defer func() {
 		if recover() == nil {
 			t.Error("duplicate tool names were accepted")
@@ -163,6 +168,7 @@ func TestDuplicateNamePanics(t *testing.T) {
 }
 
 func TestElideLongStrings(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a\\n\\\"b", 2000) // escapes inside, quotes escaped
 	tests := []struct{ in, want string }{
 		{`{"path": "x"}`, `{"path": "x"}`},

@@ -27,14 +27,7 @@ func TestMain(m *testing.M) {
 // visits are ones git does not ignore.
 func TestWalkAgreesWithGit(t *testing.T) {
 	t.Parallel()
-	seeds := ignoretest.Seeds(100)
-	failed := 0
-	for _, seed := range seeds {
-		tree, dir, truth := ignoretest.Judged(t, seed)
-		root, err := os.OpenRoot(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+	ignoretest.Check(t, ignoretest.Seeds(100), func(t *testing.T, tree ignoretest.Tree, root *os.Root, truth ignoretest.Truth) []string {
 		want := tree.SearchedFiles(truth)
 		var diffs []string
 		for _, opt := range []Options{
@@ -61,16 +54,8 @@ func TestWalkAgreesWithGit(t *testing.T) {
 			}
 			diffs = append(diffs, ignoretest.Diff("walk", got, want)...)
 		}
-		root.Close()
-		if len(diffs) > 0 {
-			if failed++; failed <= 3 {
-				t.Errorf("%s  %s", tree, strings.Join(diffs, "\n  "))
-			}
-		}
-	}
-	if failed > 0 {
-		t.Errorf("%d of %d trees disagree with git", failed, len(seeds))
-	}
+		return diffs
+	})
 }
 
 // collect walks and returns the visited paths, folders marked with a trailing "/".

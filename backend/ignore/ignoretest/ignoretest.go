@@ -17,9 +17,11 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -449,4 +451,46 @@ func Isolate() (cleanup func()) {
 	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	os.Setenv("XDG_CONFIG_HOME", dir)
 	return func() { os.RemoveAll(dir) }
+}
+
+// Check writes the tree of each seed, asks git about it, and hands it to check, which returns how the code under
+// test disagrees with git (nothing when it agrees); a root is open on the tree for check and closed after it.
+// Trees are checked a few at a time, in parallel subtests: most of the time goes to git processes and the disk,
+// not to the CPU. The first five trees that disagree are reported whole, with check's lines sorted, then how many
+// disagree in all. check may call t.Fatal for a failure of the machinery.
+func Check(t *testing.T, seeds []uint64, check func(t *testing.T, tree Tree, root *os.Root, truth Truth) []string) {
+	t.Helper()
+	var mu sync.Mutex
+	failed := 0
+	workers := min(len(seeds), 2*runtime.GOMAXPROCS(0))
+	t.Run("trees", func(t *testing.T) {
+		for w := range workers {
+			t.Run(strconv.Itoa(w), func(t *testing.T) {
+				t.Parallel()
+				for i := w; i < len(seeds); i += workers {
+					tree, dir, truth := Judged(t, seeds[i])
+					root, err := os.OpenRoot(dir)
+					if err != nil {
+						t.Fatal(err)
+					}
+					diffs := check(t, tree, root, truth)
+					root.Close()
+					if len(diffs) == 0 {
+						continue
+					}
+					mu.Lock()
+					failed++
+					n := failed
+					mu.Unlock()
+					if n <= 5 {
+						slices.Sort(diffs)
+						t.Errorf("%s  %s", tree, strings.Join(diffs, "\n  "))
+					}
+				}
+			})
+		}
+	})
+	if failed > 0 {
+		t.Errorf("%d of %d trees disagree with git", failed, len(seeds))
+	}
 }
