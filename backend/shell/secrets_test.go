@@ -173,30 +173,33 @@ func TestSandboxedCommandsCannotReadSecrets(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err == nil {
 		attacks = append(attacks, attack{"python3", []string{"python3", "-c", "import sys\nfor p in sys.argv[1:]:\n  try: print(open(p).read())\n  except Exception as e: print(e)", paths[0], paths[1]}})
 	}
-	for _, a := range attacks {
-		t.Run(a.name, func(t *testing.T) {
-			res := h.run(t, a.argv...)
-			out := res.Stdout + res.Stderr
-			for p, marker := range h.secrets {
-				if strings.Contains(out, marker) {
-					t.Errorf("%s read %s: %q", a.name, p, out)
+	t.Run("attacks", func(t *testing.T) { // returns once every attack ran; the environment stays set until then
+		for _, a := range attacks {
+			t.Run(a.name, func(t *testing.T) {
+				t.Parallel()
+				res := h.run(t, a.argv...)
+				out := res.Stdout + res.Stderr
+				for p, marker := range h.secrets {
+					if strings.Contains(out, marker) {
+						t.Errorf("%s read %s: %q", a.name, p, out)
+					}
+					if a.name == "find the home folder's readable parts" && strings.Contains(res.Stdout, p+"\n") {
+						t.Errorf("find listed %s", p)
+					}
+					if a.name == "find over the home directory" && strings.Contains(res.Stdout, filepath.Base(p)) && !strings.HasPrefix(p, h.project) {
+						t.Errorf("find listed %s", p)
+					}
 				}
-				if a.name == "find the home folder's readable parts" && strings.Contains(res.Stdout, p+"\n") {
-					t.Errorf("find listed %s", p)
+				// And nothing was copied into the project either.
+				entries, _ := os.ReadDir(h.project)
+				for _, e := range entries {
+					if b, err := os.ReadFile(filepath.Join(h.project, e.Name())); err == nil && strings.Contains(string(b), "TOPSECRET") {
+						t.Errorf("%s copied a secret into the project as %s", a.name, e.Name())
+					}
 				}
-				if a.name == "find over the home directory" && strings.Contains(res.Stdout, filepath.Base(p)) && !strings.HasPrefix(p, h.project) {
-					t.Errorf("find listed %s", p)
-				}
-			}
-			// And nothing was copied into the project either.
-			entries, _ := os.ReadDir(h.project)
-			for _, e := range entries {
-				if b, err := os.ReadFile(filepath.Join(h.project, e.Name())); err == nil && strings.Contains(string(b), "TOPSECRET") {
-					t.Errorf("%s copied a secret into the project as %s", a.name, e.Name())
-				}
-			}
-		})
-	}
+			})
+		}
+	})
 	// /etc/shadow is readable by root outside the sandbox; not inside.
 	if b, err := os.ReadFile("/etc/shadow"); err == nil && len(b) > 0 {
 		if res := h.run(t, "cat", "/etc/shadow"); res.ExitCode == 0 || res.Stdout != "" {
@@ -325,20 +328,25 @@ func TestCommandsCannotWriteWhatToolsRunLater(t *testing.T) {
 	// The policy as exec_shell builds it, now that these exist.
 	h.policy = settings.Project{}.Policy(h.project, h.tmp)
 	h.info = shell.Probe(h.policy)
-	for name, p := range targets {
-		for _, js := range []string{
-			"require('fs').appendFileSync(process.argv[1], 'PLANTED'); console.log('WROTE')",
-			"require('fs').writeFileSync(require('path').join(require('path').dirname(process.argv[1]), 'planted'), 'PLANTED'); console.log('WROTE')",
-		} {
-			res := h.run(t, "node", "-e", js, p)
-			if strings.Contains(res.Stdout, "WROTE") {
-				t.Errorf("%s is writable from the sandbox: %s", name, p)
-			}
+	t.Run("targets", func(t *testing.T) { // returns once every target was tried
+		for name, p := range targets {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				for _, js := range []string{
+					"require('fs').appendFileSync(process.argv[1], 'PLANTED'); console.log('WROTE')",
+					"require('fs').writeFileSync(require('path').join(require('path').dirname(process.argv[1]), 'planted'), 'PLANTED'); console.log('WROTE')",
+				} {
+					res := h.run(t, "node", "-e", js, p)
+					if strings.Contains(res.Stdout, "WROTE") {
+						t.Errorf("%s is writable from the sandbox: %s", name, p)
+					}
+				}
+				if b, _ := os.ReadFile(p); strings.Contains(string(b), "PLANTED") {
+					t.Errorf("%s was changed", name)
+				}
+			})
 		}
-		if b, _ := os.ReadFile(p); strings.Contains(string(b), "PLANTED") {
-			t.Errorf("%s was changed", name)
-		}
-	}
+	})
 	if res := h.run(t, "node", "-e", "require('fs').mkdirSync(process.argv[1], {recursive: true}); console.log('WROTE')", filepath.Join(shared, "tmp")); !strings.Contains(res.Stdout, "WROTE") {
 		t.Errorf("npm's content cache is not writable: %s", res.Stderr)
 	}
