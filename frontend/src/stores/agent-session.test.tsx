@@ -25,7 +25,7 @@ vi.mock('../bridge', () => ({
   toolSpecs: () => Promise.resolve(specs),
   instructions: () => Promise.resolve(null),
   repoInfo: () => Promise.resolve(null),
-  conversations: () => Promise.resolve([]),
+  conversations: () => Promise.resolve([{ id: 'c-saved', title: 'Add is broken', created: '2026-11-24T00:00:00Z', updated: '2026-11-24T00:00:00Z' }]),
   saveConversation: (id: string, _title: string, body: { items: unknown[] }) => {
     backend.saved.push({ id, body })
     return Promise.resolve()
@@ -97,6 +97,13 @@ afterEach(() => {
 })
 
 describe('useAgentSession', () => {
+  it("lists the project's saved conversations as soon as it opens", async () => {
+    const m = mount(scripted([text('hi')]))
+    await until(() => m.now().list.length > 0)
+    expect(m.now().list.map((c) => c.title)).toEqual(['Add is broken'])
+    m.unmount()
+  })
+
   it('asks before an edit, shows its diff, records the snapshot on the request and saves the conversation', async () => {
     const m = mount(scripted([call('w1', 'write_file', { path: 'a.txt', content: 'hello' }), text('Wrote a.txt.')]))
     await until(() => m.now().ready)

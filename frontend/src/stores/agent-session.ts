@@ -25,7 +25,7 @@ export type ModelFactory = typeof createModel
 // request's turn, compaction, rewind, undo and switching conversations.
 export function useAgentSession(project: Project, makeModel: ModelFactory = createModel) {
   const cfg = useAgentConfig(project.root)
-  const store = useConversationStore()
+  const store = useConversationStore(project.root)
   const { convRef, update, flush } = store
   const tools = useToolCalls({ specs: cfg.specs, settings: cfg.settings, convRef, update })
   const [running, setRunning] = useState(false)

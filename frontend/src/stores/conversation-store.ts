@@ -1,12 +1,13 @@
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { conversations as listConversations, deleteConversation, loadConversation, renameConversation, saveConversation, type ConversationMeta } from '../bridge'
 import { newConversation, restore, type Conversation } from '../agent/conversation'
 
 const saveDelay = 250
 
-// useConversationStore holds the open conversation and the list of saved ones. Every change is saved shortly
-// after it happens, and at once on flush (a turn's end, switching conversations).
-export function useConversationStore() {
+// useConversationStore holds the open conversation and the list of the project's saved ones (read again when the
+// project at root changes). Every change is saved shortly after it happens, and at once on flush (a turn's end,
+// switching conversations).
+export function useConversationStore(root: string) {
   const [conv, setConv] = useState<Conversation>(newConversation)
   const [list, setList] = useState<ConversationMeta[]>([])
   // convRef is the truth (updates from tool calls and the stream interleave); React state follows it.
@@ -19,6 +20,10 @@ export function useConversationStore() {
       .then(setList)
       .catch(() => undefined)
   }, [])
+
+  useEffect(() => {
+    refreshList()
+  }, [root, refreshList])
 
   const flush = useCallback(async () => {
     if (timer.current) clearTimeout(timer.current)
