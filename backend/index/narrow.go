@@ -45,7 +45,7 @@ type narrower struct {
 
 	searches atomic.Int32 // searches running now: a build waits for them (see yield)
 	waiting  atomic.Bool  // a build is waiting for searches to end
-	eager    time.Time    // a build that waited maxYield goes on without yielding until then (build's goroutine)
+	eager    atomic.Int64 // Unix nanoseconds: background work that waited maxYield goes on without yielding until then
 	read     atomic.Int64 // files read by builds, for tests
 }
 
@@ -63,7 +63,7 @@ func (n *narrower) searching() func() {
 // stuck search cannot keep the index from ever being built.
 func (n *narrower) yield() {
 	busy := func() bool { return n.searches.Load() > 0 || search.Busy() }
-	if !busy() || time.Now().Before(n.eager) {
+	if !busy() || time.Now().UnixNano() < n.eager.Load() {
 		return
 	}
 	n.waiting.Store(true)
@@ -71,7 +71,7 @@ func (n *narrower) yield() {
 	deadline := time.Now().Add(maxYield)
 	for busy() {
 		if time.Now().After(deadline) {
-			n.eager = time.Now().Add(maxYield / 5) // searches one after another: the build still gets a fifth
+			n.eager.Store(time.Now().Add(maxYield / 5).UnixNano()) // searches one after another: the build still gets a fifth
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -107,9 +107,10 @@ var buildDelay = 2 * time.Second
 // rebuildAfter is how many changed files make a rebuild worth it.
 const rebuildAfter = 2000
 
-// segmentPairs bounds a segment's (trigram, file) pairs while it is built: 2M pairs are 16 MiB, and as much again
-// while they are sorted. (8M pairs, and a comparison sort, held 90 MiB on top of the text cache at the peak of a
-// build, which put a 92k-file project's resident memory past 300 MiB.)
+// segmentPairs bounds a segment's (trigram, file) pairs while it is built: 2M pairs are 16 MiB, and a little more
+// as they grow and are sorted (trigram.Builder). (8M pairs, with a comparison sort's copy, held 90 MiB on top of
+// the text cache at the peak of a build, which put a 92k-file project's resident memory past 300 MiB; 4M pairs
+// left too little room under the soft memory limit, and the collector ran a thousand times in one build.)
 const segmentPairs = 2 << 20
 
 func newNarrower(root *os.Root, abs, cache string) *narrower {
@@ -208,7 +209,6 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 		return fail(err)
 	}
 	var b trigram.Builder
-	b.Reserve(segmentPairs + segmentPairs/8)
 	flush := func() error {
 		if b.Files() == 0 {
 			return nil

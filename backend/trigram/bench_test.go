@@ -39,7 +39,6 @@ func BenchmarkBuild(b *testing.B) {
 	var pairs int
 	for b.Loop() {
 		var bl Builder
-		bl.Reserve(2<<20 + 1<<18)
 		seg := 0
 		flush := func() {
 			var ms runtime.MemStats

@@ -27,15 +27,18 @@ const magic = "RTRI1\n"
 var ErrCorrupt = errors.New("trigram: corrupt segment")
 
 // Builder collects the trigrams of files for one segment. Its memory is its pairs, 8 bytes each (a caller bounds
-// a segment by Pairs), a 2 MiB set of the trigrams seen in the file being added, and a scratch copy of the pairs
-// while Write sorts them; all of it is kept by Reset for the next segment.
+// a segment by Pairs), kept apart by the trigram's first byte so that Write sorts one part at a time with a
+// scratch array the size of the largest part, not of all of them; and a 2 MiB set of the trigrams seen in the
+// file being added. Reset keeps all of it for the next segment.
 type Builder struct {
 	names   []string
-	pairs   []uint64   // trigram<<32 | file number, in file order
-	seen    []uint64   // a bit per trigram: in the file being added (cleared after each file)
-	scratch []uint64   // Write's radix sort
-	count   [256]int32 // Write's radix sort
-	rows    []row      // Write's table
+	parts   [256][]uint64 // trigram<<32 | file number, by the trigram's first byte, each in file order
+	pairs   int
+	seen    []uint64    // a bit per trigram: in the file being added (cleared after each file)
+	mark    [256]uint32 // each part's length before the file being added
+	scratch []uint64    // Write's radix sort of one part
+	count   [256]int32  // Write's radix sort
+	rows    []row       // Write's table
 }
 
 // row is one trigram's entry in a segment's table: how many files hold it and where their list starts.
@@ -54,13 +57,6 @@ func uvarintLen(v uint32) int {
 	return n
 }
 
-// Reserve makes room for a segment of about pairs (trigram, file) pairs, so the pairs are not copied as they grow.
-func (b *Builder) Reserve(pairs int) {
-	if cap(b.pairs) < pairs {
-		b.pairs = slices.Grow(b.pairs[:0], pairs)[:len(b.pairs)]
-	}
-}
-
 // Add records the trigrams of the file's content; it returns the file's number in the segment.
 //
 // Each trigram of the file is recorded once, in one pass over the content: a bit per possible trigram says it was
@@ -68,26 +64,32 @@ func (b *Builder) Reserve(pairs int) {
 func (b *Builder) Add(name string, content []byte) uint32 {
 	id := uint32(len(b.names))
 	b.names = append(b.names, name)
+	if len(content) < 3 {
+		return id
+	}
 	if b.seen == nil {
 		b.seen = make([]uint64, 1<<24/64)
 	}
-	first := len(b.pairs)
-	if len(content) >= 3 {
-		seen, pairs := b.seen, b.pairs
-		tri := uint32(content[0])<<8 | uint32(content[1])
-		for _, c := range content[2:] {
-			tri = (tri<<8 | uint32(c)) & (1<<24 - 1)
-			w, bit := tri>>6, uint64(1)<<(tri&63)
-			if seen[w]&bit == 0 {
-				seen[w] |= bit
-				pairs = append(pairs, uint64(tri)<<32|uint64(id))
-			}
-		}
-		b.pairs = pairs
+	for i := range b.parts {
+		b.mark[i] = uint32(len(b.parts[i]))
 	}
-	for _, p := range b.pairs[first:] {
-		tri := uint32(p >> 32)
-		b.seen[tri>>6] = 0 // every bit of the word was set by this file: clearing the word clears them
+	seen, added := b.seen, 0
+	tri := uint32(content[0])<<8 | uint32(content[1])
+	for _, c := range content[2:] {
+		tri = (tri<<8 | uint32(c)) & (1<<24 - 1)
+		w, bit := tri>>6, uint64(1)<<(tri&63)
+		if seen[w]&bit == 0 {
+			seen[w] |= bit
+			part := &b.parts[tri>>16]
+			*part = append(*part, uint64(tri)<<32|uint64(id))
+			added++
+		}
+	}
+	b.pairs += added
+	for i := range b.parts {
+		for _, p := range b.parts[i][b.mark[i]:] {
+			seen[uint32(p>>32)>>6] = 0 // every bit of the word was set by this file: clearing the word clears them
+		}
 	}
 	return id
 }
@@ -95,46 +97,64 @@ func (b *Builder) Add(name string, content []byte) uint32 {
 // Reset empties the builder for the next segment, keeping its arrays.
 func (b *Builder) Reset() {
 	clear(b.names)
-	b.names, b.pairs = b.names[:0], b.pairs[:0]
+	b.names, b.pairs = b.names[:0], 0
+	for i := range b.parts {
+		b.parts[i] = b.parts[i][:0]
+	}
 }
 
 // Files is how many files were added.
 func (b *Builder) Files() int { return len(b.names) }
 
 // Pairs is how many (trigram, file) pairs were added: what a segment's size and its building's memory follow.
-func (b *Builder) Pairs() int { return len(b.pairs) }
+func (b *Builder) Pairs() int { return b.pairs }
 
-// sortPairs orders the pairs by trigram, then file number: a stable radix sort on the trigram's three bytes, as
-// Add appended them in file order (a comparison sort of millions of pairs took longer than reading the files).
-func (b *Builder) sortPairs() {
-	if cap(b.scratch) < len(b.pairs) {
-		b.scratch = make([]uint64, len(b.pairs), cap(b.pairs))
+// sortParts orders each part's pairs by trigram, then file number: a stable radix sort on the trigram's two lower
+// bytes (the part is its first), as Add appended them in file order. A comparison sort of millions of pairs took
+// longer than reading the files.
+func (b *Builder) sortParts() {
+	for i := range b.parts {
+		part := b.parts[i]
+		if len(part) < 2 {
+			continue
+		}
+		if cap(b.scratch) < len(part) {
+			b.scratch = make([]uint64, len(part))
+		}
+		src, dst := part, b.scratch[:len(part)]
+		for shift := uint(32); shift < 48; shift += 8 {
+			clear(b.count[:])
+			for _, p := range src {
+				b.count[byte(p>>shift)]++
+			}
+			var at int32
+			for j, c := range b.count {
+				b.count[j] = at
+				at += c
+			}
+			for _, p := range src {
+				d := byte(p >> shift)
+				dst[b.count[d]] = p
+				b.count[d]++
+			}
+			src, dst = dst, src
+		}
+		// Two passes: the sorted pairs are back in the part's own array.
 	}
-	src, dst := b.pairs, b.scratch[:len(b.pairs)]
-	for shift := uint(32); shift < 56; shift += 8 {
-		clear(b.count[:])
-		for _, p := range src {
-			b.count[byte(p>>shift)]++
+}
+
+// each calls f with every pair, in order of trigram, then file number (after sortParts).
+func (b *Builder) each(f func(p uint64)) {
+	for _, part := range b.parts {
+		for _, p := range part {
+			f(p)
 		}
-		var at int32
-		for i, c := range b.count {
-			b.count[i] = at
-			at += c
-		}
-		for _, p := range src {
-			d := byte(p >> shift)
-			dst[b.count[d]] = p
-			b.count[d]++
-		}
-		src, dst = dst, src
 	}
-	// Three passes: the sorted pairs are in the scratch array; swap, so the builder keeps both.
-	b.pairs, b.scratch = src, dst
 }
 
 // Write stores the segment at path: written to a temporary file in the same folder, then renamed.
 func (b *Builder) Write(path string) error {
-	b.sortPairs()
+	b.sortParts()
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".segment-*")
 	if err != nil {
 		return err
@@ -146,18 +166,17 @@ func (b *Builder) Write(path string) error {
 	// encoded straight into the writer rather than into a buffer of their own.
 	rows := b.rows[:0]
 	var size uint64
-	for i := 0; i < len(b.pairs); {
-		tri := uint32(b.pairs[i] >> 32)
-		r := row{tri: tri, off: size}
-		prev := uint32(0)
-		for ; i < len(b.pairs) && uint32(b.pairs[i]>>32) == tri; i++ {
-			id := uint32(b.pairs[i])
-			size += uint64(uvarintLen(id - prev))
-			prev = id
-			r.count++
+	prev := uint32(0)
+	b.each(func(p uint64) {
+		tri, id := uint32(p>>32), uint32(p)
+		if len(rows) == 0 || rows[len(rows)-1].tri != tri {
+			rows = append(rows, row{tri: tri, off: size})
+			prev = 0
 		}
-		rows = append(rows, r)
-	}
+		rows[len(rows)-1].count++
+		size += uint64(uvarintLen(id - prev))
+		prev = id
+	})
 	b.rows = rows
 	var names []byte
 	nameOff := make([]uint32, 0, len(b.names)+1)
@@ -190,16 +209,16 @@ func (b *Builder) Write(path string) error {
 		le.PutUint64(buf[8:], r.off)
 		w.Write(buf[:])
 	}
-	for i := 0; i < len(b.pairs); {
-		tri := uint32(b.pairs[i] >> 32)
-		prev := uint32(0)
-		for ; i < len(b.pairs) && uint32(b.pairs[i]>>32) == tri; i++ {
-			id := uint32(b.pairs[i])
-			n := binary.PutUvarint(buf[:], uint64(id-prev))
-			w.Write(buf[:n])
-			prev = id
+	last := ^uint32(0)
+	b.each(func(p uint64) {
+		tri, id := uint32(p>>32), uint32(p)
+		if tri != last {
+			last, prev = tri, 0
 		}
-	}
+		n := binary.PutUvarint(buf[:], uint64(id-prev))
+		w.Write(buf[:n])
+		prev = id
+	})
 	w.WriteString(magic) // a trailer: a segment cut short is recognised
 	if err := w.Flush(); err != nil {
 		tmp.Close()
