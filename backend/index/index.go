@@ -111,7 +111,9 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 		root: root, disk: search.DiskSource{Root: root}, lists: map[listKey][]string{}, content: map[string][]byte{}, hooks: hooks,
 		tri: newNarrower(root, abs, hooks.CacheDir), budget: DefaultBudget,
 	}
-	w, err := watch.New(root, abs, watch.Options{Notify: x.changed})
+	// The watcher's first walk of the tree waits while a search runs, as the trigram build does: until the index
+	// has started, searches read the disk, and the walk would take half the machine from them.
+	w, err := watch.New(root, abs, watch.Options{Notify: x.changed, Yield: x.tri.yield})
 	if err != nil {
 		return nil, err
 	}

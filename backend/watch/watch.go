@@ -75,6 +75,10 @@ type Options struct {
 	// MaxWatches caps the directories watched, leaving the rest of the system's watch budget to other programs;
 	// past it the watcher is degraded as at the system's limit (0: no cap of our own).
 	MaxWatches int
+	// Yield, when set, is called between folders of the first walk of the tree (in New) and may wait: the walk
+	// is background work beside a search of the same tree that someone waits for. Until New returns nothing
+	// reports changes, so waiting loses none (each folder is watched before it is listed).
+	Yield func()
 }
 
 // Status describes the watcher's coverage.
@@ -121,7 +125,7 @@ func New(root *os.Root, abs string, opt Options) (*Watcher, error) {
 		out: make(chan []Event, 64), done: make(chan struct{}),
 		matcher: ignore.New(root), dirs: map[string]bool{},
 	}
-	w.addTree("", nil)
+	w.addTreeYielding("", nil, opt.Yield)
 	w.stopped.Add(1)
 	go w.loop()
 	return w, nil
@@ -156,7 +160,10 @@ func (w *Watcher) Close() error {
 // inside are appended to it, as creations. Directories already watched are walked through, so a resync finds
 // what became visible anywhere below. Each folder is watched before it is listed, so nothing created in between
 // is missed.
-func (w *Watcher) addTree(dir string, found *[]Event) {
+func (w *Watcher) addTree(dir string, found *[]Event) { w.addTreeYielding(dir, found, nil) }
+
+// addTreeYielding is addTree, calling yield (when not nil) before each folder below dir.
+func (w *Watcher) addTreeYielding(dir string, found *[]Event, yield func()) {
 	r, err := w.root.OpenRoot(filepath.FromSlash(cmpOr(dir, ".")))
 	if err != nil {
 		return // vanished, unreadable, or a link out of the project: nothing to watch
@@ -172,6 +179,9 @@ func (w *Watcher) addTree(dir string, found *[]Event) {
 	_ = walk.Walk(context.Background(), w.root, dir, opt, func(e walk.Entry) error {
 		if found != nil {
 			*found = append(*found, Event{Path: e.Rel, Op: Create})
+		}
+		if e.IsDir() && yield != nil {
+			yield()
 		}
 		if e.IsDir() && !w.watch(e.Rel) {
 			return fs.SkipDir
