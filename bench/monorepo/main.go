@@ -108,6 +108,7 @@ func main() {
 	var worstRg, worstCLI float64
 	var sumRg float64
 	rounds := 0
+	var fastestCLI time.Duration // a scan of the tree: a narrowed search is many times faster
 	for i := 0; time.Since(opened) < *window; i++ {
 		q := rare[i%len(rare)]
 		if i%4 == 3 {
@@ -118,6 +119,9 @@ func main() {
 		fresh := cli(q)
 		rg := timeCmd("rg", "-c", "-F", q, corpus)
 		r1, r2 := took.Seconds()/rg.Seconds(), took.Seconds()/fresh.Seconds()
+		if fastestCLI == 0 || fresh < fastestCLI {
+			fastestCLI = fresh
+		}
 		worstRg, worstCLI, sumRg, rounds = max(worstRg, r1), max(worstCLI, r2), sumRg+r1, rounds+1
 		fmt.Printf("%6.1fs  %-18s %10s %10s %10s %9.2f %9.2f\n", at.Seconds(), q, ms(took), ms(fresh), ms(rg), r1, r2)
 		time.Sleep(*gap)
@@ -141,7 +145,9 @@ func main() {
 			t, _ := call("search_files", probe)
 			ts = append(ts, t)
 		}
-		if repeated = median(ts); repeated < 60*time.Millisecond {
+		// In once a search takes under 60 ms, or an eighth of the fastest scan by a fresh CLI process in the same
+		// run (on a busy machine a narrowed search can take longer than 60 ms, and the wait would measure that).
+		if repeated = median(ts); repeated < max(60*time.Millisecond, fastestCLI/8) {
 			ready = time.Since(opened)
 			break
 		}
