@@ -1,7 +1,10 @@
 package tool
 
 import (
+	"encoding/json"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -78,3 +81,114 @@ func AppendField(dst []byte, name string, first bool) []byte {
 func AppendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
 
 func AppendBool(dst []byte, b bool) []byte { return strconv.AppendBool(dst, b) }
+
+// StructuredAppender is implemented by JSONAppender results that also encode themselves without the fields their
+// tool's Def.TextCarries names, so that the structured form never touches the text those fields hold; an
+// implementation must produce what omitting those fields from AppendJSON's object would (a test per
+// implementation checks that).
+type StructuredAppender interface {
+	AppendStructured(dst []byte) []byte
+}
+
+// omitFields returns the JSON object obj without its top-level members named in names, every other member copied
+// as it is, in its order. obj is an encoder's output (valid JSON); anything else is returned unchanged.
+func omitFields(obj []byte, names []string) []byte {
+	if len(obj) < 2 || obj[0] != '{' {
+		return obj
+	}
+	out := make([]byte, 0, 256)
+	out = append(out, '{')
+	first := true
+	for i := 1; ; {
+		i = skipSpace(obj, i)
+		if i >= len(obj) {
+			return obj
+		}
+		if obj[i] == '}' {
+			return append(out, '}')
+		}
+		if obj[i] == ',' {
+			i = skipSpace(obj, i+1)
+		}
+		if i >= len(obj) || obj[i] != '"' {
+			return obj
+		}
+		keyEnd := stringEnd(obj, i+1)
+		if keyEnd < 0 {
+			return obj
+		}
+		key := obj[i : keyEnd+1]
+		v := skipSpace(obj, keyEnd+1)
+		if v >= len(obj) || obj[v] != ':' {
+			return obj
+		}
+		v = skipSpace(obj, v+1)
+		end := valueEnd(obj, v)
+		if end < 0 {
+			return obj
+		}
+		var name string
+		if json.Unmarshal(key, &name) != nil {
+			return obj
+		}
+		if !slices.Contains(names, name) {
+			if !first {
+				out = append(out, ',')
+			}
+			out = append(out, key...)
+			out = append(out, ':')
+			out = append(out, obj[v:end]...)
+			first = false
+		}
+		i = end
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd is the index just past the JSON value that starts at i, or -1: strings are skipped whole (so brackets
+// inside them do not count), objects and arrays to their matching close.
+func valueEnd(b []byte, i int) int {
+	if i < len(b) && b[i] != '"' && b[i] != '{' && b[i] != '[' { // a number, true, false or null
+		j := i
+		for j < len(b) && !strings.ContainsRune(",}] \t\r\n", rune(b[j])) {
+			j++
+		}
+		if j == i {
+			return -1
+		}
+		return j
+	}
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			e := stringEnd(b, i+1)
+			if e < 0 {
+				return -1
+			}
+			i = e + 1
+			if depth == 0 {
+				return i
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth < 0 {
+				return -1
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		}
+		i++
+	}
+	return -1
+}

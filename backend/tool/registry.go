@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Classifier turns a handler's error into an *Error. Handlers return plain Go errors (fs errors, package
@@ -65,14 +66,30 @@ func (r *Registry) Call(ctx context.Context, name string, args []byte) (result j
 	if failure != nil {
 		return nil, failure
 	}
-	return res.JSON, nil
+	return res.JSON(), nil
 }
 
-// Result is a call's result in its forms.
+// Result is a call's result in its forms. Each form is encoded when first asked for, and once: a client that takes
+// the text and the structured form (MCP) never pays for the whole JSON of a result that encodes itself.
 type Result struct {
-	JSON  json.RawMessage // what every face's JSON result is
 	value any
 	tool  *Tool
+	enc   *encoded
+}
+
+type encoded struct {
+	once sync.Once
+	json json.RawMessage
+}
+
+// JSON is what every face's JSON result is.
+func (r Result) JSON() json.RawMessage {
+	r.enc.once.Do(func() {
+		if r.enc.json == nil {
+			r.enc.json = r.value.(JSONAppender).AppendJSON(nil) // CallForms encoded every other result
+		}
+	})
+	return r.enc.json
 }
 
 // Text is the result's text form, what a model reads.
@@ -80,27 +97,20 @@ func (r Result) Text() string {
 	if t, ok := r.value.(Texter); ok {
 		return t.ModelText()
 	}
-	return Generic(r.JSON)
+	return Generic(r.JSON())
 }
 
 // Structured is the JSON without the fields the text form carries whole (Def.TextCarries), for a client that
-// receives both forms. It matches the tool's OutputSchema.
+// receives both forms. It matches the tool's OutputSchema. A result that implements StructuredAppender encodes it
+// itself; any other has the fields cut from its JSON, the rest of which is kept byte for byte.
 func (r Result) Structured() json.RawMessage {
 	if len(r.tool.spec.TextCarries) == 0 {
-		return r.JSON
+		return r.JSON()
 	}
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(r.JSON, &fields) != nil {
-		return r.JSON
+	if a, ok := r.value.(StructuredAppender); ok {
+		return a.AppendStructured(nil)
 	}
-	for _, k := range r.tool.spec.TextCarries {
-		delete(fields, k)
-	}
-	b, err := json.Marshal(fields)
-	if err != nil {
-		return r.JSON
-	}
-	return b
+	return omitFields(r.JSON(), r.tool.spec.TextCarries)
 }
 
 // CallForms is Call returning the result in all its forms.
@@ -124,16 +134,15 @@ func (r *Registry) CallForms(ctx context.Context, name string, args []byte) (res
 	if err != nil {
 		return Result{}, r.toError(err)
 	}
-	res := Result{value: out, tool: t}
-	if a, ok := out.(JSONAppender); ok {
-		res.JSON = a.AppendJSON(nil)
-		return res, nil
+	res := Result{value: out, tool: t, enc: &encoded{}}
+	if _, ok := out.(JSONAppender); ok {
+		return res, nil // encoded when asked for; it cannot fail
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return Result{}, Errorf(CodeInternal, "tool %s: encoding result: %v", name, err)
 	}
-	res.JSON = b
+	res.enc.json = b
 	return res, nil
 }
 

@@ -59,13 +59,25 @@ func (r readFileOut) AppendJSON(dst []byte) []byte {
 	if dst == nil {
 		dst = make([]byte, 0, len(r.Text)+len(r.Text)/8+512) // most text needs few escapes: one allocation
 	}
+	return r.appendJSON(dst, true)
+}
+
+// AppendStructured is AppendJSON without the content, which the text form carries (TextCarries): MCP's
+// structuredContent, built without encoding the content at all.
+func (r readFileOut) AppendStructured(dst []byte) []byte {
+	return r.appendJSON(dst, false)
+}
+
+func (r readFileOut) appendJSON(dst []byte, content bool) []byte {
 	dst = append(dst, '{')
 	dst = tool.AppendField(dst, "path", true)
 	dst = tool.AppendString(dst, r.Path)
 	dst = tool.AppendField(dst, "exists", false)
 	dst = tool.AppendBool(dst, r.Exists)
-	dst = tool.AppendField(dst, "content", false)
-	dst = tool.AppendString(dst, r.Text)
+	if content {
+		dst = tool.AppendField(dst, "content", false)
+		dst = tool.AppendString(dst, r.Text)
+	}
 	dst = tool.AppendField(dst, "size", false)
 	dst = tool.AppendInt(dst, r.Size)
 	dst = tool.AppendField(dst, "total_lines", false)
