@@ -6,8 +6,9 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { cleanupAll, launchBrowser, makeFixture, onCleanup, openProject, screenshot, startDevApp } from './harness.mjs'
-import { startFakeLLM, toolResults } from './fake-llm.mjs'
+import { cleanupAll, screenshot } from './harness.mjs'
+import { toolResults } from './fake-llm.mjs'
+import { askAgent, startAgentScenario } from './agent-scenario.mjs'
 
 const summaryAsk = 'Summarise the conversation so far'
 const big = `BIG-HEAD\n${'0123456789abcdef '.repeat(6000)}\nBIG-TAIL\n`
@@ -53,34 +54,24 @@ describe('agent, a working day', { timeout: 600_000 }, () => {
   let page, fixture, llm
 
   before(async () => {
-    llm = await startFakeLLM(script)
-    onCleanup(() => llm.close())
-    const app = await startDevApp()
-    const browser = await launchBrowser()
-    page = await browser.newPage()
-    fixture = makeFixture('day', {
-      'AGENTS.md': '# House rules\n\nAlways run go vet before finishing.\n',
-      'calc.go': 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n',
-      'notes.txt': 'keep me\n',
-      'big.txt': big,
-    })
-    await page.goto(app.url)
-    await openProject(page, fixture)
-    await page.evaluate(async (url) => {
-      await window.go.app.Agent.SaveProvider({ id: 'day', name: 'Day', kind: 'openai-compatible', base_url: url, model: 'scripted', api_key: '', clear_key: false, context_window: 0 })
-      await window.go.app.Agent.SetActive('day', 'scripted')
-    }, `${llm.url}/v1`)
-    await page.reload()
-    await page.getByTestId('agent-model').filter({ hasText: 'Day · scripted' }).waitFor()
+    ;({ page, fixture, llm } = await startAgentScenario({
+      script,
+      fixture: {
+        name: 'day',
+        files: {
+          'AGENTS.md': '# House rules\n\nAlways run go vet before finishing.\n',
+          'calc.go': 'package calc\n\nfunc Add(a, b int) int {\n\treturn a + b\n}\n',
+          'notes.txt': 'keep me\n',
+          'big.txt': big,
+        },
+      },
+      provider: { id: 'day', name: 'Day' },
+    }))
   })
 
   after(cleanupAll)
 
-  const ask = async (text) => {
-    await page.getByTestId('agent-send').waitFor()
-    await page.getByTestId('agent-input').fill(text)
-    await page.getByTestId('agent-send').click()
-  }
+  const ask = (text) => askAgent(page, text)
 
   test('AGENTS.md goes into the system prompt and the panel says it was loaded; the plan updates live; Markdown renders as elements', async () => {
     await page.getByTestId('agent-instructions').filter({ hasText: 'AGENTS.md' }).waitFor()

@@ -1,5 +1,6 @@
 // A local stand-in for a remote LLM: it speaks OpenAI's chat-completions streaming protocol (/v1/chat/completions,
-// tool calls included) and Anthropic's Messages streaming protocol (/v1/messages), and lists models (/v1/models).
+// tool calls included), Anthropic's Messages streaming protocol (/v1/messages) and Ollama's own API (/api/chat as
+// NDJSON lines, /api/show, /api/tags), and lists models (/v1/models).
 // Replies come from a script: a function of the conversation so far, returning text and/or tool calls.
 import http from 'node:http'
 
@@ -9,6 +10,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 // toolResults}]} so a script reads one shape.
 function normalise(protocol, body) {
   const messages = []
+  if (protocol === 'ollama') {
+    for (const m of body.messages ?? []) {
+      if (m.role === 'tool') messages.push({ role: 'tool', toolResults: [{ id: m.tool_call_id, content: String(m.content) }] })
+      else messages.push({ role: m.role, text: String(m.content ?? ''), toolCalls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, input: c.function.arguments })) })
+    }
+    return { protocol, model: body.model, tools: (body.tools ?? []).map((t) => t.function.name), messages }
+  }
   if (protocol === 'openai') {
     for (const m of body.messages ?? []) {
       if (m.role === 'tool') messages.push({ role: 'tool', toolResults: [{ id: m.tool_call_id, content: String(m.content) }] })
@@ -89,10 +97,29 @@ async function anthropicStream(res, reply, n, promptTokens) {
   res.end()
 }
 
+// ollamaStream answers /api/chat as Ollama does: one JSON object a line, the text in pieces, tool calls whole (their
+// arguments an object), and a last line with done and the token counts.
+async function ollamaStream(res, reply, n, promptTokens) {
+  const at = new Date().toISOString()
+  const send = (obj) => res.write(JSON.stringify({ model: 'scripted', created_at: at, ...obj }) + '\n')
+  for (const p of pieces(reply.text ?? '')) {
+    send({ message: { role: 'assistant', content: p }, done: false })
+    await sleep(5)
+  }
+  if (reply.tools?.length) {
+    send({ message: { role: 'assistant', content: '', tool_calls: reply.tools.map((t, i) => ({ id: `call_${n}_${i}`, function: { name: t.name, arguments: t.input } })) }, done: false })
+  }
+  send({ message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop', prompt_eval_count: promptTokens, eval_count: 10 })
+  res.end()
+}
+
 // startFakeLLM serves script on a free local port. requests records every normalised request. The first
 // opts.overloaded requests are answered with HTTP 529 (Anthropic's "overloaded"), as a busy provider does.
+// opts.ollamaShow is what /api/show answers for a model (its model_info and parameters); shows records the
+// models it was asked about.
 export async function startFakeLLM(script, opts = {}) {
   const requests = []
+  const shows = []
   let overloaded = opts.overloaded ?? 0
   const server = http.createServer(async (req, res) => {
     let raw = ''
@@ -103,7 +130,18 @@ export async function startFakeLLM(script, opts = {}) {
       res.end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model' }, { id: 'scripted-large', object: 'model' }, { id: 'tiny', object: 'model', context_length: 4096 }] }))
       return
     }
-    const protocol = req.url === '/v1/chat/completions' ? 'openai' : req.url === '/v1/messages' ? 'anthropic' : null
+    if (req.method === 'GET' && req.url === '/api/tags') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ models: [{ name: 'scripted', model: 'scripted' }, { name: 'scripted-large', model: 'scripted-large' }] }))
+      return
+    }
+    if (req.method === 'POST' && req.url === '/api/show') {
+      shows.push(JSON.parse(raw).model)
+      res.writeHead(opts.ollamaShow ? 200 : 404, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(opts.ollamaShow ?? { error: 'model not found' }))
+      return
+    }
+    const protocol = req.url === '/v1/chat/completions' ? 'openai' : req.url === '/v1/messages' ? 'anthropic' : req.url === '/api/chat' ? 'ollama' : null
     if (!protocol || req.method !== 'POST') {
       res.writeHead(404).end()
       return
@@ -125,11 +163,18 @@ export async function startFakeLLM(script, opts = {}) {
       const n = requests.length
       res.end(
         JSON.stringify(
-          protocol === 'openai'
+          protocol === 'ollama'
+            ? { model: 'scripted', created_at: new Date().toISOString(), message: { role: 'assistant', content: reply.text ?? '' }, done: true, done_reason: 'stop', prompt_eval_count: request.tokens, eval_count: 10 }
+            : protocol === 'openai'
             ? { id: `chatcmpl-${n}`, object: 'chat.completion', created: 1, model: 'scripted', choices: [{ index: 0, message: { role: 'assistant', content: reply.text ?? '' }, finish_reason: 'stop' }], usage: { prompt_tokens: request.tokens, completion_tokens: 10, total_tokens: request.tokens + 10 } }
             : { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'scripted', content: [{ type: 'text', text: reply.text ?? '' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: request.tokens, output_tokens: 10 } },
         ),
       )
+      return
+    }
+    if (protocol === 'ollama') {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' })
+      await ollamaStream(res, reply, requests.length, request.tokens)
       return
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
@@ -137,7 +182,7 @@ export async function startFakeLLM(script, opts = {}) {
   })
   await new Promise((r) => server.listen(0, '127.0.0.1', r))
   const url = `http://127.0.0.1:${server.address().port}`
-  return { url, requests, close: () => new Promise((r) => server.close(r)) }
+  return { url, requests, shows, close: () => new Promise((r) => server.close(r)) }
 }
 
 // toolResults lists the tool results of a normalised request, in order.

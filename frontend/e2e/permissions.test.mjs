@@ -4,8 +4,8 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { cleanupAll, launchBrowser, makeFixture, onCleanup, openProject, screenshot, startDevApp } from './harness.mjs'
-import { startFakeLLM } from './fake-llm.mjs'
+import { cleanupAll, screenshot } from './harness.mjs'
+import { askAgent, startAgentScenario } from './agent-scenario.mjs'
 
 // turn is the latest request of the user and the tool results the model got since.
 function turn(req) {
@@ -65,36 +65,29 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
   let page, fixture, llm
 
   before(async () => {
-    llm = await startFakeLLM(script)
-    onCleanup(() => llm.close())
-    const app = await startDevApp()
-    const browser = await launchBrowser()
-    page = await browser.newPage()
-    fixture = makeFixture('calc', {
-      'go.mod': 'module example.com/calc\n\ngo 1.21\n',
-      'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n',
-      'calc_test.go': 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("Add")\n\t}\n}\n',
-    })
-    const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: fixture })
-    git('init', '-q', '-b', 'main')
-    git('add', '.')
-    git('commit', '-qm', 'first')
-    await page.goto(app.url)
-    await openProject(page, fixture)
-    await page.evaluate(async (url) => {
-      await window.go.app.Agent.SaveProvider({ id: 'scripted', name: 'Scripted', kind: 'openai-compatible', base_url: url, model: 'scripted', api_key: '', clear_key: false })
-      await window.go.app.Agent.SetActive('scripted', '')
-    }, `${llm.url}/v1`)
-    await page.reload()
-    await page.getByTestId('agent-model').filter({ hasText: 'Scripted' }).waitFor()
+    ;({ page, fixture, llm } = await startAgentScenario({
+      script,
+      fixture: {
+        name: 'calc',
+        files: {
+          'go.mod': 'module example.com/calc\n\ngo 1.21\n',
+          'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n',
+          'calc_test.go': 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("Add")\n\t}\n}\n',
+        },
+        setup: (dir) => {
+          const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir })
+          git('init', '-q', '-b', 'main')
+          git('add', '.')
+          git('commit', '-qm', 'first')
+        },
+      },
+      provider: { id: 'scripted', name: 'Scripted' },
+    }))
   })
 
   after(cleanupAll)
 
-  const ask = async (text) => {
-    await page.getByTestId('agent-input').fill(text)
-    await page.getByTestId('agent-send').click()
-  }
+  const ask = (text) => askAgent(page, text)
   const lastCard = () => page.locator('[data-testid="tool-card"][data-tool="exec_shell"]').last()
 
   test('a command that cannot run is answered at once and never shown for approval', async () => {
