@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -139,6 +140,57 @@ func TestProjectSettingsScreen(t *testing.T) {
 	p, _ = svc.Settings.Save(ProjectSettingsInput{Allowlist: []string{}})
 	if len(p.Allowlist) != 0 {
 		t.Errorf("empty allowlist came back as %v", p.Allowlist)
+	}
+}
+
+// The sandbox's openings the user may add (unix sockets, environment variables) are saved from the screen and are
+// what exec_shell gives a command; a relative socket path or a lone * is refused and changes nothing.
+func TestSandboxOpeningsSetting(t *testing.T) {
+	dir := t.TempDir()
+	svc := openServices(t, dir)
+	if _, err := svc.Projects.Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("ROOTED_TEST_GREETING", "hello from the user")
+	t.Setenv("ROOTED_TEST_OTHER", "not asked for")
+	p, err := svc.Settings.Project()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := ProjectSettingsInput{Allowlist: append(p.Allowlist, "env"), SnapshotKeep: p.SnapshotKeep, SnapshotMaxAgeDays: p.SnapshotMaxAgeDays}
+	for _, bad := range []ProjectSettingsInput{
+		{Allowlist: in.Allowlist, UnixSockets: []string{"run/docker.sock"}},
+		{Allowlist: in.Allowlist, EnvAllow: []string{"*"}},
+		{Allowlist: in.Allowlist, EnvAllow: []string{"MY VAR"}},
+	} {
+		if _, err := svc.Settings.Save(bad); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+			t.Errorf("%+v saved: %v", bad, err)
+		}
+	}
+	if p, _ := svc.Settings.Project(); len(p.UnixSockets) != 0 || len(p.EnvAllow) != 0 || slices.Contains(p.Allowlist, "env") {
+		t.Fatalf("a refused save changed the settings: %+v", p)
+	}
+	if _, err := svc.Settings.Save(in); err != nil {
+		t.Fatal(err)
+	}
+	run := func() string {
+		out, err := svc.Tools.Call("exec_shell", `{"command":"env"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if out := run(); strings.Contains(out, "ROOTED_TEST_GREETING") {
+		t.Fatalf("a variable nobody allowed reached the command: %s", out)
+	}
+	in.UnixSockets = []string{"/run/x/../docker.sock", "/run/docker.sock", " "}
+	in.EnvAllow = []string{"ROOTED_TEST_GREETING", " ROOTED_TEST_GREETING "}
+	p, err = svc.Settings.Save(in)
+	if err != nil || !slices.Equal(p.UnixSockets, []string{"/run/docker.sock"}) || !slices.Equal(p.EnvAllow, []string{"ROOTED_TEST_GREETING"}) {
+		t.Fatalf("saved: %+v, %v", p, err)
+	}
+	if out := run(); !strings.Contains(out, "hello from the user") || strings.Contains(out, "not asked for") {
+		t.Errorf("the command's environment after allowing ROOTED_TEST_GREETING: %s", out)
 	}
 }
 

@@ -3,7 +3,9 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +35,8 @@ type ProjectSettings struct {
 	Network            bool        `json:"network"`
 	Writable           []string    `json:"writable"`
 	Readable           []string    `json:"readable"`
+	UnixSockets        []string    `json:"unix_sockets"` // socket files outside the project commands may connect to
+	EnvAllow           []string    `json:"env_allow"`    // variables (NAME or PREFIX*) commands get besides the builds' own
 	AutoApproveEdits   bool        `json:"auto_approve_edits"`
 	SnapshotKeep       int         `json:"snapshot_keep"`
 	SnapshotMaxAgeDays int         `json:"snapshot_max_age_days"`
@@ -69,6 +73,8 @@ type ProjectSettingsInput struct {
 	Allowlist          []string `json:"allowlist"`
 	Network            bool     `json:"network"`
 	Readable           []string `json:"readable"`
+	UnixSockets        []string `json:"unix_sockets"`
+	EnvAllow           []string `json:"env_allow"`
 	AutoApproveEdits   bool     `json:"auto_approve_edits"`
 	SnapshotKeep       int      `json:"snapshot_keep"`
 	SnapshotMaxAgeDays int      `json:"snapshot_max_age_days"`
@@ -98,6 +104,7 @@ func (s *Settings) view(root string, p settings.Project) ProjectSettings {
 	return ProjectSettings{
 		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, Network: p.Network,
 		Writable: append([]string{}, p.Writable...), Readable: append([]string{}, p.Readable...), AutoApproveEdits: p.AutoApproveEdits,
+		UnixSockets: append([]string{}, p.UnixSockets...), EnvAllow: append([]string{}, p.EnvAllow...),
 		SnapshotKeep: snap.Keep, SnapshotMaxAgeDays: int(snap.MaxAge / (24 * time.Hour)), SearchMemoryMiB: p.SearchMemoryMiB,
 		Sandbox: SandboxView{
 			Active: sb.Active, Kind: sb.Kind, Level: sb.Level, Network: sb.Network, Reason: sb.Reason,
@@ -165,19 +172,28 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 	if in.SnapshotKeep < 0 || in.SnapshotMaxAgeDays < 0 {
 		return ProjectSettings{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "snapshot_keep", Message: "snapshot limits cannot be negative"})
 	}
-	var readable []string
-	for _, r := range in.Readable {
-		if r = strings.TrimSpace(r); r == "" || slices.Contains(readable, r) {
+	readable, err := absolutePaths("readable", "readable folders", in.Readable)
+	if err != nil {
+		return ProjectSettings{}, err
+	}
+	sockets, err := absolutePaths("unix_sockets", "unix sockets", in.UnixSockets)
+	if err != nil {
+		return ProjectSettings{}, err
+	}
+	var envAllow []string
+	for _, name := range in.EnvAllow {
+		if name = strings.TrimSpace(name); name == "" || slices.Contains(envAllow, name) {
 			continue
 		}
-		if !filepath.IsAbs(r) {
-			return ProjectSettings{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "readable", Message: "readable folders must be absolute paths: " + r})
+		if !envPattern.MatchString(name) {
+			return ProjectSettings{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "env_allow", Message: "name an environment variable (MY_VAR) or a prefix ending in * (MY_*), not " + strconv.Quote(name) + ": a lone * would pass every variable"})
 		}
-		readable = append(readable, filepath.Clean(r))
+		envAllow = append(envAllow, name)
 	}
 	// Only the fields this screen shows, in one read-modify-write: a rule added meanwhile (an approval card) stays.
 	err = s.store.UpdateProject(root, func(q *settings.Project) error {
 		q.Allowlist, q.Network, q.Readable, q.AutoApproveEdits = allow, in.Network, readable, in.AutoApproveEdits
+		q.UnixSockets, q.EnvAllow = sockets, envAllow
 		q.SnapshotKeep, q.SnapshotMaxAgeDays, q.SearchMemoryMiB = in.SnapshotKeep, in.SnapshotMaxAgeDays, in.SearchMemoryMiB
 		p = *q
 		return nil
@@ -196,4 +212,25 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 		}
 	}
 	return s.view(root, p), nil
+}
+
+// envPattern is a variable's name, or a prefix of one ending in "*" (at least one character before it).
+var envPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\*?$`)
+
+// absolutePaths cleans the absolute paths of a list the user typed, dropping blanks and repeats; a relative one is
+// refused with field named.
+func absolutePaths(field, what string, in []string) ([]string, error) {
+	var out []string
+	for _, r := range in {
+		if r = strings.TrimSpace(r); r == "" {
+			continue
+		}
+		if !filepath.IsAbs(r) {
+			return nil, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: field, Message: what + " must be absolute paths: " + r})
+		}
+		if r = filepath.Clean(r); !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
 }

@@ -61,6 +61,8 @@ export interface ProjectSettings {
   network: boolean
   writable: string[]
   readable: string[]
+  unix_sockets: string[] // socket files outside the project commands may connect to (docker's, say)
+  env_allow: string[] // environment variables (NAME or PREFIX*) commands get besides the builds' own
   auto_approve_edits: boolean
   snapshot_keep: number
   snapshot_max_age_days: number
@@ -70,7 +72,7 @@ export interface ProjectSettings {
   search: { budget_mib: number; cached_mib: number; index_ready: boolean; index_files: number; index_disk_mib: number; changed: number }
 }
 
-export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'network' | 'readable' | 'auto_approve_edits' | 'snapshot_keep' | 'snapshot_max_age_days' | 'search_memory_mib'>
+export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'network' | 'readable' | 'unix_sockets' | 'env_allow' | 'auto_approve_edits' | 'snapshot_keep' | 'snapshot_max_age_days' | 'search_memory_mib'>
 
 export const providers = (): Promise<ProvidersView> => wrap(() => Agent.Providers() as Promise<ProvidersView>)
 export const saveProvider = (p: ProviderInput): Promise<ProvidersView> => wrap(() => Agent.SaveProvider(app.ProviderInput.createFrom(p)) as Promise<ProvidersView>)

@@ -53,6 +53,8 @@ export function SettingsScreen({ onClose }: Props) {
   const [proj, setProj] = useState<ProjectSettings | null>(null)
   const [allow, setAllow] = useState('')
   const [readable, setReadable] = useState('')
+  const [sockets, setSockets] = useState('')
+  const [envAllow, setEnvAllow] = useState('')
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
   const [changed, setChanged] = useState(false)
@@ -72,6 +74,8 @@ export function SettingsScreen({ onClose }: Props) {
         setProj(p)
         setAllow(p.allowlist.join(' '))
         setReadable(p.readable.join('\n'))
+        setSockets(p.unix_sockets.join('\n'))
+        setEnvAllow(p.env_allow.join(' '))
       })
       .catch((e: unknown) => setError(toBackendError(e)))
   }, [])
@@ -244,6 +248,8 @@ export function SettingsScreen({ onClose }: Props) {
                 allowlist: allow.split(/[\s,]+/).filter(Boolean),
                 network: proj.network,
                 readable: readable.split('\n').map((r) => r.trim()).filter(Boolean),
+                unix_sockets: sockets.split('\n').map((r) => r.trim()).filter(Boolean),
+                env_allow: envAllow.split(/[\s,]+/).filter(Boolean),
                 auto_approve_edits: proj.auto_approve_edits,
                 snapshot_keep: proj.snapshot_keep,
                 snapshot_max_age_days: proj.snapshot_max_age_days,
@@ -253,6 +259,8 @@ export function SettingsScreen({ onClose }: Props) {
                   setProj(p)
                   setAllow(p.allowlist.join(' '))
                   setReadable(p.readable.join('\n'))
+                  setSockets(p.unix_sockets.join('\n'))
+                  setEnvAllow(p.env_allow.join(' '))
                   done('project settings saved')
                 })
                 .catch(fail)
@@ -271,6 +279,14 @@ export function SettingsScreen({ onClose }: Props) {
             <label>
               More folders commands may read (one absolute path a line; your home folder's secrets stay closed otherwise){' '}
               <textarea value={readable} onChange={(e) => setReadable(e.target.value)} rows={2} data-testid="settings-readable" />
+            </label>
+            <label>
+              Unix sockets outside the project commands may connect to (one absolute path a line, such as <code>/var/run/docker.sock</code>; none otherwise, network or not){' '}
+              <textarea value={sockets} onChange={(e) => setSockets(e.target.value)} rows={1} data-testid="settings-sockets" />
+            </label>
+            <label>
+              More environment variables commands get (names, or prefixes ending in <code>*</code>; a value that looks like a credential is still left out){' '}
+              <textarea value={envAllow} onChange={(e) => setEnvAllow(e.target.value)} rows={1} data-testid="settings-env-allow" />
             </label>
             <label className="inline">
               <input type="checkbox" checked={proj.auto_approve_edits} onChange={(e) => setProj({ ...proj, auto_approve_edits: e.target.checked })} data-testid="settings-auto-edits" /> Apply the agent's file edits without asking (each is still snapshotted and can be undone)

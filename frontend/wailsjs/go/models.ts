@@ -299,6 +299,8 @@ export namespace app {
 	    network: boolean;
 	    writable: string[];
 	    readable: string[];
+	    unix_sockets: string[];
+	    env_allow: string[];
 	    auto_approve_edits: boolean;
 	    snapshot_keep: number;
 	    snapshot_max_age_days: number;
@@ -319,6 +321,8 @@ export namespace app {
 	        this.network = source["network"];
 	        this.writable = source["writable"];
 	        this.readable = source["readable"];
+	        this.unix_sockets = source["unix_sockets"];
+	        this.env_allow = source["env_allow"];
 	        this.auto_approve_edits = source["auto_approve_edits"];
 	        this.snapshot_keep = source["snapshot_keep"];
 	        this.snapshot_max_age_days = source["snapshot_max_age_days"];
@@ -350,6 +354,8 @@ export namespace app {
 	    allowlist: string[];
 	    network: boolean;
 	    readable: string[];
+	    unix_sockets: string[];
+	    env_allow: string[];
 	    auto_approve_edits: boolean;
 	    snapshot_keep: number;
 	    snapshot_max_age_days: number;
@@ -364,6 +370,8 @@ export namespace app {
 	        this.allowlist = source["allowlist"];
 	        this.network = source["network"];
 	        this.readable = source["readable"];
+	        this.unix_sockets = source["unix_sockets"];
+	        this.env_allow = source["env_allow"];
 	        this.auto_approve_edits = source["auto_approve_edits"];
 	        this.snapshot_keep = source["snapshot_keep"];
 	        this.snapshot_max_age_days = source["snapshot_max_age_days"];
