@@ -8,12 +8,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/ignore/ignoretest"
 )
 
-func TestMain(m *testing.M) {
-	cleanup := ignoretest.Isolate()
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { ignoretest.Main(m) }
 
 // TestWalkAgreesWithGit: on random trees with nested ignore files, the files a search reads, walking the disk,
 // are exactly git's untracked, not ignored files (less links to folders).

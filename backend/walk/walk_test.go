@@ -15,12 +15,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
-func TestMain(m *testing.M) {
-	cleanup := ignoretest.Isolate()
-	code := m.Run()
-	cleanup()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { ignoretest.Main(m) }
 
 // TestWalkAgreesWithGit: on random trees with nested ignore files, the files a walk visits are exactly git's
 // untracked, not ignored files (less links to folders), however the walk is asked to run; and the folders it

@@ -494,3 +494,12 @@ func Check(t *testing.T, seeds []uint64, check func(t *testing.T, tree Tree, roo
 		t.Errorf("%d of %d trees disagree with git", failed, len(seeds))
 	}
 }
+
+// Main is a TestMain for a package whose tests judge by git: it runs the tests with the git configuration of the
+// user and the system kept out (Isolate), and exits with their code.
+func Main(m *testing.M) {
+	cleanup := Isolate()
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
