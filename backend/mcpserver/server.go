@@ -71,6 +71,7 @@ type Server struct {
 
 	snapshots *snapshot.Projects // nil without a cache directory
 	deps      tools.Deps
+	texts     *texts // large text blocks on their way to the client (splice.go)
 }
 
 // New makes a server. With opt.Root set, that folder is opened now, and an error is returned if it cannot be.
@@ -81,7 +82,7 @@ func New(opt Options) (*Server, error) {
 	}
 	// As in the window: a watcher keeps the index, the snapshots' staging and the stale-file check current.
 	deps := tools.UserDeps(session.New(), true)
-	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, deps: deps, fixed: opt.Root != "", log: log}
+	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, deps: deps, fixed: opt.Root != "", log: log, texts: newTexts()}
 	s.prepare = opt.prepare
 	if s.prepare == nil {
 		s.prepare = s.prepareProject
@@ -182,9 +183,10 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 			return failure(e), nil
 		}
 		// The text block is what a model reads; structuredContent is the result's fields, declared by the tool's
-		// outputSchema, without those the text carries whole (a file's content is sent once, not twice).
+		// outputSchema, without those the text carries whole (a file's content is sent once, not twice). A large
+		// text block is encoded once, on its way out (splice.go).
 		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: res.Text()}},
+			Content:           []mcp.Content{s.texts.content(res.Text())},
 			StructuredContent: res.Structured(),
 		}, nil
 	}
@@ -324,7 +326,8 @@ func fileURIPath(uri string) (string, error) {
 
 // Run serves one client over transport until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
-	return s.mcp.Run(ctx, t)
+	defer s.texts.run()()
+	return s.mcp.Run(ctx, splicing{t, s.texts})
 }
 
 // Close releases the project (its watcher, root and the snapshots' background work), once its preparation is

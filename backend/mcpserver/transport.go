@@ -108,6 +108,16 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			msg = &jsonrpc.Response{ID: r.ID, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: r.Error.Error()}}
 		}
 	}
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && len(r.Result) > 0 && r.ID.IsValid() {
+		// A result comes encoded (compact, valid JSON) from the SDK: the envelope goes around it as it is, rather
+		// than through EncodeMessage, which would scan a megabyte of it once more.
+		id, err := json.Marshal(r.ID.Raw())
+		if err != nil {
+			return fmt.Errorf("encoding message: %w", err)
+		}
+		head := append(append([]byte(`{"jsonrpc":"2.0","id":`), id...), `,"result":`...)
+		return c.write(head, unescapeHTML(r.Result), []byte("}\n"))
+	}
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("encoding message: %w", err)
@@ -121,26 +131,40 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // decoded message is the same. An escaped backslash is copied as the pair it is, so "\\u003c" (a backslash, then
 // the text u003c) stays as it was.
 func unescapeHTML(b []byte) []byte {
-	if !bytes.Contains(b, []byte(`\u00`)) {
+	var out []byte // allocated at the first escape undone
+	last := 0
+	for i := 0; ; {
+		k := bytes.Index(b[i:], []byte(`\u00`))
+		if k < 0 || i+k+6 > len(b) {
+			break
+		}
+		k += i
+		i = k + 1
+		c := htmlEscaped(b[k+4 : k+6])
+		if c == 0 {
+			continue
+		}
+		// The backslash starts an escape only if the run of backslashes it ends is odd: "\\u003c" is an escaped
+		// backslash and the text u003c. Outside strings JSON has no backslashes.
+		run := 1
+		for run <= k && b[k-run] == '\\' {
+			run++
+		}
+		if run%2 == 0 {
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(b))
+		}
+		out = append(out, b[last:k]...)
+		out = append(out, c)
+		last = k + 6
+		i = last
+	}
+	if out == nil {
 		return b
 	}
-	out := make([]byte, 0, len(b))
-	for {
-		k := bytes.IndexByte(b, '\\')
-		if k < 0 || k+1 == len(b) {
-			return append(out, b...)
-		}
-		out = append(out, b[:k]...)
-		if k+6 <= len(b) && string(b[k+1:k+4]) == "u00" {
-			if c := htmlEscaped(b[k+4 : k+6]); c != 0 {
-				out = append(out, c)
-				b = b[k+6:]
-				continue
-			}
-		}
-		out = append(out, b[k], b[k+1])
-		b = b[k+2:]
-	}
+	return append(out, b[last:]...)
 }
 
 // htmlEscaped is the character encoding/json writes as \u00 followed by hex (lower case, as it writes them), or 0.
@@ -157,10 +181,19 @@ func htmlEscaped(hex []byte) byte {
 }
 
 func (c *conn) writeLine(b []byte) error {
+	return c.write(append(b, '\n'))
+}
+
+// write writes parts as one message: no other write comes between them.
+func (c *conn) write(parts ...[]byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, err := c.out.Write(append(b, '\n'))
-	return err
+	for _, p := range parts {
+		if _, err := c.out.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (c *conn) Close() error {
