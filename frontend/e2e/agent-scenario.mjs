@@ -11,8 +11,11 @@ export async function startAgentScenario({ script, llmOptions, fixture, provider
   const app = await startDevApp()
   const browser = await launchBrowser()
   const page = await browser.newPage()
-  // An error thrown in the window (a render that crashed the panel) is in the test's output, not only its effect.
-  page.on('pageerror', (e) => console.error(`page error: ${e.stack ?? e}`))
+  // An error thrown in the window (a render that crashed the panel) is in the test's output, not only its effect;
+  // the dev server's own IPC script throws on every page load in a plain browser, which is left out.
+  page.on('pageerror', (e) => {
+    if (!String(e.stack).includes('/wails/ipc.js')) console.error(`page error: ${e.stack ?? e}`)
+  })
   const dir = makeFixture(fixture.name, fixture.files)
   fixture.setup?.(dir)
   await page.goto(app.url)
