@@ -108,7 +108,7 @@ var buildDelay = 2 * time.Second
 const rebuildAfter = 2000
 
 // segmentPairs bounds a segment's (trigram, file) pairs while it is built: 2M pairs are 16 MiB, and a little more
-// as they grow and are sorted (trigram.Builder). (8M pairs, with a comparison sort's copy, held 90 MiB on top of
+// as they grow and are sorted (trigram.Builder). (8M pairs, grown by copying, held 88 MiB on top of
 // the text cache at the peak of a build, which put a 92k-file project's resident memory past 300 MiB; 4M pairs
 // left too little room under the soft memory limit, and the collector ran a thousand times in one build.)
 const segmentPairs = 2 << 20
