@@ -57,16 +57,13 @@ func (s *Settings) SaveUserInstructions(text string) (InstructionsView, error) {
 	if len(text) > settings.MaxInstructions {
 		return InstructionsView{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "instructions", Message: "instructions are limited to 16 KiB"})
 	}
-	u, err := s.store.User()
-	if err != nil {
-		return InstructionsView{}, reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
-	}
-	u.Instructions = strings.TrimSpace(text)
-	if err := s.store.SetUser(u); err != nil {
+	// One read-modify-write under the store's lock: a step limit saved at the same moment is kept.
+	trimmed := strings.TrimSpace(text)
+	if err := s.store.UpdateUser(func(u *settings.User) error { u.Instructions = trimmed; return nil }); err != nil {
 		return InstructionsView{}, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
 	}
 	if _, err := s.session.Info(); err != nil {
-		return InstructionsView{Files: []InstructionFile{}, User: u.Instructions}, nil
+		return InstructionsView{Files: []InstructionFile{}, User: trimmed}, nil
 	}
 	return s.Instructions()
 }

@@ -1,9 +1,11 @@
 package app
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -28,5 +30,33 @@ func TestStepLimitSetting(t *testing.T) {
 	}
 	if n, _ := svc.Settings.StepLimit(); n != 40 {
 		t.Errorf("read back: %d", n)
+	}
+}
+
+// Saving the step limit and the user's instructions at the same moment keeps both: each is its own
+// read-modify-write under the settings store's lock, so neither writes back a stale copy of the other.
+func TestStepLimitAndInstructionsSavedAtOnce(t *testing.T) {
+	svc := openServices(t, t.TempDir())
+	for i := range 300 {
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			if _, err := svc.Settings.SaveStepLimit(10 + i); err != nil {
+				t.Error(err)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			if _, err := svc.Settings.SaveUserInstructions(fmt.Sprintf("rule %d", i)); err != nil {
+				t.Error(err)
+			}
+		}()
+		wg.Wait()
+		n, _ := svc.Settings.StepLimit()
+		v, _ := svc.Settings.Instructions()
+		if n != 10+i || v.User != fmt.Sprintf("rule %d", i) {
+			t.Fatalf("round %d: step limit %d, instructions %q", i, n, v.User)
+		}
 	}
 }
