@@ -10,23 +10,13 @@ import (
 	"github.com/rooted-dev/rooted/backend/testcorpus"
 
 	"github.com/rooted-dev/rooted/backend/search"
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
-// benchCorpusPath is the tree the benchmarks search: $ROOTED_SEARCH_CORPUS, or the Go source tree, as
-// bench/search.sh uses.
-func benchCorpusPath() string {
-	if dir := os.Getenv("ROOTED_SEARCH_CORPUS"); dir != "" {
-		return dir
-	}
-	return testcorpus.GoSrc()
-}
+func benchCorpusPath() string { return testcorpus.Search() }
 
 func benchCorpus(b *testing.B) *os.Root {
-	r, err := os.OpenRoot(benchCorpusPath())
-	if err != nil {
-		b.Skip("no corpus:", err)
-	}
-	b.Cleanup(func() { r.Close() })
+	r, _ := testtree.Corpus(b)
 	return r
 }
 

@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/ignore/ignoretest"
@@ -14,18 +13,12 @@ import (
 // index, from its lists in memory, are exactly git's untracked, not ignored files (less links to folders).
 func TestWalkAgreesWithGit(t *testing.T) {
 	t.Parallel()
-	failed := 0
-	seeds := ignoretest.Seeds(100)
-	for _, seed := range seeds {
-		tree, dir, truth := ignoretest.Judged(t, seed)
-		root, err := os.OpenRoot(dir)
+	ignoretest.Check(t, ignoretest.Seeds(100), func(t *testing.T, tree ignoretest.Tree, root *os.Root, truth ignoretest.Truth) []string {
+		x, err := NewIndex(root, root.Name(), Options{CacheDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		x, err := NewIndex(root, dir, Options{CacheDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		defer x.Close()
 		var diffs []string
 		for round := range 2 { // the first walks the disk for the list, the second walks the list
 			got := map[string]bool{}
@@ -39,15 +32,6 @@ func TestWalkAgreesWithGit(t *testing.T) {
 			}
 			diffs = append(diffs, ignoretest.Diff([]string{"index walk", "index list"}[round], got, tree.SearchedFiles(truth))...)
 		}
-		x.Close()
-		root.Close()
-		if len(diffs) > 0 {
-			if failed++; failed <= 3 {
-				t.Errorf("%s  %s", tree, strings.Join(diffs, "\n  "))
-			}
-		}
-	}
-	if failed > 0 {
-		t.Errorf("%d of %d trees disagree with git", failed, len(seeds))
-	}
+		return diffs
+	})
 }

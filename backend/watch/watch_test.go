@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 type env struct {
@@ -22,23 +24,7 @@ type env struct {
 
 func start(t *testing.T, files map[string]string, opt Options) *env {
 	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if strings.HasSuffix(name, "/") {
-			os.MkdirAll(p, 0o755)
-			continue
-		}
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
+	r, dir := testtree.Root(t, files)
 	if opt.Quiet == 0 {
 		opt.Quiet = 20 * time.Millisecond
 	}
@@ -156,12 +142,7 @@ func TestGitCheckout(t *testing.T) {
 	e := start(t, map[string]string{"common.txt": "c", "only-main.txt": "m"}, Options{})
 	git := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = e.dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
+		testtree.Git(t, e.dir, args...)
 	}
 	git("init", "-q", "-b", "main")
 	git("add", "-A")
