@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -13,18 +12,9 @@ import (
 // Every tool declares its output: a real call of each has structuredContent that its outputSchema accepts, a text
 // block that is the tool's text form (not JSON), and no field the text carries whole.
 func TestEveryToolsResultMatchesItsOutputSchema(t *testing.T) {
-	dir := project(t)
-	s, err := New(Options{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs := connect(t, s)
-	list, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, cs, tools := serveProject(t)
 	schemas := map[string]*jsonschema.Resolved{}
-	for _, tl := range list.Tools {
+	for _, tl := range tools {
 		b, _ := json.Marshal(tl.OutputSchema)
 		var schema jsonschema.Schema
 		if err := json.Unmarshal(b, &schema); err != nil || schema.Type != "object" {
@@ -73,7 +63,7 @@ func TestEveryToolsResultMatchesItsOutputSchema(t *testing.T) {
 		var v any
 		b, _ := json.Marshal(res.StructuredContent)
 		json.Unmarshal(b, &v)
-		if r, ok := resolvedFor(t, list.Tools, c.name); ok {
+		if r, ok := resolvedFor(t, tools, c.name); ok {
 			if err := r.Validate(v); err != nil {
 				t.Errorf("%s: structuredContent %s does not match its outputSchema: %v", c.name, b, err)
 			}

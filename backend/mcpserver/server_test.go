@@ -83,9 +83,10 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (*mcp.Call
 	return res, m
 }
 
-func TestToolsFromTheRegistryWithAnnotations(t *testing.T) {
-	dir := project(t)
-	s, err := New(Options{Root: dir})
+// serveProject serves a fresh project and returns the server, a connected client and the tools it lists.
+func serveProject(t *testing.T) (*Server, *mcp.ClientSession, []*mcp.Tool) {
+	t.Helper()
+	s, err := New(Options{Root: project(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,8 +95,13 @@ func TestToolsFromTheRegistryWithAnnotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, cs, list.Tools
+}
+
+func TestToolsFromTheRegistryWithAnnotations(t *testing.T) {
+	_, _, tools := serveProject(t)
 	byName := map[string]*mcp.Tool{}
-	for _, tl := range list.Tools {
+	for _, tl := range tools {
 		byName[tl.Name] = tl
 	}
 	for _, name := range []string{"read_file", "write_file", "patch_file", "list_directory", "search_files", "find_files", "exec_shell", "change_working_directory", "get_working_directory", "list_snapshots", "diff_snapshot", "restore_snapshot"} {
