@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/gitexec"
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 // What a command can leave in the project for Rooted's own git to run later: a row per way. Each payload appends
@@ -52,19 +53,19 @@ func attackTable(t *testing.T) {
 			appendConfig(t, p.path(".gx/config"), "[core]\n\tfsmonitor = \""+run+"\"\n\tworktree = ../vendor/gl\n")
 		}},
 		{"submodule with .git/modules", func(t *testing.T, p *project, run string) {
-			gitIn(t, p.dir, "init", "-q")
+			testtree.Git(t, p.dir, "init", "-q")
 			nested(t, p, "sub")
 			os.MkdirAll(p.path(".git/modules"), 0o755)
 			os.Rename(p.path("sub/.git"), p.path(".git/modules/sub"))
 			p.write("sub/.git", "gitdir: ../.git/modules/sub\n")
 			appendConfig(t, p.path(".git/modules/sub/config"), "[core]\n\tfsmonitor = \""+run+"\"\n\tworktree = ../../../sub\n")
 			p.write(".gitmodules", "[submodule \"sub\"]\n\tpath = sub\n\turl = ./sub\n")
-			gitIn(t, p.dir, "add", ".gitmodules", "sub")
+			testtree.Git(t, p.dir, "add", ".gitmodules", "sub")
 			appendConfig(t, p.path(".git/config"), "[submodule \"sub\"]\n\tactive = true\n\turl = ./sub\n[submodule]\n\trecurse = true\n")
 		}},
 		{"project's own config, attributes and hooks", func(t *testing.T, p *project, run string) {
-			gitIn(t, p.dir, "init", "-q")
-			gitIn(t, p.dir, "add", "-A")
+			testtree.Git(t, p.dir, "init", "-q")
+			testtree.Git(t, p.dir, "add", "-A")
 			p.write(".gitattributes", "* filter=evil diff=evil\n")
 			appendConfig(t, p.path(".git/config"), "[core]\n\tfsmonitor = \""+run+"\"\n[filter \"evil\"]\n\tclean = \""+run+"\"\n\tprocess = \""+run+"\"\n"+
 				"[diff \"evil\"]\n\ttextconv = \""+run+"\"\n[diff]\n\texternal = \""+run+"\"\n")
@@ -120,9 +121,9 @@ func attackTable(t *testing.T) {
 // nested makes a repository with a commit at rel.
 func nested(t *testing.T, p *project, rel string) {
 	p.write(rel+"/file.txt", "nested\n")
-	gitIn(t, p.path(rel), "init", "-q")
-	gitIn(t, p.path(rel), "add", "-A")
-	gitIn(t, p.path(rel), "commit", "-qm", "nested")
+	testtree.Git(t, p.path(rel), "init", "-q")
+	testtree.Git(t, p.path(rel), "add", "-A")
+	testtree.Git(t, p.path(rel), "commit", "-qm", "nested")
 	os.MkdirAll(p.path(rel+"/.git/hooks"), 0o755)
 }
 

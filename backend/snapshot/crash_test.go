@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 // The fault-injection test: the real binaries (rooted, and rooted-mcp that "rooted mcp" starts), on a generated
@@ -26,6 +28,7 @@ import (
 // the contents it was given; and every snapshot a call reported is still listed.
 // ROOTED_CRASH_SEED replays a run; -short runs fewer moments.
 func TestKilledAtAnyMoment(t *testing.T) {
+	t.Parallel()
 	moments, nfiles := 8, 4000
 	if testing.Short() {
 		moments, nfiles = 3, 1000
@@ -137,12 +140,7 @@ func (c *crashRig) generate(n int) {
 	c.knows(".gitignore", "*.log\n")
 	os.WriteFile(filepath.Join(c.dir, ".gitignore"), []byte("*.log\n"), 0o644)
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-qm", "generated"}} {
-		g := exec.Command("git", args...)
-		g.Dir = c.dir
-		g.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := g.CombinedOutput(); err != nil {
-			c.t.Fatalf("git %v: %v %s", args, err, out)
-		}
+		testtree.Git(c.t, c.dir, args...)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 // file becoming a folder, an ignored file, a tracked file that matches .gitignore, a pipe), the derived snapshot
 // holds exactly the tree a full scan of the same files records.
 func TestDerivedSnapshotsEqualFullScans(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{
 		".gitignore": "*.log\nbuild/\n",
 		"a.txt":      "a\n", "src/main.go": "package main\n", "src/util/u.go": "package util\n", "docs/x.md": "x\n",
@@ -124,6 +125,7 @@ func mkfifo(t *testing.T, path string) {
 // A diff between a snapshot and now, asked for between an edit and the next snapshot (as the window's edit card
 // does), must not swallow the edit: the next snapshot still records it, and a restore to before it works.
 func TestDiffBetweenEditAndSnapshotKeepsTheEdit(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"README.md": "# Demo\n"})
 	p.repo.Track(true)
 	p.take("first")

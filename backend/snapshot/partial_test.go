@@ -16,6 +16,7 @@ import (
 // An edit while the first full snapshot is still running does not wait for it: it records just the paths it
 // touches, and that snapshot restores and diffs only them.
 func TestPartialSnapshotWhileTheFirstScanRuns(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"a.txt": "a before\n", "dir/b.txt": "b before\n", "other.txt": "other\n"})
 	os.Symlink("a.txt", p.path("link"))
 	// The first snapshot holds the repository (as the background one does when a project opens).
@@ -101,6 +102,7 @@ func TestPartialSnapshotWhileTheFirstScanRuns(t *testing.T) {
 // Whether an edit lands during the first snapshot or after it, the snapshot it gets restores the file's content
 // before the edit.
 func TestEditDuringTheFirstSnapshotIsRecoverable(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 2000 {
 		files[fmt.Sprintf("d%d/f%d.txt", i%40, i)] = fmt.Sprintf("file %d\n", i)
@@ -136,6 +138,7 @@ func TestEditDuringTheFirstSnapshotIsRecoverable(t *testing.T) {
 // The first snapshot of a large project waits: an edit meanwhile is recorded at once as a partial snapshot, and a
 // command's full backup ends the pause instead of waiting it out.
 func TestFirstSnapshotPause(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"a.txt": "a before\n", "b.txt": "b\n"})
 	first := make(chan error, 1)
 	var firstSnap Snapshot
@@ -196,6 +199,7 @@ func TestFirstSnapshotPause(t *testing.T) {
 // of the edit's partial snapshot finds nothing to undo. git is told here to compare only size and mtime seconds,
 // and not ctime, so that the lost stat change is certain rather than a matter of timing.
 func TestEditDuringTheScanIsReadAgain(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"a.txt": "before\n", "b.txt": "b\n"})
 	for _, kv := range [][2]string{{"core.checkStat", "minimal"}, {"core.trustCtime", "false"}} {
 		if out, err := exec.Command("git", "--git-dir", p.repo.dir, "config", kv[0], kv[1]).CombinedOutput(); err != nil {
@@ -238,6 +242,7 @@ func TestEditDuringTheScanIsReadAgain(t *testing.T) {
 // An edit through a link out of the project, made while the first snapshot runs, is not the snapshot's to refuse:
 // its backup records the paths inside and passes over the escape, and the write itself answers outside_root.
 func TestPartialSnapshotPassesOverAnEscape(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"a.txt": "a\n"})
 	outside := t.TempDir()
 	os.Symlink(outside, p.path("out"))

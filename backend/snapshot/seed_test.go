@@ -10,21 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	// No automatic gc or maintenance: git commit may start one detached, which would change .git under the test.
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@u", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@u",
-		"GIT_CONFIG_COUNT=2", "GIT_CONFIG_KEY_0=gc.auto", "GIT_CONFIG_VALUE_0=0", "GIT_CONFIG_KEY_1=maintenance.auto", "GIT_CONFIG_VALUE_1=false")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v %s", args, err, out)
-	}
-	return string(out)
-}
+	"github.com/rooted-dev/rooted/backend/testtree"
+)
 
 // fingerprintDir describes every file below dir: name, mode, size, mtime and a hash of the content. Object files'
 // mtimes are left out: git "freshens" an object it finds in an alternate store instead of writing it again (it
@@ -75,14 +63,15 @@ func looseObjects(t *testing.T, repo string) int {
 // files included), the project's .git is not written to, and once the borrowed objects are copied the snapshots
 // no longer need the project's .git at all.
 func TestFirstSnapshotSeedsFromTheProjectsIndex(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{".gitignore": "*.log\n"}
 	for i := range 300 {
 		files[fmt.Sprintf("pkg%d/file%d.go", i%10, i)] = fmt.Sprintf("package p\n// %d\n", i)
 	}
 	p := newProject(t, files)
-	gitIn(t, p.dir, "init", "-q", "-b", "main")
-	gitIn(t, p.dir, "add", "-A")
-	gitIn(t, p.dir, "commit", "-qm", "tracked")
+	testtree.Git(t, p.dir, "init", "-q", "-b", "main")
+	testtree.Git(t, p.dir, "add", "-A")
+	testtree.Git(t, p.dir, "commit", "-qm", "tracked")
 	p.write("pkg1/file1.go", "package p\n// modified\n")
 	p.write("new/untracked.go", "package n\n")
 	p.write("debug.log", "ignored\n")
@@ -160,15 +149,16 @@ func TestFirstSnapshotSeedsFromTheProjectsIndex(t *testing.T) {
 
 // What cannot be seeded from is left to the full scan: a worktree's .git file, a split index, no index.
 func TestSeedingSkipsWhatItCannotTrust(t *testing.T) {
+	t.Parallel()
 	for name, setup := range map[string]func(p *project){
-		"no commits, no index": func(p *project) { gitIn(t, p.dir, "init", "-q") },
+		"no commits, no index": func(p *project) { testtree.Git(t, p.dir, "init", "-q") },
 		".git is a file":       func(p *project) { p.write(".git", "gitdir: /elsewhere\n") },
 		"split index": func(p *project) {
-			gitIn(t, p.dir, "init", "-q")
-			gitIn(t, p.dir, "-c", "core.splitIndex=true", "add", "-A")
+			testtree.Git(t, p.dir, "init", "-q")
+			testtree.Git(t, p.dir, "-c", "core.splitIndex=true", "add", "-A")
 		},
 		".git/index links out": func(p *project) {
-			gitIn(t, p.dir, "init", "-q")
+			testtree.Git(t, p.dir, "init", "-q")
 			os.Symlink("/etc/hostname", p.path(".git/index"))
 		},
 	} {
@@ -196,14 +186,15 @@ func copyTree(t *testing.T, from, to string) {
 // Before a change to anything (a command's backup), every process, a CLI call included, copies what the shadow
 // repository borrows: the command may delete the project's .git.
 func TestCommandBackupStopsBorrowing(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{}
 	for i := range 50 {
 		files[fmt.Sprintf("f%d.txt", i)] = fmt.Sprintf("%d\n", i)
 	}
 	p := newProject(t, files)
-	gitIn(t, p.dir, "init", "-q", "-b", "main")
-	gitIn(t, p.dir, "add", "-A")
-	gitIn(t, p.dir, "commit", "-qm", "tracked")
+	testtree.Git(t, p.dir, "init", "-q", "-b", "main")
+	testtree.Git(t, p.dir, "add", "-A")
+	testtree.Git(t, p.dir, "commit", "-qm", "tracked")
 	snap := p.take("before a command")
 	if p.repo.borrowing() {
 		t.Fatal("the shadow repository still borrows the project's objects after a command's backup")

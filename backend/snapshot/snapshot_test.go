@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 var ctx = context.Background()
@@ -27,9 +29,7 @@ func newProject(t *testing.T, files map[string]string) *project {
 	t.Helper()
 	dir := t.TempDir()
 	p := &project{t: t, dir: dir}
-	for name, content := range files {
-		p.write(name, content)
-	}
+	testtree.Write(t, dir, files)
 	r, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +93,7 @@ func (p *project) state() map[string]string {
 }
 
 func TestRestoreIsByteExact(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{
 		".gitattributes": "* text=auto eol=lf\n*.txt filter=nonexistent\n", // filters and conversions must not apply
 		"crlf.txt":       "one\r\ntwo\r\n",
@@ -138,6 +139,7 @@ func TestRestoreIsByteExact(t *testing.T) {
 }
 
 func TestRestorePathsOnly(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"a.txt": "a1", "b.txt": "b1", "dir/c.txt": "c1"})
 	snap := p.take("start")
 	p.write("a.txt", "a2")
@@ -158,6 +160,7 @@ func TestRestorePathsOnly(t *testing.T) {
 }
 
 func TestWhatIsRecorded(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{
 		".gitignore":            "*.log\nbuild/\n",
 		"main.go":               "x",
@@ -191,6 +194,7 @@ func TestWhatIsRecorded(t *testing.T) {
 }
 
 func TestUsersGitIsUntouched(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"a.txt": "a", "b.txt": "b"})
 	git := func(args ...string) string {
 		t.Helper()
@@ -229,6 +233,7 @@ func TestUsersGitIsUntouched(t *testing.T) {
 }
 
 func TestDiff(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"a.txt": "one\n", "b.txt": "b\n"})
 	snap := p.take("start")
 	p.write("a.txt", "two\n")
@@ -256,6 +261,7 @@ func TestDiff(t *testing.T) {
 
 // With tracking, only the paths reported as changed are staged, and the snapshots equal full scans.
 func TestTrackedSnapshotsEqualFullScans(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"a.txt": "a", "d/b.txt": "b"})
 	p.repo.Track(true)
 	p.take("prime")
@@ -282,6 +288,7 @@ func TestTrackedSnapshotsEqualFullScans(t *testing.T) {
 }
 
 func TestRetentionAndLog(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"a.txt": "0"})
 	p.repo.opt.Keep = 3
 	var ids []string
@@ -321,6 +328,7 @@ func mapsEqual(a, b map[string]string) bool {
 // Restore never removes through a symlink, and the project's exclude file is read through its root and never
 // through a link: a link swapped in for a folder or for .git/info/exclude reaches nothing.
 func TestNothingThroughLinks(t *testing.T) {
+	t.Parallel()
 	p := newProject(t, map[string]string{"d/f.txt": "mine\n", "e/f.txt": "someone else's\n"})
 	os.RemoveAll(p.path("d"))
 	if err := os.Symlink("e", p.path("d")); err != nil {
