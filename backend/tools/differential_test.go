@@ -2,9 +2,9 @@ package tools
 
 import (
 	"cmp"
+	"os"
 	"path"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/ignore/ignoretest"
@@ -15,14 +15,13 @@ import (
 // with git: find_files lists git's untracked, not ignored files, and list_directory's ignored flag on every file,
 // folder and link is git check-ignore's answer.
 func TestIgnoredAgreesWithGit(t *testing.T) {
-	failed := 0
-	seeds := ignoretest.Seeds(60)
-	for _, seed := range seeds {
-		tree, dir, truth := ignoretest.Judged(t, seed)
-		s, err := session.Open(dir)
+	t.Parallel()
+	ignoretest.Check(t, ignoretest.Seeds(60), func(t *testing.T, tree ignoretest.Tree, root *os.Root, truth ignoretest.Truth) []string {
+		s, err := session.Open(root.Name())
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer s.Close()
 		reg := Registry(Deps{Session: s})
 		found, e := call[findFilesOut](t, reg, "find_files", `{"glob": "**", "include_hidden": true, "limit": 10000}`)
 		if e != nil {
@@ -48,14 +47,6 @@ func TestIgnoredAgreesWithGit(t *testing.T) {
 				}
 			}
 		}
-		s.Close()
-		if len(diffs) > 0 {
-			if failed++; failed <= 3 {
-				t.Errorf("%s  %s", tree, strings.Join(diffs, "\n  "))
-			}
-		}
-	}
-	if failed > 0 {
-		t.Errorf("%d of %d trees disagree with git", failed, len(seeds))
-	}
+		return diffs
+	})
 }

@@ -9,21 +9,14 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/testtree"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
 // editRegistry opens root with the rule a long-lived session has (read before edit) unless unread is set.
 func editRegistry(t *testing.T, files map[string]string, unread bool) (*tool.Registry, string) {
 	t.Helper()
-	root := t.TempDir()
-	for name, content := range files {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	root := testtree.Dir(t, files)
 	s, err := session.Open(root)
 	if err != nil {
 		t.Fatal(err)

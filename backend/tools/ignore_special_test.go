@@ -37,6 +37,7 @@ func TestSpecialFilesAtIgnoreLocationsNeverHangATool(t *testing.T) {
 	for _, loc := range []string{".gitignore", ".ignore", "sub/.gitignore", ".git/info/exclude"} {
 		for kind, create := range kinds {
 			t.Run(loc+"/"+kind, func(t *testing.T) {
+				t.Parallel() // the environment set above stays until every case ends
 				dir := t.TempDir()
 				if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
 					t.Fatalf("git init: %v %s", err, out)
