@@ -22,7 +22,8 @@ func benchCorpus(b *testing.B) *os.Root {
 
 const benchRegex = `func \(\w+ \*\w+\) Close`
 
-// Repeated searches through a warm Index, as an agent searching an unchanged tree makes them.
+// Repeated searches through a warm Index, as an agent searching an unchanged tree makes them, once the trigram
+// index is in and its segments merged ($ROOTED_BENCH_NO_MERGE set: as the build wrote them).
 func benchIndexed(b *testing.B, opt search.Options) {
 	r := benchCorpus(b)
 	var before, after runtime.MemStats
@@ -33,6 +34,7 @@ func benchIndexed(b *testing.B, opt search.Options) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { x.Close() })
+	x.tri.noMerge = os.Getenv("ROOTED_BENCH_NO_MERGE") != "" // the segments as the build wrote them
 	for _, warm := range []search.Options{{Query: "x", Output: search.OutputCount}, {Query: "x", Output: search.OutputCount, IncludeHidden: true}} {
 		if _, err := search.Search(context.Background(), x, ".", warm); err != nil {
 			b.Fatal(err)
@@ -45,6 +47,7 @@ func benchIndexed(b *testing.B, opt search.Options) {
 			break
 		}
 	}
+	waitMerged(b, x) // steady state: the build's segments merged into one
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	b.ResetTimer()

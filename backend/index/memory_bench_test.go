@@ -16,7 +16,7 @@ import (
 
 // BenchmarkBuildMemory opens the corpus as a long-lived face does (watcher, lists, text cache at its default
 // budget, the soft memory limit of a long-lived process), makes one search, and waits for the trigram build it
-// starts; it reports the build's time, the process's resident memory at its peak while building and after, and
+// starts; it reports the build's time, the merge of its segments' time, the process's resident memory at its peak while building and after, and
 // the live heap after. ROOTED_SEARCH_CORPUS names a big tree (bench/monorepo's corpus); ROOTED_HEAP_PROFILE, when
 // set, is where a heap profile is written halfway through the build.
 func BenchmarkBuildMemory(b *testing.B) {
@@ -68,6 +68,10 @@ func BenchmarkBuildMemory(b *testing.B) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		total := time.Since(start)
+		waitMerged(b, x)
+		_, _, st := x.Memory()
+		b.ReportMetric(float64(st.MergeMS), "merge-ms")
+		b.ReportMetric(float64(st.Segments), "segments")
 		time.Sleep(time.Second) // the build gives its garbage back as it ends
 		close(stop)
 		<-sampled

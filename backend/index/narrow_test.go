@@ -37,6 +37,22 @@ func waitNarrowed(t *testing.T, x *Index) {
 	}
 }
 
+// waitMerged waits until the build's segments are merged into one (or there was one): no build or merge runs.
+func waitMerged(t testing.TB, x *Index) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		x.tri.mu.Lock()
+		done := !x.tri.building && x.tri.segs != nil
+		x.tri.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the trigram index's segments were not merged")
+		}
+	}
+}
+
 // Searches narrowed by the trigram index return exactly what a full scan of the disk returns: for literal,
 // case-insensitive and regexp queries, in every output mode, before and right after files change (edited,
 // created, deleted, folders renamed), and right after a command ran.
@@ -62,6 +78,7 @@ func TestNarrowedSearchesEqualFullScans(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
+	x.tri.pairs = 3000 // several segments, merged into one once the build is in
 	queries := []search.Options{
 		{Query: "ErrShortWrite"},
 		{Query: "needle", Output: search.OutputCount, Limit: 1000},
@@ -111,6 +128,14 @@ func TestNarrowedSearchesEqualFullScans(t *testing.T) {
 	}
 	waitNarrowed(t, x)
 	check("built")
+	waitMerged(t, x)
+	check("merged")
+	if _, _, st := x.Memory(); st.Segments != 1 {
+		t.Errorf("%d segments after the merge, want 1", st.Segments)
+	}
+	if entries, _ := os.ReadDir(x.tri.dir); len(entries) != 1 {
+		t.Errorf("files left beside the merged segment: %v", entries)
+	}
 	// The rare literal reads only the files that hold it.
 	if n := reads(t, x, search.Options{Query: "zzz-not-there"}); n != 0 {
 		t.Errorf("a literal in no file still read %d files", n)

@@ -14,6 +14,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -489,4 +491,186 @@ func union(a, b []uint32) []uint32 {
 		}
 	}
 	return append(append(out, a[i:]...), b[j:]...)
+}
+
+// Merge writes one segment at path holding the files of segs in order (file number i of segs[k] becomes the sum of
+// the earlier segments' file counts plus i), so that a lookup reads one table and one posting list instead of one
+// of each per segment. It streams: each segment's table and postings are read once, front to back, through small
+// buffers, and the merged table and postings are written as they are produced, so its memory is a 2 MiB set of the
+// trigrams present and the buffers, whatever the segments' size. yield is called now and then (background work
+// waits there for searches). The merged file is written under a temporary name, synced and renamed: a merge cut
+// short leaves segs as they were and no file at path.
+func Merge(path string, segs []*Segment, yield func()) error {
+	// The merged table's length (how many distinct trigrams) fixes where the postings start; a first pass over
+	// the tables counts them in a set of a bit per trigram.
+	present := make([]uint64, 1<<24/64)
+	tris := 0
+	for _, s := range segs {
+		r := bufio.NewReaderSize(io.NewSectionReader(s.f, int64(s.tableAt), int64(16*s.tris)), 64<<10)
+		var rb [16]byte
+		for range s.tris {
+			if _, err := io.ReadFull(r, rb[:]); err != nil {
+				return fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+			t := binary.LittleEndian.Uint32(rb[:])
+			if t >= 1<<24 {
+				return fmt.Errorf("%w: trigram out of range", ErrCorrupt)
+			}
+			if present[t>>6]&(1<<(t&63)) == 0 {
+				present[t>>6] |= 1 << (t & 63)
+				tris++
+			}
+		}
+		yield()
+	}
+	files, namesLen := 0, 0
+	for _, s := range segs {
+		files += s.files
+		namesLen += len(s.names)
+	}
+	if uint64(namesLen) > 1<<32-1 || files > 1<<32-2 {
+		return errors.New("trigram: merged segment too large")
+	}
+
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".merge-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename, nothing to remove
+	fail := func(err error) error {
+		tmp.Close()
+		return err
+	}
+	headerLen := len(magic) + 4*2 + 8*3
+	namesAt := uint64(headerLen)
+	tableAt := namesAt + uint64(4*(files+1)) + uint64(namesLen)
+	postAt := tableAt + uint64(16*tris)
+	le := binary.LittleEndian
+
+	// Header and names, front to back.
+	w := bufio.NewWriterSize(tmp, 256<<10)
+	w.WriteString(magic)
+	w.Write(le.AppendUint32(nil, uint32(files)))
+	w.Write(le.AppendUint32(nil, uint32(tris)))
+	w.Write(le.AppendUint64(nil, namesAt))
+	w.Write(le.AppendUint64(nil, tableAt))
+	w.Write(le.AppendUint64(nil, postAt))
+	var buf [16]byte
+	at := uint32(0)
+	for _, s := range segs {
+		for i := range s.files {
+			le.PutUint32(buf[:], at+s.nameOff[i])
+			w.Write(buf[:4])
+		}
+		at += uint32(len(s.names))
+	}
+	le.PutUint32(buf[:], at)
+	w.Write(buf[:4])
+	for _, s := range segs {
+		w.Write(s.names)
+	}
+	if err := w.Flush(); err != nil {
+		return fail(err)
+	}
+
+	// The table and the postings, each written front to back at its own offset, trigram by trigram in order.
+	table := bufio.NewWriterSize(io.NewOffsetWriter(tmp, int64(tableAt)), 64<<10)
+	post := bufio.NewWriterSize(io.NewOffsetWriter(tmp, int64(postAt)), 256<<10)
+	type cursor struct {
+		rows, post *bufio.Reader
+		left       int    // rows not yet read
+		tri, count uint32 // the current row (tri is 1<<24 when none is left)
+		off, want  uint64 // where the postings read so far end; where the current row says its list starts
+		base       uint32 // the segment's first file number in the merged segment
+	}
+	cur := make([]cursor, len(segs))
+	next := func(c *cursor) error {
+		if c.left == 0 {
+			c.tri = 1 << 24
+			return nil
+		}
+		var rb [16]byte
+		if _, err := io.ReadFull(c.rows, rb[:]); err != nil {
+			return fmt.Errorf("%w: %v", ErrCorrupt, err)
+		}
+		c.left--
+		c.tri, c.count, c.want = le.Uint32(rb[:]), le.Uint32(rb[4:]), le.Uint64(rb[8:])
+		if c.want != c.off {
+			return fmt.Errorf("%w: posting lists out of order", ErrCorrupt)
+		}
+		return nil
+	}
+	base := uint32(0)
+	for k, s := range segs {
+		c := &cur[k]
+		c.rows = bufio.NewReaderSize(io.NewSectionReader(s.f, int64(s.tableAt), int64(16*s.tris)), 16<<10)
+		c.post = bufio.NewReaderSize(io.NewSectionReader(s.f, int64(s.postAt), int64(s.end-s.postAt)), 32<<10)
+		c.left, c.base = s.tris, base
+		base += uint32(s.files)
+		if err := next(c); err != nil {
+			return fail(err)
+		}
+	}
+	var size uint64
+	done := 0
+	for wi, word := range present {
+		for word != 0 {
+			bit := uint32(bits.TrailingZeros64(word))
+			word &^= 1 << bit
+			tri := uint32(wi)<<6 | bit
+			var count uint32
+			start, prev := size, uint32(0)
+			for k := range cur {
+				c := &cur[k]
+				if c.tri != tri {
+					continue
+				}
+				id := uint32(0)
+				for range c.count {
+					d, err := binary.ReadUvarint(c.post)
+					if err != nil || d > 1<<32-1 {
+						return fail(fmt.Errorf("%w: a damaged posting list", ErrCorrupt))
+					}
+					c.off += uint64(uvarintLen(uint32(d)))
+					id += uint32(d)
+					n := binary.PutUvarint(buf[:], uint64(c.base+id-prev))
+					post.Write(buf[:n])
+					size += uint64(n)
+					prev = c.base + id
+				}
+				count += c.count
+				if err := next(c); err != nil {
+					return fail(err)
+				}
+			}
+			le.PutUint32(buf[:], tri)
+			le.PutUint32(buf[4:], count)
+			le.PutUint64(buf[8:], start)
+			table.Write(buf[:])
+			if done++; done%(64<<10) == 0 {
+				yield()
+			}
+		}
+	}
+	for k := range cur {
+		if cur[k].left != 0 || cur[k].tri != 1<<24 {
+			return fail(fmt.Errorf("%w: rows left over", ErrCorrupt))
+		}
+	}
+	if err := table.Flush(); err != nil {
+		return fail(err)
+	}
+	post.WriteString(magic)
+	if err := post.Flush(); err != nil {
+		return fail(err)
+	}
+	// Synced before the rename: the merged file replaces segments that were complete, so it must be complete on
+	// disk before its name says it is there.
+	if err := tmp.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

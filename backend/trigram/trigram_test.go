@@ -196,3 +196,122 @@ func mustParse(t *testing.T, re string) *syntax.Regexp {
 	}
 	return p
 }
+
+// Merged segments answer as the segments did: every trigram's posting list is the segments' lists joined, with
+// each segment's file numbers after the earlier segments' files, and every name is where its number says; a
+// segment with no trigrams and one with no files merge too. A merge of a damaged segment fails and leaves no file.
+func TestMergeKeepsEveryPosting(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var b Builder
+	var segs []*Segment
+	want := map[uint32][]uint32{}
+	var names []string
+	for seg := range 5 {
+		files := 150
+		switch seg {
+		case 2:
+			files = 0
+		case 3:
+			files = 3 // files too short for a trigram
+		}
+		for f := range files {
+			var content []byte
+			if seg != 3 {
+				content = make([]byte, 100+rng.IntN(300))
+				for i := range content {
+					if f%4 == 0 {
+						content[i] = byte(rng.IntN(256))
+					} else {
+						content[i] = byte('a' + rng.IntN(12))
+					}
+				}
+			}
+			name := fmt.Sprintf("s%d/f%d.go", seg, f)
+			b.Add(name, content)
+			id := uint32(len(names))
+			names = append(names, name)
+			seen := map[uint32]bool{}
+			for i := 0; i+3 <= len(content); i++ {
+				tri := uint32(content[i])<<16 | uint32(content[i+1])<<8 | uint32(content[i+2])
+				if !seen[tri] {
+					seen[tri] = true
+					want[tri] = append(want[tri], id)
+				}
+			}
+		}
+		segs = append(segs, writeSegment(t, &b))
+		b.Reset()
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "merged")
+	yields := 0
+	if err := Merge(path, segs, func() { yields++ }); err != nil {
+		t.Fatal(err)
+	}
+	if yields == 0 {
+		t.Error("the merge never yielded")
+	}
+	m, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if m.Files() != len(names) || m.tris != len(want) {
+		t.Fatalf("merged: %d files, %d trigrams; want %d, %d", m.Files(), m.tris, len(names), len(want))
+	}
+	for i, name := range names {
+		if m.Name(uint32(i)) != name {
+			t.Fatalf("name %d: %q, want %q", i, m.Name(uint32(i)), name)
+		}
+	}
+	for tri, ids := range want {
+		got, ok := m.posting(tri)
+		if !ok || !slices.Equal(got, ids) {
+			t.Fatalf("trigram %06x: got %v (%v), want %v", tri, got, ok, ids)
+		}
+	}
+	// A query through Match: the merged candidates are the segments' candidates, renumbered.
+	parsed, _ := syntax.Parse(`abc|(?i)hij`, syntax.Perl)
+	q := index.RegexpQuery(parsed)
+	var joined []uint32
+	base := uint32(0)
+	for _, s := range segs {
+		ids, all := s.Match(q)
+		if all {
+			t.Fatal("the query narrows nothing")
+		}
+		for _, id := range ids {
+			joined = append(joined, base+id)
+		}
+		base += uint32(s.Files())
+	}
+	if got, _ := m.Match(q); len(joined) == 0 || !slices.Equal(got, joined) {
+		t.Errorf("merged candidates %v, want %v", got, joined)
+	}
+
+	// A segment whose postings were damaged after it was opened: the merge fails, and nothing is left behind.
+	var d Builder
+	d.Add("a", []byte("hello world, hello there"))
+	bad := filepath.Join(dir, "bad")
+	if err := d.Write(bad); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := os.WriteFile(bad, bytes.Repeat([]byte{0xff}, int(s.end)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if err := Merge(out, []*Segment{s}, func() {}); err == nil {
+		t.Error("merged a damaged segment")
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "merged" && e.Name() != "bad" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
