@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,11 +35,11 @@ type narrower struct {
 	mu       sync.Mutex
 	segs     []*trigram.Segment
 	closed   bool
-	covered  map[string]bool // files the segments hold
-	binary   map[string]bool // files found binary at the build, which no search reads
-	dirty    map[string]bool // changed since the segments were built
-	during   map[string]bool // changed while a build runs (it may have read them before)
-	stale    bool            // something changed that paths cannot describe (a rescan): do not narrow
+	covered  map[string]uint32 // files the segments hold, by number: segment k's file i is the earlier segments' files plus i
+	binary   map[string]bool   // files found binary at the build, which no search reads
+	dirty    map[string]bool   // changed since the segments were built
+	during   map[string]bool   // changed while a build runs (it may have read them before)
+	stale    bool              // something changed that paths cannot describe (a rescan): do not narrow
 	building bool
 	gen      int
 	stats    NarrowStats
@@ -250,9 +251,9 @@ func (n *narrower) merge(gen int, segs []*trigram.Segment) {
 }
 
 // write builds the segments of generation gen.
-func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, func(), error)) (segs []*trigram.Segment, covered, binary map[string]bool, stats NarrowStats, err error) {
-	covered, binary = map[string]bool{}, map[string]bool{}
-	fail := func(err error) ([]*trigram.Segment, map[string]bool, map[string]bool, NarrowStats, error) {
+func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, func(), error)) (segs []*trigram.Segment, covered map[string]uint32, binary map[string]bool, stats NarrowStats, err error) {
+	covered, binary = map[string]uint32{}, map[string]bool{}
+	fail := func(err error) ([]*trigram.Segment, map[string]uint32, map[string]bool, NarrowStats, error) {
 		for _, s := range segs {
 			s.Close()
 		}
@@ -262,6 +263,7 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 		return fail(err)
 	}
 	var b trigram.Builder
+	base := uint32(0) // the files of the segments written: the next segment's first number
 	flush := func() error {
 		if b.Files() == 0 {
 			return nil
@@ -278,6 +280,7 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 			stats.DiskBytes += fi.Size()
 		}
 		segs = append(segs, s)
+		base += uint32(b.Files())
 		b.Reset() // its arrays are reused: growing them anew for each segment faulted in fresh memory each time
 		return nil
 	}
@@ -293,9 +296,8 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 		if err != nil {
 			continue // unreadable or too large: searched directly (not covered), as today
 		}
-		b.Add(rel, data)
+		covered[rel] = base + b.Add(rel, data)
 		release()
-		covered[rel] = true
 		text += int64(len(data))
 		if b.Pairs() >= n.pairs {
 			if err := flush(); err != nil {
@@ -344,35 +346,46 @@ func (n *narrower) keep(opt search.Options) func(rel string) search.Verdict {
 	if n.segs == nil || n.stale || time.Now().Before(n.paused) || len(n.dirty) > rebuildAfter {
 		return nil
 	}
-	// One small map answers for the few files that are not simply ruled out: the candidates, binaries and files
-	// changed since the build; covered, the big one, is asked only about the rest.
-	special := map[string]search.Verdict{}
+	// The candidates are a bit per file number, so a query that many files may match costs a bit each, not a
+	// name and a map entry (on a 92k-file project, most of a common literal's narrowed search). The files changed
+	// since the build are copied: the watcher adds to them while the search runs.
+	files := 0
+	for _, s := range n.segs {
+		files += s.Files()
+	}
+	cand := make([]uint64, (files+63)/64)
+	base := uint32(0)
 	for _, s := range n.segs {
 		ids, all := s.Match(q)
 		if all {
 			return nil
 		}
 		for _, id := range ids {
-			special[s.Name(id)] = search.MayMatch
+			g := base + id
+			cand[g>>6] |= 1 << (g & 63)
 		}
+		base += uint32(s.Files())
 	}
-	for p := range n.binary {
-		if _, ok := special[p]; !ok {
-			special[p] = search.BinaryFile
-		}
+	var dirty map[string]bool
+	if len(n.dirty) > 0 {
+		dirty = maps.Clone(n.dirty)
 	}
-	for p := range n.dirty {
-		special[p] = search.MayMatch
-	}
-	covered := n.covered
+	covered, binary := n.covered, n.binary // replaced, never changed, by a build
 	return func(rel string) search.Verdict {
-		if v, ok := special[rel]; ok {
-			return v
+		if dirty[rel] {
+			return search.MayMatch
 		}
-		if covered[rel] {
-			return search.CannotMatch
+		if binary[rel] {
+			return search.BinaryFile
 		}
-		return search.MayMatch // not in the index: a file created since, or one it could not read
+		id, ok := covered[rel]
+		if !ok || int(id) >= files {
+			return search.MayMatch // not in the index: a file created since, or one it could not read
+		}
+		if cand[id>>6]&(1<<(id&63)) != 0 {
+			return search.MayMatch
+		}
+		return search.CannotMatch
 	}
 }
 
