@@ -498,8 +498,8 @@ func union(a, b []uint32) []uint32 {
 // of each per segment. It streams: each segment's table and postings are read once, front to back, through small
 // buffers, and the merged table and postings are written as they are produced, so its memory is a 2 MiB set of the
 // trigrams present and the buffers, whatever the segments' size. yield is called now and then (background work
-// waits there for searches). The merged file is written under a temporary name, synced and renamed: a merge cut
-// short leaves segs as they were and no file at path.
+// waits there for searches). The merged file is written under a temporary name and renamed: a merge cut short
+// leaves segs as they were and no file at path.
 func Merge(path string, segs []*Segment, yield func()) error {
 	// The merged table's length (how many distinct trigrams) fixes where the postings start; a first pass over
 	// the tables counts them in a set of a bit per trigram.
@@ -664,11 +664,8 @@ func Merge(path string, segs []*Segment, yield func()) error {
 	if err := post.Flush(); err != nil {
 		return fail(err)
 	}
-	// Synced before the rename: the merged file replaces segments that were complete, so it must be complete on
-	// disk before its name says it is there.
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
+	// Not synced, as Write does not sync: no process reads a segment written before it started (the index's folder
+	// is cleared when a project opens), and a merged file cut short has no trailer and is refused by Open.
 	if err := tmp.Close(); err != nil {
 		return err
 	}
