@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -79,10 +80,15 @@ func Read(root *os.Root, rel string, opt ReadOptions) (Content, error) {
 	if opt.Limit > 0 {
 		last = c.StartLine + opt.Limit - 1
 	}
-	var out bytes.Buffer
-	if !ranged {
-		out.Grow(int(fi.Size()))
+	// The text is built in a strings.Builder, whose String does not copy, sized once for what the read can return:
+	// the file, at most the cap, and for a line range at most 128 bytes a line (a Go file averages 30). A 1 MiB
+	// read is one allocation rather than a doubling buffer and a copy; a short range of a big file stays small.
+	var out strings.Builder
+	grow := min(fi.Size(), int64(maxBytes))
+	if opt.Limit > 0 {
+		grow = min(grow, int64(opt.Limit)*128)
 	}
+	out.Grow(int(grow))
 	var crlf, lf, inLine bool
 	var prev byte // last byte of the previous piece, so a CR split from its LF still counts as CRLF
 	line := 0
