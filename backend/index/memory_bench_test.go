@@ -31,6 +31,7 @@ func BenchmarkBuildMemory(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		x.tri.noMerge = os.Getenv("ROOTED_BENCH_NO_MERGE") != "" // the segments as the build wrote them
 		var peak float64
 		var once sync.Once
 		stop := make(chan struct{})

@@ -213,6 +213,7 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, fu
 // closed and removed. A merge that fails or is cut short leaves the segments as they were.
 func (n *narrower) merge(gen int, segs []*trigram.Segment) {
 	background()
+	defer debug.FreeOSMemory() // as the build does: what the merge and the build's last moments freed goes back now
 	start := time.Now()
 	path := filepath.Join(n.dir, fmt.Sprintf("g%d-merged.tri", gen))
 	err := trigram.Merge(path, segs, n.yield)
