@@ -236,3 +236,55 @@ func TestBuildWaitsForSearches(t *testing.T) {
 		t.Errorf("the build read %d files of 200", n)
 	}
 }
+
+// The merge of the build's segments is background work as the build is: while a search runs it waits, the
+// segments as built stay in use, and once the search ends it goes on and one merged segment replaces them, with
+// searches still exactly a full scan's.
+func TestMergeWaitsForSearches(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := range 300 {
+		files[fmt.Sprintf("d%d/f%d.txt", i%7, i)] = fmt.Sprintf("line %d needle %d %x\n", i, i*7919, i*104729)
+	}
+	r, dir := fixture(t, files)
+	x, err := NewIndex(r, dir, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	x.tri.pairs, x.tri.noMerge = 500, true // several segments, left as built for now
+	waitNarrowed(t, x)
+	waitMerged(t, x)
+	x.tri.mu.Lock()
+	segs, gen := x.tri.segs, x.tri.gen
+	x.tri.building = true // as the build leaves it when it starts a merge
+	x.tri.mu.Unlock()
+	if len(segs) < 3 {
+		t.Fatalf("%d segments built, the test needs several", len(segs))
+	}
+	done := x.Searching() // a search in progress, as far as the merge can tell
+	go x.tri.merge(gen, segs)
+	for deadline := time.Now().Add(10 * time.Second); !x.tri.waiting.Load(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the merge never waited for the search in progress")
+		}
+	}
+	if _, _, st := x.Memory(); st.Segments != len(segs) {
+		t.Fatalf("%d segments while the merge waits, want the %d built", st.Segments, len(segs))
+	}
+	done()
+	waitMerged(t, x)
+	if _, _, st := x.Memory(); st.Segments != 1 {
+		t.Fatalf("%d segments after the merge, want 1", st.Segments)
+	}
+	for _, q := range []search.Options{{Query: "needle 7919 ", Output: search.OutputCount}, {Query: "line 29", Output: search.OutputFiles, Limit: 1000}} {
+		got, err1 := search.Search(context.Background(), x, "", q)
+		want, err2 := search.Search(context.Background(), search.DiskSource{Root: r}, "", q)
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("query %+v:\nnarrowed %+v (%v)\nfull scan %+v (%v)", q, got, err1, want, err2)
+		}
+	}
+	if n := reads(t, x, search.Options{Query: "zzz-not-there"}); n != 0 {
+		t.Errorf("after the merge a literal in no file read %d files", n)
+	}
+}
