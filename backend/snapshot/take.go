@@ -41,12 +41,12 @@ func (r *Repo) TakeFor(ctx context.Context, reason string, paths []string) (Snap
 		case r.wakeChan() <- struct{}{}: // a full snapshot is wanted: a paused first one starts now
 		default:
 		}
-		r.mu.Lock()
+		r.lockWaited()
 	} else if !r.mu.TryLock() {
 		if r.scanning.Load() {
 			return r.takePartial(reason, paths)
 		}
-		r.mu.Lock()
+		r.lockWaited()
 	}
 	if len(paths) > 0 && !r.derivable() {
 		// A scan is needed: if another process is scanning, record the paths alone rather than wait for it.

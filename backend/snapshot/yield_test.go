@@ -106,3 +106,33 @@ func TestFirstSnapshotIsNotStarvedBySearches(t *testing.T) {
 		t.Fatal("the first snapshot waited for a search that does not end")
 	}
 }
+
+// A first snapshot waiting for a search holds the repository's lock; a command's backup that arrives meanwhile
+// ends the wait rather than queueing behind the search (with the waits made ten minutes long, the backup still
+// comes within the minute), and a diff likewise.
+func TestACallerWaitingForTheLockEndsTheYield(t *testing.T) {
+	defer func(d time.Duration) { maxYield = d }(maxYield)
+	maxYield = 10 * time.Minute
+	eager.Store(0)
+	p := newProject(t, map[string]string{"a.txt": "a\n", "dir/b.txt": "b\n"})
+	release := holdSearch(t)
+	first := make(chan error, 1)
+	go func() { _, err := p.repo.TakeAfter(Background(ctx), 0, "Project opened"); first <- err }()
+	for !p.repo.scanning.Load() {
+		time.Sleep(time.Millisecond)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := p.repo.Take(ctx, "Backup before command"); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a command's backup waited behind a first snapshot that yielded to a search")
+	}
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	release()
+}
