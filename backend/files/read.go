@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -75,18 +76,20 @@ func Read(root *os.Root, rel string, opt ReadOptions) (Content, error) {
 		}
 	}
 	c := Content{Size: fi.Size(), ModTime: fi.ModTime()}
-	c.StartLine = max(opt.Offset, 1)
+	// An offset or limit past any file's lines counts as no more than that (it would overflow the sums below).
+	c.StartLine = min(max(opt.Offset, 1), math.MaxInt32)
+	limit := min(opt.Limit, math.MaxInt32)
 	last := 0 // last line number to keep; 0 means all
-	if opt.Limit > 0 {
-		last = c.StartLine + opt.Limit - 1
+	if limit > 0 {
+		last = c.StartLine + limit - 1
 	}
 	// The text is built in a strings.Builder, whose String does not copy, sized once for what the read can return:
 	// the file, at most the cap, and for a line range at most 128 bytes a line (a Go file averages 30). A 1 MiB
 	// read is one allocation rather than a doubling buffer and a copy; a short range of a big file stays small.
 	var out strings.Builder
 	grow := min(fi.Size(), int64(maxBytes))
-	if opt.Limit > 0 {
-		grow = min(grow, int64(opt.Limit)*128)
+	if limit > 0 {
+		grow = min(grow, int64(limit)*128)
 	}
 	out.Grow(int(grow))
 	var crlf, lf, inLine bool

@@ -2,6 +2,7 @@ package files
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +171,26 @@ func TestReadRangeStopsAtTheRange(t *testing.T) {
 	c, err := Read(r2, "f", ReadOptions{Offset: 1, Limit: 2})
 	if err != nil || c.TotalLines != 100_000 || !c.TotalLinesKnown || !c.Truncated {
 		t.Errorf("small file range: total %d known %v truncated %v %v", c.TotalLines, c.TotalLinesKnown, c.Truncated, err)
+	}
+}
+
+// A limit or offset as large as an int can hold reads as "to the end" or "past the end", never overflows.
+func TestReadHugeRange(t *testing.T) {
+	t.Parallel()
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if err := root.WriteFile("a.txt", []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Read(root, "a.txt", ReadOptions{Offset: 2, Limit: math.MaxInt})
+	if err != nil || c.Text != "two\n" || c.StartLine != 2 || c.EndLine != 2 || c.Truncated {
+		t.Fatalf("limit MaxInt: %+v %v", c, err)
+	}
+	c, err = Read(root, "a.txt", ReadOptions{Offset: math.MaxInt, Limit: math.MaxInt})
+	if err != nil || c.Text != "" || c.TotalLines != 2 {
+		t.Fatalf("offset MaxInt: %+v %v", c, err)
 	}
 }
