@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs the sandbox's security tests, and the test that kills Rooted at seeded moments, as an unprivileged user as
-# well. CI runs as root, where the sandbox holds by dropping root's capabilities and giving the command a PID
-# namespace of its own; as an ordinary user it holds
-# through a user namespace, or without one. Both must keep a command from outliving its result, from holding a
+# Runs the sandbox's security tests, the named-pipe tests of Rooted's own git, and the test that kills Rooted at
+# seeded moments, as an unprivileged user as well. CI runs as root, where the sandbox holds by dropping root's
+# capabilities and giving the command a PID namespace of its own; as an ordinary user it holds through a user
+# namespace, or without one. Both must keep a command from outliving its result, from holding a
 # capability and from reading Rooted's /proc entry. The test binaries are built here, as root, and run as nobody
 # (who needs no Go build cache of its own); the tests print what they measured inside the sandbox (CapEff, the
 # parent's environ).
@@ -20,6 +20,7 @@ mkdir -p "$dir/tmp" "$dir/home"
 go test -c -race -tags "$tags" -o "$dir/shell.test" ./backend/shell
 go test -c -race -tags "$tags" -o "$dir/tools.test" ./backend/tools
 go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
+go test -c -tags "$tags" -o "$dir/repoinfo.test" ./backend/repoinfo
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
@@ -32,5 +33,8 @@ echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
 as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater'
+echo "test-unprivileged: named-pipe .gitignore files that would block git, as $user"
+as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot' 2>&1 | grep -v 'WARN file skipped'
+as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestDescribe'
 echo "test-unprivileged: killed at seeded moments, as $user"
 as_user env ROOTED_TEST_BIN="$dir" "$dir/snapshot.test" -test.short -test.run 'TestKilledAtAnyMoment' -test.v 2>&1 | grep -E 'ROOTED_CRASH_SEED|^(--- |ok|FAIL|PASS)'
