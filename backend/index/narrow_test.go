@@ -206,7 +206,7 @@ func reads(t *testing.T, x *Index, opt search.Options) int64 {
 // The trigram index is built in the background, out of the way of the searches the agent waits for: while a
 // search runs the build reads no file, and once it ends the build goes on and finishes.
 func TestBuildWaitsForSearches(t *testing.T) {
-	t.Parallel()
+	// Not parallel: whether the build waits is read from every search of the process (search.Busy).
 	files := map[string]string{}
 	for i := range 200 {
 		files[fmt.Sprintf("d%d/f%d.txt", i%7, i)] = fmt.Sprintf("line %d needle\n", i)
@@ -241,7 +241,7 @@ func TestBuildWaitsForSearches(t *testing.T) {
 // segments as built stay in use, and once the search ends it goes on and one merged segment replaces them, with
 // searches still exactly a full scan's.
 func TestMergeWaitsForSearches(t *testing.T) {
-	t.Parallel()
+	// Not parallel: whether the build waits is read from every search of the process (search.Busy).
 	files := map[string]string{}
 	for i := range 300 {
 		files[fmt.Sprintf("d%d/f%d.txt", i%7, i)] = fmt.Sprintf("line %d needle %d %x\n", i, i*7919, i*104729)

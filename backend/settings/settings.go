@@ -143,18 +143,6 @@ func (s *Store) User() (User, error) {
 	return f.User, err
 }
 
-// SetUser saves the settings that apply to every project.
-func (s *Store) SetUser(u User) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, err := s.load()
-	if err != nil {
-		return err
-	}
-	f.User = u
-	return s.save(f)
-}
-
 // UpdateUser changes the settings that apply to every project with f, read and written under the store's lock, so
 // a change to one field keeps another saved meanwhile.
 func (s *Store) UpdateUser(f func(*User) error) error {

@@ -13,7 +13,7 @@ func TestStepLimitIsAUserSetting(t *testing.T) {
 	if u, err := s.User(); err != nil || u.Steps() != DefaultStepLimit || DefaultStepLimit != 100 {
 		t.Fatalf("default: %+v (%d steps), %v", u, u.Steps(), err)
 	}
-	if err := s.SetUser(User{Instructions: "Answer briefly."}); err != nil {
+	if err := s.UpdateUser(func(u *User) error { u.Instructions = "Answer briefly."; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.UpdateUser(func(u *User) error { u.StepLimit = 250; return nil }); err != nil {
