@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -50,6 +51,15 @@ func benchIndexed(b *testing.B, opt search.Options) {
 	waitMerged(b, x) // steady state: the build's segments merged into one
 	runtime.GC()
 	runtime.ReadMemStats(&after)
+	if p := os.Getenv("ROOTED_BENCH_CPUPROFILE"); p != "" {
+		// The steady state alone: -cpuprofile would also hold the warm-up scans and the build.
+		f, err := os.Create(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pprof.StartCPUProfile(f)
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := search.Search(context.Background(), x, ".", opt); err != nil {

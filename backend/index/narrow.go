@@ -42,6 +42,7 @@ type narrower struct {
 	stale    bool              // something changed that paths cannot describe (a rescan): do not narrow
 	building bool
 	gen      int
+	built    int // builds swapped in: what the numbers a list keeps of its files are of (fileList)
 	stats    NarrowStats
 	paused   time.Time // not used before this (see Index.CommandRan)
 	pairs    int       // a segment's pairs while building (segmentPairs; tests make it small)
@@ -192,6 +193,7 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, fu
 		}
 		old := n.segs
 		n.segs, n.covered, n.binary, n.dirty, n.during = segs, covered, binary, n.during, nil
+		n.built++
 		stats.BuildMS, stats.Ready = time.Since(start).Milliseconds(), true
 		n.stats = stats
 		for _, s := range old {
@@ -324,9 +326,62 @@ func (n *narrower) removeOld(gen int) {
 	}
 }
 
-// keep returns each file's verdict for opt, or nil when the index cannot narrow the search (not built yet, stale,
-// or a query every file may match).
-func (n *narrower) keep(opt search.Options) func(rel string) search.Verdict {
+// candidates are what the trigram index says of one search: the numbers of the files that may match, and what
+// it knows of every file by name.
+type candidates struct {
+	bits    []uint64 // by file number: may match, or changed since the build (the watcher's reports)
+	files   int      // files the segments hold
+	covered map[string]uint32
+	binary  map[string]bool
+	dirty   map[string]bool // changed since the build, copied: the watcher adds to them while the search runs
+	built   int             // which build the numbers are of (narrower.built)
+}
+
+// Numbers a list of files maps each of its names to (fileList.numbers): a file's number in the segments, or one
+// of these.
+const (
+	notCovered int32 = -1 // created since the build, or not readable then: searched directly
+	binaryFile int32 = -2 // binary at the build: skipped unless it changed since
+)
+
+// number is what the index holds of rel: its number, notCovered or binaryFile.
+func (c *candidates) number(rel string) int32 {
+	if c.binary[rel] {
+		return binaryFile
+	}
+	if id, ok := c.covered[rel]; ok && int(id) < c.files {
+		return int32(id)
+	}
+	return notCovered
+}
+
+// verdict is the file's verdict from its number (see number); rel is only read for a file binary at the build.
+func (c *candidates) verdict(id int32, rel string) search.Verdict {
+	switch {
+	case id == notCovered:
+		return search.MayMatch
+	case id == binaryFile:
+		if c.dirty[rel] {
+			return search.MayMatch
+		}
+		return search.BinaryFile
+	case c.bits[id>>6]&(1<<(id&63)) != 0:
+		return search.MayMatch
+	}
+	return search.CannotMatch
+}
+
+// byName is the file's verdict looked up by its name: for a file no list in memory numbers.
+func (c *candidates) byName(rel string) search.Verdict {
+	if c.dirty[rel] {
+		return search.MayMatch
+	}
+	return c.verdict(c.number(rel), rel)
+}
+
+// keep returns what the index says of the files for opt, or nil when it cannot narrow the search (not built yet,
+// stale, or a query every file may match).
+func (n *narrower) keep(opt search.Options) *candidates {
 	expr := opt.Query
 	if !opt.Regex {
 		expr = regexp.QuoteMeta(expr)
@@ -348,13 +403,12 @@ func (n *narrower) keep(opt search.Options) func(rel string) search.Verdict {
 		return nil
 	}
 	// The candidates are a bit per file number, so a query that many files may match costs a bit each, not a
-	// name and a map entry (on a 92k-file project, most of a common literal's narrowed search). The files changed
-	// since the build are copied: the watcher adds to them while the search runs.
-	files := 0
+	// name and a map entry (on a 92k-file project, most of a common literal's narrowed search).
+	c := &candidates{covered: n.covered, binary: n.binary, built: n.built} // replaced, never changed, by a build
 	for _, s := range n.segs {
-		files += s.Files()
+		c.files += s.Files()
 	}
-	cand := make([]uint64, (files+63)/64)
+	c.bits = make([]uint64, (c.files+63)/64)
 	base := uint32(0)
 	for _, s := range n.segs {
 		ids, all := s.Match(q)
@@ -363,31 +417,21 @@ func (n *narrower) keep(opt search.Options) func(rel string) search.Verdict {
 		}
 		for _, id := range ids {
 			g := base + id
-			cand[g>>6] |= 1 << (g & 63)
+			c.bits[g>>6] |= 1 << (g & 63)
 		}
 		base += uint32(s.Files())
 	}
-	var dirty map[string]bool
+	// A file changed since the build may match whatever the segments say: its bit is set, so a search that looks
+	// files up by number never asks for their names.
 	if len(n.dirty) > 0 {
-		dirty = maps.Clone(n.dirty)
+		c.dirty = maps.Clone(n.dirty)
+		for rel := range c.dirty {
+			if id, ok := c.covered[rel]; ok && int(id) < c.files {
+				c.bits[id>>6] |= 1 << (id & 63)
+			}
+		}
 	}
-	covered, binary := n.covered, n.binary // replaced, never changed, by a build
-	return func(rel string) search.Verdict {
-		if dirty[rel] {
-			return search.MayMatch
-		}
-		if binary[rel] {
-			return search.BinaryFile
-		}
-		id, ok := covered[rel]
-		if !ok || int(id) >= files {
-			return search.MayMatch // not in the index: a file created since, or one it could not read
-		}
-		if cand[id>>6]&(1<<(id&63)) != 0 {
-			return search.MayMatch
-		}
-		return search.CannotMatch
-	}
+	return c
 }
 
 // Stats reports the trigram index's state.

@@ -156,6 +156,10 @@ func TestNarrowedSearchesEqualFullScans(t *testing.T) {
 				}
 			}
 		}
+		if round == 1 {
+			// Binary at the build, text now: searched again, though the list still numbers it as binary.
+			os.WriteFile(filepath.Join(dir, "bin.dat"), []byte("needle, text now\n"), 0o644)
+		}
 		if round == 2 {
 			os.Rename(filepath.Join(dir, "d3"), filepath.Join(dir, "d3-renamed"))
 		}

@@ -20,8 +20,9 @@ const (
 
 // Narrower is a Source that can narrow a search to the files that may match (package index).
 type Narrower interface {
-	// Narrow returns each file's verdict for opt, or nil when it cannot narrow this search.
-	Narrow(ctx context.Context, opt Options) func(rel string) Verdict
+	// Narrow returns each file's verdict for opt, or nil when it cannot narrow this search. It is asked of every
+	// file a search walks (on a big project, tens of thousands a search), so it must cost next to nothing.
+	Narrow(ctx context.Context, opt Options) func(f File) Verdict
 	// Searching notes a search in progress, until the returned function is called: background work on the
 	// same files waits for it.
 	Searching() func()

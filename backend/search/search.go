@@ -223,7 +223,7 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 			}
 		}
 		wo := WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match}
-		var keep func(string) Verdict
+		var keep func(File) Verdict
 		if nw, ok := src.(Narrower); ok && opt.File == "" {
 			// The files that cannot match are not read at all; they still count as searched, so a result is the
 			// same whether or not the index was ready.
@@ -237,7 +237,7 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 		walkErr = src.Walk(ctx, dir, wo,
 			func(f File) bool {
 				if keep != nil {
-					if f.verdict = keep(f.Rel); f.verdict == CannotMatch {
+					if f.verdict = keep(f); f.verdict == CannotMatch {
 						// Counted as searched where it falls in the walk's order, without going through the
 						// pipeline: on a big project nearly every file is one of these.
 						ruledOut++

@@ -33,6 +33,9 @@ type WalkOptions struct {
 type File struct {
 	walk.Entry
 	Info fs.FileInfo // only with WalkOptions.Stat
+	// Ordinal is one more than the file's place in a list its Source holds in memory (0: walked from the disk): a
+	// Narrower looks a file up by it, in an array, instead of by its name in a map.
+	Ordinal int
 
 	verdict        Verdict // what the trigram index knows of it before it is read
 	ruledOutBefore int     // files ruled out by the index just before this one in the walk, counted as searched
