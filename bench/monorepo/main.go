@@ -45,10 +45,15 @@ func main() {
 	gap := flag.Duration("gap", 2*time.Second, "pause between one search round and the next")
 	edits := flag.Int("edits", 30, "edits timed in the steady state")
 	settle := flag.Duration("settle", 10*time.Minute, "how long to wait for the trigram index after the first minutes")
+	prepare := flag.Bool("prepare", false, "build the corpus, print its path and stop (for the in-process benchmarks: ROOTED_SEARCH_CORPUS)")
 	flag.Parse()
 	corpus := filepath.Join(*dir, fmt.Sprintf("corpus-%d", *copies))
 	if err := build(corpus, *copies); err != nil {
 		fail(err)
+	}
+	if *prepare {
+		fmt.Println(corpus)
+		return
 	}
 	files, size := countFiles(corpus)
 	fmt.Printf("corpus: %d files, %.0f MiB, %d copies of %s, one git commit\n", files, float64(size)/(1<<20), *copies, testcorpus.GoSrc())
