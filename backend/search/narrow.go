@@ -42,22 +42,12 @@ func ReadPath(root *os.Root, rel string) (data []byte, release func(), err error
 	return readAllPooled(osFile{fh})
 }
 
-// ReadIn reads the file name of the open directory d, not following a link, as a search reads it. mapLarge lets
-// a file larger than a read buffer be mapped rather than read, which only a goroutine that has called
-// debug.SetPanicOnFault(true) and recovers may do (see readPooled).
-func ReadIn(d *walk.Dir, name string, mapLarge bool) (data []byte, release func(), err error) {
+// ReadIn reads the file name of the open directory d, not following a link, as a search reads it.
+func ReadIn(d *walk.Dir, name string) (data []byte, release func(), err error) {
 	f, err := d.Open(name)
 	if err != nil {
 		return nil, func() {}, err
 	}
 	defer f.Close()
-	if !mapLarge {
-		return readAllPooled(unmapped{f})
-	}
 	return readAllPooled(f)
 }
-
-// unmapped hides a file's Map, so it is read.
-type unmapped struct{ walk.File }
-
-func (u unmapped) Map(int64) ([]byte, func(), error) { return nil, nil, walk.ErrNotMapped }

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -258,9 +257,6 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			// Large files are mapped (readPooled); one cut short while it is searched faults, which this makes a
-			// panic that searchFile recovers from, skipping the file, instead of a crash.
-			debug.SetPanicOnFault(true)
 			for b := range jobs {
 				out := make([]fileResult, len(b.files))
 				for i, f := range b.files {
@@ -354,15 +350,6 @@ func (res *Result) add(rel string, fr fileResult, output string, limit int) bool
 const sniffLen = 8000
 
 func searchFile(src Source, f File, m *matcher, opt Options) (fr fileResult) {
-	defer func() {
-		// A mapped file that shrank under the search: skipped, as a file that vanished is.
-		if r := recover(); r != nil {
-			if _, fault := r.(interface{ Addr() uintptr }); !fault {
-				panic(r)
-			}
-			fr = fileResult{skipped: true}
-		}
-	}()
 	switch f.verdict {
 	case CannotMatch:
 		return fileResult{}

@@ -64,9 +64,6 @@ func (h handle) lstat(name string) (int64, error) {
 // File is a file opened from a walked directory by its name.
 type File struct{ *os.File }
 
-// Map does not map here: the file is read.
-func (File) Map(int64) ([]byte, func(), error) { return nil, nil, ErrNotMapped }
-
 var _ io.Reader = File{}
 
 // Size is the file's size now.

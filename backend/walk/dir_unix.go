@@ -101,18 +101,3 @@ func (f File) Size() (int64, error) {
 	}
 	return st.Size, nil
 }
-
-// Map maps the first size bytes of the file (its size as Size just gave it), read-only, and returns them with
-// the function that unmaps them. Touching a page past the end of a file that shrank meanwhile faults: only a
-// goroutine that has called debug.SetPanicOnFault(true) and recovers may touch the bytes.
-// What is not a regular file either cannot be mapped (a pipe, a socket) or has no size to map (a device).
-func (f File) Map(size int64) ([]byte, func(), error) {
-	if size <= 0 {
-		return nil, nil, ErrNotMapped
-	}
-	b, err := unix.Mmap(f.fd, 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
-	if err != nil {
-		return nil, nil, err
-	}
-	return b, func() { unix.Munmap(b) }, nil
-}

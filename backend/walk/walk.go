@@ -122,9 +122,6 @@ func (d *Dir) StatFollow(name string) (fs.FileInfo, error) {
 	return d.project.Stat(filepath.FromSlash(path.Join(d.rel, name)))
 }
 
-// ErrNotMapped is File.Map's answer where a file cannot be mapped.
-var ErrNotMapped = errors.New("not mapped")
-
 // entry is a name from a directory listing and its type bits.
 type entry struct {
 	name string
