@@ -197,9 +197,26 @@ func (w *walker) list(rel string, h handle) *listing {
 	}
 	l.d, l.entries = d, entries
 	if !w.opt.IncludeIgnored {
-		l.rules = w.opt.Ignore.DirWith(rel, d.h.readFile)
+		l.rules = w.opt.Ignore.DirWith(rel, listedOnly(entries, d.h.readFile))
 	}
 	return l
+}
+
+// listedOnly reads only the names the listing holds: most folders have no ignore file, and asking for
+// .gitignore and .ignore in each cost two failed opens a folder (on a 92k-file tree, 21k system calls).
+func listedOnly(entries []entry, read func(string) ([]byte, error)) func(string) ([]byte, error) {
+	var dotted []string // ignore files are dot files: a folder has few
+	for _, e := range entries {
+		if strings.HasPrefix(e.name, ".") {
+			dotted = append(dotted, e.name)
+		}
+	}
+	return func(name string) ([]byte, error) {
+		if !slices.Contains(dotted, name) {
+			return nil, fs.ErrNotExist
+		}
+		return read(name)
+	}
 }
 
 // listAhead starts listing the subdirectory name of parent in the background when there is room, else returns nil.
