@@ -443,9 +443,6 @@ func checkDir(root *os.Root, dir string) error {
 	return nil
 }
 
-// Searching notes a search of the index in progress: the trigram build waits for it.
-func (x *Index) Searching() func() { return x.tri.searching() }
-
 // Narrow returns a filter for the files that can match opt, from the trigram index; nil when it cannot narrow (not
 // built yet, which starts a build, or not watching the whole tree). A file walked from a list in memory is looked up
 // by its place in the list (an array of numbers the list keeps per build), any other by its name.

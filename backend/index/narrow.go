@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -48,42 +49,15 @@ type narrower struct {
 	pairs    int       // a segment's pairs while building (segmentPairs; tests make it small)
 	noMerge  bool      // keep the build's segments as written (a benchmark's "before")
 
-	searches atomic.Int32 // searches running now: a build waits for them (see yield)
-	waiting  atomic.Bool  // a build is waiting for searches to end
-	eager    atomic.Int64 // Unix nanoseconds: background work that waited maxYield goes on without yielding until then
-	read     atomic.Int64 // files read by builds, for tests
+	yielder search.Yielder // the build, the merge and the watcher's first walk wait for searches (see yield)
+	read    atomic.Int64   // files read by builds, for tests
 }
 
-// searching notes a search in progress until the returned function is called.
-func (n *narrower) searching() func() {
-	n.searches.Add(1)
-	return func() { n.searches.Add(-1) }
-}
-
-// yield waits while searches run, up to maxYield: a build is background work and the agent waits for its
-// searches, which read the same files (on a 92k-file tree the first search and the build each took longer side by
-// side). Any search of the process counts, of the index or of the disk (before the index has started). A build
-// yields before it starts and between files, so a search never shares the machine with it for
-// long; the build goes on between searches. A search running longer than maxYield lets it go on anyway, so a
-// stuck search cannot keep the index from ever being built.
-func (n *narrower) yield() {
-	busy := func() bool { return n.searches.Load() > 0 || search.Busy() }
-	if !busy() || time.Now().UnixNano() < n.eager.Load() {
-		return
-	}
-	n.waiting.Store(true)
-	defer n.waiting.Store(false)
-	deadline := time.Now().Add(maxYield)
-	for busy() {
-		if time.Now().After(deadline) {
-			n.eager.Store(time.Now().Add(maxYield / 5).UnixNano()) // searches one after another: the build still gets a fifth
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-const maxYield = 5 * time.Second
+// yield waits while a search of the process runs (of the index, or of the disk before the index has started), up
+// to search.DefaultMaxWait: a build is background work, and the agent waits for its searches, which read the same
+// files. A build yields before it starts and between files, so a search never shares the machine with it for long;
+// a search running longer lets it go on anyway, so a stuck search cannot keep the index from ever being built.
+func (n *narrower) yield() { n.yielder.Wait(context.Background(), nil) }
 
 // pauseAfterCommand is how long the index is not used after a command: the kernel has queued the reports of the
 // command's writes when it exits; the watcher turns them into changed paths within milliseconds.

@@ -221,12 +221,12 @@ func TestBuildWaitsForSearches(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	done := x.Searching() // a search in progress, as far as the build can tell
+	done := search.Hold() // a search in progress, as far as the build can tell
 	if res, err := search.Search(context.Background(), x, "", search.Options{Query: "needle", Output: search.OutputCount}); err != nil || res.Total != 200 {
 		t.Fatalf("first search: %+v %v", res, err)
 	}
 	// The build is due now: it reaches its wait for the search, having read nothing.
-	for deadline := time.Now().Add(10 * time.Second); !x.tri.waiting.Load(); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !x.tri.yielder.Waiting(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the build never waited for the search in progress")
 		}
@@ -266,9 +266,9 @@ func TestMergeWaitsForSearches(t *testing.T) {
 	if len(segs) < 3 {
 		t.Fatalf("%d segments built, the test needs several", len(segs))
 	}
-	done := x.Searching() // a search in progress, as far as the merge can tell
+	done := search.Hold() // a search in progress, as far as the merge can tell
 	go x.tri.merge(gen, segs)
-	for deadline := time.Now().Add(10 * time.Second); !x.tri.waiting.Load(); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !x.tri.yielder.Waiting(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the merge never waited for the search in progress")
 		}

@@ -23,9 +23,6 @@ type Narrower interface {
 	// Narrow returns each file's verdict for opt, or nil when it cannot narrow this search. It is asked of every
 	// file a search walks (on a big project, tens of thousands a search), so it must cost next to nothing.
 	Narrow(ctx context.Context, opt Options) func(f File) Verdict
-	// Searching notes a search in progress, until the returned function is called: background work on the
-	// same files waits for it.
-	Searching() func()
 }
 
 // IsBinary reports whether data, a file's first bytes at least, show a binary file, as git decides.

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -157,13 +156,6 @@ type fileResult struct {
 	skipped bool
 }
 
-// running counts the searches running in this process (Busy).
-var running atomic.Int32
-
-// Busy reports whether a search is running in this process, of any source: background work that reads the same
-// files (the trigram build, the first snapshot) waits for it.
-func Busy() bool { return running.Load() > 0 }
-
 // Search runs opt over the files under the root-relative slash directory dir.
 //
 // The walk, the searching and the collecting run at once: the walker streams files in path order, workers search
@@ -183,11 +175,8 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	running.Add(1)
+	running.Add(1) // background work on the same files waits (Yielder)
 	defer running.Add(-1)
-	if nw, ok := src.(Narrower); ok {
-		defer nw.Searching()()
-	}
 
 	// Files travel in batches, since a channel hand-off per file costs more than searching a small file. Batches
 	// start small so the first results come at once, and grow.

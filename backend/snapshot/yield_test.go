@@ -47,7 +47,7 @@ func holdSearch(t *testing.T) (release func()) {
 // not wait for searches.
 func TestFirstSnapshotWaitsForSearches(t *testing.T) {
 	p := newProject(t, map[string]string{"a.txt": "a\n", "dir/b.txt": "b\n"})
-	eager.Store(0) // not within the moment after an earlier test's long wait
+	yielder.Reset() // not within the moment after an earlier test's long wait
 	release := holdSearch(t)
 	type result struct {
 		snap Snapshot
@@ -91,7 +91,7 @@ func TestFirstSnapshotWaitsForSearches(t *testing.T) {
 }
 
 // A search that never ends does not keep the first snapshot from being taken: background work waits at most
-// maxYield at a time.
+// search.DefaultMaxWait at a time.
 func TestFirstSnapshotIsNotStarvedBySearches(t *testing.T) {
 	p := newProject(t, map[string]string{"a.txt": "a\n"})
 	holdSearch(t)
@@ -111,9 +111,9 @@ func TestFirstSnapshotIsNotStarvedBySearches(t *testing.T) {
 // ends the wait rather than queueing behind the search (with the waits made ten minutes long, the backup still
 // comes within the minute), and a diff likewise.
 func TestACallerWaitingForTheLockEndsTheYield(t *testing.T) {
-	defer func(d time.Duration) { maxYield = d }(maxYield)
-	maxYield = 10 * time.Minute
-	eager.Store(0)
+	defer func(d time.Duration) { yielder.MaxWait = d }(yielder.MaxWait)
+	yielder.MaxWait = 10 * time.Minute
+	yielder.Reset()
 	p := newProject(t, map[string]string{"a.txt": "a\n", "dir/b.txt": "b\n"})
 	release := holdSearch(t)
 	first := make(chan error, 1)
