@@ -23,10 +23,14 @@ import (
 // cache keyed by their content), so it stays current.
 
 // userInfo matches a URL carrying a user name or password ("https://TOKEN@host/", "https://u:p@host").
-var userInfo = regexp.MustCompile(`://[^/\s@]+@`)
+// Compiled on first use, as the package's other expressions are: every process start (each CLI command, the MCP
+// server before its first answer) would pay for them.
+var userInfo = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`://[^/\s@]+@`) })
 
 // secretName matches keys named for a secret (github.token, hub.oauthtoken, sendemail.smtpPass, ...).
-var secretName = regexp.MustCompile(`(?i)(token|password|passwd|pass$|secret|oauth|apikey|api-key|cookie)`)
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(token|password|passwd|pass$|secret|oauth|apikey|api-key|cookie)`)
+})
 
 // Keep reports whether a global setting may reach a command: not a credential, not a program git would run.
 // url.<base>.insteadOf stays when <base> holds no credentials (it only rewrites where git fetches from).
@@ -35,7 +39,7 @@ func Keep(e Entry) bool {
 	switch {
 	case strings.HasPrefix(k, "credential."), strings.HasPrefix(k, "http.") && strings.HasSuffix(k, ".extraheader"),
 		strings.HasPrefix(k, "http.") && (strings.HasSuffix(k, "cookiefile") || strings.HasSuffix(k, "sslkey") || strings.HasSuffix(k, "sslcertpasswordprotected")),
-		userInfo.MatchString(e.Key), userInfo.MatchString(e.Value), secretName.MatchString(k[strings.LastIndexByte(k, '.')+1:]),
+		userInfo().MatchString(e.Key), userInfo().MatchString(e.Value), secretName().MatchString(k[strings.LastIndexByte(k, '.')+1:]),
 		strings.HasPrefix(k, "sendemail."), strings.HasPrefix(k, "gitlab.") || strings.HasPrefix(k, "github.") || strings.HasPrefix(k, "hub."):
 		return false
 	case strings.HasPrefix(k, "url.") && (strings.HasSuffix(k, ".insteadof") || strings.HasSuffix(k, ".pushinsteadof")):
