@@ -13,9 +13,20 @@ const binary = process.env.ROOTED_BINARY || path.join(repoRoot, 'build', 'bin', 
 
 after(cleanupAll)
 
-// findWindow returns the X id of the top-level window titled "Rooted", or null.
+// findWindow returns the X id of the top-level window titled "Rooted", or null. While the app starts, GTK makes
+// and destroys windows of its own: one gone between xwininfo's listing and its query fails the whole call (X error
+// "Bad Window"), which is no answer either way, so it counts as not found yet and the caller asks again.
 function findWindow(display) {
-  const tree = execFileSync('xwininfo', ['-root', '-tree'], { env: { ...process.env, DISPLAY: display } }).toString()
+  let tree
+  try {
+    tree = execFileSync('xwininfo', ['-root', '-tree'], {
+      env: { ...process.env, DISPLAY: display },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).toString()
+  } catch (err) {
+    if (/Bad (Window|Drawable)/.test(String(err.stderr ?? err.message))) return null
+    throw err
+  }
   const m = tree.match(/^\s*(0x[0-9a-f]+) "Rooted":/m)
   return m ? m[1] : null
 }
