@@ -63,16 +63,17 @@ func TestYielderWaitsForSearches(t *testing.T) {
 		t.Errorf("Wait went on %v after stop said so", d)
 	}
 
-	// A search that never ends: the wait is bounded, and the next ones do not wait for a fifth of the bound.
-	short := Yielder{MaxWait: 300 * time.Millisecond}
-	if d := wait(&short, context.Background(), nil); d < 250*time.Millisecond || d > 10*time.Second {
-		t.Errorf("a wait bounded by 300 ms took %v", d)
+	// A search that never ends: the wait is bounded, and the next ones do not wait for a fifth of the bound (300
+	// ms, room enough for the next call on a busy machine).
+	bounded := Yielder{MaxWait: 1500 * time.Millisecond}
+	if d := wait(&bounded, context.Background(), nil); d < 1500*time.Millisecond || d > 20*time.Second {
+		t.Errorf("a wait bounded by 1.5 s took %v", d)
 	}
-	if d := wait(&short, context.Background(), nil); d >= 250*time.Millisecond {
+	if d := wait(&bounded, context.Background(), nil); d >= time.Second {
 		t.Errorf("right after a full wait, Wait waited again (%v)", d)
 	}
-	short.Reset()
-	if d := wait(&short, context.Background(), nil); d < 250*time.Millisecond {
+	bounded.Reset()
+	if d := wait(&bounded, context.Background(), nil); d < 1500*time.Millisecond {
 		t.Errorf("after Reset, Wait did not wait (%v)", d)
 	}
 }
