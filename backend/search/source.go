@@ -36,7 +36,9 @@ func (d DiskSource) Walk(ctx context.Context, dir string, opt WalkOptions, emit 
 func (d DiskSource) Content(f File) ([]byte, func(), error) { return readPooled(f) }
 
 // bufPool holds read buffers; most source files fit one, so a search allocates little however many it reads.
-// bigPool holds buffers for the larger files, up to bigMax; beyond that a file gets a buffer of its own.
+// bigPool holds buffers for the larger files, up to bigMax (beyond that a file gets a buffer of its own): one a
+// search worker, at most bigKept bytes in all, so a many-core machine searching a tree of huge files keeps a bounded
+// amount (the rest are allocated per file, as the largest files always are).
 //
 // They are free lists, not sync.Pools: a sync.Pool is emptied by every garbage collection, and a cold search
 // collects several times, so it kept allocating fresh buffers whose pages the kernel then had to fault in on the
@@ -44,16 +46,20 @@ func (d DiskSource) Content(f File) ([]byte, func(), error) { return readPooled(
 // list keeps what it holds; it holds at most a few buffers per CPU.
 var (
 	bufPool = freeList{New: func() *[]byte { b := make([]byte, 128<<10); return &b }}
-	bigPool = freeList{New: func() *[]byte { return nil }, max: runtime.GOMAXPROCS(0)} // one a search worker
+	bigPool = freeList{New: func() *[]byte { return nil }, max: runtime.GOMAXPROCS(0), maxBytes: bigKept}
 )
+
+const bigKept = 32 << 20
 
 // freeList is a bounded stack of buffers that garbage collection leaves alone.
 type freeList struct {
-	New func() *[]byte
-	max int // buffers kept; 0 means four per CPU
+	New      func() *[]byte
+	max      int // buffers kept; 0 means four per CPU
+	maxBytes int // their capacities in all; 0: no bound
 
-	mu   sync.Mutex
-	free []*[]byte
+	mu    sync.Mutex
+	free  []*[]byte
+	bytes int
 }
 
 // Get returns a kept buffer, or New's.
@@ -62,6 +68,7 @@ func (l *freeList) Get() *[]byte {
 	if n := len(l.free); n > 0 {
 		b := l.free[n-1]
 		l.free = l.free[:n-1]
+		l.bytes -= cap(*b)
 		l.mu.Unlock()
 		return b
 	}
@@ -72,8 +79,9 @@ func (l *freeList) Get() *[]byte {
 // Put keeps b for a later Get, unless the list is full.
 func (l *freeList) Put(b *[]byte) {
 	l.mu.Lock()
-	if len(l.free) < cmp.Or(l.max, 4*runtime.GOMAXPROCS(0)) {
+	if len(l.free) < cmp.Or(l.max, 4*runtime.GOMAXPROCS(0)) && (l.maxBytes == 0 || l.bytes+cap(*b) <= l.maxBytes) {
 		l.free = append(l.free, b)
+		l.bytes += cap(*b)
 	}
 	l.mu.Unlock()
 }
