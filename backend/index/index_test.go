@@ -181,3 +181,39 @@ func TestIndexesNeverMakeASearchWait(t *testing.T) {
 		}
 	}
 }
+
+// A walk for a search that reads every file (nothing narrows it) goes to the disk, whose folders it opens as it
+// walks, even when a list is in memory; the same walk without ReadAll comes from the list, numbered.
+func TestReadAllWalksTheDisk(t *testing.T) {
+	t.Parallel()
+	x, _ := newIndex(t, map[string]string{"a.go": "a\n", "d/b.go": "b\n", "d/e/c.go": "c\n"})
+	walk := func(opt search.WalkOptions) (fromDisk, numbered int, paths []string) {
+		err := x.Walk(context.Background(), "", opt, func(f search.File) bool {
+			if f.Dir != nil {
+				fromDisk++
+			}
+			if f.Ordinal > 0 {
+				numbered++
+			}
+			paths = append(paths, f.Rel)
+			f.Release()
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	walk(search.WalkOptions{}) // the list, made
+	disk, numbered, listed := walk(search.WalkOptions{})
+	if disk != 0 || numbered != 3 {
+		t.Errorf("from the list: %d files from the disk, %d numbered; want 0 and 3", disk, numbered)
+	}
+	disk, numbered, walked := walk(search.WalkOptions{ReadAll: true})
+	if disk != 3 || numbered != 0 {
+		t.Errorf("reading all: %d files from the disk, %d numbered; want 3 and 0", disk, numbered)
+	}
+	if !reflect.DeepEqual(listed, walked) {
+		t.Errorf("the disk walk %v and the list %v differ", walked, listed)
+	}
+}

@@ -216,6 +216,7 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 			// The files that cannot match are not read at all; they still count as searched, so a result is the
 			// same whether or not the index was ready.
 			keep = nw.Narrow(ctx, opt)
+			wo.ReadAll = keep == nil
 		}
 		if opt.File != "" {
 			// A file named explicitly is searched even if hidden or ignored, as rg does; only its own folder is

@@ -26,6 +26,10 @@ type WalkOptions struct {
 	Stat bool
 	// Shallow lists only the files directly in the walked directory, none below it.
 	Shallow bool
+	// ReadAll says the caller reads every file it is given (a search nothing narrows): a Source that keeps lists
+	// in memory walks the disk instead, which opens each folder from its parent as it goes, where reading the
+	// files a list names opens their folders again by path.
+	ReadAll bool
 }
 
 // File is one file a Source yields: where it is (a walk.Entry, with its open directory when it comes from the
