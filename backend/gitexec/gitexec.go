@@ -130,6 +130,12 @@ type Cmd struct {
 	ExtraFiles []*os.File
 	// Started, if set, hears the process id once git has started (to lower its priority).
 	Started func(pid int)
+	// WhileRunning, if set, is called once git has started when it runs sandboxed, with the id of a process group
+	// of its own that holds the sandbox helper and git, which the caller may stop and continue as one (background
+	// work pausing while a search runs); it returns what to call once git has ended. Only a sandboxed git is
+	// started so: the helper and git die with Rooted even while stopped (the helper is the init of their PID
+	// namespace or, without one, gives git a parent-death signal), where a plain git stopped would outlive it.
+	WhileRunning func(group int) (ended func())
 	// Pipes, for a git that reads a work tree, keeps named pipes there from blocking it (see Pipes).
 	Pipes *Pipes
 }
@@ -158,12 +164,20 @@ func (c Cmd) Run(ctx context.Context, stdin []byte, args ...string) ([]byte, err
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	grouped := c.WhileRunning != nil && !c.ObjectsOnly && Sandboxed() && ownGroup(cmd)
 	err = cmd.Start()
 	if err == nil {
 		if c.Started != nil {
 			c.Started(cmd.Process.Pid)
 		}
+		var ended func()
+		if grouped {
+			ended = c.WhileRunning(cmd.Process.Pid)
+		}
 		err = c.wait(ctx, cmd)
+		if ended != nil {
+			ended()
+		}
 	}
 	if err != nil {
 		name := ""

@@ -76,3 +76,42 @@ func (y *Yielder) Waiting() bool { return y.waiting.Load() }
 
 // Reset forgets an earlier wait's MaxWait, so the next Wait waits again at once.
 func (y *Yielder) Reset() { y.eager.Store(0) }
+
+// While pauses work that runs outside this process's goroutines (a child process) while a search of this process
+// runs, as Wait makes a caller wait: pause is called when a search starts, resume when it ends, when stop (when not
+// nil) reports true, or once the work has been paused MaxWait (after which it is not paused again for a fifth of
+// MaxWait). It returns once done is closed, always leaving the work resumed.
+func (y *Yielder) While(done <-chan struct{}, stop func() bool, pause, resume func()) {
+	maxWait := y.MaxWait
+	if maxWait <= 0 {
+		maxWait = DefaultMaxWait
+	}
+	paused := false
+	var since time.Time
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for {
+		want := Busy() && time.Now().UnixNano() >= y.eager.Load() && (stop == nil || !stop())
+		if want && paused && time.Since(since) > maxWait {
+			y.eager.Store(time.Now().Add(maxWait / 5).UnixNano())
+			want = false
+		}
+		if want != paused {
+			if want {
+				pause()
+				since = time.Now()
+			} else {
+				resume()
+			}
+			paused = want
+		}
+		select {
+		case <-done:
+			if paused {
+				resume()
+			}
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -85,4 +87,65 @@ func isClosed(c chan struct{}) bool {
 	default:
 		return false
 	}
+}
+
+// While pauses outside work (a child process) for as long as a search runs, and resumes it when the search ends,
+// when stop says so, after MaxWait, and when it is told the work is done.
+func TestYielderPausesOutsideWork(t *testing.T) {
+	var mu sync.Mutex
+	var events []string
+	note := func(e string) func() { return func() { mu.Lock(); events = append(events, e); mu.Unlock() } }
+	last := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(events) == 0 {
+			return ""
+		}
+		return events[len(events)-1]
+	}
+	until := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); last() != want; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited for %q; events %v", want, events)
+			}
+		}
+	}
+	y := Yielder{MaxWait: time.Hour}
+	var stopNow atomic.Bool
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		y.While(done, stopNow.Load, note("pause"), note("resume"))
+	}()
+	release := Hold()
+	until("pause")
+	release()
+	until("resume")
+	release = Hold()
+	until("pause")
+	stopNow.Store(true) // a caller waits for what the work holds
+	until("resume")
+	stopNow.Store(false)
+	until("pause")
+	close(done) // the work ended while paused: left resumed
+	<-ended
+	release()
+	if last() != "resume" {
+		t.Fatalf("events %v: not left resumed", events)
+	}
+
+	// A search that does not end: paused at most MaxWait.
+	bounded := Yielder{MaxWait: 300 * time.Millisecond}
+	events = nil
+	release = Hold()
+	defer release()
+	done2 := make(chan struct{})
+	ended2 := make(chan struct{})
+	go func() { defer close(ended2); bounded.While(done2, nil, note("pause"), note("resume")) }()
+	until("pause")
+	until("resume")
+	close(done2)
+	<-ended2
 }

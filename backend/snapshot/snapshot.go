@@ -269,6 +269,7 @@ func (r *Repo) gitCmd(ctx context.Context, held *os.File, command string) gitexe
 	}
 	if isBackground(ctx) {
 		c.Started = lowerPriority
+		c.WhileRunning = pauseWhileSearching
 	}
 	return c
 }
