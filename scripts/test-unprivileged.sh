@@ -21,6 +21,7 @@ go test -c -race -tags "$tags" -o "$dir/shell.test" ./backend/shell
 go test -c -race -tags "$tags" -o "$dir/tools.test" ./backend/tools
 go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
 go test -c -tags "$tags" -o "$dir/repoinfo.test" ./backend/repoinfo
+go test -c -tags "$tags" -o "$dir/gitexec.test" ./backend/gitexec
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
@@ -36,5 +37,7 @@ as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLea
 echo "test-unprivileged: named-pipe .gitignore files that would block git, as $user"
 as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot' 2>&1 | grep -v 'WARN file skipped'
 as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestDescribe'
+echo "test-unprivileged: a background git stopped during a search, and killed with Rooted while stopped, as $user"
+as_user "$dir/gitexec.test" -test.run 'TestStoppingTheGroupStopsGit|TestStoppedGitDiesWithRooted|TestRunHandsOverOnlySandboxedGroups'
 echo "test-unprivileged: killed at seeded moments, as $user"
 as_user env ROOTED_TEST_BIN="$dir" "$dir/snapshot.test" -test.short -test.run 'TestKilledAtAnyMoment' -test.v 2>&1 | grep -E 'ROOTED_CRASH_SEED|^(--- |ok|FAIL|PASS)'
