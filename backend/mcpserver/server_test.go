@@ -59,24 +59,24 @@ func connect(t *testing.T, s *Server, roots ...string) *mcp.ClientSession {
 	return cs
 }
 
-// call runs a tool and returns its result and fields: structuredContent for a success, {"error": {...}} from
-// _meta for a failure, and under "text" the text block.
+// call runs a tool and returns its result and fields: _meta's result fields for a success, {"error": {...}} from
+// _meta for a failure, and under "text" the text block. No result has structuredContent (clients.go).
 func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (*mcp.CallToolResult, map[string]any) {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: protocol error %v", name, err)
 	}
+	if res.StructuredContent != nil {
+		t.Errorf("%s: structuredContent %v: Claude Code and Codex would show the model that instead of the text", name, res.StructuredContent)
+	}
 	m := map[string]any{}
 	if res.IsError {
-		if res.StructuredContent != nil {
-			t.Errorf("%s: a failure with structuredContent, which cannot match the output schema: %v", name, res.StructuredContent)
-		}
 		m["error"] = res.Meta[ErrorMeta]
 	} else {
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatalf("%s: structuredContent is not an object: %s", name, b)
+		b, _ := json.Marshal(res.Meta[ResultMeta])
+		if err := json.Unmarshal(b, &m); err != nil || m == nil {
+			t.Fatalf("%s: _meta's result is not an object: %s", name, b)
 		}
 	}
 	m["text"] = res.Content[0].(*mcp.TextContent).Text

@@ -10,12 +10,22 @@ import (
 
 // ModelText is a search as grep prints it: path:line:text for a match and path-line-text for its context, the lines of
 // a file together (a blank line between files), then one line with the counts and, once, whether it was cut.
-func (r searchFilesOut) ModelText() string {
+func (r searchFilesOut) ModelText() string { return r.ModelTextWithin(0) }
+
+// ModelTextWithin is ModelText with as many whole matches (or files) as fit budget bytes (0: all), the counts line
+// then saying how many were shown and how to narrow the search to see the rest.
+func (r searchFilesOut) ModelTextWithin(budget int) string {
 	var b strings.Builder
+	full := func() bool { return budget > 0 && b.Len() > budget-400 }
+	shown := -1 // how many matches or files were shown before the budget ran out; -1: all
 	switch {
 	case len(r.Matches) > 0:
 		prev, end := "", 0
-		for _, m := range r.Matches {
+		for i, m := range r.Matches {
+			if full() {
+				shown = i
+				break
+			}
 			if m.Path != prev && prev != "" {
 				b.WriteByte('\n')
 			} else if m.Path == prev && len(m.Before) > 0 && m.Line-len(m.Before) > end+1 {
@@ -34,7 +44,11 @@ func (r searchFilesOut) ModelText() string {
 		}
 		b.WriteByte('\n')
 	case len(r.Files) > 0:
-		for _, f := range r.Files {
+		for i, f := range r.Files {
+			if full() {
+				shown = i
+				break
+			}
 			fmt.Fprintf(&b, "%s:%d\n", f.Path, f.Count)
 		}
 		b.WriteByte('\n')
@@ -52,7 +66,14 @@ func (r searchFilesOut) ModelText() string {
 		fmt.Fprintf(&b, " in %s", tool.Plural(n, "file"))
 	}
 	fmt.Fprintf(&b, "; %s searched", tool.Plural(r.FilesSearched, "file"))
-	if r.Truncated {
+	switch {
+	case shown >= 0:
+		what := "matches"
+		if len(r.Files) > 0 {
+			what = "files"
+		}
+		fmt.Fprintf(&b, "; only the first %d %s are shown, to this client's limit of %d bytes a result: narrow the search (path, glob, a rarer query) or ask for output files or count", shown, what, budget)
+	case r.Truncated:
 		fmt.Fprintf(&b, "; truncated at the limit of %d: narrow the search or raise limit", r.Limit)
 	}
 	b.WriteString(")")
