@@ -207,7 +207,7 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 		// without those the text carries whole (a file's content is sent once, not twice). A large text block is
 		// encoded once, on its way out (splice.go).
 		return &mcp.CallToolResult{
-			Content: []mcp.Content{s.texts.content(res.TextWithin(budgetFor(req.ClientInfo(), s.maxBytes)))},
+			Content: []mcp.Content{s.texts.content(budgetFor(req.ClientInfo(), s.maxBytes).text(res))},
 			Meta:    mcp.Meta{ResultMeta: res.Structured()},
 		}, nil
 	}
