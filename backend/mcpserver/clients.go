@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rooted-dev/rooted/backend/tool"
 )
 
 // What each client puts in front of its model, measured through the clients themselves (the agent e2e reads the
@@ -27,41 +29,65 @@ import (
 // carries (a file's content, a command's output, a search's matches, a diff).
 const ResultMeta = "dev.rooted/result"
 
-// budgets are the bytes of text a result may hold for a client, by the name it gives in clientInfo (matched as a
-// prefix), each under what that client lets through to its model.
-var budgets = []struct {
-	prefix string
-	bytes  int
-}{
-	{"codex", 10_000},       // Codex CLI cuts an MCP result at about 12 KB (after its own "Wall time" header)
-	{"gemini-cli", 32_000},  // Gemini CLI keeps the first 8 KB and the last 32 KB of a larger one
-	{"opencode", 48_000},    // opencode cuts at about 51 KB
-	{"claude-code", 60_000}, // Claude Code's default MAX_MCP_OUTPUT_TOKENS is 25,000 tokens: code runs ~3 bytes a token
-	{"qwen-code", 32_000},   // Qwen Code, a Gemini CLI fork, shows results as Gemini CLI does
+// budgets are the bytes (and lines, where a client counts them) of text a result may hold for a client, by the name
+// it gives in clientInfo (matched as a prefix), each under what that client lets through to its model, as measured
+// through the clients themselves (frontend/e2e/agents.test.mjs).
+var budgets = []budget{
+	{"codex", 10_000, 0},       // Codex CLI 0.169 cuts an MCP result at about 12 KB, after its "Wall time" header
+	{"gemini-cli", 32_000, 0},  // Gemini CLI 0.61 keeps the first 8,000 and last 32,000 characters of a larger one
+	{"opencode", 48_000, 0},    // opencode 1.18 cuts at about 51 KB
+	{"claude-code", 45_000, 0}, // Claude Code 2.1 puts a result of about 50,000 characters or more in a file instead
+	{"qwen", 24_000, 990},      // Qwen Code 0.24 (qwen-cli-mcp-client-NAME) does so past 25,000 characters or 1,000 lines
+}
+
+type budget struct {
+	prefix       string
+	bytes, lines int
 }
 
 // defaultBudget is the cap for a client not in the table: under every cap above that a client is known to keep,
 // about 10,000 tokens.
 const defaultBudget = 40_000
 
-// budgetFor is the text budget for a client; maxBytes, when set (rooted mcp --max-result-bytes), overrides it
-// (0 there means the table; a negative value, no cap).
-func budgetFor(info *mcp.Implementation, maxBytes int) int {
-	if maxBytes < 0 {
-		return 0
-	}
-	if maxBytes > 0 {
-		return maxBytes
-	}
+// budgetFor is the text budget for a client; maxBytes, when set (rooted mcp --max-result-bytes), overrides its
+// bytes (0 there means the table; a negative value, no cap at all).
+func budgetFor(info *mcp.Implementation, maxBytes int) budget {
+	b := budget{bytes: defaultBudget}
 	if info != nil {
 		name := strings.ToLower(info.Name)
-		for _, b := range budgets {
-			if strings.HasPrefix(name, b.prefix) {
-				return b.bytes
+		for _, c := range budgets {
+			if strings.HasPrefix(name, c.prefix) {
+				b = c
+				break
 			}
 		}
 	}
-	return defaultBudget
+	switch {
+	case maxBytes < 0:
+		return budget{}
+	case maxBytes > 0:
+		b.bytes = maxBytes
+	}
+	return b
+}
+
+// text is a result's text form within the budget: its bytes, and its lines where the client counts them (a cut to
+// the bytes that hold that many lines).
+func (b budget) text(res tool.Result) string {
+	text := res.TextWithin(b.bytes)
+	if b.lines <= 0 || strings.Count(text, "\n") < b.lines {
+		return text
+	}
+	at, n := 0, 0
+	for n < b.lines-10 { // room for the closing lines a cut adds
+		i := strings.IndexByte(text[at:], '\n')
+		if i < 0 {
+			break
+		}
+		at += i + 1
+		n++
+	}
+	return res.TextWithin(max(at, 1))
 }
 
 // injected are the arguments clients add to every tool call on their own, which Rooted's schemas do not declare:

@@ -48,7 +48,7 @@ func bigProject(t *testing.T) string {
 // a whole line with the offset to read on from (and that offset does go on), a search at a whole match with how to
 // narrow it, a command's output as its head and tail with the exit code after them.
 func TestResultsFitTheClientsCap(t *testing.T) {
-	for _, client := range []string{"codex-mcp-client", "gemini-cli-mcp-client", "claude-code", "opencode", "some-new-agent"} {
+	for _, client := range []string{"codex-mcp-client", "gemini-cli-mcp-client", "claude-code", "opencode", "qwen-cli-mcp-client-rooted", "some-new-agent"} {
 		t.Run(client, func(t *testing.T) {
 			s, err := New(Options{Root: bigProject(t)})
 			if err != nil {
@@ -58,8 +58,11 @@ func TestResultsFitTheClientsCap(t *testing.T) {
 			budget := budgetFor(&mcp.Implementation{Name: client}, 0)
 			fits := func(what, text string) {
 				t.Helper()
-				if len(text) > budget {
-					t.Errorf("%s: %d bytes for a client that takes %d", what, len(text), budget)
+				if len(text) > budget.bytes {
+					t.Errorf("%s: %d bytes for a client that takes %d", what, len(text), budget.bytes)
+				}
+				if n := strings.Count(text, "\n") + 1; budget.lines > 0 && n > budget.lines {
+					t.Errorf("%s: %d lines for a client that takes %d", what, n, budget.lines)
 				}
 			}
 
@@ -77,11 +80,13 @@ func TestResultsFitTheClientsCap(t *testing.T) {
 				t.Errorf("reading on from offset %d: %.80q", next, text)
 			}
 
-			_, got = call(t, cs, "search_files", map[string]any{"query": "needle", "limit": 10000})
-			text = got["text"].(string)
-			fits("search", text)
-			if !strings.Contains(text, "(3000 matches") || !strings.Contains(text, "narrow the search") {
-				t.Errorf("search's last line: %q", text[strings.LastIndexByte(text, '\n')+1:])
+			for _, context := range []int{0, 20} { // with context, a match is a block of 41 lines, kept whole or left out
+				_, got = call(t, cs, "search_files", map[string]any{"query": "needle", "limit": 10000, "context": context})
+				text = got["text"].(string)
+				fits("search", text)
+				if !strings.Contains(text, "(3000 matches") || !strings.Contains(text, "narrow the search") {
+					t.Errorf("search's last line: %q", text[strings.LastIndexByte(text, '\n')+1:])
+				}
 			}
 
 			script := `for (let i = 1; i <= 5000; i++) console.log('output line ' + i + ' of a chatty build'); console.error('FAIL: the verdict at the end')`

@@ -192,6 +192,13 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 		if e := s.deps.Denied(name); e != nil { // the user's deny rules hold here too
 			return failure(e), nil
 		}
+		if name == "exec_shell" { // what the window would ask about, the client's user is asked about (approve.go)
+			if ask, e := s.approval(req, args); e != nil {
+				return failure(e), nil
+			} else if ask != nil {
+				return ask, nil
+			}
+		}
 		res, e := s.registry.CallForms(ctx, name, args)
 		if e != nil {
 			return failure(e), nil
@@ -200,7 +207,7 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 		// without those the text carries whole (a file's content is sent once, not twice). A large text block is
 		// encoded once, on its way out (splice.go).
 		return &mcp.CallToolResult{
-			Content: []mcp.Content{s.texts.content(res.TextWithin(budgetFor(req.ClientInfo(), s.maxBytes)))},
+			Content: []mcp.Content{s.texts.content(budgetFor(req.ClientInfo(), s.maxBytes).text(res))},
 			Meta:    mcp.Meta{ResultMeta: res.Structured()},
 		}, nil
 	}

@@ -321,3 +321,43 @@ func TestInitializeDoesNotWaitForPrepare(t *testing.T) {
 		t.Errorf("new.txt: %q %v", b, err)
 	}
 }
+
+// A change made as the server starts (before its first snapshot is done) never reaches the snapshot that records the
+// project as it was opened: restoring "Project opened" undoes it.
+func TestChangeAtStartIsNotInProjectOpened(t *testing.T) {
+	dir := project(t)
+	s, err := New(Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, s)
+	call(t, cs, "read_file", map[string]any{"path": "src/main.go"})
+	if res, got := call(t, cs, "write_file", map[string]any{"path": "src/main.go", "content": "changed\n"}); res.IsError {
+		t.Fatalf("write at start: %v", got)
+	}
+	var opened string
+	for deadline := time.Now().Add(time.Minute); opened == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		// The log names it even when it is the snapshot before it, unchanged.
+		_, got := call(t, cs, "list_snapshots", map[string]any{"log": true})
+		for _, line := range strings.Split(got["text"].(string), "\n") {
+			var log []struct{ ID, Reason string }
+			if list, ok := strings.CutPrefix(line, "log: "); ok && json.Unmarshal([]byte(list), &log) == nil {
+				for _, e := range log {
+					if strings.HasPrefix(e.Reason, "Project opened") {
+						opened = e.ID
+					}
+				}
+			}
+		}
+	}
+	if opened == "" {
+		_, got := call(t, cs, "list_snapshots", map[string]any{"log": true})
+		t.Fatalf("no Project opened snapshot within a minute: %s", got["text"])
+	}
+	if res, got := call(t, cs, "restore_snapshot", map[string]any{"id": opened}); res.IsError {
+		t.Fatalf("restore %s: %v", opened, got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "src", "main.go")); !strings.Contains(string(b), "hello") {
+		t.Errorf("after restoring Project opened: %q", b)
+	}
+}

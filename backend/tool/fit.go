@@ -25,7 +25,9 @@ func (r Result) TextWithin(budget int) string {
 		return r.Text()
 	}
 	if f, ok := r.value.(Fitter); ok {
-		return f.ModelTextWithin(budget)
+		// A result's own cut is trusted to within a closing line; past that (a single match longer than the
+		// budget), the generic cut holds the line.
+		return Fit(f.ModelTextWithin(budget), budget, r.tool.spec.Narrow)
 	}
 	return Fit(r.Text(), budget, r.tool.spec.Narrow)
 }

@@ -97,6 +97,9 @@ func execShell(d Deps) *tool.Tool {
 			// The command may have changed anything in the project: the search index re-reads what it reports.
 			d.changedAll()
 			out := execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res, Hint: shell.NetworkHint(res, policy), GitRestored: restored}
+			if out.Hint == "" {
+				out.Hint = shell.SandboxHint(res, policy) // the sandbox's lists reach a model only when they explain a failure
+			}
 			if len(restored) > 0 {
 				out.Hint = strings.TrimSpace(out.Hint + " The command changed what git runs later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks or executable git settings.")
 			}

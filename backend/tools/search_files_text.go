@@ -15,41 +15,46 @@ func (r searchFilesOut) ModelText() string { return r.ModelTextWithin(0) }
 // ModelTextWithin is ModelText with as many whole matches (or files) as fit budget bytes (0: all), the counts line
 // then saying how many were shown and how to narrow the search to see the rest.
 func (r searchFilesOut) ModelTextWithin(budget int) string {
-	var b strings.Builder
-	full := func() bool { return budget > 0 && b.Len() > budget-400 }
+	var b, block strings.Builder
+	// fits says whether b with block after it still leaves room for the counts line within the budget.
+	fits := func() bool { return budget <= 0 || b.Len()+block.Len() <= budget-400 }
 	shown := -1 // how many matches or files were shown before the budget ran out; -1: all
 	switch {
 	case len(r.Matches) > 0:
 		prev, end := "", 0
 		for i, m := range r.Matches {
-			if full() {
+			block.Reset() // a match goes in whole, with its context, or not at all
+			if m.Path != prev && prev != "" {
+				block.WriteByte('\n')
+			} else if m.Path == prev && len(m.Before) > 0 && m.Line-len(m.Before) > end+1 {
+				block.WriteString("--\n")
+			}
+			for j, l := range m.Before {
+				if n := m.Line - len(m.Before) + j; m.Path != prev || n > end {
+					fmt.Fprintf(&block, "%s-%d-%s\n", m.Path, n, l)
+				}
+			}
+			fmt.Fprintf(&block, "%s:%d:%s\n", m.Path, m.Line, m.Text)
+			for j, l := range m.After {
+				fmt.Fprintf(&block, "%s-%d-%s\n", m.Path, m.Line+1+j, l)
+			}
+			if !fits() {
 				shown = i
 				break
 			}
-			if m.Path != prev && prev != "" {
-				b.WriteByte('\n')
-			} else if m.Path == prev && len(m.Before) > 0 && m.Line-len(m.Before) > end+1 {
-				b.WriteString("--\n")
-			}
-			for i, l := range m.Before {
-				if n := m.Line - len(m.Before) + i; m.Path != prev || n > end {
-					fmt.Fprintf(&b, "%s-%d-%s\n", m.Path, n, l)
-				}
-			}
-			fmt.Fprintf(&b, "%s:%d:%s\n", m.Path, m.Line, m.Text)
-			for i, l := range m.After {
-				fmt.Fprintf(&b, "%s-%d-%s\n", m.Path, m.Line+1+i, l)
-			}
+			b.WriteString(block.String())
 			prev, end = m.Path, m.Line+len(m.After)
 		}
 		b.WriteByte('\n')
 	case len(r.Files) > 0:
 		for i, f := range r.Files {
-			if full() {
+			block.Reset()
+			fmt.Fprintf(&block, "%s:%d\n", f.Path, f.Count)
+			if !fits() {
 				shown = i
 				break
 			}
-			fmt.Fprintf(&b, "%s:%d\n", f.Path, f.Count)
+			b.WriteString(block.String())
 		}
 		b.WriteByte('\n')
 	}
