@@ -14,6 +14,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { startFakeLLM } from './fake-llm.mjs'
 import { cleanupAll, makeFixture, onCleanup, outputDir, repoRoot } from './harness.mjs'
 
@@ -222,7 +223,7 @@ const clientCaps = {
 // check asserts what the model saw and what the session left behind. The session's own preconditions (the client
 // reached the model, started rooted mcp, saw a result for each call) stop it at once; past them every finding is
 // collected, so one run names all that a client got wrong.
-function check(s, result) {
+async function check(s, result) {
   const saw = modelSaw(s.llm)
   const traffic = mcpTraffic(s.tapLog)
   writeFileSync(path.join(artefacts, `${s.name}.requests.json`), JSON.stringify(s.llm.requests.map(({ body, headers, ...rest }) => ({ ...rest, bodyBytes: JSON.stringify(body).length })), null, 1))
@@ -256,7 +257,12 @@ function check(s, result) {
   expect(refused.length === 0, `${refused.length} calls refused for an argument the client injected: ${refused.map((t) => JSON.stringify(t.msg).slice(0, 200)).join('; ')}`)
 
   expect(/return a \+ b/.test(readFileSync(path.join(s.fixture, 'main.go'), 'utf8')), 'the patch is not on disk')
-  const left = processesUnder(s.fixture)
+  // A client may still be reaping its MCP server as it exits: a few seconds' grace, then what is left is left.
+  let left = processesUnder(s.fixture)
+  for (let i = 0; i < 50 && left.length; i++) {
+    await sleep(100)
+    left = processesUnder(s.fixture)
+  }
   expect(left.length === 0, `processes outlive the session: ${left.join('; ')}`)
   const locks = [...lockFiles(path.join(s.fixture, '.git')), ...lockFiles(path.join(s.home, '.cache', 'rooted'))].filter(stale)
   expect(locks.length === 0, `lock files left behind: ${locks.join(', ')}`)
@@ -425,7 +431,7 @@ describe('Rooted through five coding agents', { timeout: 20 * 60_000 }, () => {
       const s = await session(name)
       const result = await start(s)
       observe(s)
-      check(s, result)
+      await check(s, result)
     })
   }
 })
