@@ -35,7 +35,7 @@ const mainTestGo = 'package main\n\nimport "testing"\n\nfunc TestAdd(t *testing.
 
 // goFixture is a small Go module with a failing test, committed to git, with outside.txt beside it (outside).
 function goFixture(name) {
-  const files = { 'go.mod': 'module example.com/fixture\n\ngo 1.22\n', 'main.go': mainGo, 'main_test.go': mainTestGo }
+  const files = { 'go.mod': 'module example.com/fixture\n\ngo 1.22\n', 'main.go': mainGo, 'main_test.go': mainTestGo, 'scratch/keep.txt': 'kept\n' }
   for (const f of ['alpha', 'beta', 'gamma', 'delta']) files[`notes/${f}.txt`] = bigFile(f)
   const dir = makeFixture(name, files)
   writeFileSync(path.join(path.dirname(dir), 'outside.txt'), 'secret outside the project\n')
@@ -53,6 +53,9 @@ const steps = [
   { tool: 'patch_file', input: { path: 'main.go', search: 'return a - b', replace: 'return a + b' } },
   { tool: 'read_file', input: { path: '../outside.txt' } },
   { tool: 'search_files', input: { query: 'needle', context: 20 } },
+  // rm -r is a command the window asks about: over MCP the client's user is asked by elicitation, and a client
+  // run headless (or one that cannot ask) has it refused.
+  { tool: 'exec_shell', input: { command: 'rm', args: ['-r', 'scratch'] } },
 ]
 const finalAnswer = 'Fixed Add: it subtracted; it adds now.'
 
@@ -236,7 +239,7 @@ async function check(s, result) {
   const problems = []
   const expect = (ok, what) => ok || problems.push(what)
   const head = (text) => JSON.stringify(text.slice(0, 300))
-  const [read, test, patch, escape, search] = saw
+  const [read, test, patch, escape, search, remove] = saw
   expect(/(^|[\s":])1(\t|\\t)package main/.test(read.content) && /return a - b/.test(read.content), `read_file: the model sees the file's numbered lines; it saw ${head(read.content)}`)
   expect(/--- FAIL: TestAdd/.test(test.content) && /Add\(2, 3\) = -1, want 5/.test(test.content), `exec_shell: the model sees the failing test's output; it saw ${head(test.content)}`)
   expect(/replaced:? ?"?1|\+\s*return a \+ b/.test(patch.content) && !/invalid_argument|error /i.test(patch.content), `patch_file: the model sees the change made; it saw ${head(patch.content)}`)
@@ -251,6 +254,11 @@ async function check(s, result) {
   // The note is prose: a JSON field named limit or truncated does not tell the model how to read on.
   const prose = search.content.replace(/"[a-z_]+":/g, '')
   expect(/narrow|offset|limit|left out|more/i.test(prose), `search_files: no note on what was left out and how to read on; it ended ${JSON.stringify(search.content.slice(-300))}`)
+
+  // rm -r asked the user: no client run headless says yes (Claude Code answers cancel, Codex decline; the others
+  // declare no elicitation), so it is refused as permission_denied and the folder stays.
+  expect(/permission_denied/.test(remove.content), `exec_shell rm -r: the model sees permission_denied; it saw ${head(remove.content)}`)
+  expect(existsSync(path.join(s.fixture, 'scratch', 'keep.txt')), 'rm -r ran without the user approving it')
 
   // No call refused for an argument the client added (Gemini's wait_for_previous), as the MCP server answered it.
   const refused = traffic.filter((t) => t.dir === 'out' && /unknown field|additional propert/i.test(JSON.stringify(t.msg.result ?? t.msg.error ?? '')))
@@ -281,6 +289,28 @@ function stale(file) {
   }
 }
 
+// approvalRoundTrip follows the rm -r call through the MCP traffic: the calls made for it (a 2026-07-28 client
+// calls again with its inputResponses), any elicitation/create the server sent and the client's answer, the
+// final result, and the milliseconds from the first call to that result.
+function approvalRoundTrip(traffic) {
+  const isRm = (t) => t.dir === 'in' && t.msg.method === 'tools/call' && t.msg.params?.arguments?.command === 'rm'
+  const calls = traffic.filter(isRm)
+  if (!calls.length) return null
+  const ids = new Set(calls.map((c) => c.msg.id))
+  const answers = traffic.filter((t) => t.dir === 'out' && ids.has(t.msg.id))
+  const elicit = traffic.filter((t) => t.dir === 'out' && t.msg.method === 'elicitation/create')
+  const elicitIds = new Set(elicit.map((e) => e.msg.id))
+  const replies = traffic.filter((t) => t.dir === 'in' && !t.msg.method && elicitIds.has(t.msg.id))
+  const last = answers.at(-1)
+  return {
+    calls: calls.map((c) => ({ inputResponses: c.msg.params.inputResponses })),
+    answers: answers.map((a) => JSON.stringify(a.msg.result ?? a.msg.error).slice(0, 400)),
+    elicitations: elicit.map((e) => e.msg.params),
+    replies: replies.map((r) => r.msg.result ?? r.msg.error),
+    ms: last ? last.at - calls[0].at : null,
+  }
+}
+
 // observe writes what the model received and what the client declared to test-output/agents/NAME.observed.json.
 function observe(s) {
   const traffic = mcpTraffic(s.tapLog)
@@ -300,6 +330,7 @@ function observe(s) {
     methods: [...new Set(traffic.filter((t) => t.dir === 'in' && t.msg.method).map((t) => t.msg.method))],
     toolCalls: traffic.filter((t) => t.dir === 'in' && t.msg.method === 'tools/call').map((t) => t.msg.params),
     results: saw.map((r) => ({ call: r.call?.name, input: r.call?.input, length: r.content.length, head: r.content.slice(0, 300), tail: r.content.slice(-300) })),
+    approval: approvalRoundTrip(traffic),
   }
   writeFileSync(path.join(artefacts, `${s.name}.observed.json`), JSON.stringify(obs, null, 1))
   return obs
@@ -426,7 +457,7 @@ describe('Rooted through five coding agents', { timeout: 20 * 60_000 }, () => {
   for (const [name, start] of Object.entries(clients)) {
     // ROOTED_AGENTS=claude,codex narrows a developer's run; make test runs every client.
     if (only && !only.includes(name)) continue
-    test(`${name}: the model reads the file and the test's output, the patch lands, an escape is refused, a big search is capped`, { timeout: timeoutMs + 60_000 }, async () => {
+    test(`${name}: the model reads the file and the test's output, the patch lands, an escape is refused, a big search is capped, rm -r waits for the user`, { timeout: timeoutMs + 60_000 }, async () => {
       assert.ok(existsSync(path.join(agentsBin, name)), `${name} is not installed: run make test (or npm install in frontend/e2e/agents)`)
       const s = await session(name)
       const result = await start(s)
