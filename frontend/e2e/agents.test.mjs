@@ -408,7 +408,19 @@ const clients = {
       cwd: s.fixture,
       timeoutMs,
       logName: s.name,
-      env: { ...s.env, OPENCODE_CONFIG: config, OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' },
+      env: {
+        ...s.env,
+        OPENCODE_CONFIG: config,
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+        OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+        OPENCODE_DISABLE_SHARE: '1',
+        OPENCODE_DISABLE_CLAUDE_CODE: '1',
+        OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
+        // opencode fetches its plugin packages' manifests from npm at start; offline, it goes on without them.
+        npm_config_offline: 'true',
+      },
     })
   },
   async gemini(s) {
