@@ -103,23 +103,39 @@ function withInjected(input, schema, rooted) {
 }
 
 // script plays the conversation: the next step is the number of calls the model has made to Rooted's tools so
-// far (directly, or through a client's deferred-tool wrapper). A client that lists Rooted's tools only behind a
-// search (Qwen's tool_search + tool_call) is called through its wrapper.
+// far. Rooted's tools are called as the client offers them: listed directly (Codex, opencode, Gemini CLI), behind
+// Qwen Code's tool_call wrapper, or, as Claude Code defers MCP tools by default, loaded once with its ToolSearch
+// ("select:NAME,...") and then called by name.
 function script(calls, tapLog) {
   return (request) => {
     const direct = ours(request, 'read_file')
     const wrapper = request.tools.includes('tool_call') ? 'tool_call' : null
-    if (!direct && !wrapper) return sideReply(request)
-    const made = request.messages.flatMap((m) => m.toolCalls ?? []).filter((c) => c.name === 'tool_call' || ours(request, stepName(c)))
-    const step = steps[made.length]
+    const search = request.tools.includes('ToolSearch') ? 'ToolSearch' : null
+    if (!direct && !wrapper && !search) return sideReply(request)
+    const made = request.messages.flatMap((m) => m.toolCalls ?? [])
+    const step = steps[made.filter(isRootedCall).length]
     if (!step) return { text: finalAnswer }
-    calls.push(step)
     const spec = ours(request, step.tool)
-    if (spec) return { tools: [{ name: spec.name, namespace: spec.namespace, input: withInjected(step.input, clientSchema(request, spec.name), rootedSchemas(tapLog)[step.tool]) }] }
-    return { tools: [{ name: wrapper, input: { name: `mcp__rooted__${step.tool}`, arguments: step.input } }] }
+    if (spec) {
+      calls.push(step)
+      return { tools: [{ name: spec.name, namespace: spec.namespace, input: withInjected(step.input, clientSchema(request, spec.name), rootedSchemas(tapLog)[step.tool]) }] }
+    }
+    if (wrapper) {
+      calls.push(step)
+      return { tools: [{ name: wrapper, input: { name: `mcp__rooted__${step.tool}`, arguments: step.input } }] }
+    }
+    if (!made.some((c) => c.name === search)) {
+      const names = [...new Set(steps.map((s) => `mcp__rooted__${s.tool}`))]
+      return { tools: [{ name: search, input: { query: `select:${names.join(',')}`, max_results: names.length } }] }
+    }
+    calls.push(step)
+    return { tools: [{ name: `mcp__rooted__${step.tool}`, input: step.input }] }
   }
 }
 const stepName = (call) => steps.map((s) => s.tool).find((t) => call.name === t || call.name.endsWith(t)) ?? ''
+// isRootedCall tells a call of one of Rooted's tools: named for the rooted server (or in Codex's mcp__rooted
+// namespace), or made through Qwen Code's tool_call.
+const isRootedCall = (c) => c.name === 'tool_call' || ((c.name.includes('rooted') || c.namespace?.includes('rooted')) && stepName(c) !== '')
 
 // run starts a client and resolves with its exit code and output, killing its process group at the deadline.
 function run(cmd, args, { env, cwd, timeoutMs, logName }) {
@@ -192,14 +208,18 @@ async function session(name) {
   return { name, fixture, home, tapLog, llm, calls, mcp, mcpEnv, env }
 }
 
-// modelSaw is every tool result the model was shown over the conversation, in order, from the last request (which
-// carries the whole conversation), paired with the call it answers.
+// modelSaw is every result of Rooted's tools the model was shown over the conversation, in order, from the last
+// request (which carries the whole conversation), paired with the call it answers.
 function modelSaw(llm) {
   const main = llm.requests.filter((r) => r.messages.some((m) => m.role === 'tool'))
   const last = main.at(-1)
   if (!last) return []
   const callsById = new Map(last.messages.flatMap((m) => m.toolCalls ?? []).map((c) => [c.id, c]))
-  return last.messages.filter((m) => m.role === 'tool').flatMap((m) => m.toolResults).map((r) => ({ ...r, call: callsById.get(r.id) }))
+  return last.messages
+    .filter((m) => m.role === 'tool')
+    .flatMap((m) => m.toolResults)
+    .map((r) => ({ ...r, call: callsById.get(r.id) }))
+    .filter((r) => r.call && isRootedCall(r.call))
 }
 
 // mcpTraffic reads the tap's log.
@@ -350,7 +370,7 @@ const clients = {
         cwd: s.fixture,
         timeoutMs,
         logName: s.name,
-        env: { ...s.env, ANTHROPIC_BASE_URL: s.llm.url, ANTHROPIC_API_KEY: 'stand-in', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ENABLE_TOOL_SEARCH: 'false', DISABLE_AUTOUPDATER: '1' },
+        env: { ...s.env, ANTHROPIC_BASE_URL: s.llm.url, ANTHROPIC_API_KEY: 'stand-in', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' },
       },
     )
   },
@@ -471,6 +491,8 @@ describe('Rooted through five coding agents', { timeout: 20 * 60_000 }, () => {
     if (only && !only.includes(name)) continue
     test(`${name}: the model reads the file and the test's output, the patch lands, an escape is refused, a big search is capped, rm -r waits for the user`, { timeout: timeoutMs + 60_000 }, async () => {
       assert.ok(existsSync(path.join(agentsBin, name)), `${name} is not installed: run make test (or npm install in frontend/e2e/agents)`)
+      // The clients run on the node that runs this test (Gemini CLI and Qwen Code need 22; make puts it first on PATH).
+      assert.ok(Number(process.versions.node.split('.')[0]) >= 22, `the agent CLIs need Node.js 22 or newer, not ${process.version}: run through make, or put Node.js 22 first on PATH`)
       const s = await session(name)
       const result = await start(s)
       observe(s)
