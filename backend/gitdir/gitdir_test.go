@@ -15,7 +15,10 @@ func TestIsAgreesWithGit(t *testing.T) {
 	file := func(p, s string) func(d string) { return func(d string) { write(t, filepath.Join(d, p), s, 0o644) } }
 	dir := func(p string) func(d string) { return func(d string) { os.MkdirAll(filepath.Join(d, p), 0o755) } }
 	link := func(target, p string) func(d string) {
-		return func(d string) { os.MkdirAll(filepath.Dir(filepath.Join(d, p)), 0o755); os.Symlink(target, filepath.Join(d, p)) }
+		return func(d string) {
+			os.MkdirAll(filepath.Dir(filepath.Join(d, p)), 0o755)
+			os.Symlink(target, filepath.Join(d, p))
+		}
 	}
 	elsewhere := t.TempDir() // a real object store and refs outside the folder, reached through links
 	os.MkdirAll(filepath.Join(elsewhere, "objects"), 0o755)
@@ -26,12 +29,12 @@ func TestIsAgreesWithGit(t *testing.T) {
 		is    bool
 	}{
 		{"HEAD, objects, refs", []func(string){file("HEAD", "ref: refs/heads/main\n"), dir("objects"), dir("refs")}, true},
-		{"a detached HEAD", []func(string){file("HEAD", id + "\n"), dir("objects"), dir("refs")}, true},
+		{"a detached HEAD", []func(string){file("HEAD", id+"\n"), dir("objects"), dir("refs")}, true},
 		{"ref: with blanks", []func(string){file("HEAD", "ref:   refs/heads/x"), dir("objects"), dir("refs")}, true},
 		{"HEAD a link into refs", []func(string){link("refs/heads/main", "HEAD"), dir("objects"), dir("refs")}, true},
 		{"objects a link", []func(string){file("HEAD", "ref: refs/heads/main\n"), link(filepath.Join(elsewhere, "objects"), "objects"), dir("refs")}, true},
 		{"refs a link", []func(string){file("HEAD", "ref: refs/heads/main\n"), dir("objects"), link(filepath.Join(elsewhere, "refs"), "refs")}, true},
-		{"commondir to a folder with objects and refs", []func(string){file("HEAD", "ref: refs/heads/main\n"), file("commondir", elsewhere + "\n")}, true},
+		{"commondir to a folder with objects and refs", []func(string){file("HEAD", "ref: refs/heads/main\n"), file("commondir", elsewhere+"\n")}, true},
 		{"relative commondir", []func(string){file("HEAD", "ref: refs/heads/main\n"), file("commondir", "c\n"), dir("c/objects"), dir("c/refs")}, true},
 		{"no config needed", []func(string){file("HEAD", id), dir("objects"), dir("refs")}, true},
 		{"HEAD naming no ref", []func(string){file("HEAD", "ref: heads/main\n"), dir("objects"), dir("refs")}, false},

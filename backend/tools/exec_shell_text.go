@@ -46,7 +46,10 @@ func (r execShellOut) ModelText() string {
 		notes = append(notes, "backup "+r.Backup)
 	}
 	if len(r.GitRestored) > 0 {
-		notes = append(notes, "restored in .git: "+strings.Join(r.GitRestored, ", "))
+		notes = append(notes, "put back: "+strings.Join(r.GitRestored, ", "))
+	}
+	if len(r.DependenciesChanged) > 0 {
+		notes = append(notes, "dependencies changed: "+strings.Join(r.DependenciesChanged, ", "))
 	}
 	b.WriteString("(" + strings.Join(notes, "; ") + ")")
 	if r.Hint != "" {
