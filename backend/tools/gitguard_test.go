@@ -60,6 +60,11 @@ func TestNothingACommandLeavesInGitRunsLater(t *testing.T) {
 	fsmonitor := func(where string) string {
 		return `fs.appendFileSync('` + where + `', '\n[core]\n\tfsmonitor = "touch ' + M + ' #"\n');`
 	}
+	// plantedRepo makes a git folder at dir whose settings run the marker and take the project as work tree.
+	plantedRepo := func(dir string) string {
+		return `fs.mkdirSync('` + dir + `/refs/heads', {recursive: true}); fs.mkdirSync('` + dir + `/objects'); fs.writeFileSync('` + dir + `/HEAD', 'ref: refs/heads/main\n'); ` +
+			`fs.writeFileSync('` + dir + `/config', '[core]\n\tworktree = ' + process.cwd() + '\n\tfsmonitor = "touch ' + M + ' #"\n'); `
+	}
 	initAndCommit := func(t *testing.T, root string) {
 		mustGit(t, root, "init", "-q")
 		mustGit(t, root, "add", "-A")
@@ -136,6 +141,29 @@ func TestNothingACommandLeavesInGitRunsLater(t *testing.T) {
 			initAndCommit(t, root)
 			mustGit(t, root, "worktree", "add", "-q", "wt")
 		}, payload: `fs.appendFileSync('.git/config', '[extensions]\n\tworktreeConfig = true\n'); fs.writeFileSync('.git/worktrees/wt/config.worktree', '[core]\n\tfsmonitor = "touch ' + M + ' #"\n');`},
+		// git takes fake for a bare repository: any ref it updates there (a tag) runs its reference-transaction hook.
+		{name: "a work-tree folder git takes for a repository, objects and refs links", repos: []string{"fake"}, setup: func(t *testing.T, root string) {
+			initAndCommit(t, root)
+			fake := filepath.Join(root, "fake")
+			os.MkdirAll(fake, 0o755)
+			os.WriteFile(filepath.Join(fake, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+			os.Symlink("../.git/objects", filepath.Join(fake, "objects"))
+			os.Symlink("../.git/refs", filepath.Join(fake, "refs"))
+		}, payload: `fs.mkdirSync('fake/hooks', {recursive: true}); fs.writeFileSync('fake/hooks/reference-transaction', ` + hook + `, {mode: 0o755});`},
+		{name: "a work-tree folder's commondir pointed at a planted repository", repos: []string{"fake"}, setup: func(t *testing.T, root string) {
+			initAndCommit(t, root)
+			fake := filepath.Join(root, "fake")
+			os.MkdirAll(fake, 0o755)
+			os.WriteFile(filepath.Join(fake, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+			os.WriteFile(filepath.Join(fake, "commondir"), []byte("../.git\n"), 0o644)
+		}, payload: plantedRepo("evil") + `fs.writeFileSync('fake/commondir', '../evil\n');`},
+		{name: "a .git/commondir planted in the project's repository", setup: initAndCommit, payload: plantedRepo("evil") + `fs.writeFileSync('.git/commondir', '../evil\n');`},
+		{name: "a .git file leading to a git folder elsewhere in the project", setup: func(t *testing.T, root string) {
+			os.MkdirAll(filepath.Join(root, "meta"), 0o755)
+			mustGit(t, root, "init", "-q", "--separate-git-dir", filepath.Join(root, "meta", "repo"))
+			mustGit(t, root, "add", "main.go")
+			mustGit(t, root, "commit", "-qm", "first")
+		}, payload: fsmonitor("meta/repo/config")},
 		{name: "a bare repository in the project", repos: []string{"b.git"}, setup: func(t *testing.T, root string) {
 			initAndCommit(t, root)
 			mustGit(t, root, "init", "-q", "--bare", "b.git")
@@ -180,6 +208,7 @@ func checkUserGit(t *testing.T, root string, repos []string, marker string, hadH
 		dir := filepath.Join(root, r)
 		os.WriteFile(filepath.Join(dir, "user-change"), []byte(r), 0o644)
 		userGit(t, dir, "status")
+		userGit(t, dir, "tag", "user-tag")
 		userGit(t, dir, "add", "-A")
 		userGit(t, dir, "commit", "-qm", "the user's commit")
 		userGit(t, dir, "status")
