@@ -24,20 +24,20 @@ type watcher struct {
 	w      *fsnotify.Watcher
 	mu     sync.Mutex
 	undo   putBack
-	done   chan struct{}
+	// stopped: the command has ended; events still in flight are ignored (the user may edit these files now).
+	stopped bool
 }
 
 // watchProtected records the protected paths and starts watching them. Without inotify (or with its limits
 // reached) it still records them: close then puts back what changed, at the end.
 func watchProtected(root *os.Root, abs string, paths []string) *watcher {
-	w := &watcher{root: root, abs: abs, paths: paths, before: map[string]*node{}, undo: putBack{root: root}, done: make(chan struct{})}
+	w := &watcher{root: root, abs: abs, paths: paths, before: map[string]*node{}, undo: putBack{root: root}}
 	for _, p := range paths {
 		budget := maxCaptured
 		w.before[p] = capture(root, p, &budget)
 	}
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
-		close(w.done)
 		return w
 	}
 	w.w = fw
@@ -64,7 +64,6 @@ func (w *watcher) watch(p string) {
 }
 
 func (w *watcher) loop() {
-	defer close(w.done)
 	for {
 		select {
 		case ev, ok := <-w.w.Events:
@@ -72,7 +71,7 @@ func (w *watcher) loop() {
 				return
 			}
 			if p := w.owner(ev.Name); p != "" {
-				w.check(p)
+				w.check(p, false)
 			}
 		case err, ok := <-w.w.Errors:
 			if !ok {
@@ -80,7 +79,7 @@ func (w *watcher) loop() {
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) { // events lost: look at everything
 				for _, p := range w.paths {
-					w.check(p)
+					w.check(p, false)
 				}
 			}
 		}
@@ -102,30 +101,37 @@ func (w *watcher) owner(name string) string {
 	return ""
 }
 
-// check puts p back if it changed, and watches again what it put back (a folder recreated is a new one).
-func (w *watcher) check(p string) {
+// check puts p back if it changed, and watches again what it put back (a folder recreated is a new one). Once the
+// watcher is stopped only the last check (last) does anything.
+func (w *watcher) check(p string, last bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.stopped && !last {
+		return
+	}
 	budget := maxCaptured
 	now := capture(w.root, p, &budget)
 	if same(w.before[p], now) {
 		return
 	}
 	w.undo.tree(p, w.before[p], now)
-	if w.w != nil {
+	if w.w != nil && !last {
 		w.watch(p)
 	}
 }
 
 // close stops watching, puts back what changed since the last event (the last word where events were lost or
-// never came), and returns what was put back during the whole run.
+// never came), and returns what was put back during the whole run. The inotify descriptor is closed on the side:
+// the kernel waits for a grace period to release its watches (some 20 ms), which no command should wait for.
 func (w *watcher) close() []string {
+	w.mu.Lock()
+	w.stopped = true
+	w.mu.Unlock()
 	if w.w != nil {
-		w.w.Close()
+		go w.w.Close()
 	}
-	<-w.done
 	for _, p := range w.paths {
-		w.check(p)
+		w.check(p, true)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
