@@ -35,6 +35,10 @@ type Deps struct {
 	// CLI call, whose session cannot have read anything. Long-lived sessions (the window's agent, MCP) refuse
 	// such an edit with not_read.
 	EditUnread bool
+	// WithoutNamespaces runs commands as on a machine where no namespace can be made (the helper a subreaper, the
+	// protected paths watched rather than read-only): for the tests of that weaker mode on machines that have
+	// namespaces.
+	WithoutNamespaces bool
 }
 
 // UserDeps are the dependencies every face uses outside tests: the user's settings and snapshots in their config
