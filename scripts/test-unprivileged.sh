@@ -27,9 +27,11 @@ go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
 chown "$user:$group" "$dir/tmp" "$dir/home"
+# The node the caller runs (the Makefile puts the project's Node.js first on PATH) is the one the tests run as well.
+node_dir=$(dirname "$(command -v node || echo /usr/bin/node)")
 as_user() {
   (cd "$dir/tmp" && setpriv --reuid="$user" --regid="$group" --clear-groups \
-    env -i PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin HOME="$dir/home" TMPDIR="$dir/tmp" LANG=C.UTF-8 "$@")
+    env -i PATH="$node_dir":/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin HOME="$dir/home" TMPDIR="$dir/tmp" LANG=C.UTF-8 "$@")
 }
 echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
