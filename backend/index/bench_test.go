@@ -24,7 +24,8 @@ func benchCorpus(b *testing.B) *os.Root {
 const benchRegex = `func \(\w+ \*\w+\) Close`
 
 // Repeated searches through a warm Index, as an agent searching an unchanged tree makes them, once the trigram
-// index is in and its segments merged ($ROOTED_BENCH_NO_MERGE set: as the build wrote them).
+// index is in and its segments merged ($ROOTED_BENCH_NO_MERGE set: as the build wrote them;
+// $ROOTED_BENCH_PER_FILE set: narrowed by asking every file of the list, as before the candidate walk).
 func benchIndexed(b *testing.B, opt search.Options) {
 	r := benchCorpus(b)
 	var before, after runtime.MemStats
@@ -36,6 +37,7 @@ func benchIndexed(b *testing.B, opt search.Options) {
 	}
 	b.Cleanup(func() { x.Close() })
 	x.tri.noMerge = os.Getenv("ROOTED_BENCH_NO_MERGE") != "" // the segments as the build wrote them
+	x.perFile = os.Getenv("ROOTED_BENCH_PER_FILE") != ""     // every file of the list asked its verdict, no candidate walk
 	for _, warm := range []search.Options{{Query: "x", Output: search.OutputCount}, {Query: "x", Output: search.OutputCount, IncludeHidden: true}} {
 		if _, err := search.Search(context.Background(), x, ".", warm); err != nil {
 			b.Fatal(err)
@@ -90,6 +92,10 @@ func BenchmarkIndexedFirst100Regex(b *testing.B) {
 
 func BenchmarkIndexedCountCommonLiteral(b *testing.B) {
 	benchIndexed(b, search.Options{Query: "func", Output: search.OutputCount, Limit: 1})
+}
+
+func BenchmarkIndexedCountAbsentLiteral(b *testing.B) {
+	benchIndexed(b, search.Options{Query: "zzzNotInAnyFile", Output: search.OutputCount, Limit: 1})
 }
 
 func BenchmarkIndexedCountRareLiteral(b *testing.B) {
