@@ -149,7 +149,7 @@ func (t *listTables) ruledOut(from, to int) int {
 
 // comparePaths orders slash paths as a sorted walk yields them: folder by folder, each folder's entries by name
 // ("a/b" before "a-c", since the folder "a" sorts before the name "a-c").
-func comparePaths(a, b string) int {
+func comparePaths[A, B ~string | ~[]byte](a A, b B) int {
 	n := min(len(a), len(b))
 	for i := range n {
 		if a[i] == b[i] {
@@ -191,5 +191,5 @@ func (l *fileList) span(dir string) (lo, hi int) {
 
 // find returns rel's place in the list.
 func (l *fileList) find(rel string) (int, bool) {
-	return slices.BinarySearchFunc(l.names, rel, comparePaths)
+	return slices.BinarySearchFunc(l.names, rel, comparePaths[string, string])
 }

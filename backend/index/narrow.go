@@ -36,8 +36,8 @@ type narrower struct {
 	mu       sync.Mutex
 	segs     []*trigram.Segment
 	closed   bool
-	covered  map[string]uint32 // files the segments hold, by number: segment k's file i is the earlier segments' files plus i
-	binary   map[string]bool   // files found binary at the build, which no search reads
+	covered  *nameTable // files the segments hold, by number: segment k's file i is the earlier segments' files plus i
+	binary   *nameTable // files found binary at the build, which no search reads
 	dirty    map[string]bool   // changed since the segments were built
 	during   map[string]bool   // changed while a build runs (it may have read them before)
 	stale    bool              // something changed that paths cannot describe (a rescan): do not narrow
@@ -228,9 +228,14 @@ func (n *narrower) merge(gen int, segs []*trigram.Segment) {
 }
 
 // write builds the segments of generation gen.
-func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, func(), error)) (segs []*trigram.Segment, covered map[string]uint32, binary map[string]bool, stats NarrowStats, err error) {
-	covered, binary = map[string]uint32{}, map[string]bool{}
-	fail := func(err error) ([]*trigram.Segment, map[string]uint32, map[string]bool, NarrowStats, error) {
+//
+// Files are numbered in path order (the list is sorted so, as a sorted walk yields it already), so the names of the
+// files covered, in the order of their numbers, are a nameTable: a file's number is its place in it.
+func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, func(), error)) (segs []*trigram.Segment, covered, binary *nameTable, stats NarrowStats, err error) {
+	covered, binary = &nameTable{}, &nameTable{}
+	slices.SortFunc(list, comparePaths[string, string])
+	list = slices.Compact(list)
+	fail := func(err error) ([]*trigram.Segment, *nameTable, *nameTable, NarrowStats, error) {
 		for _, s := range segs {
 			s.Close()
 		}
@@ -267,13 +272,14 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 		n.read.Add(1)
 		data, release, err := read(rel)
 		if errors.Is(err, search.ErrBinary) {
-			binary[rel] = true
+			binary.add(rel)
 			continue
 		}
 		if err != nil {
 			continue // unreadable or too large: searched directly (not covered), as today
 		}
-		covered[rel] = base + b.Add(rel, data)
+		b.Add(rel, data)
+		covered.add(rel)
 		release()
 		text += int64(len(data))
 		if b.Pairs() >= n.pairs {
@@ -285,7 +291,9 @@ func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, 
 	if err := flush(); err != nil {
 		return fail(err)
 	}
-	stats.Files, stats.Segments, stats.TextMiB = len(covered), len(segs), float64(text)/(1<<20)
+	covered.compact()
+	binary.compact()
+	stats.Files, stats.Segments, stats.TextMiB = covered.Len(), len(segs), float64(text)/(1<<20)
 	return segs, covered, binary, stats, nil
 }
 
@@ -305,8 +313,8 @@ func (n *narrower) removeOld(gen int) {
 type candidates struct {
 	bits    []uint64 // by file number: may match, or changed since the build (the watcher's reports)
 	files   int      // files the segments hold
-	covered map[string]uint32
-	binary  map[string]bool
+	covered *nameTable
+	binary  *nameTable
 	dirty   map[string]bool // changed since the build, copied: the watcher adds to them while the search runs
 	built   int             // which build the numbers are of (narrower.built)
 }
@@ -320,10 +328,10 @@ const (
 
 // number is what the index holds of rel: its number, notCovered or binaryFile.
 func (c *candidates) number(rel string) int32 {
-	if c.binary[rel] {
+	if _, ok := c.binary.find(rel); ok {
 		return binaryFile
 	}
-	if id, ok := c.covered[rel]; ok && int(id) < c.files {
+	if id, ok := c.covered.find(rel); ok && id < c.files {
 		return int32(id)
 	}
 	return notCovered
@@ -400,7 +408,7 @@ func (n *narrower) keep(opt search.Options) *candidates {
 	if len(n.dirty) > 0 {
 		c.dirty = maps.Clone(n.dirty)
 		for rel := range c.dirty {
-			if id, ok := c.covered[rel]; ok && int(id) < c.files {
+			if id, ok := c.covered.find(rel); ok && id < c.files {
 				c.bits[id>>6] |= 1 << (id & 63)
 			}
 		}
