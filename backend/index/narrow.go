@@ -36,11 +36,11 @@ type narrower struct {
 	mu       sync.Mutex
 	segs     []*trigram.Segment
 	closed   bool
-	covered  *nameTable // files the segments hold, by number: segment k's file i is the earlier segments' files plus i
-	binary   *nameTable // files found binary at the build, which no search reads
-	dirty    map[string]bool   // changed since the segments were built
-	during   map[string]bool   // changed while a build runs (it may have read them before)
-	stale    bool              // something changed that paths cannot describe (a rescan): do not narrow
+	covered  *nameTable      // files the segments hold, by number: segment k's file i is the earlier segments' files plus i
+	binary   *nameTable      // files found binary at the build, which no search reads
+	dirty    map[string]bool // changed since the segments were built
+	during   map[string]bool // changed while a build runs (it may have read them before)
+	stale    bool            // something changed that paths cannot describe (a rescan): do not narrow
 	building bool
 	gen      int
 	built    int // builds swapped in: what the numbers a list keeps of its files are of (fileList)
