@@ -35,6 +35,7 @@ func (x *Index) WalkCandidates(ctx context.Context, dir string, opt search.Optio
 	if l == nil || !l.sorted {
 		return 0, false, nil
 	}
+	x.tri.waitValid(ctx) // an index kept from an earlier opening, being checked: far sooner in than a scan is done
 	c := x.tri.keep(opt)
 	if c == nil {
 		return 0, false, nil // Narrow asks for a build

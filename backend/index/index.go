@@ -121,6 +121,7 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 		return nil, err
 	}
 	x.watcher = w
+	x.tri.startValidation(x.listIdentities)
 	go func() {
 		// The index itself uses Notify; batches are for whoever shows the tree. The channel closes with the watcher.
 		for batch := range w.Events() {
@@ -453,13 +454,14 @@ func checkDir(root *os.Root, dir string) error {
 // Narrow returns a filter for the files that can match opt, from the trigram index; nil when it cannot narrow (not
 // built yet, which starts a build, or not watching the whole tree). A file walked from a list in memory is looked up
 // by its place in the list (an array of numbers the list keeps per build), any other by its name.
-func (x *Index) Narrow(_ context.Context, opt search.Options) func(search.File) search.Verdict {
+func (x *Index) Narrow(ctx context.Context, opt search.Options) func(search.File) search.Verdict {
 	if !x.live() {
 		return nil
 	}
+	x.tri.waitValid(ctx)
 	c := x.tri.keep(opt)
 	if c == nil {
-		x.tri.build(x.indexable, x.searchable)
+		x.tri.build(x.listIdentities, x.searchable)
 		return nil
 	}
 	x.mu.RLock()
@@ -477,17 +479,6 @@ func (x *Index) Narrow(_ context.Context, opt search.Options) func(search.File) 
 		}
 		return c.byName(f.Rel)
 	}
-}
-
-// indexable lists the files a trigram index covers: every file a search may read but ignored ones.
-func (x *Index) indexable() []string {
-	var list []string
-	x.disk.Walk(context.Background(), "", search.WalkOptions{IncludeHidden: true}, func(f search.File) bool {
-		list = append(list, f.Rel)
-		f.Release()
-		return true
-	})
-	return list
 }
 
 // searchable reads a file for the trigram index: text files only, as a search reads them. The bytes are the read

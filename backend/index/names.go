@@ -30,9 +30,6 @@ func (t *nameTable) Len() int {
 // bytes is name i, in the table's own memory.
 func (t *nameTable) bytes(i int) []byte { return t.data[t.off[i]:t.off[i+1]] }
 
-// at is name i.
-func (t *nameTable) at(i int) string { return string(t.bytes(i)) }
-
 // find returns rel's place in the table.
 func (t *nameTable) find(rel string) (int, bool) {
 	n := t.Len()
