@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/gob"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/trigram"
+	"github.com/rooted-dev/rooted/backend/walk"
 )
 
 // A trigram index is kept on disk between openings of a project: beside its segments, a manifest names them and
@@ -35,7 +35,7 @@ const manifestVersion = 1
 var racyWindow = 2 * time.Second
 
 // fileID is what a file's stat says of its content; size -1 is unknown (never equal to a file's).
-type fileID struct{ Size, Mtime, Ctime int64 }
+type fileID = walk.Identity
 
 var unknownID = fileID{Size: -1}
 
@@ -70,8 +70,18 @@ func (x *Index) listIdentities() []listed {
 	epoch := x.epoch
 	x.mu.RUnlock()
 	now := time.Now()
-	err := x.disk.Walk(context.Background(), "", search.WalkOptions{IncludeHidden: true, Stat: true}, func(f search.File) bool {
-		list = append(list, listed{f.Rel, identity(f.Info, now)})
+	// Each file is stat'ed from its folder's descriptor as the walk goes (a stat through the root resolves the
+	// path anew: 15 µs a file); a link, stat'ed through the root by the walk already, by what it points to.
+	err := x.disk.Walk(context.Background(), "", search.WalkOptions{IncludeHidden: true}, func(f search.File) bool {
+		id := unknownID
+		if f.Info != nil {
+			id = fileID{Size: f.Info.Size(), Mtime: f.Info.ModTime().UnixNano(), Ctime: changeTime(f.Info)}
+		} else if f.Dir != nil {
+			if got, err := f.Dir.Identity(f.Name); err == nil {
+				id = got
+			}
+		}
+		list = append(list, listed{f.Rel, racy(id, now)})
 		f.Release()
 		return true
 	})
@@ -95,12 +105,8 @@ func (x *Index) listIdentities() []listed {
 	return list
 }
 
-// identity is a file's fileID from its stat, unknown when it changed within racyWindow of now.
-func identity(fi fs.FileInfo, now time.Time) fileID {
-	if fi == nil {
-		return unknownID
-	}
-	id := fileID{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), Ctime: changeTime(fi)}
+// racy is id, or unknown when the file changed within racyWindow of now.
+func racy(id fileID, now time.Time) fileID {
 	if limit := now.Add(-racyWindow).UnixNano(); id.Mtime >= limit || id.Ctime >= limit {
 		return unknownID
 	}

@@ -65,6 +65,9 @@ func main() {
 	settle := flag.Duration("settle", 10*time.Minute, "how long to wait for the trigram index after the first minutes")
 	prepare := flag.Bool("prepare", false, "build the corpus, print its path and stop (for the in-process benchmarks: ROOTED_SEARCH_CORPUS)")
 	flag.Parse()
+	if _, err := exec.LookPath("rg"); err != nil && !*prepare {
+		fail(fmt.Errorf("ripgrep (rg) is required, to compare with: %v", err))
+	}
 	corpus := filepath.Join(*dir, fmt.Sprintf("corpus-%d", *copies))
 	if err := build(corpus, *copies); err != nil {
 		fail(err)
