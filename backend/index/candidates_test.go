@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -105,5 +106,62 @@ func TestComparePaths(t *testing.T) {
 	}
 	if i, ok := l.find("b0/x"); !ok || i != 6 {
 		t.Errorf("find(b0/x) = %d, %v", i, ok)
+	}
+}
+
+// A first build is used as it lands: while it goes on, a search narrows with the files it has indexed and reads
+// every file it has not, with results exactly a full scan's.
+func TestBuildUsableAsItLands(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"bin.dat": "needle\x00binary"}
+	for i := range 600 {
+		files[fmt.Sprintf("d%d/f%03d.txt", i%6, i)] = fmt.Sprintf("line %d of %d\n", i, i*7919)
+	}
+	for _, p := range []string{"d0/f000.txt", "d5/f599.txt", "d3/f303.txt"} {
+		files[p] = "a needle\n"
+	}
+	r, dir := fixture(t, files)
+	x, err := NewIndex(r, dir, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	x.tri.pairs = 2000
+	type seen struct {
+		diff           string
+		files, covered int
+		reads          int64
+	}
+	checks := make(chan seen, 100)
+	x.tri.published = func() {
+		var s seen
+		_, _, st := x.Memory()
+		s.covered = st.Files
+		for _, q := range []search.Options{{Query: "needle", Output: search.OutputFiles, Limit: 1000}, {Query: "line 12", Output: search.OutputCount}, {Query: "zzz-not-there"}} {
+			got, err1 := search.Search(context.Background(), x, "", q)
+			want, err2 := search.Search(context.Background(), search.DiskSource{Root: r}, "", q)
+			if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
+				s.diff = fmt.Sprintf("query %+v:\nnarrowed %+v (%v)\nfull scan %+v (%v)", q, got, err1, want, err2)
+			}
+			s.files = want.FilesSearched
+		}
+		s.reads = reads(t, x, search.Options{Query: "zzz-not-there"})
+		checks <- s
+	}
+	waitNarrowed(t, x)
+	close(checks)
+	n := 0
+	for s := range checks {
+		n++
+		if s.diff != "" {
+			t.Errorf("with %d files indexed: %s", s.covered, s.diff)
+		}
+		// Read are the files not indexed yet: all but those in and the binary one.
+		if s.covered == 0 || s.reads != int64(s.files-s.covered) {
+			t.Errorf("with %d of %d files indexed, a literal in no file read %d", s.covered, s.files, s.reads)
+		}
+	}
+	if n == 0 {
+		t.Error("the build was not used before it was in")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -50,6 +49,8 @@ type narrower struct {
 	during                map[string]bool // changed while a build runs (it may have read them before)
 	stale                 bool            // something changed that paths cannot describe (a rescan): do not narrow
 	building              bool
+	partial               bool   // segs are a first build's, in use while it goes on (publish)
+	published             func() // told of each publication, once n.mu is released (tests)
 	gen                   int
 	built                 int // builds swapped in: what the numbers a list keeps of its files are of (fileList)
 	stats                 NarrowStats
@@ -187,7 +188,14 @@ func (n *narrower) build(list func() []listed, read func(rel string) ([]byte, fu
 			return
 		}
 		start := time.Now()
-		w, err := n.write(gen, list(), read)
+		var publish func(written)
+		n.mu.Lock()
+		first := n.segs == nil // a first build is used piece by piece as it lands; a rebuild once it is in
+		n.mu.Unlock()
+		if first {
+			publish = func(w written) { n.publish(gen, w) }
+		}
+		w, err := n.write(gen, list(), read, publish)
 		// The build read every file once: give that garbage back to the system now rather than as the scavenger
 		// gets to it, so a big project does not leave the process holding its size in freed heap.
 		defer debug.FreeOSMemory()
@@ -195,6 +203,10 @@ func (n *narrower) build(list func() []listed, read func(rel string) ([]byte, fu
 		n.mu.Lock()
 		defer n.mu.Unlock()
 		n.building = false
+		if n.partial {
+			// What was published is w's first segments: closed below with w's if the build is not used.
+			n.segs, n.segPaths, n.covered, n.binary, n.partial = nil, nil, nil, nil, false
+		}
 		if err != nil || n.stale || n.closed {
 			for _, s := range w.segs {
 				s.Close()
@@ -218,6 +230,25 @@ func (n *narrower) build(list func() []listed, read func(rel string) ([]byte, fu
 			go n.merge(gen, segs)
 		}
 	}()
+}
+
+// publish puts in use what a first build has written so far: a search narrows with it and reads the files it does
+// not cover yet (they are numbered notCovered). n.mu is not held.
+func (n *narrower) publish(gen int, w written) {
+	n.mu.Lock()
+	if n.closed || n.stale || n.gen != gen || (n.segs != nil && !n.partial) {
+		n.mu.Unlock()
+		return
+	}
+	n.segs, n.segPaths, n.covered, n.binary, n.partial = w.segs, w.paths, w.covered, w.binary, true
+	n.dirty = maps.Clone(n.during) // what changed before the build is read by it, or searched as not covered
+	n.built++
+	n.stats = w.stats
+	hook := n.published
+	n.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
 }
 
 // merge replaces the segments of generation gen, in use since the build, by one: a lookup consults every segment
@@ -261,87 +292,6 @@ func (n *narrower) merge(gen int, segs []*trigram.Segment) {
 			os.Remove(filepath.Join(n.dir, e.Name()))
 		}
 	}
-}
-
-// written is what a build wrote: its segments, the names of the files they cover and of the binary ones, with
-// their identities when listed.
-type written struct {
-	segs                  []*trigram.Segment
-	paths                 []string
-	covered, binary       *nameTable
-	coveredIDs, binaryIDs []fileID
-	stats                 NarrowStats
-}
-
-// write builds the segments of generation gen.
-//
-// Files are numbered in path order (the list is sorted so, as a sorted walk yields it already), so the names of the
-// files covered, in the order of their numbers, are a nameTable: a file's number is its place in it.
-func (n *narrower) write(gen int, list []listed, read func(rel string) ([]byte, func(), error)) (w written, err error) {
-	w.covered, w.binary = &nameTable{}, &nameTable{}
-	slices.SortFunc(list, func(a, b listed) int { return comparePaths(a.rel, b.rel) })
-	list = slices.CompactFunc(list, func(a, b listed) bool { return a.rel == b.rel })
-	fail := func(err error) (written, error) {
-		for _, s := range w.segs {
-			s.Close()
-		}
-		return written{}, err
-	}
-	if err := os.MkdirAll(n.dir, 0o700); err != nil {
-		return fail(err)
-	}
-	var b trigram.Builder
-	flush := func() error {
-		if b.Files() == 0 {
-			return nil
-		}
-		path := filepath.Join(n.dir, fmt.Sprintf("g%d-%s-s%d.tri", gen, n.tag, len(w.segs)))
-		if err := b.Write(path); err != nil {
-			return err
-		}
-		s, err := trigram.Open(path)
-		if err != nil {
-			return err
-		}
-		if fi, err := os.Stat(path); err == nil {
-			w.stats.DiskBytes += fi.Size()
-		}
-		w.segs, w.paths = append(w.segs, s), append(w.paths, path)
-		b.Reset() // its arrays are reused: growing them anew for each segment faulted in fresh memory each time
-		return nil
-	}
-	var text int64
-	for _, f := range list {
-		n.yield()
-		n.read.Add(1)
-		data, release, err := read(f.rel)
-		if errors.Is(err, search.ErrBinary) {
-			w.binary.add(f.rel)
-			w.binaryIDs = append(w.binaryIDs, f.id)
-			continue
-		}
-		if err != nil {
-			continue // unreadable or too large: searched directly (not covered), as today
-		}
-		b.Add(f.rel, data)
-		w.covered.add(f.rel)
-		w.coveredIDs = append(w.coveredIDs, f.id)
-		release()
-		text += int64(len(data))
-		if b.Pairs() >= n.pairs {
-			if err := flush(); err != nil {
-				return fail(err)
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return fail(err)
-	}
-	w.covered.compact()
-	w.binary.compact()
-	w.coveredIDs, w.binaryIDs = slices.Clip(w.coveredIDs), slices.Clip(w.binaryIDs)
-	w.stats.Files, w.stats.Segments, w.stats.TextMiB = w.covered.Len(), len(w.segs), float64(text)/(1<<20)
-	return w, nil
 }
 
 // removeGen deletes the segment files of generation gen (a build that is not used).
@@ -480,7 +430,7 @@ func (n *narrower) Stats() NarrowStats {
 	defer n.mu.Unlock()
 	st := n.stats
 	st.Changed = len(n.dirty)
-	st.Ready = n.segs != nil && !n.stale
+	st.Ready = n.segs != nil && !n.stale && !n.partial
 	return st
 }
 
