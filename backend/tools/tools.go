@@ -14,6 +14,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/watch"
+	"github.com/rooted-dev/rooted/backend/webfetch"
 )
 
 // Deps are what the tools act on. One Deps (and so one registry) per session.
@@ -35,6 +36,8 @@ type Deps struct {
 	// CLI call, whose session cannot have read anything. Long-lived sessions (the window's agent, MCP) refuse
 	// such an edit with not_read.
 	EditUnread bool
+	// Web fetches pages for web_fetch and keeps them for a while; nil gives the registry a fetcher of its own.
+	Web *webfetch.Fetcher
 }
 
 // UserDeps are the dependencies every face uses outside tests: the user's settings and snapshots in their config
@@ -166,5 +169,6 @@ func Registry(d Deps) *tool.Registry {
 		listSnapshots(d),
 		diffSnapshot(d),
 		restoreSnapshot(d),
+		webFetch(d),
 	)
 }
