@@ -199,6 +199,15 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 				return ask, nil
 			}
 		}
+		if name == "web_fetch" { // the first fetch from a domain asks, as in the window (webfetch.go)
+			var ask *mcp.CallToolResult
+			var e *tool.Error
+			if ctx, ask, e = s.fetchApproval(ctx, req, args); e != nil {
+				return failure(e), nil
+			} else if ask != nil {
+				return ask, nil
+			}
+		}
 		res, e := s.registry.CallForms(ctx, name, args)
 		if e != nil {
 			return failure(e), nil
