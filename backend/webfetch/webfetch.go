@@ -29,9 +29,9 @@ import (
 	"sync"
 	"time"
 
+	readability "codeberg.org/readeck/go-readability/v2"
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	readability "codeberg.org/readeck/go-readability/v2"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/net/idna"

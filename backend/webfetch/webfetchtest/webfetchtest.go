@@ -49,7 +49,9 @@ func (s *Site) Hits() int {
 	return s.hits
 }
 
-func (s *Site) addr() netip.AddrPort { return netip.MustParseAddrPort(s.Server.Listener.Addr().String()) }
+func (s *Site) addr() netip.AddrPort {
+	return netip.MustParseAddrPort(s.Server.Listener.Addr().String())
+}
 
 // Web is a set of sites and the options that let a Fetcher reach them (and nothing else local).
 type Web struct {
