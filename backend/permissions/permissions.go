@@ -34,6 +34,9 @@ type Rule struct {
 	Action  Action `json:"action"`
 	Tool    string `json:"tool"`
 	Command string `json:"command,omitempty"`
+	// Domain, for web_fetch, is the host a rule covers (docs.python.org, or *.python.org for its subdomains);
+	// DecideDomain applies it.
+	Domain string `json:"domain,omitempty"`
 }
 
 // Decision is what applies to one call.
@@ -66,6 +69,9 @@ func Normalize(r Rule, split Splitter) (Rule, error) {
 		r.Tool = "exec_shell"
 	}
 	r.Command = strings.TrimSpace(r.Command)
+	if r.Tool == WebFetch || r.Domain != "" {
+		return normalizeDomain(r)
+	}
 	if r.Tool != "exec_shell" {
 		if r.Command != "" {
 			return r, fmt.Errorf("only exec_shell rules name a command (%s has none)", r.Tool)
@@ -108,7 +114,7 @@ func DecideTool(name string, rules []Rule) Decision {
 	var best Decision
 	for i := range rules {
 		r := &rules[i]
-		if r.Tool != name || r.Command != "" {
+		if r.Tool != name || r.Command != "" || r.Domain != "" {
 			continue
 		}
 		if best.Action == "" || rank(r.Action) > rank(best.Action) {

@@ -23,6 +23,8 @@ const (
 	CodeUnknownTool      = "unknown_tool"
 	CodeNotAllowed       = "command_not_allowed"
 	CodeBackupFailed     = "backup_failed"
+	CodeUnsupportedMedia = "unsupported_media"
+	CodeFetchFailed      = "fetch_failed"
 	CodeInternal         = "internal"
 )
 

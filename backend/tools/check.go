@@ -35,6 +35,9 @@ func (d Deps) Check(reg *tool.Registry, name string, args []byte) CheckResult {
 	if info, err := d.Session.Info(); err == nil {
 		rules = d.projectSettings(info.Root).Rules
 	}
+	if name == "web_fetch" {
+		return checkFetch(args, rules)
+	}
 	if name == "exec_shell" {
 		var in execShellIn
 		if err := json.Unmarshal(args, &in); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/watch"
+	"github.com/rooted-dev/rooted/backend/webfetch"
 )
 
 // Deps are what the tools act on. One Deps (and so one registry) per session.
@@ -39,6 +40,8 @@ type Deps struct {
 	// protected paths watched rather than read-only): for the tests of that weaker mode on machines that have
 	// namespaces.
 	WithoutNamespaces bool
+	// Web fetches pages for web_fetch and keeps them for a while; nil gives the registry a fetcher of its own.
+	Web *webfetch.Fetcher
 }
 
 // UserDeps are the dependencies every face uses outside tests: the user's settings and snapshots in their config
@@ -170,5 +173,6 @@ func Registry(d Deps) *tool.Registry {
 		listSnapshots(d),
 		diffSnapshot(d),
 		restoreSnapshot(d),
+		webFetch(d),
 	)
 }
