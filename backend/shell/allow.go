@@ -274,7 +274,7 @@ func RunsPrograms(argv []string) string {
 			}
 		}
 	case "git":
-		return gitRunsPrograms(argv[1:])
+		return gitRunsPrograms(argv)
 	}
 	return ""
 }

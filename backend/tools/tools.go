@@ -149,7 +149,8 @@ func (d Deps) changedAll() {
 	}
 }
 
-// Registry declares every tool against deps.
+// Registry declares every tool against deps. The project's deny rules for a whole tool are applied to every call
+// (Denied), so no face can run a tool the user refused.
 func Registry(d Deps) *tool.Registry {
 	return tool.NewRegistry(Classify,
 		getWorkingDirectory(d),
@@ -166,5 +167,5 @@ func Registry(d Deps) *tool.Registry {
 		listSnapshots(d),
 		diffSnapshot(d),
 		restoreSnapshot(d),
-	)
+	).WithGate(d.Denied)
 }
