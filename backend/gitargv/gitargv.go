@@ -3,7 +3,8 @@
 // out), the subcommand and what it stands for (git stage is git add, git send-pack pushes), and the long options
 // after it, which git's option parser accepts abbreviated to any unique prefix (git reset --har is --hard). The
 // refusals (backend/shell) and the permission rules (backend/permissions) both call Parse, so they cannot
-// disagree about where the subcommand is.
+// disagree about where the subcommand is. It also holds the allow-list of configuration keys a command may set
+// (CommandMaySet), which the copy of the user's configuration that commands get is built from too.
 //
 // Guarantees: an option before the subcommand that this package does not know is an error (ErrUnknownOption), never
 // skipped, so a new value-taking option cannot make its value read as the subcommand; Parse never fails open.

@@ -279,26 +279,6 @@ func RunsPrograms(argv []string) string {
 	return ""
 }
 
-// gitExecKeys are configuration keys whose value git runs, or which decide what it runs.
-var gitExecKeys = []string{
-	"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath", "core.askpass",
-	"core.gitproxy", "core.worktree", "credential.", "diff.external", ".textconv", ".command", "filter.", "merge.",
-	"gpg.", "sequence.editor", "include.", "includeif.", "uploadpack.", "protocol.", "remote.", "url.", "http.",
-	"sendemail.", "pager.", "web.browser", "browser.", "man.", "difftool.", "mergetool.", "submodule.", "init.templatedir",
-	"commit.gpgsign", "tag.gpgsign", "extensions.", "ssh.variant", "core.alternaterefscommand",
-}
-
-// GitExecKey reports whether a git configuration key (any case) names a program git runs, or decides what it runs.
-func GitExecKey(key string) bool {
-	key = strings.ToLower(key)
-	for _, k := range gitExecKeys {
-		if strings.HasPrefix(key, k) || (strings.HasPrefix(k, ".") && strings.Contains(key, k)) {
-			return true
-		}
-	}
-	return false
-}
-
 // ChangesFiles are the allowlisted programs that remove, move or overwrite what their arguments name (see
 // ChangedPaths for find).
 var ChangesFiles = map[string]bool{"rm": true, "mv": true, "cp": true, "touch": true, "mkdir": true}

@@ -145,6 +145,10 @@ func TestGitOptionsThatRunPrograms(t *testing.T) {
 		// plumbing that does a porcelain command's work is judged as that command
 		"git send-pack --receive-pack=sh ../x main", "git send-pack --exec=sh ../x main",
 		"git fetch-pack --upload-pack=sh ../x", "git fetch-pack --exec=sh ../x",
+		// git config: only the keys commands may change, by an allow-list
+		"git config interactive.diffFilter x", "git config gpg.ssh.defaultKeyCommand x", "git config help.autocorrect 1",
+		"git config hook.pre.command x", "git config --add foo.bar x", "git config set Core.SshCommand x",
+		"git config gc.pruneExpire now", "git config --replace-all core.pager x", "git config pull.twohead evil",
 	} {
 		argv, err := Split(line)
 		if err != nil {
@@ -164,6 +168,9 @@ func TestGitOptionsThatRunPrograms(t *testing.T) {
 		"git log -h", "git commit -m message", "git -C sub status", "git archive HEAD",
 		"git --no-literal-pathspecs status", "git --attr-source HEAD log", "git --no-pager log", "git --version",
 		"git stage x.go", "git send-pack ../x main",
+		"git config branch.main.remote origin", "git config remote.origin.url https://example.com/x.git",
+		"git config Remote.Origin.Fetch +refs/heads/*:refs/remotes/origin/*", "git config core.autocrlf input",
+		"git config --unset interactive.diffFilter", "git config pull.rebase true",
 	} {
 		argv, _ := Split(line)
 		if why := RunsPrograms(argv); why != "" {

@@ -136,8 +136,9 @@ func gitSubcommandRunsPrograms(sub string, args []string) string {
 // gitConfigValueOptions are git config's options that take a value (the value is not a key).
 var gitConfigValueOptions = []string{"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "-t"}
 
-// gitConfigRunsPrograms returns why git config would set a key that names a program or a hook, edit the file in
-// an editor, or turn a section into one git runs; "" for reading and for other keys. -f/--file FILE does not hide
+// gitConfigRunsPrograms returns why git config would set a key that is not on the allow-list of what commands may
+// change (gitargv.CommandMaySet), edit the file in an editor, or turn a section into one git runs; "" for
+// reading, removing, and the keys on the list. -f/--file FILE does not hide
 // the key: FILE is the option's value, not the key.
 func gitConfigRunsPrograms(args []string) string {
 	var pos []string
@@ -153,6 +154,8 @@ func gitConfigRunsPrograms(args []string) string {
 			return "git config --edit runs an editor"
 		case a == "--rename-section" || a == "rename-section":
 			return "git config --rename-section can turn any section into one whose settings git runs"
+		case a == "--unset" || a == "--unset-all" || a == "--remove-section" || a == "remove-section":
+			return "" // removing a setting brings back git's default
 		case a == "--get" || a == "--get-all" || a == "--list" || a == "-l" || a == "--get-regexp" || a == "--get-urlmatch" || a == "--get-color" || a == "--get-colorbool" || a == "get" || a == "list":
 			reading = true
 		case strings.HasPrefix(a, "-") && slices.Contains(gitConfigValueOptions, name) && !hasVal:
@@ -176,9 +179,8 @@ func gitConfigRunsPrograms(args []string) string {
 	if len(pos) < 2 && !(len(pos) == 1 && strings.Contains(pos[0], "=")) {
 		return "" // git config KEY reads it
 	}
-	key := strings.ToLower(pos[0])
-	if GitExecKey(key) {
-		return "git config " + key + " names a program or a hook that git would run later, outside the sandbox"
+	if key := pos[0]; !gitargv.CommandMaySet(key) {
+		return "git config " + key + ": commands may set only keys known to be harmless (user.name, user.email, core.autocrlf, branch.NAME.*, remote.NAME.url and .fetch, pull.rebase, ...); this one can name a program or a hook git would run later, outside the sandbox, or is not one Rooted knows"
 	}
 	return ""
 }
