@@ -60,6 +60,8 @@ func newHome(t *testing.T) home {
 			content = "[user]\n\tname = Sandboxed\n\temail = s@example.com\n[init]\n\tdefaultBranch = main\n[url \"https://" + marker + "@github.com/\"]\n\tinsteadOf = https://github.com/\n[http]\n\textraHeader = Authorization: Bearer " + marker + "\n"
 		case ".cargo/config.toml", ".cargo/config":
 			content = "[registry]\ntoken = \"" + marker + "\"\n[registries.x]\ntoken = \"" + marker + "\"\n[build]\njobs = 2\n"
+		case ".config/go/env":
+			content = "GOPRIVATE=example.com\nGOPROXY=https://user:" + marker + "@proxy.example.com\n"
 		}
 		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
@@ -70,6 +72,18 @@ func newHome(t *testing.T) home {
 		p := filepath.Join(h.dir, filepath.FromSlash(rel))
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte("not a secret\n"), 0o644)
+	}
+	// A node installed under a version manager's folder (readable: its programs run) has its global npmrc in its
+	// prefix, $(npm prefix -g)/etc/npmrc, where a registry token may be.
+	if node, err := exec.LookPath("node"); err == nil {
+		prefix := filepath.Join(h.dir, ".nvm", "versions", "node", "v99.0.0")
+		os.MkdirAll(filepath.Join(prefix, "bin"), 0o755)
+		os.MkdirAll(filepath.Join(prefix, "etc"), 0o755)
+		os.Symlink(node, filepath.Join(prefix, "bin", "node"))
+		p := filepath.Join(prefix, "etc", "npmrc")
+		os.WriteFile(p, []byte("//registry.npmjs.org/:_authToken=TOPSECRET-global-npmrc\n"), 0o644)
+		h.secrets[p] = "TOPSECRET-global-npmrc"
+		t.Setenv("PATH", filepath.Join(prefix, "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	}
 	os.MkdirAll(h.project, 0o755)
 	os.MkdirAll(h.tmp, 0o700)
