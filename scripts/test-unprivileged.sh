@@ -22,6 +22,7 @@ go test -c -race -tags "$tags" -o "$dir/tools.test" ./backend/tools
 go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
 go test -c -tags "$tags" -o "$dir/repoinfo.test" ./backend/repoinfo
 go test -c -tags "$tags" -o "$dir/gitexec.test" ./backend/gitexec
+go test -c -tags "$tags" -o "$dir/permissions.test" ./backend/permissions
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
@@ -33,7 +34,10 @@ as_user() {
 echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
 as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv'
-as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater'
+as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestToolDenyRuleInRegistry'
+echo "test-unprivileged: caches, links in the folders Rooted writes, a planted git on PATH, and rule spellings, as $user"
+as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater|TestRootedFollowsNoPlantedLink|TestToolCacheDirFollowsTheFolder|TestTrusted|TestRootOwnedChain|TestGitOptionsThatRunPrograms|TestArgumentAttacks'
+as_user "$dir/permissions.test" -test.run 'TestRuleSpellings|TestDecideCommand'
 echo "test-unprivileged: named-pipe .gitignore files that would block git, as $user"
 as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot' 2>&1 | grep -v 'WARN file skipped'
 as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestDescribe'
