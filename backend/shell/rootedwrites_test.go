@@ -3,8 +3,10 @@
 package shell
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -107,5 +109,34 @@ func TestToolCacheDirFollowsTheFolder(t *testing.T) {
 	}
 	if !strings.HasPrefix(first, filepath.Join(os.Getenv("XDG_CACHE_HOME"), "rooted", "toolcache")+string(filepath.Separator)) {
 		t.Errorf("caches at %s", first)
+	}
+}
+
+// The cache keys a lockfile names are the ones npm looks up: each package's tarball URL (resolved, or the registry's
+// usual URL when npm left it out) and its packument's, a scoped name escaped as npm escapes it.
+func TestLockRefs(t *testing.T) {
+	t.Parallel()
+	var doc any
+	if err := json.Unmarshal([]byte(`{"lockfileVersion": 3, "packages": {
+		"": {"name": "p"},
+		"node_modules/left-pad": {"version": "1.3.0", "resolved": "https://r.example/left-pad/-/left-pad-1.3.0.tgz", "integrity": "sha512-AAAA"},
+		"node_modules/@types/node": {"version": "20.1.0", "integrity": "sha512-BBBB"},
+		"node_modules/a/node_modules/b": {"version": "2.0.0", "integrity": "sha1-CCCC"}}}`), &doc); err != nil {
+		t.Fatal(err)
+	}
+	l := lockRefs{registry: "https://registry.npmjs.org"}
+	l.walk(doc, "")
+	const k = "make-fetch-happen:request-cache:"
+	for _, want := range []string{
+		k + "https://r.example/left-pad/-/left-pad-1.3.0.tgz", k + "https://r.example/left-pad",
+		k + "https://registry.npmjs.org/@types/node/-/node-20.1.0.tgz", k + "https://registry.npmjs.org/@types%2fnode",
+		k + "https://registry.npmjs.org/b/-/b-2.0.0.tgz", k + "https://registry.npmjs.org/b",
+	} {
+		if !slices.Contains(l.keys, want) {
+			t.Errorf("missing %s in %q", want, l.keys)
+		}
+	}
+	if len(l.integrities) != 3 {
+		t.Errorf("integrities %q", l.integrities)
 	}
 }
