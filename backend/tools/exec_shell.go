@@ -69,11 +69,18 @@ func execShell(d Deps) *tool.Tool {
 			}
 			defer os.RemoveAll(tmp)
 			policy := proj.Policy(info.Root, tmp)
-			goEnv, _ := shell.GoCaches(shell.ToolCacheDir(info.Root), proj.Network, os.Getenv) // writable in the policy
+			caches := shell.ToolCacheDir(info.Root)
+			goEnv, _ := shell.GoCaches(caches, proj.Network, os.Getenv) // writable in the policy
 			// git and cargo read credentials from the user's configuration; commands get filtered copies instead.
 			gitEnv, _ := gitconfig.SandboxGlobal(tmp, os.Getenv)
-			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, shell.ToolCacheDir(info.Root), os.Getenv)...)
-			goEnv = append(goEnv, shell.PackageCaches(shell.ToolCacheDir(info.Root), os.Getenv)...) // writable in the policy
+			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, caches, os.Getenv)...)
+			goEnv = append(goEnv, shell.PackageCaches(caches, os.Getenv)...) // writable in the policy
+			if argv[0] == "npm" || argv[0] == "npx" {
+				// npm's cache is the project's own; what the lockfile names comes from the user's, by hash.
+				if t, err := d.Session.Resolve(info.Root); err == nil {
+					shell.SeedNpmCache(caches, t.Root, os.Getenv)
+				}
+			}
 			// npm and pip read credentials from the user's config files; commands get empty ones instead.
 			npmrc := filepath.Join(tmp, ".npmrc")
 			if err := os.WriteFile(npmrc, nil, 0o600); err != nil {

@@ -156,7 +156,8 @@ func (d Deps) changedAll() {
 	}
 }
 
-// Registry declares every tool against deps.
+// Registry declares every tool against deps. The project's deny rules for a whole tool are applied to every call
+// (Denied), so no face can run a tool the user refused.
 func Registry(d Deps) *tool.Registry {
 	return tool.NewRegistry(Classify,
 		getWorkingDirectory(d),
@@ -174,5 +175,5 @@ func Registry(d Deps) *tool.Registry {
 		diffSnapshot(d),
 		restoreSnapshot(d),
 		webFetch(d),
-	)
+	).WithGate(d.Denied)
 }
