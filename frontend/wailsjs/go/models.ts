@@ -24,6 +24,7 @@ export namespace app {
 	    why: string;
 	    rule?: Rule;
 	    suggest: string;
+	    grant: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new CallCheck(source);
@@ -38,6 +39,7 @@ export namespace app {
 	        this.why = source["why"];
 	        this.rule = this.convertValues(source["rule"], Rule);
 	        this.suggest = source["suggest"];
+	        this.grant = source["grant"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
