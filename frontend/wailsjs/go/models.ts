@@ -586,6 +586,24 @@ export namespace llm {
 	        this.cached_input = source["cached_input"];
 	    }
 	}
+	export class ProbeResult {
+	    ok: boolean;
+	    models: string[];
+	    status?: number;
+	    problem?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProbeResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.models = source["models"];
+	        this.status = source["status"];
+	        this.problem = source["problem"];
+	    }
+	}
 
 }
 
