@@ -5,7 +5,9 @@
 // Guarantees: a deny rule that matches wins over every allow rule; a command that destroys or publishes (git push,
 // reset --hard, clean, rm -r, ... see Sensitive) asks even under an allow rule for its program, unless a rule
 // names it (git push, rm -r) rather than just the program; a git subcommand Rooted does not know (an alias, a
-// new command) counts as one that destroys.
+// new command) counts as one that destroys, and so does code written into a command for an interpreter (node -e).
+// Neither "always allow" (Suggest) nor a grant for the session (ProgramGrant) is ever offered for an interpreter
+// or a program that runs others on its own: it would allow any code.
 //
 // Not guaranteed: rules say when to ask, not what a program can do once it runs; that is the sandbox's and the
 // allowlist's job (backend/shell).
@@ -13,6 +15,7 @@ package permissions
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -211,11 +214,16 @@ func hasPrefix(words, prefix []string) bool {
 
 // Suggest is the rule "always allow" offers for argv: the program and its subcommand (go test, npm run build,
 // git status), never a file or a flag, so the rule covers the same command with other arguments (but not with an
-// option that runs another program: RunsOther).
+// option that runs another program: RunsOther). For an interpreter it is the interpreter and its script (node
+// scripts/x.js), none for code written into the command (node -e); none for a program that runs others (env,
+// xargs, timeout): "allow node" would allow any code.
 func Suggest(argv []string) string {
 	words := Readings(argv)[0]
-	if len(words) == 0 {
+	if len(words) == 0 || slices.Contains(runners, path.Base(words[0])) {
 		return ""
+	}
+	if interpreter(words) != "" {
+		return suggestInterpreter(words)
 	}
 	n := 1
 	switch words[0] {

@@ -49,3 +49,7 @@ export function SaveProvider(arg1) {
 export function SetActive(arg1, arg2) {
   return window['go']['app']['Agent']['SetActive'](arg1, arg2);
 }
+
+export function TestProvider(arg1) {
+  return window['go']['app']['Agent']['TestProvider'](arg1);
+}
