@@ -168,6 +168,7 @@ func (s *services) startup(ctx context.Context) {
 // sent now, in order.
 func (s *services) start(ctx context.Context, send func(name string, data any)) {
 	s.Projects.ctx = ctx
+	s.Agent.ctx = ctx
 	s.events.start(send)
 }
 

@@ -6,6 +6,7 @@ import { contextWindow, listModels } from '../llm/providers'
 import { useAgentSession } from '../stores/agent-session'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { AgentLog } from './agent-log'
+import { ConversationList } from './conversation-list'
 
 interface Props {
   project: Project
@@ -132,36 +133,13 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
         <button className="link-button" onClick={onSettings} data-testid="open-settings" title="Settings">⚙</button>
       </header>
       {showList ? (
-        <ul className="conversation-list" data-testid="conversation-list">
-          {s.list.length === 0 ? <li className="tree-empty">no saved conversations</li> : null}
-          {s.list.map((m) => (
-            <li key={m.id} className={m.id === s.conv.id ? 'selected' : ''}>
-              <button className="conversation-open" onClick={() => void s.open(m.id).then(() => setShowList(false))} data-testid="conversation-item" data-id={m.id}>
-                {m.title}
-              </button>
-              <button
-                className="link-button"
-                title="Rename"
-                onClick={() => {
-                  const t = window.prompt('Rename conversation', m.title)
-                  if (t) void s.rename(m.id, t)
-                }}
-              >
-                ✎
-              </button>
-              <button
-                className="link-button"
-                title="Delete"
-                data-testid="conversation-delete"
-                onClick={() => {
-                  if (window.confirm(`Delete “${m.title}”?`)) void s.remove(m.id)
-                }}
-              >
-                🗑
-              </button>
-            </li>
-          ))}
-        </ul>
+        <ConversationList
+          list={s.list}
+          selected={s.conv.id}
+          onOpen={(id) => void s.open(id).then((ok) => ok && setShowList(false))}
+          onRename={s.rename}
+          onRemove={(id) => void s.remove(id)}
+        />
       ) : null}
       {s.extra && s.extra.files.length + (s.extra.user ? 1 : 0) > 0 ? (
         <div className="agent-instructions muted" data-testid="agent-instructions" title={s.extra.files.map((f) => `${f.path}: ${f.size} bytes${f.truncated ? ' (cut)' : ''}`).join('\n')}>
