@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -107,14 +109,37 @@ func markdown(m Meta, b Body) string {
 				sb.WriteString("\n" + fence(it.Diff, "diff"))
 			}
 			if len(it.Output) > 0 && string(it.Output) != "null" && it.Error == nil {
-				var text string
-				if json.Unmarshal(it.Output, &text) == nil {
-					sb.WriteString("\n" + fence(text, ""))
-				} else {
-					sb.WriteString("\n" + fence(pretty(it.Output), "json"))
-				}
+				sb.WriteString(output(it.Output))
 			}
 		}
+	}
+	return sb.String()
+}
+
+// output shows a tool's result: text as a block of its own, and an object's text fields of more than one line
+// (a file's content, a command's output) as blocks under their names, the rest as JSON.
+func output(raw json.RawMessage) string {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return "\n" + fence(text, "")
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return "\n" + fence(pretty(raw), "json")
+	}
+	var sb strings.Builder
+	rest := map[string]json.RawMessage{}
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		var s string
+		if json.Unmarshal(obj[k], &s) == nil && strings.Contains(s, "\n") {
+			fmt.Fprintf(&sb, "\n`%s`:\n\n%s", k, fence(s, ""))
+		} else {
+			rest[k] = obj[k]
+		}
+	}
+	if len(rest) > 0 {
+		b, _ := marshal(rest)
+		sb.WriteString("\n" + fence(pretty(b), "json"))
 	}
 	return sb.String()
 }
