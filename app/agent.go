@@ -25,6 +25,9 @@ type Agent struct {
 	convMu sync.Mutex
 	convs  map[string]*conversations.Store // by project root: one store, so one lock, per project
 
+	unsavedMu sync.Mutex
+	unsaved   string // why the open conversation is not saved; "" when it is
+
 	fetches calls
 }
 

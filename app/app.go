@@ -70,6 +70,7 @@ func Run(opt Options) error {
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
+		OnBeforeClose:    svc.Agent.beforeClose,
 		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})

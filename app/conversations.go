@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -206,4 +207,34 @@ func (a *Agent) SaveConversationExport(id, format string) (string, error) {
 		return "", rejectErr(err)
 	}
 	return path, nil
+}
+
+// SetConversationUnsaved tells the backend the open conversation could not be saved (why), or "" once it is:
+// closing the window then asks first, so such a conversation is never closed silently.
+func (a *Agent) SetConversationUnsaved(reason string) {
+	a.unsavedMu.Lock()
+	defer a.unsavedMu.Unlock()
+	a.unsaved = reason
+}
+
+// beforeClose keeps the window open when the user, told the conversation is not saved, does not confirm.
+func (a *Agent) beforeClose(ctx context.Context) (prevent bool) {
+	a.unsavedMu.Lock()
+	reason := a.unsaved
+	a.unsavedMu.Unlock()
+	if reason == "" {
+		return false
+	}
+	answer, err := wruntime.MessageDialog(ctx, wruntime.MessageDialogOptions{
+		Type:          wruntime.QuestionDialog,
+		Title:         "The conversation is not saved",
+		Message:       "Rooted could not save the open conversation (" + reason + ") and is still trying.\n\nClose anyway, losing what was not saved?",
+		Buttons:       []string{"Keep open", "Close anyway"},
+		DefaultButton: "Keep open",
+		CancelButton:  "Keep open",
+	})
+	if err != nil {
+		return true
+	}
+	return answer != "Yes" && answer != "Close anyway"
 }

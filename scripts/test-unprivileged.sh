@@ -22,6 +22,7 @@ go test -c -race -tags "$tags" -o "$dir/tools.test" ./backend/tools
 go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
 go test -c -tags "$tags" -o "$dir/repoinfo.test" ./backend/repoinfo
 go test -c -tags "$tags" -o "$dir/gitexec.test" ./backend/gitexec
+go test -c -tags "$tags" -o "$dir/conversations.test" ./backend/conversations
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
@@ -34,6 +35,8 @@ echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
 as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater'
+echo "test-unprivileged: conversations saved into a read-only folder, and killed while appending, as $user"
+as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSaveLosesNothing|TestKillDuringAppends|TestTornRecordIsDropped' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)'
 echo "test-unprivileged: named-pipe .gitignore files that would block git, as $user"
 as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot' 2>&1 | grep -v 'WARN file skipped'
 as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestDescribe'

@@ -213,32 +213,3 @@ func marshal(v any) ([]byte, error) {
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
-
-// refs calls f with the hash of every reference in raw.
-func refs(raw json.RawMessage, f func(hash string)) {
-	if !bytes.Contains(raw, []byte(`"$blob"`)) {
-		return
-	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return
-	}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			if h, ok := isRef(x); ok {
-				f(h)
-				return
-			}
-			for _, e := range x {
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	walk(v)
-}

@@ -370,3 +370,39 @@ func TestExport(t *testing.T) {
 		t.Error("exported as pdf")
 	}
 }
+
+// A data folder made read-only (permission bits stop only an ordinary user, so root skips this: the test above
+// covers root, and scripts/test-unprivileged.sh runs this one as nobody): the save fails, nothing is half
+// written, and the same events are saved whole once the folder is writable again.
+func TestReadOnlyDataFolder(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes through permission bits")
+	}
+	t.Parallel()
+	s := newStore(t)
+	if _, err := s.Append("c", []Event{item(0, "a")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(s.dir, "c.log"), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(s.dir, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	batch := []Event{item(1, "b"), toolItem(2, strings.Repeat("q", 2*BlobMin))}
+	if _, err := s.Append("c", batch); err == nil {
+		t.Fatal("append to a read-only folder succeeded")
+	}
+	if _, err := s.Append("d", []Event{item(0, "new")}); err == nil {
+		t.Fatal("a new conversation in a read-only folder succeeded")
+	}
+	os.Chmod(s.dir, 0o700)
+	os.Chmod(filepath.Join(s.dir, "c.log"), 0o600)
+	if _, err := s.Append("c", batch); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop").Load("c")
+	if len(c.Body.Items) != 3 {
+		t.Errorf("items: %d", len(c.Body.Items))
+	}
+}

@@ -94,6 +94,9 @@ export const appendConversation = (id: string, events: unknown[]): Promise<Conve
 // conversationBlob reads a stored result a loaded conversation refers to ({"$blob": hash, "bytes": n}).
 export const conversationBlob = (id: string, hash: string): Promise<string> => wrap(() => Agent.ConversationBlob(id, hash))
 export const conversationBlobsContaining = (id: string, text: string): Promise<string[]> => wrap(async () => (await Agent.ConversationBlobsContaining(id, text)) ?? [])
+// setConversationUnsaved tells the backend why the open conversation is not saved ('' once it is): closing the
+// window asks first meanwhile.
+export const setConversationUnsaved = (reason: string): Promise<void> => wrap(() => Agent.SetConversationUnsaved(reason))
 export const exportConversation = (id: string, format: 'markdown' | 'json'): Promise<string> => wrap(() => Agent.ExportConversation(id, format))
 export const saveConversationExport = (id: string, format: 'markdown' | 'json'): Promise<string> => wrap(() => Agent.SaveConversationExport(id, format))
 export const renameConversation = (id: string, title: string): Promise<ConversationMeta> => wrap(() => Agent.RenameConversation(id, title))

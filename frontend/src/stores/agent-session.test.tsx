@@ -15,6 +15,7 @@ const backend = vi.hoisted(() => ({
   saved: [] as { id: string; body: { items: unknown[] } }[],
   failWrite: false,
   failSave: false,
+  unsaved: '',
 }))
 const provider: ProviderView = { id: 'p', name: 'Stand-in', kind: 'openai-compatible', base_url: 'http://127.0.0.1:1/v1', model: 'm', has_key: false, context_window: 32000 }
 const specs: ToolSpec[] = [
@@ -38,6 +39,10 @@ vi.mock('../bridge', () => ({
     return { id, title: '', created: '', updated: '' }
   },
   conversationBlob: () => Promise.reject(new Error('no stored results here')),
+  setConversationUnsaved: (reason: string) => {
+    backend.unsaved = reason
+    return Promise.resolve()
+  },
   loadConversation: () => Promise.resolve({}),
   renameConversation: () => Promise.resolve(),
   deleteConversation: () => Promise.resolve(),
@@ -141,6 +146,7 @@ describe('useAgentSession', () => {
     await until(() => m.now().ready)
     await act(() => m.now().send('one'))
     expect(m.now().saveError?.message).toContain('not a directory')
+    expect(backend.unsaved).toContain('not a directory') // closing the window asks first
     await act(() => m.now().send('two'))
     const shown = m.now().conv
     let closed = true
@@ -153,6 +159,7 @@ describe('useAgentSession', () => {
     backend.failSave = false
     await act(() => new Promise((r) => setTimeout(r, 2300))) // the next try
     await until(() => m.now().saveError === null)
+    expect(backend.unsaved).toBe('')
     const stored = backend.saved.at(-1)?.body as Conversation
     expect(stored.items.map((it) => ('text' in it ? it.text : it.kind))).toEqual(shown.items.map((it) => ('text' in it ? it.text : it.kind)))
     expect(stored.messages).toHaveLength(shown.messages.length)

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { appendConversation, conversations as listConversations, deleteConversation, loadConversation, renameConversation, type ConversationMeta } from '../bridge'
+import { appendConversation, conversations as listConversations, deleteConversation, loadConversation, renameConversation, setConversationUnsaved, type ConversationMeta } from '../bridge'
 import { newConversation, restore, type Conversation } from '../agent/conversation'
 import { diffEvents } from '../agent/conversation-events'
 
@@ -54,6 +54,7 @@ export function useConversationStore(root: string) {
       if (failing.current) {
         failing.current = null
         setSaveError(null)
+        void setConversationUnsaved('').catch(() => undefined)
       }
       refreshList()
       return true
@@ -61,6 +62,7 @@ export function useConversationStore(root: string) {
       const message = e instanceof Error ? e.message : String((e as { message?: string }).message ?? e)
       failing.current = { message, since: failing.current?.since ?? Date.now() }
       setSaveError(failing.current)
+      void setConversationUnsaved(message).catch(() => undefined)
       return false
     }
   }, [refreshList])

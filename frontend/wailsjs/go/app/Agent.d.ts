@@ -34,3 +34,5 @@ export function SaveConversationExport(arg1:string,arg2:string):Promise<string>;
 export function SaveProvider(arg1:app.ProviderInput):Promise<app.ProvidersView>;
 
 export function SetActive(arg1:string,arg2:string):Promise<app.ProvidersView>;
+
+export function SetConversationUnsaved(arg1:string):Promise<void>;

@@ -65,3 +65,7 @@ export function SaveProvider(arg1) {
 export function SetActive(arg1, arg2) {
   return window['go']['app']['Agent']['SetActive'](arg1, arg2);
 }
+
+export function SetConversationUnsaved(arg1) {
+  return window['go']['app']['Agent']['SetConversationUnsaved'](arg1);
+}
