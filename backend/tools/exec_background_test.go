@@ -208,3 +208,29 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// Without timeout_ms, a command where commands move to the background is not stopped at the one-shot default
+// (30 s) before its move (a minute by default): the two agree, so a cold first go test moves rather than dies.
+func TestDefaultTimeoutLeavesRoomToMove(t *testing.T) {
+	p := settings.Project{}
+	for _, c := range []struct {
+		name   string
+		check  execCheck
+		after  time.Duration
+		jobs   bool
+		stopAt time.Duration
+	}{
+		{"no timeout_ms, jobs, default move", execCheck{proj: p, timeout: settings.DefaultTimeout}, p.BackgroundAfter(), true, settings.DefaultMaxTimeout},
+		{"timeout_ms chosen", execCheck{proj: p, timeout: 5 * time.Second, chosen: true}, p.BackgroundAfter(), true, 5 * time.Second},
+		{"one-shot call, no jobs", execCheck{proj: p, timeout: settings.DefaultTimeout}, p.BackgroundAfter(), false, settings.DefaultTimeout},
+		{"never moves", execCheck{proj: p, timeout: settings.DefaultTimeout}, 0, true, settings.DefaultTimeout},
+	} {
+		got := c.check.timeoutWith(c.after, c.jobs)
+		if got != c.stopAt {
+			t.Errorf("%s: stopped after %v, want %v", c.name, got, c.stopAt)
+		}
+		if c.jobs && c.after > 0 && !c.check.chosen && got <= c.after {
+			t.Errorf("%s: stopped after %v, before its move at %v", c.name, got, c.after)
+		}
+	}
+}
