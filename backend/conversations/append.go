@@ -16,8 +16,9 @@ type logState struct {
 	snap          int64 // bytes of that snapshot
 	items, msgs   int
 	meta          Meta
-	metaCurrent   bool // the meta file says what meta says
-	compactFailed bool // the last compaction failed: not tried again until the store is made again
+	blobBytes     int64 // bytes of stored contents written since the last compaction
+	metaCurrent   bool  // the meta file says what meta says
+	compactFailed bool  // the last compaction failed: not tried again until the store is made again
 }
 
 // Append writes events to the conversation id, creating it (or moving it from the old format) first, and returns
@@ -38,7 +39,7 @@ func (s *Store) Append(id string, events []Event) (Meta, error) {
 	now := s.now()
 	items, msgs, meta := st.items, st.msgs, st.meta
 	var buf []byte
-	wrote := false
+	var wrote int64
 	for i := range events {
 		e := events[i]
 		if err := e.check(items, msgs); err != nil {
@@ -66,7 +67,7 @@ func (s *Store) Append(id string, events []Event) (Meta, error) {
 		}
 		buf = frame(buf, payload)
 	}
-	if wrote {
+	if wrote > 0 {
 		if err := syncDir(f.blobs.dir); err != nil {
 			return Meta{}, err
 		}
@@ -77,6 +78,7 @@ func (s *Store) Append(id string, events []Event) (Meta, error) {
 	}
 	st.items, st.msgs = items, msgs
 	st.since += int64(len(buf))
+	st.blobBytes += wrote
 	meta.Updated, meta.Count = now, items
 	if meta.Title != st.meta.Title {
 		st.metaCurrent = false
@@ -85,7 +87,9 @@ func (s *Store) Append(id string, events []Event) (Meta, error) {
 	if !st.metaCurrent && s.writeMeta(f, meta) == nil {
 		st.metaCurrent = true // a list falls back to the log while it is not
 	}
-	if st.since > s.CompactAfter && st.since > 2*st.snap && !st.compactFailed {
+	// A streamed answer past BlobMin is stored again at every save, so stored contents grow too: a compaction
+	// also removes those no record names any more.
+	if (st.since > s.CompactAfter && st.since > 2*st.snap || st.blobBytes > 8*s.CompactAfter) && !st.compactFailed {
 		if err := s.compact(id, f, st); err != nil {
 			st.compactFailed = true // the log is whole; it is only longer than it needs to be
 		}
@@ -186,11 +190,11 @@ func (s *Store) create(f files, first ...Event) error {
 // migrate writes the log of a conversation read from the old format: one snapshot record.
 func (s *Store) migrate(f files, c Conversation) error {
 	snap := Event{T: "snapshot", Title: c.Title, Created: c.Created, At: c.Updated, Body: &c.Body}
-	wrote := false
+	var wrote int64
 	if err := snap.extract(f.blobs, &wrote); err != nil {
 		return err
 	}
-	if wrote {
+	if wrote > 0 {
 		if err := syncDir(f.blobs.dir); err != nil {
 			return err
 		}
@@ -215,8 +219,8 @@ func (s *Store) compact(id string, f files, st *logState) error {
 	if err != nil {
 		return err
 	}
-	st.good, st.since, st.snap = info.Size(), 0, info.Size()
-	return nil
+	st.good, st.since, st.snap, st.blobBytes = info.Size(), 0, info.Size(), 0
+	return f.blobs.keepOnly(snap.Body)
 }
 
 // cutTail drops what follows the last whole record, keeping it aside first when it is damage rather than a tear.
@@ -235,7 +239,7 @@ func cutTail(path string, sc scan) error {
 }
 
 // extract moves the long strings of e to the blob store.
-func (e *Event) extract(b blobs, wrote *bool) error {
+func (e *Event) extract(b blobs, wrote *int64) error {
 	var err error
 	one := func(r json.RawMessage) json.RawMessage {
 		if err != nil || r == nil {

@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 )
 
 // BlobMin is the length from which a string in an event (a file read, a command's output, the content of a write)
@@ -53,7 +55,7 @@ func (b blobs) read(hash string) ([]byte, error) {
 
 // put stores data under its hash (once: content already there is not written again), durably before it returns,
 // so a log record that names it never outlives it.
-func (b blobs) put(data []byte, wrote *bool) (string, error) {
+func (b blobs) put(data []byte, wrote *int64) (string, error) {
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])
 	p := filepath.Join(b.dir, hash)
@@ -82,7 +84,7 @@ func (b blobs) put(data []byte, wrote *bool) (string, error) {
 	if err := os.Rename(tmp.Name(), p); err != nil {
 		return "", err
 	}
-	*wrote = true
+	*wrote += int64(len(data))
 	return hash, nil
 }
 
@@ -98,7 +100,7 @@ func isRef(v map[string]any) (string, bool) {
 
 // extract replaces every string of BlobMin bytes or more in the JSON value raw by a reference, storing the
 // string. References already in raw (the window sends back what it was given) must name stored content.
-func (b blobs) extract(raw json.RawMessage, wrote *bool) (json.RawMessage, error) {
+func (b blobs) extract(raw json.RawMessage, wrote *int64) (json.RawMessage, error) {
 	if len(raw) < BlobMin && !bytes.Contains(raw, []byte(`"$blob"`)) {
 		return raw, nil // nothing in it can be long enough, and it names no blob
 	}
@@ -212,4 +214,59 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// keepOnly removes the stored contents body does not refer to (nor anything else in the folder: a temporary file
+// a crash left behind). It runs after a compaction, under the store's lock, when body is the whole log.
+func (b blobs) keepOnly(body *Body) error {
+	live := map[string]bool{}
+	for _, group := range [][]json.RawMessage{body.Items, body.Messages, body.Rewound, slices.Collect(maps.Values(body.State))} {
+		for _, raw := range group {
+			collectRefs(raw, live)
+		}
+	}
+	entries, err := os.ReadDir(b.dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !live[e.Name()] {
+			if err := os.Remove(filepath.Join(b.dir, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// collectRefs adds the hash of every reference in raw to into.
+func collectRefs(raw json.RawMessage, into map[string]bool) {
+	if !bytes.Contains(raw, []byte(`"$blob"`)) {
+		return
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if h, ok := isRef(x); ok {
+				into[h] = true
+				return
+			}
+			for _, e := range x {
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
 }

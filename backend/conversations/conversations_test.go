@@ -406,3 +406,37 @@ func TestReadOnlyDataFolder(t *testing.T) {
 		t.Errorf("items: %d", len(c.Body.Items))
 	}
 }
+
+// A streamed answer past BlobMin is stored again at every save; compaction removes what no record names any
+// more, and keeps what one does (a rewound item's result included).
+func TestCompactionRemovesUnnamedContents(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	s.CompactAfter = 64 << 10
+	if _, err := s.Append("c", []Event{toolItem(0, strings.Repeat("kept by a rewind ", BlobMin/8))}); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := s.Load("c")
+	if _, err := s.Append("c", []Event{{T: "items", N: 0}, {T: "rewound", Rewound: json.RawMessage(`{"items":[` + string(c.Body.Items[0]) + `]}`)}}); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("a long answer. ", BlobMin/15)
+	for i := range 300 {
+		text += fmt.Sprintf("sentence %d. ", i)
+		if _, err := s.Append("c", []Event{item(0, text)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blobs, _ := os.ReadDir(filepath.Join(s.dir, "c.blobs"))
+	if len(blobs) > 50 {
+		t.Errorf("%d stored contents after compaction; want the live ones and those since", len(blobs))
+	}
+	c, _ = ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop").Load("c")
+	full, err := s.Inline(c)
+	if err != nil {
+		t.Fatalf("a live content was removed: %v", err)
+	}
+	if texts(t, full.Items)[0] != text || !bytes.Contains(full.Rewound[0], []byte("kept by a rewind")) {
+		t.Error("the conversation changed")
+	}
+}
