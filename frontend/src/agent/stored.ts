@@ -1,4 +1,6 @@
+import type { ModelMessage } from 'ai'
 import { conversationBlob } from '../bridge'
+import { keepTurns } from './context'
 
 // A loaded conversation holds references in place of long strings (tool results over 8 KiB, kept once by the
 // store beside its log): {"$blob": hash, "bytes": n}. They are read when a card shows them or the model needs
@@ -87,6 +89,22 @@ export async function hydrate<T>(convId: string, v: T): Promise<T> {
   const texts = new Map<string, string>()
   for (const h of hashes) texts.set(h, await readBlob(convId, h))
   return replaceRefs(v, (r) => texts.get(r.$blob) ?? '')
+}
+
+// forModel returns the model's messages for a request: the latest keep turns with their stored results read in,
+// the older ones with a note in place of each (context's elideOld sends any result of theirs over 2,000
+// characters as such a note anyway), so a reopened day's conversation is not read whole to ask one question.
+export async function forModel(convId: string, messages: ModelMessage[], keep = keepTurns): Promise<ModelMessage[]> {
+  let turns = 0
+  let cut = 0
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i].role === 'user' && ++turns === keep) {
+      cut = i
+      break
+    }
+  }
+  const older = messages.slice(0, cut).map((m) => replaceRefs(m, (r) => `[Rooted: this result (${r.bytes.toLocaleString('en')} bytes) was elided from the conversation to save context; call the tool again if you need it.]`))
+  return [...older, ...(await hydrate(convId, messages.slice(cut)))]
 }
 
 // sizeText says how large a stored result is, for the line that stands in for it until it is read.

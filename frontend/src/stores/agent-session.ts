@@ -5,7 +5,7 @@ import { compactedMessages, splitForCompaction } from '../agent/context'
 import { attachMentions } from '../agent/mentions'
 import { planTool, planToolName } from '../agent/plan'
 import { runTurn, summarise, type TurnEvent } from '../agent/run-turn'
-import { hydrate } from '../agent/stored'
+import { forModel, hydrate } from '../agent/stored'
 import { instructions } from '../agent/system-prompt'
 import { applyTurnEvent, endTurn, newStream, timeId, withNotice } from '../agent/turn-state'
 import { contextWindow, createModel } from '../llm/providers'
@@ -88,7 +88,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           model,
           instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode }),
           maxSteps: limit,
-          messages: await hydrate(convRef.current.id, [...convRef.current.messages]),
+          messages: await forModel(convRef.current.id, convRef.current.messages),
           specs,
           execute,
           onEvent,
@@ -116,7 +116,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   // compactNow summarises the older part of the conversation on the user's request.
   const compactNow = useCallback(async () => {
     if (!provider?.model || running) return
-    const { older, recent } = splitForCompaction(await hydrate(convRef.current.id, convRef.current.messages))
+    const { older, recent } = splitForCompaction(await forModel(convRef.current.id, convRef.current.messages))
     if (older.length === 0) {
       notice('info', 'Nothing to compact yet: the conversation is one turn.')
       return
