@@ -11,6 +11,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/skills"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/watch"
@@ -35,6 +36,8 @@ type Deps struct {
 	// CLI call, whose session cannot have read anything. Long-lived sessions (the window's agent, MCP) refuse
 	// such an edit with not_read.
 	EditUnread bool
+	// SkillDirs are the user's skills folders (skills.UserDirs), besides the project's; nil: the project's only.
+	SkillDirs []string
 }
 
 // UserDeps are the dependencies every face uses outside tests: the user's settings and snapshots in their config
@@ -42,7 +45,7 @@ type Deps struct {
 // watcher, whose reports also keep the snapshots' staging and the session's stale-file check current: for the
 // long-lived faces (the window, MCP), not a one-shot CLI call.
 func UserDeps(s *session.Session, live bool) Deps {
-	d := Deps{Session: s, EditUnread: !live}
+	d := Deps{Session: s, EditUnread: !live, SkillDirs: skills.UserDirs()}
 	if path, err := settings.DefaultPath(); err == nil {
 		d.Settings = settings.NewStore(path)
 	}
@@ -166,5 +169,6 @@ func Registry(d Deps) *tool.Registry {
 		listSnapshots(d),
 		diffSnapshot(d),
 		restoreSnapshot(d),
+		useSkill(d),
 	)
 }
