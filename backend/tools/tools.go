@@ -38,6 +38,9 @@ type Deps struct {
 	EditUnread bool
 	// SkillDirs are the user's skills folders (skills.UserDirs), besides the project's; nil: the project's only.
 	SkillDirs []string
+	// Ask puts a question to the person at this face and returns their answer (ask_user); nil where there is no
+	// one to ask (the CLI), and ask_user is refused with no_user. The window answers ask_user itself.
+	Ask func(ctx context.Context, question string, choices []string) (string, error)
 }
 
 // UserDeps are the dependencies every face uses outside tests: the user's settings and snapshots in their config
@@ -170,5 +173,6 @@ func Registry(d Deps) *tool.Registry {
 		diffSnapshot(d),
 		restoreSnapshot(d),
 		useSkill(d),
+		askUser(d),
 	)
 }
