@@ -51,12 +51,16 @@ func (s *Server) approval(req *mcp.CallToolRequest, args json.RawMessage) (*mcp.
 			why = fmt.Sprintf("this project's rule \"ask %s\" says to ask", r.Command)
 		}
 	}
+	rule := `the rule "allow ` + check.Suggest + `"`
+	if check.Suggest == "" {
+		rule = "a rule that allows it"
+	}
 	caps := req.ClientCapabilities()
 	if caps == nil || caps.Elicitation == nil {
 		return nil, &tool.Error{
 			Code: tool.CodePermissionDenied,
 			Message: fmt.Sprintf("%s needs the user's approval (%s), and this client cannot ask (it declared no elicitation); nothing was run. "+
-				"To let it run without asking, the user adds the rule \"allow %s\" for this project (Rooted's Settings, Permissions; or the project's rules in %s)", command, why, check.Suggest, s.settingsPath()),
+				"To let it run without asking, the user adds %s for this project (Rooted's Settings, Permissions; or the project's rules in %s)", command, why, rule, s.settingsPath()),
 			Details: map[string]any{"command": command, "allow_rule": check.Suggest},
 		}
 	}
