@@ -8,6 +8,7 @@ import { EventLLM, type LLMStream } from './events'
 import { wrap } from './wrap'
 import type { Price } from '../llm/cost'
 import type { SkillCatalog } from '../agent/skills'
+import type { CommandBody, CommandInfo } from '../agent/commands'
 
 export type ProviderKind = 'openai-compatible' | 'anthropic' | 'ollama'
 
@@ -109,6 +110,7 @@ export interface Instructions {
   files: InstructionFile[]
   user: string
   skills?: SkillCatalog // the project's and the user's skills, nearest first
+  commands?: CommandInfo[] // the prompt files /name runs, nearest first
 }
 
 export const instructions = (): Promise<Instructions> => wrap(() => Settings.Instructions() as Promise<Instructions>)
@@ -120,6 +122,8 @@ export interface RepoInfo {
   commits: string[]
 }
 export const repoInfo = (): Promise<RepoInfo> => wrap(() => Agent.RepoInfo() as Promise<RepoInfo>)
+// command reads what /name expands: the prompt file called name, else the skill.
+export const command = (name: string): Promise<CommandBody> => wrap(() => Settings.Command(name) as Promise<CommandBody>)
 export const saveUserInstructions = (text: string): Promise<Instructions> => wrap(() => Settings.SaveUserInstructions(text) as Promise<Instructions>)
 
 // The step limit: how many model calls one request may take before the agent stops and offers Continue (settings.json,

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { callTool, setActiveProvider, type Project } from '../bridge'
 import { mentionAt } from '../agent/mentions'
+import { commandAt, commandOptions } from '../agent/commands'
 import { planToolName } from '../agent/plan'
 import { formatCost } from '../llm/cost'
 import { contextWindow, listModels } from '../llm/providers'
@@ -29,9 +30,14 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   const end = useRef<HTMLDivElement>(null)
   const input = useRef<HTMLTextAreaElement>(null)
   // The @mention being typed and the project paths that complete it.
-  const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number } | null>(null)
+  const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number; sigil?: '/' } | null>(null)
   const lookup = useRef(0)
   const suggest = (value: string, caret: number) => {
+    const cmd = commandAt(value, caret) // a /command's name, completed from the commands and skills found
+    if (cmd) {
+      const options = commandOptions(cmd.query, s.extra?.commands ?? [], s.extra?.skills?.skills ?? [])
+      return setComplete(options.length ? { ...cmd, options, index: 0, sigil: '/' } : null)
+    }
     const at = mentionAt(value, caret)
     if (!at) return setComplete(null)
     const seq = ++lookup.current
@@ -46,7 +52,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   const pick = (path: string) => {
     if (!complete) return
     const caret = complete.start + 1 + complete.query.length
-    const next = `${text.slice(0, complete.start)}@${path} ${text.slice(caret)}`
+    const next = `${text.slice(0, complete.start)}${complete.sigil ?? '@'}${path} ${text.slice(caret)}`
     setText(next)
     setComplete(null)
     requestAnimationFrame(() => {
@@ -333,7 +339,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
               submit()
             }
           }}
-          placeholder={s.running ? 'The agent is working…' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file)'}
+          placeholder={s.running ? 'The agent is working…' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file, / for a command)'}
           aria-label="Message to the agent"
           data-testid="agent-input"
           rows={3}

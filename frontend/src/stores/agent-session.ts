@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react'
-import { callTool, repoInfo, toBackendError, type Project } from '../bridge'
+import { callTool, command, repoInfo, toBackendError, type Project } from '../bridge'
+import { expandCommand } from '../agent/commands'
 import { cutBefore, snapshotBefore, titleFrom, type Item, type ToolItem } from '../agent/conversation'
 import { compactedMessages, splitForCompaction } from '../agent/context'
 import { attachMentions } from '../agent/mentions'
@@ -50,6 +51,13 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         notice('error', String(e))
         return
       }
+      // /name args runs a command: the model gets its body, the conversation shows what was typed.
+      const expanded = await expandCommand(text, (name) => command(name)).catch((e: unknown) => {
+        notice('error', `${text.trim().split(/\s/)[0]}: ${toBackendError(e).message}`)
+        return null
+      })
+      if (!expanded) return
+      const request = expanded.content
       setRunning(true)
       const ctl = new AbortController()
       abort.current = ctl
@@ -57,7 +65,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         const notes = convRef.current.notes ?? []
         // Files mentioned with @path (or @path:10-20) go with the request.
         const { attachments, attached } = await attachMentions(text, (path, offset, limit) => callTool('read_file', { path, offset, limit }))
-        const content = [notes.join('\n'), text, attachments].filter(Boolean).join('\n\n')
+        const content = [notes.join('\n'), request, attachments].filter(Boolean).join('\n\n')
         if (opts.resume) {
           // Continue: the model picks up after its last tool results, with no new request from the user.
           update((c) => ({ ...c, halt: undefined, ...(notes.length ? { notes: [], messages: [...c.messages, { role: 'user' as const, content: notes.join('\n') }] } : {}) }))

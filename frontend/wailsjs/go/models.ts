@@ -58,6 +58,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class CommandView {
+	    name: string;
+	    kind: string;
+	    path: string;
+	    body: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	        this.body = source["body"];
+	    }
+	}
 	export class ConversationMeta {
 	    id: string;
 	    title: string;
@@ -114,6 +132,7 @@ export namespace app {
 	    files: InstructionFile[];
 	    user: string;
 	    skills: skills.Catalog;
+	    commands: skills.Command[];
 	
 	    static createFrom(source: any = {}) {
 	        return new InstructionsView(source);
@@ -124,6 +143,7 @@ export namespace app {
 	        this.files = this.convertValues(source["files"], InstructionFile);
 	        this.user = source["user"];
 	        this.skills = this.convertValues(source["skills"], skills.Catalog);
+	        this.commands = this.convertValues(source["commands"], skills.Command);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -677,6 +697,26 @@ export namespace skills {
 		    }
 		    return a;
 		}
+	}
+	export class Command {
+	    name: string;
+	    description: string;
+	    argument_hint?: string;
+	    scope: string;
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Command(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.argument_hint = source["argument_hint"];
+	        this.scope = source["scope"];
+	        this.path = source["path"];
+	    }
 	}
 	
 
