@@ -8,9 +8,11 @@ import { stepCost, type Price } from '../llm/cost'
 // TurnEvent is what a turn reports as it goes, for the conversation to show.
 export type TurnEvent =
   | { type: 'text'; delta: string }
-  | { type: 'tool-call'; id: string; name: string; input: Record<string, unknown> }
+  // parent is set on a subagent's call: the spawn_agent call it works for.
+  | { type: 'tool-call'; id: string; name: string; input: Record<string, unknown>; parent?: string }
   | { type: 'tool-result'; id: string; output: unknown }
-  | { type: 'step'; input: number; output: number; cached: number; cost?: number }
+  // sub marks a subagent's request: its tokens and cost count, but it says nothing of the conversation's context.
+  | { type: 'step'; input: number; output: number; cached: number; cost?: number; sub?: boolean }
   | { type: 'reasoning'; delta: string }
   | { type: 'compacting' }
   | { type: 'compacted'; summary: string; before: number; after: number; summarised: number }

@@ -6,6 +6,7 @@ import { compactedMessages, splitForCompaction } from '../agent/context'
 import { attachMentions } from '../agent/mentions'
 import { planTool, planToolName } from '../agent/plan'
 import { runTurn, summarise, type TurnEvent } from '../agent/run-turn'
+import { spawnAgentName, spawnAgentTool } from '../agent/subagent'
 import { instructions } from '../agent/system-prompt'
 import { applyTurnEvent, endTurn, newStream, timeId, withNotice } from '../agent/turn-state'
 import { contextWindow, createModel } from '../llm/providers'
@@ -91,9 +92,10 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         const cwd = await callTool('get_working_directory', {}).catch(() => null)
         const repo = await repoInfo().catch(() => null)
         const limit = await stepLimit()
+        const system = instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode, window })
         const res = await runTurn({
           model,
-          instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode, window }),
+          instructions: system,
           maxSteps: limit,
           messages: [...convRef.current.messages],
           specs,
@@ -103,7 +105,10 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           window,
           calibration: convRef.current.context?.calibration,
           price: provider.price,
-          local: { [planToolName]: planTool((plan) => update((c) => ({ ...c, plan }))) },
+          local: {
+            [planToolName]: planTool((plan) => update((c) => ({ ...c, plan }))),
+            [spawnAgentName]: spawnAgentTool({ model, specs, execute, instructions: system, onEvent, window, price: provider.price }),
+          },
         })
         update((c) => endTurn(c, res, limit))
       } catch (e) {
