@@ -1,7 +1,7 @@
 // Skills, commands and questions, end to end against the stand-in LLM: the system prompt lists the project's
 // skills and use_skill reads one through the real backend; /review completes in the request box and its prompt
 // file's body (with the arguments) is what the model gets; an ask_user with choices waits in the panel, and the
-// choice clicked is the answer the model gets.
+// choice clicked is the answer the model gets; a subagent's calls nest under its card and Stop ends it.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { cleanupAll, screenshot } from './harness.mjs'
@@ -12,6 +12,16 @@ function script(req) {
   const ask = req.messages.find((m) => m.role === 'user')?.text ?? ''
   const results = toolResults(req)
   const last = results.at(-1)?.content ?? ''
+  const system = req.messages.find((m) => m.role === 'system')?.text ?? ''
+  if (system.includes('You are a subagent')) {
+    // The subagent lists the project, then talks for a long time (the stand-in streams 6 characters each 5 ms).
+    if (results.length === 0) return { tools: [{ name: 'list_directory', input: { path: 'src' } }] }
+    return { text: `Found ${last.includes('a.go') ? 'a.go' : 'nothing'}. ${'Still looking. '.repeat(1500)}` }
+  }
+  if (ask.startsWith('survey with a helper')) {
+    if (results.length === 0) return { tools: [{ name: 'spawn_agent', input: { label: 'survey src', task: 'List src and say what is there.' } }] }
+    return { text: `The helper said: ${last.slice(0, 40)}` }
+  }
   if (ask.startsWith('Review src/a.go')) return { text: 'Reviewed: no risks found.' }
   if (ask.startsWith('deploy it')) {
     if (results.length === 0) return { tools: [{ name: 'use_skill', input: { name: 'deploy' } }] }
@@ -79,12 +89,34 @@ describe('skills, commands and ask_user', { timeout: 600_000 }, () => {
     const card = page.locator('[data-testid="ask-user"][data-state="waiting"]')
     await card.getByTestId('ask-question').filter({ hasText: 'Which database should the tests use?' }).waitFor()
     const before = requestsFor('set up the database').length
-    await screenshot(page, 'ask-user')
+    await screenshot(page, 'e2e-ask-user.png')
     await card.getByTestId('ask-choice').filter({ hasText: 'postgres' }).click()
     await page.getByTestId('msg-assistant').filter({ hasText: 'You chose' }).waitFor()
     const reqs = requestsFor('set up the database')
     assert.equal(before, 1, 'the turn waited for the answer')
     assert.match(toolResults(reqs.at(-1)).at(-1).content, /postgres/)
     await page.locator('[data-testid="ask-user"][data-state="done"]').getByTestId('ask-answer').filter({ hasText: 'postgres' }).waitFor()
+  })
+
+  test("a subagent's calls nest under its card, and Stop ends it", async () => {
+    await page.getByTestId('new-conversation').click()
+    await askAgent(page, 'survey with a helper')
+    const card = page.getByTestId('subagent-card')
+    await card.waitFor()
+    const id = await card.getAttribute('data-id')
+    // Its list_directory ran without asking, as a child of the subagent's card.
+    await page.locator(`[data-testid="subagent-child"][data-parent="${id}"] [data-testid="tool-card"][data-tool="list_directory"][data-state="done"]`).waitFor()
+    const sub = () => llm.requests.filter((r) => (r.messages.find((m) => m.role === 'system')?.text ?? '').includes('You are a subagent')).length
+    for (let i = 0; i < 100 && sub() < 2; i++) await new Promise((r) => setTimeout(r, 50))
+    assert.equal(sub(), 2, 'the subagent is streaming its answer')
+    await screenshot(page, 'e2e-subagent-running.png')
+    await page.getByTestId('agent-stop').click()
+    await page.locator('[data-testid="subagent-card"][data-finish="stopped"]').waitFor()
+    await page.getByTestId('agent-send').waitFor()
+    const after = sub()
+    await new Promise((r) => setTimeout(r, 1000))
+    assert.equal(sub(), after, 'no request of the subagent after Stop')
+    // Nothing of the stopped turn reached the parent's model as the subagent's answer.
+    assert.equal(llm.requests.filter((r) => r.messages.find((m) => m.role === 'user')?.text.startsWith('survey with a helper')).length, 1)
   })
 })
