@@ -39,6 +39,8 @@ export interface TurnOptions {
   calibration?: number
   // price is the model's price, for a step's cost when the provider does not report it.
   price?: Price | null
+  // reasoning is the effort asked of a reasoning model (the AI SDK's setting; each provider sends it in its form).
+  reasoning?: 'none' | 'low' | 'medium' | 'high'
 }
 
 export interface TurnResult {
@@ -163,6 +165,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
     ],
     abortSignal: o.signal,
     maxRetries: o.maxRetries ?? 3,
+    ...(o.reasoning ? { reasoning: o.reasoning } : {}),
     prepareStep: async ({ responseMessages, steps: done }) => {
       const last = done[done.length - 1]
       if (last && lastEstimate > 0 && last.usage.inputTokens) calibration = Math.min(3, Math.max(0.3, last.usage.inputTokens / lastEstimate))

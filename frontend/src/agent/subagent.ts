@@ -44,6 +44,7 @@ export interface SubagentDeps {
   window?: number
   price?: Price | null
   maxSteps?: number
+  reasoning?: 'none' | 'low' | 'medium' | 'high'
 }
 
 // The tools a subagent never gets: it cannot ask the user (the parent does) or spawn agents of its own.
@@ -115,6 +116,7 @@ export async function runSubagent(d: SubagentDeps, id: string, input: SpawnInput
     maxSteps: d.maxSteps ?? subagentSteps,
     window: d.window,
     price: d.price,
+    reasoning: d.reasoning,
   })
   let answer = text.trim() || (res.finish === 'stopped' ? '(stopped before it answered)' : '(no answer)')
   const truncated = answer.length > maxAnswer

@@ -22,7 +22,13 @@ export interface ProviderView {
   key_source?: string
   context_window: number // the user's setting for the chosen model; 0: automatic
   price?: Price // the user's price for the chosen model
+  effort?: Effort // the reasoning effort set for the chosen model; absent: the provider's default
 }
+
+// Effort is how hard a reasoning model thinks, sent as the AI SDK's reasoning setting (each provider in its own
+// form: Anthropic's thinking budget, OpenAI's reasoning effort, Ollama's think); '' leaves it to the provider.
+export type Effort = '' | 'none' | 'low' | 'medium' | 'high'
+export const efforts: Effort[] = ['', 'none', 'low', 'medium', 'high']
 
 export interface ProvidersView {
   providers: ProviderView[]
@@ -39,6 +45,7 @@ export interface ProviderInput {
   clear_key: boolean
   context_window: number
   price: Price | null // the chosen model's price; null: none
+  effort?: Effort // the chosen model's reasoning effort; '' or absent: the provider's default
 }
 
 export interface LLMRequest {

@@ -105,9 +105,10 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           window,
           calibration: convRef.current.context?.calibration,
           price: provider.price,
+          reasoning: provider.effort || undefined,
           local: {
             [planToolName]: planTool((plan) => update((c) => ({ ...c, plan }))),
-            [spawnAgentName]: spawnAgentTool({ model, specs, execute, instructions: system, onEvent, window, price: provider.price }),
+            [spawnAgentName]: spawnAgentTool({ model, specs, execute, instructions: system, onEvent, window, price: provider.price, reasoning: provider.effort || undefined }),
           },
         })
         update((c) => endTurn(c, res, limit))

@@ -410,6 +410,7 @@ export namespace app {
 	    clear_key: boolean;
 	    context_window: number;
 	    price?: llm.Price;
+	    effort: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderInput(source);
@@ -426,6 +427,7 @@ export namespace app {
 	        this.clear_key = source["clear_key"];
 	        this.context_window = source["context_window"];
 	        this.price = this.convertValues(source["price"], llm.Price);
+	        this.effort = source["effort"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -456,6 +458,7 @@ export namespace app {
 	    key_source?: string;
 	    context_window: number;
 	    price?: llm.Price;
+	    effort?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderView(source);
@@ -472,6 +475,7 @@ export namespace app {
 	        this.key_source = source["key_source"];
 	        this.context_window = source["context_window"];
 	        this.price = this.convertValues(source["price"], llm.Price);
+	        this.effort = source["effort"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
