@@ -71,6 +71,7 @@ func Run(opt Options) error {
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
+		OnBeforeClose:    svc.Agent.beforeClose,
 		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
@@ -169,6 +170,7 @@ func (s *services) startup(ctx context.Context) {
 // sent now, in order.
 func (s *services) start(ctx context.Context, send func(name string, data any)) {
 	s.Projects.ctx = ctx
+	s.Agent.ctx = ctx
 	s.events.start(send)
 }
 

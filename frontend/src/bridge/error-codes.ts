@@ -18,6 +18,8 @@ export const BACKEND_ERROR_CODES = {
   command_not_allowed: 'the program is not on the project\'s allowlist',
   backup_failed: 'the snapshot before the change failed, so nothing changed',
   no_user: 'a question for the user where there is no one to answer',
+  unsupported_media: 'the file is of a kind this model or tool cannot take',
+  fetch_failed: 'a web page could not be fetched',
   internal: 'Rooted itself failed',
 } as const
 

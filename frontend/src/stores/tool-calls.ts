@@ -95,7 +95,7 @@ export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps)
           card(call.id, { state: 'denied', output: out, error: out.error })
           return out
         }
-        if (answer.kind === 'session') grants.current = sessionGrant(call.name, call.input).grant(grants.current)
+        if (answer.kind === 'session') grants.current = sessionGrant(call.name, call.input, check?.grant)?.grant(grants.current) ?? grants.current
         if (answer.input && JSON.stringify(answer.input) !== JSON.stringify(call.input)) {
           input = answer.input
           edited = true

@@ -24,6 +24,7 @@ export namespace app {
 	    why: string;
 	    rule?: Rule;
 	    suggest: string;
+	    grant: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new CallCheck(source);
@@ -38,6 +39,7 @@ export namespace app {
 	        this.why = source["why"];
 	        this.rule = this.convertValues(source["rule"], Rule);
 	        this.suggest = source["suggest"];
+	        this.grant = source["grant"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -608,6 +610,24 @@ export namespace llm {
 	        this.input = source["input"];
 	        this.output = source["output"];
 	        this.cached_input = source["cached_input"];
+	    }
+	}
+	export class ProbeResult {
+	    ok: boolean;
+	    models: string[];
+	    status?: number;
+	    problem?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProbeResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.models = source["models"];
+	        this.status = source["status"];
+	        this.problem = source["problem"];
 	    }
 	}
 
