@@ -154,6 +154,16 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           Instructions: {[...s.extra.files.map((f) => f.path + (f.truncated ? ' (cut)' : '')), ...(s.extra.user ? ['yours'] : [])].join(', ')}
         </div>
       ) : null}
+      {s.extra?.skills && s.extra.skills.skills.length + (s.extra.skills.problems?.length ?? 0) > 0 ? (
+        <div
+          className="agent-instructions muted"
+          data-testid="agent-skills"
+          title={[...s.extra.skills.skills.map((k) => `${k.name}: ${k.path}`), ...(s.extra.skills.problems ?? []).map((p) => `left out: ${p.path}: ${p.reason}`)].join('\n')}
+        >
+          Skills: {s.extra.skills.skills.map((k) => k.name).join(', ') || 'none'}
+          {s.extra.skills.problems?.length ? ` (${s.extra.skills.problems.length} left out)` : ''}
+        </div>
+      ) : null}
       {s.conv.plan && s.conv.plan.length > 0 ? (
         <ol className="agent-plan" data-testid="plan">
           {s.conv.plan.map((p, i) => (
