@@ -25,6 +25,7 @@ go test -c -tags "$tags" -o "$dir/gitexec.test" ./backend/gitexec
 go test -c -tags "$tags" -o "$dir/gitdir.test" ./backend/gitdir
 go test -c -tags "$tags" -o "$dir/permissions.test" ./backend/permissions
 go test -c -tags "$tags" -o "$dir/conversations.test" ./backend/conversations
+go test -c -tags "$tags" -o "$dir/skills.test" ./backend/skills
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
@@ -51,6 +52,8 @@ as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapsho
 as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestNamedPipesInTheGitFolderDoNotBlockTheStatus|TestDescribe'
 echo "test-unprivileged: conversations saved into a read-only folder, and killed while appending, as $user"
 as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSaveLosesNothing|TestKillDuringAppends|TestTornRecordIsDropped' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)'
+echo "test-unprivileged: skills and commands through links out of the project and pipes, as $user"
+as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: a background git stopped during a search, and killed with Rooted while stopped, as $user"
 as_user "$dir/gitexec.test" -test.run 'TestStoppingTheGroupStopsGit|TestStoppedGitDiesWithRooted|TestRunHandsOverOnlySandboxedGroups'
 echo "test-unprivileged: killed at seeded moments, as $user"

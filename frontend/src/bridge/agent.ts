@@ -8,6 +8,7 @@ import { EventLLM, type LLMStream } from './events'
 import { wrap } from './wrap'
 import type { Price } from '../llm/cost'
 import type { SkillCatalog } from '../agent/skills'
+import type { CommandBody, CommandInfo } from '../agent/commands'
 
 export type ProviderKind = 'openai-compatible' | 'anthropic' | 'ollama'
 
@@ -21,7 +22,13 @@ export interface ProviderView {
   key_source?: string
   context_window: number // the user's setting for the chosen model; 0: automatic
   price?: Price // the user's price for the chosen model
+  effort?: Effort // the reasoning effort set for the chosen model; absent: the provider's default
 }
+
+// Effort is how hard a reasoning model thinks, sent as the AI SDK's reasoning setting (each provider in its own
+// form: Anthropic's thinking budget, OpenAI's reasoning effort, Ollama's think); '' leaves it to the provider.
+export type Effort = '' | 'none' | 'low' | 'medium' | 'high'
+export const efforts: Effort[] = ['', 'none', 'low', 'medium', 'high']
 
 export interface ProvidersView {
   providers: ProviderView[]
@@ -38,6 +45,7 @@ export interface ProviderInput {
   clear_key: boolean
   context_window: number
   price: Price | null // the chosen model's price; null: none
+  effort?: Effort // the chosen model's reasoning effort; '' or absent: the provider's default
 }
 
 export interface LLMRequest {
@@ -119,6 +127,7 @@ export interface Instructions {
   files: InstructionFile[]
   user: string
   skills?: SkillCatalog // the project's and the user's skills, nearest first
+  commands?: CommandInfo[] // the prompt files /name runs, nearest first
 }
 
 export const instructions = (): Promise<Instructions> => wrap(() => Settings.Instructions() as Promise<Instructions>)
@@ -130,6 +139,8 @@ export interface RepoInfo {
   commits: string[]
 }
 export const repoInfo = (): Promise<RepoInfo> => wrap(() => Agent.RepoInfo() as Promise<RepoInfo>)
+// command reads what /name expands: the prompt file called name, else the skill.
+export const command = (name: string): Promise<CommandBody> => wrap(() => Settings.Command(name) as Promise<CommandBody>)
 export const saveUserInstructions = (text: string): Promise<Instructions> => wrap(() => Settings.SaveUserInstructions(text) as Promise<Instructions>)
 
 // The step limit: how many model calls one request may take before the agent stops and offers Continue (settings.json,

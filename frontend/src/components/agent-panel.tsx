@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { callTool, setActiveProvider, type Project } from '../bridge'
 import { mentionAt } from '../agent/mentions'
+import { commandAt, commandOptions } from '../agent/commands'
 import { formatCost } from '../llm/cost'
 import { contextWindow, listModels } from '../llm/providers'
 import { useAgentSession } from '../stores/agent-session'
@@ -27,9 +28,14 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
   const input = useRef<HTMLTextAreaElement>(null)
   // The @mention being typed and the project paths that complete it.
-  const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number } | null>(null)
+  const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number; sigil?: '/' } | null>(null)
   const lookup = useRef(0)
   const suggest = (value: string, caret: number) => {
+    const cmd = commandAt(value, caret) // a /command's name, completed from the commands and skills found
+    if (cmd) {
+      const options = commandOptions(cmd.query, s.extra?.commands ?? [], s.extra?.skills?.skills ?? [])
+      return setComplete(options.length ? { ...cmd, options, index: 0, sigil: '/' } : null)
+    }
     const at = mentionAt(value, caret)
     if (!at) return setComplete(null)
     const seq = ++lookup.current
@@ -44,7 +50,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   const pick = (path: string) => {
     if (!complete) return
     const caret = complete.start + 1 + complete.query.length
-    const next = `${text.slice(0, complete.start)}@${path} ${text.slice(caret)}`
+    const next = `${text.slice(0, complete.start)}${complete.sigil ?? '@'}${path} ${text.slice(caret)}`
     setText(next)
     setComplete(null)
     requestAnimationFrame(() => {
@@ -148,6 +154,16 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           Instructions: {[...s.extra.files.map((f) => f.path + (f.truncated ? ' (cut)' : '')), ...(s.extra.user ? ['yours'] : [])].join(', ')}
         </div>
       ) : null}
+      {s.extra?.skills && s.extra.skills.skills.length + (s.extra.skills.problems?.length ?? 0) > 0 ? (
+        <div
+          className="agent-instructions muted"
+          data-testid="agent-skills"
+          title={[...s.extra.skills.skills.map((k) => `${k.name}: ${k.path}`), ...(s.extra.skills.problems ?? []).map((p) => `left out: ${p.path}: ${p.reason}`)].join('\n')}
+        >
+          Skills: {s.extra.skills.skills.map((k) => k.name).join(', ') || 'none'}
+          {s.extra.skills.problems?.length ? ` (${s.extra.skills.problems.length} left out)` : ''}
+        </div>
+      ) : null}
       {s.conv.plan && s.conv.plan.length > 0 ? (
         <ol className="agent-plan" data-testid="plan">
           {s.conv.plan.map((p, i) => (
@@ -207,7 +223,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
               submit()
             }
           }}
-          placeholder={s.running ? 'The agent is working…' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file)'}
+          placeholder={s.running ? 'The agent is working…' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file, / for a command)'}
           aria-label="Message to the agent"
           data-testid="agent-input"
           rows={3}

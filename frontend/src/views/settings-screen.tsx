@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react'
 import {
   deleteProvider,
+  efforts,
+  type Effort,
   instructions as loadInstructions,
   saveUserInstructions,
   projectSettings,
@@ -89,7 +91,7 @@ export function SettingsScreen({ onClose }: Props) {
   const editProvider = (p: ProviderView | null) => {
     setModels([])
     setPrice(priceText(p?.price))
-    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null } : { ...blank })
+    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, effort: p.effort ?? '' } : { ...blank })
   }
   const fetchModels = (p: ProviderInput) => {
     const view = provs?.providers.find((x) => x.id === p.id)
@@ -169,6 +171,14 @@ export function SettingsScreen({ onClose }: Props) {
             <label>
               Context window of this model (tokens; empty: from the provider: Ollama's /api/show, others' model list; else the model's usual size){' '}
               <input type="number" min={0} value={edit.context_window || ''} onChange={(e) => setEdit({ ...edit, context_window: Number(e.target.value) || 0 })} data-testid="provider-context-window" />
+            </label>
+            <label>
+              Reasoning effort of this model (sent as each provider asks: Anthropic's thinking budget, OpenAI's reasoning effort, Ollama's think){' '}
+              <select value={edit.effort ?? ''} onChange={(e) => setEdit({ ...edit, effort: e.target.value as Effort })} data-testid="provider-effort">
+                {efforts.map((x) => (
+                  <option key={x} value={x}>{x || "the provider's default"}</option>
+                ))}
+              </select>
             </label>
             <fieldset className="provider-price">
               <legend>Price of this model, US$ per million tokens (empty: none; money is then shown only where the provider reports it, as OpenRouter does)</legend>
