@@ -69,7 +69,7 @@ export function Workbench({ project, onClose }: Props) {
           <SearchPanel key={project.root} root={project.root} onOpen={open} feed={live.feed} />
         </div>
         <div className="tab-body" hidden={tab !== 'run'}>
-          <RunPanel key={project.root} />
+          <RunPanel key={project.root} onSettings={() => setSettingsOpen(true)} />
         </div>
         <div className="tab-body" hidden={tab !== 'history'}>
           <HistoryPanel key={project.root} selected={snapshot?.id ?? null} onSelect={setSnapshot} refresh={historySeq} />
