@@ -8,6 +8,7 @@ import { useAgentSession } from '../stores/agent-session'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { MessageText } from './message-text'
 import { SetupCard, useProviderCheck } from './setup-card'
+import { useShortcut } from './shortcuts'
 import { ToolCard } from './tool-card'
 
 interface Props {
@@ -123,6 +124,16 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   // request stays in the box.
   const setup = useProviderCheck(active, s.providers !== null, s.refreshProviders)
   const blocked = setup.blocked ?? (active && !active.model && !setup.checking ? `Choose a model for ${active.name} in the picker below` : null)
+  // Esc stops a turn (an approval card waiting takes Esc first, as Deny; an open @-file list closes first);
+  // Ctrl+N starts a conversation; Ctrl+L goes to the request box.
+  useShortcut('Esc', () => {
+    if (!s.running || document.querySelector('[data-testid="mention-list"]')) return false
+    s.stop()
+  })
+  useShortcut('Ctrl+N', () => {
+    if (!s.running) void s.startNew().then(() => input.current?.focus())
+  })
+  useShortcut('Ctrl+L', () => input.current?.focus())
   let lastUser = -1
   s.conv.items.forEach((it, i) => {
     if (it.kind === 'user') lastUser = i

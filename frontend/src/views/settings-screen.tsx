@@ -21,6 +21,7 @@ import { ErrorNotice } from '../components/error-notice'
 import { PermissionRules } from '../components/permission-rules'
 import type { Price } from '../llm/cost'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
+import { useShortcut } from '../components/shortcuts'
 
 interface Props {
   onClose: (changed: boolean) => void
@@ -59,6 +60,7 @@ export function SettingsScreen({ onClose }: Props) {
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
   const [changed, setChanged] = useState(false)
+  useShortcut('Esc', () => onClose(changed)) // Esc closes Settings, as Close does
   const [userText, setUserText] = useState('')
   const [steps, setSteps] = useState('')
 
