@@ -243,11 +243,20 @@ func TestConversationsPerProject(t *testing.T) {
 	}
 	svc.Agent.dataDir = filepath.Join(os.Getenv("XDG_DATA_HOME"), "rooted")
 	svc.Projects.Open(a)
-	if _, err := svc.Agent.SaveConversation("c1", "Fix the build", `{"items":[{"kind":"user","text":"fix it"}]}`); err != nil {
+	if _, err := svc.Agent.AppendConversation("c1", `[{"t":"title","title":"Fix the build"},{"t":"item","i":0,"item":{"kind":"user","text":"fix it"}}]`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Agent.SaveConversation("../c2", "x", `{}`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+	if _, err := svc.Agent.AppendConversation("../c2", `[{"t":"title","title":"x"}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("an id naming another file: %v", err)
+	}
+	if _, err := svc.Agent.AppendConversation("c1", `[{"t":"item","i":5,"item":{}}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("an item past the end: %v", err)
+	}
+	if _, err := svc.Agent.AppendConversation("c1", `[{"t":"item","what":1}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("an unknown field: %v", err)
+	}
+	if md, err := svc.Agent.ExportConversation("c1", "markdown"); err != nil || !strings.Contains(md, "## You\n\nfix it\n") {
+		t.Errorf("export: %q, %v", md, err)
 	}
 	if m, err := svc.Agent.RenameConversation("c1", "Fix CI"); err != nil || m.Title != "Fix CI" {
 		t.Errorf("rename: %+v, %v", m, err)

@@ -38,6 +38,9 @@ func (d Deps) Check(reg *tool.Registry, name string, args []byte) CheckResult {
 	if info, err := d.Session.Info(); err == nil {
 		rules = d.projectSettings(info.Root).Rules
 	}
+	if name == "web_fetch" {
+		return checkFetch(args, rules)
+	}
 	if name == "exec_shell" {
 		var in execShellIn
 		if err := json.Unmarshal(args, &in); err != nil {
@@ -86,8 +89,8 @@ func denied(name string, r *permissions.Rule) *tool.Error {
 }
 
 // Denied is the error for a call of name that a deny rule of the open project refuses, or nil. exec_shell's
-// command rules are applied by the tool itself; this is for the rules that name a whole tool, on faces that do
-// not ask the user (MCP).
+// command rules are applied by the tool itself; this is for the rules that name a whole tool, and the registry
+// applies it to every call (Registry), whichever face makes it.
 func (d Deps) Denied(name string) *tool.Error {
 	info, err := d.Session.Info()
 	if err != nil {

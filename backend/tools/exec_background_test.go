@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"context"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -173,6 +175,22 @@ func TestDenyRuleRefusesEverywhere(t *testing.T) {
 	}
 	if out, e := call[bgOut](t, reg, "exec_shell", `{"command": "ls"}`); e != nil || out.Stdout != "a.txt\n" {
 		t.Errorf("ls: %+v, %v", out, e)
+	}
+}
+
+// A rule that denies a whole tool holds on every face: the registry refuses the call before it runs, so the CLI
+// (which calls the registry directly) obeys it as MCP and the window do.
+func TestToolDenyRuleInRegistry(t *testing.T) {
+	d, dir := jobDeps(t, settings.Project{Rules: []permissions.Rule{{Action: permissions.Deny, Tool: "write_file"}}}, "a.txt")
+	reg := Registry(d)
+	if _, e := reg.Call(context.Background(), "write_file", []byte(`{"path": "b.txt", "content": "x"}`)); e == nil || e.Code != tool.CodePermissionDenied {
+		t.Errorf("write_file under a deny rule: %v", e)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "b.txt")); !os.IsNotExist(err) {
+		t.Errorf("the refused call wrote its file: %v", err)
+	}
+	if _, e := reg.Call(context.Background(), "read_file", []byte(`{"path": "a.txt"}`)); e != nil {
+		t.Errorf("read_file has no rule: %v", e)
 	}
 }
 

@@ -4,6 +4,7 @@ import type { ToolItem } from '../agent/conversation'
 import { ApprovalCard } from './approval-card'
 import { DiffView } from './diff-view'
 import { errorTitle } from '../lib/error-titles'
+import { AskUserCard } from './ask-user-card'
 import { DiagnosticsList } from './diagnostics-list'
 import type { Approval } from '../stores/agent-session'
 
@@ -36,7 +37,12 @@ function summary(item: ToolItem): string {
 
 // ToolCard shows one tool call in the conversation: what it does, the approval it waits for, and its outcome:
 // an edit's diff with Undo, a command's live output and exit, search hits that open the file at the line.
-export function ToolCard({ item, onAnswer, onUndo, onOpen }: Props) {
+export function ToolCard(props: Props) {
+  if (props.item.name === 'ask_user') return <AskUserCard item={props.item} onAnswer={props.onAnswer} />
+  return <CallCard {...props} />
+}
+
+function CallCard({ item, onAnswer, onUndo, onOpen }: Props) {
   const [busy, setBusy] = useState(false)
   return (
     <div className={`tool-card ${item.state}`} data-testid="tool-card" data-tool={item.name} data-state={item.state}>

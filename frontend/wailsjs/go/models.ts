@@ -115,6 +115,7 @@ export namespace app {
 	export class InstructionsView {
 	    files: InstructionFile[];
 	    user: string;
+	    skills: skills.Catalog;
 	
 	    static createFrom(source: any = {}) {
 	        return new InstructionsView(source);
@@ -124,6 +125,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.files = this.convertValues(source["files"], InstructionFile);
 	        this.user = source["user"];
+	        this.skills = this.convertValues(source["skills"], skills.Catalog);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -627,6 +629,76 @@ export namespace repoinfo {
 	        this.commits = source["commits"];
 	    }
 	}
+
+}
+
+export namespace skills {
+	
+	export class Problem {
+	    path: string;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class Skill {
+	    name: string;
+	    description: string;
+	    scope: string;
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Skill(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.scope = source["scope"];
+	        this.path = source["path"];
+	    }
+	}
+	export class Catalog {
+	    skills: Skill[];
+	    problems?: Problem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Catalog(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.skills = this.convertValues(source["skills"], Skill);
+	        this.problems = this.convertValues(source["problems"], Problem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 
 }
 

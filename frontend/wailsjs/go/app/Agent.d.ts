@@ -4,13 +4,21 @@ import {app} from '../models';
 import {repoinfo} from '../models';
 import {llm} from '../models';
 
+export function AppendConversation(arg1:string,arg2:string):Promise<app.ConversationMeta>;
+
 export function CancelFetch(arg1:string):Promise<boolean>;
+
+export function ConversationBlob(arg1:string,arg2:string):Promise<string>;
+
+export function ConversationBlobsContaining(arg1:string,arg2:string):Promise<Array<string>>;
 
 export function Conversations():Promise<Array<app.ConversationMeta>>;
 
 export function DeleteConversation(arg1:string):Promise<void>;
 
 export function DeleteProvider(arg1:string):Promise<app.ProvidersView>;
+
+export function ExportConversation(arg1:string,arg2:string):Promise<string>;
 
 export function Fetch(arg1:string,arg2:app.LLMRequest):Promise<void>;
 
@@ -22,10 +30,12 @@ export function RenameConversation(arg1:string,arg2:string):Promise<app.Conversa
 
 export function RepoInfo():Promise<repoinfo.Info>;
 
-export function SaveConversation(arg1:string,arg2:string,arg3:string):Promise<app.ConversationMeta>;
+export function SaveConversationExport(arg1:string,arg2:string):Promise<string>;
 
 export function SaveProvider(arg1:app.ProviderInput):Promise<app.ProvidersView>;
 
 export function SetActive(arg1:string,arg2:string):Promise<app.ProvidersView>;
+
+export function SetConversationUnsaved(arg1:string):Promise<void>;
 
 export function TestProvider(arg1:app.ProviderInput):Promise<llm.ProbeResult>;
