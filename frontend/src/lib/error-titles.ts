@@ -29,11 +29,15 @@ export const errorTitles: Record<string, ErrorTitle> = {
   unknown_tool: { title: 'No tool of that name' },
   command_not_allowed: { title: "That program is not on this project's list", action: settings('Open the list of programs') },
   backup_failed: { title: 'The snapshot before the change failed, so nothing was changed', action: retry },
+  unsupported_media: { title: 'A kind of file the model cannot be shown' },
+  fetch_failed: { title: 'The page could not be fetched', action: retry },
+  no_user: { title: 'There is nobody here to answer the question' },
   internal: { title: 'Something went wrong inside Rooted', action: retry },
   // Made by the window, not the backend.
   denied_by_user: { title: 'You said no' },
   plan_mode: { title: 'Plan mode is on: nothing changes until Start' },
   interrupted: { title: 'Stopped before it finished' },
+  no_answer: { title: 'You did not answer the question' },
 }
 
 // errorTitle is the table's entry for code; a code it lacks (a newer backend) still gets words, never a bare code.
