@@ -86,6 +86,16 @@ export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'network'
 export const providers = (): Promise<ProvidersView> => wrap(() => Agent.Providers() as Promise<ProvidersView>)
 export const saveProvider = (p: ProviderInput): Promise<ProvidersView> => wrap(() => Agent.SaveProvider(app.ProviderInput.createFrom(p)) as Promise<ProvidersView>)
 export const deleteProvider = (id: string): Promise<ProvidersView> => wrap(() => Agent.DeleteProvider(id) as Promise<ProvidersView>)
+// ProbeResult is what Test connection found: the models a provider serves, or why it cannot be used, in words.
+export interface ProbeResult {
+  ok: boolean
+  models: string[] | null
+  status?: number // the HTTP status of an answer that was an error
+  problem?: string // "Ollama isn't running at http://localhost:11434"
+}
+
+// testProvider tries a provider as the form describes it, before it is saved; nothing is saved.
+export const testProvider = (p: ProviderInput): Promise<ProbeResult> => wrap(() => Agent.TestProvider(app.ProviderInput.createFrom(p)) as Promise<ProbeResult>)
 export const setActiveProvider = (id: string, model: string): Promise<ProvidersView> => wrap(() => Agent.SetActive(id, model) as Promise<ProvidersView>)
 
 // relay sends a request through the backend; the response arrives as onLLMStream events carrying id.

@@ -3,6 +3,7 @@ import type { ExecResult, SearchResult } from '../bridge'
 import type { ToolItem } from '../agent/conversation'
 import { ApprovalCard } from './approval-card'
 import { DiffView } from './diff-view'
+import { errorTitle } from '../lib/error-titles'
 import { AskUserCard } from './ask-user-card'
 import { SubagentCard } from './subagent-card'
 import { DiagnosticsList } from './diagnostics-list'
@@ -61,7 +62,11 @@ function CallCard({ item, onAnswer, onUndo, onOpen }: Props) {
       {item.state === 'waiting' ? <ApprovalCard item={item} onAnswer={onAnswer} /> : null}
       {item.error ? (
         <div className="tool-error" data-testid="tool-error" data-code={item.error.code}>
-          <span className="error-code">{item.error.code}</span> {item.error.message}
+          <strong className="error-title">{errorTitle(item.error.code).title}</strong> {item.error.message}
+          <details className="error-details">
+            <summary>Details</summary>
+            <code className="error-code">{item.error.code}</code>
+          </details>
         </div>
       ) : null}
       {item.diff ? (
