@@ -10,6 +10,7 @@ import { AgentLog } from './agent-log'
 import { ConversationList } from './conversation-list'
 import { SetupCard, useProviderCheck } from './setup-card'
 import { useShortcut } from './shortcuts'
+import { TurnStatus, useAttention } from './turn-status'
 
 interface Props {
   project: Project
@@ -25,6 +26,7 @@ interface Props {
 // its approval, the conversation list, Stop, and the tokens used.
 export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }: Props) {
   const s = useAgentSession(project)
+  useAttention(s.conv.items, s.running, s.conv.title || project.name)
   const [text, setText] = useState('')
   const [showList, setShowList] = useState(false)
   const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
@@ -206,6 +208,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           input.current?.focus()
         }}
       />
+      {s.running ? <TurnStatus items={s.conv.items} activity={s.activity} /> : null}
       <footer className="agent-footer">
         {complete && complete.options.length > 0 ? (
           <ul className="mention-list" role="listbox" data-testid="mention-list">

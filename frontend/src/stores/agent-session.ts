@@ -11,6 +11,9 @@ import { spawnAgentName, spawnAgentTool } from '../agent/subagent'
 import { instructions } from '../agent/system-prompt'
 import { applyTurnEvent, endTurn, newStream, timeId, withNotice } from '../agent/turn-state'
 import { contextWindow, createModel } from '../llm/providers'
+import { relayFetch } from '../llm/relay-fetch'
+import { watchRetries } from '../llm/retry-watch'
+import type { TurnActivity } from '../agent/progress'
 import type { LanguageModel } from 'ai'
 import { useAgentConfig } from './agent-config'
 import { useConversationStore } from './conversation-store'
@@ -30,7 +33,11 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const cfg = useAgentConfig(project.root)
   const store = useConversationStore(project.root)
   const { convRef, update, flush } = store
-  const tools = useToolCalls({ specs: cfg.specs, settings: cfg.settings, convRef, update })
+  // What the status row says besides the log's own cards: a provider retry's countdown, the post-edit check.
+  const [retry, setRetry] = useState<TurnActivity['retry']>()
+  const [checking, setChecking] = useState<string[] | undefined>()
+  const onCheck = useCallback((paths: string[] | null) => setChecking(paths ?? undefined), [])
+  const tools = useToolCalls({ specs: cfg.specs, settings: cfg.settings, convRef, update, onCheck })
   const [running, setRunning] = useState(false)
   const [compacting, setCompacting] = useState(false)
   const abort = useRef<AbortController | null>(null)
@@ -48,7 +55,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       }
       let model: LanguageModel
       try {
-        model = makeModel(provider, provider.model)
+        // The SDK retries a busy provider by itself; the fetch it uses tells the status row how long it waits.
+        const onRetry = (r: { attempt: number; status?: number; waitMs: number }) => setRetry({ until: Date.now() + r.waitMs, attempt: r.attempt, status: r.status })
+        model = makeModel(provider, provider.model, watchRetries(relayFetch(provider.id), onRetry))
       } catch (e) {
         notice('error', String(e))
         return
@@ -85,6 +94,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         const loaded = await reloadInstructions()
         let stream = newStream()
         const onEvent = (e: TurnEvent) => {
+          setRetry(undefined) // the provider answered
           const r = applyTurnEvent(convRef.current, stream, e, window, timeId)
           stream = r.stream
           if (r.compacting !== undefined) setCompacting(r.compacting)
@@ -119,6 +129,8 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         notice('error', `The request failed: ${String(e)}`)
       } finally {
         setCompacting(false)
+        setRetry(undefined)
+        setChecking(undefined)
         abort.current = null
         setRunning(false)
         await flush()
@@ -249,6 +261,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     settings,
     extra: cfg.extra,
     compacting,
+    activity: { provider: provider?.name ?? 'the model', retry, checking, compacting } satisfies TurnActivity,
     send,
     stop,
     answer: tools.answer,

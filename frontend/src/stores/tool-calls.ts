@@ -17,6 +17,8 @@ export interface ToolCallDeps {
   settings: ProjectSettings | null
   convRef: RefObject<Conversation>
   update: (f: (c: Conversation) => Conversation) => void
+  // onCheck hears when the post-edit check starts (the files) and ends (null), for the status row.
+  onCheck?: (paths: string[] | null) => void
 }
 
 // failure is the result a model gets for a call that threw: the backend's code, message and path.
@@ -28,7 +30,7 @@ function failure(e: unknown) {
 // useToolCalls runs the model's tool calls: the backend's check first, plan mode, the user's approval (with an
 // edit's dry-run diff to look at, and grants for the session), the call itself with a command's live output, and
 // after an edit its diff and the project's diagnostics. Every step shows on the call's card.
-export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps) {
+export function useToolCalls({ specs, settings, convRef, update, onCheck }: ToolCallDeps) {
   const grants = useRef<Grants>(noGrants())
   const waiting = useRef(new Map<string, (a: Approval) => void>())
   const running = useRef(new Map<string, () => void>())
@@ -131,7 +133,14 @@ export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps)
         }
         // After an edit the project's check runs in the sandbox; what it finds goes to the model with the result.
         const changed = editedPaths(call.name, output)
-        if (changed.length > 0) output = withDiagnostics(output, await diagnose(changed).catch(() => null))
+        if (changed.length > 0) {
+          onCheck?.(changed)
+          try {
+            output = withDiagnostics(output, await diagnose(changed).catch(() => null))
+          } finally {
+            onCheck?.(null)
+          }
+        }
         card(call.id, { state: 'done', output, diff })
         // The first change of a request records its snapshot on the request, for Rewind code.
         if (backup) update((c) => withRequestSnapshot(c, backup))
@@ -146,7 +155,7 @@ export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps)
         return out
       }
     },
-    [specs, settings, convRef, card, update],
+    [specs, settings, convRef, card, update, onCheck],
   )
 
   // answer settles the approval the call id waits for.
