@@ -12,6 +12,7 @@ import { instructions } from '../agent/system-prompt'
 import { applyTurnEvent, endTurn, newStream, timeId, withNotice } from '../agent/turn-state'
 import { contextWindow, createModel } from '../llm/providers'
 import { relayFetch } from '../llm/relay-fetch'
+import { nameSnapshot, webStorage } from '../lib/snapshot-names'
 import { watchRetries } from '../llm/retry-watch'
 import type { TurnActivity } from '../agent/progress'
 import type { LanguageModel } from 'ai'
@@ -37,7 +38,22 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const [retry, setRetry] = useState<TurnActivity['retry']>()
   const [checking, setChecking] = useState<string[] | undefined>()
   const onCheck = useCallback((paths: string[] | null) => setChecking(paths ?? undefined), [])
-  const tools = useToolCalls({ specs: cfg.specs, settings: cfg.settings, convRef, update, onCheck })
+  // Each snapshot a change took is named after the request that made it, for History.
+  const name = useCallback(
+    (id: string | undefined, text: string) => {
+      const st = webStorage()
+      if (st && id) nameSnapshot(st, project.root, id, text)
+    },
+    [project.root],
+  )
+  const onBackup = useCallback(
+    (id: string) => {
+      const req = convRef.current.items.findLast((x) => x.kind === 'user')
+      if (req?.kind === 'user') name(id, `Before: ${titleFrom(req.text)}`)
+    },
+    [convRef, name],
+  )
+  const tools = useToolCalls({ specs: cfg.specs, settings: cfg.settings, convRef, update, onCheck, onBackup })
   const [running, setRunning] = useState(false)
   const [compacting, setCompacting] = useState(false)
   const abort = useRef<AbortController | null>(null)
@@ -182,7 +198,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           try {
             const res = await callTool('restore_snapshot', { id: snap })
             notes.push(`(Rooted: the user rewound the project's files to before the request "${titleFrom(it.text)}"; earlier reads may be out of date.)`)
-            shown.push({ kind: 'notice', id: timeId('n'), tone: 'info', text: `Files rewound to before “${titleFrom(it.text)}” (undo: restore ${String((res as { backup?: string }).backup ?? '').slice(0, 12)} from History).` })
+            const backup = (res as { backup?: string }).backup
+            name(backup, `Before restoring to before “${titleFrom(it.text)}”`)
+            shown.push({ kind: 'notice', id: timeId('n'), tone: 'info', text: `Files rewound to before “${titleFrom(it.text)}”.`, ...(backup ? { undo: backup } : {}) })
           } catch (e) {
             const err = toBackendError(e)
             notice('error', `Rewinding the files failed: ${err.code}: ${err.message}`)
@@ -204,7 +222,31 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       await flush()
       return it.text
     },
-    [running, convRef, update, notice, flush],
+    [running, convRef, update, notice, flush, name],
+  )
+
+  // undoRestore puts the files back as they were before a restore: the snapshot the restore took first.
+  const undoRestore = useCallback(
+    async (noticeId: string) => {
+      if (running) return
+      const n = convRef.current.items.find((x) => x.id === noticeId)
+      if (n?.kind !== 'notice' || !n.undo || n.undone) return
+      try {
+        const res = await callTool('restore_snapshot', { id: n.undo })
+        name((res as { backup?: string }).backup, `Before undoing: ${n.text}`)
+      } catch (e) {
+        const err = toBackendError(e)
+        notice('error', `Undoing the restore failed: ${err.code}: ${err.message}`)
+        return
+      }
+      update((c) => ({
+        ...c,
+        notes: [...(c.notes ?? []), '(Rooted: the user undid the rewind of the files; they are back as they were before it.)'],
+        items: c.items.map((x) => (x.id === noticeId && x.kind === 'notice' ? { ...x, undone: true } : x)),
+      }))
+      await flush()
+    },
+    [running, convRef, update, notice, flush, name],
   )
 
   const setPlanMode = useCallback((on: boolean) => update((c) => ({ ...c, planMode: on })), [update])
@@ -250,6 +292,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
 
   return {
     rewind,
+    undoRestore,
     setPlanMode,
     conv: store.conv,
     list: store.list,

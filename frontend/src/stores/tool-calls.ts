@@ -19,6 +19,8 @@ export interface ToolCallDeps {
   update: (f: (c: Conversation) => Conversation) => void
   // onCheck hears when the post-edit check starts (the files) and ends (null), for the status row.
   onCheck?: (paths: string[] | null) => void
+  // onBackup hears of each snapshot a call took before its change, to name it after the request.
+  onBackup?: (id: string) => void
 }
 
 // failure is the result a model gets for a call that threw: the backend's code, message and path.
@@ -30,7 +32,7 @@ function failure(e: unknown) {
 // useToolCalls runs the model's tool calls: the backend's check first, plan mode, the user's approval (with an
 // edit's dry-run diff to look at, and grants for the session), the call itself with a command's live output, and
 // after an edit its diff and the project's diagnostics. Every step shows on the call's card.
-export function useToolCalls({ specs, settings, convRef, update, onCheck }: ToolCallDeps) {
+export function useToolCalls({ specs, settings, convRef, update, onCheck, onBackup }: ToolCallDeps) {
   const grants = useRef<Grants>(noGrants())
   const waiting = useRef(new Map<string, (a: Approval) => void>())
   const running = useRef(new Map<string, () => void>())
@@ -143,7 +145,10 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck }: Tool
         }
         card(call.id, { state: 'done', output, diff })
         // The first change of a request records its snapshot on the request, for Rewind code.
-        if (backup) update((c) => withRequestSnapshot(c, backup))
+        if (backup) {
+          update((c) => withRequestSnapshot(c, backup))
+          onBackup?.(backup)
+        }
         if (edited) {
           // As Cline does: the model learns that what landed is the user's version, and sees it in the diff.
           return { ...(output as object), user_edited: `The user edited your proposed ${call.name} before allowing it; what was applied is the user's version (the diff shows it), not yours. Build on it.` }
@@ -155,7 +160,7 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck }: Tool
         return out
       }
     },
-    [specs, settings, convRef, card, update, onCheck],
+    [specs, settings, convRef, card, update, onCheck, onBackup],
   )
 
   // answer settles the approval the call id waits for.
