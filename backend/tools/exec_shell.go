@@ -20,7 +20,7 @@ var execShellDoc string
 type execShellIn struct {
 	Command   string   `json:"command" jsonschema:"the program and its arguments as one line (split with shell quoting), or the program alone when args is given" tool:"nonempty"`
 	Args      []string `json:"args,omitempty" jsonschema:"arguments, each passed as is"`
-	TimeoutMS int64    `json:"timeout_ms,omitempty" jsonschema:"stop the program after this many milliseconds (default 30000)" tool:"min=1"`
+	TimeoutMS int64    `json:"timeout_ms,omitempty" jsonschema:"stop the program after this many milliseconds (default: none where it can move to the background, which it does after the project's background time; 30000 in a one-shot call)" tool:"min=1"`
 	Backup    *bool    `json:"backup,omitempty" jsonschema:"record a snapshot of the project first, so the command's changes can be undone (default true)"`
 	// Background starts a server, a watcher or a long build as a job and returns its id at once (job_output, job_kill).
 	Background bool `json:"background,omitempty" jsonschema:"run in the background and return a job id at once: for servers, watchers and long builds; read the output with job_output, stop it with job_kill"`
@@ -69,11 +69,18 @@ func execShell(d Deps) *tool.Tool {
 			}
 			defer os.RemoveAll(tmp)
 			policy := proj.Policy(info.Root, tmp)
-			goEnv, _ := shell.GoCaches(shell.ToolCacheDir(info.Root), proj.Network, os.Getenv) // writable in the policy
+			caches := shell.ToolCacheDir(info.Root)
+			goEnv, _ := shell.GoCaches(caches, proj.Network, os.Getenv) // writable in the policy
 			// git and cargo read credentials from the user's configuration; commands get filtered copies instead.
 			gitEnv, _ := gitconfig.SandboxGlobal(tmp, os.Getenv)
-			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, shell.ToolCacheDir(info.Root), os.Getenv)...)
-			goEnv = append(goEnv, shell.PackageCaches(shell.ToolCacheDir(info.Root), os.Getenv)...) // writable in the policy
+			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, caches, os.Getenv)...)
+			goEnv = append(goEnv, shell.PackageCaches(caches, os.Getenv)...) // writable in the policy
+			if argv[0] == "npm" || argv[0] == "npx" {
+				// npm's cache is the project's own; what the lockfile names comes from the user's, by hash.
+				if t, err := d.Session.Resolve(info.Root); err == nil {
+					shell.SeedNpmCache(caches, t.Root, os.Getenv)
+				}
+			}
 			// npm and pip read credentials from the user's config files; commands get empty ones instead.
 			npmrc := filepath.Join(tmp, ".npmrc")
 			if err := os.WriteFile(npmrc, nil, 0o600); err != nil {
@@ -118,6 +125,9 @@ func execShell(d Deps) *tool.Tool {
 			// The command may have changed anything in the project: the search index re-reads what it reports.
 			d.changedAll()
 			out := execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res, Hint: shell.NetworkHint(res, policy), GitRestored: restored}
+			if out.Hint == "" {
+				out.Hint = shell.SandboxHint(res, policy) // the sandbox's lists reach a model only when they explain a failure
+			}
 			if depsBefore != nil {
 				out.DependenciesChanged = depsChanged(depsBefore, depPrints(info.Root, pr.deps))
 			}
