@@ -30,8 +30,8 @@ async function acknowledge(page) {
     window.__acked = {}
     const agent = window.go.app.Agent
     const append = agent.AppendConversation
-    agent.AppendConversation = async (id, events) => {
-      const meta = await append(id, events)
+    agent.AppendConversation = async (root, id, events) => {
+      const meta = await append(root, id, events)
       for (const e of JSON.parse(events)) if (e.t === 'item') window.__acked[e.i] = { id: e.item.id, kind: e.item.kind, text: e.item.text ?? '' }
       window.__ackedConv = id
       return meta
