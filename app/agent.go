@@ -122,6 +122,20 @@ func (a *Agent) SetActive(id, model string) (ProvidersView, error) {
 	return a.viewOf(a.providers.SetActive(id, model))
 }
 
+// TestProvider tries a provider as the form describes it, before it is saved (Test connection): the models it
+// serves, or why it cannot be used, in words ("Ollama isn't running at http://localhost:11434"). A key left blank
+// is the saved provider's of the same id and host, or the vendor's environment variable. Nothing is saved.
+func (a *Agent) TestProvider(in ProviderInput) (llm.ProbeResult, error) {
+	r, err := a.providers.Probe(context.Background(), llm.ProviderChange(in), nil)
+	if err != nil {
+		if errors.Is(err, llm.ErrKeyInClear) {
+			return r, reject(tool.Errorf(tool.CodeInvalidArgument, "%v", err))
+		}
+		return r, providerErr(err)
+	}
+	return r, nil
+}
+
 func (a *Agent) viewOf(c llm.Config, err error) (ProvidersView, error) {
 	if err != nil {
 		return ProvidersView{}, providerErr(err)

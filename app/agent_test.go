@@ -319,6 +319,35 @@ func TestContextWindowPerModel(t *testing.T) {
 	}
 }
 
+// Test connection works before a provider is saved: the window gets the models or the problem in words, and the
+// providers file is not written.
+func TestTestProviderBeforeSaving(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/models" || r.Header.Get("Authorization") != "Bearer k" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		_, _ = w.Write([]byte(`{"data":[{"id":"m1"}]}`))
+	}))
+	defer srv.Close()
+	svc := openServices(t, t.TempDir())
+	before, _ := svc.Agent.Providers()
+	r, err := svc.Agent.TestProvider(ProviderInput{Kind: "openai-compatible", BaseURL: srv.URL + "/v1", APIKey: "k"})
+	if err != nil || !r.OK || !slices.Equal(r.Models, []string{"m1"}) {
+		t.Fatalf("test: %+v, %v", r, err)
+	}
+	if r, err := svc.Agent.TestProvider(ProviderInput{Kind: "openai-compatible", BaseURL: srv.URL + "/v1", APIKey: "wrong"}); err != nil || r.OK || r.Status != 401 || !strings.Contains(r.Problem, "refused the API key") {
+		t.Errorf("wrong key: %+v, %v", r, err)
+	}
+	if _, err := svc.Agent.TestProvider(ProviderInput{Kind: "openai-compatible", BaseURL: "ftp://x"}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("a bad URL: %v", err)
+	}
+	after, _ := svc.Agent.Providers()
+	if fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Errorf("testing changed the providers: %+v -> %+v", before, after)
+	}
+}
+
 // openRoot is the open project's root, as the window knows it.
 func openRoot(t *testing.T, svc *services) string {
 	t.Helper()

@@ -125,7 +125,7 @@ func newServices(opt Options) (*services, error) {
 	deps.Jobs.OnOutput = jn.note
 	deps.Jobs.OnChange = func(i jobs.Info) { jn.note(i.Root, i.ID) }
 	svc.Diagnostics = &Diagnostics{session: s, store: svc.settings, registry: svc.Tools.registry}
-	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes}
+	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes, skillDirs: deps.SkillDirs}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {
 		return nil, fmt.Errorf("locating the config directory: %w", err)

@@ -189,11 +189,17 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 				_ = req.Session.NotifyProgress(ctx, p)
 			})
 		}
-		if e := s.deps.Denied(name); e != nil { // the user's deny rules hold here too
-			return failure(e), nil
-		}
 		if name == "exec_shell" { // what the window would ask about, the client's user is asked about (approve.go)
 			if ask, e := s.approval(req, args); e != nil {
+				return failure(e), nil
+			} else if ask != nil {
+				return ask, nil
+			}
+		}
+		if name == "web_fetch" { // the first fetch from a domain asks, as in the window (webfetch.go)
+			var ask *mcp.CallToolResult
+			var e *tool.Error
+			if ctx, ask, e = s.fetchApproval(ctx, req, args); e != nil {
 				return failure(e), nil
 			} else if ask != nil {
 				return ask, nil
@@ -206,10 +212,11 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 		// The text block is what a model reads, within the client's cap; the fields are in _meta, for programs,
 		// without those the text carries whole (a file's content is sent once, not twice). A large text block is
 		// encoded once, on its way out (splice.go).
-		return &mcp.CallToolResult{
-			Content: []mcp.Content{s.texts.content(budgetFor(req.ClientInfo(), s.maxBytes).text(res))},
-			Meta:    mcp.Meta{ResultMeta: res.Structured()},
-		}, nil
+		content := []mcp.Content{s.texts.content(budgetFor(req.ClientInfo(), s.maxBytes).text(res))}
+		if media, data, ok := res.Image(); ok { // read_file of an image: the image itself, after the line saying what it is
+			content = append(content, &mcp.ImageContent{Data: data, MIMEType: media})
+		}
+		return &mcp.CallToolResult{Content: content, Meta: mcp.Meta{ResultMeta: res.Structured()}}, nil
 	}
 }
 

@@ -26,5 +26,8 @@ var Codes = []CodeInfo{
 	{CodeUnknownTool, "no tool by that name"},
 	{CodeNotAllowed, "the program is not on the project's allowlist"},
 	{CodeBackupFailed, "the snapshot before the change failed, so nothing changed"},
+	{CodeNoUser, "a question for the user where there is no one to answer"},
+	{CodeUnsupportedMedia, "the file is of a kind this model or tool cannot take"},
+	{CodeFetchFailed, "a web page could not be fetched"},
 	{CodeInternal, "Rooted itself failed"},
 }

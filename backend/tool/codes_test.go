@@ -7,8 +7,8 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
-	"strconv"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )

@@ -25,6 +25,9 @@ func (r readFileOut) ModelText() string { return r.ModelTextWithin(0) }
 // ModelTextWithin is ModelText ending at the last whole line within budget bytes (0: no budget), with the offset
 // to read on from: a client's cap never cuts a line in two or leaves the model without a way to the rest.
 func (r readFileOut) ModelTextWithin(budget int) string {
+	if r.Img != nil {
+		return r.imageText()
+	}
 	window := max(readWindow, r.Limit)
 	numbered := r.Limit <= readWindow || r.EndLine-r.StartLine < readWindow
 	var b strings.Builder

@@ -7,6 +7,7 @@ import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { EventLLM, type LLMStream } from './events'
 import { wrap } from './wrap'
 import type { Price } from '../llm/cost'
+import type { SkillCatalog } from '../agent/skills'
 
 export type ProviderKind = 'openai-compatible' | 'anthropic' | 'ollama'
 
@@ -117,6 +118,7 @@ export interface InstructionFile {
 export interface Instructions {
   files: InstructionFile[]
   user: string
+  skills?: SkillCatalog // the project's and the user's skills, nearest first
 }
 
 export const instructions = (): Promise<Instructions> => wrap(() => Settings.Instructions() as Promise<Instructions>)

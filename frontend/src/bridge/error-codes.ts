@@ -17,6 +17,9 @@ export const BACKEND_ERROR_CODES = {
   unknown_tool: 'no tool by that name',
   command_not_allowed: 'the program is not on the project\'s allowlist',
   backup_failed: 'the snapshot before the change failed, so nothing changed',
+  no_user: 'a question for the user where there is no one to answer',
+  unsupported_media: 'the file is of a kind this model or tool cannot take',
+  fetch_failed: 'a web page could not be fetched',
   internal: 'Rooted itself failed',
 } as const
 

@@ -117,6 +117,8 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
     const t = text.trim()
     if (!t || s.running || !s.ready) return
     setText('')
+    // The focus stays in the request box (not on Stop, where Enter would stop the turn an approval waits in).
+    input.current?.focus()
     void s.send(t)
   }
   return (
@@ -294,9 +296,9 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
             ) : null}
           </span>
           {s.running ? (
-            <button className="danger" onClick={s.stop} data-testid="agent-stop">Stop</button>
+            <button key="stop" className="danger" onClick={s.stop} data-testid="agent-stop">Stop</button>
           ) : (
-            <button onClick={submit} disabled={!text.trim() || !s.ready} data-testid="agent-send">Send</button>
+            <button key="send" onClick={submit} disabled={!text.trim() || !s.ready} data-testid="agent-send">Send</button>
           )}
         </div>
       </footer>

@@ -86,7 +86,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         const limit = await stepLimit()
         const res = await runTurn({
           model,
-          instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode }),
+          instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode, window }),
           maxSteps: limit,
           messages: await forModel(convRef.current.id, convRef.current.messages),
           specs,

@@ -69,3 +69,7 @@ export function SetActive(arg1, arg2) {
 export function SetConversationUnsaved(arg1) {
   return window['go']['app']['Agent']['SetConversationUnsaved'](arg1);
 }
+
+export function TestProvider(arg1) {
+  return window['go']['app']['Agent']['TestProvider'](arg1);
+}
