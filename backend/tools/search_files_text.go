@@ -23,19 +23,19 @@ func (r searchFilesOut) ModelText() string {
 			}
 			for i, l := range m.Before {
 				if n := m.Line - len(m.Before) + i; m.Path != prev || n > end {
-					fmt.Fprintf(&b, "%s-%d-%s\n", m.Path, n, l)
+					fmt.Fprintf(&b, "%s-%d-%s\n", quotedName(m.Path), n, l)
 				}
 			}
-			fmt.Fprintf(&b, "%s:%d:%s\n", m.Path, m.Line, m.Text)
+			fmt.Fprintf(&b, "%s:%d:%s\n", quotedName(m.Path), m.Line, m.Text)
 			for i, l := range m.After {
-				fmt.Fprintf(&b, "%s-%d-%s\n", m.Path, m.Line+1+i, l)
+				fmt.Fprintf(&b, "%s-%d-%s\n", quotedName(m.Path), m.Line+1+i, l)
 			}
 			prev, end = m.Path, m.Line+len(m.After)
 		}
 		b.WriteByte('\n')
 	case len(r.Files) > 0:
 		for _, f := range r.Files {
-			fmt.Fprintf(&b, "%s:%d\n", f.Path, f.Count)
+			fmt.Fprintf(&b, "%s:%d\n", quotedName(f.Path), f.Count)
 		}
 		b.WriteByte('\n')
 	}
@@ -44,7 +44,7 @@ func (r searchFilesOut) ModelText() string {
 		unit = "matches"
 	}
 	if r.Total == 0 {
-		fmt.Fprintf(&b, "(no matches for %q in %s; %s searched)", r.Query, r.Path, tool.Plural(r.FilesSearched, "file"))
+		fmt.Fprintf(&b, "(no matches for %q in %s; %s searched)", r.Query, quotedName(r.Path), tool.Plural(r.FilesSearched, "file"))
 		return b.String()
 	}
 	fmt.Fprintf(&b, "(%d %s", r.Total, unit)
