@@ -157,10 +157,18 @@ func onlyOptions(args []string, allowed ...string) bool {
 // Sensitive says how argv destroys what a snapshot cannot bring back or publishes the project, or "": git push,
 // reset --hard, clean, checkout of paths or with --force, restore of the working tree, rebase, commit --amend,
 // branch -D, stash drop and clear, gc --prune, prune, reflog expire and delete, filter-branch, update-ref -d, any
-// git subcommand Rooted does not know (an alias could be any of these), and rm -r.
+// git subcommand Rooted does not know (an alias could be any of these), rm -r, find -exec or -delete, and code
+// written into the command for an interpreter (node -e, python3 -c, bash -c: see InlineCode), which could do any
+// of these.
 func Sensitive(argv []string) string {
 	if len(argv) == 0 {
 		return ""
+	}
+	if why := InlineCode(argv); why != "" {
+		return why
+	}
+	if why := findRuns(argv); why != "" {
+		return why
 	}
 	switch argv[0] {
 	case "rm":

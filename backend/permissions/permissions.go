@@ -5,7 +5,9 @@
 // Guarantees: a deny rule that matches wins over every allow rule; a command that destroys or publishes (git push,
 // reset --hard, clean, rm -r, ... see Sensitive) asks even under an allow rule for its program, unless a rule
 // names it (git push, rm -r) rather than just the program; a git subcommand Rooted does not know (an alias, a
-// new command) counts as one that destroys.
+// new command) counts as one that destroys, and so does code written into a command for an interpreter (node -e).
+// Neither "always allow" (Suggest) nor a grant for the session (ProgramGrant) is ever offered for an interpreter
+// or a program that runs others on its own: it would allow any code.
 //
 // Not guaranteed: rules say when to ask, not what a program can do once it runs; that is the sandbox's and the
 // allowlist's job (backend/shell).
@@ -13,6 +15,7 @@ package permissions
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -34,6 +37,9 @@ type Rule struct {
 	Action  Action `json:"action"`
 	Tool    string `json:"tool"`
 	Command string `json:"command,omitempty"`
+	// Domain, for web_fetch, is the host a rule covers (docs.python.org, or *.python.org for its subdomains);
+	// DecideDomain applies it.
+	Domain string `json:"domain,omitempty"`
 }
 
 // Decision is what applies to one call.
@@ -66,6 +72,9 @@ func Normalize(r Rule, split Splitter) (Rule, error) {
 		r.Tool = "exec_shell"
 	}
 	r.Command = strings.TrimSpace(r.Command)
+	if r.Tool == WebFetch || r.Domain != "" {
+		return normalizeDomain(r)
+	}
 	if r.Tool != "exec_shell" {
 		if r.Command != "" {
 			return r, fmt.Errorf("only exec_shell rules name a command (%s has none)", r.Tool)
@@ -108,7 +117,7 @@ func DecideTool(name string, rules []Rule) Decision {
 	var best Decision
 	for i := range rules {
 		r := &rules[i]
-		if r.Tool != name || r.Command != "" {
+		if r.Tool != name || r.Command != "" || r.Domain != "" {
 			continue
 		}
 		if best.Action == "" || rank(r.Action) > rank(best.Action) {
@@ -205,11 +214,16 @@ func hasPrefix(words, prefix []string) bool {
 
 // Suggest is the rule "always allow" offers for argv: the program and its subcommand (go test, npm run build,
 // git status), never a file or a flag, so the rule covers the same command with other arguments (but not with an
-// option that runs another program: RunsOther).
+// option that runs another program: RunsOther). For an interpreter it is the interpreter and its script (node
+// scripts/x.js), none for code written into the command (node -e); none for a program that runs others (env,
+// xargs, timeout): "allow node" would allow any code.
 func Suggest(argv []string) string {
 	words := Readings(argv)[0]
-	if len(words) == 0 {
+	if len(words) == 0 || slices.Contains(runners, path.Base(words[0])) {
 		return ""
+	}
+	if interpreter(words) != "" {
+		return suggestInterpreter(words)
 	}
 	n := 1
 	switch words[0] {
