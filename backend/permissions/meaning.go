@@ -100,7 +100,6 @@ var npmFlags = []string{
 // npmReadings are the forms of an npm command line: npm, the command, then the other words in order. One reading
 // when the command is certain; one per candidate word when an option before it may have taken a value.
 func npmReadings(argv []string) [][]string {
-	var before []string
 	uncertain := false
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
@@ -108,7 +107,6 @@ func npmReadings(argv []string) [][]string {
 			break
 		}
 		if strings.HasPrefix(a, "-") && a != "-" {
-			before = append(before, a)
 			if !strings.Contains(a, "=") && !slices.Contains(npmFlags, a) && !strings.HasPrefix(a, "--no-") {
 				uncertain = true
 			}
