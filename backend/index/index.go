@@ -161,7 +161,7 @@ func (x *Index) changed(e watch.Event) {
 	defer x.mu.Unlock()
 	x.epoch++
 	if e.Op&(watch.Create|watch.Remove|watch.Rename|watch.Rescan) != 0 {
-		clear(x.lists)
+		x.adjustLists(e)
 		x.dirs.clear() // a folder renamed or replaced: open it again by its path
 	}
 	if b, ok := x.content[e.Path]; ok {
@@ -262,7 +262,8 @@ type fileList struct {
 
 	// sorted: the names are in a sorted walk's path order, as they always should be; the candidate walk finds a
 	// folder's files and a changed file by binary search, and declines on a list that is not.
-	sorted bool
+	sorted   bool
+	adjusted int // changes made to it since it was walked (adjustLists)
 
 	mu sync.Mutex
 	t  *listTables // what the list knows of the latest trigram build (candidates.go); nil: none yet
