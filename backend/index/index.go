@@ -133,7 +133,7 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 	return x, nil
 }
 
-// Close stops watching and removes the trigram index.
+// Close stops watching; the trigram index stays on disk for the next opening of the project (saved.go).
 func (x *Index) Close() error {
 	x.dirs.clear()
 	x.tri.close()
