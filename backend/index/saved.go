@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,8 +63,8 @@ type nameTableData struct {
 }
 
 // listIdentities lists the files a trigram index covers (every file a search may read but ignored ones), each
-// with its identity now. The same walk gives the lists in memory of a search's files, hidden ones and not, which
-// the index keeps unless the tree changed meanwhile: the first search after a build or a reopening walks nothing.
+// with its identity now. The same walk gives the list in memory of a search's files, which the index keeps unless
+// the tree changed meanwhile: the first search after a build or a reopening walks nothing.
 func (x *Index) listIdentities() []listed {
 	var list []listed
 	x.mu.RLock()
@@ -88,18 +89,18 @@ func (x *Index) listIdentities() []listed {
 	if err != nil || !x.live() {
 		return list
 	}
-	all := make([]string, len(list))
+	// Only the list of a search's default files: one with hidden files too would cost as much again (at 460k
+	// files, 8 MiB of string headers), for searches that ask for them, which make their own when they come.
 	var shown []string
-	for i, f := range list {
-		all[i] = f.rel
+	for _, f := range list {
 		if !strings.HasPrefix(f.rel, ".") && !strings.Contains(f.rel, "/.") {
 			shown = append(shown, f.rel)
 		}
 	}
-	hidden, visible := newFileList(all), newFileList(shown)
+	visible := newFileList(slices.Clip(shown))
 	x.mu.Lock()
 	if x.epoch == epoch {
-		x.lists[listKey{hidden: true}], x.lists[listKey{}] = hidden, visible
+		x.lists[listKey{}] = visible
 	}
 	x.mu.Unlock()
 	return list
@@ -133,8 +134,19 @@ func (n *narrower) save() error {
 		dirty = append(dirty, rel)
 	}
 	covered, binary := n.covered, n.binary
-	m.CoveredIDs, m.BinaryIDs = append([]fileID(nil), n.coveredIDs...), append([]fileID(nil), n.binaryIDs...)
+	m.CoveredIDs, m.BinaryIDs = n.coveredIDs, n.binaryIDs
 	n.mu.Unlock()
+	// The identities are held in memory only from a build to its first save (at 460k files, 11 MiB): later saves
+	// take them from the manifest on disk, which is of the same build when it names the same files.
+	if m.CoveredIDs == nil {
+		old, err := n.readManifest()
+		if err != nil || old.Gen != m.Gen || len(old.CoveredIDs) != covered.Len() || len(old.BinaryIDs) != binary.Len() {
+			return err
+		}
+		m.CoveredIDs, m.BinaryIDs = old.CoveredIDs, old.BinaryIDs
+	} else {
+		m.CoveredIDs, m.BinaryIDs = slices.Clone(m.CoveredIDs), slices.Clone(m.BinaryIDs)
+	}
 	for _, rel := range dirty {
 		if i, ok := covered.find(rel); ok && i < len(m.CoveredIDs) {
 			m.CoveredIDs[i] = unknownID
@@ -160,7 +172,30 @@ func (n *narrower) save() error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), filepath.Join(n.dir, manifestName))
+	if err := os.Rename(tmp.Name(), filepath.Join(n.dir, manifestName)); err != nil {
+		return err
+	}
+	n.mu.Lock()
+	if n.gen == m.Gen {
+		n.coveredIDs, n.binaryIDs = nil, nil
+	}
+	n.mu.Unlock()
+	return nil
+}
+
+// readManifest reads the manifest on disk.
+func (n *narrower) readManifest() (manifest, error) {
+	var m manifest
+	f, err := os.Open(filepath.Join(n.dir, manifestName))
+	if err != nil {
+		return m, err
+	}
+	defer f.Close()
+	err = gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&m)
+	if err == nil && (m.Version != manifestVersion || len(m.Covered.Off) != len(m.CoveredIDs)+1 || len(m.Binary.Off) != len(m.BinaryIDs)+1) {
+		err = errors.New("manifest of another layout")
+	}
+	return m, err
 }
 
 // saved is an index found on disk at opening, not yet checked against the tree.
@@ -173,17 +208,9 @@ type saved struct {
 // load reads the manifest and opens its segments; nil when there is none, or it is not usable (then the folder is
 // emptied for a build).
 func (n *narrower) load() *saved {
-	f, err := os.Open(filepath.Join(n.dir, manifestName))
-	if err != nil {
-		os.RemoveAll(n.dir)
-		return nil
-	}
-	defer f.Close()
 	s := &saved{}
-	err = gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&s.m)
-	if err == nil && (s.m.Version != manifestVersion || len(s.m.Covered.Off) != len(s.m.CoveredIDs)+1 || len(s.m.Binary.Off) != len(s.m.BinaryIDs)+1) {
-		err = errors.New("manifest of another layout")
-	}
+	var err error
+	s.m, err = n.readManifest()
 	files := 0
 	for i := 0; err == nil && i < len(s.m.Segments); i++ {
 		p := filepath.Join(n.dir, filepath.Base(s.m.Segments[i]))
@@ -239,7 +266,7 @@ func (n *narrower) validate(s *saved, list func() []listed) {
 		changed[rel] = true
 	}
 	n.segs, n.segPaths, n.covered, n.binary, n.dirty, n.during = s.segs, s.paths, covered, binary, changed, nil
-	n.coveredIDs, n.binaryIDs = s.m.CoveredIDs, s.m.BinaryIDs
+	n.coveredIDs, n.binaryIDs = nil, nil // on disk: the next save reads them (those changed are noted as dirty)
 	n.gen = max(n.gen, s.m.Gen)
 	n.built++
 	n.stats = NarrowStats{Files: covered.Len(), Segments: len(s.segs), Ready: true, Reopened: true}
