@@ -71,6 +71,7 @@ func (x *Index) listIdentities() []listed {
 	epoch := x.epoch
 	x.mu.RUnlock()
 	now := time.Now()
+	var total int64 // the files' sizes: whether the build fills the text cache
 	// Each file is stat'ed from its folder's descriptor as the walk goes (a stat through the root resolves the
 	// path anew: 15 µs a file); a link, stat'ed through the root by the walk already, by what it points to.
 	err := x.disk.Walk(context.Background(), "", search.WalkOptions{IncludeHidden: true}, func(f search.File) bool {
@@ -82,10 +83,14 @@ func (x *Index) listIdentities() []listed {
 				id = got
 			}
 		}
+		total += max(id.Size, 0)
 		list = append(list, listed{f.Rel, racy(id, now)})
 		f.Release()
 		return true
 	})
+	x.mu.RLock()
+	x.noFill.Store(total > fillLimit*x.budget)
+	x.mu.RUnlock()
 	if err != nil || !x.live() {
 		return list
 	}

@@ -107,3 +107,29 @@ func TestReopenedIndexDamaged(t *testing.T) {
 		y.Close()
 	}
 }
+
+// The build fills the text cache only when the project's text is within fillLimit times the budget: past it the
+// cache would hold a few percent of the project for all of the budget in memory.
+func TestBuildFillsTheCacheOnlyWhenItHoldsEnough(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := range 200 {
+		files[fmt.Sprintf("f%03d.txt", i)] = fmt.Sprintf("%-99d\n", i) // 100 bytes each, 20,000 in all
+	}
+	r, dir := fixture(t, files)
+	for _, c := range []struct {
+		budget int64
+		fill   bool
+	}{{1 << 20, true}, {1000, false}} { // 1000: room for 10 files, a 20th of the text
+		x, err := NewIndex(r, dir, Options{CacheDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.SetBudget(c.budget)
+		waitNarrowed(t, x)
+		if cached, _, _ := x.Memory(); (cached > 0) != c.fill {
+			t.Errorf("budget %d for 20,000 bytes of text: %d bytes cached by the build", c.budget, cached)
+		}
+		x.Close()
+	}
+}
