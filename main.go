@@ -26,6 +26,7 @@ var assets embed.FS
 func main() {
 	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
 	shell.RunHelperIfAsked()
+	cli.AbsoluteHome()
 	gitexec.UseSandbox() // Rooted's own git runs in the sandbox too
 	args := os.Args[1:]
 	if len(args) > 0 && args[0] == "open" {

@@ -23,6 +23,8 @@ type Rule struct {
 	Action  string `json:"action"`
 	Tool    string `json:"tool"`
 	Command string `json:"command"`
+	// Domain is the host a web_fetch rule covers (docs.python.org, *.python.org).
+	Domain string `json:"domain,omitempty"`
 }
 
 // CallCheck is what a call would meet, found without running it.
@@ -38,15 +40,18 @@ type CallCheck struct {
 	Rule *Rule `json:"rule,omitempty"`
 	// Suggest is the command prefix "Always allow" would add (exec_shell).
 	Suggest string `json:"suggest"`
+	// Grant is the program "allow for this session" may cover (exec_shell); "" when a grant of the whole program
+	// would allow any code (an interpreter such as node or python3, or a program that runs others).
+	Grant string `json:"grant"`
 }
 
 // Check validates a call as the tool would before running it (schema, shell syntax, allowlist, deny rules, paths)
 // and says whether it may run without asking.
 func (p *Permissions) Check(name, args string) CallCheck {
 	r := p.deps.Check(p.registry, name, []byte(args))
-	out := CallCheck{Action: string(r.Decision.Action), Sensitive: r.Decision.Sensitive, ReadOnly: r.Decision.ReadOnly, Why: r.Decision.Why, Suggest: r.Suggest}
+	out := CallCheck{Action: string(r.Decision.Action), Sensitive: r.Decision.Sensitive, ReadOnly: r.Decision.ReadOnly, Why: r.Decision.Why, Suggest: r.Suggest, Grant: r.Grant}
 	if r.Decision.Rule != nil {
-		out.Rule = &Rule{Action: string(r.Decision.Rule.Action), Tool: r.Decision.Rule.Tool, Command: r.Decision.Rule.Command}
+		out.Rule = &Rule{Action: string(r.Decision.Rule.Action), Tool: r.Decision.Rule.Tool, Command: r.Decision.Rule.Command, Domain: r.Decision.Rule.Domain}
 	}
 	if r.Error != nil {
 		out.Error = string(r.Error.JSON())
@@ -131,7 +136,7 @@ func (p *Permissions) root() (string, error) {
 }
 
 func normalize(r Rule) (permissions.Rule, error) {
-	rule, err := permissions.Normalize(permissions.Rule{Action: permissions.Action(r.Action), Tool: r.Tool, Command: r.Command}, shell.Split)
+	rule, err := permissions.Normalize(permissions.Rule{Action: permissions.Action(r.Action), Tool: r.Tool, Command: r.Command, Domain: r.Domain}, shell.Split)
 	if err != nil {
 		return rule, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "rules", Message: err.Error()})
 	}
@@ -141,7 +146,7 @@ func normalize(r Rule) (permissions.Rule, error) {
 func toRules(rs []permissions.Rule) []Rule {
 	out := make([]Rule, len(rs))
 	for i, r := range rs {
-		out[i] = Rule{Action: string(r.Action), Tool: r.Tool, Command: r.Command}
+		out[i] = Rule{Action: string(r.Action), Tool: r.Tool, Command: r.Command, Domain: r.Domain}
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/tools"
 )
 
 // ToolSpec is a tool's description for the frontend and the model; InputSchema is JSON Schema text.
@@ -59,6 +60,9 @@ func (t *Tools) Run(callID, name, args string) (string, error) {
 		defer st.close()
 		ctx = tool.WithProgress(ctx, st.write)
 	}
+	// The window's agent asks the user before a call that needs it (a fetch from a new domain among them), so a
+	// call that reaches here was approved.
+	ctx = tools.ApprovedCall(ctx, name, []byte(args))
 	out, e := t.registry.Call(ctx, name, []byte(args))
 	if e != nil {
 		return "", reject(e)

@@ -33,7 +33,7 @@ func runCall(ctx context.Context, stdio IO, args []string) int {
 		return printError(stdio, terr)
 	}
 	defer s.Close()
-	out, terr := reg.Call(ctx, name, []byte(input))
+	res, terr := reg.CallForms(ctx, name, []byte(input))
 	if terr != nil {
 		if terr.Code == tool.CodeUnknownTool {
 			fmt.Fprintln(stdio.Stderr, "rooted call:", terr.Message)
@@ -42,7 +42,10 @@ func runCall(ctx context.Context, stdio IO, args []string) int {
 		}
 		return printError(stdio, terr)
 	}
-	return printJSON(stdio, out)
+	if _, _, ok := res.Image(); ok { // an image is described (type, size, dimensions), not dumped as base64
+		return printJSON(stdio, res.Structured())
+	}
+	return printJSON(stdio, res.JSON())
 }
 
 // printError writes a tool error's JSON to stdout, where scripts read results, and returns ExitToolError.

@@ -14,13 +14,16 @@ const MCPName = "rooted-mcp"
 type MCPFlags struct {
 	Root    string // the project root; "" lets the client's MCP roots choose it
 	Verbose bool   // log the server's activity to stderr
+	// MaxResultBytes caps every result's text (mcpserver.Options.MaxResultBytes): 0 by the client, -1 none.
+	MaxResultBytes int
 }
 
 // ParseMCP parses rooted mcp's arguments, for rooted (which checks them before it becomes the server) and for
 // rooted-mcp, so both read and report them alike. When ok is false, the command ends with exit code code.
 func ParseMCP(stdio IO, args []string) (f MCPFlags, code int, ok bool) {
-	fs := newFlagSet("mcp", stdio, "[--root DIR] [--verbose]")
+	fs := newFlagSet("mcp", stdio, "[--root DIR] [--verbose] [--max-result-bytes N]")
 	fs.StringVar(&f.Root, "root", "", "project root (default: the client's MCP roots choose it)")
+	fs.IntVar(&f.MaxResultBytes, "max-result-bytes", 0, "cap every result's text at N bytes (default: by the client's name, else 40000; -1: no cap)")
 	fs.BoolVar(&f.Verbose, "verbose", false, "log the server's activity to stderr")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {

@@ -21,7 +21,7 @@ func BenchmarkMCPReadFile(b *testing.B) {
 	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
 	b.Setenv("XDG_CACHE_HOME", b.TempDir())
 	os.WriteFile(filepath.Join(dir, "a.go"), []byte(strings.Repeat("package main // some Go code\n", 350)), 0o644)
-	s, err := New(Options{Root: dir})
+	s, err := New(Options{Root: dir, MaxResultBytes: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func BenchmarkStartToInitialize(b *testing.B) {
 	}
 	initialize := []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}` + "\n")
 	for b.Loop() {
-		s, err := New(Options{Root: dir})
+		s, err := New(Options{Root: dir, MaxResultBytes: -1})
 		if err != nil {
 			b.Fatal(err)
 		}

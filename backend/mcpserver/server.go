@@ -50,6 +50,9 @@ type Options struct {
 	Version string
 	// Logger receives what the server has to say (stderr for stdio; never stdout, which is the protocol's).
 	Logger *slog.Logger
+	// MaxResultBytes caps every result's text block: 0 takes the cap from the client's name (budgets), a negative
+	// value sends results whole.
+	MaxResultBytes int
 
 	// prepare stands in for the tools' Prepare in tests.
 	prepare func(session.Info)
@@ -63,6 +66,7 @@ type Server struct {
 	registry *tool.Registry
 	fixed    bool
 	log      *slog.Logger
+	maxBytes int
 
 	mu      sync.Mutex
 	rootErr string        // why no project is open, for the no_project message
@@ -82,7 +86,7 @@ func New(opt Options) (*Server, error) {
 	}
 	// As in the window: a watcher keeps the index, the snapshots' staging and the stale-file check current.
 	deps := tools.UserDeps(session.New(), true)
-	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, deps: deps, fixed: opt.Root != "", log: log, texts: newTexts()}
+	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, deps: deps, fixed: opt.Root != "", log: log, texts: newTexts(), maxBytes: opt.MaxResultBytes}
 	s.prepare = opt.prepare
 	if s.prepare == nil {
 		s.prepare = s.prepareProject
@@ -106,6 +110,12 @@ func New(opt Options) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rooted", Title: "Rooted", Version: version}, &mcp.ServerOptions{
 		Instructions: "Rooted's tools work inside one project folder and cannot reach outside it. Paths are relative to the working directory (get_working_directory). Failures are results with isError and a JSON error with a stable code.",
 		Logger:       log,
+		// Tools only, and a list that never changes within a binary: no logging (deprecated by SEP-2577, and the
+		// SDK's default), no list-changed notifications, and lists a client may cache.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+			c.TTLMs, c.CacheScope = listTTL, "public"
+		},
 		// Asking the client for its roots from inside a notification handler would wait on the very connection the
 		// handler holds up: ask from a goroutine.
 		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) { go s.followRoots(req.Session) },
@@ -121,12 +131,14 @@ func New(opt Options) (*Server, error) {
 // toMCP is a registry spec as an MCP tool: the same schema and description, and the annotations the spec
 // declares. Only exec_shell reaches beyond the project (a program may use the network unless the project's
 // settings forbid it); every other tool is closed-world.
+//
+// It has no outputSchema: a client that sees one expects structuredContent, and the clients most used give their
+// model structuredContent in place of the text block (clients.go).
 func toMCP(spec tool.Spec) *mcp.Tool {
 	destructive := spec.Destructive
 	open := spec.Name == "exec_shell"
 	return &mcp.Tool{
 		Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: spec.InputSchema,
-		OutputSchema: spec.OutputSchema,
 		Annotations: &mcp.ToolAnnotations{
 			Title: spec.Title, ReadOnlyHint: spec.ReadOnly, DestructiveHint: &destructive,
 			IdempotentHint: spec.Idempotent, OpenWorldHint: &open,
@@ -136,9 +148,10 @@ func toMCP(spec tool.Spec) *mcp.Tool {
 
 func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if _, err := s.session.Info(); err != nil && !s.fixed {
+		if _, err := s.session.Info(); err != nil && !s.fixed && declaresRoots(req.ClientCapabilities()) {
 			// No root yet: ask the client for its roots (SEP-2322's input requests; the SDK turns them into a
 			// roots/list call for clients on older protocol versions) and take the answer on the retried call.
+			// A client that declared no roots is never asked (the specification says it MUST NOT be).
 			//lint:ignore SA1019 roots are kept for today's clients through SEP-2577's deprecation window (package doc)
 			roots, ok := req.Params.InputResponses[rootsInput].(*mcp.ListRootsResult)
 			if !ok {
@@ -163,6 +176,7 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 		if len(args) == 0 {
 			args = json.RawMessage("{}")
 		}
+		args = dropInjected(args, func(field string) bool { return s.declares(name, field) })
 		// A command's output goes to the client as progress notifications when it asked for them.
 		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 			var mu sync.Mutex
@@ -175,20 +189,34 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 				_ = req.Session.NotifyProgress(ctx, p)
 			})
 		}
-		if e := s.deps.Denied(name); e != nil { // the user's deny rules hold here too
-			return failure(e), nil
+		if name == "exec_shell" { // what the window would ask about, the client's user is asked about (approve.go)
+			if ask, e := s.approval(req, args); e != nil {
+				return failure(e), nil
+			} else if ask != nil {
+				return ask, nil
+			}
+		}
+		if name == "web_fetch" { // the first fetch from a domain asks, as in the window (webfetch.go)
+			var ask *mcp.CallToolResult
+			var e *tool.Error
+			if ctx, ask, e = s.fetchApproval(ctx, req, args); e != nil {
+				return failure(e), nil
+			} else if ask != nil {
+				return ask, nil
+			}
 		}
 		res, e := s.registry.CallForms(ctx, name, args)
 		if e != nil {
 			return failure(e), nil
 		}
-		// The text block is what a model reads; structuredContent is the result's fields, declared by the tool's
-		// outputSchema, without those the text carries whole (a file's content is sent once, not twice). A large
-		// text block is encoded once, on its way out (splice.go).
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{s.texts.content(res.Text())},
-			StructuredContent: res.Structured(),
-		}, nil
+		// The text block is what a model reads, within the client's cap; the fields are in _meta, for programs,
+		// without those the text carries whole (a file's content is sent once, not twice). A large text block is
+		// encoded once, on its way out (splice.go).
+		content := []mcp.Content{s.texts.content(budgetFor(req.ClientInfo(), s.maxBytes).text(res))}
+		if media, data, ok := res.Image(); ok { // read_file of an image: the image itself, after the line saying what it is
+			content = append(content, &mcp.ImageContent{Data: data, MIMEType: media})
+		}
+		return &mcp.CallToolResult{Content: content, Meta: mcp.Meta{ResultMeta: res.Structured()}}, nil
 	}
 }
 
@@ -275,6 +303,25 @@ func (s *Server) followRoots(ss *mcp.ServerSession) {
 }
 
 const rootsInput = "roots"
+
+// listTTL is how long a client may keep the tool list: it changes only with the binary, so a day.
+const listTTL = 24 * 60 * 60 * 1000
+
+// declaresRoots reports whether a client declared the roots capability.
+func declaresRoots(c *mcp.ClientCapabilities) bool {
+	//lint:ignore SA1019 roots are kept for today's clients through SEP-2577's deprecation window (package doc)
+	return c != nil && (c.RootsV2 != nil || c.Roots.ListChanged)
+}
+
+// declares reports whether the named tool's input schema has field.
+func (s *Server) declares(name, field string) bool {
+	t, ok := s.registry.Lookup(name)
+	if !ok {
+		return false
+	}
+	_, ok = t.Spec().InputSchema.Properties[field]
+	return ok
+}
 
 // useRoots opens the first file:// root.
 //

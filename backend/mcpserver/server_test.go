@@ -59,24 +59,24 @@ func connect(t *testing.T, s *Server, roots ...string) *mcp.ClientSession {
 	return cs
 }
 
-// call runs a tool and returns its result and fields: structuredContent for a success, {"error": {...}} from
-// _meta for a failure, and under "text" the text block.
+// call runs a tool and returns its result and fields: _meta's result fields for a success, {"error": {...}} from
+// _meta for a failure, and under "text" the text block. No result has structuredContent (clients.go).
 func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (*mcp.CallToolResult, map[string]any) {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s: protocol error %v", name, err)
 	}
+	if res.StructuredContent != nil {
+		t.Errorf("%s: structuredContent %v: Claude Code and Codex would show the model that instead of the text", name, res.StructuredContent)
+	}
 	m := map[string]any{}
 	if res.IsError {
-		if res.StructuredContent != nil {
-			t.Errorf("%s: a failure with structuredContent, which cannot match the output schema: %v", name, res.StructuredContent)
-		}
 		m["error"] = res.Meta[ErrorMeta]
 	} else {
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatalf("%s: structuredContent is not an object: %s", name, b)
+		b, _ := json.Marshal(res.Meta[ResultMeta])
+		if err := json.Unmarshal(b, &m); err != nil || m == nil {
+			t.Fatalf("%s: _meta's result is not an object: %s", name, b)
 		}
 	}
 	m["text"] = res.Content[0].(*mcp.TextContent).Text
@@ -319,5 +319,45 @@ func TestInitializeDoesNotWaitForPrepare(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "new.txt")); err != nil || string(b) != "x" {
 		t.Errorf("new.txt: %q %v", b, err)
+	}
+}
+
+// A change made as the server starts (before its first snapshot is done) never reaches the snapshot that records the
+// project as it was opened: restoring "Project opened" undoes it.
+func TestChangeAtStartIsNotInProjectOpened(t *testing.T) {
+	dir := project(t)
+	s, err := New(Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, s)
+	call(t, cs, "read_file", map[string]any{"path": "src/main.go"})
+	if res, got := call(t, cs, "write_file", map[string]any{"path": "src/main.go", "content": "changed\n"}); res.IsError {
+		t.Fatalf("write at start: %v", got)
+	}
+	var opened string
+	for deadline := time.Now().Add(time.Minute); opened == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		// The log names it even when it is the snapshot before it, unchanged.
+		_, got := call(t, cs, "list_snapshots", map[string]any{"log": true})
+		for _, line := range strings.Split(got["text"].(string), "\n") {
+			var log []struct{ ID, Reason string }
+			if list, ok := strings.CutPrefix(line, "log: "); ok && json.Unmarshal([]byte(list), &log) == nil {
+				for _, e := range log {
+					if strings.HasPrefix(e.Reason, "Project opened") {
+						opened = e.ID
+					}
+				}
+			}
+		}
+	}
+	if opened == "" {
+		_, got := call(t, cs, "list_snapshots", map[string]any{"log": true})
+		t.Fatalf("no Project opened snapshot within a minute: %s", got["text"])
+	}
+	if res, got := call(t, cs, "restore_snapshot", map[string]any{"id": opened}); res.IsError {
+		t.Fatalf("restore %s: %v", opened, got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "src", "main.go")); !strings.Contains(string(b), "hello") {
+		t.Errorf("after restoring Project opened: %q", b)
 	}
 }

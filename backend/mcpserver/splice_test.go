@@ -15,7 +15,7 @@ import (
 // another placeholder. Nothing is left held once the responses are written.
 func TestLargeTextBlockReachesTheClientWhole(t *testing.T) {
 	dir := project(t)
-	s, err := New(Options{Root: dir})
+	s, err := New(Options{Root: dir, MaxResultBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

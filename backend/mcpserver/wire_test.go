@@ -54,9 +54,18 @@ type stdio struct {
 
 func startStdio(tb testing.TB, dir string) *stdio {
 	tb.Helper()
+	c := serveStdio(tb, Options{Root: dir, MaxResultBytes: -1})
+	c.roundTrip(tb, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"wire","version":"1"}}}`)
+	c.send(tb, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return c
+}
+
+// serveStdio is a server with opt behind the stdio transport, spoken to over pipes, not yet initialized.
+func serveStdio(tb testing.TB, opt Options) *stdio {
+	tb.Helper()
 	tb.Setenv("XDG_CONFIG_HOME", tb.TempDir())
 	tb.Setenv("XDG_CACHE_HOME", tb.TempDir())
-	s, err := New(Options{Root: dir})
+	s, err := New(opt)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -74,10 +83,7 @@ func startStdio(tb testing.TB, dir string) *stdio {
 		<-done
 		s.Close()
 	})
-	c := &stdio{in: inW, out: bufio.NewReaderSize(outR, 4<<20)}
-	c.roundTrip(tb, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"wire","version":"1"}}}`)
-	c.send(tb, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	return c
+	return &stdio{in: inW, out: bufio.NewReaderSize(outR, 4<<20)}
 }
 
 func (c *stdio) send(tb testing.TB, frame string) {

@@ -136,8 +136,8 @@ func TestSuggest(t *testing.T) {
 		{"ls -la", "ls"},
 		{"rm -rf build", "rm -r"},
 		{"cargo build --release", "cargo build"},
-		{"node scripts/x.js", "node"},
-		{"python3 -m pytest", "python3"},
+		{"node scripts/x.js", "node scripts/x.js"},
+		{"python3 -m pytest", "python3 -m pytest"},
 		{"npx 'my tool' x", "npx 'my tool'"},
 	} {
 		if got := Suggest(words(t, c.command)); got != c.want {
@@ -174,5 +174,44 @@ func TestNormalize(t *testing.T) {
 	}
 	if got := Join([]string{"npx", "my tool", "it's"}); got != `npx 'my tool' 'it'\''s'` {
 		t.Errorf("Join: %s", got)
+	}
+}
+
+// A web_fetch rule covers its domain (or, with *., its subdomains) and nothing else; deny wins; a domain rule
+// never decides a call of the tool as a whole, and a malformed domain is refused.
+func TestDecideDomain(t *testing.T) {
+	rules := []Rule{
+		{Action: Allow, Tool: WebFetch, Domain: "docs.python.org"},
+		{Action: Allow, Tool: WebFetch, Domain: "*.go.dev"},
+		{Action: Deny, Tool: WebFetch, Domain: "bad.go.dev"},
+	}
+	for host, want := range map[string]Action{
+		"docs.python.org": Allow, "python.org": "", "evil-docs.python.org": "", "docs.python.org.evil.com": "",
+		"pkg.go.dev": Allow, "go.dev": "", "bad.go.dev": Deny, "x.bad.go.dev": Allow,
+	} {
+		if got := DecideDomain(host, rules).Action; got != want {
+			t.Errorf("DecideDomain(%s) = %q, want %q", host, got, want)
+		}
+	}
+	if d := DecideTool(WebFetch, rules); d.Action != "" {
+		t.Errorf("a domain rule decided the whole tool: %+v", d)
+	}
+	if d := DecideDomain("any.example", append(rules, Rule{Action: Deny, Tool: WebFetch})); d.Action != Deny {
+		t.Errorf("deny web_fetch does not cover every domain: %+v", d)
+	}
+	for _, r := range []Rule{
+		{Action: Allow, Tool: WebFetch},
+		{Action: Allow, Tool: WebFetch, Domain: "https://docs.python.org/"},
+		{Action: Allow, Tool: WebFetch, Domain: "docs.python.org:443"},
+		{Action: Allow, Tool: WebFetch, Domain: "*"},
+		{Action: Allow, Tool: WebFetch, Domain: "com"},
+		{Action: Allow, Tool: "exec_shell", Domain: "docs.python.org"},
+	} {
+		if got, err := Normalize(r, nil); err == nil {
+			t.Errorf("Normalize(%+v) accepted: %+v", r, got)
+		}
+	}
+	if got, err := Normalize(Rule{Action: Allow, Tool: " web_fetch ", Domain: " Docs.Python.org. "}, nil); err != nil || got.Domain != "docs.python.org" {
+		t.Errorf("Normalize: %+v %v", got, err)
 	}
 }

@@ -2,6 +2,8 @@ package shell
 
 import (
 	"regexp"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -20,4 +22,49 @@ func NetworkHint(res Result, p Policy) string {
 		return ""
 	}
 	return "this project's commands have no network access (the default, so that nothing the agent runs can send the project or your files anywhere); if the command needs it (installing packages, fetching modules), ask the user to turn on \"Commands may use the network\" in Settings for this project"
+}
+
+// deniedFailure matches what programs print when the system refused them a file: the sandbox answers a read or
+// write outside its lists with EACCES (or EROFS and EPERM from some tools).
+var deniedFailure = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(permission denied|operation not permitted|read-only file system|EACCES|EPERM|EROFS)`)
+})
+
+// deniedPath finds the absolute paths on the lines that say a file was refused.
+var deniedPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s'"(])(/[^\s'":)]+)`) })
+
+// SandboxHint explains a failed command that looks like the sandbox refused it a file: the paths it names that lie
+// outside what the command may write (or read), and how the user can grant a folder. The sandbox's lists are in the
+// result for programs; a model gets them only here, when they explain a failure.
+func SandboxHint(res Result, p Policy) string {
+	if !res.Sandbox.Active || res.ExitCode == 0 && !res.TimedOut {
+		return ""
+	}
+	var outside []string
+	for _, out := range []string{res.Stderr, res.Stdout} {
+		for line := range strings.SplitSeq(out, "\n") {
+			if !deniedFailure().MatchString(line) || offlineFailure().MatchString(line) {
+				continue
+			}
+			for _, m := range deniedPath().FindAllStringSubmatch(line, 4) {
+				if q := m[1]; !under(q, p.Writable) && len(outside) < 3 && !slices.Contains(outside, q) {
+					outside = append(outside, q)
+				}
+			}
+		}
+	}
+	if len(outside) == 0 {
+		return ""
+	}
+	return "the sandbox may have refused " + strings.Join(outside, ", ") + ": commands here write only in the project, their temporary folder and the toolchains' caches, and read the system, the toolchains and the project, not the rest of the home folder; if the command needs a folder, ask the user to add it in Settings for this project (readable or writable folders)"
+}
+
+// under reports whether path p is one of dirs or inside one.
+func under(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path"
 	"slices"
 	"strings"
@@ -28,6 +29,7 @@ func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
 	o := gitobj.New(r.dir)
 	defer o.Close()
 	root := &editNode{}
+	before := time.Now()
 	var kept []string
 	for _, p := range paths {
 		p = path.Clean(p)
@@ -48,6 +50,12 @@ func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
 		kept = append(kept, p)
 		if !c.gone {
 			root.at(parts).leaf = c
+		}
+		if _, ok := r.opened[p]; !ok {
+			if r.opened == nil {
+				r.opened = map[string]openedAs{}
+			}
+			r.opened[p] = openedAs{c, before}
 		}
 	}
 	if len(kept) == 0 {
@@ -75,6 +83,45 @@ func (r *Repo) takePartial(reason string, paths []string) (Snapshot, error) {
 		r.rehash[p] = true
 	}
 	return Snapshot{ID: id, Time: now, Reason: reason, Files: len(kept), Paths: kept}, nil
+}
+
+// openedAs is what a path was before its first edit during a scan, and when that was.
+type openedAs struct {
+	was *change
+	at  time.Time
+}
+
+// openedTree is tree, as a scan that began at start found the project, with each path edited since start (a
+// partial snapshot recorded it) as it was before its first edit: the snapshot a scan takes says what the project
+// was when the scan began (the first snapshot's "Project opened"), not what an edit during it made. Entries from
+// before start, and every entry once read, are dropped. When nothing was edited, or the tree cannot be rewritten
+// (a nested repository's pointer, which only a scan reads), it is tree. r.mu is held.
+func (r *Repo) openedTree(tree string, start time.Time) string {
+	r.partial.Lock()
+	opened := r.opened
+	r.opened = nil
+	r.partial.Unlock()
+	root := &editNode{}
+	n := 0
+	for p, o := range opened {
+		if !o.at.Before(start) {
+			root.at(strings.Split(p, "/")).leaf = o.was
+			n++
+		}
+	}
+	sha, err := gitobj.Hex(tree)
+	if n == 0 || err != nil {
+		return tree
+	}
+	d := &deriver{fsys: r.fsys, objs: r.objs}
+	out, empty, err := d.apply(sha, true, root)
+	if err != nil || empty {
+		if err != nil {
+			slog.Warn("snapshot: the paths edited during the scan are recorded as edited", "root", r.root, "err", err)
+		}
+		return tree
+	}
+	return hex.EncodeToString(out[:])
 }
 
 // writeTree writes the tree that holds just n's files, and returns its name (the empty tree when none).

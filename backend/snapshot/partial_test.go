@@ -164,11 +164,13 @@ func TestFirstSnapshotPause(t *testing.T) {
 		s, err := p.repo.TakeFor(ctx, "Backup before command", nil)
 		backup <- result{s, err}
 	}()
+	var cmd Snapshot
 	select {
 	case r := <-backup:
 		if r.err != nil || r.snap.Paths != nil {
 			t.Fatalf("a command's backup during the pause: %+v %v", r.snap, r.err)
 		}
+		cmd = r.snap
 	case <-time.After(time.Minute):
 		t.Fatal("a command's backup waited for the pause to run out")
 	}
@@ -178,9 +180,16 @@ func TestFirstSnapshotPause(t *testing.T) {
 	if p.repo.scanning.Load() {
 		t.Error("still scanning after the first snapshot")
 	}
-	// The first snapshot was taken after the edit, so it holds the edited a.txt; the partial one the earlier text.
+	// The first snapshot scanned after the edit, yet it holds the project as it was opened: a.txt before the edit
+	// (as the partial snapshot does), the other files as they are. The command's backup holds the edit.
 	if d, _ := p.repo.Diff(ctx, edit.ID, "a.txt"); !strings.Contains(d, "-a before") {
 		t.Errorf("the partial snapshot lost a.txt's text before the edit:\n%s", d)
+	}
+	if d, _ := p.repo.Diff(ctx, firstSnap.ID, ""); !strings.Contains(d, "-a before") || !strings.Contains(d, "+a after") || strings.Contains(d, "b.txt") {
+		t.Errorf("Project opened holds the edit made after it began:\n%s", d)
+	}
+	if d, _ := p.repo.Diff(ctx, cmd.ID, ""); d != "" {
+		t.Errorf("the command's backup is not the project as it is now:\n%s", d)
 	}
 
 	// Stopping the project during the pause ends it without a snapshot.

@@ -84,6 +84,11 @@ type Repo struct {
 
 	partial sync.Mutex      // partial snapshots, which run beside a full operation (partial.go)
 	rehash  map[string]bool // guarded by partial: paths edited during a scan, which may have staged them first
+	// opened is, for each path a partial snapshot recorded, what it was before its first such edit and when that
+	// was (guarded by partial): the scan that ran meanwhile records it so (openedTree), as the project was when the
+	// scan began, not as the edit left it.
+	opened   map[string]openedAs
+	scanFrom time.Time // guarded by mu: when the pause before a scan began (TakeAfter), else zero
 
 	blockMu  sync.Mutex      // the named pipes git would block on (special.go)
 	blocking map[string]bool // guarded by blockMu

@@ -77,6 +77,7 @@ func (r *Repo) TakeAfter(ctx context.Context, pause time.Duration, reason string
 	defer r.release()
 	r.scanning.Store(true)
 	defer r.scanning.Store(false)
+	r.scanFrom = time.Now()
 	t := time.NewTimer(pause)
 	defer t.Stop()
 	select {
@@ -101,6 +102,11 @@ func (r *Repo) derivable() bool {
 
 // takeLocked takes a full snapshot; r.mu is held.
 func (r *Repo) takeLocked(ctx context.Context, reason string) (Snapshot, error) {
+	start := r.scanFrom
+	r.scanFrom = time.Time{}
+	if start.IsZero() {
+		start = time.Now()
+	}
 	if !r.primed || !r.track {
 		r.scanning.Store(true) // before anything that may take a while, edits meanwhile need not wait
 		defer r.scanning.Store(false)
@@ -118,7 +124,14 @@ func (r *Repo) takeLocked(ctx context.Context, reason string) (Snapshot, error) 
 	if err != nil {
 		slog.Warn("snapshot: the project's refs were not recorded", "root", r.root, "err", err)
 	}
-	return r.record(ctx, tree, hist, reason, files)
+	opened := r.openedTree(tree, start)
+	snap, err := r.record(ctx, opened, hist, reason, files)
+	if err == nil && opened != tree {
+		// The next snapshot compares with what is on disk, and must be a commit of its own: the one just made
+		// holds some paths as they were before edits that have since landed.
+		r.last, r.lastTre = Snapshot{}, tree
+	}
+	return snap, err
 }
 
 // record commits tree as a snapshot, with hist (the project's refs, history.go) as its parent, unless both are the

@@ -23,6 +23,9 @@ const (
 	CodeUnknownTool      = "unknown_tool"
 	CodeNotAllowed       = "command_not_allowed"
 	CodeBackupFailed     = "backup_failed"
+	CodeUnsupportedMedia = "unsupported_media"
+	CodeFetchFailed      = "fetch_failed"
+	CodeNoUser           = "no_user" // a tool that needs a person to answer, called where there is none
 	CodeInternal         = "internal"
 )
 

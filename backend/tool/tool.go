@@ -42,6 +42,8 @@ type Spec struct {
 	Examples []json.RawMessage `json:"examples,omitempty"`
 	// TextCarries are the result fields its text form carries whole (Def.TextCarries).
 	TextCarries []string `json:"text_carries,omitempty"`
+	// Narrow says how to ask for less when a client's cap cuts the text form (Def.Narrow).
+	Narrow string `json:"-"`
 }
 
 // Def is what a tool author writes; New fills in the schema.
@@ -53,6 +55,9 @@ type Def struct {
 	// TextCarries names the result's top-level fields that its text form carries whole (read_file's content): where
 	// a client receives both forms (MCP), the structured one leaves them out rather than send them twice.
 	TextCarries []string
+	// Narrow is what the closing line of a text form cut to a client's cap advises ("pass path to diff one
+	// file"), for a result that does not cut itself (Fitter).
+	Narrow string
 }
 
 // Tool is a declared tool, ready to run.
@@ -64,7 +69,9 @@ type Tool struct {
 	schema   func() *jsonschema.Schema
 	resolved func() *jsonschema.Resolved
 	output   func() *jsonschema.Schema
-	run      func(ctx context.Context, raw []byte) (any, error)
+	// lists are the top-level fields of type StringList, which take a single string too.
+	lists []string
+	run   func(ctx context.Context, raw []byte) (any, error)
 	// decode reads a result back from its JSON, for the text form of a result the window holds.
 	decode func(raw []byte) (any, error)
 }
@@ -89,6 +96,7 @@ func New[In, Out any](d Def, fn func(ctx context.Context, in In) (Out, error)) *
 			panic(fmt.Sprintf("tool %s: schema: %v", d.Name, err))
 		}
 		applyConstraints(reflect.TypeFor[In](), schema)
+		dropNullTypes(schema)
 		return schema
 	})
 	resolved := sync.OnceValue(func() *jsonschema.Resolved {
@@ -114,9 +122,10 @@ func New[In, Out any](d Def, fn func(ctx context.Context, in In) (Out, error)) *
 		spec: Spec{
 			Name: d.Name, Title: d.Title, Description: strings.TrimSpace(d.Description),
 			ReadOnly: d.ReadOnly, Destructive: d.Destructive, Idempotent: d.Idempotent || d.ReadOnly,
-			Examples: examples, TextCarries: d.TextCarries,
+			Examples: examples, TextCarries: d.TextCarries, Narrow: d.Narrow,
 		},
 		output:   output,
+		lists:    stringListFields(reflect.TypeFor[In]()),
 		schema:   schema,
 		resolved: resolved,
 		run: func(ctx context.Context, raw []byte) (any, error) {
@@ -147,6 +156,12 @@ func (t *Tool) Validate(raw []byte) ([]byte, *Error) {
 	if !ok {
 		return nil, Errorf(CodeInvalidArgument, "arguments must be a JSON object, got %s", describe(v))
 	}
+	for _, name := range t.lists {
+		if one, ok := obj[name].(string); ok {
+			obj[name] = []any{one} // as StringList decodes it
+		}
+	}
+	dropNulls(obj)
 	if e := checkFields(t.schema(), obj); e != nil {
 		return nil, e
 	}
@@ -154,6 +169,62 @@ func (t *Tool) Validate(raw []byte) ([]byte, *Error) {
 		return nil, Errorf(CodeInvalidArgument, "arguments do not match the schema of %s: %v", t.spec.Name, err)
 	}
 	return raw, nil
+}
+
+// dropNullTypes makes each ["null", T] that inference gives an optional pointer or slice field plain T: a type
+// array makes Ajv's strict mode (Gemini CLI, Qwen Code) warn at every start, and an absent field already says what
+// null would. Validate drops null fields, so a null from a model is still taken as absent.
+func dropNullTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && slices.Contains(s.Types, "null") {
+		s.Type = s.Types[0]
+		if s.Type == "null" {
+			s.Type = s.Types[1]
+		}
+		s.Types = nil
+	}
+	for _, p := range s.Properties {
+		dropNullTypes(p)
+	}
+	dropNullTypes(s.Items)
+}
+
+// dropNulls removes the null fields of obj and of the objects in it, as absent ones.
+func dropNulls(obj map[string]any) {
+	for k, v := range obj {
+		switch v := v.(type) {
+		case nil:
+			delete(obj, k)
+		case map[string]any:
+			dropNulls(v)
+		case []any:
+			for _, item := range v {
+				if m, ok := item.(map[string]any); ok {
+					dropNulls(m)
+				}
+			}
+		}
+	}
+}
+
+// stringListFields names t's top-level fields of type StringList.
+func stringListFields(t reflect.Type) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var names []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Type == reflect.TypeFor[StringList]() && name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	return names
 }
 
 // applyConstraints copies `tool:"..."` constraints into the schema so the model sees them and validation enforces them.

@@ -25,6 +25,7 @@ type diffSnapshotOut struct {
 func diffSnapshot(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "diff_snapshot", Title: "Diff against snapshot", Description: diffSnapshotDoc, ReadOnly: true, TextCarries: []string{"diff"},
+		Narrow:   "pass path to see one file's diff",
 		Examples: []string{`{"id": "3f2a9c1b"}`, `{"id": "3f2a9c1b", "path": "src/main.go"}`},
 	}, func(ctx context.Context, in diffSnapshotIn) (diffSnapshotOut, error) {
 		repo, err := d.repo()

@@ -39,6 +39,7 @@ func (d Deps) runCommand(ctx context.Context, in execShellIn, c execCheck, backu
 	if ctx.Value(foregroundKey{}) != nil {
 		after = 0
 	}
+	c.timeout = c.timeoutWith(after, d.Jobs != nil)
 	if in.Background && d.Jobs == nil {
 		return execShellOut{}, &tool.Error{Code: tool.CodeInvalidArgument, Field: "background", Message: "background commands need a session that stays (the window or the MCP server); this one ends with the call. Nothing was run"}
 	}

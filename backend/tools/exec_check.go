@@ -17,6 +17,9 @@ type execCheck struct {
 	info    session.Info
 	proj    settings.Project
 	timeout time.Duration
+	// chosen is whether the call gave timeout_ms; without it a command that can move to the background does so
+	// rather than being stopped.
+	chosen bool
 }
 
 // checkExec checks a command without running it: its words (no shell syntax), the allowlist, the project's deny
@@ -86,7 +89,18 @@ func (d Deps) checkExec(in execShellIn) (execCheck, error) {
 			Message: fmt.Sprintf("timeout_ms must be at most %d (this project's maximum)", max.Milliseconds()),
 		}
 	}
-	return execCheck{argv: argv, info: info, proj: proj, timeout: timeout}, nil
+	return execCheck{argv: argv, info: info, proj: proj, timeout: timeout, chosen: in.TimeoutMS > 0}, nil
+}
+
+// timeoutWith is the command's timeout where commands still running after after move to the background (0:
+// never), in a session that has jobs or not. A timeout the call chose holds; the default is for one-shot calls,
+// which cannot move a command to the background: where it can move, it moves there instead of being stopped (a cold
+// first go test takes longer than 30 s), and only the project's maximum stops it before.
+func (c execCheck) timeoutWith(after time.Duration, jobs bool) time.Duration {
+	if c.chosen || !jobs || after <= 0 {
+		return c.timeout
+	}
+	return c.proj.MaxTimeout()
 }
 
 // ruleText is a rule as Settings shows it.

@@ -27,6 +27,7 @@ type findFilesOut struct {
 func findFiles(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "find_files", Title: "Find files", Description: findFilesDoc, ReadOnly: true,
+		TextCarries: []string{"files"}, Narrow: "a narrower pattern or path finds fewer",
 		Examples: []string{`{"glob": "*.go"}`, `{"glob": ["src/**/*.ts", "!**/*.d.ts"], "limit": 20}`},
 	}, func(ctx context.Context, in findFilesIn) (findFilesOut, error) {
 		if len(in.Glob) == 0 {

@@ -22,13 +22,14 @@ type jobOutputIn struct {
 func jobOutput(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "job_output", Title: "Background job output", Description: jobOutputDoc, ReadOnly: true,
-		Examples: []string{`{"id": "job-1"}`, `{"id": "job-1", "since": 2048, "wait_ms": 5000}`},
-	}, func(ctx context.Context, in jobOutputIn) (jobs.Output, error) {
+		TextCarries: []string{"output"},
+		Examples:    []string{`{"id": "job-1"}`, `{"id": "job-1", "since": 2048, "wait_ms": 5000}`},
+	}, func(ctx context.Context, in jobOutputIn) (jobOutputOut, error) {
 		j, err := d.job(in.ID)
 		if err != nil {
-			return jobs.Output{}, err
+			return jobOutputOut{}, err
 		}
-		return j.Read(ctx, in.Since, time.Duration(in.WaitMS)*time.Millisecond), nil
+		return jobOutputOut(j.Read(ctx, in.Since, time.Duration(in.WaitMS)*time.Millisecond)), nil
 	})
 }
 

@@ -30,6 +30,7 @@ func listDirectory(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "list_directory", Title: "List directory", Description: listDirectoryDoc,
 		ReadOnly: true, Examples: []string{`{"path": "src"}`, `{}`, `{"path": ".", "limit": 50}`},
+		TextCarries: []string{"entries"}, Narrow: "list a subfolder, or find_files with a pattern",
 	}, func(ctx context.Context, in listDirectoryIn) (listDirectoryOut, error) {
 		t, err := d.Session.Resolve(in.Path)
 		if err != nil {

@@ -25,6 +25,7 @@ type listSnapshotsOut struct {
 func listSnapshots(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "list_snapshots", Title: "List snapshots", Description: listSnapshotsDoc, ReadOnly: true,
+		TextCarries: []string{"snapshots", "log"}, Narrow: "pass a smaller limit",
 		Examples: []string{`{}`, `{"limit": 10}`, `{"log": true}`},
 	}, func(ctx context.Context, in listSnapshotsIn) (listSnapshotsOut, error) {
 		limit := in.Limit

@@ -49,6 +49,7 @@ type patchFileOut struct {
 func patchFile(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "patch_file", Title: "Patch file", Description: patchFileDoc, Destructive: true,
+		TextCarries: []string{"diff"}, Narrow: "the patch itself was applied whole; read_file shows the file",
 		Examples: []string{
 			`{"path": "main.go", "search": "fmt.Println(\"hi\")", "replace": "fmt.Println(\"hello\")"}`,
 			`{"path": "main.go", "search": "oldName", "replace": "newName", "replace_all": true}`,

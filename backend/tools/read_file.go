@@ -28,6 +28,8 @@ type readFileOut struct {
 	// Limit is the limit the call asked for (0: none): the text form shows at most readWindow lines unless the
 	// call asked for more.
 	Limit int `json:"limit,omitempty"`
+	// Img is the file as an image, for a PNG, JPEG, GIF or WebP (the text fields are then empty).
+	Img *imageOut `json:"image,omitempty"`
 }
 
 func readFile(d Deps) *tool.Tool {
@@ -40,6 +42,15 @@ func readFile(d Deps) *tool.Tool {
 			return readFileOut{}, err
 		}
 		c, err := files.Read(t.Root, t.Rel, files.ReadOptions{Offset: in.Offset, Limit: in.Limit})
+		if err != nil && isImageCandidate(err) {
+			// Not text: an image is returned as one, for the model to see (read_image.go).
+			if im, ok, ierr := readImage(t.Root, t.Rel); ok {
+				if ierr != nil {
+					return readFileOut{}, ierr
+				}
+				return readFileOut{Path: t.Slash(), Exists: true, Img: &im}, nil
+			}
+		}
 		if err != nil {
 			return readFileOut{}, err
 		}
@@ -102,6 +113,10 @@ func (r readFileOut) appendJSON(dst []byte, content bool) []byte {
 	if r.Limit > 0 {
 		dst = tool.AppendField(dst, "limit", false)
 		dst = tool.AppendInt(dst, int64(r.Limit))
+	}
+	if r.Img != nil {
+		dst = tool.AppendField(dst, "image", false)
+		dst = r.Img.appendJSON(dst, content)
 	}
 	return append(dst, '}')
 }

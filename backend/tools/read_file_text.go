@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rooted-dev/rooted/backend/tool"
 )
 
 // readWindow is how many lines read_file's text form shows at most, as the anchors do (opencode, Claude Code): a
@@ -18,11 +20,23 @@ const readWindow = 2000
 // A call whose limit asks for more than readWindow lines, and gets them, wants the file in bulk: its lines come
 // without numbers, after a first line naming the range, so the text is the content itself and costs about the
 // file's size (a number and a tab are a fifth of a Go file's 30-byte line, more once JSON escapes the tab).
-func (r readFileOut) ModelText() string {
+func (r readFileOut) ModelText() string { return r.ModelTextWithin(0) }
+
+// ModelTextWithin is ModelText ending at the last whole line within budget bytes (0: no budget), with the offset
+// to read on from: a client's cap never cuts a line in two or leaves the model without a way to the rest.
+func (r readFileOut) ModelTextWithin(budget int) string {
+	if r.Img != nil {
+		return r.imageText()
+	}
 	window := max(readWindow, r.Limit)
 	numbered := r.Limit <= readWindow || r.EndLine-r.StartLine < readWindow
 	var b strings.Builder
-	b.Grow(len(r.Text) + len(r.Text)/8 + 256)
+	room := len(r.Text) + len(r.Text)/8 + 256
+	if budget > 0 {
+		room = min(room, budget)
+	}
+	b.Grow(room)
+	cut := false // the budget ended the lines shown
 	total := strconv.Itoa(r.TotalLines)
 	if !r.TotalLinesKnown {
 		total = "more than " + total
@@ -40,6 +54,11 @@ func (r readFileOut) ModelText() string {
 			if shown == window {
 				break
 			}
+			over := budget > 0 && b.Len()+len(line)+width+2 > budget-256
+			if over && shown > 0 {
+				cut = true
+				break
+			}
 			if numbered {
 				num = strconv.AppendInt(num[:0], int64(n), 10)
 				for range width - len(num) {
@@ -47,6 +66,11 @@ func (r readFileOut) ModelText() string {
 				}
 				b.Write(num)
 				b.WriteByte('\t')
+			}
+			if over { // a first line longer than the budget: its start, and a word on where the rest went
+				b.WriteString(tool.Head(line, max(0, budget-256-b.Len())))
+				fmt.Fprintf(&b, "\n(line %d is %s long and was cut to this client's limit of %d bytes a result; search_files finds text in it)", n, tool.Plural(len(line), "byte"), budget)
+				return b.String()
 			}
 			b.WriteString(strings.TrimSuffix(line, "\r"))
 			b.WriteByte('\n')
@@ -62,7 +86,9 @@ func (r readFileOut) ModelText() string {
 		fmt.Fprintf(&b, "(no lines from line %d: %s has %s lines)", r.StartLine, r.Path, total)
 	case last < r.EndLine || r.Truncated:
 		fmt.Fprintf(&b, "(lines %d-%d of %s; read on with offset %d", r.StartLine, last, total, last+1)
-		if last < r.EndLine {
+		if cut {
+			fmt.Fprintf(&b, "; this client takes at most %d bytes a result", budget)
+		} else if last < r.EndLine {
 			fmt.Fprintf(&b, "; a call shows at most %d lines unless its limit asks for more", readWindow)
 		}
 		b.WriteString(")")

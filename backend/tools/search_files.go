@@ -34,6 +34,7 @@ type searchFilesOut struct {
 func searchFiles(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "search_files", Title: "Search files", Description: searchFilesDoc, ReadOnly: true,
+		TextCarries: []string{"matches", "files"},
 		Examples: []string{
 			`{"query": "func main"}`,
 			`{"query": "TODO|FIXME", "regex": true, "glob": "*.go", "output": "files"}`,

@@ -40,6 +40,7 @@ type writeFileOut struct {
 func writeFile(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "write_file", Title: "Write file", Description: writeFileDoc, Destructive: true, Idempotent: true,
+		TextCarries: []string{"diff"}, Narrow: "the write itself was made whole; read_file shows the file",
 		Examples: []string{`{"path": "src/hello.go", "content": "package main\n\nfunc main() {}\n"}`},
 	}, func(ctx context.Context, in writeFileIn) (writeFileOut, error) {
 		t, err := d.Session.Resolve(in.Path)

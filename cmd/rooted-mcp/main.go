@@ -24,6 +24,7 @@ import (
 func main() {
 	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
 	shell.RunHelperIfAsked()
+	cli.AbsoluteHome()
 	gitexec.UseSandbox() // Rooted's own git runs in the sandbox too
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := serve(ctx, os.Stderr, os.Args[1:])
@@ -43,7 +44,7 @@ func serve(ctx context.Context, stderr io.Writer, args []string) int {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	s, err := mcpserver.New(mcpserver.Options{Root: f.Root, Version: version.Version, Logger: logger})
+	s, err := mcpserver.New(mcpserver.Options{Root: f.Root, Version: version.Version, Logger: logger, MaxResultBytes: f.MaxResultBytes})
 	if err != nil {
 		e := tools.Classify(err)
 		fmt.Fprintf(stderr, "rooted mcp: cannot open project root %s: %s: %s\n", f.Root, e.Code, e.Message)

@@ -1,0 +1,96 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
+)
+
+// A command the window would ask about (git reset --hard discards changes) asks the client's user over MCP, in
+// both protocol eras: accept runs it, decline refuses it with nothing run, and a client that cannot ask gets
+// permission_denied naming the rule that would allow it. A command nobody asks about runs without a question.
+func TestAskedCommandsBecomeElicitations(t *testing.T) {
+	for _, era := range []string{"2025-06-18", "2026-07-28"} {
+		for _, c := range []struct {
+			name    string
+			answer  string // the user's action; "" for a client that declares no elicitation
+			reset   bool   // the command ran
+			refusal string // what the refusal says
+		}{
+			{"accept", "accept", true, ""},
+			{"decline", "decline", false, "did not approve"},
+			{"no elicitation", "", false, `rule "allow git reset"`},
+		} {
+			t.Run(era+"/"+c.name, func(t *testing.T) {
+				t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+				t.Setenv("XDG_CACHE_HOME", t.TempDir())
+				dir := testtree.Repo(t, map[string]string{"src/main.go": "package main\n"})
+				os.WriteFile(filepath.Join(dir, "src", "main.go"), []byte("uncommitted\n"), 0o644)
+				s, err := New(Options{Root: dir})
+				if err != nil {
+					t.Fatal(err)
+				}
+				asked := 0
+				opts := &mcp.ClientOptions{}
+				if c.answer != "" {
+					opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+						asked++
+						if !strings.Contains(req.Params.Message, "git reset --hard") || !strings.Contains(req.Params.Message, "discards uncommitted changes") {
+							t.Errorf("the question: %q", req.Params.Message)
+						}
+						return &mcp.ElicitResult{Action: c.answer}, nil
+					}
+				}
+				cs := connectWith(t, s, opts, era)
+				start := time.Now()
+				res, got := call(t, cs, "exec_shell", map[string]any{"command": "git reset --hard"})
+				t.Logf("%s round trip with the question: %v", era, time.Since(start))
+				b, _ := os.ReadFile(filepath.Join(dir, "src", "main.go"))
+				if ran := string(b) != "uncommitted\n"; ran != c.reset {
+					t.Errorf("the command ran: %v, want %v (%s)", ran, c.reset, got["text"])
+				}
+				if c.answer != "" && asked != 1 {
+					t.Errorf("asked %d times", asked)
+				}
+				if c.refusal != "" {
+					e, _ := got["error"].(map[string]any)
+					if !res.IsError || e["code"] != "permission_denied" || !strings.Contains(e["message"].(string), c.refusal) {
+						t.Errorf("refusal: %v", got)
+					}
+				}
+				// git status reads: it runs without a question.
+				before := asked
+				if res, got := call(t, cs, "exec_shell", map[string]any{"command": "git status"}); res.IsError || asked != before {
+					t.Errorf("git status: asked %d more times; %v", asked-before, got["text"])
+				}
+			})
+		}
+	}
+}
+
+// connectWith is connect with client options and a protocol version.
+func connectWith(t *testing.T, s *Server, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	st, ct := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, st) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "elicit-test", Version: "1"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		cancel()
+		<-done
+		s.Close()
+	})
+	return cs
+}
