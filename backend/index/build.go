@@ -48,6 +48,7 @@ func (n *narrower) write(gen int, list []listed, read func(rel string) ([]byte, 
 	if err := os.MkdirAll(n.dir, 0o700); err != nil {
 		return written{}, err
 	}
+	prune(n.dir)
 	workers := max(1, min(runtime.GOMAXPROCS(0), 4))
 	size := min(max(len(list)/(8*workers), 16), 2048)
 	chunks := make([]chunk, (len(list)+size-1)/size)

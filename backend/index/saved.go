@@ -295,3 +295,36 @@ func (n *narrower) waitValid(ctx context.Context) {
 	case <-ctx.Done():
 	}
 }
+
+// keptIndexes is how many projects' trigram indexes the cache keeps: opening a project prunes the least recently
+// opened beyond it, so a machine that opens many projects (or test runs in temporary folders) does not collect
+// an index for each forever.
+const keptIndexes = 8
+
+// prune marks the index at dir as just opened and removes the indexes of the projects opened least recently beyond
+// keptIndexes, beside it in its parent folder.
+func prune(dir string) {
+	now := time.Now()
+	os.Chtimes(dir, now, now)
+	parent := filepath.Dir(dir)
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	type kept struct {
+		name string
+		at   time.Time
+	}
+	var all []kept
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && e.IsDir() {
+			all = append(all, kept{e.Name(), fi.ModTime()})
+		}
+	}
+	slices.SortFunc(all, func(a, b kept) int { return b.at.Compare(a.at) })
+	for _, k := range all[min(keptIndexes, len(all)):] {
+		if k.name != filepath.Base(dir) {
+			os.RemoveAll(filepath.Join(parent, k.name))
+		}
+	}
+}
