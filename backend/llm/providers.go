@@ -58,7 +58,14 @@ type Provider struct {
 	// Prices are what the user pays for a model, by model id, for the window to show what a conversation costs
 	// where the provider does not report it.
 	Prices map[string]Price `json:"prices,omitempty"`
+	// Efforts are the reasoning effort asked of a model, by model id (one of Efforts; absent: the provider's
+	// default). The window sends it as the AI SDK's reasoning setting, which each provider sends in its own form:
+	// Anthropic's thinking budget, OpenAI's reasoning effort, Ollama's think.
+	Efforts map[string]string `json:"efforts,omitempty"`
 }
+
+// Efforts are the reasoning efforts a model may be set to; "" leaves it to the provider.
+var Efforts = []string{"", "none", "low", "medium", "high"}
 
 // Price is what a model costs in US dollars per million tokens.
 type Price struct {

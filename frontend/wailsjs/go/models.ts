@@ -4,6 +4,7 @@ export namespace app {
 	    action: string;
 	    tool: string;
 	    command: string;
+	    domain?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Rule(source);
@@ -14,6 +15,7 @@ export namespace app {
 	        this.action = source["action"];
 	        this.tool = source["tool"];
 	        this.command = source["command"];
+	        this.domain = source["domain"];
 	    }
 	}
 	export class CallCheck {
@@ -59,6 +61,24 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class CommandView {
+	    name: string;
+	    kind: string;
+	    path: string;
+	    body: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	        this.body = source["body"];
+	    }
 	}
 	export class ConversationMeta {
 	    id: string;
@@ -116,6 +136,7 @@ export namespace app {
 	    files: InstructionFile[];
 	    user: string;
 	    skills: skills.Catalog;
+	    commands: skills.Command[];
 	
 	    static createFrom(source: any = {}) {
 	        return new InstructionsView(source);
@@ -126,6 +147,7 @@ export namespace app {
 	        this.files = this.convertValues(source["files"], InstructionFile);
 	        this.user = source["user"];
 	        this.skills = this.convertValues(source["skills"], skills.Catalog);
+	        this.commands = this.convertValues(source["commands"], skills.Command);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -392,6 +414,7 @@ export namespace app {
 	    clear_key: boolean;
 	    context_window: number;
 	    price?: llm.Price;
+	    effort: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderInput(source);
@@ -408,6 +431,7 @@ export namespace app {
 	        this.clear_key = source["clear_key"];
 	        this.context_window = source["context_window"];
 	        this.price = this.convertValues(source["price"], llm.Price);
+	        this.effort = source["effort"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -438,6 +462,7 @@ export namespace app {
 	    key_source?: string;
 	    context_window: number;
 	    price?: llm.Price;
+	    effort?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderView(source);
@@ -454,6 +479,7 @@ export namespace app {
 	        this.key_source = source["key_source"];
 	        this.context_window = source["context_window"];
 	        this.price = this.convertValues(source["price"], llm.Price);
+	        this.effort = source["effort"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -697,6 +723,26 @@ export namespace skills {
 		    }
 		    return a;
 		}
+	}
+	export class Command {
+	    name: string;
+	    description: string;
+	    argument_hint?: string;
+	    scope: string;
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Command(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.argument_hint = source["argument_hint"];
+	        this.scope = source["scope"];
+	        this.path = source["path"];
+	    }
 	}
 	
 
