@@ -42,13 +42,13 @@ as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGe
 echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
 as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestNothingOutlivesAKilledRooted'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry'
-as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
+as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestPutBack' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
 as_user "$dir/gitdir.test"
 echo "test-unprivileged: caches, links in the folders Rooted writes, a planted git on PATH, and rule spellings, as $user"
 as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater|TestRootedFollowsNoPlantedLink|TestToolCacheDirFollowsTheFolder|TestTrusted|TestRootOwnedChain|TestGitOptionsThatRunPrograms|TestArgumentAttacks'
 as_user "$dir/permissions.test" -test.run 'TestRuleSpellings|TestDecideCommand'
 echo "test-unprivileged: named-pipe .gitignore files and git-folder files that would block git, as $user"
-as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot|TestSeedingSkipsObjectsGitWouldBlockOn' 2>&1 | grep -v 'WARN file skipped'
+as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot|TestSeedingSkipsObjectsGitWouldBlockOn|TestByteBudget' 2>&1 | grep -v 'WARN file skipped'
 as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestNamedPipesInTheGitFolderDoNotBlockTheStatus|TestDescribe'
 echo "test-unprivileged: conversations saved into a read-only folder, and killed while appending, as $user"
 as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSaveLosesNothing|TestKillDuringAppends|TestTornRecordIsDropped' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)'
