@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { Item } from './conversation'
-import { elapsedText, progress } from './progress'
+import { attentionNeeded, elapsedText, progress } from './progress'
 
 const user: Item = { kind: 'user', id: 'u1', text: 'run the tests' }
 const tool = (id: string, name: string, input: Record<string, unknown>, state: 'running' | 'waiting' | 'done', parent?: string): Item => ({ kind: 'tool', id, name, input, state, ...(parent ? { parent } : {}) })
@@ -44,4 +44,15 @@ describe('the status row names the step a person is waiting on', () => {
     [12_400, '12 s'],
     [65_000, '1 min 5 s'],
   ])('%i ms reads %s', (ms, want) => expect(elapsedText(ms)).toBe(want))
+})
+
+describe('what a person away from the window is told', () => {
+  test.each<[string, Item[], boolean, boolean, string | undefined]>([
+    ['an edit waits for approval', [user, tool('t1', 'patch_file', { path: 'a.go' }, 'waiting')], true, true, 'Needs approval'],
+    ['a question waits', [user, tool('t1', 'ask_user', {}, 'waiting')], true, true, 'Needs your answer'],
+    ['the turn just ended', [user, { kind: 'assistant', id: 'a', text: 'done' }], false, true, 'Finished'],
+    ['the turn ended on an error', [user, { kind: 'notice', id: 'n', tone: 'error', text: 'HTTP 500' }], false, true, 'Stopped with an error'],
+    ['still working', [user, tool('t1', 'exec_shell', { command: 'go test' }, 'running')], true, true, undefined],
+    ['idle, as it was', [user, { kind: 'assistant', id: 'a', text: 'done' }], false, false, undefined],
+  ])('%s', (_, items, running, wasRunning, want) => expect(attentionNeeded(items, running, wasRunning)).toBe(want))
 })

@@ -88,3 +88,15 @@ export function elapsedText(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000))
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`
 }
+
+// attentionNeeded says what a person away from the window should know: a call waits for their approval or answer,
+// or the turn ended. Undefined when nothing waits.
+export function attentionNeeded(items: Item[], running: boolean, wasRunning: boolean): string | undefined {
+  const waiting = items.find((it) => it.kind === 'tool' && it.state === 'waiting')
+  if (waiting && waiting.kind === 'tool') return waiting.name === 'ask_user' ? 'Needs your answer' : 'Needs approval'
+  if (wasRunning && !running) {
+    const last = items.at(-1)
+    return last?.kind === 'notice' && last.tone === 'error' ? 'Stopped with an error' : 'Finished'
+  }
+  return undefined
+}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { WindowSetTitle } from '../../wailsjs/runtime/runtime'
 import type { Item } from '../agent/conversation'
-import { elapsedText, progress, type TurnActivity } from '../agent/progress'
+import { attentionNeeded, elapsedText, progress, type TurnActivity } from '../agent/progress'
 
 // TurnStatus is the row under the log while the agent works: the step it is on, in words, and how long that step
 // has taken, ticking each second ("Running go test ./... · 41 s", "Waiting for Anthropic (HTTP 529) · retry in 4 s").
@@ -27,18 +27,6 @@ export function TurnStatus({ items, activity }: { items: Item[]; activity: TurnA
 }
 
 export const baseTitle = 'Rooted'
-
-// attentionNeeded says what a person away from the window should know: a call waits for their approval or answer,
-// or the turn ended. Undefined when nothing waits.
-export function attentionNeeded(items: Item[], running: boolean, wasRunning: boolean): string | undefined {
-  const waiting = items.find((it) => it.kind === 'tool' && it.state === 'waiting')
-  if (waiting && waiting.kind === 'tool') return waiting.name === 'ask_user' ? 'Needs your answer' : 'Needs approval'
-  if (wasRunning && !running) {
-    const last = items.at(-1)
-    return last?.kind === 'notice' && last.tone === 'error' ? 'Stopped with an error' : 'Finished'
-  }
-  return undefined
-}
 
 function setTitle(t: string) {
   document.title = t
