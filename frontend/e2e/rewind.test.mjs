@@ -81,7 +81,7 @@ describe('rewind', { timeout: 600_000 }, () => {
     await page.getByTestId('snapshot').first().waitFor()
     const named = await page.locator('[data-testid="snapshot"] .history-reason').allTextContents()
     assert.deepEqual(named, [
-      'Before undoing: Files rewound to before “tidy the notes”.',
+      'Before undo: files rewound to before “tidy the notes”',
       'Before restoring to before “tidy the notes”',
       'Before: tidy the notes',
       'Before: tidy the notes',

@@ -233,7 +233,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       if (n?.kind !== 'notice' || !n.undo || n.undone) return
       try {
         const res = await callTool('restore_snapshot', { id: n.undo })
-        name((res as { backup?: string }).backup, `Before undoing: ${n.text}`)
+        name((res as { backup?: string }).backup, `Before undo: ${n.text.charAt(0).toLowerCase()}${n.text.slice(1).replace(/\.$/, '')}`)
       } catch (e) {
         const err = toBackendError(e)
         notice('error', `Undoing the restore failed: ${err.code}: ${err.message}`)
