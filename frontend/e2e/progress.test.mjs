@@ -81,16 +81,13 @@ describe('progress for people', { timeout: 600_000 }, () => {
   })
 
   test('away from the window: the title and a notification say it needs approval, then that it is done', async () => {
-    // The window manager's side, stood in for: the page is not focused, and the notifications it shows are kept.
+    // The window manager's side, stood in for: the page is not focused, and the notifications the system would show
+    // (through Wails' runtime) are kept.
     await page.evaluate(() => {
       window.shown = []
       document.hasFocus = () => false
-      window.Notification = class {
-        static permission = 'granted'
-        constructor(title, o) {
-          window.shown.push(`${title}: ${o?.body ?? ''}`)
-        }
-      }
+      window.runtime.InitializeNotifications = async () => undefined
+      window.runtime.SendNotification = async (o) => void window.shown.push(`${o.title}: ${o.body}`)
     })
     await askAgent(page, 'run the slow build')
     await page.waitForFunction(() => document.title === '● Needs approval — Rooted')
@@ -105,5 +102,28 @@ describe('progress for people', { timeout: 600_000 }, () => {
       window.dispatchEvent(new Event('focus'))
     })
     await page.waitForFunction(() => document.title === 'Rooted')
+  })
+
+  test('with no notification service, the web view’s Notification is used where granted', async () => {
+    await page.evaluate(() => {
+      window.shown = []
+      document.hasFocus = () => false
+      window.runtime.InitializeNotifications = async () => {
+        throw new Error('failed to connect to session bus')
+      }
+      window.runtime.SendNotification = async () => {
+        throw new Error('not initialised')
+      }
+      window.Notification = class {
+        static permission = 'granted'
+        constructor(title, o) {
+          window.shown.push(`${title}: ${o?.body ?? ''}`)
+        }
+      }
+    })
+    await askAgent(page, 'say hello')
+    await page.waitForFunction(() => document.title === '● Finished — Rooted')
+    await page.waitForFunction(() => window.shown.length === 1)
+    assert.match(await page.evaluate(() => window.shown[0]), /^Finished — Rooted: say hello/)
   })
 })

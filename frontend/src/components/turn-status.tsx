@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { WindowSetTitle } from '../../wailsjs/runtime/runtime'
+import { InitializeNotifications, SendNotification, WindowSetTitle } from '../../wailsjs/runtime/runtime'
 import type { Item } from '../agent/conversation'
 import { attentionNeeded, elapsedText, progress, type TurnActivity } from '../agent/progress'
 
@@ -38,11 +38,14 @@ function setTitle(t: string) {
 }
 
 // useAttention tells a person who is not looking that the agent needs them or is done: the window's title
-// ("● Needs approval — Rooted") until the window is focused again, and a desktop notification where the web view
-// grants them (WebKitGTK asks the application, which may refuse: the title is the fallback).
+// ("● Needs approval — Rooted") until the window is focused again, and a desktop notification: the system's own
+// through Wails (D-Bus on Linux), else the web view's Notification where it grants one (WebKitGTK asks the
+// application, and Wails v2 does not answer, so that is refused there); the title is there either way.
 export function useAttention(items: Item[], running: boolean, title: string) {
   const wasRunning = useRef(running)
   const said = useRef<string | undefined>(undefined)
+  // Whether the system's notifications were set up: once per window (setting them up again reconnects).
+  const native = useRef(false)
   useEffect(() => {
     const focused = () => {
       said.current = undefined
@@ -57,15 +60,25 @@ export function useAttention(items: Item[], running: boolean, title: string) {
     if (!need || document.hasFocus() || said.current === need) return
     said.current = need
     setTitle(`● ${need} — ${baseTitle}`)
-    notify(need, title)
+    void notify(native, `${need} — ${baseTitle}`, title)
   }, [items, running, title])
 }
 
-function notify(what: string, body: string) {
+async function notify(native: { current: boolean }, heading: string, body: string) {
+  try {
+    if (!native.current) {
+      await InitializeNotifications()
+      native.current = true
+    }
+    await SendNotification({ id: `rooted-${Date.now()}`, title: heading, body })
+    return
+  } catch {
+    // no Wails runtime (a plain browser) or no notification service (no session bus): the web view's, if any
+  }
   if (typeof Notification === 'undefined') return
   const show = () => {
     try {
-      new Notification(`${what} — ${baseTitle}`, { body, tag: 'rooted-agent' })
+      new Notification(heading, { body, tag: 'rooted-agent' })
     } catch {
       // a web view that has the API but refuses to show one: the title says it
     }
