@@ -33,9 +33,9 @@ const (
 type imageOut struct {
 	MediaType string `json:"media_type,omitempty"`
 	// Data is the image, base64-encoded, as it is sent (scaled down when it was over the limits).
-	Data          string `json:"data,omitempty"`
-	Width         int    `json:"width,omitempty"`
-	Height        int    `json:"height,omitempty"`
+	Data   string `json:"data,omitempty"`
+	Width  int    `json:"width,omitempty"`
+	Height int    `json:"height,omitempty"`
 	// Bytes is the size of the image sent; ScaledFrom, when it was scaled down, what the file was.
 	Bytes         int    `json:"bytes"`
 	ScaledFrom    string `json:"scaled_from,omitempty"`
@@ -125,8 +125,10 @@ func readImage(root *os.Root, rel string) (out imageOut, ok bool, err error) {
 		return out, true, err
 	}
 	if fi.Size() > maxImageFile {
-		return out, true, &files.Error{Op: "read", Path: rel, Err: files.ErrTooLarge, Size: fi.Size(),
-			Detail: fmt.Sprintf("an image of %s, more than the %s read_file scales down", files.HumanSize(fi.Size()), files.HumanSize(maxImageFile))}
+		return out, true, &files.Error{
+			Op: "read", Path: rel, Err: files.ErrTooLarge, Size: fi.Size(),
+			Detail: fmt.Sprintf("an image of %s, more than the %s read_file scales down", files.HumanSize(fi.Size()), files.HumanSize(maxImageFile)),
+		}
 	}
 	raw, err := io.ReadAll(io.MultiReader(bytes.NewReader(head[:n]), f))
 	if err != nil {
@@ -181,8 +183,10 @@ func scaleDown(in imageOut, rel string) (imageOut, error) {
 		return in, err
 	}
 	if buf.Len() > maxImageBytes {
-		return in, &files.Error{Op: "read", Path: rel, Err: files.ErrTooLarge, Size: in.originalBytes,
-			Detail: fmt.Sprintf("an image still %s once scaled to %d×%d, more than the %s a model accepts", files.HumanSize(int64(buf.Len())), w, h, files.HumanSize(maxImageBytes))}
+		return in, &files.Error{
+			Op: "read", Path: rel, Err: files.ErrTooLarge, Size: in.originalBytes,
+			Detail: fmt.Sprintf("an image still %s once scaled to %d×%d, more than the %s a model accepts", files.HumanSize(int64(buf.Len())), w, h, files.HumanSize(maxImageBytes)),
+		}
 	}
 	out.ScaledFrom = fmt.Sprintf("%d×%d, %s", in.Width, in.Height, files.HumanSize(in.originalBytes))
 	out.Width, out.Height, out.raw = w, h, buf.Bytes()
