@@ -316,10 +316,11 @@ func Markdown(page string, base *url.URL) (title, md string, err error) {
 		return "", "", err
 	}
 	node := doc
-	article, err := readability.FromDocument(doc, base)
+	parser := readability.NewParser()
+	article, err := parser.ParseAndMutate(doc, base) // no copy of the document: it is parsed again if this fails
 	if err == nil && article.Node != nil {
 		node, title = article.Node, article.Title()
-	} else if doc, err = html.Parse(strings.NewReader(page)); err != nil { // readability may have changed doc
+	} else if doc, err = html.Parse(strings.NewReader(page)); err != nil { // readability has changed doc
 		return "", "", err
 	} else {
 		node = doc
