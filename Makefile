@@ -4,7 +4,12 @@
 # build/bin/rooted-desktop, the window (Wails, GTK, WebKit), which `rooted` with no command starts.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
-export PATH := $(PATH):/usr/local/go/bin
+# Node.js 22, which scripts/deps.sh installs into a folder of its own, runs every npm step, the frontend's tests and
+# the agent CLIs of the end-to-end test. Its real folder is on PATH, not a link to it, so that the sandbox, which
+# lets commands read the folders on PATH, lets a sandboxed node run too.
+# It is on PATH before deps has installed it, so that a first `make run` builds with it.
+NODE_BIN := /usr/local/lib/rooted-node22/node_modules/node-linux-$(shell uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')/bin
+export PATH := $(NODE_BIN):$(PATH):/usr/local/go/bin
 
 TAGS    := webkit2_41
 GOBIN   := $(shell go env GOPATH 2>/dev/null)/bin
@@ -24,6 +29,7 @@ ARCH    := $(shell go env GOARCH 2>/dev/null)
 DEB     := build/pkg/rooted_$(VERSION)_$(ARCH).deb
 
 NPM_STAMP    := frontend/node_modules/.package-lock.json
+AGENTS_STAMP := frontend/e2e/agents/node_modules/.package-lock.json
 DIST         := frontend/dist/index.html
 FRONTEND_SRC := $(shell find frontend/src frontend/wailsjs -type f 2>/dev/null) frontend/index.html frontend/vite.config.ts frontend/tsconfig.json
 GO_SRC       := $(shell find app backend cmd -type f \( -name '*.go' -o -name '*.md' \) 2>/dev/null) main.go go.mod go.sum
@@ -46,6 +52,13 @@ deps-package: ## install what packaging needs (nfpm)
 # optional packages (rollup's, esbuild's), which a registry mirror serving only this platform's cannot provide.
 $(NPM_STAMP): frontend/package.json frontend/package-lock.json
 	cd frontend && npm install --no-audit --no-fund --prefer-offline
+	@touch $@
+
+# The coding-agent CLIs the end-to-end test drives, pinned by their own lockfile (not the frontend's dependencies).
+# npm holds back install scripts until the package.json's allowScripts approves them: those approved copy each
+# CLI's native binary out of its platform package; the rest (Gemini CLI's optional node-pty and keytar) need not run.
+$(AGENTS_STAMP): frontend/e2e/agents/package.json frontend/e2e/agents/package-lock.json
+	cd frontend/e2e/agents && npm install --no-audit --no-fund --prefer-offline
 	@touch $@
 
 $(DIST): $(NPM_STAMP) $(FRONTEND_SRC)
@@ -89,6 +102,7 @@ lint: $(DIST) ## go vet (Linux, Windows, macOS), go mod tidy, staticcheck, gofum
 	go vet -tags $(TAGS) ./...
 	$(STATICCHECK) -tags $(TAGS) ./...
 	go test -count=1 -run '^TestFrontendResultTypes$$' ./backend/tools/ # the frontend's result types against the Go structs
+	go test -count=1 -run '^TestFrontendErrorCodes$$' ./backend/tool/ # the frontend's list of error codes, generated from Go's
 	GOOS=windows go vet ./backend/... && GOOS=darwin go vet ./backend/...
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null .
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted
@@ -106,7 +120,7 @@ test-go: $(DIST) ## Go unit tests with the race detector; as root, the sandbox's
 test-frontend: $(NPM_STAMP) ## vitest unit tests
 	cd frontend && npm test
 
-test-e2e: $(DESKTOP) $(CLI) $(MCP) ## Chromium against wails dev, the native window under Xvfb, rooted mcp over stdio
+test-e2e: $(DESKTOP) $(CLI) $(MCP) $(AGENTS_STAMP) ## Chromium against wails dev, the native window under Xvfb, rooted mcp over stdio, five agent CLIs
 	cd frontend && npm run e2e
 
 test-package: $(DEB) ## install the package into a fresh root; run rooted version and rooted mcp from it

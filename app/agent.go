@@ -3,10 +3,8 @@ package app
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"sync"
-	"time"
 
 	"github.com/rooted-dev/rooted/backend/conversations"
 	"github.com/rooted-dev/rooted/backend/llm"
@@ -22,9 +20,13 @@ type Agent struct {
 	session   *session.Session
 	dataDir   string // conversations live below it; "" when there is no data directory
 	emit      func(name string, data any)
+	ctx       context.Context // the window's, for the export's save dialog; nil until it starts
 
 	convMu sync.Mutex
 	convs  map[string]*conversations.Store // by project root: one store, so one lock, per project
+
+	unsavedMu sync.Mutex
+	unsaved   string // why the open conversation is not saved; "" when it is
 
 	fetches calls
 }
@@ -120,6 +122,20 @@ func (a *Agent) SetActive(id, model string) (ProvidersView, error) {
 	return a.viewOf(a.providers.SetActive(id, model))
 }
 
+// TestProvider tries a provider as the form describes it, before it is saved (Test connection): the models it
+// serves, or why it cannot be used, in words ("Ollama isn't running at http://localhost:11434"). A key left blank
+// is the saved provider's of the same id and host, or the vendor's environment variable. Nothing is saved.
+func (a *Agent) TestProvider(in ProviderInput) (llm.ProbeResult, error) {
+	r, err := a.providers.Probe(context.Background(), llm.ProviderChange(in), nil)
+	if err != nil {
+		if errors.Is(err, llm.ErrKeyInClear) {
+			return r, reject(tool.Errorf(tool.CodeInvalidArgument, "%v", err))
+		}
+		return r, providerErr(err)
+	}
+	return r, nil
+}
+
 func (a *Agent) viewOf(c llm.Config, err error) (ProvidersView, error) {
 	if err != nil {
 		return ProvidersView{}, providerErr(err)
@@ -184,114 +200,3 @@ func (a *Agent) Fetch(id string, req LLMRequest) error {
 
 // CancelFetch aborts a relayed request; it reports whether one was running.
 func (a *Agent) CancelFetch(id string) bool { return a.fetches.cancel(id) }
-
-// ConversationMeta is a conversation in the list; times are RFC 3339.
-type ConversationMeta struct {
-	ID      string `json:"id"`
-	Title   string `json:"title"`
-	Created string `json:"created"`
-	Updated string `json:"updated"`
-}
-
-func toMeta(m conversations.Meta) ConversationMeta {
-	return ConversationMeta{ID: m.ID, Title: m.Title, Created: m.Created.Format(time.RFC3339), Updated: m.Updated.Format(time.RFC3339)}
-}
-
-func (a *Agent) store() (*conversations.Store, error) {
-	info, err := a.session.Info()
-	if err != nil {
-		return nil, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
-	}
-	if a.dataDir == "" {
-		return nil, reject(tool.Errorf(tool.CodeInternal, "no data directory to keep conversations in"))
-	}
-	a.convMu.Lock()
-	defer a.convMu.Unlock()
-	s := a.convs[info.Root]
-	if s == nil {
-		if a.convs == nil {
-			a.convs = map[string]*conversations.Store{}
-		}
-		s = conversations.ForProject(a.dataDir, info.Root)
-		a.convs[info.Root] = s
-	}
-	return s, nil
-}
-
-func conversationErr(err error) error {
-	switch {
-	case errors.Is(err, conversations.ErrNotFound):
-		return reject(tool.Errorf(tool.CodeNotFound, "%v", err))
-	case errors.Is(err, conversations.ErrBadID):
-		return reject(tool.Errorf(tool.CodeInvalidArgument, "%v", err))
-	}
-	return reject(tool.Errorf(tool.CodeInternal, "conversations: %v", err))
-}
-
-// Conversations lists the open project's conversations, most recent first.
-func (a *Agent) Conversations() ([]ConversationMeta, error) {
-	s, err := a.store()
-	if err != nil {
-		return nil, err
-	}
-	list, err := s.List()
-	if err != nil {
-		return nil, conversationErr(err)
-	}
-	out := make([]ConversationMeta, len(list))
-	for i, m := range list {
-		out[i] = toMeta(m)
-	}
-	return out, nil
-}
-
-// LoadConversation returns a conversation's body (JSON text).
-func (a *Agent) LoadConversation(id string) (string, error) {
-	s, err := a.store()
-	if err != nil {
-		return "", err
-	}
-	c, err := s.Load(id)
-	if err != nil {
-		return "", conversationErr(err)
-	}
-	return string(c.Body), nil
-}
-
-// SaveConversation writes a conversation's body (JSON text), creating it if new; an empty title keeps the title.
-func (a *Agent) SaveConversation(id, title, body string) (ConversationMeta, error) {
-	s, err := a.store()
-	if err != nil {
-		return ConversationMeta{}, err
-	}
-	m, err := s.Save(id, title, json.RawMessage(body))
-	if err != nil {
-		return ConversationMeta{}, conversationErr(err)
-	}
-	return toMeta(m), nil
-}
-
-// RenameConversation changes a conversation's title.
-func (a *Agent) RenameConversation(id, title string) (ConversationMeta, error) {
-	s, err := a.store()
-	if err != nil {
-		return ConversationMeta{}, err
-	}
-	m, err := s.Rename(id, title)
-	if err != nil {
-		return ConversationMeta{}, conversationErr(err)
-	}
-	return toMeta(m), nil
-}
-
-// DeleteConversation removes a conversation.
-func (a *Agent) DeleteConversation(id string) error {
-	s, err := a.store()
-	if err != nil {
-		return err
-	}
-	if err := s.Delete(id); err != nil {
-		return conversationErr(err)
-	}
-	return nil
-}

@@ -243,11 +243,20 @@ func TestConversationsPerProject(t *testing.T) {
 	}
 	svc.Agent.dataDir = filepath.Join(os.Getenv("XDG_DATA_HOME"), "rooted")
 	svc.Projects.Open(a)
-	if _, err := svc.Agent.SaveConversation("c1", "Fix the build", `{"items":[{"kind":"user","text":"fix it"}]}`); err != nil {
+	if _, err := svc.Agent.AppendConversation("c1", `[{"t":"title","title":"Fix the build"},{"t":"item","i":0,"item":{"kind":"user","text":"fix it"}}]`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Agent.SaveConversation("../c2", "x", `{}`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+	if _, err := svc.Agent.AppendConversation("../c2", `[{"t":"title","title":"x"}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("an id naming another file: %v", err)
+	}
+	if _, err := svc.Agent.AppendConversation("c1", `[{"t":"item","i":5,"item":{}}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("an item past the end: %v", err)
+	}
+	if _, err := svc.Agent.AppendConversation("c1", `[{"t":"item","what":1}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("an unknown field: %v", err)
+	}
+	if md, err := svc.Agent.ExportConversation("c1", "markdown"); err != nil || !strings.Contains(md, "## You\n\nfix it\n") {
+		t.Errorf("export: %q, %v", md, err)
 	}
 	if m, err := svc.Agent.RenameConversation("c1", "Fix CI"); err != nil || m.Title != "Fix CI" {
 		t.Errorf("rename: %+v, %v", m, err)
@@ -293,5 +302,34 @@ func TestContextWindowPerModel(t *testing.T) {
 	v, _ = svc.Agent.SaveProvider(ProviderInput{ID: "l", Kind: "openai-compatible", BaseURL: "http://localhost:8080/v1", Model: "small"})
 	if v.Providers[1].ContextWindow != 0 {
 		t.Errorf("0 did not return to automatic: %+v", v.Providers[1])
+	}
+}
+
+// Test connection works before a provider is saved: the window gets the models or the problem in words, and the
+// providers file is not written.
+func TestTestProviderBeforeSaving(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/models" || r.Header.Get("Authorization") != "Bearer k" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		_, _ = w.Write([]byte(`{"data":[{"id":"m1"}]}`))
+	}))
+	defer srv.Close()
+	svc := openServices(t, t.TempDir())
+	before, _ := svc.Agent.Providers()
+	r, err := svc.Agent.TestProvider(ProviderInput{Kind: "openai-compatible", BaseURL: srv.URL + "/v1", APIKey: "k"})
+	if err != nil || !r.OK || !slices.Equal(r.Models, []string{"m1"}) {
+		t.Fatalf("test: %+v, %v", r, err)
+	}
+	if r, err := svc.Agent.TestProvider(ProviderInput{Kind: "openai-compatible", BaseURL: srv.URL + "/v1", APIKey: "wrong"}); err != nil || r.OK || r.Status != 401 || !strings.Contains(r.Problem, "refused the API key") {
+		t.Errorf("wrong key: %+v, %v", r, err)
+	}
+	if _, err := svc.Agent.TestProvider(ProviderInput{Kind: "openai-compatible", BaseURL: "ftp://x"}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		t.Errorf("a bad URL: %v", err)
+	}
+	after, _ := svc.Agent.Providers()
+	if fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Errorf("testing changed the providers: %+v -> %+v", before, after)
 	}
 }

@@ -70,6 +70,7 @@ func Run(opt Options) error {
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
+		OnBeforeClose:    svc.Agent.beforeClose,
 		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
@@ -124,7 +125,7 @@ func newServices(opt Options) (*services, error) {
 	deps.Jobs.OnOutput = jn.note
 	deps.Jobs.OnChange = func(i jobs.Info) { jn.note(i.Root, i.ID) }
 	svc.Diagnostics = &Diagnostics{session: s, store: svc.settings, registry: svc.Tools.registry}
-	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes}
+	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes, skillDirs: deps.SkillDirs}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {
 		return nil, fmt.Errorf("locating the config directory: %w", err)
@@ -168,6 +169,7 @@ func (s *services) startup(ctx context.Context) {
 // sent now, in order.
 func (s *services) start(ctx context.Context, send func(name string, data any)) {
 	s.Projects.ctx = ctx
+	s.Agent.ctx = ctx
 	s.events.start(send)
 }
 

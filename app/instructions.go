@@ -5,6 +5,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/instructions"
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/skills"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -23,11 +24,14 @@ type InstructionFile struct {
 type InstructionsView struct {
 	Files []InstructionFile `json:"files"`
 	User  string            `json:"user"` // the user's own instructions, from Settings
+	// Skills are the skills of the project (from its working directory up) and of the user, in precedence order,
+	// and the SKILL.md files left out; the system prompt lists them within a share of the model's window.
+	Skills skills.Catalog `json:"skills"`
 }
 
 // Instructions returns the open project's instruction files for its working directory, and the user's own.
 func (s *Settings) Instructions() (InstructionsView, error) {
-	v := InstructionsView{Files: []InstructionFile{}}
+	v := InstructionsView{Files: []InstructionFile{}, Skills: skills.Catalog{Skills: []skills.Skill{}}}
 	if s.store != nil {
 		u, err := s.store.User()
 		if err != nil {
@@ -46,6 +50,7 @@ func (s *Settings) Instructions() (InstructionsView, error) {
 	for _, f := range instructions.Find(t.Root, info.CwdRel) {
 		v.Files = append(v.Files, InstructionFile(f))
 	}
+	v.Skills = skills.Places{Project: t.Root, Cwd: info.CwdRel, User: s.skillDirs}.Find()
 	return v, nil
 }
 
@@ -63,7 +68,7 @@ func (s *Settings) SaveUserInstructions(text string) (InstructionsView, error) {
 		return InstructionsView{}, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
 	}
 	if _, err := s.session.Info(); err != nil {
-		return InstructionsView{Files: []InstructionFile{}, User: trimmed}, nil
+		return InstructionsView{Files: []InstructionFile{}, User: trimmed, Skills: skills.Catalog{Skills: []skills.Skill{}}}, nil
 	}
 	return s.Instructions()
 }

@@ -40,13 +40,16 @@ type CallCheck struct {
 	Rule *Rule `json:"rule,omitempty"`
 	// Suggest is the command prefix "Always allow" would add (exec_shell).
 	Suggest string `json:"suggest"`
+	// Grant is the program "allow for this session" may cover (exec_shell); "" when a grant of the whole program
+	// would allow any code (an interpreter such as node or python3, or a program that runs others).
+	Grant string `json:"grant"`
 }
 
 // Check validates a call as the tool would before running it (schema, shell syntax, allowlist, deny rules, paths)
 // and says whether it may run without asking.
 func (p *Permissions) Check(name, args string) CallCheck {
 	r := p.deps.Check(p.registry, name, []byte(args))
-	out := CallCheck{Action: string(r.Decision.Action), Sensitive: r.Decision.Sensitive, ReadOnly: r.Decision.ReadOnly, Why: r.Decision.Why, Suggest: r.Suggest}
+	out := CallCheck{Action: string(r.Decision.Action), Sensitive: r.Decision.Sensitive, ReadOnly: r.Decision.ReadOnly, Why: r.Decision.Why, Suggest: r.Suggest, Grant: r.Grant}
 	if r.Decision.Rule != nil {
 		out.Rule = &Rule{Action: string(r.Decision.Rule.Action), Tool: r.Decision.Rule.Tool, Command: r.Decision.Rule.Command, Domain: r.Decision.Rule.Domain}
 	}

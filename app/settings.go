@@ -25,6 +25,7 @@ type Settings struct {
 	store     *settings.Store // nil without a config directory
 	snapshots *snapshot.Projects
 	indexes   *index.Indexes // nil in tests without one
+	skillDirs []string       // the user's skills folders
 }
 
 // ProjectSettings is the settings screen's content.

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building (deps.sh build), packaging (deps.sh package) or testing (deps.sh test: all of it) Rooted
-# needs on Debian 12, and only what is missing, so it is safe and quick to run again. Go and Node.js come with the machine; everything else is here.
+# needs on Debian 12, and only what is missing, so it is safe and quick to run again. Go and npm come with the
+# machine; Node.js 22 (the frontend's and the agent CLIs' runtime; Debian's and many machines' Node is older) and
+# everything else is here.
 set -euo pipefail
 
 what=${1:-build}
@@ -8,6 +10,10 @@ WAILS_VERSION=v2.16.0
 GOFUMPT_VERSION=v0.9.2
 STATICCHECK_VERSION=v0.8.2
 NFPM_VERSION=v2.44.0
+# Node.js comes from npm's per-platform package of the official build (what the `node` package installs), into a
+# folder of its own that the Makefile puts first on PATH; the machine's own node is left alone.
+NODE_VERSION=22.23.3
+NODE_HOME=/usr/local/lib/rooted-node22
 
 build_pkgs=(gcc pkg-config git libgtk-3-dev libwebkit2gtk-4.1-dev)
 test_pkgs=(xvfb xauth x11-utils imagemagick chromium git ripgrep desktop-file-utils)
@@ -22,9 +28,25 @@ case "$what" in
 esac
 
 command -v go >/dev/null || die "Go is not on PATH: install Go 1.26 or newer (https://go.dev/dl) and run make again"
-command -v node >/dev/null && command -v npm >/dev/null || die "Node.js 20 and npm are not on PATH: install them and run make again"
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-[ "$node_major" -ge 20 ] || die "Node.js $(node --version) is too old: the frontend needs Node.js 20 or newer"
+command -v npm >/dev/null || die "npm is not on PATH: install Node.js and npm (any version: Node.js $NODE_VERSION comes from npm) and run make again"
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || die "installing needs root: run as root or install sudo"
+  sudo=(sudo)
+fi
+
+case "$(uname -m)" in
+  x86_64) node_arch=x64 ;;
+  aarch64) node_arch=arm64 ;;
+  *) die "no Node.js package for $(uname -m)" ;;
+esac
+node_bin=$NODE_HOME/node_modules/node-linux-$node_arch/bin
+if [ "$("$node_bin/node" --version 2>/dev/null)" != "v$NODE_VERSION" ]; then
+  echo "deps: installing Node.js $NODE_VERSION into $NODE_HOME"
+  "${sudo[@]}" npm install --prefix "$NODE_HOME" --no-save --no-audit --no-fund --loglevel=error "node-linux-$node_arch@$NODE_VERSION" >/dev/null
+  [ "$("$node_bin/node" --version)" = "v$NODE_VERSION" ] || die "Node.js $NODE_VERSION did not install into $NODE_HOME"
+fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -32,11 +54,6 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   command -v apt-get >/dev/null || die "missing packages ${missing[*]}, and this is not a Debian system: install their equivalents"
-  sudo=()
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || die "missing packages ${missing[*]}: run as root or install sudo"
-    sudo=(sudo)
-  fi
   echo "deps: installing ${missing[*]}"
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null

@@ -23,24 +23,38 @@ go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
 go test -c -tags "$tags" -o "$dir/repoinfo.test" ./backend/repoinfo
 go test -c -tags "$tags" -o "$dir/gitexec.test" ./backend/gitexec
 go test -c -race -o "$dir/webfetch.test" ./backend/webfetch
+go test -c -tags "$tags" -o "$dir/gitdir.test" ./backend/gitdir
+go test -c -tags "$tags" -o "$dir/permissions.test" ./backend/permissions
+go test -c -tags "$tags" -o "$dir/conversations.test" ./backend/conversations
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
 chown "$user:$group" "$dir/tmp" "$dir/home"
+# The node the caller runs (the Makefile puts the project's Node.js first on PATH) is the one the tests run as well.
+node_dir=$(dirname "$(command -v node || echo /usr/bin/node)")
 as_user() {
   (cd "$dir/tmp" && setpriv --reuid="$user" --regid="$group" --clear-groups \
-    env -i PATH=/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin HOME="$dir/home" TMPDIR="$dir/tmp" LANG=C.UTF-8 "$@")
+    env -i PATH="$node_dir":/usr/local/go/bin:/usr/local/bin:/usr/bin:/bin HOME="$dir/home" TMPDIR="$dir/tmp" LANG=C.UTF-8 "$@")
 }
 echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
 as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv'
-as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater'
+echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
+as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestNothingOutlivesAKilledRooted'
+as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry'
+as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
+as_user "$dir/gitdir.test"
+echo "test-unprivileged: caches, links in the folders Rooted writes, a planted git on PATH, and rule spellings, as $user"
+as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater|TestRootedFollowsNoPlantedLink|TestToolCacheDirFollowsTheFolder|TestTrusted|TestRootOwnedChain|TestGitOptionsThatRunPrograms|TestArgumentAttacks'
+as_user "$dir/permissions.test" -test.run 'TestRuleSpellings|TestDecideCommand'
+echo "test-unprivileged: named-pipe .gitignore files and git-folder files that would block git, as $user"
+as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot|TestSeedingSkipsObjectsGitWouldBlockOn' 2>&1 | grep -v 'WARN file skipped'
+as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestNamedPipesInTheGitFolderDoNotBlockTheStatus|TestDescribe'
+echo "test-unprivileged: conversations saved into a read-only folder, and killed while appending, as $user"
+as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSaveLosesNothing|TestKillDuringAppends|TestTornRecordIsDropped' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)'
 echo "test-unprivileged: web_fetch refuses this machine's and its network's addresses, as $user"
 as_user "$dir/webfetch.test" -test.run 'TestRefused|TestRedirectToAnotherHost|TestFetchArticle'
 as_user "$dir/tools.test" -test.run 'TestWebFetch'
-echo "test-unprivileged: named-pipe .gitignore files that would block git, as $user"
-as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot' 2>&1 | grep -v 'WARN file skipped'
-as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestDescribe'
 echo "test-unprivileged: a background git stopped during a search, and killed with Rooted while stopped, as $user"
 as_user "$dir/gitexec.test" -test.run 'TestStoppingTheGroupStopsGit|TestStoppedGitDiesWithRooted|TestRunHandsOverOnlySandboxedGroups'
 echo "test-unprivileged: killed at seeded moments, as $user"

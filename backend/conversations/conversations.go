@@ -1,9 +1,13 @@
 // Package conversations keeps the agent's conversations per project, in the user's data directory (never in the
-// project), one JSON file each, written atomically every time one changes, so a crash loses at most the change in
-// flight.
+// project). A conversation is an append-only log of what happened (events: an item added or changed, messages
+// added, a rewind), each record framed with its length and checksum and on disk before Append returns; strings
+// of BlobMin bytes or more (tool results) are kept once, by hash, in files beside the log. So a crash or a kill
+// loses at most the record being written, and a reopened conversation shows everything before it; a log that
+// grows past a few MiB of changes is rewritten as one snapshot record. Conversations saved before the log (one
+// JSON file each) still open, and move to a log on their first change.
 //
-// The conversation body is the window's to define (model messages and what the cards show); this package stores
-// it as given, with the metadata it lists by.
+// Items and messages are the window's to define: the store keeps them as given, reading only an item's kind and
+// text to export it.
 package conversations
 
 import (
@@ -30,37 +34,36 @@ type Meta struct {
 	Title   string    `json:"title"`
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
+	Count   int       `json:"count,omitempty"` // items, when known (on open, not in a list)
 }
 
-// Conversation is one stored conversation.
+// Conversation is one stored conversation; strings over BlobMin are references (Inline puts them back).
 type Conversation struct {
 	Meta
-	Body json.RawMessage `json:"body"`
+	Body Body
 }
 
-// MaxBytes bounds a conversation's file: one is read like every file Rooted reads for itself (package smallfile:
-// without blocking, only a regular file), with this limit instead of 1 MiB, since tool results make a long
-// conversation large. A body that would not fit is refused when saved, never written and then unreadable.
-const MaxBytes = 64 << 20
+// MaxLegacyBytes bounds a conversation file of the format before the log (they were capped at 64 MiB).
+const MaxLegacyBytes = 64 << 20
 
 // ErrNotFound says there is no conversation with that id.
 var ErrNotFound = errors.New("no such conversation")
-
-// ErrTooLarge refuses a conversation over MaxBytes.
-var ErrTooLarge = errors.New("conversation too large")
 
 // ErrBadID says an id is not one this package would make (they name files).
 var ErrBadID = errors.New("invalid conversation id")
 
 var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
-// Store holds the conversations of one project. Its methods may be called concurrently: a change (save, rename,
-// delete) is a read-modify-write under the store's lock, so a rename during a save loses neither. Two Stores of
-// the same project do not share the lock: keep one per project.
+// Store holds the conversations of one project. Its methods may be called concurrently; two Stores of the same
+// project (the window and the CLI) may read together, but only one should append (keep one per project).
 type Store struct {
-	mu  sync.Mutex
-	dir string
-	now func() time.Time
+	mu   sync.Mutex
+	dir  string
+	now  func() time.Time
+	logs map[string]*logState // conversations appended to since the store was made
+	// CompactAfter is how many bytes of records after the last snapshot make Append rewrite the log (when they are
+	// also more than twice the snapshot).
+	CompactAfter int64
 }
 
 // ForProject returns the store of the project at root, under base (the user's data directory for Rooted).
@@ -72,7 +75,10 @@ func ForProject(base, root string) *Store {
 		}
 		return '-'
 	}, filepath.Base(root))
-	return &Store{dir: filepath.Join(base, "conversations", name+"-"+hex.EncodeToString(sum[:6])), now: time.Now}
+	return &Store{
+		dir: filepath.Join(base, "conversations", name+"-"+hex.EncodeToString(sum[:6])), now: time.Now,
+		logs: map[string]*logState{}, CompactAfter: 8 << 20,
+	}
 }
 
 // DefaultBase is $XDG_DATA_HOME/rooted (~/.local/share/rooted) or, elsewhere, the user's config directory.
@@ -90,14 +96,31 @@ func DefaultBase() (string, error) {
 	return filepath.Join(d, "rooted"), nil
 }
 
-func (s *Store) file(id string) (string, error) {
-	if !idPattern.MatchString(id) {
-		return "", fmt.Errorf("%w: %q", ErrBadID, id)
-	}
-	return filepath.Join(s.dir, id+".json"), nil
+// Dir is the folder that holds the project's conversations.
+func (s *Store) Dir() string { return s.dir }
+
+// files names a conversation's files.
+type files struct {
+	log, meta, legacy string
+	blobs             blobs
 }
 
-// List returns every conversation's metadata, most recently updated first. A damaged file is skipped, not fatal.
+func (s *Store) files(id string) (files, error) {
+	if !idPattern.MatchString(id) {
+		return files{}, fmt.Errorf("%w: %q", ErrBadID, id)
+	}
+	p := filepath.Join(s.dir, id)
+	return files{log: p + ".log", meta: p + ".meta", legacy: p + ".json", blobs: blobs{dir: p + ".blobs"}}, nil
+}
+
+// metaFile is the small file a list reads, so listing does not replay logs; rewritten when the title changes.
+type metaFile struct {
+	ID      string    `json:"id"`
+	Title   string    `json:"title"`
+	Created time.Time `json:"created"`
+}
+
+// List returns every conversation's metadata, most recently updated first. A damaged one is skipped, not fatal.
 func (s *Store) List() ([]Meta, error) {
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -106,77 +129,167 @@ func (s *Store) List() ([]Meta, error) {
 	if err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
 	out := []Meta{}
 	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !idPattern.MatchString(id) {
+		name := e.Name()
+		id := strings.TrimSuffix(strings.TrimSuffix(name, ".log"), ".json")
+		if id == name || seen[id] || !idPattern.MatchString(id) {
 			continue
 		}
-		c, err := s.Load(id)
-		if err != nil {
-			continue
+		seen[id] = true
+		if m, err := s.meta(id); err == nil {
+			out = append(out, m)
 		}
-		out = append(out, c.Meta)
 	}
 	slices.SortFunc(out, func(a, b Meta) int { return b.Updated.Compare(a.Updated) })
 	return out, nil
 }
 
-// Load reads one conversation.
+// meta reads a conversation's metadata without replaying its log where its meta file says enough.
+func (s *Store) meta(id string) (Meta, error) {
+	f, err := s.files(id)
+	if err != nil {
+		return Meta{}, err
+	}
+	st, err := os.Stat(f.log)
+	if err == nil {
+		var m metaFile
+		if b, err := smallfile.Read(f.meta); err == nil && json.Unmarshal(b, &m) == nil && m.ID == id {
+			return Meta{ID: id, Title: m.Title, Created: m.Created, Updated: st.ModTime()}, nil
+		}
+	}
+	c, err := s.Load(id)
+	return c.Meta, err
+}
+
+// Load reads one conversation, with references in place of long strings.
 func (s *Store) Load(id string) (Conversation, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.load(id)
+	c, _, err := s.load(id)
+	return c, err
 }
 
-func (s *Store) load(id string) (Conversation, error) {
-	path, err := s.file(id)
+// load reads a conversation and the scan of its log (zero when it has none yet).
+func (s *Store) load(id string) (Conversation, scan, error) {
+	f, err := s.files(id)
 	if err != nil {
-		return Conversation{}, err
+		return Conversation{}, scan{}, err
 	}
-	b, err := smallfile.ReadMax(path, MaxBytes)
+	sc, err := readLogFile(f.log)
+	if errors.Is(err, os.ErrNotExist) {
+		c, err := s.loadLegacy(id, f.legacy)
+		return c, scan{}, err
+	}
+	if err != nil {
+		return Conversation{}, scan{}, err
+	}
+	r, _ := replay(id, sc.records)
+	if r.Title == "" {
+		r.Title = "New conversation"
+	}
+	return Conversation{Meta: r.Meta, Body: r.Body}, sc, nil
+}
+
+// loadLegacy reads a conversation in the format before the log.
+func (s *Store) loadLegacy(id, path string) (Conversation, error) {
+	b, err := smallfile.ReadMax(path, MaxLegacyBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return Conversation{}, fmt.Errorf("%w: %s", ErrNotFound, id)
 	}
 	if err != nil {
 		return Conversation{}, err
 	}
-	var c Conversation
-	if err := json.Unmarshal(b, &c); err != nil {
+	var old struct {
+		Meta
+		Body json.RawMessage `json:"body"`
+	}
+	if err := json.Unmarshal(b, &old); err != nil {
 		return Conversation{}, fmt.Errorf("conversation %s is damaged: %w", id, err)
 	}
-	return c, nil
+	body, err := bodyFromFlat(old.Body)
+	if err != nil {
+		return Conversation{}, fmt.Errorf("conversation %s is damaged: %w", id, err)
+	}
+	old.ID = id
+	old.Count = len(body.Items)
+	return Conversation{Meta: old.Meta, Body: body}, nil
 }
 
-// Save writes the conversation's body (creating it with title if it is new; an existing title is kept unless
-// title is not empty) and returns its metadata.
-func (s *Store) Save(id, title string, body json.RawMessage) (Meta, error) {
-	if !json.Valid(body) {
-		return Meta{}, fmt.Errorf("conversation %s: the body is not JSON", id)
+// Blob returns the stored content a reference of the conversation names.
+func (s *Store) Blob(id, hash string) ([]byte, error) {
+	f, err := s.files(id)
+	if err != nil {
+		return nil, err
 	}
-	if len(body) > MaxBytes-64<<10 { // room for the metadata
-		return Meta{}, fmt.Errorf("%w: conversation %s: %d bytes, more than a conversation may hold", ErrTooLarge, id, len(body))
+	return f.blobs.read(hash)
+}
+
+// Inline returns c's body with every reference replaced by its content (for export).
+func (s *Store) Inline(c Conversation) (Body, error) {
+	f, err := s.files(c.ID)
+	if err != nil {
+		return Body{}, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, err := s.load(id)
-	switch {
-	case errors.Is(err, ErrNotFound):
-		c = Conversation{Meta: Meta{ID: id, Title: title, Created: s.now()}}
-	case err != nil && !errors.Is(err, ErrBadID):
-		// A damaged file is replaced by what the window has, which is newer.
-		c = Conversation{Meta: Meta{ID: id, Title: title, Created: s.now()}}
-	case err != nil:
-		return Meta{}, err
+	out := Body{State: map[string]json.RawMessage{}}
+	each := func(in []json.RawMessage) ([]json.RawMessage, error) {
+		res := make([]json.RawMessage, len(in))
+		for i, r := range in {
+			v, err := f.blobs.inline(r)
+			if err != nil {
+				return nil, err
+			}
+			res[i] = v
+		}
+		return res, nil
 	}
-	if title != "" {
-		c.Title = title
+	if out.Items, err = each(c.Body.Items); err != nil {
+		return Body{}, err
 	}
-	if c.Title == "" {
-		c.Title = "New conversation"
+	if out.Messages, err = each(c.Body.Messages); err != nil {
+		return Body{}, err
 	}
-	c.Updated, c.Body = s.now(), body
-	return c.Meta, s.write(c)
+	if out.Rewound, err = each(c.Body.Rewound); err != nil {
+		return Body{}, err
+	}
+	for k, v := range c.Body.State {
+		if out.State[k], err = f.blobs.inline(v); err != nil {
+			return Body{}, err
+		}
+	}
+	return out, nil
+}
+
+// BlobsContaining returns the hashes of the conversation's stored contents that hold text, ignoring case: what
+// a search over a conversation needs beside the items it has in memory.
+func (s *Store) BlobsContaining(id, text string) ([]string, error) {
+	f, err := s.files(id)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(f.blobs.dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return []string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	needle := []byte(strings.ToLower(text))
+	out := []string{}
+	for _, e := range entries {
+		if !hashPattern.MatchString(e.Name()) {
+			continue
+		}
+		b, err := f.blobs.read(e.Name())
+		if err != nil {
+			continue
+		}
+		if containsFold(b, needle) {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
 }
 
 // Rename changes a conversation's title.
@@ -185,39 +298,43 @@ func (s *Store) Rename(id, title string) (Meta, error) {
 	if title == "" {
 		return Meta{}, errors.New("a title cannot be empty")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, err := s.load(id)
-	if err != nil {
+	if _, err := s.Load(id); err != nil {
 		return Meta{}, err
 	}
-	c.Title = title
-	return c.Meta, s.write(c)
+	return s.Append(id, []Event{{T: "title", Title: title}})
 }
 
 // Delete removes a conversation.
 func (s *Store) Delete(id string) error {
-	path, err := s.file(id)
+	f, err := s.files(id)
 	if err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := os.Remove(path); errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%w: %s", ErrNotFound, id)
-	} else {
+	delete(s.logs, id)
+	found := false
+	for _, p := range []string{f.log, f.legacy, f.meta} {
+		err := os.Remove(p)
+		if err == nil {
+			found = true
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	if err := os.RemoveAll(f.blobs.dir); err != nil {
 		return err
 	}
+	if !found {
+		return fmt.Errorf("%w: %s", ErrNotFound, id)
+	}
+	return nil
 }
 
-func (s *Store) write(c Conversation) error {
-	path, err := s.file(c.ID)
+func (s *Store) writeMeta(f files, m Meta) error {
+	b, err := json.Marshal(metaFile{ID: m.ID, Title: m.Title, Created: m.Created})
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
-	return configfile.Write(path, b)
+	return configfile.Write(f.meta, b)
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/gitargv"
 	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
@@ -32,20 +33,26 @@ var secretName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(token|password|passwd|pass$|secret|oauth|apikey|api-key|cookie)`)
 })
 
-// Keep reports whether a global setting may reach a command: not a credential, not a program git would run.
-// url.<base>.insteadOf stays when <base> holds no credentials (it only rewrites where git fetches from).
+// copyOnly are the keys a command's copy of the user's configuration keeps beyond what commands may set
+// (gitargv.CommandMaySet): the ignore and attributes files (copied beside it), which repositories are safe, the
+// signing key's name, and how git talks HTTP (a proxy holding a password is dropped by its value).
+var copyOnly = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(core\.(excludesfile|attributesfile)|safe\.directory|user\.signingkey|gpg\.format|http\.(.+\.)?(sslverify|sslcainfo|sslcapath|version|postbuffer|lowspeedlimit|lowspeedtime|proxy))$`)
+})
+
+// Keep reports whether a global setting may reach a command: a key on the allow-list of what commands may set or
+// copyOnly, or a url.<base>.insteadOf whose <base> holds no credentials (it only rewrites where git fetches from),
+// and never a credential. Any other key, a program git would run or one git adds later, is left out.
 func Keep(e Entry) bool {
 	k := strings.ToLower(e.Key)
 	switch {
 	case strings.HasPrefix(k, "credential."), strings.HasPrefix(k, "http.") && strings.HasSuffix(k, ".extraheader"),
-		strings.HasPrefix(k, "http.") && (strings.HasSuffix(k, "cookiefile") || strings.HasSuffix(k, "sslkey") || strings.HasSuffix(k, "sslcertpasswordprotected")),
-		userInfo().MatchString(e.Key), userInfo().MatchString(e.Value), secretName().MatchString(k[strings.LastIndexByte(k, '.')+1:]),
-		strings.HasPrefix(k, "sendemail."), strings.HasPrefix(k, "gitlab.") || strings.HasPrefix(k, "github.") || strings.HasPrefix(k, "hub."):
+		userInfo().MatchString(e.Key), userInfo().MatchString(e.Value), secretName().MatchString(k[strings.LastIndexByte(k, '.')+1:]):
 		return false
 	case strings.HasPrefix(k, "url.") && (strings.HasSuffix(k, ".insteadof") || strings.HasSuffix(k, ".pushinsteadof")):
 		return true
 	}
-	return !RunsPrograms(k)
+	return gitargv.CommandMaySet(k) || copyOnly().MatchString(k)
 }
 
 var globalCache = struct {

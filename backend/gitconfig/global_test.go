@@ -10,7 +10,8 @@ import (
 )
 
 // A command's git sees the user's name, aliases-free settings and URL rewrites, and none of the credentials or
-// programs: a token in a url.<base>, an http.extraHeader, credential helpers, a forge token, core.fsmonitor.
+// programs: a token in a url.<base>, an http.extraHeader, credential helpers, a forge token, core.fsmonitor,
+// interactive.diffFilter, gpg.ssh.defaultKeyCommand, nor a key no list names (the copy keeps an allow-list).
 func TestSandboxGlobalLeavesOutCredentials(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -43,6 +44,14 @@ func TestSandboxGlobalLeavesOutCredentials(t *testing.T) {
 	defaultBranch = main
 [commit]
 	verbose
+[interactive]
+	diffFilter = "sh -c evil"
+[gpg "ssh"]
+	defaultKeyCommand = "sh -c evil"
+[help]
+	autocorrect = immediate
+[some "future"]
+	setting = x
 `), 0o644)
 	os.WriteFile(filepath.Join(home, ".gitignore_global"), []byte("*.swp\n"), 0o644)
 	dir := t.TempDir()

@@ -6,10 +6,11 @@ import (
 )
 
 // runsPrograms matches the configuration keys (lower case, subsection kept) whose value is a program git runs, or
-// which decide what it runs or where: narrower than what "git config" refuses to set (shell.GitExecKey), so that
-// a new remote or branch does not count.
+// which decide what it runs or where. It is what a repository's own configuration is checked for (a repository
+// Rooted did not make may hold any key); what a command may set and what reaches a command's copy of the user's
+// configuration are allow-lists instead (gitargv.CommandMaySet, Keep).
 var runsPrograms = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|worktree|alternaterefscommand)|alias\..+|filter\..+\.(clean|smudge|process|required)|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|credential\.(.+\.)?helper|gpg\.(.+\.)?program|commit\.gpgsign|tag\.gpgsign|sequence\.editor|include\.path|includeif\..+\.path|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack|vcs)|protocol\.(.+\.)?allow|url\..+\.(pushinsteadof|insteadof)|pager\..+|sendemail\..+|web\.browser|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|difftool\..+\.(cmd|path)|mergetool\..+\.(cmd|path)|submodule\..+\.update|init\.templatedir|extensions\.worktreeconfig|ssh\.variant)$`)
+	return regexp.MustCompile(`^(core\.(fsmonitor|hookspath|sshcommand|pager|editor|askpass|gitproxy|worktree|alternaterefscommand)|alias\..+|filter\..+\.(clean|smudge|process|required)|diff\.external|diff\..+\.(textconv|command)|merge\..+\.driver|credential\.(.+\.)?helper|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand|interactive\.difffilter|hook\..+\.command|commit\.gpgsign|tag\.gpgsign|sequence\.editor|include\.path|includeif\..+\.path|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack|vcs)|protocol\.(.+\.)?allow|url\..+\.(pushinsteadof|insteadof)|pager\..+|sendemail\..+|web\.browser|help\.browser|browser\..+\.(cmd|path)|man\..+\.(cmd|path)|difftool\..+\.(cmd|path)|mergetool\..+\.(cmd|path)|submodule\..+\.update|init\.templatedir|extensions\.worktreeconfig|ssh\.variant)$`)
 }) // compiled on first use: start-up stays short
 
 // RunsPrograms reports whether a key, named as List names it, is a program git runs or decides what git runs

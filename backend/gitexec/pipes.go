@@ -7,13 +7,15 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
 
-// Git opens the .gitignore and .gitattributes of every folder it scans, and nothing tells it not to. One that is a
-// named pipe (a sandboxed command can make one) blocks git's open until something opens the pipe for writing: a
-// status, an add or a snapshot would never end. Pipes keeps such pipes from blocking a git that reads a work tree:
+// Git opens the .gitignore and .gitattributes of every folder it scans, and nothing tells it not to; in a
+// repository's git folder it opens what it needs by name (config, HEAD, index, packed-refs, refs, info/exclude,
+// objects/info/alternates, packs, loose objects). One that is a named pipe (a sandboxed command can make one)
+// blocks git's open until something opens the pipe for writing: a status, an add or a snapshot would never end. Pipes keeps such pipes from blocking a git that reads a work tree:
 // while the git runs, every pipe it knows of is opened for writing without blocking and closed at once, so git's
 // open returns and it reads an empty file; when the git runs longer than RescanAfter, a walk of the tree looks
 // for pipes it did not know of. Every open goes through the project's root, never through a link out of it.
@@ -88,8 +90,9 @@ func (p *Pipes) keepOpen(ctx context.Context, stop <-chan struct{}) {
 	}
 }
 
-// ScanPipes walks the tree under root for the pipes git would block on, skipping .git folders (git does not scan
-// them). It stops early, with what it found, when ctx ends.
+// ScanPipes walks the tree under root for the pipes git would block on: the .gitignore and .gitattributes files
+// of the work tree, and every named pipe in a .git folder (any file there is one git may open: a repository Rooted
+// does not own holds whatever a command left). It stops early, with what it found, when ctx ends.
 func ScanPipes(ctx context.Context, root *os.Root) []string {
 	var pipes []string
 	fs.WalkDir(root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
@@ -100,6 +103,7 @@ func ScanPipes(ctx context.Context, root *os.Root) []string {
 			return nil // an unreadable folder: git cannot read it either
 		}
 		if d.IsDir() && d.Name() == ".git" {
+			pipes = append(pipes, GitDirPipes(ctx, root, rel)...)
 			return fs.SkipDir
 		}
 		if IsBlocking(d.Name(), d.Type()) {
@@ -110,10 +114,31 @@ func ScanPipes(ctx context.Context, root *os.Root) []string {
 	return pipes
 }
 
+// GitDirPipes lists the named pipes in the git folder dir (a slash path under root) and below it, read from the
+// folder entries alone (no call per file: a git folder may hold many loose objects).
+func GitDirPipes(ctx context.Context, root *os.Root, dir string) []string {
+	var pipes []string
+	fs.WalkDir(root.FS(), dir, func(rel string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return fs.SkipAll
+		}
+		if err == nil && d.Type()&fs.ModeNamedPipe != 0 {
+			pipes = append(pipes, rel)
+		}
+		return nil
+	})
+	return pipes
+}
+
+// inGitDir reports whether the slash path rel lies in a .git folder.
+func inGitDir(rel string) bool {
+	return strings.HasPrefix(rel, ".git/") || strings.Contains(rel, "/.git/")
+}
+
 // PokePipe opens rel for writing without blocking and closes it, when it is a named pipe: a reader blocked opening
 // it goes on, and reads an end of file.
 func PokePipe(root *os.Root, rel string) {
-	if !BlockingNames[path.Base(rel)] {
+	if !BlockingNames[path.Base(rel)] && !inGitDir(rel) {
 		return
 	}
 	p := filepath.FromSlash(rel)

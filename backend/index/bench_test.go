@@ -24,7 +24,8 @@ func benchCorpus(b *testing.B) *os.Root {
 const benchRegex = `func \(\w+ \*\w+\) Close`
 
 // Repeated searches through a warm Index, as an agent searching an unchanged tree makes them, once the trigram
-// index is in and its segments merged ($ROOTED_BENCH_NO_MERGE set: as the build wrote them).
+// index is in and its segments merged ($ROOTED_BENCH_NO_MERGE set: as the build wrote them;
+// $ROOTED_BENCH_PER_FILE set: narrowed by asking every file of the list, as before the candidate walk).
 func benchIndexed(b *testing.B, opt search.Options) {
 	r := benchCorpus(b)
 	var before, after runtime.MemStats
@@ -36,6 +37,7 @@ func benchIndexed(b *testing.B, opt search.Options) {
 	}
 	b.Cleanup(func() { x.Close() })
 	x.tri.noMerge = os.Getenv("ROOTED_BENCH_NO_MERGE") != "" // the segments as the build wrote them
+	x.perFile = os.Getenv("ROOTED_BENCH_PER_FILE") != ""     // every file of the list asked its verdict, no candidate walk
 	for _, warm := range []search.Options{{Query: "x", Output: search.OutputCount}, {Query: "x", Output: search.OutputCount, IncludeHidden: true}} {
 		if _, err := search.Search(context.Background(), x, ".", warm); err != nil {
 			b.Fatal(err)
@@ -92,6 +94,10 @@ func BenchmarkIndexedCountCommonLiteral(b *testing.B) {
 	benchIndexed(b, search.Options{Query: "func", Output: search.OutputCount, Limit: 1})
 }
 
+func BenchmarkIndexedCountAbsentLiteral(b *testing.B) {
+	benchIndexed(b, search.Options{Query: "zzzNotInAnyFile", Output: search.OutputCount, Limit: 1})
+}
+
 func BenchmarkIndexedCountRareLiteral(b *testing.B) {
 	benchIndexed(b, search.Options{Query: "ErrShortWrite", Output: search.OutputCount, Limit: 1})
 }
@@ -124,4 +130,52 @@ func BenchmarkCountAfterLimited(b *testing.B) {
 		b.StopTimer()
 		x.Close()
 	}
+}
+
+// BenchmarkReopen times the second opening of a project whose trigram index was built at the first: the index
+// started (its watcher up), the index kept checked against the tree, and a rare literal's full count, the first
+// search. scan-ms is the same count of the disk, as a search made before any index is in, timed in the same run.
+func BenchmarkReopen(b *testing.B) {
+	r := benchCorpus(b)
+	cache := b.TempDir()
+	x, err := NewIndex(r, benchCorpusPath(), Options{CacheDir: cache})
+	if err != nil {
+		b.Fatal(err)
+	}
+	search.Search(context.Background(), x, "", search.Options{Query: "x", Output: search.OutputCount})
+	for deadline := time.Now().Add(10 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if _, _, st := x.Memory(); st.Ready || time.Now().After(deadline) {
+			break
+		}
+	}
+	waitMerged(b, x)
+	x.Close()
+	opt := search.Options{Query: "ErrShortWrite", Output: search.OutputCount, Limit: 1}
+	var scan, first time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		y, err := NewIndex(r, benchCorpusPath(), Options{CacheDir: cache})
+		if err != nil {
+			b.Fatal(err)
+		}
+		started := time.Now()
+		if _, err := search.Search(context.Background(), y, "", opt); err != nil {
+			b.Fatal(err)
+		}
+		first += time.Since(started)
+		_, _, st := y.Memory()
+		if !st.Reopened {
+			b.Fatal("the index kept was not used")
+		}
+		b.StopTimer()
+		y.Close()
+		s := time.Now()
+		if _, err := search.Search(context.Background(), search.DiskSource{Root: r}, "", opt); err != nil {
+			b.Fatal(err)
+		}
+		scan += time.Since(s)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "first-search-ms")
+	b.ReportMetric(float64(scan.Milliseconds())/float64(b.N), "scan-ms")
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"os"
 	"testing"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/ignore/ignoretest"
 	"github.com/rooted-dev/rooted/backend/search"
@@ -11,7 +12,10 @@ import (
 
 func TestMain(m *testing.M) { ignoretest.Main(m) }
 
-func init() { buildDelay = 0 } // the tests wait for builds; nothing here competes with them
+func init() {
+	buildDelay = 0                      // the tests wait for builds; nothing here competes with them
+	racyWindow = 300 * time.Millisecond // the tests' files are all new: those that must be trusted are made earlier
+}
 
 // fixture is the tree of files, opened as a root.
 func fixture(t *testing.T, files map[string]string) (*os.Root, string) {

@@ -51,6 +51,9 @@ type Index struct {
 	tri    *narrower
 	dirs   dirCache // folders open for reading files named by a list in memory
 	budget int64    // bytes of file content kept in memory
+	// perFile: narrow by asking each file of the walk its verdict, never by the candidate walk (a benchmark's
+	// "before").
+	perFile bool
 }
 
 // DefaultBudget is how much file content an index keeps in memory unless told otherwise: the whole text of a
@@ -118,6 +121,7 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 		return nil, err
 	}
 	x.watcher = w
+	x.tri.startValidation(x.listIdentities)
 	go func() {
 		// The index itself uses Notify; batches are for whoever shows the tree. The channel closes with the watcher.
 		for batch := range w.Events() {
@@ -191,7 +195,7 @@ func (x *Index) Walk(ctx context.Context, dir string, opt search.WalkOptions, em
 	}
 	key := listKey{opt.IncludeHidden, opt.IncludeIgnored}
 	// A directory named explicitly is searched even if ignored or hidden; the cached lists leave those out.
-	if dir != "" && !opt.IncludeIgnored && ignore.New(x.root).Ignored(dir, true) {
+	if explicit(x.root, dir, opt.IncludeHidden, opt.IncludeIgnored) {
 		return x.disk.Walk(ctx, dir, opt, emit)
 	}
 	x.mu.RLock()
@@ -256,15 +260,18 @@ type fileList struct {
 	// project reads none but the candidates' (8.0 ms a rare literal's count, against 14.2 ms).
 	base []uint16
 
-	mu    sync.Mutex
-	built int     // the trigram build numbers is of (narrower.built); 0: none yet
-	nums  []int32 // each name's number in the trigram index, or notCovered, or binaryFile
+	// sorted: the names are in a sorted walk's path order, as they always should be; the candidate walk finds a
+	// folder's files and a changed file by binary search, and declines on a list that is not.
+	sorted bool
+
+	mu sync.Mutex
+	t  *listTables // what the list knows of the latest trigram build (candidates.go); nil: none yet
 }
 
 const noBase = 1<<16 - 1
 
 func newFileList(names []string) *fileList {
-	l := &fileList{names: names, base: make([]uint16, len(names))}
+	l := &fileList{names: names, base: make([]uint16, len(names)), sorted: inPathOrder(names)}
 	for i, rel := range names {
 		l.base[i] = uint16(min(strings.LastIndexByte(rel, '/')+1, noBase))
 	}
@@ -278,20 +285,6 @@ func (l *fileList) name(i int) string {
 		return rel[b:]
 	}
 	return rel[strings.LastIndexByte(rel, '/')+1:]
-}
-
-// numbers returns each name's number in the index c is of, found once per build.
-func (l *fileList) numbers(c *candidates) []int32 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.nums == nil || l.built != c.built {
-		nums := make([]int32, len(l.names))
-		for i, rel := range l.names {
-			nums[i] = c.number(rel)
-		}
-		l.nums, l.built = nums, c.built
-	}
-	return l.nums
 }
 
 // Content returns cached bytes, or reads the file. A search does not copy what it reads into the cache: filling
@@ -426,6 +419,18 @@ func (c *dirCache) clearLocked() {
 	}
 }
 
+// explicit reports a folder named by a search that the lists in memory leave out (hidden or ignored, and the
+// search does not include those): named explicitly, it is searched in full, from the disk.
+func explicit(root *os.Root, dir string, hidden, ignored bool) bool {
+	if dir == "" {
+		return false
+	}
+	if !hidden && (strings.HasPrefix(dir, ".") || strings.Contains(dir, "/.")) {
+		return true
+	}
+	return !ignored && ignore.New(root).Ignored(dir, true)
+}
+
 func under(rel, dir string) bool {
 	return dir == "" || rel == dir || strings.HasPrefix(rel, dir+"/")
 }
@@ -449,13 +454,14 @@ func checkDir(root *os.Root, dir string) error {
 // Narrow returns a filter for the files that can match opt, from the trigram index; nil when it cannot narrow (not
 // built yet, which starts a build, or not watching the whole tree). A file walked from a list in memory is looked up
 // by its place in the list (an array of numbers the list keeps per build), any other by its name.
-func (x *Index) Narrow(_ context.Context, opt search.Options) func(search.File) search.Verdict {
+func (x *Index) Narrow(ctx context.Context, opt search.Options) func(search.File) search.Verdict {
 	if !x.live() {
 		return nil
 	}
+	x.tri.waitValid(ctx)
 	c := x.tri.keep(opt)
 	if c == nil {
-		x.tri.build(x.indexable, x.searchable)
+		x.tri.build(x.listIdentities, x.searchable)
 		return nil
 	}
 	x.mu.RLock()
@@ -464,7 +470,7 @@ func (x *Index) Narrow(_ context.Context, opt search.Options) func(search.File) 
 	if l == nil {
 		return func(f search.File) search.Verdict { return c.byName(f.Rel) }
 	}
-	nums := l.numbers(c)
+	nums := l.tables(c).nums
 	return func(f search.File) search.Verdict {
 		// The walk may come from a list made since (the tree changed): the name at that place says which. A file of
 		// this very list is its own string, which compares at once.
@@ -473,17 +479,6 @@ func (x *Index) Narrow(_ context.Context, opt search.Options) func(search.File) 
 		}
 		return c.byName(f.Rel)
 	}
-}
-
-// indexable lists the files a trigram index covers: every file a search may read but ignored ones.
-func (x *Index) indexable() []string {
-	var list []string
-	x.disk.Walk(context.Background(), "", search.WalkOptions{IncludeHidden: true}, func(f search.File) bool {
-		list = append(list, f.Rel)
-		f.Release()
-		return true
-	})
-	return list
 }
 
 // searchable reads a file for the trigram index: text files only, as a search reads them. The bytes are the read

@@ -2,7 +2,9 @@ package index
 
 import (
 	"cmp"
+	"context"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sync"
 
@@ -28,6 +30,7 @@ type Indexes struct {
 	idx      *Index
 	starting chan struct{} // closed once the index of root has started, or failed to
 	budget   int64         // for the next index; 0: DefaultBudget
+	saved    bool          // root's trigram index was kept from an earlier opening: searches wait for the start
 }
 
 // Source returns the index for root (absolute path abs), starting it on first use. Until it has started (the
@@ -50,6 +53,9 @@ func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 		}
 		started := make(chan struct{})
 		s.starting = started
+		dir := indexDir(abs, "")
+		_, err := os.Stat(filepath.Join(dir, manifestName))
+		s.saved = dir != "" && err == nil
 		go func() {
 			defer close(started)
 			idx, err := NewIndex(root, abs, hooks)
@@ -69,9 +75,58 @@ func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 		}()
 	}
 	if s.idx == nil {
+		if s.starting != nil && s.saved {
+			// An index kept from an earlier opening is usable a few seconds after the watcher is up (a stat of
+			// each file), where a search of the disk reads every file: the search waits for it.
+			return startingSource{s: s, root: root, started: s.starting}
+		}
 		return search.DiskSource{Root: root}
 	}
 	return s.idx
+}
+
+// startingSource is the source of a search that waits for the index being started: every call waits until it has
+// started, then asks it, or the disk when it failed to start.
+type startingSource struct {
+	s       *Indexes
+	root    *os.Root
+	started chan struct{}
+}
+
+func (w startingSource) source() search.Source {
+	select {
+	case <-w.started:
+	default:
+		back := search.Aside() // the watcher's first walk yields to searches: not to this one, which waits for it
+		<-w.started
+		back()
+	}
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	if w.s.idx != nil && w.s.root == w.root {
+		return w.s.idx
+	}
+	return search.DiskSource{Root: w.root}
+}
+
+func (w startingSource) Walk(ctx context.Context, dir string, opt search.WalkOptions, emit func(search.File) bool) error {
+	return w.source().Walk(ctx, dir, opt, emit)
+}
+
+func (w startingSource) Content(f search.File) ([]byte, func(), error) { return w.source().Content(f) }
+
+func (w startingSource) Narrow(ctx context.Context, opt search.Options) func(search.File) search.Verdict {
+	if nw, ok := w.source().(search.Narrower); ok {
+		return nw.Narrow(ctx, opt)
+	}
+	return nil
+}
+
+func (w startingSource) WalkCandidates(ctx context.Context, dir string, opt search.Options, emit func(search.File, int) bool) (int, bool, error) {
+	if cw, ok := w.source().(search.CandidateWalker); ok {
+		return cw.WalkCandidates(ctx, dir, opt, emit)
+	}
+	return 0, false, nil
 }
 
 // wait waits until the index of root has started or failed to (nothing to wait for when root is not the root

@@ -2,9 +2,9 @@ package index
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -35,19 +35,28 @@ type narrower struct {
 
 	mu       sync.Mutex
 	segs     []*trigram.Segment
+	segPaths []string // their files
+	tag      string   // in this process's segment names: another process with the project open writes its own
 	closed   bool
-	covered  map[string]uint32 // files the segments hold, by number: segment k's file i is the earlier segments' files plus i
-	binary   map[string]bool   // files found binary at the build, which no search reads
-	dirty    map[string]bool   // changed since the segments were built
-	during   map[string]bool   // changed while a build runs (it may have read them before)
-	stale    bool              // something changed that paths cannot describe (a rescan): do not narrow
-	building bool
-	gen      int
-	built    int // builds swapped in: what the numbers a list keeps of its files are of (fileList)
-	stats    NarrowStats
-	paused   time.Time // not used before this (see Index.CommandRan)
-	pairs    int       // a segment's pairs while building (segmentPairs; tests make it small)
-	noMerge  bool      // keep the build's segments as written (a benchmark's "before")
+	covered  *nameTable // files the segments hold, by number: segment k's file i is the earlier segments' files plus i
+	binary   *nameTable // files found binary at the build, which no search reads
+	// coveredIDs and binaryIDs are the identities of covered's and binary's files when the build listed them: what
+	// is saved for the next opening (saved.go).
+	coveredIDs, binaryIDs []fileID
+	pending               *saved          // an index found on disk at opening, to be checked against the tree
+	valid                 chan struct{}   // closed once no saved index is being checked
+	dirty                 map[string]bool // changed since the segments were built
+	during                map[string]bool // changed while a build runs (it may have read them before)
+	stale                 bool            // something changed that paths cannot describe (a rescan): do not narrow
+	building              bool
+	partial               bool   // segs are a first build's, in use while it goes on (publish)
+	published             func() // told of each publication, once n.mu is released (tests)
+	gen                   int
+	built                 int // builds swapped in: what the numbers a list keeps of its files are of (fileList)
+	stats                 NarrowStats
+	paused                time.Time // not used before this (see Index.CommandRan)
+	pairs                 int       // a segment's pairs while building (segmentPairs; tests make it small)
+	noMerge               bool      // keep the build's segments as written (a benchmark's "before")
 
 	yielder search.Yielder // the build, the merge and the watcher's first walk wait for searches (see yield)
 	read    atomic.Int64   // files read by builds, for tests
@@ -79,6 +88,7 @@ type NarrowStats struct {
 	Segments  int     `json:"segments"`
 	MergeMS   int64   `json:"merge_ms"` // how long merging the build's segments into one took (0: one was written)
 	TextMiB   float64 `json:"text_mib"`
+	Reopened  bool    `json:"reopened"` // kept from an earlier opening, checked against the tree (saved.go)
 }
 
 // buildDelay is how long after the search that asks for it a build starts (tests set it to 0).
@@ -94,17 +104,45 @@ const rebuildAfter = 2000
 const segmentPairs = 2 << 20
 
 func newNarrower(root *os.Root, abs, cache string) *narrower {
-	n := &narrower{root: root, dirty: map[string]bool{}, pairs: segmentPairs}
-	var err error
-	if cache == "" {
-		cache, err = os.UserCacheDir()
+	var tag [4]byte
+	rand.Read(tag[:])
+	n := &narrower{root: root, dirty: map[string]bool{}, pairs: segmentPairs, tag: hex.EncodeToString(tag[:]), valid: make(chan struct{})}
+	if n.dir = indexDir(abs, cache); n.dir != "" {
+		// An index kept from an earlier opening is checked against the tree before use (startValidation).
+		n.pending = n.load()
 	}
-	if err == nil {
-		sum := sha256.Sum256([]byte(abs))
-		n.dir = filepath.Join(cache, "rooted", "search", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:8]))
-		os.RemoveAll(n.dir) // segments of an earlier run describe files that may have changed since
+	if n.pending == nil {
+		close(n.valid)
 	}
 	return n
+}
+
+// indexDir is where the trigram index of the project at abs lives under cache (default: the user's cache
+// directory); "" when there is none.
+func indexDir(abs, cache string) string {
+	if cache == "" {
+		var err error
+		if cache, err = os.UserCacheDir(); err != nil {
+			return ""
+		}
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(cache, "rooted", "search", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:8]))
+}
+
+// startValidation checks a saved index found at opening against the tree, in the background (saved.go); the
+// watcher is running by now, so a change after a file's check is reported as any change is.
+func (n *narrower) startValidation(list func() []listed) {
+	n.mu.Lock()
+	s := n.pending
+	n.pending = nil
+	if s != nil {
+		n.building, n.during = true, map[string]bool{}
+	}
+	n.mu.Unlock()
+	if s != nil {
+		go n.validate(s, list)
+	}
 }
 
 // changed notes a change reported for rel ("" or a rescan: anything).
@@ -122,7 +160,7 @@ func (n *narrower) changed(rel string, rescan bool) {
 }
 
 // build indexes the files list returns (read through read) in the background, unless a build runs or is not needed.
-func (n *narrower) build(list func() []string, read func(rel string) ([]byte, func(), error)) {
+func (n *narrower) build(list func() []listed, read func(rel string) ([]byte, func(), error)) {
 	n.mu.Lock()
 	needed := n.segs == nil || n.stale || len(n.dirty) > rebuildAfter
 	if n.building || !needed || n.dir == "" {
@@ -146,27 +184,40 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, fu
 		if closed {
 			n.mu.Lock()
 			n.building = false
-			os.RemoveAll(n.dir)
 			n.mu.Unlock()
 			return
 		}
 		start := time.Now()
-		segs, covered, binary, stats, err := n.write(gen, list(), read)
+		var publish func(written)
+		n.mu.Lock()
+		first := n.segs == nil // a first build is used piece by piece as it lands; a rebuild once it is in
+		n.mu.Unlock()
+		if first {
+			publish = func(w written) { n.publish(gen, w) }
+		}
+		w, err := n.write(gen, list(), read, publish)
 		// The build read every file once: give that garbage back to the system now rather than as the scavenger
 		// gets to it, so a big project does not leave the process holding its size in freed heap.
 		defer debug.FreeOSMemory()
+		defer n.save() // after the lock below is released: kept for the next opening
 		n.mu.Lock()
 		defer n.mu.Unlock()
 		n.building = false
-		if err != nil || n.stale {
-			for _, s := range segs {
+		if n.partial {
+			// What was published is w's first segments: closed below with w's if the build is not used.
+			n.segs, n.segPaths, n.covered, n.binary, n.partial = nil, nil, nil, nil, false
+		}
+		if err != nil || n.stale || n.closed {
+			for _, s := range w.segs {
 				s.Close()
 			}
+			n.removeGen(gen)
 			n.during = nil
 			return
 		}
-		old := n.segs
-		n.segs, n.covered, n.binary, n.dirty, n.during = segs, covered, binary, n.during, nil
+		old, stats, segs := n.segs, w.stats, w.segs
+		n.segs, n.segPaths, n.covered, n.binary, n.dirty, n.during = w.segs, w.paths, w.covered, w.binary, n.during, nil
+		n.coveredIDs, n.binaryIDs = w.coveredIDs, w.binaryIDs
 		n.built++
 		stats.BuildMS, stats.Ready = time.Since(start).Milliseconds(), true
 		n.stats = stats
@@ -181,6 +232,25 @@ func (n *narrower) build(list func() []string, read func(rel string) ([]byte, fu
 	}()
 }
 
+// publish puts in use what a first build has written so far: a search narrows with it and reads the files it does
+// not cover yet (they are numbered notCovered). n.mu is not held.
+func (n *narrower) publish(gen int, w written) {
+	n.mu.Lock()
+	if n.closed || n.stale || n.gen != gen || (n.segs != nil && !n.partial) {
+		n.mu.Unlock()
+		return
+	}
+	n.segs, n.segPaths, n.covered, n.binary, n.partial = w.segs, w.paths, w.covered, w.binary, true
+	n.dirty = maps.Clone(n.during) // what changed before the build is read by it, or searched as not covered
+	n.built++
+	n.stats = w.stats
+	hook := n.published
+	n.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
+}
+
 // merge replaces the segments of generation gen, in use since the build, by one: a lookup consults every segment
 // for every trigram of a query (on a 92k-file project a build writes about 50), and one segment answers in one
 // table block and one posting list. It runs on a background thread of its own and yields to searches, as the build
@@ -191,7 +261,7 @@ func (n *narrower) merge(gen int, segs []*trigram.Segment) {
 	background()
 	defer debug.FreeOSMemory() // as the build does: what the merge and the build's last moments freed goes back now
 	start := time.Now()
-	path := filepath.Join(n.dir, fmt.Sprintf("g%d-merged.tri", gen))
+	path := filepath.Join(n.dir, fmt.Sprintf("g%d-%s-merged.tri", gen, n.tag))
 	err := trigram.Merge(path, segs, n.yield)
 	var m *trigram.Segment
 	if err == nil {
@@ -204,14 +274,11 @@ func (n *narrower) merge(gen int, segs []*trigram.Segment) {
 		if m != nil {
 			m.Close()
 		}
-		if n.closed {
-			os.RemoveAll(n.dir)
-		} else {
-			os.Remove(path)
-		}
+		os.Remove(path)
 		return
 	}
-	n.segs = []*trigram.Segment{m}
+	defer func() { go n.save() }() // names the merged segment, once the lock is released
+	n.segs, n.segPaths = []*trigram.Segment{m}, []string{path}
 	for _, s := range segs {
 		s.Close()
 	}
@@ -221,80 +288,29 @@ func (n *narrower) merge(gen int, segs []*trigram.Segment) {
 	}
 	entries, _ := os.ReadDir(n.dir)
 	for _, e := range entries {
-		if e.Name() != filepath.Base(path) {
+		if e.Name() != filepath.Base(path) && e.Name() != manifestName {
 			os.Remove(filepath.Join(n.dir, e.Name()))
 		}
 	}
 }
 
-// write builds the segments of generation gen.
-func (n *narrower) write(gen int, list []string, read func(rel string) ([]byte, func(), error)) (segs []*trigram.Segment, covered map[string]uint32, binary map[string]bool, stats NarrowStats, err error) {
-	covered, binary = map[string]uint32{}, map[string]bool{}
-	fail := func(err error) ([]*trigram.Segment, map[string]uint32, map[string]bool, NarrowStats, error) {
-		for _, s := range segs {
-			s.Close()
-		}
-		return nil, nil, nil, stats, err
-	}
-	if err := os.MkdirAll(n.dir, 0o700); err != nil {
-		return fail(err)
-	}
-	var b trigram.Builder
-	base := uint32(0) // the files of the segments written: the next segment's first number
-	flush := func() error {
-		if b.Files() == 0 {
-			return nil
-		}
-		path := filepath.Join(n.dir, fmt.Sprintf("g%d-s%d.tri", gen, len(segs)))
-		if err := b.Write(path); err != nil {
-			return err
-		}
-		s, err := trigram.Open(path)
-		if err != nil {
-			return err
-		}
-		if fi, err := os.Stat(path); err == nil {
-			stats.DiskBytes += fi.Size()
-		}
-		segs = append(segs, s)
-		base += uint32(b.Files())
-		b.Reset() // its arrays are reused: growing them anew for each segment faulted in fresh memory each time
-		return nil
-	}
-	var text int64
-	for _, rel := range list {
-		n.yield()
-		n.read.Add(1)
-		data, release, err := read(rel)
-		if errors.Is(err, search.ErrBinary) {
-			binary[rel] = true
-			continue
-		}
-		if err != nil {
-			continue // unreadable or too large: searched directly (not covered), as today
-		}
-		covered[rel] = base + b.Add(rel, data)
-		release()
-		text += int64(len(data))
-		if b.Pairs() >= n.pairs {
-			if err := flush(); err != nil {
-				return fail(err)
-			}
+// removeGen deletes the segment files of generation gen (a build that is not used).
+func (n *narrower) removeGen(gen int) {
+	entries, _ := os.ReadDir(n.dir)
+	prefix := fmt.Sprintf("g%d-%s-", gen, n.tag)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			os.Remove(filepath.Join(n.dir, e.Name()))
 		}
 	}
-	if err := flush(); err != nil {
-		return fail(err)
-	}
-	stats.Files, stats.Segments, stats.TextMiB = len(covered), len(segs), float64(text)/(1<<20)
-	return segs, covered, binary, stats, nil
 }
 
 // removeOld deletes the segment files of earlier generations. n.mu is held.
 func (n *narrower) removeOld(gen int) {
 	entries, _ := os.ReadDir(n.dir)
-	keep := fmt.Sprintf("g%d-", gen)
+	keep := fmt.Sprintf("g%d-%s-", gen, n.tag)
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), keep) {
+		if !strings.HasPrefix(e.Name(), keep) && e.Name() != manifestName {
 			os.Remove(filepath.Join(n.dir, e.Name()))
 		}
 	}
@@ -305,8 +321,8 @@ func (n *narrower) removeOld(gen int) {
 type candidates struct {
 	bits    []uint64 // by file number: may match, or changed since the build (the watcher's reports)
 	files   int      // files the segments hold
-	covered map[string]uint32
-	binary  map[string]bool
+	covered *nameTable
+	binary  *nameTable
 	dirty   map[string]bool // changed since the build, copied: the watcher adds to them while the search runs
 	built   int             // which build the numbers are of (narrower.built)
 }
@@ -320,10 +336,10 @@ const (
 
 // number is what the index holds of rel: its number, notCovered or binaryFile.
 func (c *candidates) number(rel string) int32 {
-	if c.binary[rel] {
+	if _, ok := c.binary.find(rel); ok {
 		return binaryFile
 	}
-	if id, ok := c.covered[rel]; ok && int(id) < c.files {
+	if id, ok := c.covered.find(rel); ok && id < c.files {
 		return int32(id)
 	}
 	return notCovered
@@ -400,7 +416,7 @@ func (n *narrower) keep(opt search.Options) *candidates {
 	if len(n.dirty) > 0 {
 		c.dirty = maps.Clone(n.dirty)
 		for rel := range c.dirty {
-			if id, ok := c.covered[rel]; ok && int(id) < c.files {
+			if id, ok := c.covered.find(rel); ok && id < c.files {
 				c.bits[id>>6] |= 1 << (id & 63)
 			}
 		}
@@ -414,20 +430,30 @@ func (n *narrower) Stats() NarrowStats {
 	defer n.mu.Unlock()
 	st := n.stats
 	st.Changed = len(n.dirty)
-	st.Ready = n.segs != nil && !n.stale
+	st.Ready = n.segs != nil && !n.stale && !n.partial
 	return st
 }
 
+// close keeps the index on disk for the next opening of the project (its manifest saved with what changed since
+// the build), or removes it when there is none to keep.
 func (n *narrower) close() {
+	n.save()
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.closed = true
 	for _, s := range n.segs {
 		s.Close()
 	}
+	if n.pending != nil {
+		for _, s := range n.pending.segs {
+			s.Close()
+		}
+		n.pending = nil
+		close(n.valid)
+	}
 	n.segs = nil
 	n.stale = true
-	if n.dir != "" && !n.building {
+	if _, err := os.Stat(filepath.Join(n.dir, manifestName)); err != nil && n.dir != "" && !n.building {
 		os.RemoveAll(n.dir)
 	}
 }

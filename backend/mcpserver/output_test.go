@@ -56,6 +56,7 @@ func TestEveryToolsResultMatchesItsOutputSchema(t *testing.T) {
 		{"list_snapshots", func() map[string]any { return map[string]any{} }, ""},
 		{"diff_snapshot", func() map[string]any { return map[string]any{"id": backup} }, "+three"},
 		{"restore_snapshot", func() map[string]any { return map[string]any{"id": backup} }, ""},
+		{"use_skill", func() map[string]any { return map[string]any{} }, "skill"},
 	} {
 		res, got := call(t, cs, c.name, c.args())
 		text := got["text"].(string)
@@ -91,6 +92,11 @@ func TestEveryToolsResultMatchesItsOutputSchema(t *testing.T) {
 			}
 		}
 	}
+	// ask_user has no one to ask here until the server asks through elicitation: it answers no_user.
+	if res, got := call(t, cs, "ask_user", map[string]any{"question": "Which database?"}); !res.IsError || !strings.Contains(got["text"].(string), "no_user") {
+		t.Errorf("ask_user over MCP: %v", got)
+	}
+	delete(schemas, "ask_user")
 	for name := range schemas {
 		t.Errorf("%s: no call of it checked its output", name)
 	}

@@ -189,9 +189,6 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 				_ = req.Session.NotifyProgress(ctx, p)
 			})
 		}
-		if e := s.deps.Denied(name); e != nil { // the user's deny rules hold here too
-			return failure(e), nil
-		}
 		if name == "exec_shell" { // what the window would ask about, the client's user is asked about (approve.go)
 			if ask, e := s.approval(req, args); e != nil {
 				return failure(e), nil

@@ -3,32 +3,16 @@ package permissions
 import (
 	"slices"
 	"strings"
+
+	"github.com/rooted-dev/rooted/backend/gitargv"
 )
 
-// gitGlobalWithValue are git's options before the subcommand that take the next word as their value.
-var gitGlobalWithValue = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--exec-path", "--list-cmds", "--attr-source"}
-
-// gitGlobalFlags are git's options before the subcommand that take no value.
-var gitGlobalFlags = []string{"-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--bare", "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-optional-locks", "--no-advice", "--no-lazy-fetch"}
-
-// gitSubcommand returns the index of git's subcommand in argv (argv[0] is git), or -1 when an option before it is
-// one Rooted does not know (then nothing about the command is assumed).
-func gitSubcommand(argv []string) int {
-	for i := 1; i < len(argv); i++ {
-		a := argv[i]
-		name, _, hasVal := strings.Cut(a, "=")
-		switch {
-		case !strings.HasPrefix(a, "-"):
-			return i
-		case slices.Contains(gitGlobalWithValue, a):
-			i++
-		case hasVal && slices.Contains(gitGlobalWithValue, name):
-		case slices.Contains(gitGlobalFlags, a):
-		default:
-			return -1
-		}
-	}
-	return -1
+// gitCommand reads git's argv with gitargv (the parser the refusals use too); ok is false when an option before the
+// subcommand is one git is not known to take, or no subcommand follows (then nothing about the command is
+// assumed).
+func gitCommand(argv []string) (gitargv.Command, bool) {
+	c, err := gitargv.Parse(argv)
+	return c, err == nil
 }
 
 // Canonical is argv as rules see it: git and go without the global options before their subcommand (git -C dir
@@ -40,8 +24,8 @@ func Canonical(argv []string) []string {
 	}
 	switch argv[0] {
 	case "git":
-		if i := gitSubcommand(argv); i > 0 {
-			return append([]string{"git"}, argv[i:]...)
+		if c, ok := gitCommand(argv); ok {
+			return append([]string{"git", c.Meaning}, c.Args...)
 		}
 	case "go":
 		if len(argv) > 2 && argv[1] == "-C" {
@@ -64,10 +48,12 @@ func canonicalRm(argv []string) []string {
 		case a == "--":
 			rest = append(rest, argv[1+i:]...)
 			goto done
-		case a == "--recursive":
-			recursive = true
+		case len(a) > 2 && strings.HasPrefix("--recursive", a):
+			recursive = true // GNU getopt takes any unique prefix: --rec, --r
 		case strings.HasPrefix(a, "--"):
 			opts = append(opts, a)
+		case strings.HasPrefix(a, "-") && len(a) > 1 && strings.Contains(a[1:], "-"):
+			opts = append(opts, a) // not a cluster rm accepts; kept whole
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			for _, c := range a[1:] {
 				if c == 'r' || c == 'R' {
@@ -118,11 +104,11 @@ func ReadOnly(argv []string) bool {
 }
 
 func readOnlyGit(argv []string) bool {
-	i := gitSubcommand(argv)
-	if i < 0 {
+	c, ok := gitCommand(argv)
+	if !ok {
 		return false
 	}
-	sub, args := argv[i], argv[i+1:]
+	sub, args := c.Meaning, c.Args
 	for _, a := range args {
 		// Writing the output to a file or running an external diff or text conversion program is not reading.
 		if strings.HasPrefix(a, "--output") || a == "--ext-diff" || a == "--textconv" || a == "-o" {
@@ -171,10 +157,18 @@ func onlyOptions(args []string, allowed ...string) bool {
 // Sensitive says how argv destroys what a snapshot cannot bring back or publishes the project, or "": git push,
 // reset --hard, clean, checkout of paths or with --force, restore of the working tree, rebase, commit --amend,
 // branch -D, stash drop and clear, gc --prune, prune, reflog expire and delete, filter-branch, update-ref -d, any
-// git subcommand Rooted does not know (an alias could be any of these), and rm -r.
+// git subcommand Rooted does not know (an alias could be any of these), rm -r, find -exec or -delete, and code
+// written into the command for an interpreter (node -e, python3 -c, bash -c: see InlineCode), which could do any
+// of these.
 func Sensitive(argv []string) string {
 	if len(argv) == 0 {
 		return ""
+	}
+	if why := InlineCode(argv); why != "" {
+		return why
+	}
+	if why := findRuns(argv); why != "" {
+		return why
 	}
 	switch argv[0] {
 	case "rm":
@@ -189,16 +183,27 @@ func Sensitive(argv []string) string {
 }
 
 func sensitiveGit(argv []string) string {
-	i := gitSubcommand(argv)
-	if i < 0 {
+	c, ok := gitCommand(argv)
+	if !ok {
 		return "git with an option before its subcommand that Rooted does not know"
 	}
-	sub, args := argv[i], argv[i+1:]
+	sub, args := c.Meaning, c.Args
+	// has says one of the options is given: a short one as written, a long one spelled out or abbreviated as git
+	// accepts it (--har is --hard). It is for options that make a command destroy; those that make it safe
+	// (--dry-run, --staged) are matched as written (exact), so an abbreviation asks rather than passes.
 	has := func(opts ...string) bool {
-		for _, a := range args {
-			if a == "--" {
-				return false
+		for _, a := range gitargv.Options(args) {
+			name, _, _ := strings.Cut(a, "=")
+			for _, o := range opts {
+				if name == o || strings.HasPrefix(o, "--") && gitargv.Abbrev(a, o) {
+					return true
+				}
 			}
+		}
+		return false
+	}
+	exact := func(opts ...string) bool {
+		for _, a := range gitargv.Options(args) {
 			name, _, _ := strings.Cut(a, "=")
 			if slices.Contains(opts, name) {
 				return true
@@ -207,17 +212,7 @@ func sensitiveGit(argv []string) string {
 		return false
 	}
 	// shortHas says a cluster of short options (-fdx) holds one of the letters.
-	shortHas := func(letters string) bool {
-		for _, a := range args {
-			if a == "--" {
-				return false
-			}
-			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], letters) {
-				return true
-			}
-		}
-		return false
-	}
+	shortHas := func(letters string) bool { return gitargv.HasShort(args, letters) }
 	switch sub {
 	case "push":
 		return "git push publishes commits to another repository"
@@ -226,22 +221,22 @@ func sensitiveGit(argv []string) string {
 			return "git reset --hard discards uncommitted changes"
 		}
 	case "clean":
-		if !has("-n", "--dry-run") && !shortHas("n") {
+		if !exact("-n", "--dry-run") && !shortHas("n") {
 			return "git clean deletes untracked files, ignored ones with -x, which snapshots do not keep"
 		}
 	case "checkout":
 		if slices.Contains(args, "--") || has("-f", "--force", "-p", "--patch", "--ours", "--theirs") || shortHas("f") {
 			return "git checkout of paths or with --force discards changes to files"
 		}
-		if !has("-b", "-B", "--orphan") && len(nonOptions(args)) != 1 {
+		if !exact("-b", "-B", "--orphan") && len(nonOptions(args)) != 1 {
 			return "git checkout of paths discards changes to files"
 		}
-		if !has("-b", "-B", "--orphan") {
+		if !exact("-b", "-B", "--orphan") {
 			// One word: a branch, or a file whose changes it would discard; git decides, so ask.
 			return "git checkout NAME discards the changes to NAME when it is a file rather than a branch"
 		}
 	case "restore":
-		if !has("--staged", "-S") || has("--worktree", "-W") {
+		if !exact("--staged", "-S") || has("--worktree", "-W") {
 			return "git restore discards changes to files"
 		}
 	case "switch":

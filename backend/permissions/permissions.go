@@ -5,7 +5,9 @@
 // Guarantees: a deny rule that matches wins over every allow rule; a command that destroys or publishes (git push,
 // reset --hard, clean, rm -r, ... see Sensitive) asks even under an allow rule for its program, unless a rule
 // names it (git push, rm -r) rather than just the program; a git subcommand Rooted does not know (an alias, a
-// new command) counts as one that destroys.
+// new command) counts as one that destroys, and so does code written into a command for an interpreter (node -e).
+// Neither "always allow" (Suggest) nor a grant for the session (ProgramGrant) is ever offered for an interpreter
+// or a program that runs others on its own: it would allow any code.
 //
 // Not guaranteed: rules say when to ask, not what a program can do once it runs; that is the sandbox's and the
 // allowlist's job (backend/shell).
@@ -13,6 +15,7 @@ package permissions
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -136,17 +139,22 @@ func rank(a Action) int {
 	return 0
 }
 
-// DecideCommand is the decision for running argv. A rule matches when its words are a prefix of the command's
-// canonical words (Canonical: git's and go's global options such as -C DIR left out). Deny rules win; then the
-// most specific matching rule (the longest prefix; ask over allow at the same length). A sensitive command asks
-// unless the deciding rule names more than its program. With no rule, read-only commands are allowed and
-// everything else asks.
+// DecideCommand is the decision for running argv. The command is read for its meaning first (Readings: git's
+// global options left out, synonyms, plumbing and npm's aliases resolved). A deny rule matches when its leading
+// words are the command's and its other words are among the command's, long options also abbreviated
+// (matchesLoosely), in any reading of the command; deny wins. Then the most specific rule (the longest prefix; ask
+// over allow at the same length): an ask rule matches as loosely as a deny rule, an allow rule only as an exact
+// prefix of the command's one reading. A sensitive command asks unless the deciding rule names more than its
+// program; a command with an option that runs another program (go test -exec) asks unless the rule names the
+// option. With no rule, read-only commands are allowed and everything else asks.
 func DecideCommand(argv []string, rules []Rule, split Splitter) Decision {
-	words := Canonical(argv)
+	readings := Readings(argv)
+	words := readings[0]
 	why := Sensitive(argv)
-	readOnly := why == "" && ReadOnly(argv)
+	readOnly := why == "" && len(readings) == 1 && ReadOnly(argv)
 	var best *Rule
 	bestLen := -1
+	var bestPrefix []string
 	for i := range rules {
 		r := &rules[i]
 		if r.Tool != "exec_shell" && r.Tool != "" {
@@ -158,17 +166,28 @@ func DecideCommand(argv []string, rules []Rule, split Splitter) Decision {
 			if err != nil || len(p) == 0 {
 				continue
 			}
-			prefix = Canonical(p)
+			prefix = Readings(p)[0]
 		}
-		if !hasPrefix(words, prefix) {
+		matched := false
+		switch r.Action {
+		case Deny, Ask:
+			matched = slices.ContainsFunc(readings, func(w []string) bool { return matchesLoosely(w, prefix) })
+		default:
+			matched = len(readings) == 1 && hasPrefix(words, prefix)
+		}
+		if !matched {
 			continue
 		}
 		if r.Action == Deny {
 			return Decision{Action: Deny, Rule: r, Sensitive: why != "", Why: why}
 		}
 		if len(prefix) > bestLen || len(prefix) == bestLen && rank(r.Action) > rank(best.Action) {
-			best, bestLen = r, len(prefix)
+			best, bestLen, bestPrefix = r, len(prefix), prefix
 		}
+	}
+	other := RunsOther(argv)
+	if len(readings) > 1 && why == "" {
+		why = "which word is npm's command depends on whether an option before it takes a value; put options after the command"
 	}
 	d := Decision{Sensitive: why != "", ReadOnly: readOnly, Why: why}
 	switch {
@@ -179,6 +198,10 @@ func DecideCommand(argv []string, rules []Rule, split Splitter) Decision {
 	case best.Action == Allow && why != "" && bestLen < 2:
 		// "allow git" does not cover git push: the rule must name it.
 		d.Action, d.Rule = Ask, best
+	case best.Action == Allow && other != "" && RunsOther(bestPrefix) == "":
+		// "allow go test" does not cover go test -exec PROGRAM: the rule must name the option.
+		d.Action, d.Rule = Ask, best
+		d.Sensitive, d.Why = true, other+" runs a program the command names, which a rule for "+Join(bestPrefix)+" does not cover"
 	default:
 		d.Action, d.Rule = best.Action, best
 	}
@@ -190,11 +213,17 @@ func hasPrefix(words, prefix []string) bool {
 }
 
 // Suggest is the rule "always allow" offers for argv: the program and its subcommand (go test, npm run build,
-// git status), never a file or a flag, so the rule covers the same command with other arguments.
+// git status), never a file or a flag, so the rule covers the same command with other arguments (but not with an
+// option that runs another program: RunsOther). For an interpreter it is the interpreter and its script (node
+// scripts/x.js), none for code written into the command (node -e); none for a program that runs others (env,
+// xargs, timeout): "allow node" would allow any code.
 func Suggest(argv []string) string {
-	words := Canonical(argv)
-	if len(words) == 0 {
+	words := Readings(argv)[0]
+	if len(words) == 0 || slices.Contains(runners, path.Base(words[0])) {
 		return ""
+	}
+	if interpreter(words) != "" {
+		return suggestInterpreter(words)
 	}
 	n := 1
 	switch words[0] {

@@ -136,8 +136,8 @@ func TestSuggest(t *testing.T) {
 		{"ls -la", "ls"},
 		{"rm -rf build", "rm -r"},
 		{"cargo build --release", "cargo build"},
-		{"node scripts/x.js", "node"},
-		{"python3 -m pytest", "python3"},
+		{"node scripts/x.js", "node scripts/x.js"},
+		{"python3 -m pytest", "python3 -m pytest"},
 		{"npx 'my tool' x", "npx 'my tool'"},
 	} {
 		if got := Suggest(words(t, c.command)); got != c.want {

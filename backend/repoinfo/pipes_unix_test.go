@@ -40,3 +40,22 @@ func TestNamedPipesDoNotBlockTheStatus(t *testing.T) {
 		}
 	}
 }
+
+// Named pipes in the repository's own git folder, which git opens by name (info/exclude for a status,
+// objects/info/alternates for any object), do not block the status either.
+func TestNamedPipesInTheGitFolderDoNotBlockTheStatus(t *testing.T) {
+	t.Parallel()
+	dir := testtree.Repo(t, map[string]string{"a.txt": "one\n"})
+	os.MkdirAll(filepath.Join(dir, ".git", "info"), 0o755)
+	os.MkdirAll(filepath.Join(dir, ".git", "objects", "info"), 0o755)
+	for _, rel := range []string{".git/info/exclude", ".git/objects/info/alternates"} {
+		os.Remove(filepath.Join(dir, rel))
+		if err := syscall.Mkfifo(filepath.Join(dir, filepath.FromSlash(rel)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("two\n"), 0o644)
+	if info := Describe(context.Background(), dir); !slices.Contains(info.Status, " M a.txt") {
+		t.Errorf("status %q lacks the change", info.Status)
+	}
+}

@@ -25,6 +25,17 @@ type Narrower interface {
 	Narrow(ctx context.Context, opt Options) func(f File) Verdict
 }
 
+// CandidateWalker is a Narrower that can yield the files that may match by themselves, without being asked of
+// every file: on a big project a search then costs what its candidates do, not what the project's size does (a
+// walk of 460k files asking each its verdict took 75-121 ms for a literal in no file).
+type CandidateWalker interface {
+	// WalkCandidates yields, in walk order, the files under dir that may match opt, each with how many files the
+	// index ruled out just before it (counted as searched, as Narrow's CannotMatch); rest is how many it ruled
+	// out after the last. ok false: it cannot answer this search this way (nothing yielded), and the caller walks
+	// and narrows as usual.
+	WalkCandidates(ctx context.Context, dir string, opt Options, emit func(f File, ruledOut int) bool) (rest int, ok bool, err error)
+}
+
 // IsBinary reports whether data, a file's first bytes at least, show a binary file, as git decides.
 func IsBinary(data []byte) bool { return containsNUL(data[:min(len(data), sniffLen)]) }
 

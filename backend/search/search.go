@@ -210,6 +210,22 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 				return false
 			}
 		}
+		if cw, ok := src.(CandidateWalker); ok && opt.File == "" && opt.Glob == nil {
+			rest, handled, err := cw.WalkCandidates(ctx, dir, opt, func(f File, n int) bool {
+				f.ruledOutBefore = n
+				cur = append(cur, f)
+				return len(cur) < batchSize || send()
+			})
+			if handled {
+				ruledOut, walkErr = rest, err
+				if len(cur) > 0 && !send() {
+					for _, f := range cur {
+						f.Release()
+					}
+				}
+				return
+			}
+		}
 		wo := WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match}
 		var keep func(File) Verdict
 		if nw, ok := src.(Narrower); ok && opt.File == "" {

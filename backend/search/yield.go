@@ -25,6 +25,13 @@ func Hold() (release func()) {
 	}
 }
 
+// Aside, called by a search's Source while it waits for background work (an index being started), stops counting
+// that search as running until back is called: the work it waits for must not wait for it in turn.
+func Aside() (back func()) {
+	running.Add(-1)
+	return func() { running.Add(1) }
+}
+
 // Yielder makes background work that reads the same files as searches (the trigram index's build and merge,
 // the first snapshot, the watcher's first walk) wait while one runs: the agent waits for its searches, and on a
 // 92k-file tree a first search sharing two cores with such work took twice as long. Work calls Wait at its steps

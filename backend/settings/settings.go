@@ -90,9 +90,11 @@ func (p Project) EffectiveAllowlist() []string {
 // Policy is the sandbox of a command run in the project at root with the private temporary folder tmp.
 func (p Project) Policy(root, tmp string) shell.Policy {
 	home, _ := os.UserHomeDir()
-	goBuild, goMods := shell.GoCacheDirs(shell.ToolCacheDir(root)) // the project's own Go caches (shell.GoCaches)
-	writable := append(append([]string{root, tmp, goBuild, goMods}, shell.ToolchainCaches()...), p.Writable...)
-	writable = append(writable, shell.PackageCacheDirs(shell.ToolCacheDir(root))...) // the project's own (shell.PackageCaches)
+	// Only the project's own caches are writable, never the user's (shell.GoCaches, shell.PackageCaches).
+	caches := shell.ToolCacheDir(root)
+	goBuild, goMods := shell.GoCacheDirs(caches)
+	writable := append([]string{root, tmp, goBuild, goMods}, p.Writable...)
+	writable = append(writable, shell.PackageCacheDirs(caches)...)
 	return shell.Policy{Readable: shell.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network, Sockets: p.UnixSockets}
 }
 

@@ -274,29 +274,9 @@ func RunsPrograms(argv []string) string {
 			}
 		}
 	case "git":
-		return gitRunsPrograms(argv[1:])
+		return gitRunsPrograms(argv)
 	}
 	return ""
-}
-
-// gitExecKeys are configuration keys whose value git runs, or which decide what it runs.
-var gitExecKeys = []string{
-	"alias.", "core.pager", "core.editor", "core.sshcommand", "core.fsmonitor", "core.hookspath", "core.askpass",
-	"core.gitproxy", "core.worktree", "credential.", "diff.external", ".textconv", ".command", "filter.", "merge.",
-	"gpg.", "sequence.editor", "include.", "includeif.", "uploadpack.", "protocol.", "remote.", "url.", "http.",
-	"sendemail.", "pager.", "web.browser", "browser.", "man.", "difftool.", "mergetool.", "submodule.", "init.templatedir",
-	"commit.gpgsign", "tag.gpgsign", "extensions.", "ssh.variant", "core.alternaterefscommand",
-}
-
-// GitExecKey reports whether a git configuration key (any case) names a program git runs, or decides what it runs.
-func GitExecKey(key string) bool {
-	key = strings.ToLower(key)
-	for _, k := range gitExecKeys {
-		if strings.HasPrefix(key, k) || (strings.HasPrefix(k, ".") && strings.Contains(key, k)) {
-			return true
-		}
-	}
-	return false
 }
 
 // ChangesFiles are the allowlisted programs that remove, move or overwrite what their arguments name (see

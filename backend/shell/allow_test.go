@@ -137,6 +137,18 @@ func TestGitOptionsThatRunPrograms(t *testing.T) {
 		"git merge -s evil topic", "git merge -sevil topic", "git merge --strategy=evil topic", "git pull --strategy evil",
 		"git --exec-path=./bin status", "git -C . --exec-path=bin log",
 		"git -c core.pager=x log", "git --config-env=core.pager=X log",
+		// An option before the subcommand that takes a value, or one git is not known to take, never lets its value
+		// pass for the subcommand.
+		"git --attr-source HEAD rebase --exec make", "git --attr-source=HEAD rebase -x make",
+		"git --no-literal-pathspecs rebase --exec make", "git --namespace x rebase --exec make",
+		"git --weird rebase", "git --shallow-file x rebase --exec make",
+		// plumbing that does a porcelain command's work is judged as that command
+		"git send-pack --receive-pack=sh ../x main", "git send-pack --exec=sh ../x main",
+		"git fetch-pack --upload-pack=sh ../x", "git fetch-pack --exec=sh ../x",
+		// git config: only the keys commands may change, by an allow-list
+		"git config interactive.diffFilter x", "git config gpg.ssh.defaultKeyCommand x", "git config help.autocorrect 1",
+		"git config hook.pre.command x", "git config --add foo.bar x", "git config set Core.SshCommand x",
+		"git config gc.pruneExpire now", "git config --replace-all core.pager x", "git config pull.twohead evil",
 	} {
 		argv, err := Split(line)
 		if err != nil {
@@ -154,6 +166,11 @@ func TestGitOptionsThatRunPrograms(t *testing.T) {
 		"git clone https://example.com/x.git", "git push origin main", "git pull --rebase", "git grep -n TODO",
 		"git merge -s ours topic", "git merge --strategy=ort topic", "git merge -X theirs topic", "git --exec-path",
 		"git log -h", "git commit -m message", "git -C sub status", "git archive HEAD",
+		"git --no-literal-pathspecs status", "git --attr-source HEAD log", "git --no-pager log", "git --version",
+		"git stage x.go", "git send-pack ../x main",
+		"git config branch.main.remote origin", "git config remote.origin.url https://example.com/x.git",
+		"git config Remote.Origin.Fetch +refs/heads/*:refs/remotes/origin/*", "git config core.autocrlf input",
+		"git config --unset interactive.diffFilter", "git config pull.rebase true",
 	} {
 		argv, _ := Split(line)
 		if why := RunsPrograms(argv); why != "" {

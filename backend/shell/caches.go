@@ -1,8 +1,6 @@
 package shell
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,34 +11,11 @@ import (
 // Package caches whose contents other projects run without a check again must not be writable from the sandbox:
 // pnpm's store and bun's cache are hard-linked into other projects' node_modules, npx runs what ~/.npm/_npx
 // holds, yarn runs its unpacked cache, cargo builds the sources its registry extracted, and pnpm's home is first on
-// PATH. What stays shared and writable is npm's content-addressed cache (_cacache), which checks every entry
-// against its integrity hash when it is read. Everything else a command gets of its own, per project
-// (PackageCaches), beside the user's caches it may read.
-
-// ToolchainCaches are the user's cache folders that sandboxed commands may write (those that exist): npm's
-// content cache, and never a folder on PATH or one holding a PATH folder.
-func ToolchainCaches() []string {
-	home, _ := os.UserHomeDir()
-	var dirs []string
-	creds := credentialPaths(home, os.Getenv)
-	path := filepath.SplitList(os.Getenv("PATH"))
-	add := func(paths ...string) {
-		for _, p := range paths {
-			if p == "" {
-				continue
-			}
-			p = filepath.Clean(p)
-			if fi, err := os.Stat(p); err != nil || !fi.IsDir() || onPath(p, path) {
-				continue
-			}
-			dirs = append(dirs, withoutCredentials(p, creds)...)
-		}
-	}
-	for _, c := range userNpmCaches(home) {
-		add(filepath.Join(c, "_cacache"))
-	}
-	return dirs
-}
+// PATH. npm's cache is no exception: its content is checked against its hash, but its index (index-v5) maps a URL
+// to a hash, and a command that could write both could make the user's own npx pkg or npm install pkg run its
+// payload. A cache may be shared writable only where every key is the content's hash, and npm's is not. So every
+// package cache a command writes is the project's own (PackageCaches), beside the user's caches it may read; npm's
+// is seeded with the content the project's lockfile names from the user's cache (SeedNpmCache), by hash only.
 
 // userNpmCaches are the npm cache folders the user's npm uses.
 func userNpmCaches(home string) []string {
@@ -51,18 +26,8 @@ func userNpmCaches(home string) []string {
 	return out
 }
 
-// onPath reports whether dir is a folder on PATH, or holds one.
-func onPath(dir string, path []string) bool {
-	for _, p := range path {
-		if p != "" && filepath.IsAbs(p) && insideAny(p, []string{dir}) {
-			return true
-		}
-	}
-	return false
-}
-
-// PackageCacheDirs are a project's own package caches under dir (ToolCacheDir): npm's (its _cacache a link to the
-// user's), pnpm's store, bun's and yarn's caches, and cargo's registry (CargoHome).
+// PackageCacheDirs are a project's own package caches under dir (ToolCacheDir): npm's, pnpm's store, bun's and
+// yarn's caches, and cargo's registry (CargoHome).
 func PackageCacheDirs(dir string) []string {
 	return []string{
 		filepath.Join(dir, "npm"), filepath.Join(dir, "pnpm-store"), filepath.Join(dir, "bun-cache"), filepath.Join(dir, "yarn-cache"),
@@ -71,22 +36,12 @@ func PackageCacheDirs(dir string) []string {
 }
 
 // PackageCaches creates the project's own package caches under dir and returns the environment that points npm,
-// npx, pnpm, bun and yarn at them. npm's content cache stays the user's (a link), since it verifies what it reads.
+// npx, pnpm, bun and yarn at them.
 func PackageCaches(dir string, getenv func(string) string) []string {
 	dirs := PackageCacheDirs(dir)
 	for _, d := range dirs {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return nil
-		}
-	}
-	home, _ := os.UserHomeDir()
-	link := filepath.Join(dirs[0], "_cacache")
-	if _, err := os.Lstat(link); err != nil {
-		for _, c := range userNpmCaches(home) {
-			if fi, err := os.Stat(filepath.Join(c, "_cacache")); c != "" && err == nil && fi.IsDir() {
-				os.Symlink(filepath.Join(c, "_cacache"), link)
-				break
-			}
 		}
 	}
 	return []string{
@@ -161,15 +116,4 @@ func goModCache(getenv func(string) string) string {
 // GoCacheDirs are the private Go build and module caches under dir.
 func GoCacheDirs(dir string) (build, mods string) {
 	return filepath.Join(dir, "go-build"), filepath.Join(dir, "go-mod")
-}
-
-// ToolCacheDir is where a project's commands keep their private toolchain caches: the user's cache directory (or
-// the temporary one) / rooted/toolcache/<name>-<hash of the root>.
-func ToolCacheDir(root string) string {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		base = os.TempDir()
-	}
-	sum := sha256.Sum256([]byte(root))
-	return filepath.Join(base, "rooted", "toolcache", filepath.Base(root)+"-"+hex.EncodeToString(sum[:6]))
 }

@@ -25,33 +25,44 @@ func CargoRegistryDir(dir string) string { return filepath.Join(dir, "cargo-regi
 // so that cargo downloads the crate again rather than write through a dangling link into the user's registry,
 // which the sandbox refuses. An index that is a git repository (cargo's older protocol) is linked whole.
 //
+// Commands may write own, so every change Rooted makes there goes through an os.Root of it: no link a command
+// planted is followed out of it. Rooted's own record of what it mirrored lies beside own, where commands cannot
+// write.
+//
 // A user's registry holds thousands of index entries, and this runs before every command: it runs only when the
 // folders of the user's downloaded and extracted crates changed since it last ran (cargo adds and removes there,
-// and writes the index entries of what it downloads), as a stamp in own records.
+// and writes the index entries of what it downloads), as the stamp beside own records.
 func mirrorRegistry(user, own string) {
-	stamp, stampFile := registryStamp(user), filepath.Join(own, ".rooted-mirrored")
+	stamp, stampFile := registryStamp(user), own+".rooted-mirrored"
 	if old, err := os.ReadFile(stampFile); err == nil && string(old) == stamp {
 		return
 	}
+	r, err := os.OpenRoot(own)
+	if err != nil {
+		return
+	}
+	defer r.Close()
 	for _, kind := range []string{"index", "cache", "src"} {
-		from, to := filepath.Join(user, kind), filepath.Join(own, kind)
+		from := filepath.Join(user, kind)
 		regs, _ := os.ReadDir(from)
 		if len(regs) == 0 {
 			continue
 		}
-		os.MkdirAll(to, 0o700)
+		if r.MkdirAll(kind, 0o700) != nil {
+			continue
+		}
 		for _, reg := range regs {
 			if !reg.IsDir() {
 				continue
 			}
-			src, dst := filepath.Join(from, reg.Name()), filepath.Join(to, reg.Name())
+			src, dst := filepath.Join(from, reg.Name()), filepath.Join(kind, reg.Name())
 			if _, err := os.Stat(filepath.Join(src, ".git")); err == nil && kind == "index" {
-				if _, err := os.Lstat(dst); err != nil {
-					os.Symlink(src, dst)
+				if _, err := r.Lstat(dst); err != nil {
+					r.Symlink(src, dst)
 				}
 				continue
 			}
-			syncLinks(src, dst, kind == "index")
+			syncLinks(r, src, dst, kind == "index")
 		}
 	}
 	os.WriteFile(stampFile, []byte(stamp), 0o600)
@@ -72,18 +83,18 @@ func registryStamp(user string) string {
 	return b.String()
 }
 
-// syncLinks makes the folder own show the entries of the folder user: an entry own lacks becomes a link to the
-// user's, and a link own holds to an entry the user no longer has is removed. With deep set, a folder of the
-// user's becomes a folder in own, synced in turn; otherwise it is linked whole (an extracted crate). Two listings
-// a folder and no call per entry that has not changed: a user's registry holds thousands of entries, and this runs
-// before every command.
-func syncLinks(user, own string, deep bool) {
+// syncLinks makes the folder own (relative to r) show the entries of the folder user: an entry own lacks becomes
+// a link to the user's, and a link own holds to an entry the user no longer has is removed. With deep set, a
+// folder of the user's becomes a folder in own, synced in turn; otherwise it is linked whole (an extracted crate).
+// Two listings a folder and no call per entry that has not changed: a user's registry holds thousands of entries,
+// and this runs before every command.
+func syncLinks(r *os.Root, user, own string, deep bool) {
 	ue, err := os.ReadDir(user)
 	if err != nil {
 		return
 	}
-	oe, err := os.ReadDir(own)
-	if err != nil && os.MkdirAll(own, 0o700) != nil {
+	oe, err := readDirIn(r, own)
+	if err != nil && r.MkdirAll(own, 0o700) != nil {
 		return
 	}
 	have := make(map[string]fs.DirEntry, len(oe))
@@ -97,17 +108,27 @@ func syncLinks(user, own string, deep bool) {
 		switch {
 		case deep && e.IsDir():
 			if !ok || o.IsDir() {
-				syncLinks(filepath.Join(user, name), filepath.Join(own, name), true)
+				syncLinks(r, filepath.Join(user, name), filepath.Join(own, name), true)
 			}
 		case !ok && (e.IsDir() || e.Type().IsRegular()):
-			os.Symlink(filepath.Join(user, name), filepath.Join(own, name))
+			r.Symlink(filepath.Join(user, name), filepath.Join(own, name))
 		}
 	}
 	for name, o := range have { // in own only: the project's own download, or a link to what the user removed
 		if o.Type()&fs.ModeSymlink != 0 {
-			if t, err := os.Readlink(filepath.Join(own, name)); err == nil && t == filepath.Join(user, name) {
-				os.Remove(filepath.Join(own, name))
+			if t, err := r.Readlink(filepath.Join(own, name)); err == nil && t == filepath.Join(user, name) {
+				r.Remove(filepath.Join(own, name))
 			}
 		}
 	}
+}
+
+// readDirIn lists the folder name under r, following no link out of r.
+func readDirIn(r *os.Root, name string) ([]fs.DirEntry, error) {
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }

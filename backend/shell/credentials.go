@@ -31,14 +31,66 @@ var Credentials = []string{
 	".gem/credentials", ".local/share/gem/credentials", ".bundle/config", ".composer/auth.json",
 	".config/composer/auth.json", ".m2/settings.xml", ".m2/settings-security.xml", ".gradle/gradle.properties",
 	".nuget/NuGet/NuGet.Config",
+	// Go: go env -w writes GOPROXY, GOPRIVATE, GOAUTH here, a proxy's password too
+	".config/go/env",
 	// forges and this app
 	".config/gh", ".config/hub", ".config/glab-cli", ".config/rooted",
 }
 
+// SystemCredentials are the toolchains' system-wide settings that can hold a registry's or an index's
+// credentials, as absolute paths; npm's global npmrc under each node installation's prefix joins them
+// (nodePrefixCredentials).
+var SystemCredentials = []string{
+	"/etc/npmrc", "/usr/etc/npmrc", "/usr/local/etc/npmrc", "/etc/pip.conf", "/etc/xdg/pip/pip.conf", "/etc/pypirc",
+	"/etc/gitconfig", "/etc/yarnrc", "/etc/.yarnrc", "/usr/local/etc/gitconfig",
+}
+
+// envCredentials are variables that name where a toolchain keeps its settings or credentials (a file, or a folder
+// and the file in it): the user may keep them outside the usual places.
+var envCredentials = [][2]string{
+	{"GOENV", ""},
+	{"NPM_CONFIG_USERCONFIG", ""},
+	{"npm_config_userconfig", ""},
+	{"NPM_CONFIG_GLOBALCONFIG", ""},
+	{"npm_config_globalconfig", ""},
+	{"PIP_CONFIG_FILE", ""},
+	{"GIT_CONFIG_GLOBAL", ""},
+	{"CARGO_HOME", "credentials.toml"},
+	{"CARGO_HOME", "credentials"},
+	{"GRADLE_USER_HOME", "gradle.properties"},
+	{"DOCKER_CONFIG", ""},
+	{"AWS_SHARED_CREDENTIALS_FILE", ""},
+	{"AWS_CONFIG_FILE", ""},
+	{"KUBECONFIG", ""},
+	{"NETRC", ""},
+	{"CLOUDSDK_CONFIG", ""},
+	{"AZURE_CONFIG_DIR", ""},
+	{"GH_CONFIG_DIR", ""},
+	{"GNUPGHOME", ""},
+	{"PYPIRC", ""},
+	{"BUNDLE_USER_CONFIG", ""},
+	{"COMPOSER_AUTH", ""},
+	{"COMPOSER_HOME", "auth.json"},
+	{"UV_CONFIG_FILE", ""},
+	{"POETRY_CONFIG_DIR", "auth.toml"},
+	{"XDG_CONFIG_HOME", "go/env"},
+}
+
 // onlyWithSecrets are the rows that are credentials only while they hold one: cargo reads ~/.cargo/config.toml for
 // every project below the home folder (looking for .cargo/config.toml in each parent folder) and stops when it may
-// not, so the file stays readable unless it holds a token. A token belongs in credentials.toml (cargo login).
-var onlyWithSecrets = map[string]bool{".cargo/config.toml": true, ".cargo/config": true}
+// not, so the file stays readable unless it holds a token. A token belongs in credentials.toml (cargo login). Go's
+// env file holds GOPRIVATE and GOFLAGS builds need, and is a credential only when a URL in it carries a user name or
+// password, or it sets GOAUTH.
+var onlyWithSecrets = map[string]func([]byte) bool{
+	".cargo/config.toml": func(b []byte) bool { return !bytes.Equal(FilterTOMLSecrets(b), b) },
+	".cargo/config":      func(b []byte) bool { return !bytes.Equal(FilterTOMLSecrets(b), b) },
+	".config/go/env":     goEnvSecret,
+}
+
+// goEnvSecret reports whether a go env file holds a credential.
+func goEnvSecret(b []byte) bool {
+	return secretValue().Match(b) || bytes.Contains(b, []byte("GOAUTH="))
+}
 
 // credentialPaths is Credentials under home, with the user's own from ROOTED_CREDENTIALS.
 func credentialPaths(home string, getenv func(string) string) []string {
@@ -46,11 +98,30 @@ func credentialPaths(home string, getenv func(string) string) []string {
 	if home != "" {
 		for _, rel := range Credentials {
 			p := filepath.Join(home, filepath.FromSlash(rel))
-			if onlyWithSecrets[rel] {
-				if b, err := os.ReadFile(p); err != nil || bytes.Equal(FilterTOMLSecrets(b), b) {
+			if holds := onlyWithSecrets[rel]; holds != nil {
+				if b, err := os.ReadFile(p); err != nil || !holds(b) {
 					continue
 				}
 			}
+			out = append(out, p)
+		}
+	}
+	for _, e := range envCredentials {
+		for _, v := range filepath.SplitList(getenv(e[0])) {
+			if !filepath.IsAbs(v) {
+				continue
+			}
+			p := filepath.Join(v, e[1])
+			if e[1] == "go/env" {
+				if b, err := os.ReadFile(p); err != nil || !goEnvSecret(b) {
+					continue
+				}
+			}
+			out = append(out, p)
+		}
+	}
+	for _, p := range append(append([]string{}, SystemCredentials...), nodePrefixCredentials(getenv)...) {
+		if _, err := os.Lstat(p); err == nil { // only those that exist: a folder holding one is opened entry by entry
 			out = append(out, p)
 		}
 	}
@@ -65,6 +136,25 @@ func credentialPaths(home string, getenv func(string) string) []string {
 			p = filepath.Join(home, p)
 		}
 		out = append(out, filepath.Clean(p))
+	}
+	return out
+}
+
+// nodePrefixCredentials are npm's global configuration files ($(npm prefix -g)/etc/npmrc) of the node
+// installations on PATH: a node in PREFIX/bin has its global npmrc in PREFIX/etc/npmrc.
+func nodePrefixCredentials(getenv func(string) string) []string {
+	var out []string
+	for _, dir := range filepath.SplitList(getenv("PATH")) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Join(dir, "node")); err != nil || fi.IsDir() {
+			continue
+		}
+		out = append(out, filepath.Join(filepath.Dir(filepath.Clean(dir)), "etc", "npmrc"))
+		if real, err := filepath.EvalSymlinks(filepath.Join(dir, "node")); err == nil {
+			out = append(out, filepath.Join(filepath.Dir(filepath.Dir(real)), "etc", "npmrc"))
+		}
 	}
 	return out
 }

@@ -55,10 +55,13 @@ var secretNames = []string{
 	"GPG_AGENT_INFO", "KRB5CCNAME", "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "SESSION_MANAGER", "GOAUTH",
 }
 
-// secretValue matches values shaped like credentials whatever the variable's name: URLs with a password, private
-// keys, and the token formats of the common services.
+// secretValue matches values shaped like credentials whatever the variable's name: URLs with a user name (a token
+// often stands there alone: https://TOKEN@host) or a password, private keys, the token formats of the common
+// services, and an option inside an option variable (JAVA_TOOL_OPTIONS, MAVEN_OPTS, GRADLE_OPTS, SBT_OPTS,
+// NODE_OPTIONS ...) that sets a password, token or secret: -Dhttp.proxyPassword=..., -Dsonar.token=...,
+// --api-token=....
 var secretValue = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`://[^/\s:@]+:[^/\s@]+@|-----BEGIN [A-Z ]*PRIVATE KEY|\b(sk-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{10,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|A[KS]IA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.)`)
+	return regexp.MustCompile(`://[^/\s@]+@|-----BEGIN [A-Z ]*PRIVATE KEY|(^|\s)-{1,2}[A-Za-z0-9_.:-]*(?i:password|passwd|passphrase|token|secret|apikey|api-key|api_key|credentials?)[A-Za-z0-9_.-]*=|\b(sk-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{10,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|A[KS]IA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|npm_[A-Za-z0-9]{36}|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.)`)
 }) // compiled on first use: start-up stays short
 
 // forced are set for every command: no colour codes or pagers in captured output, no prompts that would wait for

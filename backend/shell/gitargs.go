@@ -1,8 +1,11 @@
 package shell
 
 import (
+	"errors"
 	"slices"
 	"strings"
+
+	"github.com/rooted-dev/rooted/backend/gitargv"
 )
 
 // git is on the default allowlist, and many of its options run another program: one the model names (rebase
@@ -31,9 +34,9 @@ var gitProgramOptions = map[string]struct {
 }{
 	"rebase":    {[]string{"exec"}, "x"},
 	"clone":     {[]string{"upload-pack", "template", "config"}, "uc"},
-	"fetch":     {[]string{"upload-pack"}, ""},
+	"fetch":     {[]string{"upload-pack", "exec"}, ""},
 	"pull":      {[]string{"upload-pack"}, ""},
-	"ls-remote": {[]string{"upload-pack"}, "u"},
+	"ls-remote": {[]string{"upload-pack", "exec"}, "u"},
 	"archive":   {[]string{"exec"}, ""},
 	"push":      {[]string{"receive-pack", "exec"}, ""},
 	"grep":      {[]string{"open-files-in-pager"}, "O"},
@@ -43,33 +46,38 @@ var gitProgramOptions = map[string]struct {
 // gitStrategies are the merge strategies built into git; another name runs git-merge-NAME found on PATH.
 var gitStrategies = []string{"ort", "recursive", "resolve", "octopus", "ours", "subtree"}
 
-// gitRunsPrograms returns why git's arguments would run a program the allowlist does not name, or "".
-func gitRunsPrograms(args []string) string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-c" || (strings.HasPrefix(a, "-c") && len(a) > 2 && !strings.HasPrefix(a, "--")) || a == "--config-env" || strings.HasPrefix(a, "--config-env="):
-			return "git " + a + " sets configuration that can run programs (aliases with !, core.pager, core.sshCommand, core.fsmonitor, ...)"
-		case strings.HasPrefix(a, "--exec-path="):
-			return "git --exec-path=DIR runs git's helper programs from DIR"
-		case a == "--help":
-			return "git --help runs a manual viewer (use -h for usage)"
-		case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--super-prefix":
-			i++ // its value
-		case strings.HasPrefix(a, "-"):
-		default:
-			return gitSubcommandRunsPrograms(a, args[i+1:])
+// gitRunsPrograms returns why git's arguments would run a program the allowlist does not name, or "". The
+// command line is read by gitargv, as the permission rules read it: an option before the subcommand that git is
+// not known to take is refused rather than skipped, so its value can never pass for the subcommand.
+func gitRunsPrograms(argv []string) string {
+	c, err := gitargv.Parse(argv)
+	for _, g := range c.Globals {
+		switch g.Name {
+		case "-c", "--config-env":
+			return "git " + g.Name + " sets configuration that can run programs (aliases with !, core.pager, core.sshCommand, core.fsmonitor, ...)"
+		case "--exec-path":
+			if g.Value != "" {
+				return "git --exec-path=DIR runs git's helper programs from DIR"
+			}
 		}
 	}
-	return ""
+	switch {
+	case errors.Is(err, gitargv.ErrNoSubcommand):
+		return ""
+	case err != nil:
+		return err.Error() + ": refused, since Rooted cannot tell which subcommand it would run"
+	case c.Sub == "--help":
+		return "git --help runs a manual viewer (use -h for usage)"
+	}
+	return gitSubcommandRunsPrograms(c.Meaning, c.Args)
 }
 
 func gitSubcommandRunsPrograms(sub string, args []string) string {
 	if why, ok := gitRefused[sub]; ok {
 		return why
 	}
-	opts := options(args)
-	if slices.Contains(opts, "--help") {
+	opts := gitargv.Options(args)
+	if _, ok := gitargv.HasLong(args, "--help"); ok {
 		return "git " + sub + " --help runs a manual viewer (use -h for usage)"
 	}
 	switch sub {
@@ -104,7 +112,7 @@ func gitSubcommandRunsPrograms(sub string, args []string) string {
 			a, s := args[j], ""
 			name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 			switch {
-			case strings.HasPrefix(a, "--") && len(name) >= 3 && strings.HasPrefix("strategy", name):
+			case gitargv.Abbrev(a, "--strategy") && len(name) >= 3: // "--s" could be --squash
 				if hasVal {
 					s = val
 				} else if j+1 < len(args) {
@@ -125,26 +133,12 @@ func gitSubcommandRunsPrograms(sub string, args []string) string {
 	return ""
 }
 
-// options are the arguments before "--" that start with "-": what git's parser may read as options (a value that
-// looks like an option counts too, which only refuses more).
-func options(args []string) []string {
-	var out []string
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if strings.HasPrefix(a, "-") && a != "-" {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
 // gitConfigValueOptions are git config's options that take a value (the value is not a key).
 var gitConfigValueOptions = []string{"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "-t"}
 
-// gitConfigRunsPrograms returns why git config would set a key that names a program or a hook, edit the file in
-// an editor, or turn a section into one git runs; "" for reading and for other keys. -f/--file FILE does not hide
+// gitConfigRunsPrograms returns why git config would set a key that is not on the allow-list of what commands may
+// change (gitargv.CommandMaySet), edit the file in an editor, or turn a section into one git runs; "" for
+// reading, removing, and the keys on the list. -f/--file FILE does not hide
 // the key: FILE is the option's value, not the key.
 func gitConfigRunsPrograms(args []string) string {
 	var pos []string
@@ -160,6 +154,8 @@ func gitConfigRunsPrograms(args []string) string {
 			return "git config --edit runs an editor"
 		case a == "--rename-section" || a == "rename-section":
 			return "git config --rename-section can turn any section into one whose settings git runs"
+		case a == "--unset" || a == "--unset-all" || a == "--remove-section" || a == "remove-section":
+			return "" // removing a setting brings back git's default
 		case a == "--get" || a == "--get-all" || a == "--list" || a == "-l" || a == "--get-regexp" || a == "--get-urlmatch" || a == "--get-color" || a == "--get-colorbool" || a == "get" || a == "list":
 			reading = true
 		case strings.HasPrefix(a, "-") && slices.Contains(gitConfigValueOptions, name) && !hasVal:
@@ -183,9 +179,8 @@ func gitConfigRunsPrograms(args []string) string {
 	if len(pos) < 2 && !(len(pos) == 1 && strings.Contains(pos[0], "=")) {
 		return "" // git config KEY reads it
 	}
-	key := strings.ToLower(pos[0])
-	if GitExecKey(key) {
-		return "git config " + key + " names a program or a hook that git would run later, outside the sandbox"
+	if key := pos[0]; !gitargv.CommandMaySet(key) {
+		return "git config " + key + ": commands may set only keys known to be harmless (user.name, user.email, core.autocrlf, branch.NAME.*, remote.NAME.url and .fetch, pull.rebase, ...); this one can name a program or a hook git would run later, outside the sandbox, or is not one Rooted knows"
 	}
 	return ""
 }

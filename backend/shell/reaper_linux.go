@@ -41,6 +41,9 @@ func reaper(argv []string) int {
 		if err == nil {
 			err = reenterCwd()
 		}
+		if err == nil {
+			err = bindReadOnly(p.ReadOnly)
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
 			return 126
@@ -63,7 +66,7 @@ func reaper(argv []string) int {
 		files = append(files, uintptr(3+i))
 	}
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, parentGone)
 	path, args := "/proc/self/exe", append([]string{os.Args[0], confineArg}, argv...)
 	if pidns {
 		// The init of the command's own namespace confines itself and starts the command directly, one exec fewer
@@ -88,9 +91,16 @@ func reaper(argv []string) int {
 		grace = 2 * time.Second
 	}
 	go func() {
-		<-sigs // the command's time is up: TERM to all, then KILL to what is left after the grace period
-		signalAll(pidns, syscall.SIGTERM)
-		time.AfterFunc(grace, func() { signalAll(pidns, syscall.SIGKILL) })
+		for sig := range sigs {
+			if sig == parentGone {
+				// Rooted is gone: nothing may run on unwatched. KILL to every descendant, now.
+				endAll(pidns)
+				os.Exit(128 + int(syscall.SIGKILL))
+			}
+			// The command's time is up: TERM to all, then KILL to what is left after the grace period.
+			signalAll(pidns, syscall.SIGTERM)
+			time.AfterFunc(grace, func() { signalAll(pidns, syscall.SIGKILL) })
+		}
 	}()
 	status := 0
 	for {
@@ -113,6 +123,12 @@ func reaper(argv []string) int {
 	endAll(pidns)
 	return status
 }
+
+// parentGone is the signal the kernel sends a subreaper helper when the thread of Rooted that started it ends
+// (Rooted killed, even with KILL): the helper then kills every process the command started before it goes, where
+// a KILL to the helper itself would hand them to init, alive. The init of a PID namespace gets KILL instead, which
+// ends every process in its namespace.
+const parentGone = syscall.SIGUSR1
 
 // ownProc gives the helper's mount namespace a /proc of its PID namespace, after keeping its mounts from
 // propagating back to the system's.

@@ -14,6 +14,11 @@ type Policy struct {
 	// /dev/null and every other descriptor is closed.
 	Stdin bool `json:"stdin,omitempty"`
 	Files int  `json:"files,omitempty"`
+	// ReadOnly are paths inside Writable that the command may not change, as they are what tools outside the
+	// sandbox run or trust later (a git folder's config and hooks, editor task files). In a mount namespace of its
+	// own they are bound read-only for the whole run; without one, the caller watches them (see
+	// SandboxInfo.Protection).
+	ReadOnly []string `json:"read_only,omitempty"`
 	// Grace is how long the helper lets the program's processes end after TERM before it kills them (ms).
 	GraceMS int64 `json:"grace_ms,omitempty"`
 }
@@ -36,6 +41,10 @@ type SandboxInfo struct {
 	// "subreaper" (the helper adopts every process the command leaves and ends it; other processes stay visible
 	// in /proc, but the command has no capability to read or signal them).
 	Processes string `json:"processes,omitempty"`
+	// Protection says how Policy.ReadOnly held: "read-only" (bound read-only in the command's mount namespace: no
+	// change possible), or "watched (weaker)" where no namespace could be made: changes are put back as they
+	// happen, so a tool outside the sandbox may see one for a moment. Empty: nothing was listed.
+	Protection string `json:"protection,omitempty"`
 	// Capabilities is what the command holds: "none" (every set emptied, the bounding set included, and
 	// no_new_privs), or "none in effect" (an unprivileged user: nothing permitted or effective, no_new_privs, the
 	// bounding set left as the kernel gave it since only a privileged process may shrink it).

@@ -125,7 +125,9 @@ func (c isolation) apply(attr *syscall.SysProcAttr) {
 	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
 }
 
-// isolate starts the helper in the namespaces Probe found, and has the kernel kill it if Rooted dies.
+// isolate starts the helper in the namespaces Probe found, and has the kernel end it, and everything the command
+// started, if Rooted dies: the init of a PID namespace by KILL, a subreaper by parentGone, on which it kills every
+// descendant first.
 func isolate(cmd *exec.Cmd, info SandboxInfo) {
 	if !info.Active {
 		return
@@ -133,8 +135,9 @@ func isolate(cmd *exec.Cmd, info SandboxInfo) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
-	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	cmd.SysProcAttr.Pdeathsig = parentGone
 	if info.Processes == "pid namespace" {
+		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 		namespaces().apply(cmd.SysProcAttr)
 	}
 }

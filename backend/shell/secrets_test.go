@@ -60,6 +60,8 @@ func newHome(t *testing.T) home {
 			content = "[user]\n\tname = Sandboxed\n\temail = s@example.com\n[init]\n\tdefaultBranch = main\n[url \"https://" + marker + "@github.com/\"]\n\tinsteadOf = https://github.com/\n[http]\n\textraHeader = Authorization: Bearer " + marker + "\n"
 		case ".cargo/config.toml", ".cargo/config":
 			content = "[registry]\ntoken = \"" + marker + "\"\n[registries.x]\ntoken = \"" + marker + "\"\n[build]\njobs = 2\n"
+		case ".config/go/env":
+			content = "GOPRIVATE=example.com\nGOPROXY=https://user:" + marker + "@proxy.example.com\n"
 		}
 		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
@@ -70,6 +72,18 @@ func newHome(t *testing.T) home {
 		p := filepath.Join(h.dir, filepath.FromSlash(rel))
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte("not a secret\n"), 0o644)
+	}
+	// A node installed under a version manager's folder (readable: its programs run) has its global npmrc in its
+	// prefix, $(npm prefix -g)/etc/npmrc, where a registry token may be.
+	if node, err := exec.LookPath("node"); err == nil {
+		prefix := filepath.Join(h.dir, ".nvm", "versions", "node", "v99.0.0")
+		os.MkdirAll(filepath.Join(prefix, "bin"), 0o755)
+		os.MkdirAll(filepath.Join(prefix, "etc"), 0o755)
+		os.Symlink(node, filepath.Join(prefix, "bin", "node"))
+		p := filepath.Join(prefix, "etc", "npmrc")
+		os.WriteFile(p, []byte("//registry.npmjs.org/:_authToken=TOPSECRET-global-npmrc\n"), 0o644)
+		h.secrets[p] = "TOPSECRET-global-npmrc"
+		t.Setenv("PATH", filepath.Join(prefix, "bin")+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	}
 	os.MkdirAll(h.project, 0o755)
 	os.MkdirAll(h.tmp, 0o700)
@@ -303,8 +317,8 @@ func (h home) runIn(t *testing.T, dir string, argv ...string) shell.Result {
 }
 
 // Nothing the user's own tools run later is writable: a folder on PATH (pnpm's home, first on it), pnpm's store and
-// bun's cache (hard-linked into other projects), npx's packages, yarn's cache and cargo's extracted sources. npm's
-// content cache, which checks every entry's hash when read, stays writable, and npm still works.
+// bun's cache (hard-linked into other projects), npx's packages, yarn's cache, cargo's extracted sources and npm's
+// cache (its index maps a URL to a hash); npm still works, with a cache of the project's own.
 func TestCommandsCannotWriteWhatToolsRunLater(t *testing.T) {
 	h := newHome(t)
 	pnpmHome := filepath.Join(h.dir, ".local", "share", "pnpm")
@@ -315,6 +329,8 @@ func TestCommandsCannotWriteWhatToolsRunLater(t *testing.T) {
 		"npx's packages":            filepath.Join(h.dir, ".npm", "_npx", "0123", "node_modules", "x", "index.js"),
 		"yarn's cache":              filepath.Join(h.dir, ".cache", "yarn", "v6", "npm-x-1.0.0", "index.js"),
 		"cargo's extracted sources": filepath.Join(h.dir, ".cargo", "registry", "src", "index.crates.io-x", "x-1.0.0", "src", "lib.rs"),
+		"npm's cache index":         filepath.Join(h.dir, ".npm", "_cacache", "index-v5", "00", "aa", "0123456789"),
+		"npm's cache content":       filepath.Join(h.dir, ".npm", "_cacache", "content-v2", "sha512", "00", "aa", "0123456789"),
 	}
 	for _, p := range targets {
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -347,11 +363,84 @@ func TestCommandsCannotWriteWhatToolsRunLater(t *testing.T) {
 			})
 		}
 	})
-	if res := h.run(t, "node", "-e", "require('fs').mkdirSync(process.argv[1], {recursive: true}); console.log('WROTE')", filepath.Join(shared, "tmp")); !strings.Contains(res.Stdout, "WROTE") {
-		t.Errorf("npm's content cache is not writable: %s", res.Stderr)
+	if res := h.run(t, "node", "-e", "require('fs').mkdirSync(process.argv[1], {recursive: true}); console.log('WROTE')", filepath.Join(shared, "tmp")); strings.Contains(res.Stdout, "WROTE") {
+		t.Errorf("the user's npm cache is writable from the sandbox")
 	}
 	os.WriteFile(filepath.Join(h.project, "package.json"), []byte(`{"name": "p", "version": "1.0.0", "scripts": {"test": "node -e \"console.log('npm-test-ok')\""}}`+"\n"), 0o644)
 	if res := h.run(t, "npm", "test"); res.ExitCode != 0 || !strings.Contains(res.Stdout, "npm-test-ok") {
 		t.Errorf("npm test: %d %s %s", res.ExitCode, res.Stdout, res.Stderr)
 	}
+}
+
+// npm's cache cannot be poisoned for the user's own npm: a command that writes an index entry and its content
+// (what a poisoned packument and tarball are) writes only the project's own cache, and the user's npm, run
+// outside, does not see it; what the project's lockfile names comes from the user's cache by its hash, read-only.
+func TestNpmCacheCannotBePoisoned(t *testing.T) {
+	h := newHome(t)
+	cacache := filepath.Join(npmRoot(t), "npm", "node_modules", "cacache")
+	userCache := filepath.Join(h.dir, ".npm")
+	t.Setenv("npm_config_cache", userCache) // the user's npm, outside
+	put := "const c = require(process.argv[1]); c.put(process.argv[2], process.argv[3], process.argv[4]).then(i => console.log('PUT ' + i), e => console.log('FAILED ' + e.code))"
+	get := "const c = require(process.argv[1]); c.get(process.argv[2], process.argv[3]).then(r => console.log('GOT ' + r.data), e => console.log('MISSING ' + e.code))"
+	// The user's own npm cached a package.
+	goodKey := "make-fetch-happen:request-cache:https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz"
+	out, err := exec.Command("node", "-e", put, cacache, filepath.Join(userCache, "_cacache"), goodKey, "GOOD-TARBALL").Output()
+	integrity, ok := strings.CutPrefix(strings.TrimSpace(string(out)), "PUT ")
+	if err != nil || !ok {
+		t.Fatalf("caching as the user: %v %s", err, out)
+	}
+	// The policy as exec_shell builds it, now that the user's cache exists (readable, as ~/.npm is).
+	toolcache := filepath.Join(filepath.Dir(h.tmp), "toolcache")
+	h.policy = settings.Project{}.Policy(h.project, h.tmp)
+	h.policy.Writable = append(h.policy.Writable, shell.PackageCacheDirs(toolcache)...)
+	h.info = shell.Probe(h.policy)
+	// A command poisons every cache it can reach: the user's, named by path, and its own (npm_config_cache).
+	evilKey := "make-fetch-happen:request-cache:https://registry.npmjs.org/evil-pkg"
+	if res := h.run(t, "node", "-e", put, cacache, filepath.Join(userCache, "_cacache"), evilKey, "PAYLOAD"); !strings.Contains(res.Stdout, "FAILED") {
+		t.Errorf("the user's npm cache took an entry from the sandbox: %s %s", res.Stdout, res.Stderr)
+	}
+	if res := h.run(t, "node", "-e", put, cacache, filepath.Join(userCache, "_cacache"), goodKey, "PAYLOAD"); !strings.Contains(res.Stdout, "FAILED") {
+		t.Errorf("the user's entry was replaced from the sandbox: %s", res.Stdout)
+	}
+	own := h.run(t, "node", "-e", "const c = require(process.argv[1]); c.put(require('path').join(process.env.npm_config_cache, '_cacache'), process.argv[2], 'PAYLOAD').then(() => console.log('PUT'), e => console.log('FAILED ' + e))", cacache, evilKey)
+	if !strings.Contains(own.Stdout, "PUT") {
+		t.Errorf("the project's own npm cache is not writable: %s %s", own.Stdout, own.Stderr)
+	}
+	// The user's npm, outside, sees its own entry and nothing the command wrote.
+	for key, want := range map[string]string{goodKey: "GOT GOOD-TARBALL", evilKey: "MISSING"} {
+		if out, _ := exec.Command("node", "-e", get, cacache, filepath.Join(userCache, "_cacache"), key).Output(); !strings.HasPrefix(string(out), want) {
+			t.Errorf("the user's cache, %s: %s, want %s", key, out, want)
+		}
+	}
+	if out, _ := exec.Command("npm", "cache", "ls").CombinedOutput(); strings.Contains(string(out), "evil-pkg") {
+		t.Errorf("the user's npm lists the command's entry: %s", out)
+	}
+	// A project whose lockfile names the user's package finds it in its own cache, by hash, and cannot change it.
+	os.WriteFile(filepath.Join(h.project, "package-lock.json"), []byte(`{"lockfileVersion": 3, "packages": {"node_modules/left-pad": {"integrity": "`+integrity+`"}}}`), 0o644)
+	project, err := os.OpenRoot(h.project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer project.Close()
+	if n := shell.SeedNpmCache(toolcache, project, os.Getenv); n != 1 {
+		t.Errorf("seeded %d packages, want 1", n)
+	}
+	byDigest := "const c = require(process.argv[1]); c.get.byDigest(require('path').join(process.env.npm_config_cache, '_cacache'), process.argv[2]).then(d => console.log('GOT ' + d), e => console.log('MISSING ' + e.code))"
+	if res := h.run(t, "node", "-e", byDigest, cacache, integrity); !strings.Contains(res.Stdout, "GOT GOOD-TARBALL") {
+		t.Errorf("the seeded package, read in the sandbox by its hash: %s %s", res.Stdout, res.Stderr)
+	}
+	overwrite := "const fs = require('fs'), p = require('path'); const walk = d => fs.readdirSync(d, {withFileTypes: true}).flatMap(e => e.isDirectory() ? walk(p.join(d, e.name)) : [p.join(d, e.name)]); for (const f of walk(p.join(process.env.npm_config_cache, '_cacache', 'content-v2'))) { try { fs.writeFileSync(f, 'PAYLOAD'); console.log('WROTE ' + f) } catch (e) {} }"
+	h.run(t, "node", "-e", overwrite)
+	if out, _ := exec.Command("node", "-e", get, cacache, filepath.Join(userCache, "_cacache"), goodKey).Output(); !strings.HasPrefix(string(out), "GOT GOOD-TARBALL") {
+		t.Errorf("the user's cached package changed through the project's link: %s", out)
+	}
+}
+
+func npmRoot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("npm", "root", "-g").Output()
+	if err != nil {
+		t.Skipf("npm is not installed: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -136,6 +136,13 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		timer = t.C
 	}
 	res := Result{Sandbox: spec.Sandbox, EnvDropped: spec.EnvDropped}
+	switch {
+	case len(spec.Policy.ReadOnly) == 0:
+	case spec.Sandbox.Active && spec.Sandbox.Processes == "pid namespace":
+		res.Sandbox.Protection = "read-only"
+	default:
+		res.Sandbox.Protection = "watched (weaker)"
+	}
 	var waitErr error
 	select {
 	case waitErr = <-done:

@@ -247,6 +247,12 @@ func TestEnvDropsSecrets(t *testing.T) {
 		"SOME_URL=https://user:hunter2@git.example.com/r.git", "X=ghp_0123456789abcdefghijABCDEFGHIJ012345",
 		"Y=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig", "Z=AKIAIOSFODNN7EXAMPLE", "W=sk-ant-api03-abcdefghijkl",
 		"K=-----BEGIN OPENSSH PRIVATE KEY-----",
+		// a token as a URL's user name, and secrets inside option variables
+		"REGISTRY_URL=https://ghp0123456789abcdef@npm.pkg.github.com/", "GOPROXY=https://TOKEN@proxy.example.com",
+		"HTTPS_PROXY=http://TOKEN@proxy:3128",
+		"JAVA_TOOL_OPTIONS=-Xmx2g -Dhttp.proxyPassword=hunter2", "MAVEN_OPTS=-Dsonar.token=abc -Xss4m",
+		"GRADLE_OPTS=-Dorg.gradle.project.sonatypePassword=pw", "JAVA_OPTS=-Dapi.key=x -Dfoo.apiKey=k",
+		"NODE_OPTIONS=--max-old-space-size=4096 --api-token=abc",
 	}
 	keep := []string{
 		"PATH=/bin", "PWD=/p", "OLDPWD=/o", "HOME=/home/u", "USER=u", "LOGNAME=u", "SHELL=/bin/bash", "LANG=C.UTF-8", "LC_ALL=C",
@@ -254,7 +260,8 @@ func TestEnvDropsSecrets(t *testing.T) {
 		"NODE_ENV=test", "npm_config_cache=/home/u/.npm", "CARGO_HOME=/home/u/.cargo", "CARGO_TARGET_DIR=target", "RUSTUP_HOME=/home/u/.rustup",
 		"RUSTFLAGS=-Dwarnings", "JAVA_HOME=/usr/lib/jvm/java", "GRADLE_USER_HOME=/home/u/.gradle", "PYTHONPATH=src",
 		"PYTHONDONTWRITEBYTECODE=1", "VIRTUAL_ENV=/p/.venv", "PIP_INDEX_URL=https://pypi.example.com/simple", "LD_LIBRARY_PATH=/opt/lib",
-		"GIT_AUTHOR_NAME=U", "HTTPS_PROXY=http://proxy:3128",
+		"GIT_AUTHOR_NAME=U", "HTTPS_PROXY=http://proxy:3128", "JAVA_TOOL_OPTIONS=-Xmx2g -Dfile.encoding=UTF-8",
+		"MAVEN_OPTS=-Xss4m -Dmaven.repo.local=/home/u/.m2/repository", "GRADLE_OPTS=-Dorg.gradle.daemon=false",
 	}
 	base := append(append([]string{"TERM=xterm-256color"}, secrets...), keep...)
 	got, dropped := Environ(base, nil, []string{"ROOTED_KEY"}, "TMPDIR=/t")

@@ -2,9 +2,7 @@ package shell
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 )
@@ -12,28 +10,17 @@ import (
 var trusted sync.Map // name -> absolute path
 
 // Trusted returns the absolute path of a program Rooted runs itself, outside any sandbox (git, for snapshots),
-// looked up once per process. PATH folders that sandboxed commands may write are passed over (the temporary
-// folder, the shared caches; ToolchainCaches never returns a PATH folder, but the user may add one in Settings),
-// and so are relative entries: otherwise a command could drop a "git" there that Rooted would then run with the
-// user's full rights. Without a safe match it returns name, and running it fails plainly.
+// looked up once per process. It comes from the system's own program folders (trustedPath), never from a PATH
+// folder the user or a command could write: a PATH may hold a folder inside the project (an active virtualenv,
+// direnv, node_modules/.bin), the temporary folder or a cache, and a "git" planted there would run with the user's
+// full rights. Without a trusted match it returns name, and running it fails plainly.
 func Trusted(name string) string {
 	if p, ok := trusted.Load(name); ok {
 		return p.(string)
 	}
-	unsafe := append(ToolchainCaches(), os.TempDir())
-	found := name
-	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
-		if !filepath.IsAbs(dir) || insideAny(dir, unsafe) {
-			continue
-		}
-		p := filepath.Join(dir, name)
-		if runtime.GOOS == "windows" {
-			p += ".exe"
-		}
-		if lp, err := exec.LookPath(p); err == nil {
-			found = lp
-			break
-		}
+	found := trustedPath(name)
+	if found == "" {
+		found = name
 	}
 	trusted.Store(name, found)
 	return found
@@ -48,4 +35,14 @@ func insideAny(dir string, roots []string) bool {
 		}
 	}
 	return false
+}
+
+// lookIn returns dir/name when it is a regular file someone may run, or "".
+func lookIn(dir, name string) string {
+	p := filepath.Join(dir, name)
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	return p
 }

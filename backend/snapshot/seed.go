@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rooted-dev/rooted/backend/gitexec"
 )
 
 // seedFromProject starts an empty shadow index from the project's own git index and lets the shadow repository
@@ -38,6 +40,17 @@ func (r *Repo) seedFromProject(ctx context.Context) bool {
 	}
 	objects := filepath.Join(r.root, ".git", "objects")
 	if fi, err := r.fsys.Stat(filepath.Join(".git", "objects")); err != nil || !fi.IsDir() {
+		return false
+	}
+	// git reads every file of a repository it borrows from, as it needs them, with no way to be told to skip one: a
+	// named pipe there (objects/info/alternates, a pack, a loose object) would block every git of the shadow
+	// repository. Nor is a project borrowed that borrows in turn: its alternates could lead anywhere.
+	for _, name := range []string{"alternates", "http-alternates"} {
+		if _, err := r.fsys.Lstat(filepath.Join(".git", "objects", "info", name)); err == nil {
+			return false
+		}
+	}
+	if len(gitexec.GitDirPipes(ctx, r.fsys, ".git/objects")) > 0 {
 		return false
 	}
 	alternates := filepath.Join(r.dir, "objects", "info", "alternates")

@@ -25,6 +25,7 @@ const (
 	CodeBackupFailed     = "backup_failed"
 	CodeUnsupportedMedia = "unsupported_media"
 	CodeFetchFailed      = "fetch_failed"
+	CodeNoUser           = "no_user" // a tool that needs a person to answer, called where there is none
 	CodeInternal         = "internal"
 )
 

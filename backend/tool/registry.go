@@ -15,11 +15,22 @@ import (
 // sentinels); the package that wires tools to their dependencies knows how each maps to a code.
 type Classifier func(err error) *Error
 
+// Gate refuses a call before it runs (the user's deny rules for a whole tool), or returns nil.
+type Gate func(name string) *Error
+
 // Registry holds tools by name, in declaration order.
 type Registry struct {
 	tools    []*Tool
 	byName   map[string]*Tool
 	classify Classifier
+	gate     Gate
+}
+
+// WithGate returns the registry with every call checked by gate after its arguments are validated and before it
+// runs: whichever face calls (the window, the model's loop, the CLI, MCP), a call gate refuses does not run.
+func (r *Registry) WithGate(gate Gate) *Registry {
+	r.gate = gate
+	return r
 }
 
 // NewRegistry returns a registry of tools. It panics on a duplicate name, a programming error.
@@ -124,6 +135,11 @@ func (r *Registry) CallForms(ctx context.Context, name string, args []byte) (res
 	args, failure = t.Validate(args)
 	if failure != nil {
 		return Result{}, failure
+	}
+	if r.gate != nil {
+		if e := r.gate(name); e != nil {
+			return Result{}, e
+		}
 	}
 	defer func() {
 		if p := recover(); p != nil {

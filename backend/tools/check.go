@@ -17,6 +17,9 @@ type CheckResult struct {
 	Decision permissions.Decision `json:"decision"`
 	// Suggest, for a command, is the prefix "Always allow" would add as a rule (go test, npm run build).
 	Suggest string `json:"suggest,omitempty"`
+	// Grant, for a command, is the program "allow for this session" may cover; "" when a grant of the whole
+	// program would allow any code (node, python3, bash, env: permissions.ProgramGrant).
+	Grant string `json:"grant,omitempty"`
 }
 
 // Check runs a call's validation without running it: the schema, and for a command everything exec_shell checks
@@ -51,7 +54,7 @@ func (d Deps) Check(reg *tool.Registry, name string, args []byte) CheckResult {
 		if err != nil {
 			return CheckResult{Error: Classify(err)}
 		}
-		return CheckResult{Decision: permissions.DecideCommand(c.argv, rules, shell.Split), Suggest: permissions.Suggest(c.argv)}
+		return CheckResult{Decision: permissions.DecideCommand(c.argv, rules, shell.Split), Suggest: permissions.Suggest(c.argv), Grant: permissions.ProgramGrant(c.argv)}
 	}
 	var fields struct {
 		Path  *string  `json:"path"`
@@ -86,8 +89,8 @@ func denied(name string, r *permissions.Rule) *tool.Error {
 }
 
 // Denied is the error for a call of name that a deny rule of the open project refuses, or nil. exec_shell's
-// command rules are applied by the tool itself; this is for the rules that name a whole tool, on faces that do
-// not ask the user (MCP).
+// command rules are applied by the tool itself; this is for the rules that name a whole tool, and the registry
+// applies it to every call (Registry), whichever face makes it.
 func (d Deps) Denied(name string) *tool.Error {
 	info, err := d.Session.Info()
 	if err != nil {

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"context"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -176,6 +178,22 @@ func TestDenyRuleRefusesEverywhere(t *testing.T) {
 	}
 }
 
+// A rule that denies a whole tool holds on every face: the registry refuses the call before it runs, so the CLI
+// (which calls the registry directly) obeys it as MCP and the window do.
+func TestToolDenyRuleInRegistry(t *testing.T) {
+	d, dir := jobDeps(t, settings.Project{Rules: []permissions.Rule{{Action: permissions.Deny, Tool: "write_file"}}}, "a.txt")
+	reg := Registry(d)
+	if _, e := reg.Call(context.Background(), "write_file", []byte(`{"path": "b.txt", "content": "x"}`)); e == nil || e.Code != tool.CodePermissionDenied {
+		t.Errorf("write_file under a deny rule: %v", e)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "b.txt")); !os.IsNotExist(err) {
+		t.Errorf("the refused call wrote its file: %v", err)
+	}
+	if _, e := reg.Call(context.Background(), "read_file", []byte(`{"path": "a.txt"}`)); e != nil {
+		t.Errorf("read_file has no rule: %v", e)
+	}
+}
+
 func TestCheck(t *testing.T) {
 	d, _ := jobDeps(t, settings.Project{Rules: []permissions.Rule{{Action: permissions.Allow, Tool: "exec_shell", Command: "git"}, {Action: permissions.Deny, Tool: "restore_snapshot"}}}, "a.txt")
 	reg := Registry(d)
@@ -185,26 +203,31 @@ func TestCheck(t *testing.T) {
 		action     permissions.Action
 		sensitive  bool
 		suggest    string
+		grant      string
 	}{
-		{"exec_shell", `{"command": "ls | wc -l"}`, tool.CodeInvalidArgument, "", false, ""},
-		{"exec_shell", `{"command": "curl x"}`, tool.CodeNotAllowed, "", false, ""},
-		{"exec_shell", `{"command": "ls /etc"}`, tool.CodeOutsideRoot, "", false, ""},
-		{"exec_shell", `{"comand": "ls"}`, tool.CodeInvalidArgument, "", false, ""},
-		{"exec_shell", `{"command": "go test ./..."}`, "", permissions.Ask, false, "go test"},
-		{"exec_shell", `{"command": "git status"}`, "", permissions.Allow, false, "git status"},
-		{"exec_shell", `{"command": "git push origin main"}`, "", permissions.Ask, true, "git push"},
-		{"exec_shell", `{"command": "git add ."}`, "", permissions.Allow, false, "git add"},
-		{"write_file", `{"path": "../x", "content": "x"}`, tool.CodeOutsideRoot, "", false, ""},
-		{"write_file", `{"path": "b.txt", "content": "x"}`, "", "", false, ""},
-		{"restore_snapshot", `{"id": "abc"}`, tool.CodePermissionDenied, permissions.Deny, false, ""},
+		{"exec_shell", `{"command": "ls | wc -l"}`, tool.CodeInvalidArgument, "", false, "", ""},
+		{"exec_shell", `{"command": "curl x"}`, tool.CodeNotAllowed, "", false, "", ""},
+		{"exec_shell", `{"command": "ls /etc"}`, tool.CodeOutsideRoot, "", false, "", ""},
+		{"exec_shell", `{"comand": "ls"}`, tool.CodeInvalidArgument, "", false, "", ""},
+		{"exec_shell", `{"command": "go test ./..."}`, "", permissions.Ask, false, "go test", "go"},
+		{"exec_shell", `{"command": "git status"}`, "", permissions.Allow, false, "git status", "git"},
+		{"exec_shell", `{"command": "git push origin main"}`, "", permissions.Ask, true, "git push", "git"},
+		{"exec_shell", `{"command": "git add ."}`, "", permissions.Allow, false, "git add", "git"},
+		// An interpreter is never granted or always-allowed whole: node -e asks every time, a script may be named.
+		{"exec_shell", `{"command": "node -e \"require('fs').rmSync('x')\""}`, "", permissions.Ask, true, "", ""},
+		{"exec_shell", `{"command": "node scripts/gen.js --out x"}`, "", permissions.Ask, false, "node scripts/gen.js", ""},
+		{"exec_shell", `{"command": "python3 -c 'print(1)'"}`, "", permissions.Ask, true, "", ""},
+		{"write_file", `{"path": "../x", "content": "x"}`, tool.CodeOutsideRoot, "", false, "", ""},
+		{"write_file", `{"path": "b.txt", "content": "x"}`, "", "", false, "", ""},
+		{"restore_snapshot", `{"id": "abc"}`, tool.CodePermissionDenied, permissions.Deny, false, "", ""},
 	} {
 		r := d.Check(reg, c.name, []byte(c.args))
 		code := ""
 		if r.Error != nil {
 			code = r.Error.Code
 		}
-		if code != c.code || r.Decision.Action != c.action || r.Decision.Sensitive != c.sensitive || r.Suggest != c.suggest {
-			t.Errorf("Check %s %s = %+v (error %+v); want code %q action %q sensitive %v suggest %q", c.name, c.args, r, r.Error, c.code, c.action, c.sensitive, c.suggest)
+		if code != c.code || r.Decision.Action != c.action || r.Decision.Sensitive != c.sensitive || r.Suggest != c.suggest || r.Grant != c.grant {
+			t.Errorf("Check %s %s = %+v (error %+v); want code %q action %q sensitive %v suggest %q grant %q", c.name, c.args, r, r.Error, c.code, c.action, c.sensitive, c.suggest, c.grant)
 		}
 	}
 }

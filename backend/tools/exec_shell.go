@@ -36,6 +36,9 @@ type execShellOut struct {
 	// GitRestored says what the command changed in .git that git would run later (hooks, executable settings),
 	// and that Rooted put back.
 	GitRestored []string `json:"git_restored,omitempty"`
+	// DependenciesChanged lists the packages of the dependency folders (node_modules, .venv, ...) the command
+	// added, removed or changed: code that hooks and test runners run later.
+	DependenciesChanged []string `json:"dependencies_changed,omitempty"`
 	// Job, when the command runs on in the background, is its id and how to follow it.
 	Job *jobStarted `json:"job,omitempty"`
 }
@@ -66,11 +69,18 @@ func execShell(d Deps) *tool.Tool {
 			}
 			defer os.RemoveAll(tmp)
 			policy := proj.Policy(info.Root, tmp)
-			goEnv, _ := shell.GoCaches(shell.ToolCacheDir(info.Root), proj.Network, os.Getenv) // writable in the policy
+			caches := shell.ToolCacheDir(info.Root)
+			goEnv, _ := shell.GoCaches(caches, proj.Network, os.Getenv) // writable in the policy
 			// git and cargo read credentials from the user's configuration; commands get filtered copies instead.
 			gitEnv, _ := gitconfig.SandboxGlobal(tmp, os.Getenv)
-			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, shell.ToolCacheDir(info.Root), os.Getenv)...)
-			goEnv = append(goEnv, shell.PackageCaches(shell.ToolCacheDir(info.Root), os.Getenv)...) // writable in the policy
+			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, caches, os.Getenv)...)
+			goEnv = append(goEnv, shell.PackageCaches(caches, os.Getenv)...) // writable in the policy
+			if argv[0] == "npm" || argv[0] == "npx" {
+				// npm's cache is the project's own; what the lockfile names comes from the user's, by hash.
+				if t, err := d.Session.Resolve(info.Root); err == nil {
+					shell.SeedNpmCache(caches, t.Root, os.Getenv)
+				}
+			}
 			// npm and pip read credentials from the user's config files; commands get empty ones instead.
 			npmrc := filepath.Join(tmp, ".npmrc")
 			if err := os.WriteFile(npmrc, nil, 0o600); err != nil {
@@ -84,15 +94,33 @@ func execShell(d Deps) *tool.Tool {
 				Env: env, EnvDropped: dropped,
 			}
 			spec.Live = live
+			if d.WithoutNamespaces && spec.Sandbox.Processes == "pid namespace" {
+				spec.Sandbox.Processes = "subreaper"
+			}
 			root, err := d.Session.Resolve(info.Root)
 			if err != nil {
 				return execShellOut{}, err
 			}
+			// What tools outside the sandbox run later is read-only for the whole run (or, without a mount
+			// namespace, watched and put back as it changes); the guard's comparison after the run is the last word.
 			git := guardGit(root.Root, info.Root)
+			pr := protect(git, root.Root, info.Root, argv, envValue(env, "PATH"))
+			spec.Policy.ReadOnly = pr.readOnly(info.Root)
+			var depsBefore map[string]uint64
+			if pr.depsWritable || spec.Sandbox.Processes != "pid namespace" {
+				depsBefore = depPrints(root.Root, pr.deps)
+			}
+			watch := watchProtected(root.Root, info.Root, pr.watched())
 			res, err := shell.Run(ctx, spec)
-			restored := git.restore(root.Root, info.Root)
+			restored := append(watch.close(), git.restore(root.Root, info.Root)...)
 			if err != nil {
 				return execShellOut{}, err
+			}
+			if res.Sandbox.Protection == "" { // nothing to bind: what is not there yet was watched all the same
+				res.Sandbox.Protection = "watched (weaker)"
+				if res.Sandbox.Active && res.Sandbox.Processes == "pid namespace" {
+					res.Sandbox.Protection = "read-only"
+				}
 			}
 			// The command may have changed anything in the project: the search index re-reads what it reports.
 			d.changedAll()
@@ -100,8 +128,17 @@ func execShell(d Deps) *tool.Tool {
 			if out.Hint == "" {
 				out.Hint = shell.SandboxHint(res, policy) // the sandbox's lists reach a model only when they explain a failure
 			}
+			if depsBefore != nil {
+				out.DependenciesChanged = depsChanged(depsBefore, depPrints(root.Root, pr.deps))
+			}
 			if len(restored) > 0 {
-				out.Hint = strings.TrimSpace(out.Hint + " The command changed what git runs later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks or executable git settings.")
+				out.Hint = strings.TrimSpace(out.Hint + " The command changed what git, editors or hooks run later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks, executable git settings or editor task files with commands.")
+			}
+			if res.ExitCode != 0 && res.Sandbox.Protection == "read-only" && readOnlyRefusal(res.Stderr) {
+				out.Hint = strings.TrimSpace(out.Hint + " What tools outside the sandbox run later is read-only to commands: every git folder's config, config.worktree, commondir, hooks and info, a core.hooksPath folder, the project's folders on PATH, editor and hook-manager files (.vscode, .idea, .envrc, lefthook.yml, ...), and dependency folders but to the package manager's install commands. If such a change is needed, ask the user to make it, or edit a work-tree file with the file tools.")
+			}
+			if len(out.DependenciesChanged) > 0 && !pr.depsWritable {
+				out.Hint = strings.TrimSpace(out.Hint + " The command changed code in dependency folders that hooks and test runners run (" + strings.Join(out.DependenciesChanged, ", ") + "); only the package manager's install commands should.")
 			}
 			return out, nil
 		}
@@ -156,4 +193,25 @@ func (d Deps) insideRoot(p string) error {
 		return err
 	}
 	return nil
+}
+
+// envValue is the value of name in env, "" when unset.
+func envValue(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// readOnlyRefusal reports whether a command's error output says a write met a read-only bind (EROFS, or EBUSY for
+// a rename over or removal of a bound file).
+func readOnlyRefusal(stderr string) bool {
+	for _, s := range []string{"Read-only file system", "EROFS", "Device or resource busy", "EBUSY"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -24,9 +24,11 @@ type execOut struct {
 	ExitCode int  `json:"exit_code"`
 	TimedOut bool `json:"timed_out"`
 	Sandbox  struct {
-		Active bool
-		Kind   string
-		Reason string
+		Active     bool
+		Kind       string
+		Reason     string
+		Processes  string
+		Protection string
 	}
 }
 

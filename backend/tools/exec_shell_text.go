@@ -60,7 +60,10 @@ func (r execShellOut) ModelTextWithin(budget int) string {
 		notes = append(notes, "backup "+r.Backup)
 	}
 	if len(r.GitRestored) > 0 {
-		notes = append(notes, "restored in .git: "+strings.Join(r.GitRestored, ", "))
+		notes = append(notes, "put back: "+strings.Join(r.GitRestored, ", "))
+	}
+	if len(r.DependenciesChanged) > 0 {
+		notes = append(notes, "dependencies changed: "+strings.Join(r.DependenciesChanged, ", "))
 	}
 	b.WriteString("(" + strings.Join(notes, "; ") + ")")
 	if r.Hint != "" {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/gitconfig"
+	"github.com/rooted-dev/rooted/backend/gitdir"
 )
 
 // A repository's git folder is a channel to run code later, outside any sandbox: git runs its hooks and the
@@ -52,6 +53,8 @@ type gitState struct {
 	hooks    map[string]guarded // files git runs as hooks
 	pointers map[string]guarded // commondir files: where a linked worktree's git reads its configuration
 	links    map[string]guarded // links inside git folders
+	hookDirs map[string]bool    // core.hooksPath folders inside a work tree
+	deps     []string           // dependency folders (node_modules, .venv, ...), outermost only
 }
 
 // skipInGitDir are the parts of a git folder that hold data, not programs or settings: not read by the guard.
@@ -65,7 +68,7 @@ func guardGit(root *os.Root, abs string) *gitState {
 func scanGit(root *os.Root, abs string) *gitState {
 	st := &gitState{
 		entries: map[string]guarded{}, dirs: map[string]string{}, configs: map[string]guarded{},
-		hooks: map[string]guarded{}, pointers: map[string]guarded{}, links: map[string]guarded{},
+		hooks: map[string]guarded{}, pointers: map[string]guarded{}, links: map[string]guarded{}, hookDirs: map[string]bool{},
 	}
 	if _, err := root.Lstat(".git"); err == nil {
 		st.addEntry(root, abs, ".git")
@@ -96,14 +99,18 @@ func scanGit(root *os.Root, abs string) *gitState {
 				left--
 			}
 		}
-		if left == 0 {
-			return // no folders in it, so neither a bare repository's objects nor anything to walk into
+		// A folder git takes for a repository, by git's rules: a bare one, or a work-tree folder with a valid HEAD
+		// and objects and refs (through links, or a commondir). Checked before the count below: objects may be a
+		// link, which the count leaves out.
+		if rel != "." && slices.Contains(names, "HEAD") && gitdir.Is(filepath.Join(abs, filepath.FromSlash(rel))) {
+			bare = append(bare, rel)
+			return
 		}
-		if rel != "." && slices.Contains(names, "HEAD") && slices.Contains(names, "objects") && slices.Contains(names, "config") {
-			if fi, err := dir.Lstat("objects"); err == nil && fi.IsDir() {
-				bare = append(bare, rel)
-				return
-			}
+		if rel != "." && depFolders[path.Base(rel)] && !insideDeps(st.deps, rel) {
+			st.deps = append(st.deps, rel)
+		}
+		if left == 0 {
+			return // no folders in it: nothing to walk into
 		}
 		slices.Sort(names)
 		for _, name := range names {
@@ -129,7 +136,7 @@ func scanGit(root *os.Root, abs string) *gitState {
 		st.addEntry(root, abs, p)
 	}
 	for _, g := range bare {
-		st.addGitDir(root, g, "")
+		st.addGitDir(root, abs, g, "")
 	}
 	st.addConfigured(root, abs)
 	return st
@@ -165,7 +172,7 @@ func (st *gitState) addEntry(root *os.Root, abs, p string) {
 	}
 	st.entries[p] = g
 	if g.dest != "" {
-		st.addGitDir(root, g.dest, path.Dir(p))
+		st.addGitDir(root, abs, g.dest, path.Dir(p))
 	}
 }
 
@@ -189,7 +196,7 @@ func inside(abs, dir, target string) string {
 }
 
 // addGitDir records the settings, hooks and links of a git folder (with its submodules' and worktrees' folders).
-func (st *gitState) addGitDir(root *os.Root, g, worktree string) {
+func (st *gitState) addGitDir(root *os.Root, abs, g, worktree string) {
 	if _, seen := st.dirs[g]; seen {
 		if worktree != "" {
 			st.dirs[g] = worktree
@@ -226,6 +233,13 @@ func (st *gitState) addGitDir(root *os.Root, g, worktree string) {
 		}
 	}
 	walk(g)
+	// The common folder git reads the settings and hooks from, when a commondir leads to another inside the
+	// project: git follows it whether or not git made it, so it is guarded as well.
+	if common, _ := gitdir.Common(filepath.Join(abs, filepath.FromSlash(g))); common != "" {
+		if c := inside(abs, g, common); c != "" && c != g {
+			st.addGitDir(root, abs, c, "")
+		}
+	}
 }
 
 func (st *gitState) read(root *os.Root, into map[string]guarded, p string) {
@@ -297,6 +311,7 @@ func (st *gitState) addConfigured(root *os.Root, abs string) {
 
 // addHookDir records the files of a hooks folder in the work tree: git runs them as hooks.
 func (st *gitState) addHookDir(root *os.Root, dir string) {
+	st.hookDirs[dir] = true
 	entries, err := fs.ReadDir(root.FS(), dir)
 	if err != nil {
 		return
@@ -324,10 +339,9 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// restore undoes what a command changed of what git would read, and returns what it undid.
+// restore undoes what a command changed of what git would read, and returns what it undid, and what it could not.
 func (before *gitState) restore(root *os.Root, abs string) []string {
-	var undone []string
-	say := func(format string, args ...any) { undone = append(undone, fmt.Sprintf(format, args...)) }
+	u := putBack{root: root}
 	after := scanGit(root, abs)
 	rescan := false
 
@@ -352,44 +366,30 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 					src = a.dest
 				}
 			}
-			if ok {
-				root.Remove(p)
-			}
 			switch {
-			case src != "" && root.Rename(src, p) == nil:
-				say("put back %s, which the command moved to %s", p, src)
+			case src != "":
+				if ok && !u.remove(p, "removed "+p+", which the command put in place of the repository's folder") {
+					continue
+				}
+				rescan = u.rename(src, p, fmt.Sprintf("put back %s, which the command moved to %s", p, src)) || rescan
 			case ok:
-				say("removed %s, which the command put in place of the repository's folder", p)
-			default:
-				continue // deleted: the snapshots recover history
+				rescan = u.remove(p, "removed "+p+", which the command put in place of the repository's folder") || rescan
 			}
-			rescan = true
-			continue
+			continue // deleted: the snapshots recover history
 		}
 		// A gitdir file or link before: put it back as it was.
 		if ok && a.mode.IsDir() {
 			continue
 		}
-		if ok {
-			root.Remove(p)
-		}
-		var err error
 		if b.mode&fs.ModeSymlink != 0 {
-			err = root.Symlink(string(b.data), p)
+			rescan = u.link(p, string(b.data), "restored "+p+", which the command changed") || rescan
 		} else {
-			err = root.WriteFile(p, b.data, b.mode.Perm())
-		}
-		if err == nil {
-			say("restored %s, which the command changed", p)
-			rescan = true
+			rescan = u.file(p, b.data, b.mode.Perm(), "restored "+p+", which the command changed") || rescan
 		}
 	}
 	for p, a := range after.entries {
 		if _, had := before.entries[p]; !had && !a.mode.IsDir() && a.dest == "" {
-			if root.Remove(p) == nil {
-				say("removed %s: it leads git to a repository outside the project", p)
-				rescan = true
-			}
+			rescan = u.remove(p, "removed "+p+": it leads git to a repository outside the project") || rescan
 		}
 	}
 	// 2. Links in git folders, and commondir files that lead git elsewhere.
@@ -397,25 +397,22 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 		if b, had := before.links[p]; had && bytes.Equal(b.data, a.data) {
 			continue
 		}
-		if root.Remove(p) == nil {
-			say("removed %s, a link the command put in a git folder", p)
-			rescan = true
-		}
+		rescan = u.remove(p, "removed "+p+", a link the command put in a git folder") || rescan
 	}
 	for p, a := range after.pointers {
 		b, had := before.pointers[p]
 		if had && bytes.Equal(b.data, a.data) {
 			continue
 		}
-		if _, known := after.dirs[inside(abs, path.Dir(p), strings.TrimSpace(string(a.data)))]; !had && known {
-			continue // a new linked worktree of a repository in the project
+		if _, made := gitdir.Common(filepath.Join(abs, filepath.FromSlash(path.Dir(p)))); !had && made {
+			continue // a new linked worktree of a repository in the project, its common folder pointing back
 		}
-		root.Remove(p)
+		said := "removed " + p + ", which pointed git at another repository"
 		if had {
-			root.WriteFile(p, b.data, b.mode.Perm())
+			rescan = u.file(p, b.data, b.mode.Perm(), "restored "+p+", which the command pointed elsewhere") || rescan
+		} else {
+			rescan = u.remove(p, said) || rescan
 		}
-		say("restored %s, which the command pointed elsewhere", p)
-		rescan = true
 	}
 	if rescan {
 		after = scanGit(root, abs)
@@ -440,24 +437,18 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 				why = "the command set " + strings.Join(keys, ", ")
 			}
 		}
-		root.Remove(p)
-		if err := writeFileAll(root, p, b.data, b.mode.Perm()); err == nil {
-			say("restored %s: %s", p, why)
-			restored = true
-		}
+		restored = u.file(p, b.data, b.mode.Perm(), fmt.Sprintf("restored %s: %s", p, why)) || restored
 	}
 	for p, a := range after.configs {
 		if _, had := before.configs[p]; had {
 			continue
 		}
-		if keys, clean, err := stripExecKeys(a.data); err != nil || len(keys) > 0 {
-			root.Remove(p)
-			if err != nil {
-				say("removed %s: git could not read it", p)
-			} else if root.WriteFile(p, clean, a.mode.Perm()) == nil {
-				say("removed %s from %s, which the command created", strings.Join(keys, ", "), p)
-			}
-			restored = true
+		keys, clean, err := stripExecKeys(a.data)
+		switch {
+		case err != nil:
+			restored = u.remove(p, fmt.Sprintf("removed %s: git could not read it", p)) || restored
+		case len(keys) > 0:
+			restored = u.file(p, clean, a.mode.Perm(), fmt.Sprintf("removed %s from %s, which the command created", strings.Join(keys, ", "), p)) || restored
 		}
 	}
 	if restored {
@@ -467,37 +458,24 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 	// 4. Hooks: removed when new, restored when changed.
 	for p, a := range after.hooks {
 		b, had := before.hooks[p]
-		if had && b.mode == a.mode && bytes.Equal(b.data, a.data) {
-			continue
+		switch {
+		case had && b.mode == a.mode && bytes.Equal(b.data, a.data):
+		case !had:
+			u.remove(p, fmt.Sprintf("removed %s, a hook the command added (git would run it)", p))
+		case b.mode&fs.ModeSymlink != 0:
+			u.link(p, string(b.data), fmt.Sprintf("restored %s, a hook the command changed (git would run it)", p))
+		default:
+			u.file(p, b.data, b.mode.Perm(), fmt.Sprintf("restored %s, a hook the command changed (git would run it)", p))
 		}
-		root.Remove(p)
-		if !had {
-			say("removed %s, a hook the command added (git would run it)", p)
-			continue
-		}
-		if b.mode&fs.ModeSymlink != 0 {
-			root.Symlink(string(b.data), p)
-		} else {
-			writeFileAll(root, p, b.data, b.mode.Perm())
-		}
-		say("restored %s, a hook the command changed (git would run it)", p)
 	}
 	for p, b := range before.hooks { // a hook the command removed along with its folder (replaced by a link)
 		if _, ok := after.hooks[p]; !ok && b.mode.IsRegular() {
 			if _, err := root.Lstat(path.Dir(p)); err != nil {
-				writeFileAll(root, p, b.data, b.mode.Perm())
+				u.file(p, b.data, b.mode.Perm(), fmt.Sprintf("restored %s, a hook the command removed", p))
 			}
 		}
 	}
-	slices.Sort(undone)
-	return slices.Compact(undone)
-}
-
-func writeFileAll(root *os.Root, p string, b []byte, perm fs.FileMode) error {
-	if err := root.MkdirAll(path.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return root.WriteFile(p, b, perm)
+	return u.report()
 }
 
 // configLists remembers git's reading of configuration contents (by their hash): a scan before and after every

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -58,6 +60,11 @@ func TestNothingACommandLeavesInGitRunsLater(t *testing.T) {
 	fsmonitor := func(where string) string {
 		return `fs.appendFileSync('` + where + `', '\n[core]\n\tfsmonitor = "touch ' + M + ' #"\n');`
 	}
+	// plantedRepo makes a git folder at dir whose settings run the marker and take the project as work tree.
+	plantedRepo := func(dir string) string {
+		return `fs.mkdirSync('` + dir + `/refs/heads', {recursive: true}); fs.mkdirSync('` + dir + `/objects'); fs.writeFileSync('` + dir + `/HEAD', 'ref: refs/heads/main\n'); ` +
+			`fs.writeFileSync('` + dir + `/config', '[core]\n\tworktree = ' + process.cwd() + '\n\tfsmonitor = "touch ' + M + ' #"\n'); `
+	}
 	initAndCommit := func(t *testing.T, root string) {
 		mustGit(t, root, "init", "-q")
 		mustGit(t, root, "add", "-A")
@@ -68,6 +75,8 @@ func TestNothingACommandLeavesInGitRunsLater(t *testing.T) {
 		setup   func(t *testing.T, root string)
 		payload string   // node code; M is the marker's path, git(...) runs git in the sandbox
 		repos   []string // where the user runs git afterwards (default: the project)
+		// historyIn is another git folder (root-relative) that may hold the project's history afterwards.
+		historyIn string
 	}{
 		{name: "fsmonitor appended to .git/config", setup: initAndCommit, payload: fsmonitor(".git/config")},
 		{name: "capital letters", setup: initAndCommit, payload: `fs.appendFileSync('.git/config', '\n[CORE]\n\tFsMonitor = "touch ' + M + ' #"\n');`},
@@ -77,7 +86,8 @@ func TestNothingACommandLeavesInGitRunsLater(t *testing.T) {
 		{name: "a .git folder renamed behind a gitdir file", setup: initAndCommit, payload: `fs.renameSync('.git', '.gx'); fs.writeFileSync('.git', 'gitdir: .gx\n'); ` + fsmonitor(".gx/config")},
 		{name: "an absolute gitdir", setup: initAndCommit, payload: `fs.renameSync('.git', '.gx'); fs.writeFileSync('.git', 'gitdir: ' + process.cwd() + '/.gx\n'); ` + fsmonitor(".gx/config")},
 		{name: "a .git folder renamed behind a link", setup: initAndCommit, payload: `fs.renameSync('.git', '.gx'); fs.symlinkSync('.gx', '.git'); ` + fsmonitor(".gx/config")},
-		{name: "a gitdir file leading to a copy", setup: initAndCommit, payload: `fs.cpSync('.git', '.gx', {recursive: true}); fs.rmSync('.git', {recursive: true}); fs.writeFileSync('.git', 'gitdir: .gx\n'); ` + fsmonitor(".gx/config")},
+		// Where .git is read-only in part, removing it fails half-way: its history is then in the command's copy.
+		{name: "a gitdir file leading to a copy", setup: initAndCommit, historyIn: ".gx", payload: `fs.cpSync('.git', '.gx', {recursive: true}); fs.rmSync('.git', {recursive: true}); fs.writeFileSync('.git', 'gitdir: .gx\n'); ` + fsmonitor(".gx/config")},
 		{name: "a nested repository the command creates and adds", setup: initAndCommit, repos: []string{".", "vendor/lib"}, payload: `git('init', '-q', 'vendor/lib'); fs.writeFileSync('vendor/lib/f', 'x'); git('-C', 'vendor/lib', 'add', 'f'); git('-C', 'vendor/lib', 'commit', '-qm', 'x'); ` + fsmonitor("vendor/lib/.git/config") + ` git('add', 'vendor/lib');`},
 		{name: "a nested repository that was there", repos: []string{".", "vendor/lib"}, setup: func(t *testing.T, root string) {
 			os.MkdirAll(filepath.Join(root, "vendor", "lib"), 0o755)
@@ -131,76 +141,175 @@ func TestNothingACommandLeavesInGitRunsLater(t *testing.T) {
 			initAndCommit(t, root)
 			mustGit(t, root, "worktree", "add", "-q", "wt")
 		}, payload: `fs.appendFileSync('.git/config', '[extensions]\n\tworktreeConfig = true\n'); fs.writeFileSync('.git/worktrees/wt/config.worktree', '[core]\n\tfsmonitor = "touch ' + M + ' #"\n');`},
+		// git takes fake for a bare repository: any ref it updates there (a tag) runs its reference-transaction hook.
+		{name: "a work-tree folder git takes for a repository, objects and refs links", repos: []string{"fake"}, setup: func(t *testing.T, root string) {
+			initAndCommit(t, root)
+			fake := filepath.Join(root, "fake")
+			os.MkdirAll(fake, 0o755)
+			os.WriteFile(filepath.Join(fake, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+			os.Symlink("../.git/objects", filepath.Join(fake, "objects"))
+			os.Symlink("../.git/refs", filepath.Join(fake, "refs"))
+		}, payload: `fs.mkdirSync('fake/hooks', {recursive: true}); fs.writeFileSync('fake/hooks/reference-transaction', ` + hook + `, {mode: 0o755});`},
+		{name: "a work-tree folder's commondir pointed at a planted repository", repos: []string{"fake"}, setup: func(t *testing.T, root string) {
+			initAndCommit(t, root)
+			fake := filepath.Join(root, "fake")
+			os.MkdirAll(fake, 0o755)
+			os.WriteFile(filepath.Join(fake, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+			os.WriteFile(filepath.Join(fake, "commondir"), []byte("../.git\n"), 0o644)
+		}, payload: plantedRepo("evil") + `fs.writeFileSync('fake/commondir', '../evil\n');`},
+		{name: "a .git/commondir planted in the project's repository", setup: initAndCommit, payload: plantedRepo("evil") + `fs.writeFileSync('.git/commondir', '../evil\n');`},
+		{name: "a .git file leading to a git folder elsewhere in the project", setup: func(t *testing.T, root string) {
+			os.MkdirAll(filepath.Join(root, "meta"), 0o755)
+			mustGit(t, root, "init", "-q", "--separate-git-dir", filepath.Join(root, "meta", "repo"))
+			mustGit(t, root, "add", "main.go")
+			mustGit(t, root, "commit", "-qm", "first")
+		}, payload: fsmonitor("meta/repo/config")},
 		{name: "a bare repository in the project", repos: []string{"b.git"}, setup: func(t *testing.T, root string) {
 			initAndCommit(t, root)
 			mustGit(t, root, "init", "-q", "--bare", "b.git")
 		}, payload: `fs.appendFileSync('b.git/config', '[alias]\n\tstatus = x\n[core]\n\tfsmonitor = "touch ' + M + ' #"\n'); fs.writeFileSync('b.git/hooks/pre-commit', ` + hook + `, {mode: 0o755});`},
 	}
-	for _, row := range rows {
-		t.Run(row.name, func(t *testing.T) {
-			fakeHome(t)
-			reg, _, root := openRegistry(t, "main.go")
-			marker := filepath.Join(t.TempDir(), "RAN")
-			if row.setup != nil {
-				row.setup(t, root)
-			}
-			js := `const M = ` + jsonString(marker) + `; const fs = require('fs'); const git = (...a) => require('child_process').execFileSync('git', a, {stdio: 'pipe'}); ` + row.payload
-			out, e := call[guardedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", `+jsonString(js)+`], "backup": false}`)
-			if e != nil || out.ExitCode != 0 {
-				t.Fatalf("the payload failed: %+v %v", out, e)
-			}
-			if len(out.GitRestored) == 0 || !strings.Contains(out.Hint, "Rooted put it back") {
-				t.Errorf("nothing reported: git_restored %q, hint %q", out.GitRestored, out.Hint)
-			}
-			repos := row.repos
-			if repos == nil {
-				repos = []string{"."}
-			}
-			for _, r := range repos {
-				dir := filepath.Join(root, r)
-				os.WriteFile(filepath.Join(dir, "user-change"), []byte(r), 0o644)
-				userGit(t, dir, "status")
-				userGit(t, dir, "add", "-A")
-				userGit(t, dir, "commit", "-qm", "the user's commit")
-				userGit(t, dir, "status")
-			}
-			if _, err := os.Stat(marker); err == nil {
-				t.Errorf("the user's git ran what the command planted (reported %q)", out.GitRestored)
-			}
-			if log := userGit(t, root, "log", "--format=%s"); row.setup != nil && !strings.Contains(log, "first") {
-				t.Errorf("the project's history is gone: %s", log)
-			}
-		})
+	for _, mode := range guardModes(t) {
+		for _, row := range rows {
+			t.Run(mode+"/"+row.name, func(t *testing.T) {
+				fakeHome(t)
+				reg, root := openRegistryIn(t, mode, "main.go")
+				marker := filepath.Join(t.TempDir(), "RAN")
+				if row.setup != nil {
+					row.setup(t, root)
+				}
+				js := `const M = ` + jsonString(marker) + `; const fs = require('fs'); const git = (...a) => require('child_process').execFileSync('git', a, {stdio: 'pipe'}); ` + row.payload
+				out, e := call[guardedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", `+jsonString(js)+`], "backup": false}`)
+				if e != nil {
+					t.Fatalf("the payload did not run: %v", e)
+				}
+				// Refused (the read-only binds) or put back and reported: either way, never silent.
+				refused := out.ExitCode != 0 && (strings.Contains(out.Stderr, "EROFS") || strings.Contains(out.Stderr, "EBUSY"))
+				if !refused && (len(out.GitRestored) == 0 || !strings.Contains(out.Hint, "Rooted put it back")) {
+					t.Errorf("neither refused nor reported: exit %d, git_restored %q, hint %q, stderr %s", out.ExitCode, out.GitRestored, out.Hint, out.Stderr)
+				}
+				if want := protectionIn(mode); out.Sandbox.Protection != want {
+					t.Errorf("sandbox.protection %q, want %q", out.Sandbox.Protection, want)
+				}
+				checkUserGit(t, root, row.repos, marker, row.setup != nil, out.GitRestored, row.historyIn)
+			})
+		}
 	}
 }
 
-// What a command may change in git stays: a new remote, a branch, a commit. The refusals of commands that would
-// remove or overwrite a repository come before anything runs.
+// checkUserGit runs git as the user does, outside the sandbox, in each of repos (the project when none): status,
+// add, commit, status. Nothing planted may run (the marker must not appear), and the history must be there.
+func checkUserGit(t *testing.T, root string, repos []string, marker string, hadHistory bool, reported []string, historyIn string) {
+	t.Helper()
+	if repos == nil {
+		repos = []string{"."}
+	}
+	for _, r := range repos {
+		dir := filepath.Join(root, r)
+		os.WriteFile(filepath.Join(dir, "user-change"), []byte(r), 0o644)
+		userGit(t, dir, "status")
+		userGit(t, dir, "tag", "user-tag")
+		userGit(t, dir, "add", "-A")
+		userGit(t, dir, "commit", "-qm", "the user's commit")
+		userGit(t, dir, "status")
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the user's git ran what the command planted (reported %q)", reported)
+	}
+	log := userGit(t, root, "log", "--format=%s")
+	if historyIn != "" && !strings.Contains(log, "first") {
+		log = userGit(t, root, "--git-dir", historyIn, "log", "--format=%s")
+	}
+	if hadHistory && !strings.Contains(log, "first") {
+		t.Errorf("the project's history is gone: %s", log)
+	}
+}
+
+// guardModes are the ways commands run on this machine: with a mount namespace (the protected paths read-only)
+// where the kernel and user allow one, and without (watched and put back), which every machine can be made to do.
+func guardModes(t *testing.T) []string {
+	t.Helper()
+	if shell.Probe(shell.Policy{}).Processes != "pid namespace" {
+		t.Log("no namespaces for this user here: the watched mode alone is tested")
+		return []string{"subreaper"}
+	}
+	return []string{"pid namespace", "subreaper"}
+}
+
+func protectionIn(mode string) string {
+	if mode == "pid namespace" {
+		return "read-only"
+	}
+	return "watched (weaker)"
+}
+
+// openRegistryIn opens a project whose commands run in mode.
+func openRegistryIn(t *testing.T, mode string, layout ...string) (*tool.Registry, string) {
+	t.Helper()
+	_, root := makeLayout(t, layout)
+	s, err := session.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return Registry(Deps{Session: s, WithoutNamespaces: mode == "subreaper"}), root
+}
+
+// What a command may change in git stays: a branch, a commit, a tag. A repository's configuration is what git runs
+// programs from, so commands cannot change it at all: refused where it is read-only, put back and reported where
+// it is watched. The refusals of commands that would remove or overwrite a repository come before anything runs.
 func TestOrdinaryGitChangesStay(t *testing.T) {
 	fakeHome(t)
-	reg, _, root := openRegistry(t, "main.go")
-	mustGit(t, root, "init", "-q")
-	mustGit(t, root, "add", "-A")
-	mustGit(t, root, "commit", "-qm", "first")
-	config := filepath.Join(root, ".git", "config")
-	for _, args := range []string{
-		`{"command": "git remote add origin https://example.com/x.git"}`,
-		`{"command": "git branch -q feature"}`,
-		`{"command": "git config user.name Someone"}`,
-	} {
-		out, e := call[guardedOut](t, reg, "exec_shell", args)
-		if e != nil || out.ExitCode != 0 || len(out.GitRestored) != 0 {
-			t.Fatalf("%s: %+v %v", args, out, e)
+	for _, mode := range guardModes(t) {
+		reg, root := openRegistryIn(t, mode, "main.go")
+		mustGit(t, root, "init", "-q")
+		mustGit(t, root, "add", "-A")
+		mustGit(t, root, "commit", "-qm", "first")
+		config := filepath.Join(root, ".git", "config")
+		before, _ := os.ReadFile(config)
+		for _, args := range []string{
+			`{"command": "git branch -q feature"}`,
+			`{"command": "git tag v1"}`,
+			`{"command": "git commit -q --allow-empty -m second"}`,
+		} {
+			out, e := call[guardedOut](t, reg, "exec_shell", args)
+			if e != nil || out.ExitCode != 0 || len(out.GitRestored) != 0 {
+				t.Fatalf("%s: %s: %+v %v", mode, args, out, e)
+			}
 		}
+		if log := userGit(t, root, "log", "--format=%s %D"); !strings.Contains(log, "second") || !strings.Contains(log, "tag: v1") || !strings.Contains(log, "feature") {
+			t.Errorf("%s: an ordinary change was undone: %s", mode, log)
+		}
+		for _, args := range []string{
+			`{"command": "git remote add origin https://example.com/x.git"}`,
+			`{"command": "git config user.name Someone"}`,
+			`{"command": "node", "args": ["-e", "require('fs').appendFileSync('.git/config', '[core]\\n\\tfsmonitor = x\\n')"]}`,
+		} {
+			out, e := call[guardedOut](t, reg, "exec_shell", args)
+			if e != nil {
+				t.Fatalf("%s: %s: %v", mode, args, e)
+			}
+			switch mode {
+			case "pid namespace":
+				if out.ExitCode == 0 || !strings.Contains(out.Hint, "read-only to commands") {
+					t.Errorf("%s: %s was not refused, or the hint does not say why: %+v", mode, args, out)
+				}
+			default:
+				if !slices.Contains(out.GitRestored, "restored .git/config, which the command changed") {
+					t.Errorf("%s: %s was not put back: %+v", mode, args, out)
+				}
+			}
+			if now, _ := os.ReadFile(config); string(now) != string(before) {
+				t.Errorf("%s: %s changed .git/config:\n%s", mode, args, now)
+			}
+		}
+		refusedUpFront(t, reg, root)
 	}
-	if now, _ := os.ReadFile(config); !strings.Contains(string(now), "https://example.com/x.git") || !strings.Contains(string(now), "Someone") {
-		t.Errorf("an ordinary change was undone:\n%s", now)
-	}
-	// The message names the setting.
-	out, e := call[guardedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", "require('fs').appendFileSync('.git/config', '[core]\\n\\tfsmonitor = x\\n')"]}`)
-	if e != nil || !slices.Contains(out.GitRestored, "restored .git/config: the command set core.fsmonitor") {
-		t.Errorf("%+v %v", out, e)
-	}
+}
+
+// refusedUpFront checks the refusals of commands that would remove or overwrite a repository, before anything runs.
+func refusedUpFront(t *testing.T, reg *tool.Registry, root string) {
+	t.Helper()
 	for _, args := range []string{
 		`{"command": "rm -rf .git"}`, `{"command": "rm -rf ."}`, `{"command": "rm", "args": ["-r", "-f", "./"]}`,
 		`{"command": "mv .git old"}`, `{"command": "touch .git/hooks/post-checkout"}`, `{"command": "cp main.go .git/hooks/pre-push"}`,

@@ -11,6 +11,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/skills"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/watch"
@@ -36,8 +37,17 @@ type Deps struct {
 	// CLI call, whose session cannot have read anything. Long-lived sessions (the window's agent, MCP) refuse
 	// such an edit with not_read.
 	EditUnread bool
+	// WithoutNamespaces runs commands as on a machine where no namespace can be made (the helper a subreaper, the
+	// protected paths watched rather than read-only): for the tests of that weaker mode on machines that have
+	// namespaces.
+	WithoutNamespaces bool
 	// Web fetches pages for web_fetch and keeps them for a while; nil gives the registry a fetcher of its own.
 	Web *webfetch.Fetcher
+	// SkillDirs are the user's skills folders (skills.UserDirs), besides the project's; nil: the project's only.
+	SkillDirs []string
+	// Ask puts a question to the person at this face and returns their answer (ask_user); nil where there is no
+	// one to ask (the CLI), and ask_user is refused with no_user. The window answers ask_user itself.
+	Ask func(ctx context.Context, question string, choices []string) (string, error)
 }
 
 // UserDeps are the dependencies every face uses outside tests: the user's settings and snapshots in their config
@@ -45,7 +55,7 @@ type Deps struct {
 // watcher, whose reports also keep the snapshots' staging and the session's stale-file check current: for the
 // long-lived faces (the window, MCP), not a one-shot CLI call.
 func UserDeps(s *session.Session, live bool) Deps {
-	d := Deps{Session: s, EditUnread: !live}
+	d := Deps{Session: s, EditUnread: !live, SkillDirs: skills.UserDirs()}
 	if path, err := settings.DefaultPath(); err == nil {
 		d.Settings = settings.NewStore(path)
 	}
@@ -152,7 +162,8 @@ func (d Deps) changedAll() {
 	}
 }
 
-// Registry declares every tool against deps.
+// Registry declares every tool against deps. The project's deny rules for a whole tool are applied to every call
+// (Denied), so no face can run a tool the user refused.
 func Registry(d Deps) *tool.Registry {
 	return tool.NewRegistry(Classify,
 		getWorkingDirectory(d),
@@ -170,5 +181,7 @@ func Registry(d Deps) *tool.Registry {
 		diffSnapshot(d),
 		restoreSnapshot(d),
 		webFetch(d),
-	)
+		useSkill(d),
+		askUser(d),
+	).WithGate(d.Denied)
 }

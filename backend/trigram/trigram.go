@@ -690,8 +690,8 @@ func Merge(path string, segs []*Segment, yield func()) error {
 	if err := post.Flush(); err != nil {
 		return fail(err)
 	}
-	// Not synced, as Write does not sync: no process reads a segment written before it started (the index's folder
-	// is cleared when a project opens), and a merged file cut short has no trailer and is refused by Open.
+	// Not synced, as Write does not sync: a merged file cut short by a crash has no trailer and is refused by Open,
+	// and the index is then built anew.
 	if err := tmp.Close(); err != nil {
 		return err
 	}

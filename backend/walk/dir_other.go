@@ -61,6 +61,14 @@ func (h handle) lstat(name string) (int64, error) {
 	return fi.Size(), nil
 }
 
+func (h handle) identity(name string) (Identity, error) {
+	fi, err := h.r.Lstat(name)
+	if err != nil {
+		return Identity{}, err
+	}
+	return Identity{Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}, nil
+}
+
 // File is a file opened from a walked directory by its name.
 type File struct{ *os.File }
 

@@ -72,6 +72,15 @@ func (h handle) lstat(name string) (size int64, err error) {
 	return st.Size, nil
 }
 
+// identity is what a stat of a file of the directory says of its content, not following a link: one fstatat.
+func (h handle) identity(name string) (Identity, error) {
+	var st unix.Stat_t
+	if err := unix.Fstatat(h.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return Identity{}, &os.PathError{Op: "lstat", Path: name, Err: err}
+	}
+	return Identity{Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}, nil
+}
+
 // File is a file opened from a walked directory by its name: a bare descriptor, read with read(2).
 type File struct{ fd int }
 

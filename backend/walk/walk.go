@@ -116,6 +116,14 @@ func (d *Dir) Open(name string) (File, error) { return d.h.open(name) }
 // Size is the size of a file of the directory, not following a link.
 func (d *Dir) Size(name string) (int64, error) { return d.h.lstat(name) }
 
+// Identity is what a file's stat says of its content: a change to the file changes it (the change time is set
+// by the kernel on every change; 0 where it is not read).
+type Identity struct{ Size, Mtime, Ctime int64 }
+
+// Identity stats a file of the directory, not following a link, by its name from the directory's descriptor:
+// one system call, where StatFollow resolves the path from the root (on a 460k-file tree, seconds).
+func (d *Dir) Identity(name string) (Identity, error) { return d.h.identity(name) }
+
 // StatFollow stats a file of the directory following symlinks, through the project root (which follows a link
 // only while it stays inside).
 func (d *Dir) StatFollow(name string) (fs.FileInfo, error) {

@@ -1,6 +1,7 @@
 // A local stand-in for a remote LLM: it speaks OpenAI's chat-completions streaming protocol (/v1/chat/completions,
-// tool calls included), Anthropic's Messages streaming protocol (/v1/messages) and Ollama's own API (/api/chat as
-// NDJSON lines, /api/show, /api/tags), and lists models (/v1/models).
+// tool calls included), OpenAI's Responses API streamed (/v1/responses, what Codex CLI speaks), Anthropic's Messages
+// streaming protocol (/v1/messages), Gemini's generateContent and streamGenerateContent (SSE), and Ollama's own API
+// (/api/chat as NDJSON lines, /api/show, /api/tags), and lists models (/v1/models).
 // Replies come from a script: a function of the conversation so far, returning text and/or tool calls.
 import http from 'node:http'
 
@@ -19,7 +20,8 @@ function normalise(protocol, body) {
   }
   if (protocol === 'openai') {
     for (const m of body.messages ?? []) {
-      if (m.role === 'tool') messages.push({ role: 'tool', toolResults: [{ id: m.tool_call_id, content: String(m.content) }] })
+      // A tool message's content is a string, or (as Qwen Code sends it) a list of text parts.
+      if (m.role === 'tool') messages.push({ role: 'tool', toolResults: [{ id: m.tool_call_id, content: Array.isArray(m.content) ? textOf(m.content) : String(m.content) }] })
       else
         messages.push({
           role: m.role,
@@ -29,6 +31,8 @@ function normalise(protocol, body) {
     }
     return { protocol, model: body.model, tools: (body.tools ?? []).map((t) => t.function.name), messages }
   }
+  if (protocol === 'responses') return normaliseResponses(body)
+  if (protocol === 'gemini') return normaliseGemini(body)
   for (const m of body.messages ?? []) {
     const parts = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content
     const results = parts.filter((p) => p.type === 'tool_result')
@@ -43,6 +47,54 @@ function normalise(protocol, body) {
     if (text || calls.length) messages.push({ role: m.role, text, toolCalls: calls })
   }
   return { protocol, model: body.model, tools: (body.tools ?? []).map((t) => t.name), messages }
+}
+
+// textOf joins the text of a content value that is a string or a list of parts ({text} or {type, text}).
+const textOf = (c) => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (typeof p === 'string' ? p : (p.text ?? ''))).join('') : '')
+
+// normaliseResponses reads a Responses API request: input is a list of items (messages, function calls and their
+// outputs); tools are functions, or namespaces holding functions (as Codex groups an MCP server's tools), listed
+// as namespace + name with the namespace kept apart in toolSpecs so a script can call one back.
+function normaliseResponses(body) {
+  const messages = []
+  for (const item of typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : (body.input ?? [])) {
+    const type = item.type ?? 'message'
+    if (type === 'message') messages.push({ role: item.role === 'developer' ? 'system' : item.role, text: textOf(item.content), toolCalls: [] })
+    else if (type === 'function_call') {
+      const call = { id: item.call_id, name: item.name, namespace: item.namespace, input: JSON.parse(item.arguments || '{}') }
+      const last = messages.at(-1)
+      if (last?.role === 'assistant') last.toolCalls.push(call)
+      else messages.push({ role: 'assistant', text: '', toolCalls: [call] })
+    } else if (type === 'function_call_output') messages.push({ role: 'tool', toolResults: [{ id: item.call_id, content: textOf(item.output) }] })
+  }
+  const toolSpecs = []
+  for (const t of body.tools ?? []) {
+    if (t.type === 'namespace') for (const f of t.tools ?? []) toolSpecs.push({ name: f.name, namespace: t.name, spec: f })
+    else if (t.name) toolSpecs.push({ name: t.name, spec: t })
+  }
+  return { protocol: 'responses', model: body.model, system: body.instructions, tools: toolSpecs.map((t) => (t.namespace ?? '') + t.name), toolSpecs, messages }
+}
+
+// stringsIn joins the strings inside a value: the text of a functionResponse's response, which a client wraps as it
+// likes ({output}, {error: {message}}, {content: [{text}]}).
+const stringsIn = (v) => (typeof v === 'string' ? [v] : v && typeof v === 'object' ? Object.values(v).flatMap(stringsIn) : [])
+
+// normaliseGemini reads a generateContent request: contents of user and model turns whose parts are text,
+// functionCall or functionResponse (its text is the strings in the response the client built; raw keeps the JSON).
+function normaliseGemini(body) {
+  const messages = []
+  for (const c of body.contents ?? []) {
+    const parts = c.parts ?? []
+    const results = parts.filter((p) => p.functionResponse)
+    if (results.length) {
+      messages.push({ role: 'tool', toolResults: results.map((p) => ({ id: p.functionResponse.id ?? p.functionResponse.name, name: p.functionResponse.name, content: stringsIn(p.functionResponse.response).join('\n'), raw: JSON.stringify(p.functionResponse.response) })) })
+    }
+    const text = parts.filter((p) => typeof p.text === 'string' && !p.thought).map((p) => p.text).join('')
+    const calls = parts.filter((p) => p.functionCall).map((p) => ({ id: p.functionCall.id ?? p.functionCall.name, name: p.functionCall.name, input: p.functionCall.args ?? {} }))
+    if (text || calls.length) messages.push({ role: c.role === 'model' ? 'assistant' : 'user', text, toolCalls: calls })
+  }
+  const decls = (body.tools ?? []).flatMap((t) => t.functionDeclarations ?? [])
+  return { protocol: 'gemini', model: body.model, system: textOf(body.systemInstruction?.parts ?? body.systemInstruction), tools: decls.map((d) => d.name), toolSpecs: decls.map((d) => ({ name: d.name, spec: d })), messages }
 }
 
 // chunks splits text into small pieces so the client sees it stream.
@@ -97,6 +149,66 @@ async function anthropicStream(res, reply, n, promptTokens) {
   res.end()
 }
 
+// responsesStream answers /v1/responses as OpenAI does: typed SSE events, a message item whose text arrives in
+// deltas, one function_call item per tool call (in its namespace when the script names one), and
+// response.completed with the token counts.
+async function responsesStream(res, reply, n, promptTokens) {
+  let seq = 0
+  const send = (type, obj) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...obj })}\n\n`)
+  const response = { id: `resp_${n}`, object: 'response', created_at: 1, status: 'in_progress', model: 'scripted', output: [] }
+  send('response.created', { response })
+  send('response.in_progress', { response })
+  const output = []
+  if (reply.text) {
+    const id = `msg_${n}`
+    const index = output.length
+    send('response.output_item.added', { output_index: index, item: { id, type: 'message', role: 'assistant', status: 'in_progress', content: [] } })
+    send('response.content_part.added', { item_id: id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } })
+    for (const p of pieces(reply.text)) {
+      send('response.output_text.delta', { item_id: id, output_index: index, content_index: 0, delta: p })
+      await sleep(5)
+    }
+    send('response.output_text.done', { item_id: id, output_index: index, content_index: 0, text: reply.text })
+    const part = { type: 'output_text', text: reply.text, annotations: [] }
+    send('response.content_part.done', { item_id: id, output_index: index, content_index: 0, part })
+    const item = { id, type: 'message', role: 'assistant', status: 'completed', content: [part] }
+    send('response.output_item.done', { output_index: index, item })
+    output.push(item)
+  }
+  for (const [i, t] of (reply.tools ?? []).entries()) {
+    const index = output.length
+    const args = JSON.stringify(t.input)
+    const item = { id: `fc_${n}_${i}`, type: 'function_call', status: 'completed', call_id: `call_${n}_${i}`, name: t.name, arguments: args, ...(t.namespace ? { namespace: t.namespace } : {}) }
+    send('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', arguments: '' } })
+    send('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: args })
+    send('response.function_call_arguments.done', { item_id: item.id, output_index: index, arguments: args })
+    send('response.output_item.done', { output_index: index, item })
+    output.push(item)
+  }
+  const usage = { input_tokens: promptTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: promptTokens + 10 }
+  send('response.completed', { response: { ...response, status: 'completed', output, usage } })
+  res.end()
+}
+
+// geminiCandidate is one generateContent answer (or streamed chunk): the model's parts, a finish reason on the last.
+const geminiChunk = (parts, finish, promptTokens) => ({
+  candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish ? { finishReason: 'STOP' } : {}) }],
+  ...(finish ? { usageMetadata: { promptTokenCount: promptTokens, candidatesTokenCount: 10, totalTokenCount: promptTokens + 10 } } : {}),
+  modelVersion: 'scripted',
+})
+const geminiParts = (reply) => [...(reply.text ? [{ text: reply.text }] : []), ...(reply.tools ?? []).map((t) => ({ functionCall: { name: t.name, args: t.input } }))]
+
+// geminiStream answers streamGenerateContent?alt=sse: text in pieces, then the function calls whole and the finish.
+async function geminiStream(res, reply, promptTokens) {
+  const send = (obj) => res.write(`data: ${JSON.stringify(obj)}\r\n\r\n`)
+  for (const p of pieces(reply.text ?? '')) {
+    send(geminiChunk([{ text: p }], false))
+    await sleep(5)
+  }
+  send(geminiChunk(geminiParts({ tools: reply.tools }), true, promptTokens))
+  res.end()
+}
+
 // ollamaStream answers /api/chat as Ollama does: one JSON object a line, the text in pieces, tool calls whole (their
 // arguments an object), and a last line with done and the token counts.
 async function ollamaStream(res, reply, n, promptTokens) {
@@ -141,14 +253,30 @@ export async function startFakeLLM(script, opts = {}) {
       res.end(JSON.stringify(opts.ollamaShow ?? { error: 'model not found' }))
       return
     }
-    const protocol = req.url === '/v1/chat/completions' ? 'openai' : req.url === '/v1/messages' ? 'anthropic' : req.url === '/api/chat' ? 'ollama' : null
+    const url = new URL(req.url, 'http://stand-in')
+    if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ input_tokens: tokens(JSON.parse(raw)) }))
+      return
+    }
+    const gemini = url.pathname.match(/^\/v1(?:beta|alpha)?\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/)
+    if (req.method === 'POST' && gemini?.[2] === 'countTokens') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ totalTokens: Math.ceil(raw.length / 4) }))
+      return
+    }
+    const protocol = { '/v1/chat/completions': 'openai', '/v1/messages': 'anthropic', '/v1/responses': 'responses', '/api/chat': 'ollama' }[url.pathname] ?? (gemini ? 'gemini' : null)
     if (!protocol || req.method !== 'POST') {
       res.writeHead(404).end()
       return
     }
     const body = JSON.parse(raw)
+    if (gemini) body.model ??= gemini[1]
+    // Gemini says streaming in its path, the others in the body.
+    const stream = gemini ? gemini[2] === 'streamGenerateContent' : body.stream === true
+    const size = gemini ? Math.ceil(JSON.stringify([body.systemInstruction ?? '', body.contents ?? []]).length / 4) : protocol === 'responses' ? Math.ceil(JSON.stringify([body.instructions ?? '', body.input ?? []]).length / 4) : tokens(body)
     // body is the request as sent, for what the normalised shape leaves out (cache breakpoints).
-    const request = { ...normalise(protocol, body), body, headers: req.headers, stream: body.stream === true, tokens: tokens(body) }
+    const request = { ...normalise(protocol, body), body, headers: req.headers, stream, tokens: size }
     requests.push(request)
     if (overloaded > 0) {
       overloaded--
@@ -157,6 +285,26 @@ export async function startFakeLLM(script, opts = {}) {
       return
     }
     const reply = script(request)
+    if (protocol === 'gemini') {
+      if (stream) {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+        await geminiStream(res, reply, request.tokens)
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify(geminiChunk(geminiParts(reply), true, request.tokens)))
+      }
+      return
+    }
+    if (protocol === 'responses' && !stream) {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      const n = requests.length
+      const output = [
+        ...(reply.text ? [{ id: `msg_${n}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }] : []),
+        ...(reply.tools ?? []).map((t, i) => ({ id: `fc_${n}_${i}`, type: 'function_call', status: 'completed', call_id: `call_${n}_${i}`, name: t.name, arguments: JSON.stringify(t.input), ...(t.namespace ? { namespace: t.namespace } : {}) })),
+      ]
+      res.end(JSON.stringify({ id: `resp_${n}`, object: 'response', status: 'completed', model: 'scripted', output, usage: { input_tokens: request.tokens, output_tokens: 10, total_tokens: request.tokens + 10 } }))
+      return
+    }
     if (!request.stream) {
       // A plain request (the SDK's generateText, as compaction's summary uses): one JSON answer.
       res.writeHead(200, { 'content-type': 'application/json' })
@@ -178,7 +326,8 @@ export async function startFakeLLM(script, opts = {}) {
       return
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-    await (protocol === 'openai' ? openaiStream(res, reply, requests.length, request.tokens) : anthropicStream(res, reply, requests.length, request.tokens))
+    const streamer = { openai: openaiStream, anthropic: anthropicStream, responses: responsesStream }[protocol]
+    await streamer(res, reply, requests.length, request.tokens)
   })
   await new Promise((r) => server.listen(0, '127.0.0.1', r))
   const url = `http://127.0.0.1:${server.address().port}`

@@ -16,16 +16,29 @@ describe('approvals', () => {
     expect(needsApproval(spec('exec_shell'), { command: 'go test' }, noGrants(), true)).toBe(true)
     expect(needsApproval(spec('restore_snapshot'), {}, noGrants(), true)).toBe(true)
   })
+  // The backend's check names the program a grant may cover (check.grant); ask is its answer with no rule.
+  const asks = (grant: string, sensitive = false) => ({ action: 'ask' as const, sensitive, grant })
   it('allows a command for the session per program, never all commands', () => {
-    const g = sessionGrant('exec_shell', { command: 'go test ./...' })
-    expect(g.label).toBe('Allow go for this session')
-    const grants = g.grant(noGrants())
-    expect(needsApproval(spec('exec_shell'), { command: 'go vet ./...' }, grants, false)).toBe(false)
-    expect(needsApproval(spec('exec_shell'), { command: 'rm -rf build' }, grants, false)).toBe(true)
-    expect(needsApproval(spec('exec_shell'), { command: '  "go" build' }, grants, false)).toBe(false)
+    const g = sessionGrant('exec_shell', { command: 'go test ./...' }, 'go')
+    expect(g?.label).toBe('Allow go for this session')
+    const grants = g!.grant(noGrants())
+    expect(needsApproval(spec('exec_shell'), { command: 'go vet ./...' }, grants, false, asks('go'))).toBe(false)
+    expect(needsApproval(spec('exec_shell'), { command: 'rm -rf build' }, grants, false, asks('rm', true))).toBe(true)
+    expect(needsApproval(spec('exec_shell'), { command: '  "go" build' }, grants, false, asks('go'))).toBe(false)
+    // Without the backend's word (its check failed), nothing runs on a grant.
+    expect(needsApproval(spec('exec_shell'), { command: 'go vet ./...' }, grants, false)).toBe(true)
+  })
+  it('never grants an interpreter for the session: node -e or a new script would run unasked', () => {
+    expect(sessionGrant('exec_shell', { command: "node -e 'x()'" }, '')).toBeNull()
+    expect(sessionGrant('exec_shell', { command: 'python3 tools/gen.py' }, '')).toBeNull()
+    expect(sessionGrant('exec_shell', { command: 'bash -c x' }, undefined)).toBeNull()
+    // A grant of another program does not cover a command the backend does not name it for.
+    const grants = { tools: [], programs: ['node'] }
+    expect(needsApproval(spec('exec_shell'), { command: 'node scripts/x.js' }, grants, false, asks(''))).toBe(true)
+    expect(needsApproval(spec('exec_shell'), { command: "node -e 'x()'" }, grants, false, asks('', true))).toBe(true)
   })
   it('allows both edit tools for the session at once', () => {
-    const grants = sessionGrant('write_file', {}).grant(noGrants())
+    const grants = sessionGrant('write_file', {})!.grant(noGrants())
     expect(needsApproval(spec('patch_file'), {}, grants, false)).toBe(false)
     expect(needsApproval(spec('exec_shell'), { command: 'ls' }, grants, false)).toBe(true)
   })
@@ -44,10 +57,10 @@ describe('approvals with the backend check', () => {
     expect(needsApproval(spec('restore_snapshot'), {}, noGrants(), false, check('allow', false, { action: 'allow', tool: 'restore_snapshot', command: '' }))).toBe(false)
   })
   it('asks for git push under allow git, even with git allowed for the session', () => {
-    const grants = sessionGrant('exec_shell', { command: 'git status' }).grant(noGrants())
-    expect(needsApproval(spec('exec_shell'), { command: 'git push' }, grants, false, check('ask', true, { action: 'allow', tool: 'exec_shell', command: 'git' }))).toBe(true)
-    expect(needsApproval(spec('exec_shell'), { command: 'git push' }, grants, false, check('ask', true))).toBe(true)
-    expect(needsApproval(spec('exec_shell'), { command: 'git add .' }, grants, false, check('ask'))).toBe(false)
+    const grants = sessionGrant('exec_shell', { command: 'git status' }, 'git')!.grant(noGrants())
+    expect(needsApproval(spec('exec_shell'), { command: 'git push' }, grants, false, { ...check('ask', true, { action: 'allow', tool: 'exec_shell', command: 'git' }), grant: 'git' })).toBe(true)
+    expect(needsApproval(spec('exec_shell'), { command: 'git push' }, grants, false, { ...check('ask', true), grant: 'git' })).toBe(true)
+    expect(needsApproval(spec('exec_shell'), { command: 'git add .' }, grants, false, { ...check('ask'), grant: 'git' })).toBe(false)
   })
   it('asks when a rule says ask, even for a read-only tool', () => {
     expect(needsApproval(spec('read_file', true), {}, noGrants(), false, check('ask', false, { action: 'ask', tool: 'read_file', command: '' }))).toBe(true)

@@ -22,19 +22,20 @@ export function program(command: unknown): string {
 // default, git status) that allows runs the call; a rule that asks, or a command a broad rule does not cover
 // (git push under "allow git"), asks. Otherwise read-only tools never ask; edits not when the project
 // auto-approves them or the user allowed edits for the session; a command not when its program was allowed for
-// the session, unless it destroys or publishes (sensitive).
+// the session, unless it destroys or publishes (sensitive); an interpreter (node, python3) is never granted whole,
+// so its commands always ask.
 export function needsApproval(
   spec: Pick<ToolSpec, 'name' | 'read_only'>,
   input: Record<string, unknown>,
   grants: Grants,
   autoApproveEdits: boolean,
-  check?: Pick<CallCheck, 'action' | 'sensitive' | 'rule'> | null,
+  check?: (Pick<CallCheck, 'action' | 'sensitive' | 'rule'> & { grant?: string }) | null,
 ): boolean {
   if (check?.action === 'allow') return false
   if (check?.action === 'ask' && check.rule) return true
   if (spec.read_only) return false
   if (edits.has(spec.name) && autoApproveEdits) return false
-  if (spec.name === 'exec_shell') return Boolean(check?.sensitive) || !grants.programs.includes(program(input.command))
+  if (spec.name === 'exec_shell') return Boolean(check?.sensitive) || !check?.grant || check.grant !== program(input.command) || !grants.programs.includes(check.grant)
   return !grants.tools.includes(edits.has(spec.name) ? 'edits' : spec.name)
 }
 
@@ -49,10 +50,13 @@ export function alwaysRule(name: string, suggest: string): { rule: Rule; label: 
   return { rule: { action: 'allow', tool: name, command: '' }, label: `Always allow ${name} in this project` }
 }
 
-// sessionGrant is what "allow for this session" adds for a call, and how the button says it.
-export function sessionGrant(name: string, input: Record<string, unknown>): { grant: (g: Grants) => Grants; label: string } {
+// sessionGrant is what "allow for this session" adds for a call, and how the button says it. For a command it is
+// the program the backend's check names as grantable (check.grant), and none when it names none: a grant of node
+// or python3 would allow any code, and a check that failed grants nothing.
+export function sessionGrant(name: string, input: Record<string, unknown>, grantable?: string): { grant: (g: Grants) => Grants; label: string } | null {
   if (name === 'exec_shell') {
     const prog = program(input.command)
+    if (!grantable || grantable !== prog) return null
     return { grant: (g) => ({ ...g, programs: [...new Set([...g.programs, prog])] }), label: `Allow ${prog} for this session` }
   }
   const key = edits.has(name) ? 'edits' : name

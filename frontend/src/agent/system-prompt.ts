@@ -1,4 +1,5 @@
 import type { Instructions, RepoInfo } from '../bridge'
+import { skillsBlock } from './skills'
 
 export interface PromptContext {
   root: string
@@ -10,6 +11,8 @@ export interface PromptContext {
   date?: Date
   // plan is set in plan mode: the model may only explore and propose.
   plan?: boolean
+  // window is the model's context window in tokens, which the list of skills is kept within a share of.
+  window?: number
 }
 
 // instructions is the system prompt: where the agent is (date, project, git), the rules the backend enforces
@@ -52,6 +55,8 @@ export function instructions(p: PromptContext): string {
     lines.push('', `Project instructions from ${f.path}${f.truncated ? ' (cut: the file is longer)' : ''}:`, f.content.trim())
   }
   if (p.extra?.user) lines.push('', "The user's own instructions:", p.extra.user.trim())
+  const skills = skillsBlock(p.extra?.skills?.skills ?? [], p.window ?? 32_768).text
+  if (skills) lines.push('', skills)
   return lines.join('\n')
 }
 

@@ -7,6 +7,7 @@ import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { EventLLM, type LLMStream } from './events'
 import { wrap } from './wrap'
 import type { Price } from '../llm/cost'
+import type { SkillCatalog } from '../agent/skills'
 
 export type ProviderKind = 'openai-compatible' | 'anthropic' | 'ollama'
 
@@ -88,7 +89,17 @@ export function onLLMStream(f: (e: LLMStream) => void): () => void {
 
 export const conversations = (): Promise<ConversationMeta[]> => wrap(async () => (await Agent.Conversations()) ?? [])
 export const loadConversation = (id: string): Promise<unknown> => wrap(async () => JSON.parse(await Agent.LoadConversation(id)) as unknown)
-export const saveConversation = (id: string, title: string, body: unknown): Promise<ConversationMeta> => wrap(() => Agent.SaveConversation(id, title, JSON.stringify(body)))
+// appendConversation saves events (see agent/conversation-events): on disk when it resolves, none of them when
+// it rejects.
+export const appendConversation = (id: string, events: unknown[]): Promise<ConversationMeta> => wrap(() => Agent.AppendConversation(id, JSON.stringify(events)))
+// conversationBlob reads a stored result a loaded conversation refers to ({"$blob": hash, "bytes": n}).
+export const conversationBlob = (id: string, hash: string): Promise<string> => wrap(() => Agent.ConversationBlob(id, hash))
+export const conversationBlobsContaining = (id: string, text: string): Promise<string[]> => wrap(async () => (await Agent.ConversationBlobsContaining(id, text)) ?? [])
+// setConversationUnsaved tells the backend why the open conversation is not saved ('' once it is): closing the
+// window asks first meanwhile.
+export const setConversationUnsaved = (reason: string): Promise<void> => wrap(() => Agent.SetConversationUnsaved(reason))
+export const exportConversation = (id: string, format: 'markdown' | 'json'): Promise<string> => wrap(() => Agent.ExportConversation(id, format))
+export const saveConversationExport = (id: string, format: 'markdown' | 'json'): Promise<string> => wrap(() => Agent.SaveConversationExport(id, format))
 export const renameConversation = (id: string, title: string): Promise<ConversationMeta> => wrap(() => Agent.RenameConversation(id, title))
 export const deleteConversation = (id: string): Promise<void> => wrap(() => Agent.DeleteConversation(id))
 
@@ -107,6 +118,7 @@ export interface InstructionFile {
 export interface Instructions {
   files: InstructionFile[]
   user: string
+  skills?: SkillCatalog // the project's and the user's skills, nearest first
 }
 
 export const instructions = (): Promise<Instructions> => wrap(() => Settings.Instructions() as Promise<Instructions>)

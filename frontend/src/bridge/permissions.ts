@@ -25,6 +25,9 @@ export interface CallCheck {
   why: string
   rule?: Rule
   suggest: string // the command prefix "Always allow" adds
+  // grant is the program "allow for this session" may cover; '' when a grant of the whole program would allow any
+  // code (node, python3, bash, env), or for a tool that is not a command.
+  grant: string
 }
 
 export const checkCall = (name: string, args: Record<string, unknown>): Promise<CallCheck> =>

@@ -1,13 +1,12 @@
 import { useEffect, useRef, useState } from 'react'
 import { callTool, setActiveProvider, type Project } from '../bridge'
 import { mentionAt } from '../agent/mentions'
-import { planToolName } from '../agent/plan'
 import { formatCost } from '../llm/cost'
 import { contextWindow, listModels } from '../llm/providers'
 import { useAgentSession } from '../stores/agent-session'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
-import { MessageText } from './message-text'
-import { ToolCard } from './tool-card'
+import { AgentLog } from './agent-log'
+import { ConversationList } from './conversation-list'
 
 interface Props {
   project: Project
@@ -26,7 +25,6 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   const [text, setText] = useState('')
   const [showList, setShowList] = useState(false)
   const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
-  const end = useRef<HTMLDivElement>(null)
   const input = useRef<HTMLTextAreaElement>(null)
   // The @mention being typed and the project paths that complete it.
   const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number } | null>(null)
@@ -80,9 +78,6 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
     const n = Number(value)
     if (Number.isInteger(n) && n > 0) void setStepLimit(n).catch(() => undefined)
   }
-  useEffect(() => {
-    void end.current?.scrollIntoView({ block: 'end' }) // returns a promise in recent Chromium; effects must not
-  }, [s.conv.items])
 
   // A new mention is added to the request as it renders (state that follows a prop), then the box takes focus.
   const [takenMention, setTakenMention] = useState(mention)
@@ -118,14 +113,12 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
     setModelsFor(activeId)
     setModels(null) // another provider's list is asked for again on first use
   }
-  let lastUser = -1
-  s.conv.items.forEach((it, i) => {
-    if (it.kind === 'user') lastUser = i
-  })
   const submit = () => {
     const t = text.trim()
     if (!t || s.running || !s.ready) return
     setText('')
+    // The focus stays in the request box (not on Stop, where Enter would stop the turn an approval waits in).
+    input.current?.focus()
     void s.send(t)
   }
   return (
@@ -142,36 +135,13 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
         <button className="link-button" onClick={onSettings} data-testid="open-settings" title="Settings">⚙</button>
       </header>
       {showList ? (
-        <ul className="conversation-list" data-testid="conversation-list">
-          {s.list.length === 0 ? <li className="tree-empty">no saved conversations</li> : null}
-          {s.list.map((m) => (
-            <li key={m.id} className={m.id === s.conv.id ? 'selected' : ''}>
-              <button className="conversation-open" onClick={() => void s.open(m.id).then(() => setShowList(false))} data-testid="conversation-item" data-id={m.id}>
-                {m.title}
-              </button>
-              <button
-                className="link-button"
-                title="Rename"
-                onClick={() => {
-                  const t = window.prompt('Rename conversation', m.title)
-                  if (t) void s.rename(m.id, t)
-                }}
-              >
-                ✎
-              </button>
-              <button
-                className="link-button"
-                title="Delete"
-                data-testid="conversation-delete"
-                onClick={() => {
-                  if (window.confirm(`Delete “${m.title}”?`)) void s.remove(m.id)
-                }}
-              >
-                🗑
-              </button>
-            </li>
-          ))}
-        </ul>
+        <ConversationList
+          list={s.list}
+          selected={s.conv.id}
+          onOpen={(id) => void s.open(id).then((ok) => ok && setShowList(false))}
+          onRename={s.rename}
+          onRemove={(id) => void s.remove(id)}
+        />
       ) : null}
       {s.extra && s.extra.files.length + (s.extra.user ? 1 : 0) > 0 ? (
         <div className="agent-instructions muted" data-testid="agent-instructions" title={s.extra.files.map((f) => `${f.path}: ${f.size} bytes${f.truncated ? ' (cut)' : ''}`).join('\n')}>
@@ -187,111 +157,15 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           ))}
         </ol>
       ) : null}
-      <div className="agent-log" data-testid="agent-log">
-        {s.conv.items.length === 0 ? (
-          <div className="placeholder">
-            {active ? `Ask ${active.name}${active.model ? ` (${active.model})` : ''} to work on ${project.name}.` : 'Set up a model provider in Settings.'}
-          </div>
-        ) : null}
-        {s.conv.items.map((it, index) => {
-          switch (it.kind) {
-            case 'user':
-              return (
-                <div key={it.id} className="msg user" data-testid="msg-user">
-                  {it.text}
-                  {it.attached?.length ? <div className="msg-attached muted" data-testid="msg-attached">attached: {it.attached.join(', ')}</div> : null}
-                  {s.running ? null : (
-                    <details className="msg-rewind" data-testid="msg-rewind">
-                      <summary title="Go back to just before this request">↶</summary>
-                      <button className="link-button" onClick={() => void s.rewind(index, { code: true, conversation: false })} data-testid="rewind-code" title="Put the files back as they were before this request's first change (itself backed up)">
-                        Rewind code
-                      </button>
-                      <button className="link-button" onClick={() => void s.rewind(index, { code: false, conversation: true })} data-testid="rewind-conversation" title="Cut the conversation back to before this request (what is cut stays in the saved history)">
-                        Rewind conversation
-                      </button>
-                      <button className="link-button" onClick={() => void s.rewind(index, { code: true, conversation: true })} data-testid="rewind-both">
-                        Rewind both
-                      </button>
-                      <button
-                        className="link-button"
-                        onClick={() =>
-                          void s.rewind(index, { code: false, conversation: true }).then((t) => {
-                            if (t !== undefined) {
-                              setText(t)
-                              input.current?.focus()
-                            }
-                          })
-                        }
-                        data-testid="edit-resend"
-                      >
-                        Edit and resend
-                      </button>
-                    </details>
-                  )}
-                </div>
-              )
-            case 'reasoning':
-              return (
-                <details key={it.id} className="msg reasoning" data-testid="msg-reasoning">
-                  <summary>Thinking</summary>
-                  <div className="reasoning-text">{it.text}</div>
-                </details>
-              )
-            case 'compaction':
-              return (
-                <details key={it.id} className="msg compaction" data-testid="msg-compaction">
-                  <summary>
-                    Conversation compacted: {it.summarised} earlier messages summarised{it.before ? ` (about ${it.before.toLocaleString()} → ${it.after.toLocaleString()} tokens)` : ''}
-                  </summary>
-                  <MessageText text={it.summary} />
-                </details>
-              )
-            case 'assistant':
-              return (
-                <div key={it.id} className="msg assistant" data-testid="msg-assistant">
-                  <MessageText text={it.text} />
-                </div>
-              )
-            case 'notice':
-              return <div key={it.id} className={`msg notice ${it.tone}`} data-testid="msg-notice">{it.text}</div>
-            case 'tool':
-              if (it.name === planToolName) return null // shown as the plan above
-              return <ToolCard key={it.id} item={it} onAnswer={s.answer} onUndo={(item) => void s.undo(item)} onOpen={onOpen} />
-          }
-        })}
-        {s.compacting ? <div className="msg notice info" data-testid="compacting">Compacting the conversation…</div> : null}
-        {!s.running && lastUser >= 0 ? (
-          <button
-            className="link-button retry"
-            onClick={() => void s.rewind(lastUser, { code: false, conversation: true }).then((t) => (t !== undefined ? s.send(t) : undefined))}
-            disabled={!s.ready}
-            data-testid="agent-retry"
-            title="Run the last request again (its answer stays in the saved history)"
-          >
-            Retry
-          </button>
-        ) : null}
-        {s.conv.planMode && !s.running && lastUser >= 0 ? (
-          <button
-            onClick={() => {
-              s.setPlanMode(false)
-              void s.send('Start: carry out the plan.')
-            }}
-            disabled={!s.ready}
-            data-testid="plan-start"
-          >
-            Start
-          </button>
-        ) : null}
-        {s.conv.halt && !s.running ? (
-          <div className="msg notice info halt" data-testid="agent-halt" data-kind={s.conv.halt.kind}>
-            <button onClick={() => void s.send('', { resume: true })} disabled={!s.ready} data-testid="agent-continue">
-              Continue
-            </button>
-          </div>
-        ) : null}
-        <div ref={end} />
-      </div>
+      <AgentLog
+        s={s}
+        placeholder={active ? `Ask ${active.name}${active.model ? ` (${active.model})` : ''} to work on ${project.name}.` : 'Set up a model provider in Settings.'}
+        onOpen={onOpen}
+        onEditResend={(t) => {
+          setText(t)
+          input.current?.focus()
+        }}
+      />
       <footer className="agent-footer">
         {complete && complete.options.length > 0 ? (
           <ul className="mention-list" role="listbox" data-testid="mention-list">
@@ -422,9 +296,9 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
             ) : null}
           </span>
           {s.running ? (
-            <button className="danger" onClick={s.stop} data-testid="agent-stop">Stop</button>
+            <button key="stop" className="danger" onClick={s.stop} data-testid="agent-stop">Stop</button>
           ) : (
-            <button onClick={submit} disabled={!text.trim() || !s.ready} data-testid="agent-send">Send</button>
+            <button key="send" onClick={submit} disabled={!text.trim() || !s.ready} data-testid="agent-send">Send</button>
           )}
         </div>
       </footer>

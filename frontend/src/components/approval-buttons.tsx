@@ -1,25 +1,15 @@
-import { useEffect, useState } from 'react'
-import { addPermissionRule, checkCall, toBackendError, type BackendError, type CallCheck } from '../bridge'
+import { useState } from 'react'
+import { addPermissionRule, toBackendError, type BackendError, type CallCheck } from '../bridge'
 import { alwaysRule } from '../agent/approvals'
 import type { ToolItem } from '../agent/conversation'
 import { ErrorNotice } from './error-notice'
 
 // AlwaysAllow is the approval card's "Always allow `go test …` in this project": it adds the rule (kept in the
 // user's settings, for every later conversation) and allows this call. For a command that destroys or publishes,
-// it also says why the card asks even though its program may be allowed.
-export function AlwaysAllow({ item, onAllow }: { item: ToolItem; onAllow: () => void }) {
-  const [check, setCheck] = useState<CallCheck | null>(null)
+// or hands an interpreter code (node -e), it says why the card asks even though its program may be allowed.
+export function AlwaysAllow({ item, check, onAllow }: { item: ToolItem; check: CallCheck | null; onAllow: () => void }) {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<BackendError | null>(null)
-  useEffect(() => {
-    let live = true
-    checkCall(item.name, item.input)
-      .then((c) => live && setCheck(c))
-      .catch(() => undefined)
-    return () => {
-      live = false
-    }
-  }, [item.name, item.input])
   const always = check && !check.error ? alwaysRule(item.name, check.suggest) : null
   return (
     <>
@@ -39,7 +29,7 @@ export function AlwaysAllow({ item, onAllow }: { item: ToolItem; onAllow: () => 
           {always.label}
         </button>
       ) : null}
-      {check?.sensitive ? <span className="approval-why muted" data-testid="approval-why">asks every time: {check.why}</span> : null}
+      {check?.sensitive ? <span className="approval-why" data-testid="approval-why">asks every time: {check.why}</span> : null}
       {error ? <ErrorNotice error={error} /> : null}
     </>
   )

@@ -4,7 +4,7 @@ import { EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutt
 import { bracketMatching, foldGutter, syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language'
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search'
-import { oneDark } from '@codemirror/theme-one-dark'
+import { codeTheme } from './code-theme'
 import { languageFor } from '../lib/language'
 
 interface Props {
@@ -72,7 +72,7 @@ export function CodeViewer({ fileName, docKey, text, reveal, editable = false, r
               handlers.current.onEdit?.(u.state.doc.toString())
             }
           }),
-          oneDark,
+          codeTheme,
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           lang.current.of([]),
         ],

@@ -1,8 +1,9 @@
 import { useState } from 'react'
 import type { ExecResult, SearchResult } from '../bridge'
 import type { ToolItem } from '../agent/conversation'
-import { sessionGrant } from '../agent/approvals'
-import { AlwaysAllow } from './approval-buttons'
+import { ApprovalCard } from './approval-card'
+import { DiffView } from './diff-view'
+import { AskUserCard } from './ask-user-card'
 import { DiagnosticsList } from './diagnostics-list'
 import type { Approval } from '../stores/agent-session'
 
@@ -35,53 +36,21 @@ function summary(item: ToolItem): string {
 
 // ToolCard shows one tool call in the conversation: what it does, the approval it waits for, and its outcome:
 // an edit's diff with Undo, a command's live output and exit, search hits that open the file at the line.
-export function ToolCard({ item, onAnswer, onUndo, onOpen }: Props) {
-  const [reason, setReason] = useState('')
+export function ToolCard(props: Props) {
+  if (props.item.name === 'ask_user') return <AskUserCard item={props.item} onAnswer={props.onAnswer} />
+  return <CallCard {...props} />
+}
+
+function CallCard({ item, onAnswer, onUndo, onOpen }: Props) {
   const [busy, setBusy] = useState(false)
-  // proposal is the user's edit of the proposed text (null: not editing), sent back with the approval.
-  const [proposal, setProposal] = useState<string[] | null>(null)
-  const grant = sessionGrant(item.name, item.input)
-  const editable = item.name === 'patch_file' || item.name === 'write_file'
-  const allowed = (kind: 'once' | 'session') => onAnswer(item.id, proposal ? { kind, input: withProposal(item, proposal) } : { kind })
   return (
     <div className={`tool-card ${item.state}`} data-testid="tool-card" data-tool={item.name} data-state={item.state}>
       <div className="tool-head">
         <span className="tool-name">{item.name}</span>
-        <code className="tool-summary">{summary(item)}</code>
+        <code className="tool-summary" title={summary(item)}>{summary(item)}</code>
         <span className="tool-state">{item.state === 'waiting' ? 'needs approval' : item.undone ? 'undone' : item.state}</span>
       </div>
-      {item.state === 'waiting' ? (
-        <div className="approval" data-testid="approval">
-          {editable && item.preview !== undefined && proposal === null ? <Diff diff={item.preview || '(no change)'} testid="approval-diff" /> : null}
-          {editable && item.preview === undefined && proposal === null ? <Preview item={item} /> : null}
-          {editable && proposal !== null ? (
-            <div className="approval-edit">
-              {proposal.map((text, n) => (
-                <textarea
-                  key={n}
-                  value={text}
-                  onChange={(e) => setProposal((p) => (p ?? []).map((t, k) => (k === n ? e.target.value : t)))}
-                  rows={Math.min(20, text.split('\n').length + 1)}
-                  aria-label={item.name === 'write_file' ? 'New content' : `Replacement ${n + 1}`}
-                  data-testid="approval-edit"
-                />
-              ))}
-            </div>
-          ) : null}
-          <div className="approval-buttons">
-            <button onClick={() => allowed('once')} data-testid="approve-once">Allow once</button>
-            <button onClick={() => allowed('session')} data-testid="approve-session">{grant.label}</button>
-            <AlwaysAllow item={item} onAllow={() => allowed('once')} />
-            {editable && proposal === null ? (
-              <button onClick={() => setProposal(proposedTexts(item))} data-testid="approval-edit-start" title="Change the proposed text before allowing it; the model is told">
-                Edit
-              </button>
-            ) : null}
-            <input value={reason} onChange={(e) => setReason(e.target.value)} placeholder="reason (optional)" aria-label="Reason for denying" data-testid="deny-reason" />
-            <button className="danger" onClick={() => onAnswer(item.id, { kind: 'deny', reason })} data-testid="deny">Deny</button>
-          </div>
-        </div>
-      ) : null}
+      {item.state === 'waiting' ? <ApprovalCard item={item} onAnswer={onAnswer} /> : null}
       {item.error ? (
         <div className="tool-error" data-testid="tool-error" data-code={item.error.code}>
           <span className="error-code">{item.error.code}</span> {item.error.message}
@@ -90,7 +59,7 @@ export function ToolCard({ item, onAnswer, onUndo, onOpen }: Props) {
       {item.diff ? (
         <div className="tool-diff" data-testid="tool-diff">
           {item.edited ? <div className="muted" data-testid="tool-edited">applied as you edited it</div> : null}
-          <Diff diff={item.diff} />
+          <DiffView diff={item.diff} />
           {(item.output as { backup?: string } | undefined)?.backup ? (
             <button
               className="link-button"
@@ -114,34 +83,6 @@ export function ToolCard({ item, onAnswer, onUndo, onOpen }: Props) {
   )
 }
 
-function Diff({ diff, testid }: { diff: string; testid?: string }) {
-  return (
-    <pre data-testid={testid}>
-      {diff.split('\n').map((l, n) => (
-        <div key={n} className={l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : l.startsWith('@@') ? 'hunk' : ''}>
-          {l || ' '}
-        </div>
-      ))}
-    </pre>
-  )
-}
-
-// proposedTexts are the texts of an edit the user may change: a write's content, each replacement of a patch.
-function proposedTexts(item: ToolItem): string[] {
-  const i = item.input
-  if (item.name === 'write_file') return [str(i.content)]
-  if (Array.isArray(i.edits)) return (i.edits as { replace?: string }[]).map((e) => str(e.replace))
-  return [str(i.replace)]
-}
-
-// withProposal is the call's input with the user's texts in place of the proposed ones.
-function withProposal(item: ToolItem, texts: string[]): Record<string, unknown> {
-  const i = item.input
-  if (item.name === 'write_file') return { ...i, content: texts[0] }
-  if (Array.isArray(i.edits)) return { ...i, edits: (i.edits as Record<string, unknown>[]).map((e, n) => ({ ...e, replace: texts[n] })) }
-  return { ...i, replace: texts[0] }
-}
-
 // FullResult shows all the tool returned, on request: the model may have been sent a capped copy.
 function FullResult({ output }: { output: unknown }) {
   const [open, setOpen] = useState(false)
@@ -154,30 +95,6 @@ function FullResult({ output }: { output: unknown }) {
       </button>
       {open ? <pre className="tool-preview" data-testid="tool-result">{text}</pre> : null}
     </div>
-  )
-}
-
-function Preview({ item }: { item: ToolItem }) {
-  const i = item.input
-  if (item.name === 'write_file') return <pre className="tool-preview">{str(i.content).slice(0, 4000)}</pre>
-  const edits = Array.isArray(i.edits) ? (i.edits as { search?: string; replace?: string }[]) : [{ search: str(i.search), replace: str(i.replace) }]
-  return (
-    <pre className="tool-preview" data-testid="approval-preview">
-      {edits.map((e, n) => (
-        <div key={n}>
-          {str(e.search)
-            .split('\n')
-            .map((l, k) => (
-              <div key={`d${k}`} className="del">-{l}</div>
-            ))}
-          {str(e.replace)
-            .split('\n')
-            .map((l, k) => (
-              <div key={`a${k}`} className="add">+{l}</div>
-            ))}
-        </div>
-      ))}
-    </pre>
   )
 }
 

@@ -5,7 +5,8 @@ import { simulateReadableStream } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProviderView, ToolSpec } from '../bridge'
-import type { ToolItem } from '../agent/conversation'
+import type { Conversation, ToolItem } from '../agent/conversation'
+import type { ConvEvent } from '../agent/conversation-events'
 import { useAgentSession } from './agent-session'
 
 // The bridge is the Wails boundary: here a hand-written backend that records what the session asked of it.
@@ -13,6 +14,8 @@ const backend = vi.hoisted(() => ({
   calls: [] as { name: string; args: Record<string, unknown> }[],
   saved: [] as { id: string; body: { items: unknown[] } }[],
   failWrite: false,
+  failSave: false,
+  unsaved: '',
 }))
 const provider: ProviderView = { id: 'p', name: 'Stand-in', kind: 'openai-compatible', base_url: 'http://127.0.0.1:1/v1', model: 'm', has_key: false, context_window: 32000 }
 const specs: ToolSpec[] = [
@@ -26,8 +29,18 @@ vi.mock('../bridge', () => ({
   instructions: () => Promise.resolve(null),
   repoInfo: () => Promise.resolve(null),
   conversations: () => Promise.resolve([{ id: 'c-saved', title: 'Add is broken', created: '2026-11-24T00:00:00Z', updated: '2026-11-24T00:00:00Z' }]),
-  saveConversation: (id: string, _title: string, body: { items: unknown[] }) => {
-    backend.saved.push({ id, body })
+  // The store keeps what the events make of the conversation, as the Go store does.
+  appendConversation: async (id: string, events: ConvEvent[]) => {
+    if (backend.failSave) throw Object.assign(new Error('conversations: mkdir /data/conversations/p: not a directory'), { code: 'internal' })
+    const { applyEvents } = await import('../agent/conversation-events')
+    const { newConversation } = await import('../agent/conversation')
+    const prev = backend.saved.filter((x) => x.id === id).at(-1)?.body ?? { ...newConversation(), id }
+    backend.saved.push({ id, body: applyEvents(prev as Conversation, events) })
+    return { id, title: '', created: '', updated: '' }
+  },
+  conversationBlob: () => Promise.reject(new Error('no stored results here')),
+  setConversationUnsaved: (reason: string) => {
+    backend.unsaved = reason
     return Promise.resolve()
   },
   loadConversation: () => Promise.resolve({}),
@@ -94,6 +107,7 @@ afterEach(() => {
   backend.calls = []
   backend.saved = []
   backend.failWrite = false
+  backend.failSave = false
 })
 
 describe('useAgentSession', () => {
@@ -123,6 +137,32 @@ describe('useAgentSession', () => {
     expect(s.conv.items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Wrote a.txt.' })
     expect(s.conv.usage.input).toBe(200)
     expect(backend.saved.at(-1)?.body.items).toHaveLength(s.conv.items.length)
+    m.unmount()
+  })
+
+  it('says a save failed until one succeeds, keeps the conversation open meanwhile, and then saves all of it', async () => {
+    backend.failSave = true
+    const m = mount(scripted([text('First answer.'), text('Second answer.')]))
+    await until(() => m.now().ready)
+    await act(() => m.now().send('one'))
+    expect(m.now().saveError?.message).toContain('not a directory')
+    expect(backend.unsaved).toContain('not a directory') // closing the window asks first
+    await act(() => m.now().send('two'))
+    const shown = m.now().conv
+    let closed = true
+    await act(async () => {
+      closed = await m.now().startNew()
+    })
+    expect(closed).toBe(false)
+    expect(m.now().conv.id).toBe(shown.id)
+    expect(m.now().saveError).not.toBeNull()
+    backend.failSave = false
+    await act(() => new Promise((r) => setTimeout(r, 2300))) // the next try
+    await until(() => m.now().saveError === null)
+    expect(backend.unsaved).toBe('')
+    const stored = backend.saved.at(-1)?.body as Conversation
+    expect(stored.items.map((it) => ('text' in it ? it.text : it.kind))).toEqual(shown.items.map((it) => ('text' in it ? it.text : it.kind)))
+    expect(stored.messages).toHaveLength(shown.messages.length)
     m.unmount()
   })
 

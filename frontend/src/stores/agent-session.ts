@@ -5,6 +5,7 @@ import { compactedMessages, splitForCompaction } from '../agent/context'
 import { attachMentions } from '../agent/mentions'
 import { planTool, planToolName } from '../agent/plan'
 import { runTurn, summarise, type TurnEvent } from '../agent/run-turn'
+import { forModel, hydrate } from '../agent/stored'
 import { instructions } from '../agent/system-prompt'
 import { applyTurnEvent, endTurn, newStream, timeId, withNotice } from '../agent/turn-state'
 import { contextWindow, createModel } from '../llm/providers'
@@ -85,9 +86,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         const limit = await stepLimit()
         const res = await runTurn({
           model,
-          instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode }),
+          instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode, window }),
           maxSteps: limit,
-          messages: [...convRef.current.messages],
+          messages: await forModel(convRef.current.id, convRef.current.messages),
           specs,
           execute,
           onEvent,
@@ -115,7 +116,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   // compactNow summarises the older part of the conversation on the user's request.
   const compactNow = useCallback(async () => {
     if (!provider?.model || running) return
-    const { older, recent } = splitForCompaction(convRef.current.messages)
+    const { older, recent } = splitForCompaction(await forModel(convRef.current.id, convRef.current.messages))
     if (older.length === 0) {
       notice('info', 'Nothing to compact yet: the conversation is one turn.')
       return
@@ -145,7 +146,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     async (i: number, what: { code: boolean; conversation: boolean }): Promise<string | undefined> => {
       if (running) return undefined
       const c = convRef.current
-      const it = c.items[i]
+      const it = await hydrate(c.id, c.items[i]) // a long request was stored apart from the log
       if (it?.kind !== 'user') return undefined
       const notes: string[] = []
       const shown: Item[] = [] // notices go in after the cut, or the cut would take them away
@@ -207,16 +208,18 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const { open: openStored, startNew: startStored } = store
   const open = useCallback(
     async (id: string) => {
-      if (running) return
-      forgetGrants()
-      await openStored(id)
+      if (running) return false
+      const ok = await openStored(id)
+      if (ok) forgetGrants()
+      return ok
     },
     [running, forgetGrants, openStored],
   )
   const startNew = useCallback(async () => {
-    if (running) return
-    forgetGrants()
-    await startStored()
+    if (running) return false
+    const ok = await startStored()
+    if (ok) forgetGrants()
+    return ok
   }, [running, forgetGrants, startStored])
 
   return {
@@ -224,6 +227,8 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     setPlanMode,
     conv: store.conv,
     list: store.list,
+    saveError: store.saveError,
+    flush: store.flush,
     running,
     ready,
     providers: cfg.providers,

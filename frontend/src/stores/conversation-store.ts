@@ -1,19 +1,36 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { conversations as listConversations, deleteConversation, loadConversation, renameConversation, saveConversation, type ConversationMeta } from '../bridge'
+import { appendConversation, conversations as listConversations, deleteConversation, loadConversation, renameConversation, setConversationUnsaved, type ConversationMeta } from '../bridge'
 import { newConversation, restore, type Conversation } from '../agent/conversation'
+import { diffEvents } from '../agent/conversation-events'
 
 const saveDelay = 250
+const retryDelay = 2000
+
+// SaveFailure is why the open conversation is not saved; it stays shown until a save succeeds.
+export interface SaveFailure {
+  message: string
+  since: number // Date.now() of the first failure
+}
 
 // useConversationStore holds the open conversation and the list of the project's saved ones (read again when the
-// project at root changes). Every change is saved shortly after it happens, and at once on flush (a turn's end,
-// switching conversations).
+// project at root changes). What changed is sent to the store as events shortly after it happens, and at once on
+// flush (a turn's end, switching conversations). A save that fails is tried again every few seconds with
+// everything since the last one that succeeded; until one does, saveError says so, and the conversation is not
+// closed (flush resolves false, and open and startNew keep it open).
 export function useConversationStore(root: string) {
   const [conv, setConv] = useState<Conversation>(newConversation)
   const [list, setList] = useState<ConversationMeta[]>([])
+  const [saveError, setSaveError] = useState<SaveFailure | null>(null)
   // convRef is the truth (updates from tool calls and the stream interleave); React state follows it.
   const convRef = useRef(conv)
-  const dirty = useRef(false)
+  // saved is the conversation as the store has it (null: nothing of it yet): events are the difference.
+  const saved = useRef<Conversation | null>(null)
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
+  // saving chains the saves, so each diffs against what the one before it stored.
+  const saving = useRef<Promise<boolean>>(Promise.resolve(true))
+  const failing = useRef<SaveFailure | null>(null)
+  // flushRef is flush, for the timer that schedule sets (flush itself schedules the next try).
+  const flushRef = useRef<() => Promise<boolean>>(() => Promise.resolve(true))
 
   const refreshList = useCallback(() => {
     listConversations()
@@ -25,19 +42,52 @@ export function useConversationStore(root: string) {
     refreshList()
   }, [root, refreshList])
 
-  const flush = useCallback(async () => {
-    if (timer.current) clearTimeout(timer.current)
-    timer.current = null
+  const saveNow = useCallback(async (): Promise<boolean> => {
     const c = convRef.current
-    if (!dirty.current || c.items.length === 0) return
-    dirty.current = false
+    if (c.items.length === 0) return true
+    const base = saved.current?.id === c.id ? saved.current : null
+    const events = diffEvents(base, c)
+    if (events.length === 0) return true
     try {
-      await saveConversation(c.id, c.title, { items: c.items, messages: c.messages, usage: c.usage, notes: c.notes ?? [], plan: c.plan ?? [], context: c.context, halt: c.halt, planMode: c.planMode, rewound: c.rewound })
+      await appendConversation(c.id, events)
+      saved.current = c
+      if (failing.current) {
+        failing.current = null
+        setSaveError(null)
+        void setConversationUnsaved('').catch(() => undefined)
+      }
       refreshList()
-    } catch {
-      dirty.current = true
+      return true
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String((e as { message?: string }).message ?? e)
+      failing.current = { message, since: failing.current?.since ?? Date.now() }
+      setSaveError(failing.current)
+      void setConversationUnsaved(message).catch(() => undefined)
+      return false
     }
   }, [refreshList])
+
+  const schedule = useCallback((delay: number) => {
+    if (timer.current) return
+    timer.current = setTimeout(() => {
+      timer.current = null
+      void flushRef.current()
+    }, delay)
+  }, [])
+
+  // flush saves what changed now; false when it could not be saved (saveError says why; it is tried again).
+  const flush = useCallback((): Promise<boolean> => {
+    if (timer.current) clearTimeout(timer.current)
+    timer.current = null
+    saving.current = saving.current.then(saveNow).then((ok) => {
+      if (!ok) schedule(retryDelay)
+      return ok
+    })
+    return saving.current
+  }, [saveNow, schedule])
+  useEffect(() => {
+    flushRef.current = flush
+  }, [flush])
 
   // update applies f to the conversation and schedules a save.
   const update = useCallback(
@@ -46,49 +96,58 @@ export function useConversationStore(root: string) {
       if (n === convRef.current) return
       convRef.current = n
       setConv(n)
-      dirty.current = true
-      if (!timer.current) timer.current = setTimeout(() => void flush(), saveDelay)
+      schedule(saveDelay)
     },
-    [flush],
+    [schedule],
   )
 
-  // show makes c the open conversation without saving it (it is saved already, or new).
-  const show = useCallback((c: Conversation) => {
+  // show makes c the open conversation, as the store has it (saved is what it was loaded as, or null when new).
+  const show = useCallback((c: Conversation, stored: Conversation | null) => {
     convRef.current = c
+    saved.current = stored
     setConv(c)
   }, [])
 
+  // open shows a saved conversation; false (and the open one stays) when the open one could not be saved.
   const open = useCallback(
-    async (id: string) => {
-      await flush()
+    async (id: string): Promise<boolean> => {
+      if (!(await flush())) return false
       const meta = list.find((m) => m.id === id)
-      show(restore(id, meta?.title ?? '', await loadConversation(id)))
+      const c = restore(id, meta?.title ?? '', await loadConversation(id))
+      show(c, c)
+      return true
     },
     [flush, list, show],
   )
 
-  const startNew = useCallback(async () => {
-    await flush()
-    show(newConversation())
+  const startNew = useCallback(async (): Promise<boolean> => {
+    if (!(await flush())) return false
+    show(newConversation(), null)
+    return true
   }, [flush, show])
 
   const rename = useCallback(
     async (id: string, title: string) => {
-      await renameConversation(id, title)
-      if (convRef.current.id === id) show({ ...convRef.current, title })
+      const m = await renameConversation(id, title)
+      if (convRef.current.id === id) {
+        const c = { ...convRef.current, title: m.title }
+        convRef.current = c
+        if (saved.current?.id === id) saved.current = { ...saved.current, title: m.title }
+        setConv(c)
+      }
       refreshList()
     },
-    [refreshList, show],
+    [refreshList],
   )
 
   const remove = useCallback(
     async (id: string) => {
       await deleteConversation(id)
-      if (convRef.current.id === id) show(newConversation())
+      if (convRef.current.id === id) show(newConversation(), null)
       refreshList()
     },
     [refreshList, show],
   )
 
-  return { conv, convRef, list, refreshList, update, flush, open, startNew, rename, remove }
+  return { conv, convRef, list, saveError, refreshList, update, flush, open, startNew, rename, remove }
 }

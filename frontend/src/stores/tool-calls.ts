@@ -1,12 +1,14 @@
 import { useCallback, useRef, type RefObject } from 'react'
 import { callTool, checkCall, diagnose, runTool, toBackendError, type ProjectSettings, type ToolSpec } from '../bridge'
 import { denial, needsApproval, noGrants, sessionGrant, type Grants } from '../agent/approvals'
+import { askUserInput, askUserName } from '../agent/ask-user'
 import type { Conversation } from '../agent/conversation'
 import { editedPaths, withDiagnostics } from '../agent/diagnostics'
 import { upsertTool, withRequestSnapshot, type ToolPatch } from '../agent/turn-state'
 
 // An allowed call may carry the user's edit of it (the proposed text changed before allowing).
-export type Approval = { kind: 'once'; input?: Record<string, unknown> } | { kind: 'session'; input?: Record<string, unknown> } | { kind: 'deny'; reason: string }
+// A question (ask_user) is settled by the user's reply.
+export type Approval = { kind: 'once'; input?: Record<string, unknown> } | { kind: 'session'; input?: Record<string, unknown> } | { kind: 'deny'; reason: string } | { kind: 'reply'; text: string }
 
 const edits = new Set(['write_file', 'patch_file'])
 
@@ -37,6 +39,23 @@ export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps)
     async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal | undefined): Promise<unknown> => {
       const spec = specs.find((s) => s.name === call.name)
       if (!spec) return { error: { code: 'unknown_tool', message: `no tool named ${call.name}` } }
+      // The window answers ask_user itself: the question waits in the conversation for the user's reply.
+      if (call.name === askUserName) {
+        const question = askUserInput(call.input)
+        if ('error' in question) {
+          card(call.id, { name: call.name, input: call.input, state: 'failed', output: question, error: question.error })
+          return question
+        }
+        card(call.id, { name: call.name, input: call.input, state: 'waiting' })
+        const reply = await new Promise<Approval>((resolve) => {
+          waiting.current.set(call.id, resolve)
+          signal?.addEventListener('abort', () => resolve({ kind: 'deny', reason: 'the user stopped the agent' }), { once: true })
+        })
+        waiting.current.delete(call.id)
+        const out = reply.kind === 'reply' ? { answer: reply.text } : { error: { code: 'no_answer', message: `the user did not answer: ${reply.kind === 'deny' ? reply.reason : 'dismissed'}` } }
+        card(call.id, 'error' in out ? { state: 'failed', output: out, error: out.error } : { state: 'done', output: out })
+        return out
+      }
       // The backend checks the call first (schema, shell syntax, allowlist, deny rules, paths): one that cannot run
       // is answered at once with its error and never shown for approval.
       const check = await checkCall(call.name, call.input).catch(() => null)
@@ -71,12 +90,12 @@ export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps)
           signal?.addEventListener('abort', () => resolve({ kind: 'deny', reason: 'the user stopped the agent' }), { once: true })
         })
         waiting.current.delete(call.id)
-        if (answer.kind === 'deny') {
-          const out = denial(call.name, answer.reason)
+        if (answer.kind === 'deny' || answer.kind === 'reply') {
+          const out = denial(call.name, answer.kind === 'deny' ? answer.reason : answer.text)
           card(call.id, { state: 'denied', output: out, error: out.error })
           return out
         }
-        if (answer.kind === 'session') grants.current = sessionGrant(call.name, call.input).grant(grants.current)
+        if (answer.kind === 'session') grants.current = sessionGrant(call.name, call.input, check?.grant)?.grant(grants.current) ?? grants.current
         if (answer.input && JSON.stringify(answer.input) !== JSON.stringify(call.input)) {
           input = answer.input
           edited = true

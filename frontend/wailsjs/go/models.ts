@@ -24,6 +24,7 @@ export namespace app {
 	    why: string;
 	    rule?: Rule;
 	    suggest: string;
+	    grant: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new CallCheck(source);
@@ -38,6 +39,7 @@ export namespace app {
 	        this.why = source["why"];
 	        this.rule = this.convertValues(source["rule"], Rule);
 	        this.suggest = source["suggest"];
+	        this.grant = source["grant"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -113,6 +115,7 @@ export namespace app {
 	export class InstructionsView {
 	    files: InstructionFile[];
 	    user: string;
+	    skills: skills.Catalog;
 	
 	    static createFrom(source: any = {}) {
 	        return new InstructionsView(source);
@@ -122,6 +125,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.files = this.convertValues(source["files"], InstructionFile);
 	        this.user = source["user"];
+	        this.skills = this.convertValues(source["skills"], skills.Catalog);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -584,6 +588,24 @@ export namespace llm {
 	        this.cached_input = source["cached_input"];
 	    }
 	}
+	export class ProbeResult {
+	    ok: boolean;
+	    models: string[];
+	    status?: number;
+	    problem?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProbeResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.models = source["models"];
+	        this.status = source["status"];
+	        this.problem = source["problem"];
+	    }
+	}
 
 }
 
@@ -607,6 +629,76 @@ export namespace repoinfo {
 	        this.commits = source["commits"];
 	    }
 	}
+
+}
+
+export namespace skills {
+	
+	export class Problem {
+	    path: string;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class Skill {
+	    name: string;
+	    description: string;
+	    scope: string;
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Skill(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.scope = source["scope"];
+	        this.path = source["path"];
+	    }
+	}
+	export class Catalog {
+	    skills: Skill[];
+	    problems?: Problem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Catalog(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.skills = this.convertValues(source["skills"], Skill);
+	        this.problems = this.convertValues(source["problems"], Problem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 
 }
 

@@ -1,0 +1,265 @@
+package index
+
+import (
+	"bufio"
+	"context"
+	"encoding/gob"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/search"
+	"github.com/rooted-dev/rooted/backend/trigram"
+	"github.com/rooted-dev/rooted/backend/walk"
+)
+
+// A trigram index is kept on disk between openings of a project: beside its segments, a manifest names them and
+// holds each covered (and binary) file's identity as the build saw it, before reading it (size, modification and
+// change times, inode). A later opening checks every file of the tree against it (one stat each, no read) and
+// searches directly, as changed since the build, every file whose identity differs or that the manifest does not
+// know: a file changed while the project was closed is never answered from the index.
+//
+// A file whose times are within racyWindow of the moment it was listed is saved as unknown (git's "racy" entries):
+// a write in the same clock tick as the listing could leave its identity unchanged. Files changed since the build
+// are saved as unknown too.
+
+const manifestName = "manifest"
+
+// manifestVersion changes with the manifest's or the segments' layout: a manifest of another version is not used.
+const manifestVersion = 1
+
+// racyWindow: a file modified this close to its listing is not trusted to show a later change in its identity
+// (a variable for tests, whose files are all new).
+var racyWindow = 2 * time.Second
+
+// fileID is what a file's stat says of its content; size -1 is unknown (never equal to a file's).
+type fileID = walk.Identity
+
+var unknownID = fileID{Size: -1}
+
+// listed is a file the build is to read, with its identity when listed.
+type listed struct {
+	rel string
+	id  fileID
+}
+
+// manifest is the file saved beside the segments.
+type manifest struct {
+	Version  int
+	Gen      int
+	Segments []string // file names, in order of their files' numbers
+	Covered  nameTableData
+	Binary   nameTableData
+	// CoveredIDs and BinaryIDs are the identities of Covered's and Binary's files, in their order.
+	CoveredIDs, BinaryIDs []fileID
+}
+
+type nameTableData struct {
+	Data []byte
+	Off  []uint32
+}
+
+// listIdentities lists the files a trigram index covers (every file a search may read but ignored ones), each
+// with its identity now. The same walk gives the lists in memory of a search's files, hidden ones and not, which
+// the index keeps unless the tree changed meanwhile: the first search after a build or a reopening walks nothing.
+func (x *Index) listIdentities() []listed {
+	var list []listed
+	x.mu.RLock()
+	epoch := x.epoch
+	x.mu.RUnlock()
+	now := time.Now()
+	// Each file is stat'ed from its folder's descriptor as the walk goes (a stat through the root resolves the
+	// path anew: 15 µs a file); a link, stat'ed through the root by the walk already, by what it points to.
+	err := x.disk.Walk(context.Background(), "", search.WalkOptions{IncludeHidden: true}, func(f search.File) bool {
+		id := unknownID
+		if f.Info != nil {
+			id = fileID{Size: f.Info.Size(), Mtime: f.Info.ModTime().UnixNano(), Ctime: changeTime(f.Info)}
+		} else if f.Dir != nil {
+			if got, err := f.Dir.Identity(f.Name); err == nil {
+				id = got
+			}
+		}
+		list = append(list, listed{f.Rel, racy(id, now)})
+		f.Release()
+		return true
+	})
+	if err != nil || !x.live() {
+		return list
+	}
+	all := make([]string, len(list))
+	var shown []string
+	for i, f := range list {
+		all[i] = f.rel
+		if !strings.HasPrefix(f.rel, ".") && !strings.Contains(f.rel, "/.") {
+			shown = append(shown, f.rel)
+		}
+	}
+	hidden, visible := newFileList(all), newFileList(shown)
+	x.mu.Lock()
+	if x.epoch == epoch {
+		x.lists[listKey{hidden: true}], x.lists[listKey{}] = hidden, visible
+	}
+	x.mu.Unlock()
+	return list
+}
+
+// racy is id, or unknown when the file changed within racyWindow of now.
+func racy(id fileID, now time.Time) fileID {
+	if limit := now.Add(-racyWindow).UnixNano(); id.Mtime >= limit || id.Ctime >= limit {
+		return unknownID
+	}
+	return id
+}
+
+// save writes the manifest of the segments in use, with the files changed since the build as unknown. It writes
+// to a temporary file and renames it, so a reader sees the old manifest or the new one.
+func (n *narrower) save() error {
+	n.mu.Lock()
+	if n.dir == "" || n.segs == nil || n.stale || len(n.segPaths) != len(n.segs) {
+		n.mu.Unlock()
+		return nil
+	}
+	m := manifest{Version: manifestVersion, Gen: n.gen, Covered: nameTableData{n.covered.data, n.covered.off}, Binary: nameTableData{n.binary.data, n.binary.off}}
+	for _, p := range n.segPaths {
+		m.Segments = append(m.Segments, filepath.Base(p))
+	}
+	dirty := make([]string, 0, len(n.dirty)+len(n.during))
+	for rel := range n.dirty {
+		dirty = append(dirty, rel)
+	}
+	for rel := range n.during {
+		dirty = append(dirty, rel)
+	}
+	covered, binary := n.covered, n.binary
+	m.CoveredIDs, m.BinaryIDs = append([]fileID(nil), n.coveredIDs...), append([]fileID(nil), n.binaryIDs...)
+	n.mu.Unlock()
+	for _, rel := range dirty {
+		if i, ok := covered.find(rel); ok && i < len(m.CoveredIDs) {
+			m.CoveredIDs[i] = unknownID
+		}
+		if i, ok := binary.find(rel); ok && i < len(m.BinaryIDs) {
+			m.BinaryIDs[i] = unknownID
+		}
+	}
+	tmp, err := os.CreateTemp(n.dir, ".manifest-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	if err := gob.NewEncoder(w).Encode(&m); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(n.dir, manifestName))
+}
+
+// saved is an index found on disk at opening, not yet checked against the tree.
+type saved struct {
+	m     manifest
+	segs  []*trigram.Segment
+	paths []string
+}
+
+// load reads the manifest and opens its segments; nil when there is none, or it is not usable (then the folder is
+// emptied for a build).
+func (n *narrower) load() *saved {
+	f, err := os.Open(filepath.Join(n.dir, manifestName))
+	if err != nil {
+		os.RemoveAll(n.dir)
+		return nil
+	}
+	defer f.Close()
+	s := &saved{}
+	err = gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&s.m)
+	if err == nil && (s.m.Version != manifestVersion || len(s.m.Covered.Off) != len(s.m.CoveredIDs)+1 || len(s.m.Binary.Off) != len(s.m.BinaryIDs)+1) {
+		err = errors.New("manifest of another layout")
+	}
+	files := 0
+	for i := 0; err == nil && i < len(s.m.Segments); i++ {
+		p := filepath.Join(n.dir, filepath.Base(s.m.Segments[i]))
+		var seg *trigram.Segment
+		if seg, err = trigram.Open(p); err == nil {
+			s.segs, s.paths = append(s.segs, seg), append(s.paths, p)
+			files += seg.Files()
+		}
+	}
+	if err == nil && (files != len(s.m.CoveredIDs) || len(s.segs) == 0) {
+		err = errors.New("manifest and segments disagree")
+	}
+	if err != nil {
+		for _, seg := range s.segs {
+			seg.Close()
+		}
+		os.RemoveAll(n.dir)
+		return nil
+	}
+	return s
+}
+
+// validate puts a saved index in use once every file of the tree is checked against it: a file whose identity
+// differs, or that it does not know, is searched directly, as one changed since a build is. Searches meanwhile
+// wait for it (waitValid): a check is a stat per file, far less than the scan a search would otherwise make.
+func (n *narrower) validate(s *saved, list func() []listed) {
+	defer close(n.valid)
+	files := list()
+	covered := &nameTable{data: s.m.Covered.Data, off: s.m.Covered.Off}
+	binary := &nameTable{data: s.m.Binary.Data, off: s.m.Binary.Off}
+	changed := map[string]bool{}
+	for _, f := range files {
+		i, ok := covered.find(f.rel)
+		if ok && (f.id == unknownID || s.m.CoveredIDs[i] != f.id) {
+			changed[f.rel] = true
+			s.m.CoveredIDs[i] = unknownID // not trusted at the next opening either, until rebuilt
+		}
+		if i, ok := binary.find(f.rel); ok && (f.id == unknownID || s.m.BinaryIDs[i] != f.id) {
+			changed[f.rel] = true
+			s.m.BinaryIDs[i] = unknownID
+		}
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.building = false
+	if n.closed || n.stale {
+		for _, seg := range s.segs {
+			seg.Close()
+		}
+		return
+	}
+	for rel := range n.during {
+		changed[rel] = true
+	}
+	n.segs, n.segPaths, n.covered, n.binary, n.dirty, n.during = s.segs, s.paths, covered, binary, changed, nil
+	n.coveredIDs, n.binaryIDs = s.m.CoveredIDs, s.m.BinaryIDs
+	n.gen = max(n.gen, s.m.Gen)
+	n.built++
+	n.stats = NarrowStats{Files: covered.Len(), Segments: len(s.segs), Ready: true, Reopened: true}
+	for _, p := range s.paths {
+		if fi, err := os.Stat(p); err == nil {
+			n.stats.DiskBytes += fi.Size()
+		}
+	}
+	if len(s.segs) > 1 && !n.noMerge {
+		n.building = true
+		go n.merge(n.gen, s.segs)
+	}
+}
+
+// waitValid waits until a saved index found at opening is checked against the tree (or ctx ends).
+func (n *narrower) waitValid(ctx context.Context) {
+	// The search stays counted as running: the check yields to nothing, and other background work (the first
+	// snapshot's gits) keeps out of its way.
+	select {
+	case <-n.valid:
+	case <-ctx.Done():
+	}
+}

@@ -1,0 +1,109 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/search"
+)
+
+// A trigram index is kept between openings of a project: the second opening narrows from its first search, and
+// a file changed, created or removed while the project was closed is searched as it is now, never answered from
+// the index kept. A file rewritten with its old size and modification time is found changed too (its change
+// time is the kernel's).
+func TestReopenedIndexIsCheckedAgainstTheTree(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{".gitignore": "*.later\n", "bin.dat": "needle\x00binary", "skip.later": "needle, ignored\n"}
+	for i := range 300 {
+		files[fmt.Sprintf("d%d/f%03d.txt", i%5, i)] = fmt.Sprintf("line %d of file %d\n", i, i)
+	}
+	files["d1/f001.txt"] = "a needle\n"
+	r, dir := fixture(t, files)
+	cache := t.TempDir()
+	time.Sleep(racyWindow + 100*time.Millisecond) // the files are older than the window: their identities are trusted
+	x, err := NewIndex(r, dir, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitNarrowed(t, x)
+	waitMerged(t, x)
+	x.Close()
+
+	// While closed: a file rewritten at its old size and modification time, one grown, one created, one removed, a
+	// binary file made text, an ignored file un-ignored.
+	same := filepath.Join(dir, "d2", "f002.txt")
+	fi, _ := os.Stat(same)
+	os.WriteFile(same, []byte(strings.Replace(files["d2/f002.txt"], "line", "nedl", 1)), 0o644)
+	os.Chtimes(same, fi.ModTime(), fi.ModTime())
+	os.WriteFile(filepath.Join(dir, "d3", "f003.txt"), []byte("now a needle here\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "d4", "new.txt"), []byte("a new needle\n"), 0o644)
+	os.Remove(filepath.Join(dir, "d1", "f001.txt"))
+	os.WriteFile(filepath.Join(dir, "bin.dat"), []byte("needle, text now\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("# nothing\n"), 0o644)
+
+	y, err := NewIndex(r, dir, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Close()
+	for _, q := range []search.Options{
+		{Query: "zzz-not-there", Output: search.OutputCount},
+		{Query: "needle", Output: search.OutputFiles, Limit: 1000},
+		{Query: "nedl", Output: search.OutputCount},
+		{Query: "line", Output: search.OutputCount, Limit: 1000},
+	} {
+		c := &countingIndex{Index: y}
+		got, err1 := search.Search(context.Background(), c, "", q)
+		want, err2 := search.Search(context.Background(), search.DiskSource{Root: r}, "", q)
+		if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("reopened, query %+v:\nnarrowed %+v (%v)\nfull scan %+v (%v)", q, got, err1, want, err2)
+		}
+		// Narrowed from the first search: read are the files changed while closed and the candidates.
+		if q.Query == "zzz-not-there" && c.n.Load() > 6 {
+			t.Errorf("reopened, a literal in no file read %d files", c.n.Load())
+		}
+	}
+	if _, _, st := y.Memory(); !st.Reopened || st.Changed < 3 {
+		t.Errorf("reopened: %+v, want the index kept and the changed files noted", st)
+	}
+}
+
+// A manifest that is not one this version wrote, or segments cut short, are not used: the index is built anew.
+func TestReopenedIndexDamaged(t *testing.T) {
+	t.Parallel()
+	r, dir := fixture(t, map[string]string{"a.txt": "needle\n", "b.txt": "other\n"})
+	for _, damage := range []string{"manifest", "segment"} {
+		cache := t.TempDir()
+		x, err := NewIndex(r, dir, Options{CacheDir: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitNarrowed(t, x)
+		waitMerged(t, x)
+		x.Close()
+		entries, _ := os.ReadDir(x.tri.dir)
+		for _, e := range entries {
+			if (damage == "manifest") == (e.Name() == manifestName) {
+				os.WriteFile(filepath.Join(x.tri.dir, e.Name()), []byte("cut"), 0o644)
+			}
+		}
+		y, err := NewIndex(r, dir, Options{CacheDir: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, err := search.Search(context.Background(), y, "", search.Options{Query: "needle", Output: search.OutputCount}); err != nil || res.Total != 1 {
+			t.Errorf("%s damaged: %+v %v", damage, res, err)
+		}
+		if _, _, st := y.Memory(); st.Reopened {
+			t.Errorf("%s damaged, yet the index was kept", damage)
+		}
+		waitNarrowed(t, y)
+		y.Close()
+	}
+}

@@ -1,0 +1,49 @@
+package tools
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/rooted-dev/rooted/backend/session"
+)
+
+// BenchmarkExecShellLs is one command end to end through exec_shell (ls src, no backup) in a repository with a
+// husky folder, an editor folder and a node_modules of 200 packages: the guard's walks, the list of protected
+// paths, their read-only binds and the watcher, the sandbox and the run.
+func BenchmarkExecShellLs(b *testing.B) {
+	root := b.TempDir()
+	for _, d := range []string{".husky", ".vscode", "src"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
+	for i := range 200 {
+		pkg := filepath.Join(root, "node_modules", "pkg"+string(rune('a'+i%26))+string(rune('a'+i/26)))
+		os.MkdirAll(filepath.Join(pkg, "lib"), 0o755)
+		os.WriteFile(filepath.Join(pkg, "lib", "index.js"), []byte("module.exports = 1\n"), 0o644)
+		os.WriteFile(filepath.Join(pkg, "package.json"), []byte("{}\n"), 0o644)
+	}
+	os.WriteFile(filepath.Join(root, ".vscode", "settings.json"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".husky", "pre-commit"), []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("node_modules/\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "src", "main.go"), []byte("package main\n"), 0o644)
+	for _, args := range [][]string{{"init", "-q"}, {"config", "core.hooksPath", ".husky"}, {"add", "-A"}, {"-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "x"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatal(err, string(out))
+		}
+	}
+	s, err := session.Open(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	reg := Registry(Deps{Session: s})
+	for b.Loop() {
+		if _, e := reg.Call(context.Background(), "exec_shell", []byte(`{"command": "ls src", "backup": false}`)); e != nil {
+			b.Fatal(e)
+		}
+	}
+}

@@ -1,0 +1,206 @@
+package tools
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// What a command may not change: what a tool outside the sandbox later runs or trusts, with no decision by the
+// user. Landlock lets a command write its whole project; these paths are taken out of it for the whole run, bound
+// read-only in the command's mount namespace (and, where no namespace can be made, watched and put back as soon as
+// they change: the weaker mode, which the result names). The file tools, whose every write the user sees and can
+// undo, may still change the work-tree files among them (.vscode/tasks.json, .husky/pre-commit).
+//
+//   - every git folder's settings and hooks: config, config.worktree, commondir, gitdir, hooks/, info/ (of the
+//     project's repository, nested ones, submodules in .git/modules, linked worktrees, folders git takes for a
+//     repository by its own rules (package gitdir), and the common folder a commondir names);
+//   - files the configuration includes from the work tree, and a core.hooksPath folder in it (husky's .husky);
+//   - the project's folders on PATH (a venv's bin, node_modules/.bin): whatever is found there first runs;
+//   - editor and tool files that run programs (editorFiles);
+//   - dependency folders (depFolders): hooks (husky, lint-staged, lefthook, pre-commit) and npm test run their
+//     code; writable only to the package manager's own install commands (installs), and reported then.
+
+// editorFiles are the work-tree files and folders, at the project's root, that editors and shell tools run
+// programs from when the user opens the folder, enters it, or commits. A folder is protected whole: nothing in
+// .vscode or .idea is left writable, so new kinds of task files are covered too.
+var editorFiles = []string{
+	".vscode", ".idea", ".zed", ".fleet", ".devcontainer", ".envrc", ".direnv", ".mise.toml", "mise.toml", ".mise",
+	".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml", ".lefthook-local.yml",
+	".lintstagedrc", ".lintstagedrc.json", ".lintstagedrc.js", ".lintstagedrc.cjs", ".lintstagedrc.mjs",
+	"lint-staged.config.js", "lint-staged.config.cjs", "lint-staged.config.mjs", ".huskyrc", ".huskyrc.json",
+}
+
+// depFolders are the folders package managers fill with code that other tools later run.
+var depFolders = map[string]bool{"node_modules": true, ".venv": true, "venv": true, "bower_components": true, ".yarn": true}
+
+// installs are the package managers' own commands that fill the dependency folders: a command among them may write
+// them (what it changed is reported), any other may not.
+var installs = map[string][]string{
+	"npm":    {"install", "i", "ci", "add", "uninstall", "remove", "rm", "update", "up", "rebuild", "dedupe", "prune", "link"},
+	"pnpm":   {"install", "i", "add", "remove", "rm", "update", "up", "rebuild", "prune", "link", "import"},
+	"yarn":   {"", "install", "add", "remove", "upgrade", "up", "rebuild", "link", "dedupe"},
+	"bun":    {"install", "i", "add", "remove", "rm", "update", "link"},
+	"pip":    {"install", "uninstall"},
+	"pip3":   {"install", "uninstall"},
+	"uv":     {"sync", "add", "remove", "venv", "pip"},
+	"poetry": {"install", "add", "remove", "update", "lock", "sync"},
+	"pipenv": {"install", "uninstall", "sync", "update"},
+	"python": {"-m"}, "python3": {"-m"}, // -m pip / -m venv, checked below
+}
+
+// isInstall reports whether argv is a package manager installing or removing dependencies.
+func isInstall(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	name := filepath.Base(argv[0])
+	subs, ok := installs[name]
+	if !ok {
+		return false
+	}
+	sub := ""
+	for _, a := range argv[1:] {
+		if !strings.HasPrefix(a, "-") || a == "-m" {
+			sub = a
+			break
+		}
+	}
+	if sub == "-m" { // python -m pip install, python -m venv
+		i := slices.Index(argv, "-m")
+		return i+1 < len(argv) && (argv[i+1] == "venv" || argv[i+1] == "pip" && i+2 < len(argv) && (argv[i+2] == "install" || argv[i+2] == "uninstall"))
+	}
+	return slices.Contains(subs, sub)
+}
+
+func insideDeps(deps []string, rel string) bool {
+	for _, d := range deps {
+		if rel == d || strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// protection is the list of root-relative paths a command may not change, found before it starts.
+type protection struct {
+	paths []string // existing or not: a path created during the run is put back (removed) too
+	deps  []string // dependency folders
+	// depsWritable: the command is an install, so the dependency folders are not among paths.
+	depsWritable bool
+}
+
+// protect lists what argv may not change in the project at abs, from the git state found before it and the
+// command's PATH. It creates a git folder's hooks and info folders where they are missing (as git init does), so
+// that they can be bound read-only and no hook can be added in them.
+func protect(st *gitState, root *os.Root, abs string, argv []string, pathEnv string) protection {
+	set := map[string]bool{}
+	add := func(p string) {
+		if p != "" && p != "." {
+			set[p] = true
+		}
+	}
+	gitDirs := map[string]bool{}
+	for g := range st.dirs {
+		gitDirs[g] = true
+	}
+	for p := range st.configs {
+		if b := path.Base(p); b == "config" || b == "config.worktree" {
+			if _, ok := st.dirs[path.Dir(p)]; ok || looksLikeGitDir(root, path.Dir(p)) {
+				gitDirs[path.Dir(p)] = true
+			}
+		}
+		add(p) // included files in the work tree too
+	}
+	for p := range st.pointers {
+		gitDirs[path.Dir(p)] = true
+	}
+	for g := range gitDirs {
+		for _, name := range []string{"config", "config.worktree", "commondir", "gitdir"} {
+			add(path.Join(g, name))
+		}
+		_, err := root.Lstat(path.Join(g, "commondir"))
+		own := err != nil // a linked worktree's folder takes its hooks and info from the common folder
+		for _, name := range []string{"hooks", "info"} {
+			p := path.Join(g, name)
+			if _, err := root.Lstat(p); err != nil && own {
+				root.Mkdir(p, 0o755)
+			}
+			add(p)
+		}
+	}
+	for d := range st.hookDirs {
+		add(d)
+	}
+	for _, f := range editorFiles {
+		add(f)
+	}
+	var pathDirs []string
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if rel, err := filepath.Rel(abs, filepath.Clean(dir)); err == nil && filepath.IsLocal(rel) {
+			pathDirs = append(pathDirs, filepath.ToSlash(rel))
+		}
+	}
+	pr := protection{deps: st.deps, depsWritable: isInstall(argv)}
+	for _, d := range pathDirs {
+		if !pr.depsWritable || !insideDeps(st.deps, d) { // an install writes node_modules/.bin
+			add(d)
+		}
+	}
+	if !pr.depsWritable {
+		for _, d := range st.deps {
+			add(d)
+		}
+	}
+	for p := range set {
+		pr.paths = append(pr.paths, p)
+	}
+	slices.Sort(pr.paths)
+	return pr
+}
+
+// looksLikeGitDir reports whether a folder holding a config file is a git folder (has a HEAD), not a work-tree
+// file that a configuration includes.
+func looksLikeGitDir(root *os.Root, dir string) bool {
+	_, err := root.Lstat(path.Join(dir, "HEAD"))
+	return err == nil
+}
+
+// readOnly is the policy's list: the protected paths that exist, absolute. A path inside another is left out (the
+// outer bind covers it).
+// The project's own path is resolved first: the helper binds nothing through a link, and a project under one
+// (/home -> /var/home) would otherwise have nothing bound.
+func (pr protection) readOnly(abs string) []string {
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	var out []string
+	for _, p := range pr.paths {
+		full := filepath.Join(abs, filepath.FromSlash(p))
+		if fi, err := os.Lstat(full); err != nil || fi.Mode()&fs.ModeSymlink != 0 {
+			continue
+		}
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.HasPrefix(full, o+string(filepath.Separator)) }) {
+			out = append(out, full)
+		}
+	}
+	return out
+}
+
+// watched are the protected paths the watcher keeps: all but the dependency folders, which are too large to keep a
+// copy of (bound read-only where they can be, and fingerprinted: depPrints).
+func (pr protection) watched() []string {
+	var out []string
+	for _, p := range pr.paths {
+		if !insideDeps(pr.deps, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

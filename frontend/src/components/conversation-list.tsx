@@ -1,0 +1,84 @@
+import { useState } from 'react'
+import { saveConversationExport, toBackendError, type ConversationMeta } from '../bridge'
+import { relativeTime } from '../lib/relative-time'
+
+interface Props {
+  list: ConversationMeta[]
+  selected: string
+  onOpen: (id: string) => void
+  onRename: (id: string, title: string) => Promise<void>
+  onRemove: (id: string) => void
+}
+
+// ConversationList is the project's saved conversations, most recent first, each with when it began and last
+// changed, renamed in place, exported as Markdown or JSON, or deleted.
+export function ConversationList({ list, selected, onOpen, onRename, onRemove }: Props) {
+  const [error, setError] = useState('')
+  const onError = (t: string) => setError(t)
+  const [editing, setEditing] = useState<{ id: string; title: string } | null>(null)
+  const commit = () => {
+    if (!editing) return
+    const t = editing.title.trim()
+    setEditing(null)
+    const was = list.find((m) => m.id === editing.id)?.title
+    if (t && t !== was) onRename(editing.id, t).catch((e: unknown) => onError(`Renaming failed: ${toBackendError(e).message}`))
+  }
+  const exportAs = (id: string, format: 'markdown' | 'json') => {
+    saveConversationExport(id, format).catch((e: unknown) => onError(`Export failed: ${toBackendError(e).message}`))
+  }
+  return (
+    <ul className="conversation-list" data-testid="conversation-list">
+      {error ? (
+        <li className="msg notice error" role="alert" data-testid="conversation-list-error">
+          {error}
+        </li>
+      ) : null}
+      {list.length === 0 ? <li className="tree-empty">no saved conversations</li> : null}
+      {list.map((m) => (
+        <li key={m.id} className={m.id === selected ? 'selected' : ''}>
+          {editing?.id === m.id ? (
+            <input
+              className="conversation-rename"
+              value={editing.title}
+              autoFocus
+              onChange={(e) => setEditing({ id: m.id, title: e.target.value })}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') commit()
+                if (e.key === 'Escape') setEditing(null)
+              }}
+              onBlur={commit}
+              aria-label="Conversation title"
+              data-testid="conversation-rename-input"
+            />
+          ) : (
+            <button className="conversation-open" onClick={() => onOpen(m.id)} onDoubleClick={() => setEditing({ id: m.id, title: m.title })} data-testid="conversation-item" data-id={m.id} title={m.title}>
+              {m.title}
+            </button>
+          )}
+          <span className="conversation-date muted" title={`started ${new Date(m.created).toLocaleString()}, last changed ${new Date(m.updated).toLocaleString()}`} data-testid="conversation-date">
+            {relativeTime(m.updated)}
+          </span>
+          <button className="link-button" title="Rename" onClick={() => setEditing({ id: m.id, title: m.title })} data-testid="conversation-rename">
+            ✎
+          </button>
+          <button className="link-button" title="Export as Markdown" onClick={() => exportAs(m.id, 'markdown')} data-testid="conversation-export-md">
+            MD
+          </button>
+          <button className="link-button" title="Export as JSON" onClick={() => exportAs(m.id, 'json')} data-testid="conversation-export-json">
+            JSON
+          </button>
+          <button
+            className="link-button"
+            title="Delete"
+            data-testid="conversation-delete"
+            onClick={() => {
+              if (window.confirm(`Delete “${m.title}”?`)) onRemove(m.id)
+            }}
+          >
+            🗑
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
