@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { ExecResult, SearchResult } from '../bridge'
 import type { ToolItem } from '../agent/conversation'
+import { fetchDomain } from '../agent/approvals'
 import { ApprovalCard } from './approval-card'
 import { DiffView } from './diff-view'
 import { AskUserCard } from './ask-user-card'
@@ -29,6 +30,8 @@ function summary(item: ToolItem): string {
     case 'read_file':
     case 'list_directory':
       return `${item.name.replace('_', ' ')} ${str(i.path)}`
+    case 'web_fetch':
+      return `Fetch from ${fetchDomain(i) || str(i.url)}`
     default:
       return `${item.name} ${JSON.stringify(i)}`
   }
