@@ -2,6 +2,8 @@ import { useState } from 'react'
 import type { ExecResult, SearchResult } from '../bridge'
 import type { ToolItem } from '../agent/conversation'
 import { fetchDomain } from '../agent/approvals'
+import { resultImage } from '../agent/images'
+import { ResultImage } from './result-image'
 import { ApprovalCard } from './approval-card'
 import { DiffView } from './diff-view'
 import { AskUserCard } from './ask-user-card'
@@ -81,7 +83,8 @@ function CallCard({ item, onAnswer, onUndo, onOpen }: Props) {
       <DiagnosticsList output={item.output} />
       {item.name === 'exec_shell' && (item.live || item.output) ? <ExecOutput item={item} /> : null}
       {item.name === 'search_files' && item.state === 'done' ? <Hits result={item.output as SearchResult} onOpen={onOpen} /> : null}
-      {item.state === 'done' && !['exec_shell', 'write_file', 'patch_file'].includes(item.name) ? <FullResult output={item.output} /> : null}
+      {item.state === 'done' && resultImage(item.output) ? <ResultImage output={item.output} /> : null}
+      {item.state === 'done' && !resultImage(item.output) && !['exec_shell', 'write_file', 'patch_file'].includes(item.name) ? <FullResult output={item.output} /> : null}
     </div>
   )
 }
