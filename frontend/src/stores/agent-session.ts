@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
+import { describeImage, userContent, type PastedImage } from '../lib/paste-image'
 import { callTool, repoInfo, toBackendError, type Project } from '../bridge'
 import { cutBefore, snapshotBefore, titleFrom, type Item, type ToolItem } from '../agent/conversation'
 import { compactedMessages, splitForCompaction } from '../agent/context'
@@ -38,7 +39,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const { execute } = tools
 
   const send = useCallback(
-    async (text: string, opts: { resume?: boolean } = {}) => {
+    async (text: string, opts: { resume?: boolean; images?: PastedImage[] } = {}) => {
       if (!provider || running || !ready) return
       if (!provider.model) {
         notice('error', `Choose a model for ${provider.name} in Settings first.`)
@@ -59,6 +60,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         // Files mentioned with @path (or @path:10-20) go with the request.
         const { attachments, attached } = await attachMentions(text, (path, offset, limit) => callTool('read_file', { path, offset, limit }))
         const content = [notes.join('\n'), text, attachments].filter(Boolean).join('\n\n')
+        const images = opts.images ?? []
         if (opts.resume) {
           // Continue: the model picks up after its last tool results, with no new request from the user.
           update((c) => ({ ...c, halt: undefined, ...(notes.length ? { notes: [], messages: [...c.messages, { role: 'user' as const, content: notes.join('\n') }] } : {}) }))
@@ -68,8 +70,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
             title: c.title || titleFrom(text),
             notes: [],
             halt: undefined,
-            items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text, at: c.messages.length, ...(attached.length ? { attached } : {}) }],
-            messages: [...c.messages, { role: 'user' as const, content }],
+            items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text, at: c.messages.length, ...(attached.length || images.length ? { attached: [...attached, ...images.map(describeImage)] } : {}) }],
+            // Pasted images go as file parts; the conversation store keeps each base64 once, by hash, beside the log.
+            messages: [...c.messages, { role: 'user' as const, content: userContent(content, images) }],
           }))
         }
         const window = await contextWindow(provider, provider.model)
