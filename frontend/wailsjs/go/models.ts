@@ -4,6 +4,7 @@ export namespace app {
 	    action: string;
 	    tool: string;
 	    command: string;
+	    domain?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Rule(source);
@@ -14,6 +15,7 @@ export namespace app {
 	        this.action = source["action"];
 	        this.tool = source["tool"];
 	        this.command = source["command"];
+	        this.domain = source["domain"];
 	    }
 	}
 	export class CallCheck {
