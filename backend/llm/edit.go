@@ -16,6 +16,8 @@ type ProviderChange struct {
 	ContextWindow int
 	// Price sets what the chosen model costs (nil: no price, so no money is shown unless the provider reports it).
 	Price *Price
+	// TextOnly marks the chosen model as taking no images.
+	TextOnly bool
 }
 
 // MaxContextWindow bounds a context window setting, in tokens.
@@ -69,6 +71,7 @@ func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 			old := c.Providers[i]
 			p.ContextWindows = maps.Clone(old.ContextWindows)
 			p.Prices = maps.Clone(old.Prices)
+			p.TextOnly = maps.Clone(old.TextOnly)
 			if p.APIKey == "" && !in.ClearKey && SameHost(old.BaseURL, p.BaseURL) {
 				p.APIKey = old.APIKey
 			}
@@ -95,6 +98,17 @@ func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 			}
 			if len(p.Prices) == 0 {
 				p.Prices = nil
+			}
+			if in.TextOnly {
+				if p.TextOnly == nil {
+					p.TextOnly = map[string]bool{}
+				}
+				p.TextOnly[p.Model] = true
+			} else {
+				delete(p.TextOnly, p.Model)
+			}
+			if len(p.TextOnly) == 0 {
+				p.TextOnly = nil
 			}
 		}
 		if i >= 0 {

@@ -58,6 +58,9 @@ type Provider struct {
 	// Prices are what the user pays for a model, by model id, for the window to show what a conversation costs
 	// where the provider does not report it.
 	Prices map[string]Price `json:"prices,omitempty"`
+	// TextOnly are the models the user marked as taking no images, by model id: an image is not sent to them
+	// (read_file's image is unsupported_media, the request box takes no paste).
+	TextOnly map[string]bool `json:"text_only,omitempty"`
 }
 
 // Price is what a model costs in US dollars per million tokens.

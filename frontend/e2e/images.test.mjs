@@ -1,6 +1,7 @@
 // Images, end to end against the real UI and backend: an image pasted into the request box shows as a chip and
 // reaches each provider kind's stand-in (OpenAI-compatible, Anthropic, Ollama) as base64 with its media type, in
-// the shape that kind's API takes; read_file of a PNG reaches the model as an image, and its card shows it.
+// the shape that kind's API takes; read_file of a PNG reaches the model as an image, and its card shows it; a model
+// marked text-only in Settings gets unsupported_media instead, and the request box refuses a pasted image for it.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { cleanupAll, screenshot } from './harness.mjs'
@@ -95,6 +96,23 @@ describe('images', { timeout: 600_000 }, () => {
     const result = second.body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((p) => p.type === 'tool_result')
     assert.ok(result.content.some((c) => c.type === 'image' && c.source.media_type === 'image/png' && c.source.data === png), JSON.stringify(result).slice(0, 600))
     await page.getByTestId('tool-image').waitFor()
-    await screenshot(page, 'images-read-file')
+    await screenshot(page, 'images-read-file.png')
+  })
+
+  test('a model marked text-only gets unsupported_media for read_file of a PNG, and no pasted image', async () => {
+    await useProvider(page, { id: 'an', name: 'Anthropic', kind: 'anthropic', model: 'scripted', base_url: `${llm.url}/v1`, text_only: true })
+    await page.getByTestId('new-conversation').click()
+    await page.getByTestId('agent-input').evaluate((el) => {
+      const dt = new DataTransfer()
+      dt.items.add(new File([new Uint8Array([137, 80, 78, 71])], 'x.png', { type: 'image/png' }))
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }))
+    })
+    await page.getByTestId('image-chip-error').filter({ hasText: 'text-only' }).waitFor()
+    const before = llm.requests.length
+    await askAgent(page, 'look at shot.png')
+    await page.getByTestId('msg-assistant').filter({ hasText: 'Seen the file.' }).waitFor()
+    const second = llm.requests.slice(before).filter((r) => r.protocol === 'anthropic')[1]
+    const text = JSON.stringify(second.body.messages)
+    assert.ok(text.includes('unsupported_media') && !text.includes(png), text.slice(-800))
   })
 })

@@ -20,7 +20,17 @@ export function resultImage(output: unknown): ResultImage | null {
   }
 }
 
-// imageTokens is what an image costs a model, about: Anthropic's width×height/750, at most what its 1568-pixel
-// edge gives; an image without dimensions counts as the largest.
-export const imageTokens = (im: Pick<ResultImage, 'width' | 'height'>): number =>
-  im.width && im.height ? Math.min(1600, Math.ceil((im.width * im.height) / 750)) : 1600
+// imageRefused is the error a text-only model gets for a result that is an image, or null for any other result.
+export function imageRefused(output: unknown): { error: { code: string; message: string; path?: string } } | null {
+  const im = resultImage(output)
+  if (!im) return null
+  const path = (output as { path?: unknown }).path
+  const where = typeof path === 'string' ? path : 'the file'
+  return {
+    error: {
+      code: 'unsupported_media',
+      message: `${where} is an image (${im.mediaType}${im.width && im.height ? `, ${im.width}×${im.height}` : ''}), and this model is marked text-only in Settings, so it was not sent; ask the user what it shows, or use a model that takes images`,
+      ...(typeof path === 'string' ? { path } : {}),
+    },
+  }
+}

@@ -21,6 +21,7 @@ export interface ProviderView {
   key_source?: string
   context_window: number // the user's setting for the chosen model; 0: automatic
   price?: Price // the user's price for the chosen model
+  text_only?: boolean // the user marked the chosen model as taking no images
 }
 
 export interface ProvidersView {
@@ -38,6 +39,7 @@ export interface ProviderInput {
   clear_key: boolean
   context_window: number
   price: Price | null // the chosen model's price; null: none
+  text_only?: boolean // the chosen model takes no images
 }
 
 export interface LLMRequest {

@@ -114,7 +114,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
     setModelsFor(activeId)
     setModels(null) // another provider's list is asked for again on first use
   }
-  const pasted = usePastedImages()
+  const pasted = usePastedImages(active?.text_only ?? false)
   const submit = () => {
     const t = text.trim()
     if (!t || s.running || !s.ready) return

@@ -4,11 +4,16 @@ import { ImageRefused, prepareImage, type PastedImage } from '../lib/paste-image
 const maxImages = 8
 
 // usePastedImages holds the images pasted or dropped into the request box until the request is sent.
-export function usePastedImages() {
+// textOnly (the model takes no images, as Settings says) refuses them with a note instead.
+export function usePastedImages(textOnly = false) {
   const [images, setImages] = useState<PastedImage[]>([])
   const [error, setError] = useState('')
   const add = useCallback(async (files: File[]) => {
     setError('')
+    if (textOnly) {
+      setError('This model is marked text-only in Settings: it takes no images.')
+      return
+    }
     for (const f of files) {
       try {
         const im = await prepareImage(f, f.name && f.name !== 'image.png' ? f.name : 'pasted image')
@@ -17,7 +22,7 @@ export function usePastedImages() {
         setError(e instanceof ImageRefused ? e.message : `${f.name || 'image'}: could not be read (${String(e)})`)
       }
     }
-  }, [])
+  }, [textOnly])
   const imageFiles = (items: DataTransferItemList | null, files: FileList | null): File[] => {
     const out: File[] = []
     for (const it of items ?? []) {

@@ -89,7 +89,7 @@ export function SettingsScreen({ onClose }: Props) {
   const editProvider = (p: ProviderView | null) => {
     setModels([])
     setPrice(priceText(p?.price))
-    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null } : { ...blank })
+    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, text_only: p.text_only ?? false } : { ...blank })
   }
   const fetchModels = (p: ProviderInput) => {
     const view = provs?.providers.find((x) => x.id === p.id)
@@ -169,6 +169,10 @@ export function SettingsScreen({ onClose }: Props) {
             <label>
               Context window of this model (tokens; empty: from the provider: Ollama's /api/show, others' model list; else the model's usual size){' '}
               <input type="number" min={0} value={edit.context_window || ''} onChange={(e) => setEdit({ ...edit, context_window: Number(e.target.value) || 0 })} data-testid="provider-context-window" />
+            </label>
+            <label>
+              <input type="checkbox" checked={edit.text_only ?? false} onChange={(e) => setEdit({ ...edit, text_only: e.target.checked })} data-testid="provider-text-only" /> This model
+              takes no images (read_file of an image answers unsupported_media; the request box takes no pasted image)
             </label>
             <fieldset className="provider-price">
               <legend>Price of this model, US$ per million tokens (empty: none; money is then shown only where the provider reports it, as OpenRouter does)</legend>

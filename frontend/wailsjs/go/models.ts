@@ -394,6 +394,7 @@ export namespace app {
 	    clear_key: boolean;
 	    context_window: number;
 	    price?: llm.Price;
+	    text_only: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderInput(source);
@@ -410,6 +411,7 @@ export namespace app {
 	        this.clear_key = source["clear_key"];
 	        this.context_window = source["context_window"];
 	        this.price = this.convertValues(source["price"], llm.Price);
+	        this.text_only = source["text_only"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -440,6 +442,7 @@ export namespace app {
 	    key_source?: string;
 	    context_window: number;
 	    price?: llm.Price;
+	    text_only: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderView(source);
@@ -456,6 +459,7 @@ export namespace app {
 	        this.key_source = source["key_source"];
 	        this.context_window = source["context_window"];
 	        this.price = this.convertValues(source["price"], llm.Price);
+	        this.text_only = source["text_only"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
