@@ -11,11 +11,13 @@ import { cleanupAll } from './harness.mjs'
 import { toolResults } from './fake-llm.mjs'
 import { askAgent, startAgentScenario } from './agent-scenario.mjs'
 
+// script answers the latest request: a fetch of the URL it names, then a line once the result is back.
 function script(req) {
-  const ask = req.messages.filter((m) => m.role === 'user').at(-1)?.text ?? ''
+  const last = req.messages.findLastIndex((m) => m.role === 'user' && m.text)
+  const ask = req.messages[last]?.text ?? ''
   const m = /^fetch (\S+)/.exec(ask)
   if (m) {
-    if (toolResults(req).length === 0) return { tools: [{ name: 'web_fetch', input: { url: m[1] } }] }
+    if (toolResults({ messages: req.messages.slice(last) }).length === 0) return { tools: [{ name: 'web_fetch', input: { url: m[1] } }] }
     return { text: `Fetched ${m[1]}.` }
   }
   return { text: 'ok' }
@@ -44,10 +46,12 @@ describe('web_fetch approvals', { timeout: 600_000 }, () => {
     await askAgent(page, 'fetch https://docs.python.org/3/tutorial/')
     await page.getByTestId('msg-assistant').filter({ hasText: 'Fetched https://docs.python.org/3/tutorial/.' }).waitFor()
     assert.equal(await page.getByTestId('approval').count(), 0, 'the allowed domain asked again')
+    assert.equal(await page.locator('[data-testid="tool-card"][data-tool="web_fetch"]').count(), 2, 'the second fetch ran')
 
     await askAgent(page, 'fetch https://evil.example.com/')
     await page.getByTestId('approval').getByTestId('approval-fetch').filter({ hasText: 'Fetch from evil.example.com' }).waitFor()
     await page.getByTestId('approval').getByTestId('deny').click()
     await page.getByTestId('msg-assistant').filter({ hasText: 'Fetched https://evil.example.com/.' }).waitFor()
+    await page.locator('[data-testid="tool-card"][data-tool="web_fetch"][data-state="denied"]').waitFor()
   })
 })
