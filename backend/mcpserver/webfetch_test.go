@@ -9,6 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rooted-dev/rooted/backend/permissions"
+	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/webfetch"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
 )
@@ -72,4 +74,28 @@ func TestFetchFromANewDomainIsAnElicitation(t *testing.T) {
 			})
 		}
 	}
+}
+
+// allowedFetch serves a project whose rules allow fetching from a local TLS site, docs.example.com, and returns the
+// server, a connected client and the URL of a page there.
+func allowedFetch(t *testing.T) (*Server, *mcp.ClientSession, string) {
+	t.Helper()
+	web := webfetchtest.New(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><head><title>Docs</title></head><body><h1>Docs</h1><p>Some text.</p></body></html>")
+	}), "docs.example.com")
+	root := project(t)
+	path, err := settings.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := permissions.Rule{Action: permissions.Allow, Tool: "web_fetch", Domain: "docs.example.com"}
+	if err := settings.NewStore(path).SetProject(root, settings.Project{Rules: []permissions.Rule{rule}}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Root: root, web: webfetch.New(web.Options())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, connect(t, s), web.Sites["docs.example.com"].URL("/")
 }
