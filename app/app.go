@@ -26,6 +26,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/recent"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/skills"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
@@ -125,7 +126,7 @@ func newServices(opt Options) (*services, error) {
 	deps.Jobs.OnOutput = jn.note
 	deps.Jobs.OnChange = func(i jobs.Info) { jn.note(i.Root, i.ID) }
 	svc.Diagnostics = &Diagnostics{session: s, store: svc.settings, registry: svc.Tools.registry}
-	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes, skillDirs: deps.SkillDirs}
+	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes, skillDirs: deps.SkillDirs, commandDirs: skills.UserCommandDirs()}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {
 		return nil, fmt.Errorf("locating the config directory: %w", err)

@@ -27,11 +27,13 @@ type InstructionsView struct {
 	// Skills are the skills of the project (from its working directory up) and of the user, in precedence order,
 	// and the SKILL.md files left out; the system prompt lists them within a share of the model's window.
 	Skills skills.Catalog `json:"skills"`
+	// Commands are the prompt files /name runs (.agents/commands), for the request box's completion.
+	Commands []skills.Command `json:"commands"`
 }
 
 // Instructions returns the open project's instruction files for its working directory, and the user's own.
 func (s *Settings) Instructions() (InstructionsView, error) {
-	v := InstructionsView{Files: []InstructionFile{}, Skills: skills.Catalog{Skills: []skills.Skill{}}}
+	v := InstructionsView{Files: []InstructionFile{}, Skills: skills.Catalog{Skills: []skills.Skill{}}, Commands: []skills.Command{}}
 	if s.store != nil {
 		u, err := s.store.User()
 		if err != nil {
@@ -50,7 +52,8 @@ func (s *Settings) Instructions() (InstructionsView, error) {
 	for _, f := range instructions.Find(t.Root, info.CwdRel) {
 		v.Files = append(v.Files, InstructionFile(f))
 	}
-	v.Skills = skills.Places{Project: t.Root, Cwd: info.CwdRel, User: s.skillDirs}.Find()
+	places := skills.Places{Project: t.Root, Cwd: info.CwdRel, User: s.skillDirs, UserCommands: s.commandDirs}
+	v.Skills, v.Commands = places.Find(), places.Commands()
 	return v, nil
 }
 
@@ -68,7 +71,7 @@ func (s *Settings) SaveUserInstructions(text string) (InstructionsView, error) {
 		return InstructionsView{}, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
 	}
 	if _, err := s.session.Info(); err != nil {
-		return InstructionsView{Files: []InstructionFile{}, User: trimmed, Skills: skills.Catalog{Skills: []skills.Skill{}}}, nil
+		return InstructionsView{Files: []InstructionFile{}, User: trimmed, Skills: skills.Catalog{Skills: []skills.Skill{}}, Commands: []skills.Command{}}, nil
 	}
 	return s.Instructions()
 }

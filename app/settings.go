@@ -21,11 +21,12 @@ import (
 // Settings serves the open project's settings screen: what commands may run, the sandbox they run in, whether
 // edits need approval, and how many snapshots are kept.
 type Settings struct {
-	session   *session.Session
-	store     *settings.Store // nil without a config directory
-	snapshots *snapshot.Projects
-	indexes   *index.Indexes // nil in tests without one
-	skillDirs []string       // the user's skills folders
+	session     *session.Session
+	store       *settings.Store // nil without a config directory
+	snapshots   *snapshot.Projects
+	indexes     *index.Indexes // nil in tests without one
+	skillDirs   []string       // the user's skills folders
+	commandDirs []string       // the user's commands folders
 }
 
 // ProjectSettings is the settings screen's content.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/testtree"
@@ -42,5 +43,32 @@ func TestInstructionsListSkills(t *testing.T) {
 	}
 	if !left[".agents/skills/broken/SKILL.md"] || !left[filepath.Join(user, "review", "SKILL.md")] {
 		t.Errorf("problems: %+v", v.Skills.Problems)
+	}
+}
+
+// /name in the request box expands the nearest prompt file called name, else the skill; an unknown name lists
+// what there is.
+func TestCommandExpandsAPromptFileOrASkill(t *testing.T) {
+	dir := testtree.Dir(t, map[string]string{
+		".agents/commands/review.md":     "---\ndescription: Review\n---\nReview $ARGUMENTS carefully.\n",
+		".agents/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy\n---\nRun make deploy.\n",
+	})
+	svc := openServices(t, dir)
+	svc.Settings.skillDirs, svc.Settings.commandDirs = nil, []string{t.TempDir()}
+	if _, err := svc.Projects.Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := svc.Settings.Command("review"); err != nil || c.Kind != "command" || c.Body != "Review $ARGUMENTS carefully.\n" {
+		t.Errorf("review: %+v %v", c, err)
+	}
+	if c, err := svc.Settings.Command("deploy"); err != nil || c.Kind != "skill" || c.Body != "Run make deploy.\n" {
+		t.Errorf("deploy: %+v %v", c, err)
+	}
+	if _, err := svc.Settings.Command("nope"); err == nil || !strings.Contains(err.Error(), "not_found") || !strings.Contains(err.Error(), "/review, /deploy") {
+		t.Errorf("nope: %v", err)
+	}
+	v, err := svc.Settings.Instructions()
+	if err != nil || len(v.Commands) != 1 || v.Commands[0].Name != "review" || v.Commands[0].Description != "Review" {
+		t.Errorf("commands listed: %+v %v", v.Commands, err)
 	}
 }

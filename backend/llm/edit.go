@@ -16,6 +16,8 @@ type ProviderChange struct {
 	ContextWindow int
 	// Price sets what the chosen model costs (nil: no price, so no money is shown unless the provider reports it).
 	Price *Price
+	// Effort sets the chosen model's reasoning effort, one of Efforts ("": the provider's default).
+	Effort string
 	// TextOnly marks the chosen model as taking no images.
 	TextOnly bool
 }
@@ -53,6 +55,9 @@ func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 			return Config{}, err
 		}
 	}
+	if !slices.Contains(Efforts, in.Effort) {
+		return Config{}, fmt.Errorf("%w: reasoning effort %q is not one of none, low, medium, high (or empty: the provider's default)", ErrInvalid, in.Effort)
+	}
 	p := Provider{
 		ID: strings.TrimSpace(in.ID), Name: strings.TrimSpace(in.Name), Kind: Kind(in.Kind),
 		BaseURL: strings.TrimRight(strings.TrimSpace(in.BaseURL), "/"), Model: strings.TrimSpace(in.Model), APIKey: strings.TrimSpace(in.APIKey),
@@ -71,6 +76,7 @@ func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 			old := c.Providers[i]
 			p.ContextWindows = maps.Clone(old.ContextWindows)
 			p.Prices = maps.Clone(old.Prices)
+			p.Efforts = maps.Clone(old.Efforts)
 			p.TextOnly = maps.Clone(old.TextOnly)
 			if p.APIKey == "" && !in.ClearKey && SameHost(old.BaseURL, p.BaseURL) {
 				p.APIKey = old.APIKey
@@ -98,6 +104,17 @@ func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 			}
 			if len(p.Prices) == 0 {
 				p.Prices = nil
+			}
+			if in.Effort != "" {
+				if p.Efforts == nil {
+					p.Efforts = map[string]string{}
+				}
+				p.Efforts[p.Model] = in.Effort
+			} else {
+				delete(p.Efforts, p.Model)
+			}
+			if len(p.Efforts) == 0 {
+				p.Efforts = nil
 			}
 			if in.TextOnly {
 				if p.TextOnly == nil {

@@ -58,10 +58,17 @@ type Provider struct {
 	// Prices are what the user pays for a model, by model id, for the window to show what a conversation costs
 	// where the provider does not report it.
 	Prices map[string]Price `json:"prices,omitempty"`
+	// Efforts are the reasoning effort asked of a model, by model id (one of Efforts; absent: the provider's
+	// default). The window sends it as the AI SDK's reasoning setting, which each provider sends in its own form:
+	// Anthropic's thinking budget, OpenAI's reasoning effort, Ollama's think.
+	Efforts map[string]string `json:"efforts,omitempty"`
 	// TextOnly are the models the user marked as taking no images, by model id: an image is not sent to them
 	// (read_file's image is unsupported_media, the request box takes no paste).
 	TextOnly map[string]bool `json:"text_only,omitempty"`
 }
+
+// Efforts are the reasoning efforts a model may be set to; "" leaves it to the provider.
+var Efforts = []string{"", "none", "low", "medium", "high"}
 
 // Price is what a model costs in US dollars per million tokens.
 type Price struct {

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rooted-dev/rooted/backend/permissions"
+	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -20,19 +21,29 @@ import (
 // approvalInput is the key of the input request that asks the user about a command.
 const approvalInput = "approve"
 
-// asksUser reports whether a command with decision d needs the user's word over MCP.
-func asksUser(d permissions.Decision) bool {
-	return d.Action == permissions.Ask && (d.Sensitive || d.Rule != nil && d.Rule.Action == permissions.Ask)
+// asksUser reports whether a command argv with decision d needs the user's word over MCP: one that destroys or
+// publishes, or that an ask rule names. Code written into a command for an interpreter (node -e), which the window
+// also asks about so that its user reads the code, is not asked about here: an MCP client shows its user every
+// call's arguments before it is made, when its user wants that, and the sandbox holds either way.
+func asksUser(argv []string, d permissions.Decision) bool {
+	if d.Action != permissions.Ask {
+		return false
+	}
+	if d.Rule != nil && d.Rule.Action == permissions.Ask {
+		return true
+	}
+	return d.Sensitive && permissions.InlineCode(argv) == ""
 }
 
 // approval returns, for a call of exec_shell that needs the user's word, the input request that asks for it (a
 // result), or the refusal when the user declined or cannot be asked (an error); both nil when the call goes ahead.
 func (s *Server) approval(req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, *tool.Error) {
 	check := s.deps.Check(s.registry, "exec_shell", args)
-	if check.Error != nil || !asksUser(check.Decision) {
+	argv := commandArgv(args)
+	if check.Error != nil || !asksUser(argv, check.Decision) {
 		return nil, nil // the call reports its own errors
 	}
-	command := commandLine(args)
+	command := "`" + permissions.Join(argv) + "`"
 	why := check.Decision.Why
 	if check.Decision.Why == "" {
 		why = "a rule of this project says to ask"
@@ -40,12 +51,16 @@ func (s *Server) approval(req *mcp.CallToolRequest, args json.RawMessage) (*mcp.
 			why = fmt.Sprintf("this project's rule \"ask %s\" says to ask", r.Command)
 		}
 	}
+	rule := `the rule "allow ` + check.Suggest + `"`
+	if check.Suggest == "" {
+		rule = "a rule that allows it"
+	}
 	caps := req.ClientCapabilities()
 	if caps == nil || caps.Elicitation == nil {
 		return nil, &tool.Error{
 			Code: tool.CodePermissionDenied,
 			Message: fmt.Sprintf("%s needs the user's approval (%s), and this client cannot ask (it declared no elicitation); nothing was run. "+
-				"To let it run without asking, the user adds the rule \"allow %s\" for this project (Rooted's Settings, Permissions; or the project's rules in %s)", command, why, check.Suggest, s.settingsPath()),
+				"To let it run without asking, the user adds %s for this project (Rooted's Settings, Permissions; or the project's rules in %s)", command, why, rule, s.settingsPath()),
 			Details: map[string]any{"command": command, "allow_rule": check.Suggest},
 		}
 	}
@@ -67,17 +82,18 @@ func (s *Server) approval(req *mcp.CallToolRequest, args json.RawMessage) (*mcp.
 	}}}, nil
 }
 
-// commandLine is an exec_shell call's command as one line, as the user would type it.
-func commandLine(args json.RawMessage) string {
+// commandArgv is an exec_shell call's program and arguments, as the tool splits them.
+func commandArgv(args json.RawMessage) []string {
 	var in struct {
 		Command string   `json:"command"`
 		Args    []string `json:"args"`
 	}
 	_ = json.Unmarshal(args, &in)
 	if len(in.Args) > 0 {
-		return "`" + permissions.Join(append([]string{in.Command}, in.Args...)) + "`"
+		return append([]string{strings.TrimSpace(in.Command)}, in.Args...)
 	}
-	return "`" + strings.TrimSpace(in.Command) + "`"
+	argv, _ := shell.Split(in.Command)
+	return argv
 }
 
 // settingsPath is where the user's settings file is, for a message that says how to change it.

@@ -92,7 +92,7 @@ func TestEveryToolsResultMatchesItsOutputSchema(t *testing.T) {
 			}
 		}
 	}
-	// ask_user has no one to ask here until the server asks through elicitation: it answers no_user.
+	// ask_user has no one to ask from a client without elicitation: it answers no_user (ask_test.go: with it).
 	if res, got := call(t, cs, "ask_user", map[string]any{"question": "Which database?"}); !res.IsError || !strings.Contains(got["text"].(string), "no_user") {
 		t.Errorf("ask_user over MCP: %v", got)
 	}

@@ -89,6 +89,7 @@ func New(opt Options) (*Server, error) {
 	}
 	// As in the window: a watcher keeps the index, the snapshots' staging and the stale-file check current.
 	deps := tools.UserDeps(session.New(), true)
+	deps.Ask = answered // ask_user's answer, from the client's user by elicitation (ask.go)
 	deps.Web = opt.web
 	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, deps: deps, fixed: opt.Root != "", log: log, texts: newTexts(), maxBytes: opt.MaxResultBytes}
 	s.prepare = opt.prepare
@@ -192,6 +193,15 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 				mu.Unlock()
 				_ = req.Session.NotifyProgress(ctx, p)
 			})
+		}
+		if name == "ask_user" { // the model's question goes to the client's user (ask.go)
+			var ask *mcp.CallToolResult
+			var e *tool.Error
+			if ctx, ask, e = question(ctx, req, args); e != nil {
+				return failure(e), nil
+			} else if ask != nil {
+				return ask, nil
+			}
 		}
 		if name == "exec_shell" { // what the window would ask about, the client's user is asked about (approve.go)
 			if ask, e := s.approval(req, args); e != nil {

@@ -1,6 +1,8 @@
 package permissions
 
 import (
+	"path"
+	"slices"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/shell"
@@ -105,4 +107,32 @@ func TestInterpreterRules(t *testing.T) {
 			t.Errorf("%q under %+v: %+v, want %s", c.command, c.rules, d, c.want)
 		}
 	}
+}
+
+// Whatever the command, an interpreter or a program that runs others is never granted for the session, "always
+// allow" never names it alone, and code written into a command is never suggested as a rule.
+func FuzzInterpreterNeverWhole(f *testing.F) {
+	for _, seed := range []string{"node -e x", "python3 -c 'x'", "bash -lc x", "env node x.js", "node scripts/x.js", "python3.11 -m pytest", "deno run -A x.ts", "awk -f p.awk", "go test ./...", "xargs -0 rm", "/usr/bin/perl -ne p"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		argv, err := shell.Split(line)
+		if err != nil || len(argv) == 0 {
+			return
+		}
+		runs := interpreter(argv) != "" || slices.Contains(runners, path.Base(argv[0]))
+		if runs && ProgramGrant(argv) != "" {
+			t.Errorf("ProgramGrant(%q) = %q: a grant of an interpreter or a runner allows any code", argv, ProgramGrant(argv))
+		}
+		s := Suggest(argv)
+		if InlineCode(argv) != "" && s != "" {
+			t.Errorf("Suggest(%q) = %q for code written into the command", argv, s)
+		}
+		if words, _ := shell.Split(s); runs && s != "" && len(words) < 2 {
+			t.Errorf("Suggest(%q) = %q: the interpreter alone", argv, s)
+		}
+		if InlineCode(argv) != "" && Sensitive(argv) == "" {
+			t.Errorf("%q hands code to an interpreter but is not sensitive", argv)
+		}
+	})
 }

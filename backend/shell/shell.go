@@ -5,7 +5,10 @@
 // only those and the system's and toolchains' folders (see Readable), and reach the network only when allowed
 // (Landlock on Linux, applied by a re-exec helper of the rooted binary itself).
 //
-// On Linux every process a command starts ends with it: the helper is the init of the command's PID namespace (or
+// On Linux the paths of Policy.ReadOnly (what tools outside the sandbox run later) are bound read-only in the
+// command's mount namespace for its whole run, where it has one (SandboxInfo.Protection says).
+//
+// On Linux every process a command starts ends with it, and with Rooted if Rooted dies first: the helper is the init of the command's PID namespace (or
 // a subreaper where namespaces are not allowed) and kills whatever is left before Run returns. The command holds no
 // capability, even when Rooted runs as root, gets /dev/null as input and no descriptor of Rooted's but its output.
 //

@@ -75,6 +75,8 @@ type Places struct {
 	Project *os.Root // the open project; nil: none
 	Cwd     string   // the working directory, a slash path from the project root ("" is the root)
 	User    []string // the user's skills folders, absolute, in precedence order
+	// UserCommands are the user's commands folders (UserCommandDirs), for Commands.
+	UserCommands []string
 }
 
 // UserDirs are the user's skills folders, in precedence order: Rooted's own, then those other agents share.

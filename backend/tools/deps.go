@@ -1,12 +1,12 @@
 package tools
 
 import (
+	"encoding/binary"
 	"hash/fnv"
 	"io/fs"
-	"os"
 	"path"
+	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -16,23 +16,31 @@ import (
 // (node_modules/husky, node_modules/@scope/pkg, .venv/bin), from a fingerprint of every file's name, size, mode
 // and change time, which a command cannot set back.
 
-// depPrints fingerprints each package of the dependency folders.
-func depPrints(root *os.Root, deps []string) map[string]uint64 {
+// depPrints fingerprints each package of the dependency folders. It reads only names and metadata, never
+// following a link, so it walks the folders by their paths: through the root, each step would cost a resolution.
+func depPrints(abs string, deps []string) map[string]uint64 {
 	out := map[string]uint64{}
+	var buf []byte
 	for _, dep := range deps {
-		fs.WalkDir(root.FS(), dep, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || p == dep {
+		base := filepath.Join(abs, filepath.FromSlash(dep))
+		filepath.WalkDir(base, func(full string, d fs.DirEntry, err error) error {
+			if err != nil || full == base {
 				return nil
 			}
+			rel, _ := filepath.Rel(abs, full)
+			p := filepath.ToSlash(rel)
 			pkg := packageOf(dep, p)
 			fi, err := d.Info()
 			if err != nil {
 				return nil
 			}
+			buf = append(buf[:0], p...)
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(fi.Size()))
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(fi.Mode()))
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(fi.ModTime().UnixNano()))
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(changeTime(fi)))
 			h := fnv.New64a()
-			h.Write([]byte(p))
-			h.Write([]byte(strconv.FormatInt(fi.Size(), 10) + "/" + strconv.FormatUint(uint64(fi.Mode()), 10) + "/" +
-				strconv.FormatInt(fi.ModTime().UnixNano(), 10) + "/" + strconv.FormatInt(changeTime(fi), 10)))
+			h.Write(buf)
 			out[pkg] += h.Sum64() // a sum: the walk's order does not matter
 			return nil
 		})

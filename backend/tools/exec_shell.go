@@ -108,7 +108,7 @@ func execShell(d Deps) *tool.Tool {
 			spec.Policy.ReadOnly = pr.readOnly(info.Root)
 			var depsBefore map[string]uint64
 			if pr.depsWritable || spec.Sandbox.Processes != "pid namespace" {
-				depsBefore = depPrints(root.Root, pr.deps)
+				depsBefore = depPrints(info.Root, pr.deps)
 			}
 			watch := watchProtected(root.Root, info.Root, pr.watched())
 			res, err := shell.Run(ctx, spec)
@@ -129,7 +129,7 @@ func execShell(d Deps) *tool.Tool {
 				out.Hint = shell.SandboxHint(res, policy) // the sandbox's lists reach a model only when they explain a failure
 			}
 			if depsBefore != nil {
-				out.DependenciesChanged = depsChanged(depsBefore, depPrints(root.Root, pr.deps))
+				out.DependenciesChanged = depsChanged(depsBefore, depPrints(info.Root, pr.deps))
 			}
 			if len(restored) > 0 {
 				out.Hint = strings.TrimSpace(out.Hint + " The command changed what git, editors or hooks run later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks, executable git settings or editor task files with commands.")

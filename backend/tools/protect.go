@@ -122,11 +122,14 @@ func protect(st *gitState, root *os.Root, abs string, argv []string, pathEnv str
 		for _, name := range []string{"config", "config.worktree", "commondir", "gitdir"} {
 			add(path.Join(g, name))
 		}
+		// Missing hooks and info folders are made (empty, as git init makes them) in a .git folder and those in it
+		// (submodules), never in a work-tree folder git merely takes for a repository (a test fixture): there the
+		// watcher removes one as soon as it appears. A linked worktree's folder takes both from the common folder.
 		_, err := root.Lstat(path.Join(g, "commondir"))
-		own := err != nil // a linked worktree's folder takes its hooks and info from the common folder
+		create := err != nil && (g == ".git" || strings.HasPrefix(g, ".git/") || strings.HasSuffix(g, "/.git") || strings.Contains(g, "/.git/"))
 		for _, name := range []string{"hooks", "info"} {
 			p := path.Join(g, name)
-			if _, err := root.Lstat(p); err != nil && own {
+			if _, err := root.Lstat(p); err != nil && create {
 				root.Mkdir(p, 0o755)
 			}
 			add(p)

@@ -277,3 +277,87 @@ func TestPutBackReportsOnlyWhatItDid(t *testing.T) {
 		t.Errorf("a file too large to keep: %q, reported %q", b, u.report())
 	}
 }
+
+// The list of protected paths for a project with every shape: what tools outside run later is on it, git's data
+// and the work tree are not, and the dependency folders are writable to an install only.
+func TestProtectedPaths(t *testing.T) {
+	fakeHome(t)
+	_, root := makeLayout(t, []string{"main.go"})
+	mustGit(t, root, "init", "-q")
+	mustGit(t, root, "add", "-A")
+	mustGit(t, root, "commit", "-qm", "first")
+	mustGit(t, root, "worktree", "add", "-q", "wt")
+	mustGit(t, root, "config", "core.hooksPath", ".husky")
+	mustGit(t, root, "init", "-q", "--bare", "b.git")
+	os.MkdirAll(filepath.Join(root, "vendor", "lib"), 0o755)
+	mustGit(t, filepath.Join(root, "vendor", "lib"), "init", "-q")
+	os.MkdirAll(filepath.Join(root, "fake"), 0o755)
+	os.WriteFile(filepath.Join(root, "fake", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.Symlink("../.git/objects", filepath.Join(root, "fake", "objects"))
+	os.Symlink("../.git/refs", filepath.Join(root, "fake", "refs"))
+	for _, d := range []string{".husky", ".vscode", "node_modules/.bin", "web/node_modules/x", ".venv/bin"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
+	os.RemoveAll(filepath.Join(root, ".git", "info"))
+	os.RemoveAll(filepath.Join(root, "b.git", "info"))
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	pathEnv := filepath.Join(root, ".venv", "bin") + string(os.PathListSeparator) + filepath.Join(root, "node_modules", ".bin") + string(os.PathListSeparator) + "/usr/bin"
+	st := guardGit(r, root)
+	pr := protect(st, r, root, []string{"npm", "test"}, pathEnv)
+	for _, want := range []string{
+		".git/config", ".git/hooks", ".git/info", ".git/commondir", ".git/config.worktree",
+		".git/worktrees/wt/config.worktree", ".git/worktrees/wt/commondir", ".git/worktrees/wt/gitdir",
+		"b.git/config", "b.git/hooks", "vendor/lib/.git/config", "vendor/lib/.git/hooks",
+		"fake/config", "fake/hooks", ".husky", ".vscode", ".envrc", "lefthook.yml",
+		"node_modules", "web/node_modules", ".venv", ".venv/bin", "node_modules/.bin",
+	} {
+		if !slices.Contains(pr.paths, want) {
+			t.Errorf("%s is not protected", want)
+		}
+	}
+	for _, not := range []string{".git", ".git/objects", ".git/refs", ".git/index", ".git/HEAD", "main.go", "wt", "fake"} {
+		if slices.Contains(pr.paths, not) {
+			t.Errorf("%s is protected: commands need it", not)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "fake", "hooks")); err == nil {
+		t.Error("a hooks folder was made in a work-tree folder")
+	}
+	if fi, err := os.Stat(filepath.Join(root, ".git", "info")); err != nil || !fi.IsDir() {
+		t.Error("the repository's missing info folder was not made to be bound")
+	}
+	if _, err := os.Stat(filepath.Join(root, "b.git", "info")); err == nil {
+		t.Error("an info folder was made in a bare repository of the work tree (it is watched instead)")
+	}
+	// Bound: what exists, each once (a folder's content goes with it), links never.
+	ro := pr.readOnly(root)
+	real, _ := filepath.EvalSymlinks(root)
+	for _, p := range ro {
+		if strings.HasPrefix(p, filepath.Join(real, "node_modules")+"/") {
+			t.Errorf("%s is bound inside node_modules, which is bound whole", p)
+		}
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s is bound but does not exist", p)
+		}
+	}
+	if !slices.Contains(ro, filepath.Join(real, ".git", "config")) || slices.Contains(ro, filepath.Join(real, ".git", "commondir")) {
+		t.Errorf("bound: %q", ro)
+	}
+	// An install writes the dependency folders and their PATH folders; the rest stays protected.
+	install := protect(st, r, root, []string{"npm", "install"}, pathEnv)
+	for _, p := range []string{"node_modules", "web/node_modules", ".venv", ".venv/bin", "node_modules/.bin"} {
+		if slices.Contains(install.paths, p) {
+			t.Errorf("npm install cannot write %s", p)
+		}
+	}
+	if !slices.Contains(install.paths, ".git/config") || !install.depsWritable {
+		t.Errorf("an install: %+v", install)
+	}
+	if w := pr.watched(); slices.ContainsFunc(w, func(p string) bool { return insideDeps(pr.deps, p) }) {
+		t.Errorf("a dependency folder is watched (too large to keep a copy of): %q", w)
+	}
+}

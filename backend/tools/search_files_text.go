@@ -66,11 +66,19 @@ func (r searchFilesOut) ModelTextWithin(budget int) string {
 		fmt.Fprintf(&b, "(no matches for %q in %s; %s searched)", r.Query, r.Path, tool.Plural(r.FilesSearched, "file"))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "(%d %s", r.Total, unit)
+	// A search stopped at its limit counted only what it had searched by then.
+	atLeast := ""
+	if r.Truncated {
+		atLeast = "at least "
+	}
+	fmt.Fprintf(&b, "(%s%d %s", atLeast, r.Total, unit)
 	if n := len(r.Files) + distinctPaths(r.Matches); n > 0 {
-		fmt.Fprintf(&b, " in %s", tool.Plural(n, "file"))
+		fmt.Fprintf(&b, " in %s%s", atLeast, tool.Plural(n, "file"))
 	}
 	fmt.Fprintf(&b, "; %s searched", tool.Plural(r.FilesSearched, "file"))
+	if r.Truncated {
+		fmt.Fprintf(&b, "; stopped at the limit of %d", r.Limit)
+	}
 	switch {
 	case shown >= 0:
 		what := "matches"
@@ -79,7 +87,7 @@ func (r searchFilesOut) ModelTextWithin(budget int) string {
 		}
 		fmt.Fprintf(&b, "; only the first %d %s are shown, to this client's limit of %d bytes a result: narrow the search (path, glob, a rarer query) or ask for output files or count", shown, what, budget)
 	case r.Truncated:
-		fmt.Fprintf(&b, "; truncated at the limit of %d: narrow the search or raise limit", r.Limit)
+		b.WriteString(": narrow the search or raise limit")
 	}
 	b.WriteString(")")
 	return b.String()

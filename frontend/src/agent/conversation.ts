@@ -23,6 +23,7 @@ export interface ToolItem {
   undone?: boolean
   preview?: string // while an edit waits for approval: the diff it would make (its dry run)
   edited?: boolean // the user changed the proposed text before allowing it
+  parent?: string // a subagent's call: the id of the spawn_agent call it works for
 }
 
 export type Item =

@@ -8,9 +8,11 @@ import { stepCost, type Price } from '../llm/cost'
 // TurnEvent is what a turn reports as it goes, for the conversation to show.
 export type TurnEvent =
   | { type: 'text'; delta: string }
-  | { type: 'tool-call'; id: string; name: string; input: Record<string, unknown> }
+  // parent is set on a subagent's call: the spawn_agent call it works for.
+  | { type: 'tool-call'; id: string; name: string; input: Record<string, unknown>; parent?: string }
   | { type: 'tool-result'; id: string; output: unknown }
-  | { type: 'step'; input: number; output: number; cached: number; cost?: number }
+  // sub marks a subagent's request: its tokens and cost count, but it says nothing of the conversation's context.
+  | { type: 'step'; input: number; output: number; cached: number; cost?: number; sub?: boolean }
   | { type: 'reasoning'; delta: string }
   | { type: 'compacting' }
   | { type: 'compacted'; summary: string; before: number; after: number; summarised: number }
@@ -37,6 +39,8 @@ export interface TurnOptions {
   calibration?: number
   // price is the model's price, for a step's cost when the provider does not report it.
   price?: Price | null
+  // reasoning is the effort asked of a reasoning model (the AI SDK's setting; each provider sends it in its form).
+  reasoning?: 'none' | 'low' | 'medium' | 'high'
 }
 
 export interface TurnResult {
@@ -161,6 +165,7 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
     ],
     abortSignal: o.signal,
     maxRetries: o.maxRetries ?? 3,
+    ...(o.reasoning ? { reasoning: o.reasoning } : {}),
     prepareStep: async ({ responseMessages, steps: done }) => {
       const last = done[done.length - 1]
       if (last && lastEstimate > 0 && last.usage.inputTokens) calibration = Math.min(3, Math.max(0.3, last.usage.inputTokens / lastEstimate))

@@ -59,7 +59,7 @@ export function applyTurnEvent(c: Conversation, s: Stream, e: TurnEvent, window:
       // A call that needed approval is on the list already (its card appeared when it started waiting).
       const stream = { ...s, textId: '' }
       if (c.items.some((it) => it.kind === 'tool' && it.id === e.id)) return { conv: c, stream }
-      return { conv: { ...c, items: [...c.items, { kind: 'tool', id: e.id, name: e.name, input: e.input, state: 'running' }] }, stream }
+      return { conv: { ...c, items: [...c.items, { kind: 'tool', id: e.id, name: e.name, input: e.input, state: 'running', ...(e.parent ? { parent: e.parent } : {}) }] }, stream }
     }
     case 'tool-result': {
       // Only a call still running takes the SDK's result: one the session already settled (denied, failed its
@@ -76,11 +76,12 @@ export function applyTurnEvent(c: Conversation, s: Stream, e: TurnEvent, window:
             input: c.usage.input + e.input,
             output: c.usage.output + e.output,
             cached: (c.usage.cached ?? 0) + e.cached,
-            last: { input: e.input, output: e.output, cached: e.cached, ...(e.cost === undefined ? {} : { cost: e.cost }) },
+            last: e.sub ? c.usage.last : { input: e.input, output: e.output, cached: e.cached, ...(e.cost === undefined ? {} : { cost: e.cost }) },
             // Money is added only where a request's cost is known; the others are counted, never guessed.
             ...(e.cost === undefined ? { cost: c.usage.cost, costUnknown: (c.usage.costUnknown ?? 0) + 1 } : { cost: (c.usage.cost ?? 0) + e.cost, costUnknown: c.usage.costUnknown }),
           },
-          context: { ...c.context, used: e.input + e.output, window },
+          // A subagent's request is not the conversation's: the context stays as the parent's last request left it.
+          context: e.sub ? c.context : { ...c.context, used: e.input + e.output, window },
         },
         stream: s,
       }

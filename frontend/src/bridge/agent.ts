@@ -8,6 +8,7 @@ import { EventLLM, type LLMStream } from './events'
 import { wrap } from './wrap'
 import type { Price } from '../llm/cost'
 import type { SkillCatalog } from '../agent/skills'
+import type { CommandBody, CommandInfo } from '../agent/commands'
 
 export type ProviderKind = 'openai-compatible' | 'anthropic' | 'ollama'
 
@@ -21,8 +22,14 @@ export interface ProviderView {
   key_source?: string
   context_window: number // the user's setting for the chosen model; 0: automatic
   price?: Price // the user's price for the chosen model
+  effort?: Effort // the reasoning effort set for the chosen model; absent: the provider's default
   text_only?: boolean // the user marked the chosen model as taking no images
 }
+
+// Effort is how hard a reasoning model thinks, sent as the AI SDK's reasoning setting (each provider in its own
+// form: Anthropic's thinking budget, OpenAI's reasoning effort, Ollama's think); '' leaves it to the provider.
+export type Effort = '' | 'none' | 'low' | 'medium' | 'high'
+export const efforts: Effort[] = ['', 'none', 'low', 'medium', 'high']
 
 export interface ProvidersView {
   providers: ProviderView[]
@@ -39,6 +46,7 @@ export interface ProviderInput {
   clear_key: boolean
   context_window: number
   price: Price | null // the chosen model's price; null: none
+  effort?: Effort // the chosen model's reasoning effort; '' or absent: the provider's default
   text_only?: boolean // the chosen model takes no images
 }
 
@@ -80,6 +88,16 @@ export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'network'
 export const providers = (): Promise<ProvidersView> => wrap(() => Agent.Providers() as Promise<ProvidersView>)
 export const saveProvider = (p: ProviderInput): Promise<ProvidersView> => wrap(() => Agent.SaveProvider(app.ProviderInput.createFrom(p)) as Promise<ProvidersView>)
 export const deleteProvider = (id: string): Promise<ProvidersView> => wrap(() => Agent.DeleteProvider(id) as Promise<ProvidersView>)
+// ProbeResult is what Test connection found: the models a provider serves, or why it cannot be used, in words.
+export interface ProbeResult {
+  ok: boolean
+  models: string[] | null
+  status?: number // the HTTP status of an answer that was an error
+  problem?: string // "Ollama isn't running at http://localhost:11434"
+}
+
+// testProvider tries a provider as the form describes it, before it is saved; nothing is saved.
+export const testProvider = (p: ProviderInput): Promise<ProbeResult> => wrap(() => Agent.TestProvider(app.ProviderInput.createFrom(p)) as Promise<ProbeResult>)
 export const setActiveProvider = (id: string, model: string): Promise<ProvidersView> => wrap(() => Agent.SetActive(id, model) as Promise<ProvidersView>)
 
 // relay sends a request through the backend; the response arrives as onLLMStream events carrying id.
@@ -121,6 +139,7 @@ export interface Instructions {
   files: InstructionFile[]
   user: string
   skills?: SkillCatalog // the project's and the user's skills, nearest first
+  commands?: CommandInfo[] // the prompt files /name runs, nearest first
 }
 
 export const instructions = (): Promise<Instructions> => wrap(() => Settings.Instructions() as Promise<Instructions>)
@@ -132,6 +151,8 @@ export interface RepoInfo {
   commits: string[]
 }
 export const repoInfo = (): Promise<RepoInfo> => wrap(() => Agent.RepoInfo() as Promise<RepoInfo>)
+// command reads what /name expands: the prompt file called name, else the skill.
+export const command = (name: string): Promise<CommandBody> => wrap(() => Settings.Command(name) as Promise<CommandBody>)
 export const saveUserInstructions = (text: string): Promise<Instructions> => wrap(() => Settings.SaveUserInstructions(text) as Promise<Instructions>)
 
 // The step limit: how many model calls one request may take before the agent stops and offers Continue (settings.json,

@@ -89,6 +89,10 @@ export interface SandboxInfo {
   writable?: string[]
   network: boolean
   reason?: string
+  processes?: string
+  // protection: how what tools outside run later (.git/config, hooks, .vscode, node_modules) was kept during the
+  // command: 'read-only' (bound read-only), or 'watched (weaker)' (put back as it changed: no mount namespace).
+  protection?: string
 }
 
 export interface ExecResult {
@@ -104,6 +108,10 @@ export interface ExecResult {
   bytes: number
   sandbox: SandboxInfo
   hint?: string
+  // git_restored: what the command changed that git, editors or hooks run later, and Rooted put back.
+  git_restored?: string[]
+  // dependencies_changed: the packages of node_modules, .venv, ... the command added, removed or changed.
+  dependencies_changed?: string[]
   // job, when the command runs on in the background: its id, and the offset to read its output on from.
   job?: { id: string; running: boolean; next: number }
 }

@@ -2,12 +2,15 @@ import { useEffect, useRef, useState } from 'react'
 import { ImageChips, usePastedImages } from './image-chips'
 import { callTool, setActiveProvider, type Project } from '../bridge'
 import { mentionAt } from '../agent/mentions'
+import { commandAt, commandOptions } from '../agent/commands'
 import { formatCost } from '../llm/cost'
 import { contextWindow, listModels } from '../llm/providers'
 import { useAgentSession } from '../stores/agent-session'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { AgentLog } from './agent-log'
 import { ConversationList } from './conversation-list'
+import { SetupCard, useProviderCheck } from './setup-card'
+import { useShortcut } from './shortcuts'
 
 interface Props {
   project: Project
@@ -28,9 +31,14 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
   const input = useRef<HTMLTextAreaElement>(null)
   // The @mention being typed and the project paths that complete it.
-  const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number } | null>(null)
+  const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number; sigil?: '/' } | null>(null)
   const lookup = useRef(0)
   const suggest = (value: string, caret: number) => {
+    const cmd = commandAt(value, caret) // a /command's name, completed from the commands and skills found
+    if (cmd) {
+      const options = commandOptions(cmd.query, s.extra?.commands ?? [], s.extra?.skills?.skills ?? [])
+      return setComplete(options.length ? { ...cmd, options, index: 0, sigil: '/' } : null)
+    }
     const at = mentionAt(value, caret)
     if (!at) return setComplete(null)
     const seq = ++lookup.current
@@ -45,7 +53,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   const pick = (path: string) => {
     if (!complete) return
     const caret = complete.start + 1 + complete.query.length
-    const next = `${text.slice(0, complete.start)}@${path} ${text.slice(caret)}`
+    const next = `${text.slice(0, complete.start)}${complete.sigil ?? '@'}${path} ${text.slice(caret)}`
     setText(next)
     setComplete(null)
     requestAnimationFrame(() => {
@@ -114,10 +122,24 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
     setModelsFor(activeId)
     setModels(null) // another provider's list is asked for again on first use
   }
+  // The first run: a provider that does not answer blocks Send, with the reason and a card to fix it; the typed
+  // request stays in the box.
+  const setup = useProviderCheck(active, s.providers !== null, s.refreshProviders)
+  const blocked = setup.blocked ?? (active && !active.model && !setup.checking ? `Choose a model for ${active.name} in the picker below` : null)
+  // Esc stops a turn (an approval card waiting takes Esc first, as Deny; an open @-file list closes first);
+  // Ctrl+N starts a conversation; Ctrl+L goes to the request box.
+  useShortcut('Esc', () => {
+    if (!s.running || document.querySelector('[data-testid="mention-list"]')) return false
+    s.stop()
+  })
+  useShortcut('Ctrl+N', () => {
+    if (!s.running) void s.startNew().then(() => input.current?.focus())
+  })
+  useShortcut('Ctrl+L', () => input.current?.focus())
   const pasted = usePastedImages(active?.text_only ?? false)
   const submit = () => {
     const t = text.trim()
-    if (!t || s.running || !s.ready) return
+    if (!t || s.running || !s.ready || blocked) return
     setText('')
     const sent = pasted.images
     pasted.clear()
@@ -147,9 +169,27 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           onRemove={(id) => void s.remove(id)}
         />
       ) : null}
+      <SetupCard
+        check={setup}
+        taken={s.providers?.providers ?? []}
+        onAdded={() => {
+          s.refreshProviders()
+          input.current?.focus() // the request typed before setting up is ready to send
+        }}
+      />
       {s.extra && s.extra.files.length + (s.extra.user ? 1 : 0) > 0 ? (
         <div className="agent-instructions muted" data-testid="agent-instructions" title={s.extra.files.map((f) => `${f.path}: ${f.size} bytes${f.truncated ? ' (cut)' : ''}`).join('\n')}>
           Instructions: {[...s.extra.files.map((f) => f.path + (f.truncated ? ' (cut)' : '')), ...(s.extra.user ? ['yours'] : [])].join(', ')}
+        </div>
+      ) : null}
+      {s.extra?.skills && s.extra.skills.skills.length + (s.extra.skills.problems?.length ?? 0) > 0 ? (
+        <div
+          className="agent-instructions muted"
+          data-testid="agent-skills"
+          title={[...s.extra.skills.skills.map((k) => `${k.name}: ${k.path}`), ...(s.extra.skills.problems ?? []).map((p) => `left out: ${p.path}: ${p.reason}`)].join('\n')}
+        >
+          Skills: {s.extra.skills.skills.map((k) => k.name).join(', ') || 'none'}
+          {s.extra.skills.problems?.length ? ` (${s.extra.skills.problems.length} left out)` : ''}
         </div>
       ) : null}
       {s.conv.plan && s.conv.plan.length > 0 ? (
@@ -214,11 +254,16 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
               submit()
             }
           }}
-          placeholder={s.running ? 'The agent is working…' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file)'}
+          placeholder={s.running ? 'The agent is working…' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file, / for a command)'}
           aria-label="Message to the agent"
           data-testid="agent-input"
           rows={3}
         />
+        {blocked ? (
+          <div className="send-blocked" data-testid="send-blocked" role="status">
+            Send is off: {blocked}
+          </div>
+        ) : null}
         <div className="agent-options" style={{ display: 'flex', gap: 12, fontSize: 12, alignItems: 'center' }}>
           <label className="agent-plan-mode" title="Plan mode: the agent may only read and plan; Start lets it act">
             <input type="checkbox" checked={!!s.conv.planMode} onChange={(e) => s.setPlanMode(e.target.checked)} disabled={s.running} data-testid="plan-mode" />
@@ -305,7 +350,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           {s.running ? (
             <button key="stop" className="danger" onClick={s.stop} data-testid="agent-stop">Stop</button>
           ) : (
-            <button key="send" onClick={submit} disabled={!text.trim() || !s.ready} data-testid="agent-send">Send</button>
+            <button key="send" onClick={submit} disabled={!text.trim() || !s.ready || !!blocked} title={blocked ? `Send is off: ${blocked}` : undefined} data-testid="agent-send">Send</button>
           )}
         </div>
       </footer>

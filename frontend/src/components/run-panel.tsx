@@ -15,7 +15,8 @@ interface Run {
 
 // RunPanel runs a program through exec_shell, as the agent does, streaming its output as it comes; Stop ends
 // the program and everything it started. Above them, the background jobs the agent started.
-export function RunPanel() {
+// onSettings opens Settings: a command refused for a program not on the project's list offers it.
+export function RunPanel({ onSettings }: { onSettings?: () => void }) {
   const [command, setCommand] = useState('')
   const [runs, setRuns] = useState<Run[]>([])
   const seq = useRef(0)
@@ -64,7 +65,7 @@ export function RunPanel() {
                 ))}
               </pre>
             ) : null}
-            {r.error ? <ErrorNotice error={r.error} /> : null}
+            {r.error ? <ErrorNotice error={r.error} actions={{ 'open-settings': onSettings }} /> : null}
             {r.call ? <div className="run-status">running…</div> : null}
             {r.result ? <RunStatus result={r.result} /> : null}
           </li>

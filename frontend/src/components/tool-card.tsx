@@ -6,7 +6,9 @@ import { resultImage } from '../agent/images'
 import { ResultImage } from './result-image'
 import { ApprovalCard } from './approval-card'
 import { DiffView } from './diff-view'
+import { errorTitle } from '../lib/error-titles'
 import { AskUserCard } from './ask-user-card'
+import { SubagentCard } from './subagent-card'
 import { DiagnosticsList } from './diagnostics-list'
 import type { Approval } from '../stores/agent-session'
 
@@ -42,8 +44,15 @@ function summary(item: ToolItem): string {
 // ToolCard shows one tool call in the conversation: what it does, the approval it waits for, and its outcome:
 // an edit's diff with Undo, a command's live output and exit, search hits that open the file at the line.
 export function ToolCard(props: Props) {
-  if (props.item.name === 'ask_user') return <AskUserCard item={props.item} onAnswer={props.onAnswer} />
-  return <CallCard {...props} />
+  const card = props.item.name === 'ask_user' ? <AskUserCard item={props.item} onAnswer={props.onAnswer} /> : props.item.name === 'spawn_agent' ? <SubagentCard item={props.item} /> : <CallCard {...props} />
+  // A subagent's call is indented under its spawn_agent card.
+  return props.item.parent ? (
+    <div className="subagent-child" data-testid="subagent-child" data-parent={props.item.parent} style={{ marginLeft: 16, borderLeft: '2px solid var(--border, #ccc)', paddingLeft: 6 }}>
+      {card}
+    </div>
+  ) : (
+    card
+  )
 }
 
 function CallCard({ item, onAnswer, onUndo, onOpen }: Props) {
@@ -58,7 +67,11 @@ function CallCard({ item, onAnswer, onUndo, onOpen }: Props) {
       {item.state === 'waiting' ? <ApprovalCard item={item} onAnswer={onAnswer} /> : null}
       {item.error ? (
         <div className="tool-error" data-testid="tool-error" data-code={item.error.code}>
-          <span className="error-code">{item.error.code}</span> {item.error.message}
+          <strong className="error-title">{errorTitle(item.error.code).title}</strong> {item.error.message}
+          <details className="error-details">
+            <summary>Details</summary>
+            <code className="error-code">{item.error.code}</code>
+          </details>
         </div>
       ) : null}
       {item.diff ? (

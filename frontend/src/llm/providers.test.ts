@@ -128,7 +128,7 @@ describe('cost reported by the provider', () => {
 
   it('asks no other provider for it, and finds none where none is reported', async () => {
     const srv = openAIServer()
-    const res = streamText({ model: createModel(compatible('https://api.openai.com/v1'), 'm', srv.fetch), prompt: 'hi', maxRetries: 0 })
+    const res = streamText({ model: createModel(compatible('https://api.together.xyz/v1'), 'm', srv.fetch), prompt: 'hi', maxRetries: 0 })
     const steps = await res.steps
     expect(srv.seen[0].body.usage).toBeUndefined()
     expect(reportedCost(steps[0].usage.raw)).toBeUndefined()

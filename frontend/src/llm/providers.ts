@@ -1,4 +1,5 @@
 import { createAnthropic } from '@ai-sdk/anthropic'
+import { createOpenAI } from '@ai-sdk/openai'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import { wrapLanguageModel, type LanguageModel } from 'ai'
 import { createOllama } from 'ollama-ai-provider-v2'
@@ -11,6 +12,16 @@ import { imagesOutOfToolResults } from './tool-images'
 const placeholderKey = 'added-by-rooted'
 
 const trimSlash = (u: string) => u.replace(/\/+$/, '')
+
+// isOpenAI says whether a provider is OpenAI's own API, which Rooted speaks through the Responses API (reasoning
+// effort, reasoning kept between steps); other OpenAI-compatible servers get Chat Completions, which they serve.
+export function isOpenAI(p: Pick<ProviderView, 'base_url'>): boolean {
+  try {
+    return new URL(p.base_url).hostname === 'api.openai.com'
+  } catch {
+    return false
+  }
+}
 
 // isOpenRouter says whether a provider is OpenRouter, which reports each request's cost when asked.
 export function isOpenRouter(p: Pick<ProviderView, 'base_url'>): boolean {
@@ -42,6 +53,7 @@ export function createModel(p: ProviderView, modelId: string, fetch: typeof glob
       }],
     })
   }
+  if (isOpenAI(p)) return createOpenAI({ baseURL: p.base_url, apiKey: placeholderKey, fetch, name: p.id }).responses(modelId)
   const openRouter = isOpenRouter(p)
   const model = createOpenAICompatible({
     name: p.id,

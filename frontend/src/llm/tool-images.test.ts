@@ -60,6 +60,12 @@ describe('an image read_file returned reaches each provider kind as an image', (
     expect(last.role).toBe('user')
     expect(last.content).toContainEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } })
   })
+  it("OpenAI's Responses API: inside the function call's output, as an input image", async () => {
+    const body = await requestBody('openai-compatible', 'https://api.openai.com/v1')
+    const out = (body.input as { type: string; output?: unknown }[]).find((i) => i.type === 'function_call_output')!
+    expect(JSON.stringify(out.output)).toContain(`data:image/png;base64,${png}`)
+    expect((body.input as { role?: string }[]).filter((i) => i.role === 'user')).toHaveLength(1)
+  })
   it('Ollama: a user message after the tool result carries the image in images', async () => {
     const body = await requestBody('ollama', 'http://localhost:11434')
     const messages = body.messages as { role: string; content: string; images?: string[] }[]

@@ -29,7 +29,9 @@ vi.mock('../bridge', () => ({
   instructions: () => Promise.resolve(null),
   repoInfo: () => Promise.resolve(null),
   conversations: () => Promise.resolve([]),
-  saveConversation: () => Promise.resolve(),
+  appendConversation: (id: string) => Promise.resolve({ id, title: '', created: '', updated: '' }),
+  conversationBlob: () => Promise.reject(new Error('no stored results here')),
+  setConversationUnsaved: () => Promise.resolve(),
   loadConversation: () => Promise.resolve({}),
   checkCall: (name: string) => {
     calls.push(`check ${name}`)

@@ -1,12 +1,14 @@
 import { useCallback, useRef, useState } from 'react'
 import { describeImage, userContent, type PastedImage } from '../lib/paste-image'
-import { callTool, repoInfo, toBackendError, type Project } from '../bridge'
+import { callTool, command, repoInfo, toBackendError, type Project } from '../bridge'
+import { expandCommand } from '../agent/commands'
 import { cutBefore, snapshotBefore, titleFrom, type Item, type ToolItem } from '../agent/conversation'
 import { compactedMessages, splitForCompaction } from '../agent/context'
 import { attachMentions } from '../agent/mentions'
 import { planTool, planToolName } from '../agent/plan'
 import { runTurn, summarise, type TurnEvent } from '../agent/run-turn'
 import { forModel, hydrate } from '../agent/stored'
+import { spawnAgentName, spawnAgentTool } from '../agent/subagent'
 import { instructions } from '../agent/system-prompt'
 import { applyTurnEvent, endTurn, newStream, timeId, withNotice } from '../agent/turn-state'
 import { contextWindow, createModel } from '../llm/providers'
@@ -52,6 +54,13 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         notice('error', String(e))
         return
       }
+      // /name args runs a command: the model gets its body, the conversation shows what was typed.
+      const expanded = await expandCommand(text, (name) => command(name)).catch((e: unknown) => {
+        notice('error', `${text.trim().split(/\s/)[0]}: ${toBackendError(e).message}`)
+        return null
+      })
+      if (!expanded) return
+      const request = expanded.content
       setRunning(true)
       const ctl = new AbortController()
       abort.current = ctl
@@ -59,7 +68,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         const notes = convRef.current.notes ?? []
         // Files mentioned with @path (or @path:10-20) go with the request.
         const { attachments, attached } = await attachMentions(text, (path, offset, limit) => callTool('read_file', { path, offset, limit }))
-        const content = [notes.join('\n'), text, attachments].filter(Boolean).join('\n\n')
+        const content = [notes.join('\n'), request, attachments].filter(Boolean).join('\n\n')
         const images = opts.images ?? []
         if (opts.resume) {
           // Continue: the model picks up after its last tool results, with no new request from the user.
@@ -87,9 +96,10 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         const cwd = await callTool('get_working_directory', {}).catch(() => null)
         const repo = await repoInfo().catch(() => null)
         const limit = await stepLimit()
+        const system = instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode, window })
         const res = await runTurn({
           model,
-          instructions: instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode, window }),
+          instructions: system,
           maxSteps: limit,
           messages: await forModel(convRef.current.id, convRef.current.messages),
           specs,
@@ -99,7 +109,11 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           window,
           calibration: convRef.current.context?.calibration,
           price: provider.price,
-          local: { [planToolName]: planTool((plan) => update((c) => ({ ...c, plan }))) },
+          reasoning: provider.effort || undefined,
+          local: {
+            [planToolName]: planTool((plan) => update((c) => ({ ...c, plan }))),
+            [spawnAgentName]: spawnAgentTool({ model, specs, execute, instructions: system, onEvent, window, price: provider.price, reasoning: provider.effort || undefined }),
+          },
         })
         update((c) => endTurn(c, res, limit))
       } catch (e) {

@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react'
 import {
+  testProvider,
+  type ProbeResult,
   deleteProvider,
+  efforts,
+  type Effort,
   instructions as loadInstructions,
   saveUserInstructions,
   projectSettings,
@@ -18,8 +22,8 @@ import {
 import { ErrorNotice } from '../components/error-notice'
 import { PermissionRules } from '../components/permission-rules'
 import type { Price } from '../llm/cost'
-import { listModels } from '../llm/providers'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
+import { useShortcut } from '../components/shortcuts'
 
 interface Props {
   onClose: (changed: boolean) => void
@@ -58,6 +62,7 @@ export function SettingsScreen({ onClose }: Props) {
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
   const [changed, setChanged] = useState(false)
+  useShortcut('Esc', () => onClose(changed)) // Esc closes Settings, as Close does
   const [userText, setUserText] = useState('')
   const [steps, setSteps] = useState('')
 
@@ -89,14 +94,16 @@ export function SettingsScreen({ onClose }: Props) {
   const editProvider = (p: ProviderView | null) => {
     setModels([])
     setPrice(priceText(p?.price))
-    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, text_only: p.text_only ?? false } : { ...blank })
+    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, effort: p.effort ?? '', text_only: p.text_only ?? false } : { ...blank })
   }
+  // fetchModels is Test connection: the provider as the form has it, saved or not, tried by the backend.
+  const [probe, setProbe] = useState<ProbeResult | null>(null)
   const fetchModels = (p: ProviderInput) => {
-    const view = provs?.providers.find((x) => x.id === p.id)
-    if (!view) return setError(toBackendError(new Error('save the provider first, then list its models')))
-    listModels(view)
-      .then((m) => {
-        setModels(m)
+    setProbe(null)
+    testProvider(p)
+      .then((r) => {
+        setProbe(r)
+        setModels(r.models ?? [])
         setError(null)
       })
       .catch(fail)
@@ -164,11 +171,26 @@ export function SettingsScreen({ onClose }: Props) {
             <label>
               Model <input value={edit.model} onChange={(e) => setEdit({ ...edit, model: e.target.value })} list="provider-models" data-testid="provider-model" />
               <datalist id="provider-models">{models.map((m) => <option key={m} value={m} />)}</datalist>
-              <button type="button" className="link-button" onClick={() => fetchModels(edit)} data-testid="provider-list-models">List models</button>
+              <button type="button" className="link-button" onClick={() => fetchModels(edit)} data-testid="provider-list-models" title="Ask the provider for its models with this URL and key, before saving">
+                Test connection
+              </button>
+              {probe ? (
+                <span className={probe.ok ? 'settings-saved' : 'probe-problem'} data-testid="provider-probe" data-ok={probe.ok}>
+                  {probe.ok ? `connected: ${probe.models?.length ?? 0} models` : probe.problem}
+                </span>
+              ) : null}
             </label>
             <label>
               Context window of this model (tokens; empty: from the provider: Ollama's /api/show, others' model list; else the model's usual size){' '}
               <input type="number" min={0} value={edit.context_window || ''} onChange={(e) => setEdit({ ...edit, context_window: Number(e.target.value) || 0 })} data-testid="provider-context-window" />
+            </label>
+            <label>
+              Reasoning effort of this model (sent as each provider asks: Anthropic's thinking budget, OpenAI's reasoning effort, Ollama's think){' '}
+              <select value={edit.effort ?? ''} onChange={(e) => setEdit({ ...edit, effort: e.target.value as Effort })} data-testid="provider-effort">
+                {efforts.map((x) => (
+                  <option key={x} value={x}>{x || "the provider's default"}</option>
+                ))}
+              </select>
             </label>
             <label>
               <input type="checkbox" checked={edit.text_only ?? false} onChange={(e) => setEdit({ ...edit, text_only: e.target.checked })} data-testid="provider-text-only" /> This model

@@ -10,6 +10,8 @@ import { useLiveProject } from '../stores/live-project'
 import { WatchBadge, WatchNotice } from '../components/watch-badge'
 import { AgentPanel } from '../components/agent-panel'
 import { SettingsScreen } from './settings-screen'
+import { QuickOpen } from '../components/quick-open'
+import { ShortcutsHelp, useShortcut } from '../components/shortcuts'
 
 interface Props {
   project: Project
@@ -46,6 +48,16 @@ export function Workbench({ project, onClose }: Props) {
     setTab(t)
     if (t === 'history') setHistorySeq((n) => n + 1)
   }
+  // The window's shortcuts (the agent panel has its own: Esc, Ctrl+N, Ctrl+L); Ctrl+/ lists them all.
+  const [quickOpen, setQuickOpen] = useState(false)
+  const [help, setHelp] = useState(false)
+  useShortcut('Ctrl+,', () => setSettingsOpen(true))
+  useShortcut('Ctrl+P', () => setQuickOpen(true))
+  useShortcut('Ctrl+/', () => setHelp((h) => !h))
+  useShortcut('Ctrl+Shift+F', () => {
+    showTab('search')
+    requestAnimationFrame(() => document.querySelector<HTMLInputElement>('[data-testid="search-input"]')?.focus())
+  })
   return (
     <div className="workbench">
       <aside className="sidebar">
@@ -69,7 +81,7 @@ export function Workbench({ project, onClose }: Props) {
           <SearchPanel key={project.root} root={project.root} onOpen={open} feed={live.feed} />
         </div>
         <div className="tab-body" hidden={tab !== 'run'}>
-          <RunPanel key={project.root} />
+          <RunPanel key={project.root} onSettings={() => setSettingsOpen(true)} />
         </div>
         <div className="tab-body" hidden={tab !== 'history'}>
           <HistoryPanel key={project.root} selected={snapshot?.id ?? null} onSelect={setSnapshot} refresh={historySeq} />
@@ -81,6 +93,8 @@ export function Workbench({ project, onClose }: Props) {
         <FilePane root={project.root} target={target} feed={live.feed} onMention={mentionLines} />
       )}
       <AgentPanel key={project.root} project={project} onOpen={open} onSettings={() => setSettingsOpen(true)} settingsSeq={settingsSeq} mention={mention} />
+      {quickOpen ? <QuickOpen onOpen={open} onClose={() => setQuickOpen(false)} /> : null}
+      {help ? <ShortcutsHelp onClose={() => setHelp(false)} /> : null}
       {settingsOpen ? (
         <SettingsScreen
           onClose={(changed) => {

@@ -62,6 +62,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class CommandView {
+	    name: string;
+	    kind: string;
+	    path: string;
+	    body: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommandView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.path = source["path"];
+	        this.body = source["body"];
+	    }
+	}
 	export class ConversationMeta {
 	    id: string;
 	    title: string;
@@ -118,6 +136,7 @@ export namespace app {
 	    files: InstructionFile[];
 	    user: string;
 	    skills: skills.Catalog;
+	    commands: skills.Command[];
 	
 	    static createFrom(source: any = {}) {
 	        return new InstructionsView(source);
@@ -128,6 +147,7 @@ export namespace app {
 	        this.files = this.convertValues(source["files"], InstructionFile);
 	        this.user = source["user"];
 	        this.skills = this.convertValues(source["skills"], skills.Catalog);
+	        this.commands = this.convertValues(source["commands"], skills.Command);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -394,6 +414,7 @@ export namespace app {
 	    clear_key: boolean;
 	    context_window: number;
 	    price?: llm.Price;
+	    effort: string;
 	    text_only: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -411,6 +432,7 @@ export namespace app {
 	        this.clear_key = source["clear_key"];
 	        this.context_window = source["context_window"];
 	        this.price = this.convertValues(source["price"], llm.Price);
+	        this.effort = source["effort"];
 	        this.text_only = source["text_only"];
 	    }
 	
@@ -442,6 +464,7 @@ export namespace app {
 	    key_source?: string;
 	    context_window: number;
 	    price?: llm.Price;
+	    effort?: string;
 	    text_only: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -459,6 +482,7 @@ export namespace app {
 	        this.key_source = source["key_source"];
 	        this.context_window = source["context_window"];
 	        this.price = this.convertValues(source["price"], llm.Price);
+	        this.effort = source["effort"];
 	        this.text_only = source["text_only"];
 	    }
 	
@@ -703,6 +727,26 @@ export namespace skills {
 		    }
 		    return a;
 		}
+	}
+	export class Command {
+	    name: string;
+	    description: string;
+	    argument_hint?: string;
+	    scope: string;
+	    path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Command(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.argument_hint = source["argument_hint"];
+	        this.scope = source["scope"];
+	        this.path = source["path"];
+	    }
 	}
 	
 
