@@ -115,8 +115,6 @@ type Fetcher struct {
 
 	mu    sync.Mutex
 	cache map[string]Page
-	// Requests counts the requests sent (each redirect is one): a cached page sends none.
-	requests int
 }
 
 // New returns a Fetcher.
@@ -151,13 +149,6 @@ func New(o Options) *Fetcher {
 	}
 }
 
-// Requests is how many requests the fetcher has sent.
-func (f *Fetcher) Requests() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.requests
-}
-
 // Parse checks a URL as web_fetch takes it: absolute, https (http is upgraded, as browsers do for known hosts),
 // with a host and no user info. It returns the URL to fetch.
 func Parse(raw string) (*url.URL, error) {
@@ -165,11 +156,7 @@ func Parse(raw string) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a URL: %v", err)
 	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-	case "http":
-		u.Scheme = "https"
-	default:
+	if scheme := strings.ToLower(u.Scheme); scheme != "https" && scheme != "http" {
 		return nil, &SchemeError{URL: raw}
 	}
 	u.Scheme = "https"
@@ -215,7 +202,6 @@ func (f *Fetcher) Fetch(ctx context.Context, u *url.URL, follow func(host string
 			redirect = req.URL.String()
 			return http.ErrUseLastResponse
 		}
-		f.count()
 		return nil
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, key, nil)
@@ -224,7 +210,6 @@ func (f *Fetcher) Fetch(ctx context.Context, u *url.URL, follow func(host string
 	}
 	req.Header.Set("User-Agent", "Rooted-web_fetch/1 (+https://github.com/rooted-dev/rooted)")
 	req.Header.Set("Accept", "text/html, text/markdown;q=0.9, text/plain;q=0.8, application/json;q=0.8, */*;q=0.1")
-	f.count()
 	resp, err := client.Do(req)
 	if err != nil {
 		var ue *url.Error
@@ -330,12 +315,6 @@ func Markdown(page string, base *url.URL) (title, md string, err error) {
 		return "", "", err
 	}
 	return strings.TrimSpace(title), strings.TrimSpace(string(out)), nil
-}
-
-func (f *Fetcher) count() {
-	f.mu.Lock()
-	f.requests++
-	f.mu.Unlock()
 }
 
 func (f *Fetcher) cached(key string) (Page, bool) {
