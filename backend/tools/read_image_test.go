@@ -17,6 +17,7 @@ import (
 )
 
 type readImageResult struct {
+	Size  int64 `json:"size"`
 	Image *struct {
 		MediaType  string `json:"media_type"`
 		Data       string `json:"data"`
@@ -74,7 +75,7 @@ func TestReadFileImages(t *testing.T) {
 			t.Fatalf("%s: %v", name, e)
 		}
 		data, err := base64.StdEncoding.DecodeString(out.Image.Data)
-		if err != nil || !bytes.Equal(data, files[name]) || out.Image.MediaType != want.media || out.Image.Width != want.w || out.Image.Height != want.h || out.Image.Bytes != len(data) {
+		if err != nil || out.Size != int64(len(files[name])) || !bytes.Equal(data, files[name]) || out.Image.MediaType != want.media || out.Image.Width != want.w || out.Image.Height != want.h || out.Image.Bytes != len(data) {
 			t.Errorf("%s: %+v", name, out.Image)
 		}
 	}

@@ -96,6 +96,10 @@ describe('images', { timeout: 600_000 }, () => {
     const result = second.body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((p) => p.type === 'tool_result')
     assert.ok(result.content.some((c) => c.type === 'image' && c.source.media_type === 'image/png' && c.source.data === png), JSON.stringify(result).slice(0, 600))
     await page.getByTestId('tool-image').waitFor()
+    // The file pane shows the image too, not an empty editor.
+    await page.getByTestId('tree-node').filter({ hasText: 'shot.png' }).click()
+    await page.getByTestId('tool-image').nth(1).waitFor()
+    assert.equal(await page.getByTestId('code-viewer').count(), 0, 'an editor was opened on an image')
     await screenshot(page, 'images-read-file.png')
   })
 
