@@ -22,7 +22,7 @@ go test -c -race -tags "$tags" -o "$dir/tools.test" ./backend/tools
 go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
 go test -c -tags "$tags" -o "$dir/repoinfo.test" ./backend/repoinfo
 go test -c -tags "$tags" -o "$dir/gitexec.test" ./backend/gitexec
-go test -c -race -o "$dir/webfetch.test" ./backend/webfetch
+go test -c -race -o "$dir/webfetch.test" ./backend/webfetch/httpfetch
 go test -c -tags "$tags" -o "$dir/gitdir.test" ./backend/gitdir
 go test -c -tags "$tags" -o "$dir/permissions.test" ./backend/permissions
 go test -c -tags "$tags" -o "$dir/conversations.test" ./backend/conversations

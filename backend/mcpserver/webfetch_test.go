@@ -11,7 +11,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/webfetch"
+	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
 )
 
@@ -36,7 +36,7 @@ func TestFetchFromANewDomainIsAnElicitation(t *testing.T) {
 					fmt.Fprint(w, "the page")
 				}), "docs.example.com")
 				site := web.Sites["docs.example.com"]
-				s, err := New(Options{Root: project(t), web: webfetch.New(web.Options())})
+				s, err := New(Options{Root: project(t), web: httpfetch.New(web.Options())})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -93,7 +93,7 @@ func allowedFetch(t *testing.T) (*Server, *mcp.ClientSession, string) {
 	if err := settings.NewStore(path).SetProject(root, settings.Project{Rules: []permissions.Rule{rule}}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Root: root, web: webfetch.New(web.Options())})
+	s, err := New(Options{Root: root, web: httpfetch.New(web.Options())})
 	if err != nil {
 		t.Fatal(err)
 	}

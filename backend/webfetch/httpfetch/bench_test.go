@@ -1,4 +1,4 @@
-package webfetch_test
+package httpfetch_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/webfetch"
+	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
 )
 
@@ -37,7 +38,7 @@ func BenchmarkFetch1MB(b *testing.B) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, page)
 	}), "docs.example.com")
-	f := webfetch.New(web.Options())
+	f := httpfetch.New(web.Options())
 	site := web.Sites["docs.example.com"]
 	b.SetBytes(int64(len(page)))
 	b.ReportAllocs()
