@@ -243,16 +243,16 @@ func TestConversationsPerProject(t *testing.T) {
 	}
 	svc.Agent.dataDir = filepath.Join(os.Getenv("XDG_DATA_HOME"), "rooted")
 	svc.Projects.Open(a)
-	if _, err := svc.Agent.AppendConversation("c1", `[{"t":"title","title":"Fix the build"},{"t":"item","i":0,"item":{"kind":"user","text":"fix it"}}]`); err != nil {
+	if _, err := svc.Agent.AppendConversation(openRoot(t, svc), "c1", `[{"t":"title","title":"Fix the build"},{"t":"item","i":0,"item":{"kind":"user","text":"fix it"}}]`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Agent.AppendConversation("../c2", `[{"t":"title","title":"x"}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+	if _, err := svc.Agent.AppendConversation(openRoot(t, svc), "../c2", `[{"t":"title","title":"x"}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("an id naming another file: %v", err)
 	}
-	if _, err := svc.Agent.AppendConversation("c1", `[{"t":"item","i":5,"item":{}}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+	if _, err := svc.Agent.AppendConversation(openRoot(t, svc), "c1", `[{"t":"item","i":5,"item":{}}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("an item past the end: %v", err)
 	}
-	if _, err := svc.Agent.AppendConversation("c1", `[{"t":"item","what":1}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+	if _, err := svc.Agent.AppendConversation(openRoot(t, svc), "c1", `[{"t":"item","what":1}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("an unknown field: %v", err)
 	}
 	if md, err := svc.Agent.ExportConversation("c1", "markdown"); err != nil || !strings.Contains(md, "## You\n\nfix it\n") {
@@ -265,13 +265,27 @@ func TestConversationsPerProject(t *testing.T) {
 	if err != nil || !strings.Contains(body, "fix it") {
 		t.Errorf("load: %s, %v", body, err)
 	}
+	rootA := openRoot(t, svc)
 	svc.Projects.Open(b)
 	if list, _ := svc.Agent.Conversations(); len(list) != 0 {
 		t.Errorf("project b sees a's conversations: %+v", list)
 	}
+	// The window moved to b while a's conversation had a last change to save: it goes to a.
+	if _, err := svc.Agent.AppendConversation(rootA, "c1", `[{"t":"item","i":1,"item":{"kind":"assistant","text":"late"}}]`); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := svc.Agent.Conversations(); len(list) != 0 {
+		t.Errorf("a's late change landed in b: %+v", list)
+	}
+	if _, err := svc.Agent.AppendConversation("/never/opened", "c1", `[]`); err == nil || !strings.Contains(err.Error(), `"no_project"`) {
+		t.Errorf("a project never opened: %v", err)
+	}
 	svc.Projects.Open(a)
 	if list, _ := svc.Agent.Conversations(); len(list) != 1 || list[0].Title != "Fix CI" {
 		t.Errorf("back in a: %+v", list)
+	}
+	if body, _ := svc.Agent.LoadConversation("c1"); !strings.Contains(body, "late") {
+		t.Errorf("a's late change is not in a: %s", body)
 	}
 	if err := svc.Agent.DeleteConversation("c1"); err != nil {
 		t.Fatal(err)
@@ -332,4 +346,14 @@ func TestTestProviderBeforeSaving(t *testing.T) {
 	if fmt.Sprint(before) != fmt.Sprint(after) {
 		t.Errorf("testing changed the providers: %+v -> %+v", before, after)
 	}
+}
+
+// openRoot is the open project's root, as the window knows it.
+func openRoot(t *testing.T, svc *services) string {
+	t.Helper()
+	info, err := svc.session.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Root
 }

@@ -49,6 +49,19 @@ func (a *Agent) store() (*conversations.Store, error) {
 	return s, nil
 }
 
+// storeOf is the store of the project at root: the open one, or one whose conversations this run has used.
+func (a *Agent) storeOf(root string) (*conversations.Store, error) {
+	if info, err := a.session.Info(); err == nil && info.Root == root {
+		return a.store()
+	}
+	a.convMu.Lock()
+	defer a.convMu.Unlock()
+	if s := a.convs[root]; s != nil {
+		return s, nil
+	}
+	return nil, reject(tool.Errorf(tool.CodeNoProject, "project %s is not open", root))
+}
+
 func conversationErr(err error) error {
 	switch {
 	case errors.Is(err, conversations.ErrNotFound), errors.Is(err, conversations.ErrNoBlob):
@@ -95,10 +108,12 @@ func (a *Agent) LoadConversation(id string) (string, error) {
 	return string(b), nil
 }
 
-// AppendConversation adds events (a JSON array of conversations.Event) to a conversation, creating it if new.
-// When it returns, they are on disk; when it fails, none is, and the window sends them again.
-func (a *Agent) AppendConversation(id, events string) (ConversationMeta, error) {
-	s, err := a.store()
+// AppendConversation adds events (a JSON array of conversations.Event) to a conversation of the project at root,
+// creating it if new. When it returns, they are on disk; when it fails, none is, and the window sends them again.
+// root is the open project's, or one open earlier in this run: the last changes of a conversation are saved
+// where it belongs when the window has already moved to another project.
+func (a *Agent) AppendConversation(root, id, events string) (ConversationMeta, error) {
+	s, err := a.storeOf(root)
 	if err != nil {
 		return ConversationMeta{}, err
 	}

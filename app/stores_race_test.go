@@ -37,13 +37,13 @@ func TestConcurrentWindowCallsLoseNoUpdate(t *testing.T) {
 
 	for i := range n {
 		id := fmt.Sprintf("c%d", i)
-		if _, err := svc.Agent.AppendConversation(id, `[{"t":"title","title":"first"},{"t":"state","state":{"v":0}}]`); err != nil {
+		if _, err := svc.Agent.AppendConversation(openRoot(t, svc), id, `[{"t":"title","title":"first"},{"t":"state","state":{"v":0}}]`); err != nil {
 			t.Fatal(err)
 		}
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			if _, err := svc.Agent.AppendConversation(id, `[{"t":"state","state":{"v":1}}]`); err != nil {
+			if _, err := svc.Agent.AppendConversation(openRoot(t, svc), id, `[{"t":"state","state":{"v":1}}]`); err != nil {
 				t.Error(err)
 			}
 		}()

@@ -49,7 +49,7 @@ echo "test-unprivileged: caches, links in the folders Rooted writes, a planted g
 as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater|TestRootedFollowsNoPlantedLink|TestToolCacheDirFollowsTheFolder|TestTrusted|TestRootOwnedChain|TestGitOptionsThatRunPrograms|TestArgumentAttacks'
 as_user "$dir/permissions.test" -test.run 'TestRuleSpellings|TestDecideCommand'
 echo "test-unprivileged: named-pipe .gitignore files and git-folder files that would block git, as $user"
-as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot|TestSeedingSkipsObjectsGitWouldBlockOn' 2>&1 | grep -v 'WARN file skipped'
+as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot|TestSeedingSkipsObjectsGitWouldBlockOn|TestByteBudget' 2>&1 | grep -v 'WARN file skipped'
 as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestNamedPipesInTheGitFolderDoNotBlockTheStatus|TestDescribe'
 echo "test-unprivileged: conversations saved into a read-only folder, and killed while appending, as $user"
 as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSaveLosesNothing|TestKillDuringAppends|TestTornRecordIsDropped' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)'

@@ -142,7 +142,12 @@ func (s *Store) List() ([]Meta, error) {
 			out = append(out, m)
 		}
 	}
-	slices.SortFunc(out, func(a, b Meta) int { return b.Updated.Compare(a.Updated) })
+	slices.SortFunc(out, func(a, b Meta) int {
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID) // changed within the file system's clock tick: a steady order
+	})
 	return out, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,7 +86,7 @@ func TestAppendListRenameDelete(t *testing.T) {
 	if c, _ := s.Load("c2"); c.Title != "Add a test" {
 		t.Errorf("renamed: %+v", c.Meta)
 	}
-	if l, _ := s.List(); l[0].Title != "Add a test" {
+	if l, _ := s.List(); !slices.ContainsFunc(l, func(m Meta) bool { return m.ID == "c2" && m.Title == "Add a test" }) {
 		t.Errorf("list after rename: %+v", l)
 	}
 	if err := s.Delete("c2"); err != nil {

@@ -1,10 +1,12 @@
 package conversations
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 )
 
@@ -171,25 +173,47 @@ func replay(id string, records [][]byte) (conv, int) {
 }
 
 // Flat is the body as one JSON object, the shape the window saved before the log: items, messages, rewound and
-// the state fields side by side.
+// the state fields side by side. It is written out directly: every value was checked as JSON when it was
+// appended (and again when the record was decoded), and encoding/json would check each once more.
 func (b *Body) Flat() ([]byte, error) {
-	m := make(map[string]any, len(b.State)+3)
-	for k, v := range b.State {
-		m[k] = v
+	size := 64
+	for _, group := range [][]json.RawMessage{b.Items, b.Messages, b.Rewound} {
+		for _, r := range group {
+			size += len(r) + 1
+		}
 	}
-	m["items"] = nonNil(b.Items)
-	m["messages"] = nonNil(b.Messages)
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	array := func(name string, rs []json.RawMessage) {
+		buf.WriteString(name)
+		buf.WriteByte('[')
+		for i, r := range rs {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			buf.Write(r)
+		}
+		buf.WriteByte(']')
+	}
+	array(`{"items":`, b.Items)
+	array(`,"messages":`, b.Messages)
 	if len(b.Rewound) > 0 {
-		m["rewound"] = b.Rewound
+		array(`,"rewound":`, b.Rewound)
 	}
-	return json.Marshal(m)
-}
-
-func nonNil(s []json.RawMessage) []json.RawMessage {
-	if s == nil {
-		return []json.RawMessage{}
+	for _, k := range slices.Sorted(maps.Keys(b.State)) {
+		if reserved[k] {
+			continue
+		}
+		key, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		buf.WriteByte(',')
+		buf.Write(key)
+		buf.WriteByte(':')
+		buf.Write(b.State[k])
 	}
-	return s
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
 }
 
 // bodyFromFlat splits a body in the window's shape (the old file format) into a Body.

@@ -122,7 +122,13 @@ func SandboxGlobal(dir string, getenv func(string) string) ([]string, error) {
 	if err := os.WriteFile(file, out, 0o600); err != nil {
 		return nil, err
 	}
-	return []string{"GIT_CONFIG_GLOBAL=" + file, "GIT_CONFIG_NOSYSTEM=1", "GIT_EDITOR=:", "GIT_SEQUENCE_EDITOR=:"}, nil
+	// help.autocorrect, from whatever configuration (a cloned repository's own), would run the subcommand git
+	// guesses for a mistyped one: not the command Rooted judged and the user's rules matched. Passed as git -c
+	// passes it, it outranks every configuration file.
+	return []string{
+		"GIT_CONFIG_GLOBAL=" + file, "GIT_CONFIG_NOSYSTEM=1", "GIT_EDITOR=:", "GIT_SEQUENCE_EDITOR=:",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=help.autocorrect", "GIT_CONFIG_VALUE_0=0",
+	}, nil
 }
 
 // filtered is the configuration b with only what Keep keeps, written anew and checked by reading it back through

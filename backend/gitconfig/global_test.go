@@ -3,6 +3,7 @@ package gitconfig
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -81,5 +82,35 @@ func TestSandboxGlobalLeavesOutCredentials(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(vars, " "), "GIT_CONFIG_GLOBAL="+filepath.Join(dir, "gitconfig")) {
 		t.Errorf("env %q", vars)
+	}
+}
+
+// A repository's own help.autocorrect does not make a command's git run the subcommand it guesses for a mistyped
+// one (git pus as git push): the command runs as written or fails, as Rooted judged it.
+func TestSandboxGlobalStopsAutocorrect(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	dir := t.TempDir()
+	vars, err := SandboxGlobal(dir, func(k string) string { return map[string]string{"HOME": t.TempDir(), "GIT_CONFIG_NOSYSTEM": "1"}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(env []string, args ...string) (string, error) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = repo, append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run(nil, "init", "-q"); err != nil {
+		t.Fatal(out)
+	}
+	if out, err := run(nil, "config", "help.autocorrect", "immediate"); err != nil {
+		t.Fatal(out)
+	}
+	if out, err := run(nil, "statsu"); err != nil || !strings.Contains(out, "On branch") {
+		t.Skipf("this git does not autocorrect here (%v: %s): nothing to stop", err, out)
+	}
+	if out, err := run(vars, "statsu"); err == nil || strings.Contains(out, "On branch") {
+		t.Errorf("git statsu ran git status under the command's configuration: %v %s", err, out)
 	}
 }

@@ -28,7 +28,7 @@ type written struct {
 type chunk struct {
 	segs            []*trigram.Segment
 	paths           []string
-	covered, binary []listed
+	covered, binary []int32 // places in the chunk's files
 	text, bytes     int64
 	err             error
 	done            bool
@@ -48,6 +48,7 @@ func (n *narrower) write(gen int, list []listed, read func(rel string) ([]byte, 
 	if err := os.MkdirAll(n.dir, 0o700); err != nil {
 		return written{}, err
 	}
+	prune(n.dir)
 	workers := max(1, min(runtime.GOMAXPROCS(0), 4))
 	size := min(max(len(list)/(8*workers), 16), 2048)
 	chunks := make([]chunk, (len(list)+size-1)/size)
@@ -93,19 +94,22 @@ func (n *narrower) write(gen int, list []listed, read func(rel string) ([]byte, 
 			break
 		}
 		w.segs, w.paths = append(w.segs, c.segs...), append(w.paths, c.paths...)
-		for _, f := range c.covered {
-			w.covered.add(f.rel)
-			w.coveredIDs = append(w.coveredIDs, f.id)
+		files := list[landed*size:]
+		for _, i := range c.covered {
+			w.covered.add(files[i].rel)
+			w.coveredIDs = append(w.coveredIDs, files[i].id)
 		}
-		for _, f := range c.binary {
-			w.binary.add(f.rel)
-			w.binaryIDs = append(w.binaryIDs, f.id)
+		for _, i := range c.binary {
+			w.binary.add(files[i].rel)
+			w.binaryIDs = append(w.binaryIDs, files[i].id)
 		}
 		text += c.text
 		w.stats.DiskBytes += c.bytes
 		landed++
-		// Publish every eighth of the list: each publication costs a pass over the lists in memory.
-		if publish != nil && landed < len(chunks) && (landed-published)*8 >= len(chunks) {
+		// Publish every eighth of the list from half of it on: each publication costs a pass over the lists in
+		// memory, and a search reads the files not covered yet from the list, about 1.5 times the cost of a walk
+		// of the disk a file (which a search the index cannot narrow makes): below half covered, that is no gain.
+		if publish != nil && landed < len(chunks) && 2*landed >= len(chunks) && (landed-published)*8 >= len(chunks) {
 			published = landed
 			publish(w.snapshot())
 		}
@@ -164,19 +168,19 @@ func (n *narrower) writeChunk(gen, k int, files []listed, read func(rel string) 
 		b.Reset() // its arrays are reused: growing them anew for each segment faulted in fresh memory each time
 		return nil
 	}
-	for _, f := range files {
+	for i, f := range files {
 		n.yield()
 		n.read.Add(1)
 		data, release, err := read(f.rel)
 		if errors.Is(err, search.ErrBinary) {
-			c.binary = append(c.binary, f)
+			c.binary = append(c.binary, int32(i))
 			continue
 		}
 		if err != nil {
 			continue // unreadable or too large: searched directly (not covered)
 		}
 		b.Add(f.rel, data)
-		c.covered = append(c.covered, f)
+		c.covered = append(c.covered, int32(i))
 		release()
 		c.text += int64(len(data))
 		if b.Pairs() >= max(n.pairs/runtime.GOMAXPROCS(0), 1) { // a builder a worker: together the bound of one

@@ -165,3 +165,42 @@ func TestBuildUsableAsItLands(t *testing.T) {
 		t.Error("the build was not used before it was in")
 	}
 }
+
+// A file created or removed updates the lists in memory in place: the next search walks nothing (on a big project
+// a walk of the tree after every file an agent creates), and still sees exactly the files a walk would.
+func TestListsFollowCreatesAndRemoves(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{".gitignore": "*.log\n", "a/x.txt": "needle\n", "b/y.txt": "other\n", "b/sub/z.txt": "needle\n"}
+	r, dir := fixture(t, files)
+	os.MkdirAll(filepath.Join(dir, "c"), 0o755) // empty when the lists are made
+	x, err := NewIndex(r, dir, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	waitNarrowed(t, x)
+	os.WriteFile(filepath.Join(dir, "a", "new.txt"), []byte("needle\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "a", "skip.log"), []byte("needle\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "c", "n.txt"), []byte("needle\n"), 0o644)
+	os.RemoveAll(filepath.Join(dir, "b", "sub"))
+	want := []string{"a/new.txt", "a/x.txt", "b/y.txt", "c/n.txt"}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		x.mu.RLock()
+		l := x.lists[listKey{}]
+		x.mu.RUnlock()
+		if l == nil {
+			t.Fatal("the list was dropped")
+		}
+		if slices.Equal(l.names, want) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("list %v, want %v", l.names, want)
+		}
+	}
+	got, err1 := search.Search(context.Background(), x, "", search.Options{Query: "needle", Output: search.OutputFiles})
+	disk, err2 := search.Search(context.Background(), search.DiskSource{Root: r}, "", search.Options{Query: "needle", Output: search.OutputFiles})
+	if err1 != nil || err2 != nil || !reflect.DeepEqual(got, disk) {
+		t.Errorf("after the changes: %+v (%v), a full scan %+v (%v)", got, err1, disk, err2)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rooted-dev/rooted/backend/ignore"
 	"github.com/rooted-dev/rooted/backend/search"
@@ -54,7 +55,15 @@ type Index struct {
 	// perFile: narrow by asking each file of the walk its verdict, never by the candidate walk (a benchmark's
 	// "before").
 	perFile bool
+	// noFill: the build does not fill the text cache, the project's files being more than fillLimit times the
+	// budget (listIdentities).
+	noFill atomic.Bool
 }
+
+// fillLimit: past this many times the budget of text, the build leaves the text cache alone. It would hold a few
+// percent of the project, so of any search's candidates, for all of the budget in resident memory: at 460k files
+// (4.8 GiB) the process passed 300 MiB with the cache full, 128 MiB of it.
+const fillLimit = 16
 
 // DefaultBudget is how much file content an index keeps in memory unless told otherwise: the whole text of a
 // project the size of the Go tree (104 MiB of text) and a working set of a larger one.
@@ -133,7 +142,7 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 	return x, nil
 }
 
-// Close stops watching and removes the trigram index.
+// Close stops watching; the trigram index stays on disk for the next opening of the project (saved.go).
 func (x *Index) Close() error {
 	x.dirs.clear()
 	x.tri.close()
@@ -161,7 +170,7 @@ func (x *Index) changed(e watch.Event) {
 	defer x.mu.Unlock()
 	x.epoch++
 	if e.Op&(watch.Create|watch.Remove|watch.Rename|watch.Rescan) != 0 {
-		clear(x.lists)
+		x.adjustLists(e)
 		x.dirs.clear() // a folder renamed or replaced: open it again by its path
 	}
 	if b, ok := x.content[e.Path]; ok {
@@ -262,7 +271,8 @@ type fileList struct {
 
 	// sorted: the names are in a sorted walk's path order, as they always should be; the candidate walk finds a
 	// folder's files and a changed file by binary search, and declines on a list that is not.
-	sorted bool
+	sorted   bool
+	adjusted int // changes made to it since it was walked (adjustLists)
 
 	mu sync.Mutex
 	t  *listTables // what the list knows of the latest trigram build (candidates.go); nil: none yet
@@ -501,7 +511,7 @@ func (x *Index) searchable(rel string) ([]byte, func(), error) {
 		}
 		return nil, func() {}, search.ErrBinary
 	}
-	if x.live() {
+	if x.live() && !x.noFill.Load() {
 		x.store(rel, data, epoch)
 	}
 	return data, release, nil

@@ -110,6 +110,9 @@ func newNarrower(root *os.Root, abs, cache string) *narrower {
 	if n.dir = indexDir(abs, cache); n.dir != "" {
 		// An index kept from an earlier opening is checked against the tree before use (startValidation).
 		n.pending = n.load()
+		if n.pending != nil {
+			prune(n.dir)
+		}
 	}
 	if n.pending == nil {
 		close(n.valid)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,14 +63,15 @@ type nameTableData struct {
 }
 
 // listIdentities lists the files a trigram index covers (every file a search may read but ignored ones), each
-// with its identity now. The same walk gives the lists in memory of a search's files, hidden ones and not, which
-// the index keeps unless the tree changed meanwhile: the first search after a build or a reopening walks nothing.
+// with its identity now. The same walk gives the list in memory of a search's files, which the index keeps unless
+// the tree changed meanwhile: the first search after a build or a reopening walks nothing.
 func (x *Index) listIdentities() []listed {
 	var list []listed
 	x.mu.RLock()
 	epoch := x.epoch
 	x.mu.RUnlock()
 	now := time.Now()
+	var total int64 // the files' sizes: whether the build fills the text cache
 	// Each file is stat'ed from its folder's descriptor as the walk goes (a stat through the root resolves the
 	// path anew: 15 µs a file); a link, stat'ed through the root by the walk already, by what it points to.
 	err := x.disk.Walk(context.Background(), "", search.WalkOptions{IncludeHidden: true}, func(f search.File) bool {
@@ -81,25 +83,29 @@ func (x *Index) listIdentities() []listed {
 				id = got
 			}
 		}
+		total += max(id.Size, 0)
 		list = append(list, listed{f.Rel, racy(id, now)})
 		f.Release()
 		return true
 	})
+	x.mu.RLock()
+	x.noFill.Store(total > fillLimit*x.budget)
+	x.mu.RUnlock()
 	if err != nil || !x.live() {
 		return list
 	}
-	all := make([]string, len(list))
+	// Only the list of a search's default files: one with hidden files too would cost as much again (at 460k
+	// files, 8 MiB of string headers), for searches that ask for them, which make their own when they come.
 	var shown []string
-	for i, f := range list {
-		all[i] = f.rel
+	for _, f := range list {
 		if !strings.HasPrefix(f.rel, ".") && !strings.Contains(f.rel, "/.") {
 			shown = append(shown, f.rel)
 		}
 	}
-	hidden, visible := newFileList(all), newFileList(shown)
+	visible := newFileList(slices.Clip(shown))
 	x.mu.Lock()
 	if x.epoch == epoch {
-		x.lists[listKey{hidden: true}], x.lists[listKey{}] = hidden, visible
+		x.lists[listKey{}] = visible
 	}
 	x.mu.Unlock()
 	return list
@@ -133,8 +139,19 @@ func (n *narrower) save() error {
 		dirty = append(dirty, rel)
 	}
 	covered, binary := n.covered, n.binary
-	m.CoveredIDs, m.BinaryIDs = append([]fileID(nil), n.coveredIDs...), append([]fileID(nil), n.binaryIDs...)
+	m.CoveredIDs, m.BinaryIDs = n.coveredIDs, n.binaryIDs
 	n.mu.Unlock()
+	// The identities are held in memory only from a build to its first save (at 460k files, 11 MiB): later saves
+	// take them from the manifest on disk, which is of the same build when it names the same files.
+	if m.CoveredIDs == nil {
+		old, err := n.readManifest()
+		if err != nil || old.Gen != m.Gen || len(old.CoveredIDs) != covered.Len() || len(old.BinaryIDs) != binary.Len() {
+			return err
+		}
+		m.CoveredIDs, m.BinaryIDs = old.CoveredIDs, old.BinaryIDs
+	} else {
+		m.CoveredIDs, m.BinaryIDs = slices.Clone(m.CoveredIDs), slices.Clone(m.BinaryIDs)
+	}
 	for _, rel := range dirty {
 		if i, ok := covered.find(rel); ok && i < len(m.CoveredIDs) {
 			m.CoveredIDs[i] = unknownID
@@ -160,7 +177,30 @@ func (n *narrower) save() error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), filepath.Join(n.dir, manifestName))
+	if err := os.Rename(tmp.Name(), filepath.Join(n.dir, manifestName)); err != nil {
+		return err
+	}
+	n.mu.Lock()
+	if n.gen == m.Gen {
+		n.coveredIDs, n.binaryIDs = nil, nil
+	}
+	n.mu.Unlock()
+	return nil
+}
+
+// readManifest reads the manifest on disk.
+func (n *narrower) readManifest() (manifest, error) {
+	var m manifest
+	f, err := os.Open(filepath.Join(n.dir, manifestName))
+	if err != nil {
+		return m, err
+	}
+	defer f.Close()
+	err = gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&m)
+	if err == nil && (m.Version != manifestVersion || len(m.Covered.Off) != len(m.CoveredIDs)+1 || len(m.Binary.Off) != len(m.BinaryIDs)+1) {
+		err = errors.New("manifest of another layout")
+	}
+	return m, err
 }
 
 // saved is an index found on disk at opening, not yet checked against the tree.
@@ -173,17 +213,9 @@ type saved struct {
 // load reads the manifest and opens its segments; nil when there is none, or it is not usable (then the folder is
 // emptied for a build).
 func (n *narrower) load() *saved {
-	f, err := os.Open(filepath.Join(n.dir, manifestName))
-	if err != nil {
-		os.RemoveAll(n.dir)
-		return nil
-	}
-	defer f.Close()
 	s := &saved{}
-	err = gob.NewDecoder(bufio.NewReaderSize(f, 1<<20)).Decode(&s.m)
-	if err == nil && (s.m.Version != manifestVersion || len(s.m.Covered.Off) != len(s.m.CoveredIDs)+1 || len(s.m.Binary.Off) != len(s.m.BinaryIDs)+1) {
-		err = errors.New("manifest of another layout")
-	}
+	var err error
+	s.m, err = n.readManifest()
 	files := 0
 	for i := 0; err == nil && i < len(s.m.Segments); i++ {
 		p := filepath.Join(n.dir, filepath.Base(s.m.Segments[i]))
@@ -239,7 +271,7 @@ func (n *narrower) validate(s *saved, list func() []listed) {
 		changed[rel] = true
 	}
 	n.segs, n.segPaths, n.covered, n.binary, n.dirty, n.during = s.segs, s.paths, covered, binary, changed, nil
-	n.coveredIDs, n.binaryIDs = s.m.CoveredIDs, s.m.BinaryIDs
+	n.coveredIDs, n.binaryIDs = nil, nil // on disk: the next save reads them (those changed are noted as dirty)
 	n.gen = max(n.gen, s.m.Gen)
 	n.built++
 	n.stats = NarrowStats{Files: covered.Len(), Segments: len(s.segs), Ready: true, Reopened: true}
@@ -261,5 +293,38 @@ func (n *narrower) waitValid(ctx context.Context) {
 	select {
 	case <-n.valid:
 	case <-ctx.Done():
+	}
+}
+
+// keptIndexes is how many projects' trigram indexes the cache keeps: opening a project prunes the least recently
+// opened beyond it, so a machine that opens many projects (or test runs in temporary folders) does not collect
+// an index for each forever.
+const keptIndexes = 8
+
+// prune marks the index at dir as just opened and removes the indexes of the projects opened least recently beyond
+// keptIndexes, beside it in its parent folder.
+func prune(dir string) {
+	now := time.Now()
+	os.Chtimes(dir, now, now)
+	parent := filepath.Dir(dir)
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	type kept struct {
+		name string
+		at   time.Time
+	}
+	var all []kept
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && e.IsDir() {
+			all = append(all, kept{e.Name(), fi.ModTime()})
+		}
+	}
+	slices.SortFunc(all, func(a, b kept) int { return b.at.Compare(a.at) })
+	for _, k := range all[min(keptIndexes, len(all)):] {
+		if k.name != filepath.Base(dir) {
+			os.RemoveAll(filepath.Join(parent, k.name))
+		}
 	}
 }

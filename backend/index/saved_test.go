@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -105,5 +106,61 @@ func TestReopenedIndexDamaged(t *testing.T) {
 		}
 		waitNarrowed(t, y)
 		y.Close()
+	}
+}
+
+// The build fills the text cache only when the project's text is within fillLimit times the budget: past it the
+// cache would hold a few percent of the project for all of the budget in memory.
+func TestBuildFillsTheCacheOnlyWhenItHoldsEnough(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := range 200 {
+		files[fmt.Sprintf("f%03d.txt", i)] = fmt.Sprintf("%-99d\n", i) // 100 bytes each, 20,000 in all
+	}
+	r, dir := fixture(t, files)
+	for _, c := range []struct {
+		budget int64
+		fill   bool
+	}{{1 << 20, true}, {1000, false}} { // 1000: room for 10 files, a 20th of the text
+		x, err := NewIndex(r, dir, Options{CacheDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.SetBudget(c.budget)
+		waitNarrowed(t, x)
+		if cached, _, _ := x.Memory(); (cached > 0) != c.fill {
+			t.Errorf("budget %d for 20,000 bytes of text: %d bytes cached by the build", c.budget, cached)
+		}
+		x.Close()
+	}
+}
+
+// The cache keeps the indexes of the projects opened most recently, keptIndexes of them: a new one prunes the
+// oldest, never its own.
+func TestKeptIndexesAreBounded(t *testing.T) {
+	t.Parallel()
+	cache := t.TempDir()
+	folder := filepath.Join(cache, "rooted", "search")
+	for i := range keptIndexes + 3 {
+		old := filepath.Join(folder, fmt.Sprintf("old%02d", i))
+		os.MkdirAll(old, 0o700)
+		at := time.Now().Add(-time.Duration(100-i) * time.Hour) // old00 the oldest
+		os.Chtimes(old, at, at)
+	}
+	r, dir := fixture(t, map[string]string{"a.txt": "needle\n"})
+	x, err := NewIndex(r, dir, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	waitNarrowed(t, x)
+	entries, _ := os.ReadDir(folder)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	own := filepath.Base(x.tri.dir)
+	if len(names) != keptIndexes || !slices.Contains(names, own) || slices.Contains(names, "old03") || !slices.Contains(names, "old10") {
+		t.Errorf("kept %v; want %d, %s and the newest others", names, keptIndexes, own)
 	}
 }

@@ -77,3 +77,20 @@ func TestRelayRefusesKeyInClearText(t *testing.T) {
 		t.Fatal("a request went out")
 	}
 }
+
+// A key over plain http goes only to an address on this machine or a private network, judged on the address the
+// connection is made to: a name that passed as private (*.localhost) but resolves elsewhere is refused when dialled.
+func TestKeyedPlainHTTPDialsOnlyPrivateAddresses(t *testing.T) {
+	t.Parallel()
+	for addr, ok := range map[string]bool{
+		"127.0.0.1:11434": true, "[::1]:80": true, "10.0.0.5:80": true, "192.168.1.2:8080": true, "[fd00::1]:80": true,
+		"8.8.8.8:80": false, "[2001:4860:4860::8888]:80": false, "[::ffff:1.1.1.1]:80": false, "not-an-address": false,
+	} {
+		if err := privateOnly("tcp", addr, nil); (err == nil) != ok {
+			t.Errorf("privateOnly(%s) = %v, want allowed %v", addr, err, ok)
+		}
+		if err := privateOnly("tcp", addr, nil); err != nil && !errors.Is(err, ErrKeyInClear) {
+			t.Errorf("privateOnly(%s): %v is not ErrKeyInClear", addr, err)
+		}
+	}
+}

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -79,7 +82,8 @@ func (r *Relay) Do(ctx context.Context, req Request, head func(Head), body func(
 			hr.Header.Set(k, v)
 		}
 	}
-	if key, _ := r.Store.Key(p); key != "" {
+	key, _ := r.Store.Key(p)
+	if key != "" {
 		switch p.Kind {
 		case Anthropic:
 			hr.Header.Set("x-api-key", key)
@@ -94,6 +98,11 @@ func (r *Relay) Do(ctx context.Context, req Request, head func(Head), body func(
 	// A redirect is followed only under the provider's base URL: Go drops Authorization on a redirect to another
 	// host, but not x-api-key, and a base URL's host may hand out redirects it does not own.
 	c := *client
+	if key != "" && hr.URL.Scheme == "http" {
+		// The name was judged private (localhost, *.localhost, a private address); the address it resolves to is
+		// judged when the connection is made, and no proxy sees the key in clear.
+		c.Transport = keyedPlainTransport
+	}
 	c.CheckRedirect = func(next *http.Request, via []*http.Request) error {
 		if len(via) >= 5 {
 			return errors.New("stopped after 5 redirects")
@@ -139,6 +148,27 @@ var defaultClient = &http.Client{Transport: &http.Transport{
 	TLSHandshakeTimeout:   15 * time.Second,
 	IdleConnTimeout:       90 * time.Second,
 }}
+
+// keyedPlainTransport carries requests that hold a key over plain http: directly (no proxy), and only to an
+// address on this machine or a private network, checked on the address the dial is about to connect to, whatever
+// name led there (a *.localhost name a resolver maps to a public address is refused).
+var keyedPlainTransport = &http.Transport{
+	DialContext:           (&net.Dialer{Timeout: 30 * time.Second, Control: privateOnly}).DialContext,
+	ResponseHeaderTimeout: 10 * time.Minute,
+	IdleConnTimeout:       90 * time.Second,
+}
+
+// privateOnly refuses a connection to an address that is neither loopback nor private.
+func privateOnly(network, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("%w: cannot judge the address %s", ErrKeyInClear, address)
+	}
+	if ip := ap.Addr().Unmap(); !ip.IsLoopback() && !ip.IsPrivate() {
+		return fmt.Errorf("%w: the address %s is public; a key goes over plain http only to this machine or a private address", ErrKeyInClear, ip)
+	}
+	return nil
+}
 
 // under checks that raw is base or below it: same scheme, host and port, and a path under base's path.
 func under(raw, base string) error {

@@ -88,34 +88,57 @@ func NpmCommand(w string) string {
 	return found
 }
 
-// npmFlags are npm options that take no value: after one of them the next word is not its value. Any other bare
-// option before the command might take the next word (npm --prefix DIR publish).
-var npmFlags = []string{
-	"-g", "--global", "-D", "--save-dev", "-S", "--save", "-O", "--save-optional", "-E", "--save-exact", "-f",
-	"--force", "--dry-run", "--json", "-s", "--silent", "-q", "--quiet", "-d", "--verbose", "-y", "--yes",
-	"--ignore-scripts", "--offline", "--prefer-offline", "--prefer-online", "--production", "--no-save", "-ws",
-	"--workspaces", "--include-workspace-root", "--if-present", "--legacy-peer-deps", "--no-audit", "--no-fund",
+// leading describes the options a program takes before its command word: flags (no value), options whose value
+// is the next word, and how a command word is resolved (npm's aliases). Any other bare option there might take the
+// next word as its value, so which word is the command is not known.
+type leading struct {
+	flags, valued []string
+	plus          bool // words starting with "+" are options too (cargo +nightly)
+	word          func(string) string
 }
 
-// npmReadings are the forms of an npm command line: npm, the command, then the other words in order. One reading
-// when the command is certain; one per candidate word when an option before it may have taken a value.
-func npmReadings(argv []string) [][]string {
-	var before []string
+var leadingOptions = map[string]leading{
+	"npm": {flags: []string{
+		"-g", "--global", "-D", "--save-dev", "-S", "--save", "-O", "--save-optional", "-E", "--save-exact", "-f",
+		"--force", "--dry-run", "--json", "-s", "--silent", "-q", "--quiet", "-d", "--verbose", "-y", "--yes",
+		"--ignore-scripts", "--offline", "--prefer-offline", "--prefer-online", "--production", "--no-save", "-ws",
+		"--workspaces", "--include-workspace-root", "--if-present", "--legacy-peer-deps", "--no-audit", "--no-fund",
+	}, word: npmWord},
+	"npx":   {flags: []string{"-y", "--yes", "--no", "-q", "--quiet"}, valued: []string{"-p", "--package", "-c", "--call"}},
+	"cargo": {flags: []string{"-v", "-vv", "--verbose", "-q", "--quiet", "--frozen", "--locked", "--offline", "-V", "--version", "-h", "--help", "--list"}, valued: []string{"--color", "--config", "-Z", "-C", "--explain"}, plus: true},
+	"pnpm":  {flags: []string{"-r", "--recursive", "-w", "--workspace-root", "-s", "--silent", "--offline", "--prefer-offline"}, valued: []string{"-F", "--filter", "-C", "--dir", "--reporter"}},
+	"yarn":  {flags: []string{"-s", "--silent", "--verbose", "--offline", "--frozen-lockfile", "--immutable"}, valued: []string{"--cwd"}},
+}
+
+// optionReadings are the forms of a command line whose program takes options before its command (npm, npx,
+// cargo, pnpm, yarn): the program, the command, then the other words in order. One reading when the command
+// is certain; one per candidate word when an option before it may have taken a value (npm --registry X publish).
+func optionReadings(argv []string, l leading) [][]string {
+	word := l.word
+	if word == nil {
+		word = func(w string) string { return w }
+	}
 	uncertain := false
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		if a == "--" {
 			break
 		}
-		if strings.HasPrefix(a, "-") && a != "-" {
-			before = append(before, a)
-			if !strings.Contains(a, "=") && !slices.Contains(npmFlags, a) && !strings.HasPrefix(a, "--no-") {
+		switch {
+		case l.plus && strings.HasPrefix(a, "+"):
+			continue
+		case strings.HasPrefix(a, "-") && a != "-":
+			switch {
+			case strings.Contains(a, "=") || slices.Contains(l.flags, a) || strings.HasPrefix(a, "--no-"):
+			case slices.Contains(l.valued, a):
+				i++ // its value
+			default:
 				uncertain = true
 			}
 			continue
 		}
 		form := func(j int) []string {
-			out := []string{"npm", npmWord(argv[j])}
+			out := []string{argv[0], word(argv[j])}
 			for k := 1; k < len(argv); k++ {
 				if k != j {
 					out = append(out, argv[k])
@@ -147,10 +170,12 @@ func npmWord(w string) string {
 }
 
 // Readings are the forms argv may mean, each canonical (Canonical): one for almost every command; several when the
-// program's own parsing depends on what Rooted cannot know (which of npm's options take a value).
+// program's own parsing depends on what Rooted cannot know (which of an option before the command takes a value).
 func Readings(argv []string) [][]string {
-	if len(argv) > 0 && argv[0] == "npm" {
-		return npmReadings(argv)
+	if len(argv) > 1 {
+		if l, ok := leadingOptions[argv[0]]; ok {
+			return optionReadings(argv, l)
+		}
 	}
 	return [][]string{Canonical(argv)}
 }

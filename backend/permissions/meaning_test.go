@@ -42,6 +42,16 @@ func TestRuleSpellings(t *testing.T) {
 		{rule(Deny, "npm run"), "npm run-script build", Deny},
 		{rule(Deny, "npm run"), "npm runScript build", Deny},
 		{rule(Deny, "npm test"), "npm t", Deny},
+		{rule(Deny, "cargo publish"), "cargo +nightly publish", Deny},
+		{rule(Deny, "cargo publish"), "cargo --locked -Z unstable-options publish", Deny},
+		{rule(Deny, "cargo publish"), "cargo --unknown x publish", Deny},
+		{rule(Deny, "npx evil"), "npx --yes evil", Deny},
+		{rule(Deny, "npx evil"), "npx -p other evil", Deny},
+		{rule(Deny, "pnpm publish"), "pnpm --filter pkg publish", Deny},
+		{rule(Deny, "pnpm publish"), "pnpm -r publish", Deny},
+		{rule(Deny, "yarn publish"), "yarn --cwd sub publish", Deny},
+		{rule(Allow, "cargo build"), "cargo --locked build", Allow},
+		{rule(Allow, "cargo build"), "cargo --unknown x build", Ask},
 		// the always-ask table under "allow git"
 		{allowGit, "git reset --har HEAD~1", Ask},
 		{allowGit, "git reset --merg", Ask},
@@ -113,7 +123,7 @@ func FuzzReadings(f *testing.F) {
 	for _, s := range []string{
 		"git --attr-source HEAD rebase --exec x", "git --no-literal-pathspecs push", "git send-pack x", "rm --rec x",
 		"npm pub", "npm --registry x publish", "git reset --har", "git commit --amen", "go test -exec x", "make -f x",
-		"npm --", "git -C", "git", "npm",
+		"npm --", "git -C", "git", "npm", "cargo +nightly publish", "npx --yes x", "pnpm --filter a publish",
 	} {
 		f.Add(s)
 	}

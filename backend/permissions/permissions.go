@@ -187,7 +187,7 @@ func DecideCommand(argv []string, rules []Rule, split Splitter) Decision {
 	}
 	other := RunsOther(argv)
 	if len(readings) > 1 && why == "" {
-		why = "which word is npm's command depends on whether an option before it takes a value; put options after the command"
+		why = "which word is the command depends on whether an option before it takes a value; put options after the command"
 	}
 	d := Decision{Sensitive: why != "", ReadOnly: readOnly, Why: why}
 	switch {
@@ -218,7 +218,11 @@ func hasPrefix(words, prefix []string) bool {
 // scripts/x.js), none for code written into the command (node -e); none for a program that runs others (env,
 // xargs, timeout): "allow node" would allow any code.
 func Suggest(argv []string) string {
-	words := Readings(argv)[0]
+	readings := Readings(argv)
+	if len(readings) > 1 {
+		return "" // which word is the command is not known: no rule would allow it (DecideCommand)
+	}
+	words := readings[0]
 	if len(words) == 0 || slices.Contains(runners, path.Base(words[0])) {
 		return ""
 	}

@@ -45,9 +45,11 @@ type Project struct {
 	// SearchMemoryMiB is how much file text search keeps in memory for this project (0: the default, 128 MiB);
 	// past it, the trigram index on disk narrows each search.
 	SearchMemoryMiB int `json:"search_memory_mib,omitempty"`
-	// SnapshotKeep and SnapshotMaxAgeDays bound the snapshots kept (0: the defaults, 500 and 30 days).
+	// SnapshotKeep, SnapshotMaxAgeDays and SnapshotMaxMiB bound the snapshots kept (0: the defaults, 500, 30 days
+	// and a shadow repository of 4 GiB).
 	SnapshotKeep       int `json:"snapshot_keep,omitempty"`
 	SnapshotMaxAgeDays int `json:"snapshot_max_age_days,omitempty"`
+	SnapshotMaxMiB     int `json:"snapshot_max_mib,omitempty"`
 	// Rules say which calls run without asking, which ask and which are refused (permissions.DecideCommand).
 	// They live here, never in the project: a cloned repository cannot allow itself anything.
 	Rules []permissions.Rule `json:"rules,omitempty"`

@@ -35,6 +35,16 @@ func SeedNpmCache(dir string, project *os.Root, getenv func(string) string) int 
 	if lock == nil {
 		return 0
 	}
+	// Seeding runs before every npm command and a lockfile names hundreds of packages: once every one of them was
+	// found and seeded, the lockfile's hash is recorded beside the project's cache (where commands cannot write),
+	// and the same lockfile is not looked at again.
+	sum := sha256.Sum256(lock)
+	stamp, stampFile := hex.EncodeToString(sum[:]), filepath.Join(dir, "npm.rooted-seeded")
+	if old, err := os.ReadFile(stampFile); err == nil && string(old) == stamp {
+		if fi, err := os.Lstat(filepath.Join(dir, "npm", "_cacache")); err == nil && fi.IsDir() {
+			return 0
+		}
+	}
 	var doc any
 	if json.Unmarshal(lock, &doc) != nil {
 		return 0
@@ -53,11 +63,12 @@ func SeedNpmCache(dir string, project *os.Root, getenv func(string) string) int 
 	if user == "" {
 		return 0
 	}
-	own, err := os.OpenRoot(filepath.Join(dir, "npm"))
+	r, err := os.OpenRoot(filepath.Join(dir, "npm"))
 	if err != nil {
 		return 0
 	}
-	defer own.Close()
+	defer r.Close()
+	own := &seedTarget{Root: r, made: map[string]bool{}}
 	l := lockRefs{registry: strings.TrimSuffix(getenv("npm_config_registry"), "/")}
 	if l.registry == "" {
 		l.registry = strings.TrimSuffix(getenv("NPM_CONFIG_REGISTRY"), "/")
@@ -66,15 +77,17 @@ func SeedNpmCache(dir string, project *os.Root, getenv func(string) string) int 
 		l.registry = "https://registry.npmjs.org"
 	}
 	l.walk(doc, "")
-	added := 0
+	added, complete := 0, true
 	linked := map[string]bool{}
 	link := func(integrity string) {
 		for _, rel := range contentPaths(integrity) {
 			if !linked[rel] {
 				linked[rel] = true
-				if seedContent(own, user, rel) {
+				got, missing := seedContent(own, user, rel)
+				if got {
 					added++
 				}
+				complete = complete && !missing
 			}
 		}
 	}
@@ -82,59 +95,82 @@ func SeedNpmCache(dir string, project *os.Root, getenv func(string) string) int 
 		link(integrity)
 	}
 	for _, key := range l.keys {
-		if integrities := seedIndex(own, user, key); integrities != nil {
+		integrities, missing := seedIndex(own, user, key)
+		complete = complete && !missing
+		if integrities != nil {
 			added++
 			for _, integrity := range integrities {
 				link(integrity)
 			}
 		}
 	}
+	if complete {
+		os.WriteFile(stampFile, []byte(stamp), 0o600)
+	}
 	return added
 }
 
 // seedContent links the user's content file rel (a content-v2 path) into own's _cacache, when the user has it and
-// own does not.
-func seedContent(own *os.Root, user, rel string) bool {
+// own does not; missing says the user's cache lacks it.
+func seedContent(own *seedTarget, user, rel string) (added, missing bool) {
 	target := filepath.Join(user, filepath.FromSlash(rel))
 	if fi, err := os.Lstat(target); err != nil || !fi.Mode().IsRegular() {
-		return false
+		return false, true
 	}
 	mine := filepath.FromSlash(path.Join("_cacache", rel))
 	if _, err := own.Lstat(mine); err == nil {
-		return false // already there: linked before, or downloaded by a command
+		return false, false // already there: linked before, or downloaded by a command
 	}
-	if own.MkdirAll(filepath.Dir(mine), 0o700) != nil {
-		return false
+	if own.mkdirAll(filepath.Dir(mine)) != nil {
+		return false, true
 	}
-	return own.Symlink(target, mine) == nil
+	return own.Symlink(target, mine) == nil, false
+}
+
+// seedTarget is the project's npm cache as seeding writes it: through its root, each folder made once a call (a
+// lockfile's packages share the 65,536 folders of cacache's two-level fan-out).
+type seedTarget struct {
+	*os.Root
+	made map[string]bool
+}
+
+func (t *seedTarget) mkdirAll(dir string) error {
+	if t.made[dir] {
+		return nil
+	}
+	if err := t.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	t.made[dir] = true
+	return nil
 }
 
 // maxBucket bounds an index bucket copied from the user's cache.
 const maxBucket = 1 << 20
 
 // seedIndex copies the user's index bucket of key into own's _cacache, when own has none, and returns the
-// integrities its entries name (what the copy points at, to be linked).
-func seedIndex(own *os.Root, user, key string) []string {
+// integrities its entries name (what the copy points at, to be linked); missing says the user's cache lacks it.
+func seedIndex(own *seedTarget, user, key string) (integrities []string, missing bool) {
 	sum := sha256.Sum256([]byte(key))
 	hx := hex.EncodeToString(sum[:])
 	rel := path.Join("index-v5", hx[:2], hx[2:4], hx[4:])
 	src := filepath.Join(user, filepath.FromSlash(rel))
 	fi, err := os.Lstat(src)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxBucket {
-		return nil
+		return nil, true
 	}
 	mine := filepath.FromSlash(path.Join("_cacache", rel))
 	if _, err := own.Lstat(mine); err == nil {
-		return nil
+		return nil, false
 	}
 	b, err := os.ReadFile(src)
-	if err != nil || own.MkdirAll(filepath.Dir(mine), 0o700) != nil {
-		return nil
+	if err != nil || own.mkdirAll(filepath.Dir(mine)) != nil {
+		return nil, true
 	}
 	tmp := mine + ".rooted-tmp"
 	if own.WriteFile(tmp, b, 0o600) != nil || own.Rename(tmp, mine) != nil {
 		own.Remove(tmp)
-		return nil
+		return nil, true
 	}
 	out := []string{}
 	for _, line := range strings.Split(string(b), "\n") {
@@ -146,7 +182,7 @@ func seedIndex(own *os.Root, user, key string) []string {
 			out = append(out, e.Integrity)
 		}
 	}
-	return out
+	return out, false
 }
 
 // lockRefs are what a lockfile names in npm's cache: integrity strings, and the cache keys of each package's

@@ -377,17 +377,20 @@ func TestCommandsCannotWriteWhatToolsRunLater(t *testing.T) {
 // outside, does not see it; what the project's lockfile names comes from the user's cache by its hash, read-only.
 func TestNpmCacheCannotBePoisoned(t *testing.T) {
 	h := newHome(t)
-	cacache := filepath.Join(npmRoot(t), "npm", "node_modules", "cacache")
+	cacache := filepath.Join(npmPackage(t), "node_modules", "cacache")
 	userCache := filepath.Join(h.dir, ".npm")
 	t.Setenv("npm_config_cache", userCache) // the user's npm, outside
 	put := "const c = require(process.argv[1]); c.put(process.argv[2], process.argv[3], process.argv[4]).then(i => console.log('PUT ' + i), e => console.log('FAILED ' + e.code))"
 	get := "const c = require(process.argv[1]); c.get(process.argv[2], process.argv[3]).then(r => console.log('GOT ' + r.data), e => console.log('MISSING ' + e.code))"
 	// The user's own npm cached a package.
 	goodKey := "make-fetch-happen:request-cache:https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz"
-	out, err := exec.Command("node", "-e", put, cacache, filepath.Join(userCache, "_cacache"), goodKey, "GOOD-TARBALL").Output()
+	cmd := exec.Command("node", "-e", put, cacache, filepath.Join(userCache, "_cacache"), goodKey, "GOOD-TARBALL")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	integrity, ok := strings.CutPrefix(strings.TrimSpace(string(out)), "PUT ")
 	if err != nil || !ok {
-		t.Fatalf("caching as the user: %v %s", err, out)
+		t.Fatalf("caching as the user: %v %s %s", err, out, stderr.String())
 	}
 	// The policy as exec_shell builds it, now that the user's cache exists (readable, as ~/.npm is).
 	toolcache := filepath.Join(filepath.Dir(h.tmp), "toolcache")
@@ -436,11 +439,21 @@ func TestNpmCacheCannotBePoisoned(t *testing.T) {
 	}
 }
 
-func npmRoot(t *testing.T) string {
+func npmPackage(t *testing.T) string {
 	t.Helper()
-	out, err := exec.Command("npm", "root", "-g").Output()
+	// npm's own folder, from the npm on PATH (bin/npm is a link into it): "npm root -g" names the global folder
+	// of the node that runs it, which need not be where this npm lives (a node of the project's own first on PATH).
+	p, err := exec.LookPath("npm")
 	if err != nil {
 		t.Skipf("npm is not installed: %v", err)
 	}
-	return strings.TrimSpace(string(out))
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(filepath.Dir(real)) // .../npm/bin/npm-cli.js
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "cacache")); err != nil {
+		t.Fatalf("npm at %s has no cacache beside it: %v", real, err)
+	}
+	return dir
 }

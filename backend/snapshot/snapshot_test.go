@@ -3,6 +3,7 @@ package snapshot
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"errors"
 	"io/fs"
@@ -360,5 +361,35 @@ func TestNothingThroughLinks(t *testing.T) {
 	p.repo.writeExcludes(context.Background())
 	if b, _ := os.ReadFile(filepath.Join(p.repo.dir, "info", "exclude")); !bytes.Contains(b, []byte("*.local")) {
 		t.Errorf("the project's own exclude file was not used:\n%s", b)
+	}
+}
+
+// The shadow repository keeps to its byte budget: a command that writes much into the project, snapshot after
+// snapshot, makes the oldest snapshots go, not the disk fill; the newest stays. Retention runs by itself at the
+// tenth snapshot when the objects exceed the budget.
+func TestByteBudget(t *testing.T) {
+	t.Parallel()
+	p := newProject(t, map[string]string{"a.txt": "a\n"})
+	p.repo.opt.MaxBytes = 300 << 10
+	p.repo.opt.pruneAfter = "now" // nothing else writes here: collect at once
+	var ids []string
+	for range 10 {
+		junk := make([]byte, 100<<10)
+		rand.Read(junk) // incompressible, as a flood of generated files would be
+		p.write("big.bin", string(junk))
+		ids = append(ids, p.take("edit").ID)
+	}
+	if n := p.repo.objectBytes(); n > p.repo.opt.MaxBytes {
+		t.Errorf("the shadow repository holds %d bytes, over its budget of %d", n, p.repo.opt.MaxBytes)
+	}
+	list, err := p.repo.List(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) == 0 || len(list) >= 10 || list[0].ID != ids[9] {
+		t.Errorf("after the budget: %d snapshots, newest %v", len(list), list)
+	}
+	if out, err := p.repo.git(ctx, nil, "show", ids[9]+":a.txt"); err != nil || string(out) != "a\n" {
+		t.Errorf("the newest snapshot lost a.txt: %v %q", err, out)
 	}
 }

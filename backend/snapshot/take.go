@@ -170,7 +170,7 @@ func (r *Repo) record(ctx context.Context, tree, hist, reason string, files int)
 	}
 	r.appendLog(LogEntry{Time: now, Action: "backup", ID: id, Reason: reason, Files: files})
 	r.since++
-	if r.since >= 50 {
+	if r.since >= 50 || r.overBudget() {
 		r.since = 0
 		r.retain(ctx)
 	}

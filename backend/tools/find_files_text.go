@@ -9,9 +9,9 @@ import (
 func (r findFilesOut) ModelText() string {
 	var b strings.Builder
 	for _, f := range r.Files {
-		b.WriteString(f.Path + "\n")
+		b.WriteString(quotedName(f.Path) + "\n")
 	}
-	fmt.Fprintf(&b, "(%d files under %s", r.Total, r.Path)
+	fmt.Fprintf(&b, "(%d files under %s", r.Total, quotedName(r.Path))
 	if r.Truncated {
 		fmt.Fprintf(&b, "; the first %d shown: narrow the pattern or raise limit", len(r.Files))
 	}

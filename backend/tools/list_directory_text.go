@@ -14,23 +14,23 @@ func (r listDirectoryOut) ModelText() string {
 	for _, e := range r.Entries {
 		switch e.Kind {
 		case files.KindDir:
-			b.WriteString(e.Name + "/")
+			b.WriteString(quotedName(e.Name) + "/")
 		case files.KindSymlink:
-			b.WriteString(e.Name + " -> " + e.Target)
+			b.WriteString(quotedName(e.Name) + " -> " + quotedName(e.Target))
 			if e.TargetKind == files.KindDir {
 				b.WriteString("/")
 			}
 		case files.KindFile:
-			fmt.Fprintf(&b, "%s  %s", e.Name, size(e.Size))
+			fmt.Fprintf(&b, "%s  %s", quotedName(e.Name), size(e.Size))
 		default:
-			b.WriteString(e.Name + "  (" + e.Kind + ")")
+			b.WriteString(quotedName(e.Name) + "  (" + e.Kind + ")")
 		}
 		if e.Ignored {
 			b.WriteString("  (ignored)")
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "(%s: %d entries", r.Path, r.Total)
+	fmt.Fprintf(&b, "(%s: %d entries", quotedName(r.Path), r.Total)
 	if r.Truncated {
 		fmt.Fprintf(&b, "; the first %d shown: raise limit or list a subfolder", len(r.Entries))
 	}

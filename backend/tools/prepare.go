@@ -96,5 +96,5 @@ func trackedFiles(root *os.Root) int {
 
 // SnapshotOptions are a project's retention settings for its snapshots.
 func SnapshotOptions(p settings.Project) snapshot.Options {
-	return snapshot.Options{Keep: p.SnapshotKeep, MaxAge: time.Duration(p.SnapshotMaxAgeDays) * 24 * time.Hour}
+	return snapshot.Options{Keep: p.SnapshotKeep, MaxAge: time.Duration(p.SnapshotMaxAgeDays) * 24 * time.Hour, MaxBytes: int64(p.SnapshotMaxMiB) << 20}
 }

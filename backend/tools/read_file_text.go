@@ -81,9 +81,9 @@ func (r readFileOut) ModelTextWithin(budget int) string {
 	last := r.StartLine + shown - 1
 	switch {
 	case r.Size == 0:
-		b.WriteString("(" + r.Path + " is empty)")
+		b.WriteString("(" + quotedName(r.Path) + " is empty)")
 	case shown == 0:
-		fmt.Fprintf(&b, "(no lines from line %d: %s has %s lines)", r.StartLine, r.Path, total)
+		fmt.Fprintf(&b, "(no lines from line %d: %s has %s lines)", r.StartLine, quotedName(r.Path), total)
 	case last < r.EndLine || r.Truncated:
 		fmt.Fprintf(&b, "(lines %d-%d of %s; read on with offset %d", r.StartLine, last, total, last+1)
 		if cut {
@@ -96,9 +96,9 @@ func (r readFileOut) ModelTextWithin(budget int) string {
 		fmt.Fprintf(&b, "(lines %d-%d of %s)", r.StartLine, last, total)
 	default:
 		if last == 1 {
-			fmt.Fprintf(&b, "(%s: 1 line)", r.Path)
+			fmt.Fprintf(&b, "(%s: 1 line)", quotedName(r.Path))
 		} else {
-			fmt.Fprintf(&b, "(%s: all %d lines)", r.Path, last)
+			fmt.Fprintf(&b, "(%s: all %d lines)", quotedName(r.Path), last)
 		}
 	}
 	if r.LineEnding == "crlf" || r.LineEnding == "mixed" {

@@ -31,12 +31,12 @@ func (r searchFilesOut) ModelTextWithin(budget int) string {
 			}
 			for j, l := range m.Before {
 				if n := m.Line - len(m.Before) + j; m.Path != prev || n > end {
-					fmt.Fprintf(&block, "%s-%d-%s\n", m.Path, n, l)
+					fmt.Fprintf(&block, "%s-%d-%s\n", quotedName(m.Path), n, l)
 				}
 			}
-			fmt.Fprintf(&block, "%s:%d:%s\n", m.Path, m.Line, m.Text)
+			fmt.Fprintf(&block, "%s:%d:%s\n", quotedName(m.Path), m.Line, m.Text)
 			for j, l := range m.After {
-				fmt.Fprintf(&block, "%s-%d-%s\n", m.Path, m.Line+1+j, l)
+				fmt.Fprintf(&block, "%s-%d-%s\n", quotedName(m.Path), m.Line+1+j, l)
 			}
 			if !fits() {
 				shown = i
@@ -49,7 +49,7 @@ func (r searchFilesOut) ModelTextWithin(budget int) string {
 	case len(r.Files) > 0:
 		for i, f := range r.Files {
 			block.Reset()
-			fmt.Fprintf(&block, "%s:%d\n", f.Path, f.Count)
+			fmt.Fprintf(&block, "%s:%d\n", quotedName(f.Path), f.Count)
 			if !fits() {
 				shown = i
 				break
@@ -63,7 +63,7 @@ func (r searchFilesOut) ModelTextWithin(budget int) string {
 		unit = "matches"
 	}
 	if r.Total == 0 {
-		fmt.Fprintf(&b, "(no matches for %q in %s; %s searched)", r.Query, r.Path, tool.Plural(r.FilesSearched, "file"))
+		fmt.Fprintf(&b, "(no matches for %q in %s; %s searched)", r.Query, quotedName(r.Path), tool.Plural(r.FilesSearched, "file"))
 		return b.String()
 	}
 	// A search stopped at its limit counted only what it had searched by then.

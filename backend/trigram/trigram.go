@@ -11,6 +11,7 @@ package trigram
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -354,14 +355,29 @@ func (s *Segment) Name(id uint32) string {
 // posting returns the files containing the trigram, in increasing order; ok is false when the segment could not
 // be read, and then the trigram must not narrow anything.
 func (s *Segment) posting(tri uint32) (ids []uint32, ok bool) {
+	r, ok := s.row(tri)
+	if !ok {
+		return nil, false
+	}
+	return s.decode(r)
+}
+
+// where is a trigram's row: how many files hold it and where their list is.
+type where struct {
+	count       uint32
+	start, stop uint64
+}
+
+// row finds the trigram's row (count 0: no file holds it); ok is false when the segment could not be read.
+func (s *Segment) row(tri uint32) (r where, ok bool) {
 	if s.tris == 0 {
-		return nil, true
+		return where{}, true
 	}
 	// The block whose first trigram is the last one not above tri.
 	b, found := slices.BinarySearch(s.fence, tri)
 	if !found {
 		if b == 0 {
-			return nil, true
+			return where{}, true
 		}
 		b--
 	}
@@ -369,7 +385,7 @@ func (s *Segment) posting(tri uint32) (ids []uint32, ok bool) {
 	n := min(fenceEvery+1, s.tris-first) // one row more: where the next posting list starts
 	block := make([]byte, 16*n)
 	if _, err := s.f.ReadAt(block, int64(s.tableAt)+int64(16*first)); err != nil {
-		return nil, false
+		return where{}, false
 	}
 	le := binary.LittleEndian
 	rows := min(fenceEvery, n)
@@ -384,16 +400,23 @@ func (s *Segment) posting(tri uint32) (ids []uint32, ok bool) {
 	}
 	i := lo
 	if i == rows || le.Uint32(block[16*i:]) != tri {
-		return nil, true
+		return where{}, true
 	}
-	count := le.Uint32(block[16*i+4:])
-	start := s.postAt + le.Uint64(block[16*i+8:])
-	stop := s.end
+	r = where{count: le.Uint32(block[16*i+4:]), start: s.postAt + le.Uint64(block[16*i+8:]), stop: s.end}
 	if i+1 < n {
-		stop = s.postAt + le.Uint64(block[16*(i+1)+8:])
+		r.stop = s.postAt + le.Uint64(block[16*(i+1)+8:])
 	}
-	if stop < start || stop > s.end || stop-start > uint64(count)*binary.MaxVarintLen32 {
-		return nil, false // a damaged table
+	if r.stop < r.start || r.stop > s.end || r.stop-r.start > uint64(r.count)*binary.MaxVarintLen32 {
+		return where{}, false // a damaged table
+	}
+	return r, true
+}
+
+// decode reads a row's list of files.
+func (s *Segment) decode(r where) (ids []uint32, ok bool) {
+	count, start, stop := r.count, r.start, r.stop
+	if count == 0 {
+		return nil, true
 	}
 	p := make([]byte, stop-start)
 	if _, err := s.f.ReadAt(p, int64(start)); err != nil {
@@ -422,11 +445,26 @@ func (s *Segment) Match(q *index.Query) (ids []uint32, all bool) {
 	case index.QNone:
 		return nil, false
 	case index.QAnd:
-		all = true
+		// The rows first, then the lists from the shortest: a trigram no file holds ends the lookup before any
+		// list is read, and the longest lists (on a big project, hundreds of thousands of files for "Err" or
+		// "ing") are read last, if at all. A literal in no file took 155 ms at 460k files read in query order.
+		rows := make([]where, 0, len(q.Trigram))
 		for _, t := range q.Trigram {
-			l, ok := s.posting(trigramOf(t))
+			r, ok := s.row(trigramOf(t))
 			if !ok {
 				continue // unreadable: it narrows nothing
+			}
+			if r.count == 0 {
+				return nil, false
+			}
+			rows = append(rows, r)
+		}
+		slices.SortFunc(rows, func(a, b where) int { return cmp.Compare(a.count, b.count) })
+		all = true
+		for _, r := range rows {
+			l, ok := s.decode(r)
+			if !ok {
+				continue
 			}
 			ids, all = intersect(ids, all, l), false
 			if len(ids) == 0 {

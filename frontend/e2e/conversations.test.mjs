@@ -35,6 +35,7 @@ describe('conversations, a long day', { timeout: 900_000 }, () => {
     // Saved as the window saves: events through the bound method, long results becoming stored contents.
     await page.evaluate(
       async ({ id, items }) => {
+        const { root } = await window.go.app.Projects.Current()
         let batch = [{ t: 'title', title: 'A long day' }]
         for (let i = 0; i < items; i++) {
           let item
@@ -45,11 +46,11 @@ describe('conversations, a long day', { timeout: 900_000 }, () => {
           } else item = { kind: 'assistant', id: `a${i}`, text: `answer ${i}` }
           batch.push({ t: 'item', i, item })
           if (batch.length >= 100) {
-            await window.go.app.Agent.AppendConversation(id, JSON.stringify(batch))
+            await window.go.app.Agent.AppendConversation(root, id, JSON.stringify(batch))
             batch = []
           }
         }
-        if (batch.length) await window.go.app.Agent.AppendConversation(id, JSON.stringify(batch))
+        if (batch.length) await window.go.app.Agent.AppendConversation(root, id, JSON.stringify(batch))
       },
       { id, items },
     )

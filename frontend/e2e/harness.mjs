@@ -1,7 +1,7 @@
 // Shared end-to-end harness: a display (Xvfb when there is none), the real app served by `wails dev`, Debian's
 // Chromium driven by playwright-core, and throwaway fixture projects. Scenarios import what they need.
 import { spawn, execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, openSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -70,6 +70,26 @@ function killGroup(child) {
   })
 }
 
+// appPid finds the app's own process among wails dev's descendants (the dev build of rooted-desktop).
+function appPid(root) {
+  const children = (pid) => {
+    try {
+      return execFileSync('pgrep', ['-P', String(pid)]).toString().trim().split('\n').filter(Boolean).map(Number)
+    } catch {
+      return []
+    }
+  }
+  const queue = children(root)
+  while (queue.length) {
+    const pid = queue.shift()
+    try {
+      if (path.basename(readlinkSync(`/proc/${pid}/exe`)).startsWith('rooted-desktop')) return pid
+    } catch {}
+    queue.push(...children(pid))
+  }
+  return undefined
+}
+
 async function waitForHTTP(url, child, logFile, timeoutMs) {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
@@ -84,14 +104,18 @@ async function waitForHTTP(url, child, logFile, timeoutMs) {
 }
 
 // startDevApp runs `wails dev` for the repository with an isolated config directory and waits until it serves.
-export async function startDevApp() {
+// Given the folders of an earlier run (homes), it starts again on them: the same settings, providers and
+// conversations, as after a restart. stop ends this run (the dev server and the app).
+export async function startDevApp(homes = {}) {
   const display = await ensureDisplay()
-  const configHome = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-config-'))
-  const cacheHome = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-cache-'))
-  const dataHome = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-data-'))
-  onCleanup(() => rmSync(configHome, { recursive: true, force: true }))
-  onCleanup(() => rmSync(cacheHome, { recursive: true, force: true }))
-  onCleanup(() => rmSync(dataHome, { recursive: true, force: true }))
+  const fresh = (prefix) => {
+    const d = mkdtempSync(path.join(tmpdir(), prefix))
+    onCleanup(() => rmSync(d, { recursive: true, force: true }))
+    return d
+  }
+  const configHome = homes.configHome ?? fresh('rooted-e2e-config-')
+  const cacheHome = homes.cacheHome ?? fresh('rooted-e2e-cache-')
+  const dataHome = homes.dataHome ?? fresh('rooted-e2e-data-')
   // Go's caches stay the machine's (the isolated cache home would make every build, and the agent's go test,
   // start cold); Rooted's own state (recent list, settings, providers, snapshots, conversations) is isolated.
   const goEnv = (name) => execFileSync('go', ['env', name]).toString().trim()
@@ -117,7 +141,7 @@ export async function startDevApp() {
   })
   onCleanup(() => killGroup(child))
   await waitForHTTP(devURL, child, logFile, 240_000)
-  return { url: devURL, configHome, cacheHome, dataHome, logFile }
+  return { url: devURL, configHome, cacheHome, dataHome, logFile, stop: () => killGroup(child), appPid: () => appPid(child.pid) }
 }
 
 // launchBrowser starts Debian's Chromium with a fresh profile and the flags this closed network needs.

@@ -109,9 +109,9 @@ export function onLLMStream(f: (e: LLMStream) => void): () => void {
 
 export const conversations = (): Promise<ConversationMeta[]> => wrap(async () => (await Agent.Conversations()) ?? [])
 export const loadConversation = (id: string): Promise<unknown> => wrap(async () => JSON.parse(await Agent.LoadConversation(id)) as unknown)
-// appendConversation saves events (see agent/conversation-events): on disk when it resolves, none of them when
-// it rejects.
-export const appendConversation = (id: string, events: unknown[]): Promise<ConversationMeta> => wrap(() => Agent.AppendConversation(id, JSON.stringify(events)))
+// appendConversation saves events (see agent/conversation-events) to a conversation of the project at root: on
+// disk when it resolves, none of them when it rejects.
+export const appendConversation = (root: string, id: string, events: unknown[]): Promise<ConversationMeta> => wrap(() => Agent.AppendConversation(root, id, JSON.stringify(events)))
 // conversationBlob reads a stored result a loaded conversation refers to ({"$blob": hash, "bytes": n}).
 export const conversationBlob = (id: string, hash: string): Promise<string> => wrap(() => Agent.ConversationBlob(id, hash))
 export const conversationBlobsContaining = (id: string, text: string): Promise<string[]> => wrap(async () => (await Agent.ConversationBlobsContaining(id, text)) ?? [])

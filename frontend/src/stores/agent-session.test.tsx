@@ -30,7 +30,7 @@ vi.mock('../bridge', () => ({
   repoInfo: () => Promise.resolve(null),
   conversations: () => Promise.resolve([{ id: 'c-saved', title: 'Add is broken', created: '2026-11-24T00:00:00Z', updated: '2026-11-24T00:00:00Z' }]),
   // The store keeps what the events make of the conversation, as the Go store does.
-  appendConversation: async (id: string, events: ConvEvent[]) => {
+  appendConversation: async (_root: string, id: string, events: ConvEvent[]) => {
     if (backend.failSave) throw Object.assign(new Error('conversations: mkdir /data/conversations/p: not a directory'), { code: 'internal' })
     const { applyEvents } = await import('../agent/conversation-events')
     const { newConversation } = await import('../agent/conversation')

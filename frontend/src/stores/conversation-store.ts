@@ -49,7 +49,7 @@ export function useConversationStore(root: string) {
     const events = diffEvents(base, c)
     if (events.length === 0) return true
     try {
-      await appendConversation(c.id, events)
+      await appendConversation(root, c.id, events)
       saved.current = c
       if (failing.current) {
         failing.current = null
@@ -65,7 +65,7 @@ export function useConversationStore(root: string) {
       void setConversationUnsaved(message).catch(() => undefined)
       return false
     }
-  }, [refreshList])
+  }, [root, refreshList])
 
   const schedule = useCallback((delay: number) => {
     if (timer.current) return
@@ -88,6 +88,13 @@ export function useConversationStore(root: string) {
   useEffect(() => {
     flushRef.current = flush
   }, [flush])
+  // The panel goes (another project opens): the last changes are saved to this project's store all the same.
+  useEffect(
+    () => () => {
+      void flushRef.current()
+    },
+    [],
+  )
 
   // update applies f to the conversation and schedules a save.
   const update = useCallback(

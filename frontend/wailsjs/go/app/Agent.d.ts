@@ -4,7 +4,7 @@ import {app} from '../models';
 import {repoinfo} from '../models';
 import {llm} from '../models';
 
-export function AppendConversation(arg1:string,arg2:string):Promise<app.ConversationMeta>;
+export function AppendConversation(arg1:string,arg2:string,arg3:string):Promise<app.ConversationMeta>;
 
 export function CancelFetch(arg1:string):Promise<boolean>;
 
