@@ -48,7 +48,7 @@ export function PermissionRules() {
   if (!rules) return error ? <ErrorNotice error={error} /> : null
   return (
     <section className="permission-rules" data-testid="permission-rules">
-      <h3>Permissions in this project</h3>
+      <h3 id="settings-permissions">Permissions in this project</h3>
       <p className="muted">
         Commands match by their words (<code>go test</code> covers <code>go test ./...</code>); deny wins over allow. Reading git commands (status, diff, log) run without asking; those that destroy or
         publish (push, reset --hard, clean, rebase, branch -D, rm -r) ask even when their program is allowed, unless a rule names them.
