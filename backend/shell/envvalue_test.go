@@ -101,3 +101,20 @@ func FuzzSecretAssignment(f *testing.F) {
 		}
 	})
 }
+
+// Go's env file is a credential (unreadable to commands) when a setting in it carries one, in a query string too.
+func TestGoEnvFileWithAToken(t *testing.T) {
+	t.Parallel()
+	for content, want := range map[string]bool{
+		"GOPRIVATE=example.com\nGOFLAGS=-mod=mod\n": false,
+		"GOPROXY=https://proxy.example/?token=S\n":  true,
+		"GOFLAGS=-ldflags=-X=main.apiKey=S\n":       true,
+		"GOPROXY=https://user:pw@proxy.example\n":   true,
+		"GOAUTH=netrc\n": true,
+		"GOPROXY=https://proxy.example,direct\nGOSUMDB=sum.golang.org\n": false,
+	} {
+		if got := goEnvSecret([]byte(content)); got != want {
+			t.Errorf("goEnvSecret(%q) = %v, want %v", content, got, want)
+		}
+	}
+}
