@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -36,10 +37,33 @@ var assignAnyWords = []string{
 // "/", a space, a quote or a comma, which end a URL's or a list's previous part).
 var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_.:-]+=`) })
 
-// secretIn reports whether a variable's value carries a credential: by its shape (secretValue) or by an
-// assignment in it whose name reads as one (secretAssignment).
+// secretIn reports whether a variable's value carries a credential: by its shape (secretValue), by an assignment
+// in it whose name reads as one (secretAssignment), or by an option that takes a credential as its next word
+// (--api-token S). A percent-encoded value (?access%5Ftoken=) is read decoded too.
 func secretIn(value string) bool {
-	return secretValue().MatchString(value) || secretAssignment(value)
+	if secretValue().MatchString(value) || secretAssignment(value) || secretOption(value) {
+		return true
+	}
+	if dec, err := url.PathUnescape(value); err == nil && dec != value {
+		return secretIn(dec)
+	}
+	return false
+}
+
+// secretOption reports whether value holds an option, followed by another word, whose name holds a word no
+// ordinary setting uses (assignAnyWords): --api-token S, -password S. An option whose name only ends in such a word
+// (--no-auth, -Dx.key) is not taken to take the next word.
+func secretOption(value string) bool {
+	fields := strings.Fields(value)
+	for _, f := range fields[:max(len(fields)-1, 0)] {
+		if !strings.HasPrefix(f, "-") || strings.Contains(f, "=") {
+			continue
+		}
+		if slices.ContainsFunc(nameWords(f), func(w string) bool { return slices.Contains(assignAnyWords, w) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // secretAssignment reports whether a name assigned to with "=" anywhere in value reads as a credential.

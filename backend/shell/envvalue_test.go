@@ -37,6 +37,9 @@ func TestEnvDropsSecretAssignments(t *testing.T) {
 		"CGO_CFLAGS=-O2 -DAPI_KEY=\"S20\"",
 		"RUSTFLAGS=--cfg feature=\"x\" -C link-arg=-Wl,--defsym,SIG=S21",
 		"CARGO_REGISTRIES_CRATES_IO_PROTOCOL=sparse?auth_token=S22",
+		// percent-encoded names, options that take the credential as their next word
+		"PIP_INDEX_URL=https://h.example/simple?access%5Ftoken=S24",
+		"NODE_OPTIONS=--max-old-space-size=4096 --api-token S25", "MAVEN_OPTS=-Xss4m --password S26",
 		// one-time passwords
 		"npm_config_otp=123456", "NPM_CONFIG_OTP=123456", "YARN_NPM_OTP=123456",
 	}
@@ -51,6 +54,8 @@ func TestEnvDropsSecretAssignments(t *testing.T) {
 		"CGO_CFLAGS=-O2 -DNDEBUG=1", "RUSTFLAGS=-C target-cpu=native", "NODE_OPTIONS=--max-old-space-size=4096",
 		"CGO_LDFLAGS=-Wl,-rpath=/opt/lib", "JAVA_TOOL_OPTIONS=-Dcom.sun.management.jmxremote.authenticate=false",
 		"PYTHONWARNINGS=ignore::DeprecationWarning", "PIP_TRUSTED_HOST=pypi.example",
+		"NODE_OPTIONS=--no-auth --max-old-space-size 4096", "PIP_INDEX_URL=https://h.example/my%20index/simple",
+		"RUSTFLAGS=-C target-cpu=native --cap-lints warn",
 	}
 	base := append(slices.Clone(drop), keep...)
 	got, dropped := Environ(base, nil, nil)
