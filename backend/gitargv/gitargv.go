@@ -102,13 +102,16 @@ var meanings = map[string]string{
 }
 
 // nestedMeanings are subcommands whose own subcommand does another command's work: git subtree push, git lfs push
-// (and its pre-push hook), git svn dcommit and set-tree, and git p4 submit publish commits (or their large files)
-// to another repository as git push does.
+// (and its pre-push hook), git svn dcommit and set-tree, git p4 submit and git annex sync, push and assist publish
+// commits (or their files) to another repository as git push does. Under "" is the work of the subcommand itself,
+// whatever follows it: git review (Gerrit's) pushes the branch for review.
 var nestedMeanings = map[string]map[string]string{
 	"subtree": {"push": "push"},
 	"lfs":     {"push": "push", "pre-push": "push"},
 	"svn":     {"dcommit": "push", "set-tree": "push"},
 	"p4":      {"submit": "push"},
+	"annex":   {"sync": "push", "push": "push", "assist": "push"},
+	"review":  {"": "push"},
 }
 
 // Does is the command c does the work of through a subcommand of its own (git subtree push is a push), with the
@@ -120,6 +123,9 @@ func Does(c Command) (meaning string, args []string, ok bool) {
 	nested, found := nestedMeanings[c.Meaning]
 	if !found {
 		return "", nil, false
+	}
+	if m, found := nested[""]; found {
+		return m, c.Args, true
 	}
 	for i, a := range c.Args {
 		if a == "--" {

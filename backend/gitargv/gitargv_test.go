@@ -104,6 +104,9 @@ func TestDoes(t *testing.T) {
 		"git subtree add -- push":                   "",
 		"git push subtree":                          "",
 		"git lfs pull":                              "",
+		"git annex sync --content":                  "push --content",
+		"git review -R":                             "push -R",
+		"git annex get x":                           "",
 	} {
 		c, err := Parse(strings.Fields(line))
 		if err != nil {

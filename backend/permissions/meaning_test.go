@@ -31,6 +31,8 @@ func TestRuleSpellings(t *testing.T) {
 		{rule(Deny, "git push"), "git svn dcommit", Deny},
 		{rule(Deny, "git push"), "git p4 submit", Deny},
 		{rule(Deny, "git push"), "git svn set-tree HEAD", Deny},
+		{rule(Deny, "git push"), "git annex sync", Deny},
+		{rule(Deny, "git push"), "git review", Deny},
 		{rule(Deny, "git push"), "git submodule foreach -- git push", Deny},
 		{rule(Deny, "git push"), "git submodule foreach git push", Deny},
 		{rule(Deny, "git push"), "git submodule --quiet foreach --recursive 'git -C . push origin'", Deny},
