@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { ImageChips, usePastedImages } from './image-chips'
 import { callTool, setActiveProvider, type Project } from '../bridge'
 import { mentionAt } from '../agent/mentions'
 import { commandAt, commandOptions } from '../agent/commands'
@@ -135,13 +136,16 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
     if (!s.running) void s.startNew().then(() => input.current?.focus())
   })
   useShortcut('Ctrl+L', () => input.current?.focus())
+  const pasted = usePastedImages(active?.text_only ?? false)
   const submit = () => {
     const t = text.trim()
     if (!t || s.running || !s.ready || blocked) return
     setText('')
+    const sent = pasted.images
+    pasted.clear()
     // The focus stays in the request box (not on Stop, where Enter would stop the turn an approval waits in).
     input.current?.focus()
-    void s.send(t)
+    void s.send(t, sent.length ? { images: sent } : {})
   }
   return (
     <section className="agent-panel" data-testid="agent-panel">
@@ -216,8 +220,11 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
             ))}
           </ul>
         ) : null}
+        <ImageChips images={pasted.images} error={pasted.error} remove={pasted.remove} />
         <textarea
           ref={input}
+          onPaste={pasted.onPaste}
+          onDrop={pasted.onDrop}
           value={text}
           onChange={(e) => {
             setText(e.target.value)

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
+import { describeImage, userContent, type PastedImage } from '../lib/paste-image'
 import { callTool, command, repoInfo, toBackendError, type Project } from '../bridge'
 import { expandCommand } from '../agent/commands'
 import { cutBefore, snapshotBefore, titleFrom, type Item, type ToolItem } from '../agent/conversation'
@@ -30,7 +31,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const cfg = useAgentConfig(project.root)
   const store = useConversationStore(project.root)
   const { convRef, update, flush } = store
-  const tools = useToolCalls({ specs: cfg.specs, settings: cfg.settings, convRef, update })
+  const tools = useToolCalls({ specs: cfg.specs, settings: cfg.settings, convRef, update, textOnly: cfg.provider?.text_only })
   const [running, setRunning] = useState(false)
   const [compacting, setCompacting] = useState(false)
   const abort = useRef<AbortController | null>(null)
@@ -40,7 +41,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const { execute } = tools
 
   const send = useCallback(
-    async (text: string, opts: { resume?: boolean } = {}) => {
+    async (text: string, opts: { resume?: boolean; images?: PastedImage[] } = {}) => {
       if (!provider || running || !ready) return
       if (!provider.model) {
         notice('error', `Choose a model for ${provider.name} in Settings first.`)
@@ -68,6 +69,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         // Files mentioned with @path (or @path:10-20) go with the request.
         const { attachments, attached } = await attachMentions(text, (path, offset, limit) => callTool('read_file', { path, offset, limit }))
         const content = [notes.join('\n'), request, attachments].filter(Boolean).join('\n\n')
+        const images = opts.images ?? []
         if (opts.resume) {
           // Continue: the model picks up after its last tool results, with no new request from the user.
           update((c) => ({ ...c, halt: undefined, ...(notes.length ? { notes: [], messages: [...c.messages, { role: 'user' as const, content: notes.join('\n') }] } : {}) }))
@@ -77,8 +79,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
             title: c.title || titleFrom(text),
             notes: [],
             halt: undefined,
-            items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text, at: c.messages.length, ...(attached.length ? { attached } : {}) }],
-            messages: [...c.messages, { role: 'user' as const, content }],
+            items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text, at: c.messages.length, ...(attached.length || images.length ? { attached: [...attached, ...images.map(describeImage)] } : {}) }],
+            // Pasted images go as file parts; the conversation store keeps each base64 once, by hash, beside the log.
+            messages: [...c.messages, { role: 'user' as const, content: userContent(content, images) }],
           }))
         }
         const window = await contextWindow(provider, provider.model)

@@ -4,6 +4,7 @@ import { denial, needsApproval, noGrants, sessionGrant, type Grants } from '../a
 import { askUserInput, askUserName } from '../agent/ask-user'
 import type { Conversation } from '../agent/conversation'
 import { editedPaths, withDiagnostics } from '../agent/diagnostics'
+import { imageRefused } from '../agent/images'
 import { upsertTool, withRequestSnapshot, type ToolPatch } from '../agent/turn-state'
 
 // An allowed call may carry the user's edit of it (the proposed text changed before allowing).
@@ -17,6 +18,8 @@ export interface ToolCallDeps {
   settings: ProjectSettings | null
   convRef: RefObject<Conversation>
   update: (f: (c: Conversation) => Conversation) => void
+  // textOnly says the model takes no images (Settings): an image a tool returns is unsupported_media for it.
+  textOnly?: boolean
 }
 
 // failure is the result a model gets for a call that threw: the backend's code, message and path.
@@ -28,7 +31,7 @@ function failure(e: unknown) {
 // useToolCalls runs the model's tool calls: the backend's check first, plan mode, the user's approval (with an
 // edit's dry-run diff to look at, and grants for the session), the call itself with a command's live output, and
 // after an edit its diff and the project's diagnostics. Every step shows on the call's card.
-export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps) {
+export function useToolCalls({ specs, settings, convRef, update, textOnly }: ToolCallDeps) {
   const grants = useRef<Grants>(noGrants())
   const waiting = useRef(new Map<string, (a: Approval) => void>())
   const running = useRef(new Map<string, () => void>())
@@ -122,6 +125,11 @@ export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps)
         } else {
           output = await callTool(call.name, input)
         }
+        const refused = textOnly ? imageRefused(output) : null
+        if (refused) {
+          card(call.id, { state: 'failed', output: refused, error: refused.error })
+          return refused
+        }
         const backup = (output as { backup?: string }).backup
         let diff = edits.has(call.name) ? (output as { diff?: string }).diff || undefined : undefined
         if (!diff && backup && edits.has(call.name)) {
@@ -146,7 +154,7 @@ export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps)
         return out
       }
     },
-    [specs, settings, convRef, card, update],
+    [specs, settings, convRef, card, update, textOnly],
   )
 
   // answer settles the approval the call id waits for.

@@ -94,7 +94,7 @@ export function SettingsScreen({ onClose }: Props) {
   const editProvider = (p: ProviderView | null) => {
     setModels([])
     setPrice(priceText(p?.price))
-    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, effort: p.effort ?? '' } : { ...blank })
+    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, effort: p.effort ?? '', text_only: p.text_only ?? false } : { ...blank })
   }
   // fetchModels is Test connection: the provider as the form has it, saved or not, tried by the backend.
   const [probe, setProbe] = useState<ProbeResult | null>(null)
@@ -191,6 +191,10 @@ export function SettingsScreen({ onClose }: Props) {
                   <option key={x} value={x}>{x || "the provider's default"}</option>
                 ))}
               </select>
+            </label>
+            <label>
+              <input type="checkbox" checked={edit.text_only ?? false} onChange={(e) => setEdit({ ...edit, text_only: e.target.checked })} data-testid="provider-text-only" /> This model
+              takes no images (read_file of an image answers unsupported_media; the request box takes no pasted image)
             </label>
             <fieldset className="provider-price">
               <legend>Price of this model, US$ per million tokens (empty: none; money is then shown only where the provider reports it, as OpenRouter does)</legend>
