@@ -54,12 +54,17 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   }
   const pick = (path: string) => {
     if (!complete) return
-    const caret = complete.start + 1 + complete.query.length
-    const next = `${text.slice(0, complete.start)}${complete.sigil ?? '@'}${path} ${text.slice(caret)}`
+    // The word as typed now: keys typed after the options were listed (a fast typist's last letters) belong to
+    // it and go with it, rather than staying behind the completion.
+    const caretNow = input.current?.selectionStart ?? text.length
+    const at = (complete.sigil ? commandAt : mentionAt)(text, caretNow)
+    const start = at && at.start === complete.start ? at.start : complete.start
+    const end = at && at.start === complete.start ? caretNow : complete.start + 1 + complete.query.length
+    const next = `${text.slice(0, start)}${complete.sigil ?? '@'}${path} ${text.slice(end)}`
     setText(next)
     setComplete(null)
     requestAnimationFrame(() => {
-      const pos = complete.start + path.length + 2
+      const pos = start + path.length + 2
       input.current?.setSelectionRange(pos, pos)
       input.current?.focus()
     })
