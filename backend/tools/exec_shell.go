@@ -139,7 +139,6 @@ func execShell(d Deps) *tool.Tool {
 			}
 			if tripped != "" && ctx.Err() == nil {
 				out.StoppedBecause = "the command changed " + tripped + ", which tools outside the sandbox run or trust; Rooted put it back and ended the command"
-				out.Sandbox.Protection += "; command stopped: it changed " + tripped
 				out.Hint = strings.TrimSpace(out.Hint + " Rooted ended the command: " + out.StoppedBecause + ".")
 			}
 			if depsBefore != nil {
@@ -148,7 +147,7 @@ func execShell(d Deps) *tool.Tool {
 			if len(restored) > 0 {
 				out.Hint = strings.TrimSpace(out.Hint + " The command changed what git, editors or hooks run later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks, executable git settings or editor task files with commands.")
 			}
-			if res.ExitCode != 0 && strings.HasPrefix(res.Sandbox.Protection, "read-only") && readOnlyRefusal(res.Stderr) {
+			if res.ExitCode != 0 && res.Sandbox.Protection == "read-only" && readOnlyRefusal(res.Stderr) {
 				out.Hint = strings.TrimSpace(out.Hint + " What tools outside the sandbox run later is read-only to commands: every git folder's config, config.worktree, commondir, hooks and info, a core.hooksPath folder, the project's folders on PATH, editor and hook-manager files (.vscode, .idea, .envrc, lefthook.yml, ...), and dependency folders but to the package manager's install commands. If such a change is needed, ask the user to make it, or edit a work-tree file with the file tools.")
 			}
 			if len(out.DependenciesChanged) > 0 && !pr.depsWritable {
