@@ -187,7 +187,7 @@ func TestToolConfigFilesAnywhereAreProtected(t *testing.T) {
 			for _, f := range append(existing, created...) {
 				js := `const fs = require('fs'), path = require('path'), f = process.argv[1];
 					try { fs.mkdirSync(path.dirname(f), {recursive: true}) } catch {}
-					fs.appendFileSync(f, 'yarnPath: evil.js\n'); setTimeout(() => {}, 1000);`
+					fs.appendFileSync(f, 'yarnPath: evil.js\n'); setTimeout(() => {}, 200);`
 				out, e := call[stoppedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", `+jsonString(js)+`, `+jsonString(f)+`], "backup": false}`)
 				if e != nil {
 					t.Fatalf("%s: exec_shell: %v", f, e)
