@@ -270,23 +270,6 @@ func (pr protection) pinned(abs string, readOnly []string) []string {
 	return out
 }
 
-// ancestors are the folders inside the project above the protected paths, root-relative: the watcher watches
-// them too, as renaming one moves what it holds.
-func (pr protection) ancestors() []string {
-	set := map[string]bool{}
-	for _, p := range pr.paths {
-		for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
-			set[d] = true
-		}
-	}
-	out := make([]string, 0, len(set))
-	for d := range set {
-		out = append(out, d)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // watched are the protected paths the watcher keeps: all but the dependency folders, which are too large to keep a
 // copy of (bound read-only where they can be, and fingerprinted: depPrints).
 func (pr protection) watched() []string {

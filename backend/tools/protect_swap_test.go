@@ -3,6 +3,7 @@ package tools
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -214,6 +215,30 @@ func writeAll(t *testing.T, root string, files ...string) {
 		}
 		if err := os.WriteFile(full, []byte("x\n"), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNestedEditor times the walk for tool files in subfolders, per command, in a work tree of 50 packages
+// of 10 folders of 5 files each (2,500 files) with a node_modules of 200 packages that the walk does not enter.
+func BenchmarkNestedEditor(b *testing.B) {
+	root := b.TempDir()
+	for p := range 50 {
+		for d := range 10 {
+			dir := filepath.Join(root, "packages", "p"+strconv.Itoa(p), "src", "d"+strconv.Itoa(d))
+			os.MkdirAll(dir, 0o755)
+			for f := range 5 {
+				os.WriteFile(filepath.Join(dir, "f"+strconv.Itoa(f)+".ts"), nil, 0o644)
+			}
+		}
+	}
+	for p := range 200 {
+		os.MkdirAll(filepath.Join(root, "node_modules", "pkg"+strconv.Itoa(p), "lib"), 0o755)
+	}
+	os.MkdirAll(filepath.Join(root, "packages", "p1", ".vscode"), 0o755)
+	for b.Loop() {
+		if got := nestedEditor(root); len(got) != 1 {
+			b.Fatal(got)
 		}
 	}
 }
