@@ -16,11 +16,3 @@ func subdirs(fi fs.FileInfo) int {
 	}
 	return int(st.Nlink) - 2
 }
-
-// changeTime is a file's status change time (ns), which no command can set back.
-func changeTime(fi fs.FileInfo) int64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ctim.Nano()
-	}
-	return 0
-}
