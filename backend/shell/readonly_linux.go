@@ -17,6 +17,34 @@ import (
 // point is busy), nor add a file in a folder so bound, while tools outside the sandbox (an editor's git, a shell
 // prompt) keep reading the unchanged files at every moment of the run. Only the helper's namespace sees the binds.
 
+// A bind on .git/config holds the file, not the name: a folder above it that is not itself a mount point can be
+// renamed, and the binds go with it (.git to .gitx), leaving the name free for a folder the command builds (a new
+// .git whose config runs a program). So each folder of Policy.Pinned (every folder inside the project above a
+// protected path) is first bound onto itself, writable: the kernel refuses to rename or remove a mount point
+// (EBUSY), and the read-only binds then go inside it. The binds are not recursive, so the outer folders come first.
+
+// pin binds each folder onto itself, writable, passing over what is gone or a link as bindReadOnly does.
+func pin(paths []string) error {
+	for _, p := range paths {
+		fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+			Flags: unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW | unix.O_DIRECTORY, Resolve: unix.RESOLVE_NO_SYMLINKS,
+		})
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("pinning %s: %w", p, err)
+		}
+		self := "/proc/self/fd/" + strconv.Itoa(fd)
+		err = unix.Mount(self, self, "", unix.MS_BIND, "")
+		unix.Close(fd)
+		if err != nil {
+			return fmt.Errorf("pinning %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
 // bindReadOnly binds each path onto itself read-only. A path that is gone, or is now a link (the command cannot
 // have changed it: it has not started; another job may have), is passed over: whoever listed it watches it too.
 // Any other failure is an error, and the command does not run.

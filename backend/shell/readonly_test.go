@@ -165,3 +165,68 @@ func TestNothingOutlivesAKilledRooted(t *testing.T) {
 		})
 	}
 }
+
+// A folder above a read-only path is pinned: renaming it (which would carry the binds away with it and free the
+// name for a folder the command builds, a new .git whose config runs a program) fails, as does removing it, while
+// what it holds and is not listed stays writable. Without the pin the same rename succeeds: the binds alone do not
+// hold the folder above them.
+func TestPinnedFoldersCannotBeRenamed(t *testing.T) {
+	t.Parallel()
+	e, ok := processModes(t, false)["pid namespace"]
+	if !ok {
+		t.Skip("no PID namespace here: nothing is bound (the watched mode is package tools')")
+	}
+	setup := func(t *testing.T) (git, cfg, nm string) {
+		t.Helper()
+		os.RemoveAll(filepath.Join(e.project, ".git"))
+		os.RemoveAll(filepath.Join(e.project, ".gitx"))
+		os.RemoveAll(filepath.Join(e.project, "web"))
+		os.RemoveAll(filepath.Join(e.project, "web_old"))
+		git, cfg = filepath.Join(e.project, ".git"), filepath.Join(e.project, ".git", "config")
+		nm = filepath.Join(e.project, "web", "node_modules")
+		os.MkdirAll(filepath.Join(git, "objects"), 0o755)
+		os.MkdirAll(filepath.Join(nm, "foo"), 0o755)
+		os.WriteFile(cfg, []byte("[core]\n\tbare = false\n"), 0o644)
+		os.WriteFile(filepath.Join(nm, "foo", "cli.sh"), []byte("legit\n"), 0o755)
+		return git, cfg, nm
+	}
+	swap := `mv .git .gitx && mkdir .git && echo '[core] fsmonitor = x' > .git/config`
+	swapWeb := `mv web web_old && mkdir -p web/node_modules/foo && echo evil > web/node_modules/foo/cli.sh`
+	for _, pinned := range []bool{false, true} {
+		git, cfg, nm := setup(t)
+		policy := e.policy
+		policy.ReadOnly = []string{cfg, nm}
+		if pinned {
+			policy.Pinned = []string{git, filepath.Join(e.project, "web")}
+		}
+		for _, script := range []string{swap, swapWeb, "rm -rf .git", "rmdir web"} {
+			res, err := Run(context.Background(), Spec{
+				Argv: []string{"sh", "-c", script}, Dir: e.project, Env: Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
+				Timeout: 20 * time.Second, Policy: policy, Sandbox: e.info,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(cfg)
+			cli, _ := os.ReadFile(filepath.Join(nm, "foo", "cli.sh"))
+			held := string(b) == "[core]\n\tbare = false\n" && string(cli) == "legit\n"
+			if pinned && (res.ExitCode == 0 || !held) {
+				t.Errorf("pinned: %q succeeded or changed what is protected (exit %d, config %q, cli %q)", script, res.ExitCode, b, cli)
+			}
+			if !pinned && (script == swap || script == swapWeb) && held {
+				t.Errorf("without the pin %q was refused: the test no longer shows the attack (%+v)", script, res)
+			}
+			git, cfg, nm = setup(t)
+			_ = git
+		}
+		if pinned {
+			res, _ := Run(context.Background(), Spec{
+				Argv: []string{"sh", "-c", "echo ok > .git/objects/x && mv .git/objects/x .git/objects/y && cat .git/objects/y && echo ok > web/a && mv web/a web/b"},
+				Dir:  e.project, Env: Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp), Timeout: 20 * time.Second, Policy: policy, Sandbox: e.info,
+			})
+			if res.ExitCode != 0 || res.Stdout != "ok\n" {
+				t.Errorf("what a pinned folder holds is not writable: %+v", res)
+			}
+		}
+	}
+}

@@ -42,6 +42,9 @@ func reaper(argv []string) int {
 			err = reenterCwd()
 		}
 		if err == nil {
+			err = pin(p.Pinned)
+		}
+		if err == nil {
 			err = bindReadOnly(p.ReadOnly)
 		}
 		if err != nil {

@@ -51,6 +51,10 @@ func BenchmarkReadOnlyBinds(b *testing.B) {
 	p := Policy{Readable: Readable(dir, os.Getenv), Writable: []string{dir}}
 	ro := p
 	ro.ReadOnly = protected
+	// and the folders above them, pinned first (as package tools lists them)
+	for _, d := range []string{".git", ".git/modules", ".git/modules/sub", ".venv"} {
+		ro.Pinned = append(ro.Pinned, filepath.Join(dir, d))
+	}
 	info := Probe(p)
 	if info.Processes != "pid namespace" {
 		b.Skip("no PID namespace here: nothing is bound")

@@ -19,6 +19,11 @@ type Policy struct {
 	// own they are bound read-only for the whole run; without one, the caller watches them (see
 	// SandboxInfo.Protection).
 	ReadOnly []string `json:"read_only,omitempty"`
+	// Pinned are folders inside Writable that hold a ReadOnly path (.git for .git/config, web for
+	// web/node_modules). In a mount namespace each is bound onto itself, writable, before ReadOnly is bound: a
+	// mount point cannot be renamed or removed (EBUSY), so the command cannot move the read-only binds away with
+	// their folder and put a folder of its own in its place. List outer folders before inner ones.
+	Pinned []string `json:"pinned,omitempty"`
 	// Grace is how long the helper lets the program's processes end after TERM before it kills them (ms).
 	GraceMS int64 `json:"grace_ms,omitempty"`
 }

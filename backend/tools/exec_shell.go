@@ -39,6 +39,9 @@ type execShellOut struct {
 	// DependenciesChanged lists the packages of the dependency folders (node_modules, .venv, ...) the command
 	// added, removed or changed: code that hooks and test runners run later.
 	DependenciesChanged []string `json:"dependencies_changed,omitempty"`
+	// StoppedBecause, when set, says Rooted ended the command as soon as it changed a protected path (one that
+	// could not be bound read-only, or any where only watching was possible): what it changed was put back.
+	StoppedBecause string `json:"stopped_because,omitempty"`
 	// Job, when the command runs on in the background, is its id and how to follow it.
 	Job *jobStarted `json:"job,omitempty"`
 }
@@ -106,13 +109,19 @@ func execShell(d Deps) *tool.Tool {
 			git := guardGit(root.Root, info.Root)
 			pr := protect(git, root.Root, info.Root, argv, envValue(env, "PATH"))
 			spec.Policy.ReadOnly = pr.readOnly(info.Root)
+			spec.Policy.Pinned = pr.pinned(info.Root, spec.Policy.ReadOnly)
 			var depsBefore map[string]uint64
 			if pr.depsWritable || spec.Sandbox.Processes != "pid namespace" {
 				depsBefore = depPrints(info.Root, pr.deps)
 			}
-			watch := watchProtected(root.Root, info.Root, pr.watched())
-			res, err := shell.Run(ctx, spec)
-			restored := append(watch.close(), git.restore(root.Root, info.Root)...)
+			// The first change put back ends the command (the helper then ends every process it started): one race
+			// per command at most, never a loop of them.
+			runCtx, stopRun := context.WithCancel(ctx)
+			defer stopRun()
+			watch := watchProtected(root.Root, info.Root, pr.watched(), stopRun)
+			res, err := shell.Run(runCtx, spec)
+			restored, tripped := watch.close()
+			restored = append(restored, git.restore(root.Root, info.Root)...)
 			if err != nil {
 				return execShellOut{}, err
 			}
@@ -127,6 +136,10 @@ func execShell(d Deps) *tool.Tool {
 			out := execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res, Hint: shell.NetworkHint(res, policy), GitRestored: restored}
 			if out.Hint == "" {
 				out.Hint = shell.SandboxHint(res, policy) // the sandbox's lists reach a model only when they explain a failure
+			}
+			if tripped != "" && ctx.Err() == nil {
+				out.StoppedBecause = "the command changed " + tripped + ", which tools outside the sandbox run or trust; Rooted put it back and ended the command"
+				out.Hint = strings.TrimSpace(out.Hint + " Rooted ended the command: " + out.StoppedBecause + ".")
 			}
 			if depsBefore != nil {
 				out.DependenciesChanged = depsChanged(depsBefore, depPrints(info.Root, pr.deps))

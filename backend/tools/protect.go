@@ -32,6 +32,49 @@ var editorFiles = []string{
 	".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml", ".lefthook-local.yml",
 	".lintstagedrc", ".lintstagedrc.json", ".lintstagedrc.js", ".lintstagedrc.cjs", ".lintstagedrc.mjs",
 	"lint-staged.config.js", "lint-staged.config.cjs", "lint-staged.config.mjs", ".huskyrc", ".huskyrc.json",
+	// Run on the host or by every command of a tool the user types: a dev container's initializeCommand,
+	// yarnPath/yarn-path (even yarn --version), pnpm's hooks file, bun's preload, npm's node-options, mise's hooks
+	// (every name it reads), cargo's rustc-wrapper and runners.
+	".devcontainer.json", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml", ".npmrc",
+	"mise.local.toml", ".mise.local.toml", ".config/mise.toml", ".config/mise", "mise/config.toml", ".tool-versions",
+	".cargo",
+}
+
+// nestedEditorFiles are the names of editorFiles that tools also read in subfolders: a folder of a monorepo
+// opened on its own or as a workspace folder (VS Code's multi-root workspaces), a package's own .npmrc or
+// .yarnrc, direnv and mise on cd. Those found anywhere in the project (and *.code-workspace files, which open
+// with their tasks) are protected as the root's are.
+var nestedEditorFiles = map[string]bool{
+	".vscode": true, ".idea": true, ".zed": true, ".devcontainer": true, ".devcontainer.json": true, ".envrc": true,
+	".mise.toml": true, "mise.toml": true, ".mise.local.toml": true, "mise.local.toml": true, ".npmrc": true,
+	".yarnrc": true, ".yarnrc.yml": true, ".pnpmfile.cjs": true, "bunfig.toml": true, ".cargo": true,
+	".tool-versions": true, ".pre-commit-config.yaml": true, "lefthook.yml": true, ".lefthook.yml": true,
+}
+
+// nestedEditor lists, root-relative, the files of nestedEditorFiles and the *.code-workspace files anywhere in
+// the project but inside git folders and dependency folders (whose contents are protected, or are not the
+// user's). Links are not followed.
+func nestedEditor(abs string) []string {
+	var out []string
+	filepath.WalkDir(abs, func(full string, d fs.DirEntry, err error) error {
+		if err != nil || full == abs {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() && (name == ".git" || depFolders[name]) {
+			return filepath.SkipDir
+		}
+		if nestedEditorFiles[name] || strings.HasSuffix(name, ".code-workspace") {
+			if rel, err := filepath.Rel(abs, full); err == nil {
+				out = append(out, filepath.ToSlash(rel))
+			}
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // depFolders are the folders package managers fill with code that other tools later run.
@@ -141,6 +184,9 @@ func protect(st *gitState, root *os.Root, abs string, argv []string, pathEnv str
 	for _, f := range editorFiles {
 		add(f)
 	}
+	for _, f := range nestedEditor(abs) {
+		add(f)
+	}
 	var pathDirs []string
 	for _, dir := range filepath.SplitList(pathEnv) {
 		if !filepath.IsAbs(dir) {
@@ -193,6 +239,34 @@ func (pr protection) readOnly(abs string) []string {
 			out = append(out, full)
 		}
 	}
+	return out
+}
+
+// pinned lists, absolute and outer first, the folders inside the project above a protected path (.git for
+// .git/config, web for web/node_modules, sub and sub/.git for sub/.git/hooks): bound onto themselves before the
+// read-only binds, so that none can be renamed away with the binds in it (Policy.Pinned). A folder inside a
+// read-only path is left out: the outer bind holds it.
+func (pr protection) pinned(abs string, readOnly []string) []string {
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	set := map[string]bool{}
+	for _, p := range pr.paths {
+		for d := path.Dir(p); d != "." && d != "/"; d = path.Dir(d) {
+			set[d] = true
+		}
+	}
+	var out []string
+	for d := range set {
+		full := filepath.Join(abs, filepath.FromSlash(d))
+		if slices.ContainsFunc(readOnly, func(o string) bool { return full == o || strings.HasPrefix(full, o+string(filepath.Separator)) }) {
+			continue
+		}
+		if fi, err := os.Lstat(full); err == nil && fi.IsDir() {
+			out = append(out, full)
+		}
+	}
+	slices.Sort(out) // a folder sorts before what it holds
 	return out
 }
 

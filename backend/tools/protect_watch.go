@@ -26,12 +26,17 @@ type watcher struct {
 	undo   putBack
 	// stopped: the command has ended; events still in flight are ignored (the user may edit these files now).
 	stopped bool
+	// stop ends the command the first time something is put back while it runs: a command that changes what is
+	// protected is not let go on (re-planting a path in a loop would otherwise turn the moment between a change
+	// and its undoing into a steady rate). tripped names what it changed.
+	stop    func()
+	tripped string
 }
 
 // watchProtected records the protected paths and starts watching them. Without inotify (or with its limits
 // reached) it still records them: close then puts back what changed, at the end.
-func watchProtected(root *os.Root, abs string, paths []string) *watcher {
-	w := &watcher{root: root, abs: abs, paths: paths, before: map[string]*node{}, undo: putBack{root: root}}
+func watchProtected(root *os.Root, abs string, paths []string, stop func()) *watcher {
+	w := &watcher{root: root, abs: abs, paths: paths, before: map[string]*node{}, undo: putBack{root: root}, stop: stop}
 	for _, p := range paths {
 		budget := maxCaptured
 		w.before[p] = capture(root, p, &budget)
@@ -48,9 +53,15 @@ func watchProtected(root *os.Root, abs string, paths []string) *watcher {
 	return w
 }
 
-// watch adds the folder p is in and every folder p holds.
+// watch adds every folder from the root down to the one p is in (renaming one moves p: .git renamed to .gitx and
+// a new .git built), and every folder p holds.
 func (w *watcher) watch(p string) {
-	w.w.Add(filepath.Join(w.abs, filepath.FromSlash(path.Dir(p))))
+	for d := path.Dir(p); ; d = path.Dir(d) {
+		w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
+		if d == "." || d == "/" {
+			break
+		}
+	}
 	var add func(p string, n *node)
 	add = func(p string, n *node) {
 		if n.exists && n.mode.IsDir() {
@@ -70,7 +81,7 @@ func (w *watcher) loop() {
 			if !ok {
 				return
 			}
-			if p := w.owner(ev.Name); p != "" {
+			for _, p := range w.owners(ev.Name) {
 				w.check(p, false)
 			}
 		case err, ok := <-w.w.Errors:
@@ -86,19 +97,21 @@ func (w *watcher) loop() {
 	}
 }
 
-// owner is the protected path an event's file is or lies in, "" for none.
-func (w *watcher) owner(name string) string {
+// owners are the protected paths an event's file is, lies in, or holds (an event on .git itself concerns
+// .git/config and every other protected path below it, which are checked by their paths again).
+func (w *watcher) owners(name string) []string {
 	rel, err := filepath.Rel(w.abs, name)
 	if err != nil || !filepath.IsLocal(rel) {
-		return ""
+		return nil
 	}
 	rel = filepath.ToSlash(rel)
+	var out []string
 	for _, p := range w.paths {
-		if rel == p || strings.HasPrefix(rel, p+"/") {
-			return p
+		if rel == p || strings.HasPrefix(rel, p+"/") || strings.HasPrefix(p, rel+"/") {
+			out = append(out, p)
 		}
 	}
-	return ""
+	return out
 }
 
 // check puts p back if it changed, and watches again what it put back (a folder recreated is a new one). Once the
@@ -115,6 +128,12 @@ func (w *watcher) check(p string, last bool) {
 		return
 	}
 	w.undo.tree(p, w.before[p], now)
+	if !last && w.tripped == "" {
+		w.tripped = p
+		if w.stop != nil {
+			w.stop()
+		}
+	}
 	if w.w != nil && !last {
 		w.watch(p)
 	}
@@ -123,7 +142,7 @@ func (w *watcher) check(p string, last bool) {
 // close stops watching, puts back what changed since the last event (the last word where events were lost or
 // never came), and returns what was put back during the whole run. The inotify descriptor is closed on the side:
 // the kernel waits for a grace period to release its watches (some 20 ms), which no command should wait for.
-func (w *watcher) close() []string {
+func (w *watcher) close() (restored []string, stopped string) {
 	w.mu.Lock()
 	w.stopped = true
 	w.mu.Unlock()
@@ -135,5 +154,5 @@ func (w *watcher) close() []string {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.undo.report()
+	return w.undo.report(), w.tripped
 }
