@@ -24,3 +24,6 @@ func changeTime(fi fs.FileInfo) int64 {
 	}
 	return 0
 }
+
+// openNoFollow opens a file without following a final link and without blocking on a named pipe.
+const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
