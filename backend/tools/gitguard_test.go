@@ -167,7 +167,8 @@ func TestNothingACommandLeavesInGitRunsLater(t *testing.T) {
 		// A repository git reaches and the guard must too: names ending in blanks (git keeps them), a git folder
 		// hidden in a bare-looking folder's objects/, a named pipe where the guard reads; each made a submodule of
 		// the project by a gitlink, so the user's git status at the root enters it.
-		{name: "a .git file and commondir ending in a space, and a gitlink", setup: initAndCommit, repos: []string{"."}, payload: plantedRepo("cc ") +
+		{name: "a .git file and commondir ending in a space, and a gitlink", setup: initAndCommit, repos: []string{"."}, payload: `fs.mkdirSync('cc /refs/heads', {recursive: true}); fs.mkdirSync('cc /objects'); ` + // no HEAD: only the pointers lead to it
+			`fs.writeFileSync('cc /config', '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "touch ' + M + ' #"\n'); ` +
 			`fs.mkdirSync('gd '); fs.writeFileSync('gd /HEAD', 'ref: refs/heads/main\n'); fs.writeFileSync('gd /commondir', '../cc \n'); ` +
 			`fs.mkdirSync('src'); fs.writeFileSync('src/a', 'x'); fs.writeFileSync('src/.git', 'gitdir: ../gd \n'); ` +
 			`git('update-index', '--add', '--cacheinfo', '160000,1111111111111111111111111111111111111111,src');`},
