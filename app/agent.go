@@ -47,6 +47,8 @@ type ProviderView struct {
 	Price *llm.Price `json:"price,omitempty"`
 	// Effort is the reasoning effort set for the chosen model ("": the provider's default).
 	Effort string `json:"effort,omitempty"`
+	// TextOnly says the user marked the chosen model as taking no images.
+	TextOnly bool `json:"text_only"`
 }
 
 // ProvidersView is the providers file as the window sees it.
@@ -70,6 +72,8 @@ type ProviderInput struct {
 	Price *llm.Price `json:"price"`
 	// Effort sets the chosen model's reasoning effort: none, low, medium or high ("": the provider's default).
 	Effort string `json:"effort"`
+	// TextOnly marks the chosen model as taking no images.
+	TextOnly bool `json:"text_only"`
 }
 
 func (a *Agent) view(c llm.Config) ProvidersView {
@@ -78,7 +82,7 @@ func (a *Agent) view(c llm.Config) ProvidersView {
 		key, src := a.providers.Key(p)
 		v.Providers = append(v.Providers, ProviderView{
 			ID: p.ID, Name: p.Name, Kind: string(p.Kind), BaseURL: p.BaseURL, Model: p.Model, HasKey: key != "", KeySource: src,
-			ContextWindow: p.ContextWindows[p.Model], Price: priceOf(p), Effort: p.Efforts[p.Model],
+			ContextWindow: p.ContextWindows[p.Model], Price: priceOf(p), Effort: p.Efforts[p.Model], TextOnly: p.TextOnly[p.Model] && p.Model != "",
 		})
 	}
 	return v

@@ -31,6 +31,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/watch"
+	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
 )
 
 // Options configure the window.
@@ -113,6 +114,7 @@ func newServices(opt Options) (*services, error) {
 	// write and patch compare content for whatever changed behind the session's back (UserDeps wires that); its
 	// batches also go to the window as they are, and the frontend decides what each view re-reads.
 	deps := tools.UserDeps(s, true)
+	deps.Web = httpfetch.New(httpfetch.Options{}) // web_fetch's client, with its 15-minute cache, for the session
 	svc.deps, svc.indexes, svc.settings, svc.snapshots = deps, deps.Indexes, deps.Settings, deps.Snapshots
 	svc.indexes.OnBatch = func(root *os.Root, batch []watch.Event, st watch.Status) {
 		svc.events.Emit(EventFsChanges, FsChanges{Root: root.Name(), Changes: batch, Watch: toWatchStatus(st, true)})

@@ -76,7 +76,7 @@ func (t *Tools) Cancel(callID string) bool { return t.running.cancel(callID) }
 // Call runs a tool with JSON arguments and returns its JSON result. JSON text crosses the bridge (not objects) so
 // the result reaches the model byte for byte as every other face sees it.
 func (t *Tools) Call(name, args string) (string, error) {
-	out, e := t.registry.Call(context.Background(), name, []byte(args))
+	out, e := t.registry.Call(tools.ApprovedCall(context.Background(), name, []byte(args)), name, []byte(args))
 	if e != nil {
 		return "", reject(e)
 	}

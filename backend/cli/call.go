@@ -7,9 +7,16 @@ import (
 	"fmt"
 
 	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/webfetch"
 )
 
 func runCall(ctx context.Context, stdio IO, args []string) int {
+	return CallWith(ctx, stdio, args, nil)
+}
+
+// CallWith is rooted call with a web fetcher for web_fetch: rooted-mcp's "call", which links the HTTP client that
+// rooted leaves out. rooted itself has none, and hands a web_fetch the project's rules allow to rooted-mcp.
+func CallWith(ctx context.Context, stdio IO, args []string, web webfetch.Fetcher) int {
 	fs := newFlagSet("call", stdio, "TOOL [--root DIR] [--cwd DIR] [JSON]")
 	var pf projectFlags
 	pf.register(fs)
@@ -28,12 +35,23 @@ func runCall(ctx context.Context, stdio IO, args []string) int {
 			return usageError(stdio, fs, "reading arguments from stdin: %v", err)
 		}
 	}
-	s, reg, terr := pf.open()
+	s, reg, terr := pf.openWith(web)
 	if terr != nil {
 		return printError(stdio, terr)
 	}
 	defer s.Close()
 	res, terr := reg.CallForms(ctx, name, []byte(input))
+	if terr != nil && web == nil && terr.Details["fetcher"] == "none" {
+		// Allowed, but this binary has no HTTP client: the MCP server's binary runs the call with one.
+		if server, err := findBeside(MCPName); err == nil {
+			s.Close()
+			argv := append([]string{server, "call"}, args...)
+			if len(pos) == 1 { // the JSON came on stdin, which this process has read
+				argv = append(argv, input)
+			}
+			return become(argv, stdio)
+		}
+	}
 	if terr != nil {
 		if terr.Code == tool.CodeUnknownTool {
 			fmt.Fprintln(stdio.Stderr, "rooted call:", terr.Message)

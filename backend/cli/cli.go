@@ -13,6 +13,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/webfetch"
 )
 
 // Exit codes.
@@ -106,7 +107,10 @@ func (p *projectFlags) register(fs *flag.FlagSet) {
 }
 
 // open returns the registry for a session rooted at the flags' root, or a tool error.
-func (p *projectFlags) open() (*session.Session, *tool.Registry, *tool.Error) {
+func (p *projectFlags) open() (*session.Session, *tool.Registry, *tool.Error) { return p.openWith(nil) }
+
+// openWith is open with web_fetch's fetcher (nil: none, as in rooted, which links no HTTP client).
+func (p *projectFlags) openWith(web webfetch.Fetcher) (*session.Session, *tool.Registry, *tool.Error) {
 	s, err := session.Open(p.root)
 	if err != nil {
 		e := tools.Classify(err)
@@ -121,7 +125,9 @@ func (p *projectFlags) open() (*session.Session, *tool.Registry, *tool.Error) {
 			return nil, nil, tools.Classify(err)
 		}
 	}
-	return s, tools.Registry(tools.UserDeps(s, false)), nil
+	d := tools.UserDeps(s, false)
+	d.Web = web
+	return s, tools.Registry(d), nil
 }
 
 // parseInterleaved parses flags that may come before or after positional arguments, as users type them.

@@ -101,6 +101,43 @@ var meanings = map[string]string{
 	"merge-ort": "merge", "merge-subtree": "merge", "merge-recursive-ours": "merge", "merge-recursive-theirs": "merge",
 }
 
+// nestedMeanings are subcommands whose own subcommand does another command's work: git subtree push, git lfs push
+// (and its pre-push hook), git svn dcommit and set-tree, git p4 submit and git annex sync, push and assist publish
+// commits (or their files) to another repository as git push does. Under "" is the work of the subcommand itself,
+// whatever follows it: git review (Gerrit's) pushes the branch for review.
+var nestedMeanings = map[string]map[string]string{
+	"subtree": {"push": "push"},
+	"lfs":     {"push": "push", "pre-push": "push"},
+	"svn":     {"dcommit": "push", "set-tree": "push"},
+	"p4":      {"submit": "push"},
+	"annex":   {"sync": "push", "push": "push", "assist": "push"},
+	"review":  {"": "push"},
+}
+
+// Does is the command c does the work of through a subcommand of its own (git subtree push is a push), with the
+// words after that nested subcommand; ok is false when c does nothing else than its Meaning. The nested word is
+// looked for among all the words before "--" that are not options, not only the first: git subtree reads its
+// options anywhere (git subtree -P dir push), and taking an option's value for the nested word (git subtree add
+// -P push) only asks or refuses more.
+func Does(c Command) (meaning string, args []string, ok bool) {
+	nested, found := nestedMeanings[c.Meaning]
+	if !found {
+		return "", nil, false
+	}
+	if m, found := nested[""]; found {
+		return m, c.Args, true
+	}
+	for i, a := range c.Args {
+		if a == "--" {
+			break
+		}
+		if m, found := nested[a]; found {
+			return m, c.Args[i+1:], true
+		}
+	}
+	return "", nil, false
+}
+
 // Meaning is the command a subcommand stands for: its porcelain equivalent, or itself.
 func Meaning(sub string) string {
 	if m, ok := meanings[sub]; ok {

@@ -89,3 +89,36 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Subcommands that publish through a subcommand of their own are read as the push they do, wherever git subtree
+// takes its options.
+func TestDoes(t *testing.T) {
+	t.Parallel()
+	for line, want := range map[string]string{
+		"git subtree push --prefix=lib origin main": "push --prefix=lib origin main",
+		"git subtree -P lib push origin main":       "push origin main",
+		"git lfs push origin main":                  "push origin main",
+		"git svn dcommit":                           "push",
+		"git p4 submit":                             "push",
+		"git subtree split --prefix=lib --rejoin":   "",
+		"git subtree add -- push":                   "",
+		"git push subtree":                          "",
+		"git lfs pull":                              "",
+		"git annex sync --content":                  "push --content",
+		"git review -R":                             "push -R",
+		"git annex get x":                           "",
+	} {
+		c, err := Parse(strings.Fields(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, args, ok := Does(c)
+		got := strings.TrimSpace(m + " " + strings.Join(args, " "))
+		if !ok {
+			got = ""
+		}
+		if got != want {
+			t.Errorf("Does(%q) = %q, want %q", line, got, want)
+		}
+	}
+}

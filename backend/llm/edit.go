@@ -18,6 +18,8 @@ type ProviderChange struct {
 	Price *Price
 	// Effort sets the chosen model's reasoning effort, one of Efforts ("": the provider's default).
 	Effort string
+	// TextOnly marks the chosen model as taking no images.
+	TextOnly bool
 }
 
 // MaxContextWindow bounds a context window setting, in tokens.
@@ -75,6 +77,7 @@ func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 			p.ContextWindows = maps.Clone(old.ContextWindows)
 			p.Prices = maps.Clone(old.Prices)
 			p.Efforts = maps.Clone(old.Efforts)
+			p.TextOnly = maps.Clone(old.TextOnly)
 			if p.APIKey == "" && !in.ClearKey && SameHost(old.BaseURL, p.BaseURL) {
 				p.APIKey = old.APIKey
 			}
@@ -112,6 +115,17 @@ func (s *Store) SaveProvider(in ProviderChange) (Config, error) {
 			}
 			if len(p.Efforts) == 0 {
 				p.Efforts = nil
+			}
+			if in.TextOnly {
+				if p.TextOnly == nil {
+					p.TextOnly = map[string]bool{}
+				}
+				p.TextOnly[p.Model] = true
+			} else {
+				delete(p.TextOnly, p.Model)
+			}
+			if len(p.TextOnly) == 0 {
+				p.TextOnly = nil
 			}
 		}
 		if i >= 0 {

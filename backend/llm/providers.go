@@ -62,6 +62,9 @@ type Provider struct {
 	// default). The window sends it as the AI SDK's reasoning setting, which each provider sends in its own form:
 	// Anthropic's thinking budget, OpenAI's reasoning effort, Ollama's think.
 	Efforts map[string]string `json:"efforts,omitempty"`
+	// TextOnly are the models the user marked as taking no images, by model id: an image is not sent to them
+	// (read_file's image is unsupported_media, the request box takes no paste).
+	TextOnly map[string]bool `json:"text_only,omitempty"`
 }
 
 // Efforts are the reasoning efforts a model may be set to; "" leaves it to the provider.

@@ -40,6 +40,8 @@ import (
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/webfetch"
+	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
 )
 
 // Options configure a server.
@@ -56,6 +58,8 @@ type Options struct {
 
 	// prepare stands in for the tools' Prepare in tests.
 	prepare func(session.Info)
+	// web is web_fetch's fetcher in tests (one that reaches a local fixture server).
+	web webfetch.Fetcher
 }
 
 // Server is one MCP server over one session.
@@ -87,6 +91,10 @@ func New(opt Options) (*Server, error) {
 	// As in the window: a watcher keeps the index, the snapshots' staging and the stale-file check current.
 	deps := tools.UserDeps(session.New(), true)
 	deps.Ask = answered // ask_user's answer, from the client's user by elicitation (ask.go)
+	deps.Web = opt.web
+	if deps.Web == nil {
+		deps.Web = httpfetch.New(httpfetch.Options{})
+	}
 	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, deps: deps, fixed: opt.Root != "", log: log, texts: newTexts(), maxBytes: opt.MaxResultBytes}
 	s.prepare = opt.prepare
 	if s.prepare == nil {

@@ -155,7 +155,8 @@ func onlyOptions(args []string, allowed ...string) bool {
 }
 
 // Sensitive says how argv destroys what a snapshot cannot bring back or publishes the project, or "": git push,
-// reset --hard, clean, checkout of paths or with --force, restore of the working tree, rebase, commit --amend,
+// subtree push, lfs push, svn dcommit and p4 submit (which push), submodule foreach and bisect run (which run
+// any command), reset --hard, clean, checkout of paths or with --force, restore of the working tree, rebase, commit --amend,
 // branch -D, stash drop and clear, gc --prune, prune, reflog expire and delete, filter-branch, update-ref -d, any
 // git subcommand Rooted does not know (an alias could be any of these), rm -r, find -exec or -delete, and code
 // written into the command for an interpreter (node -e, python3 -c, bash -c: see InlineCode), which could do any
@@ -186,6 +187,9 @@ func sensitiveGit(argv []string) string {
 	c, ok := gitCommand(argv)
 	if !ok {
 		return "git with an option before its subcommand that Rooted does not know"
+	}
+	if why := runsThrough(c); why != "" {
+		return why
 	}
 	sub, args := c.Meaning, c.Args
 	// has says one of the options is given: a short one as written, a long one spelled out or abbreviated as git

@@ -24,6 +24,27 @@ func TestRuleSpellings(t *testing.T) {
 		{rule(Deny, "git push"), "git -C . --no-pager push", Deny},
 		{rule(Deny, "git push"), "git send-pack ../remote main", Deny},
 		{rule(Deny, "git push"), "git http-push https://example.com/x main", Deny},
+		// commands that push through a subcommand of their own, or run the command they are given
+		{rule(Deny, "git push"), "git subtree push --prefix=lib origin main", Deny},
+		{rule(Deny, "git push"), "git subtree -P lib push origin main", Deny},
+		{rule(Deny, "git push"), "git -C . lfs push origin main", Deny},
+		{rule(Deny, "git push"), "git svn dcommit", Deny},
+		{rule(Deny, "git push"), "git p4 submit", Deny},
+		{rule(Deny, "git push"), "git svn set-tree HEAD", Deny},
+		{rule(Deny, "git push"), "git annex sync", Deny},
+		{rule(Deny, "git push"), "git review", Deny},
+		{rule(Deny, "git push"), "git submodule foreach -- git push", Deny},
+		{rule(Deny, "git push"), "git submodule foreach git push", Deny},
+		{rule(Deny, "git push"), "git submodule --quiet foreach --recursive 'git -C . push origin'", Deny},
+		{rule(Deny, "git push"), "git submodule foreach 'git push && echo done'", Deny},
+		{rule(Deny, "git push"), "git submodule foreach git subtree push -P x origin main", Deny},
+		{rule(Deny, "git push"), "git bisect run git send-pack ../r main", Deny},
+		{rule(Deny, "rm -r"), "git submodule foreach rm -fr build", Deny},
+		{rule(Deny, "git subtree"), "git subtree push --prefix=lib origin main", Deny},
+		{rule(Deny, "git push"), "git subtree split --prefix=lib --rejoin", Ask},
+		{rule(Deny, "git push"), "git submodule foreach git status", Ask},
+		{rule(Deny, "git push"), "git lfs pull", Ask},
+		{rule(Allow, "git subtree push"), "git subtree push --prefix=lib origin main", Allow},
 		{rule(Deny, "git push --force"), "git push origin main --forc", Deny},
 		{rule(Deny, "git push --force"), "git push origin main", Ask},
 		{rule(Deny, "git commit --amend"), "git commit -m x --amen", Deny},
@@ -61,6 +82,12 @@ func TestRuleSpellings(t *testing.T) {
 		{allowGit, "git --weird status", Ask},
 		{allowGit, "git clean --dry", Ask}, // a safe option abbreviated is not taken for safe
 		{allowGit, "git restore --stag x", Ask},
+		{allowGit, "git subtree push --prefix=lib origin main", Ask},
+		{allowGit, "git lfs push origin main", Ask},
+		{allowGit, "git submodule foreach git status", Ask},
+		{allowGit, "git bisect run make test", Ask},
+		{allowGit, "git lfs pull", Allow},
+		{allowGit, "git submodule update --init", Allow},
 		{allowGit, "git reset --soft HEAD~1", Allow},
 		{allowGit, "git stage x.go", Allow},
 		// options that run another program are not covered by a rule for the command
@@ -124,6 +151,7 @@ func FuzzReadings(f *testing.F) {
 		"git --attr-source HEAD rebase --exec x", "git --no-literal-pathspecs push", "git send-pack x", "rm --rec x",
 		"npm pub", "npm --registry x publish", "git reset --har", "git commit --amen", "go test -exec x", "make -f x",
 		"npm --", "git -C", "git", "npm", "cargo +nightly publish", "npx --yes x", "pnpm --filter a publish",
+		"git subtree push -P x origin main", "git submodule foreach git push", "git bisect run git bisect run x",
 	} {
 		f.Add(s)
 	}

@@ -142,7 +142,8 @@ func rank(a Action) int {
 // DecideCommand is the decision for running argv. The command is read for its meaning first (Readings: git's
 // global options left out, synonyms, plumbing and npm's aliases resolved). A deny rule matches when its leading
 // words are the command's and its other words are among the command's, long options also abbreviated
-// (matchesLoosely), in any reading of the command; deny wins. Then the most specific rule (the longest prefix; ask
+// (matchesLoosely), in any reading of the command or of what it does through another (alsoReadings: git subtree
+// push is a push, git submodule foreach CMD is CMD too); deny wins. Then the most specific rule (the longest prefix; ask
 // over allow at the same length): an ask rule matches as loosely as a deny rule, an allow rule only as an exact
 // prefix of the command's one reading. A sensitive command asks unless the deciding rule names more than its
 // program; a command with an option that runs another program (go test -exec) asks unless the rule names the
@@ -150,6 +151,8 @@ func rank(a Action) int {
 func DecideCommand(argv []string, rules []Rule, split Splitter) Decision {
 	readings := Readings(argv)
 	words := readings[0]
+	// Deny and ask rules also see what the command does through another (git subtree push is a push).
+	covers := append(slices.Clone(readings), alsoReadings(argv, split)...)
 	why := Sensitive(argv)
 	readOnly := why == "" && len(readings) == 1 && ReadOnly(argv)
 	var best *Rule
@@ -171,7 +174,7 @@ func DecideCommand(argv []string, rules []Rule, split Splitter) Decision {
 		matched := false
 		switch r.Action {
 		case Deny, Ask:
-			matched = slices.ContainsFunc(readings, func(w []string) bool { return matchesLoosely(w, prefix) })
+			matched = slices.ContainsFunc(covers, func(w []string) bool { return matchesLoosely(w, prefix) })
 		default:
 			matched = len(readings) == 1 && hasPrefix(words, prefix)
 		}

@@ -71,6 +71,8 @@ func GoCaches(dir string, network bool, getenv func(string) string) (env, writab
 		proxy = getenv("GOPROXY")
 		if proxy == "" {
 			proxy = "https://proxy.golang.org,direct"
+		} else if proxy = goProxyWithoutSecrets(proxy); proxy == "" {
+			proxy = "off" // every proxy needed a credential; the public one might be told private module paths
 		}
 	}
 	if shared := goModCache(getenv); shared != "" {
@@ -80,7 +82,9 @@ func GoCaches(dir string, network bool, getenv func(string) string) (env, writab
 	}
 	flags := []string{}
 	for _, f := range strings.Fields(getenv("GOFLAGS")) {
-		if f != "-modcacherw" && f != "--modcacherw" {
+		// A flag that carries a credential (-ldflags=-X=main.apiKey=...) is left out, as Environ leaves out a
+		// variable that does: GOFLAGS is rebuilt here from the user's, not filtered there.
+		if f != "-modcacherw" && f != "--modcacherw" && !secretIn(f) {
 			flags = append(flags, f)
 		}
 	}
@@ -116,4 +120,24 @@ func goModCache(getenv func(string) string) string {
 // GoCacheDirs are the private Go build and module caches under dir.
 func GoCacheDirs(dir string) (build, mods string) {
 	return filepath.Join(dir, "go-build"), filepath.Join(dir, "go-mod")
+}
+
+// goProxyWithoutSecrets is a GOPROXY list less the entries that carry a credential (https://user:pw@host,
+// https://host/?token=...): GoCaches passes the user's list itself when the network is on, so a credential in it
+// would reach the command. Each entry kept is followed by the separator ("," or "|") that followed it.
+func goProxyWithoutSecrets(list string) string {
+	var b strings.Builder
+	sep := ""
+	for _, entry := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == '|' }) {
+		list = list[strings.Index(list, entry)+len(entry):]
+		next := ""
+		if list != "" {
+			next = list[:1]
+		}
+		if !secretIn(entry) {
+			b.WriteString(sep + entry)
+			sep = next
+		}
+	}
+	return b.String()
 }

@@ -87,9 +87,10 @@ var onlyWithSecrets = map[string]func([]byte) bool{
 	".config/go/env":     goEnvSecret,
 }
 
-// goEnvSecret reports whether a go env file holds a credential.
+// goEnvSecret reports whether a go env file holds a credential: a value shaped like one or assigning one (GOPROXY=
+// https://proxy/?token=...), or GOAUTH.
 func goEnvSecret(b []byte) bool {
-	return secretValue().Match(b) || bytes.Contains(b, []byte("GOAUTH="))
+	return secretIn(string(b)) || bytes.Contains(b, []byte("GOAUTH="))
 }
 
 // credentialPaths is Credentials under home, with the user's own from ROOTED_CREDENTIALS.

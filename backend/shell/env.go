@@ -46,7 +46,7 @@ var envAllowed = []string{
 // UV_INDEX_X_PASSWORD, BW_SESSION, OP_SESSION_x, SECRET_KEY_BASE, SLACK_WEBHOOK_URL, DOCKER_AUTH_CONFIG.
 var secretWords = []string{
 	"TOKEN", "AUTHTOKEN", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "CREDENTIAL", "CREDENTIALS",
-	"AUTH", "KEY", "APIKEY", "SESSION", "COOKIE", "PRIVATE", "WEBHOOK", "DSN", "PAT", "CERTPASS",
+	"AUTH", "KEY", "APIKEY", "SESSION", "COOKIE", "PRIVATE", "WEBHOOK", "DSN", "PAT", "CERTPASS", "OTP", "TOTP",
 }
 
 // secretNames are credentials, or ways out of the sandbox, under names no word gives away.
@@ -88,7 +88,7 @@ func Environ(base []string, allow []string, drop []string, extra ...string) ([]s
 			continue // replaced, not dropped
 		}
 		byUser := matches(allow, name)
-		if !byUser && (!matches(envAllowed, name) || secret(name)) || secretValue().MatchString(value) || slices.Contains(drop, name) {
+		if !byUser && (!matches(envAllowed, name) || secret(name)) || secretIn(value) || slices.Contains(drop, name) {
 			dropped++
 			continue
 		}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/testtree"
@@ -22,9 +21,7 @@ func TestCommands(t *testing.T) {
 		"web/.agents/commands/review.md":                                   "Review the web app: $ARGUMENTS\n",
 		".agents/commands/leak.md => " + filepath.Join(outside, "leak.md"): "",
 	})
-	if err := syscall.Mkfifo(filepath.Join(dir, ".agents/commands/pipe.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, filepath.Join(dir, ".agents/commands/pipe.md"))
 	user := testtree.Dir(t, map[string]string{"review.md": "USER", "standup.md": "Write my standup."})
 	p := Places{Project: root, Cwd: "web", UserCommands: []string{user}}
 	var got []string

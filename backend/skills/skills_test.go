@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/smallfile"
@@ -79,9 +78,7 @@ func TestFindRefusesLinksOutAndPipes(t *testing.T) {
 		".claude/skills => " + filepath.Join(outside, "skills"):                         "",
 		".agents/skills/pipe/":                                                          "",
 	})
-	if err := syscall.Mkfifo(filepath.Join(dir, ".agents/skills/pipe/SKILL.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, filepath.Join(dir, ".agents/skills/pipe/SKILL.md"))
 	c := Places{Project: root}.Find()
 	if len(c.Skills) != 1 || c.Skills[0].Name != "good" {
 		t.Fatalf("skills: %+v", c.Skills)

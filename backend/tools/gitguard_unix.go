@@ -17,13 +17,5 @@ func subdirs(fi fs.FileInfo) int {
 	return int(st.Nlink) - 2
 }
 
-// changeTime is a file's status change time (ns), which no command can set back.
-func changeTime(fi fs.FileInfo) int64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ctim.Nano()
-	}
-	return 0
-}
-
 // openNoFollow opens a file without following a final link and without blocking on a named pipe.
 const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC

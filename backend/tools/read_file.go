@@ -48,7 +48,9 @@ func readFile(d Deps) *tool.Tool {
 				if ierr != nil {
 					return readFileOut{}, ierr
 				}
-				return readFileOut{Path: t.Slash(), Exists: true, Img: &im}, nil
+				// The file's size and time as for text; its lines are none.
+				c := files.Content{Size: im.originalBytes, ModTime: im.modTime}
+				return readFileOut{Path: t.Slash(), Exists: true, Content: c, Img: &im}, nil
 			}
 		}
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"image/png"
 	"io"
 	"os"
+	"time"
 
 	"golang.org/x/image/draw"
 	"golang.org/x/image/webp"
@@ -41,6 +42,7 @@ type imageOut struct {
 	ScaledFrom    string `json:"scaled_from,omitempty"`
 	raw           []byte
 	originalBytes int64
+	modTime       time.Time
 }
 
 // appendJSON encodes the image, with its data or (for the structured form, which MCP sends beside an image block)
@@ -141,7 +143,7 @@ func readImage(root *os.Root, rel string) (out imageOut, ok bool, err error) {
 	if err != nil {
 		return out, true, &tool.Error{Code: tool.CodeUnsupportedMedia, Path: rel, Message: fmt.Sprintf("%s looks like %s but cannot be decoded: %v", rel, media, err)}
 	}
-	out = imageOut{MediaType: media, Width: cfg.Width, Height: cfg.Height, raw: raw, originalBytes: int64(len(raw))}
+	out = imageOut{MediaType: media, Width: cfg.Width, Height: cfg.Height, raw: raw, originalBytes: int64(len(raw)), modTime: fi.ModTime()}
 	if len(raw) > maxImageBytes || max(cfg.Width, cfg.Height) > maxImageEdge {
 		if out, err = scaleDown(out, rel); err != nil {
 			return out, true, err

@@ -41,8 +41,9 @@ type Deps struct {
 	// protected paths watched rather than read-only): for the tests of that weaker mode on machines that have
 	// namespaces.
 	WithoutNamespaces bool
-	// Web fetches pages for web_fetch and keeps them for a while; nil gives the registry a fetcher of its own.
-	Web *webfetch.Fetcher
+	// Web fetches pages for web_fetch (httpfetch.Client, which keeps them a while); nil in rooted, which links no
+	// HTTP client: web_fetch then refuses with the fetcher "none", and the CLI hands the call to rooted-mcp.
+	Web webfetch.Fetcher
 	// SkillDirs are the user's skills folders (skills.UserDirs), besides the project's; nil: the project's only.
 	SkillDirs []string
 	// Ask puts a question to the person at this face and returns their answer (ask_user); nil where there is no

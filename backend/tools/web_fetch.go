@@ -40,10 +40,6 @@ type webFetchOut struct {
 }
 
 func webFetch(d Deps) *tool.Tool {
-	fetcher := d.Web
-	if fetcher == nil {
-		fetcher = webfetch.New(webfetch.Options{})
-	}
 	return tool.New(tool.Def{
 		Name: "web_fetch", Title: "Fetch web page", Description: webFetchDoc, TextCarries: []string{"content"},
 		Idempotent: true,
@@ -64,7 +60,13 @@ func webFetch(d Deps) *tool.Tool {
 		// A redirect to another host is followed only where a rule allows that host: the user was asked about
 		// this call's host, not about wherever it leads.
 		follow := func(h string) bool { return permissions.DecideDomain(h, rules).Action == permissions.Allow }
-		page, err := fetcher.Fetch(ctx, u, follow)
+		if d.Web == nil {
+			return webFetchOut{}, &tool.Error{
+				Code: tool.CodeFetchFailed, Message: "this program has no HTTP client (rooted leaves it out to start fast); run web_fetch through rooted-mcp (rooted call does so by itself when it is installed beside it), rooted mcp or the window",
+				Details: map[string]any{"fetcher": "none"},
+			}
+		}
+		page, err := d.Web.Fetch(ctx, u, follow)
 		if err != nil {
 			return webFetchOut{}, fetchError(u.String(), err)
 		}

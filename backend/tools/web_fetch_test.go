@@ -14,7 +14,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
-	"github.com/rooted-dev/rooted/backend/webfetch"
+	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
 )
 
@@ -54,7 +54,7 @@ func webFixture(t *testing.T, rules ...permissions.Rule) (*tool.Registry, Deps, 
 	if err := store.SetProject(root, settings.Project{Rules: rules}); err != nil {
 		t.Fatal(err)
 	}
-	d := Deps{Session: s, Settings: store, Web: webfetch.New(web.Options())}
+	d := Deps{Session: s, Settings: store, Web: httpfetch.New(web.Options())}
 	return Registry(d), d, web
 }
 
@@ -151,5 +151,20 @@ func TestWebFetchAddressesAndWindows(t *testing.T) {
 	b, e := reg.Call(context.Background(), "web_fetch", args)
 	if e != nil || json.Unmarshal(b, &out) != nil || out.Truncated || !out.Cached || len(out.Content) != webWindow || docs.Hits() != 1 {
 		t.Fatalf("second window: %d bytes cached=%v %v hits=%d", len(out.Content), out.Cached, e, docs.Hits())
+	}
+}
+
+// A face without an HTTP client (rooted, the CLI) still applies the rules first, and refuses an allowed fetch with
+// the fetcher "none", which the CLI answers by handing the call to rooted-mcp.
+func TestWebFetchWithoutAClient(t *testing.T) {
+	_, d, web := webFixture(t, permissions.Rule{Action: permissions.Allow, Tool: "web_fetch", Domain: "docs.example.com"})
+	d.Web = nil
+	reg := Registry(d)
+	_, e := fetchCall(t, context.Background(), reg, web.Sites["docs.example.com"].URL("/"))
+	if e == nil || e.Code != tool.CodeFetchFailed || e.Details["fetcher"] != "none" || web.Sites["docs.example.com"].Hits() != 0 {
+		t.Fatalf("allowed fetch without a client: %v", e)
+	}
+	if _, e := reg.Call(context.Background(), "web_fetch", []byte(`{"url": "https://other.example.com/"}`)); e == nil || e.Code != tool.CodePermissionDenied {
+		t.Errorf("unallowed fetch without a client: %v", e)
 	}
 }

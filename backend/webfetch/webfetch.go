@@ -1,49 +1,27 @@
-// Package webfetch fetches a web page for the agent and gives it back as Markdown (HTML, through a readability
-// pass), or as the text or JSON it is.
+// Package webfetch is what web_fetch's declaration needs of the web without an HTTP client: the URL it takes
+// (https, a host, no credentials), the host a rule names, which addresses are never fetched (Refused: anything but
+// public unicast), the page a fetch returns and its errors, and the Fetcher a face provides. The client itself is
+// httpfetch, which the CLI does not link (net/http would cost every command's start-up).
 //
-// Guarantees: it connects only over https, and only to public addresses: a host is resolved by the fetcher itself
-// and a loopback, private, link-local, shared (CGNAT), multicast, unspecified, reserved or cloud-metadata address
-// is refused at dial time, for the first request and every redirect, so neither a name nor a redirect can point it
-// at this machine or its network. It follows a redirect to another host only when the caller allows that host;
-// otherwise it stops and reports where the redirect leads. It reads at most MaxBytes of a body and refuses any media
-// type other than HTML, text and JSON. A page is kept for CacheFor and served again without a request.
-//
-// Not guaranteed: what a public server answers is the server's; deciding which hosts the user allows is the
-// caller's (permissions.DecideDomain).
+// Guarantees: Parse accepts only http and https URLs with a host and no user info, and makes them https; Refused
+// is an allow-list (global unicast outside the special ranges).
 package webfetch
 
 import (
-	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"errors"
 	"fmt"
-	"io"
-	"mime"
-	"net"
-	"net/http"
-	"net/netip"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
-	readability "codeberg.org/readeck/go-readability/v2"
-	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/charset"
 	"golang.org/x/net/idna"
 )
 
-// Defaults.
-const (
-	DefaultMaxBytes = 5 << 20
-	DefaultCacheFor = 15 * time.Minute
-	maxRedirects    = 10
-	cacheEntries    = 64
-)
+// Fetcher fetches a page (httpfetch.Client). A redirect to a host other than u's is followed only when follow says
+// so; else the page has RedirectTo set and nothing else.
+type Fetcher interface {
+	Fetch(ctx context.Context, u *url.URL, follow func(host string) bool) (Page, error)
+}
 
 // Page is a fetched page.
 type Page struct {
@@ -90,74 +68,6 @@ func (e *SchemeError) Error() string {
 	return fmt.Sprintf("%s: web_fetch fetches https:// URLs only", e.URL)
 }
 
-// Options configure a Fetcher; the zero value is the default.
-type Options struct {
-	// Resolver resolves host names (default net.DefaultResolver).
-	Resolver Resolver
-	// RootCAs, when set, replaces the system's roots: tests trust their fixture server's certificate this way.
-	RootCAs *x509.CertPool
-	// Exempt are addresses let through although they are not public: a test's fixture server, never set otherwise.
-	Exempt []netip.AddrPort
-	// MaxBytes caps the body read (default DefaultMaxBytes); CacheFor is how long a page is kept (default
-	// DefaultCacheFor).
-	MaxBytes int64
-	CacheFor time.Duration
-	// Timeout bounds a whole fetch, redirects included (default 30s).
-	Timeout time.Duration
-}
-
-// Fetcher fetches pages and keeps them for a while. It is safe for concurrent use.
-type Fetcher struct {
-	client   *http.Client
-	maxBytes int64
-	cacheFor time.Duration
-	now      func() time.Time
-
-	mu    sync.Mutex
-	cache map[string]Page
-	// Requests counts the requests sent (each redirect is one): a cached page sends none.
-	requests int
-}
-
-// New returns a Fetcher.
-func New(o Options) *Fetcher {
-	if o.Resolver == nil {
-		o.Resolver = net.DefaultResolver
-	}
-	if o.MaxBytes <= 0 {
-		o.MaxBytes = DefaultMaxBytes
-	}
-	if o.CacheFor <= 0 {
-		o.CacheFor = DefaultCacheFor
-	}
-	if o.Timeout <= 0 {
-		o.Timeout = 30 * time.Second
-	}
-	d := newDialer(o.Resolver, o.Exempt)
-	transport := &http.Transport{
-		Proxy:                 nil, // a proxy would make the connection the dialer checks one to the proxy, not the page
-		DialContext:           d.DialContext,
-		TLSClientConfig:       &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
-		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: 20 * time.Second,
-		MaxIdleConns:          8,
-		IdleConnTimeout:       30 * time.Second,
-		ForceAttemptHTTP2:     true,
-	}
-	return &Fetcher{
-		client:   &http.Client{Transport: transport, Timeout: o.Timeout},
-		maxBytes: o.MaxBytes, cacheFor: o.CacheFor, now: time.Now,
-		cache: map[string]Page{},
-	}
-}
-
-// Requests is how many requests the fetcher has sent.
-func (f *Fetcher) Requests() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.requests
-}
-
 // Parse checks a URL as web_fetch takes it: absolute, https (http is upgraded, as browsers do for known hosts),
 // with a host and no user info. It returns the URL to fetch.
 func Parse(raw string) (*url.URL, error) {
@@ -165,11 +75,7 @@ func Parse(raw string) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a URL: %v", err)
 	}
-	switch strings.ToLower(u.Scheme) {
-	case "https":
-	case "http":
-		u.Scheme = "https"
-	default:
+	if scheme := strings.ToLower(u.Scheme); scheme != "https" && scheme != "http" {
 		return nil, &SchemeError{URL: raw}
 	}
 	u.Scheme = "https"
@@ -191,180 +97,4 @@ func Host(u *url.URL) string {
 		return ascii // rules name a domain in its ASCII form (permissions.Normalize)
 	}
 	return h
-}
-
-// Fetch GETs u (from Parse). A redirect to a host other than u's is followed only when follow(host) says so; else
-// the page returned has RedirectTo set and nothing else. A page fetched less than CacheFor ago is returned again
-// without a request.
-func (f *Fetcher) Fetch(ctx context.Context, u *url.URL, follow func(host string) bool) (Page, error) {
-	key := u.String()
-	if p, ok := f.cached(key); ok {
-		return p, nil
-	}
-	first := Host(u)
-	var redirect string
-	client := *f.client
-	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) >= maxRedirects {
-			return fmt.Errorf("more than %d redirects from %s", maxRedirects, key)
-		}
-		if req.URL.Scheme != "https" {
-			return &SchemeError{URL: req.URL.String()}
-		}
-		if h := Host(req.URL); h != first && (follow == nil || !follow(h)) {
-			redirect = req.URL.String()
-			return http.ErrUseLastResponse
-		}
-		f.count()
-		return nil
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, key, nil)
-	if err != nil {
-		return Page{}, err
-	}
-	req.Header.Set("User-Agent", "Rooted-web_fetch/1 (+https://github.com/rooted-dev/rooted)")
-	req.Header.Set("Accept", "text/html, text/markdown;q=0.9, text/plain;q=0.8, application/json;q=0.8, */*;q=0.1")
-	f.count()
-	resp, err := client.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) && ue.Err != nil {
-			err = ue.Err
-		}
-		return Page{}, err
-	}
-	defer resp.Body.Close()
-	if redirect != "" {
-		return Page{URL: resp.Request.URL.String(), Status: resp.StatusCode, RedirectTo: redirect, Fetched: f.now()}, nil
-	}
-	page, err := f.read(resp)
-	if err != nil {
-		return Page{}, err
-	}
-	f.keep(key, page)
-	return page, nil
-}
-
-// read turns a response into a page.
-func (f *Fetcher) read(resp *http.Response) (Page, error) {
-	where := resp.Request.URL.String()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBytes+1))
-	if err != nil {
-		return Page{}, err
-	}
-	if int64(len(body)) > f.maxBytes {
-		return Page{}, &TooLargeError{URL: where, Limit: f.maxBytes}
-	}
-	ct := resp.Header.Get("Content-Type")
-	if ct == "" {
-		ct = http.DetectContentType(body)
-	}
-	media, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		return Page{}, &MediaError{URL: where, MediaType: ct}
-	}
-	page := Page{URL: where, Status: resp.StatusCode, MediaType: media, Bytes: int64(len(body)), Fetched: f.now()}
-	kind := kindOf(media)
-	if kind == "" {
-		return Page{}, &MediaError{URL: where, MediaType: media}
-	}
-	text, err := utf8Text(body, ct)
-	if err != nil {
-		return Page{}, err
-	}
-	if kind == "html" {
-		page.Title, page.Content, err = Markdown(text, resp.Request.URL)
-		if err != nil {
-			return Page{}, err
-		}
-		return page, nil
-	}
-	page.Content = text
-	return page, nil
-}
-
-// kindOf says how a media type is read: "html", "text" (passed through: text/*, JSON, XML), or "" (refused).
-func kindOf(media string) string {
-	switch {
-	case media == "text/html", media == "application/xhtml+xml":
-		return "html"
-	case strings.HasPrefix(media, "text/"), media == "application/json", strings.HasSuffix(media, "+json"),
-		media == "application/xml", strings.HasSuffix(media, "+xml"), media == "application/javascript":
-		return "text"
-	}
-	return ""
-}
-
-// utf8Text decodes body from the charset its Content-Type or its own markup declares.
-func utf8Text(body []byte, contentType string) (string, error) {
-	r, err := charset.NewReader(bytes.NewReader(body), contentType)
-	if err != nil {
-		return string(body), nil // an unknown charset: the bytes as they are, which is what a browser would show
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
-}
-
-// Markdown turns an HTML page into Markdown: its readable article where readability finds one (no menus, footers,
-// scripts), else the whole body. Links are made absolute against base.
-func Markdown(page string, base *url.URL) (title, md string, err error) {
-	doc, err := html.Parse(strings.NewReader(page))
-	if err != nil {
-		return "", "", err
-	}
-	node := doc
-	article, err := readability.FromDocument(doc, base)
-	if err == nil && article.Node != nil {
-		node, title = article.Node, article.Title()
-	} else if doc, err = html.Parse(strings.NewReader(page)); err != nil { // readability may have changed doc
-		return "", "", err
-	} else {
-		node = doc
-	}
-	out, err := htmltomarkdown.ConvertNode(node, converter.WithDomain(base.Scheme+"://"+base.Host))
-	if err != nil {
-		return "", "", err
-	}
-	return strings.TrimSpace(title), strings.TrimSpace(string(out)), nil
-}
-
-func (f *Fetcher) count() {
-	f.mu.Lock()
-	f.requests++
-	f.mu.Unlock()
-}
-
-func (f *Fetcher) cached(key string) (Page, bool) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	p, ok := f.cache[key]
-	if !ok {
-		return Page{}, false
-	}
-	if f.now().Sub(p.Fetched) >= f.cacheFor {
-		delete(f.cache, key)
-		return Page{}, false
-	}
-	p.Cached = true
-	return p, true
-}
-
-// keep stores a page, dropping the oldest when the cache is full: it holds at most cacheEntries pages of at most
-// MaxBytes each.
-func (f *Fetcher) keep(key string, p Page) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if len(f.cache) >= cacheEntries {
-		oldest := ""
-		for k, v := range f.cache {
-			if oldest == "" || v.Fetched.Before(f.cache[oldest].Fetched) {
-				oldest = k
-			}
-		}
-		delete(f.cache, oldest)
-	}
-	f.cache[key] = p
 }

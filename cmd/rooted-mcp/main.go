@@ -19,6 +19,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/version"
+	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
 )
 
 func main() {
@@ -27,7 +28,13 @@ func main() {
 	cli.AbsoluteHome()
 	gitexec.UseSandbox() // Rooted's own git runs in the sandbox too
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := serve(ctx, os.Stderr, os.Args[1:])
+	var code int
+	if len(os.Args) > 1 && os.Args[1] == "call" {
+		// rooted call hands web_fetch here: this binary links the HTTP client rooted leaves out.
+		code = cli.CallWith(ctx, cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, os.Args[2:], httpfetch.New(httpfetch.Options{}))
+	} else {
+		code = serve(ctx, os.Stderr, os.Args[1:])
+	}
 	stop()
 	os.Exit(code)
 }

@@ -1,5 +1,5 @@
 // The dark theme holds on every screen a person meets: the workbench with a file open, an open approval card, the
-// rewind menu, plan mode with its Start, and Settings. On each, every visible piece of text meets WCAG's contrast
+// request's restore sheet, plan mode with its Start, and Settings. On each, every visible piece of text meets WCAG's contrast
 // minimum (4.5:1, 3:1 for large text) against what is behind it, computed in the page from the computed colours,
 // and no control (select, number box, checkbox, radio, button, summary) is drawn lighter than the theme allows,
 // measured on the screenshot's pixels.
@@ -85,9 +85,9 @@ describe('the dark theme', { timeout: 600_000 }, () => {
     await patch.getByTestId('deny').click()
     await page.getByTestId('msg-assistant').filter({ hasText: 'Left as it was.' }).waitFor()
 
-    // The rewind menu on the request.
-    await page.getByTestId('msg-rewind').locator('summary').click()
-    await page.getByTestId('rewind-code').waitFor()
+    // The request's actions and the restore sheet they open.
+    await page.getByTestId('restore-checkpoint').last().click()
+    await page.getByTestId('restore-sheet').waitFor()
     await check('rewind')
 
     // Plan mode, with Start under the plan.

@@ -5,7 +5,8 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import path from 'node:path'
 import { cleanupAll, launchBrowser, makeFixture, openProject, screenshot, startDevApp } from './harness.mjs'
 
-const pngBytes = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'binary'), Buffer.alloc(64)])
+// Not text and not an image (an image is shown as one): a binary file the pane cannot show.
+const binBytes = Buffer.concat([Buffer.from('\x7fELF\x02\x01\x01', 'binary'), Buffer.alloc(64)])
 
 describe('workbench', { timeout: 600_000 }, () => {
   let app, browser, page, fixture
@@ -18,7 +19,7 @@ describe('workbench', { timeout: 600_000 }, () => {
       'README.md': '# Demo\n\nA fixture project.\n',
       'src/main.go': 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hello from the fixture")\n}\n',
       'src/util/strings.ts': 'export const shout = (s: string) => s.toUpperCase()\n',
-      'assets/logo.png': pngBytes,
+      'assets/tool.bin': binBytes,
       '.gitignore': 'dist/\n',
       'dist/bundle.js': 'built\n',
     })
@@ -68,10 +69,10 @@ describe('workbench', { timeout: 600_000 }, () => {
     await page.locator('[data-path="src/util/strings.ts"]').click()
     await page.getByTestId('code-viewer').locator('.cm-content', { hasText: 'toUpperCase' }).waitFor()
     await page.locator('[data-testid="tree-node"][data-path="assets"]').click()
-    await page.locator('[data-path="assets/logo.png"]').click()
+    await page.locator('[data-path="assets/tool.bin"]').click()
     const err = page.locator('[data-testid="error"][data-code="binary_file"]')
     await err.waitFor()
-    assert.match(await err.innerText(), /assets\/logo\.png.*PNG image/s)
+    assert.match(await err.innerText(), /assets\/tool\.bin/)
   })
 
   test('the search panel finds text, groups hits by file, filters by glob, and opens a hit at its line', async () => {

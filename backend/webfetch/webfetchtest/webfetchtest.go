@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/webfetch"
+	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
 )
 
 // Resolver answers names from a map, as a DNS server the test controls would.
@@ -84,6 +84,6 @@ func New(t testing.TB, handler http.Handler, names ...string) *Web {
 
 // Options are the fetcher options that reach the sites: their certificate trusted, their names resolved, their
 // exact addresses (and only those) exempt from the loopback refusal.
-func (w *Web) Options() webfetch.Options {
-	return webfetch.Options{Resolver: w.Resolver, RootCAs: w.roots, Exempt: w.exempt}
+func (w *Web) Options() httpfetch.Options {
+	return httpfetch.Options{Resolver: w.Resolver, RootCAs: w.roots, Exempt: w.exempt}
 }

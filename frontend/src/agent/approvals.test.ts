@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { alwaysRule, denial, needsApproval, noGrants, program, sessionGrant } from './approvals'
+import { alwaysRule, denial, fetchDomain, needsApproval, noGrants, program, sessionGrant } from './approvals'
 
 const spec = (name: string, read_only = false) => ({ name, read_only })
 
@@ -70,5 +70,26 @@ describe('approvals with the backend check', () => {
     expect(alwaysRule('exec_shell', '')).toBeNull()
     expect(alwaysRule('write_file', '')).toBeNull()
     expect(alwaysRule('restore_snapshot', '')?.rule).toEqual({ action: 'allow', tool: 'restore_snapshot', command: '' })
+  })
+})
+
+describe('web_fetch approvals, by domain', () => {
+  const fetchSpec = spec('web_fetch')
+  it('asks about the first fetch from a domain, and not again once it is allowed for the session', () => {
+    const input = { url: 'https://Docs.Python.org/3/library/json.html' }
+    expect(needsApproval(fetchSpec, input, noGrants(), false, { action: 'ask', sensitive: false })).toBe(true)
+    const grant = sessionGrant('web_fetch', input)!
+    expect(grant.label).toBe('Allow docs.python.org for this session')
+    const grants = grant.grant(noGrants())
+    expect(needsApproval(fetchSpec, { url: 'https://docs.python.org/3/' }, grants, false, { action: 'ask', sensitive: false })).toBe(false)
+    // Another domain, a redirect's target among them, asks again; so does a grant of the whole tool.
+    expect(needsApproval(fetchSpec, { url: 'https://evil.example.com/' }, grants, false, { action: 'ask', sensitive: false })).toBe(true)
+    expect(needsApproval(fetchSpec, { url: 'https://x.example/' }, { tools: ['web_fetch'], programs: [] }, false, { action: 'ask', sensitive: false })).toBe(true)
+    expect(needsApproval(fetchSpec, input, noGrants(), false, { action: 'allow', sensitive: false })).toBe(false)
+  })
+  it('offers to always allow the domain, never the whole tool', () => {
+    expect(alwaysRule('web_fetch', 'docs.python.org')).toEqual({ rule: { action: 'allow', tool: 'web_fetch', command: '', domain: 'docs.python.org' }, label: 'Always for docs.python.org' })
+    expect(alwaysRule('web_fetch', '')).toBeNull()
+    expect(fetchDomain({ url: 'not a url' })).toBe('')
   })
 })

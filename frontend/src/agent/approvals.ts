@@ -5,9 +5,21 @@ import type { CallCheck, Rule, ToolSpec } from '../bridge'
 export interface Grants {
   tools: string[]
   programs: string[]
+  // domains web_fetch may read from for the rest of the session.
+  domains?: string[]
 }
 
-export const noGrants = (): Grants => ({ tools: [], programs: [] })
+export const noGrants = (): Grants => ({ tools: [], programs: [], domains: [] })
+
+// fetchDomain is the host a web_fetch call reads from (lower case), as the backend's rules name it; '' when the
+// URL cannot be read (the backend's check answers that call with its error).
+export function fetchDomain(input: Record<string, unknown>): string {
+  try {
+    return typeof input.url === 'string' ? new URL(input.url).hostname.toLowerCase().replace(/\.$/, '') : ''
+  } catch {
+    return ''
+  }
+}
 
 const edits = new Set(['write_file', 'patch_file'])
 
@@ -34,6 +46,8 @@ export function needsApproval(
   if (check?.action === 'allow') return false
   if (check?.action === 'ask' && check.rule) return true
   if (spec.read_only) return false
+  // The first fetch from a domain asks, unless the user allowed the domain for the session.
+  if (spec.name === 'web_fetch') return !fetchDomain(input) || !(grants.domains ?? []).includes(fetchDomain(input))
   if (edits.has(spec.name) && autoApproveEdits) return false
   if (spec.name === 'exec_shell') return Boolean(check?.sensitive) || !check?.grant || check.grant !== program(input.command) || !grants.programs.includes(check.grant)
   return !grants.tools.includes(edits.has(spec.name) ? 'edits' : spec.name)
@@ -45,6 +59,10 @@ export function alwaysRule(name: string, suggest: string): { rule: Rule; label: 
   if (name === 'exec_shell') {
     if (!suggest) return null
     return { rule: { action: 'allow', tool: 'exec_shell', command: suggest }, label: `Always allow \`${suggest} …\` in this project` }
+  }
+  if (name === 'web_fetch') {
+    if (!suggest) return null
+    return { rule: { action: 'allow', tool: 'web_fetch', command: '', domain: suggest }, label: `Always for ${suggest}` }
   }
   if (edits.has(name)) return null
   return { rule: { action: 'allow', tool: name, command: '' }, label: `Always allow ${name} in this project` }
@@ -58,6 +76,11 @@ export function sessionGrant(name: string, input: Record<string, unknown>, grant
     const prog = program(input.command)
     if (!grantable || grantable !== prog) return null
     return { grant: (g) => ({ ...g, programs: [...new Set([...g.programs, prog])] }), label: `Allow ${prog} for this session` }
+  }
+  if (name === 'web_fetch') {
+    const domain = fetchDomain(input)
+    if (!domain) return null
+    return { grant: (g) => ({ ...g, domains: [...new Set([...(g.domains ?? []), domain])] }), label: `Allow ${domain} for this session` }
   }
   const key = edits.has(name) ? 'edits' : name
   return { grant: (g) => ({ ...g, tools: [...new Set([...g.tools, key])] }), label: key === 'edits' ? 'Allow edits for this session' : `Allow ${name} for this session` }

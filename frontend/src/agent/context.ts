@@ -62,7 +62,9 @@ export function windowFromOllamaShow(show: Record<string, unknown>): number | un
 // estimateTokens guesses the tokens of messages from their size: about four characters a token for code and
 // English. It is used only for what was added since the provider last reported real usage.
 export function estimateTokens(messages: ModelMessage[] | string): number {
-  const chars = typeof messages === 'string' ? messages.length : JSON.stringify(messages).length
+  // An image's base64 is not what it costs (a 1 MB screenshot is about 1,600 tokens, not 330,000): each counts as
+  // 6,400 characters.
+  const chars = typeof messages === 'string' ? messages.length : JSON.stringify(messages, (k, v: unknown) => (k === 'data' && typeof v === 'string' && v.length > 6400 ? 'x'.repeat(6400) : v)).length
   return Math.ceil(chars / 4)
 }
 

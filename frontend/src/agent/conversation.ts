@@ -33,7 +33,8 @@ export type Item =
   | { kind: 'assistant'; id: string; text: string }
   | { kind: 'reasoning'; id: string; text: string }
   | ToolItem
-  | { kind: 'notice'; id: string; text: string; tone: 'error' | 'info' }
+  // undo, on a restore's notice, is the snapshot the restore took first (what *Undo* puts back); undone once it has.
+  | { kind: 'notice'; id: string; text: string; tone: 'error' | 'info'; undo?: string; undone?: boolean }
   | { kind: 'compaction'; id: string; summary: string; before: number; after: number; summarised: number }
 
 // PlanItem is one step of the plan the model keeps with update_plan.

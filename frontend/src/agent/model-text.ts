@@ -1,8 +1,13 @@
 // What the model receives of a tool's result: its text form (the backend's), capped. The window's card shows the
 // structured result; the model reads text without JSON's quoting and repeated keys.
 import { maxResultChars } from './context'
+import { resultImage } from './images'
 
 type TextOutput = { type: 'text'; value: string }
+type ContentOutput = {
+  type: 'content'
+  value: ({ type: 'text'; text: string } | { type: 'file'; data: { type: 'data'; data: string }; mediaType: string })[]
+}
 
 const readOn: Record<string, string> = {
   read_file: 'read a line range with offset and limit',
@@ -24,12 +29,17 @@ export function capText(toolName: string, text: string, max = maxResultChars): T
 
 // modelOutput is the model's copy of a result: the text form from toText, or the JSON when it cannot be had (a
 // result the window made itself, a backend that is gone).
-export async function modelOutput(toolName: string, output: unknown, toText: (name: string, output: unknown) => Promise<string>): Promise<TextOutput> {
+// An image result (read_file of a PNG) is its text form, which says what it is, and the image as a file part; a
+// provider that takes no image in a tool result gets it moved to a message of its own (llm/tool-images.ts).
+export async function modelOutput(toolName: string, output: unknown, toText: (name: string, output: unknown) => Promise<string>): Promise<TextOutput | ContentOutput> {
+  const image = resultImage(output)
   let text: string
   try {
     text = await toText(toolName, output)
   } catch {
-    text = JSON.stringify(output) ?? 'null'
+    text = image ? `${toolName}: an image, ${image.mediaType}` : (JSON.stringify(output) ?? 'null')
   }
-  return capText(toolName, text)
+  const capped = capText(toolName, text)
+  if (!image) return capped
+  return { type: 'content', value: [{ type: 'text', text: capped.value }, { type: 'file', data: { type: 'data', data: image.data }, mediaType: image.mediaType }] }
 }

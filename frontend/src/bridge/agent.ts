@@ -23,6 +23,7 @@ export interface ProviderView {
   context_window: number // the user's setting for the chosen model; 0: automatic
   price?: Price // the user's price for the chosen model
   effort?: Effort // the reasoning effort set for the chosen model; absent: the provider's default
+  text_only?: boolean // the user marked the chosen model as taking no images
 }
 
 // Effort is how hard a reasoning model thinks, sent as the AI SDK's reasoning setting (each provider in its own
@@ -46,6 +47,7 @@ export interface ProviderInput {
   context_window: number
   price: Price | null // the chosen model's price; null: none
   effort?: Effort // the chosen model's reasoning effort; '' or absent: the provider's default
+  text_only?: boolean // the chosen model takes no images
 }
 
 export interface LLMRequest {

@@ -12,6 +12,7 @@ export interface Rule {
   action: RuleAction
   tool: string // exec_shell for commands
   command: string // exec_shell: a prefix of the command's words ("go test"); "" for every call of the tool
+  domain?: string // web_fetch: the host the rule covers (docs.python.org, *.python.org)
 }
 
 // CallCheck is what a call would meet, found by the backend without running it.

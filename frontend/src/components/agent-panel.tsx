@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import { ImageChips, usePastedImages } from './image-chips'
 import { callTool, setActiveProvider, type Project } from '../bridge'
 import { mentionAt } from '../agent/mentions'
 import { commandAt, commandOptions } from '../agent/commands'
@@ -10,6 +11,7 @@ import { AgentLog } from './agent-log'
 import { ConversationList } from './conversation-list'
 import { SetupCard, useProviderCheck } from './setup-card'
 import { useShortcut } from './shortcuts'
+import { TurnStatus, useAttention } from './turn-status'
 
 interface Props {
   project: Project
@@ -25,6 +27,7 @@ interface Props {
 // its approval, the conversation list, Stop, and the tokens used.
 export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }: Props) {
   const s = useAgentSession(project)
+  useAttention(s.conv.items, s.running, s.conv.title || project.name)
   const [text, setText] = useState('')
   const [showList, setShowList] = useState(false)
   const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
@@ -135,13 +138,16 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
     if (!s.running) void s.startNew().then(() => input.current?.focus())
   })
   useShortcut('Ctrl+L', () => input.current?.focus())
+  const pasted = usePastedImages(active?.text_only ?? false)
   const submit = () => {
     const t = text.trim()
     if (!t || s.running || !s.ready || blocked) return
     setText('')
+    const sent = pasted.images
+    pasted.clear()
     // The focus stays in the request box (not on Stop, where Enter would stop the turn an approval waits in).
     input.current?.focus()
-    void s.send(t)
+    void s.send(t, sent.length ? { images: sent } : {})
   }
   return (
     <section className="agent-panel" data-testid="agent-panel">
@@ -206,6 +212,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           input.current?.focus()
         }}
       />
+      {s.running ? <TurnStatus items={s.conv.items} activity={s.activity} /> : null}
       <footer className="agent-footer">
         {complete && complete.options.length > 0 ? (
           <ul className="mention-list" role="listbox" data-testid="mention-list">
@@ -216,8 +223,11 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
             ))}
           </ul>
         ) : null}
+        <ImageChips images={pasted.images} error={pasted.error} remove={pasted.remove} />
         <textarea
           ref={input}
+          onPaste={pasted.onPaste}
+          onDrop={pasted.onDrop}
           value={text}
           onChange={(e) => {
             setText(e.target.value)

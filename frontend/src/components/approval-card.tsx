@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { checkCall, type CallCheck } from '../bridge'
-import { sessionGrant } from '../agent/approvals'
+import { fetchDomain, sessionGrant } from '../agent/approvals'
 import type { ToolItem } from '../agent/conversation'
 import type { Approval } from '../stores/agent-session'
 import { AlwaysAllow } from './approval-buttons'
@@ -65,6 +65,11 @@ export function ApprovalCard({ item, onAnswer }: { item: ToolItem; onAnswer: (id
       {item.name === 'exec_shell' ? (
         <pre className="approval-command" data-testid="approval-command">
           {`$ ${str(item.input.command)}`}
+        </pre>
+      ) : null}
+      {item.name === 'web_fetch' ? (
+        <pre className="approval-command" data-testid="approval-fetch">
+          {`Fetch from ${fetchDomain(item.input) || '?'}\n${str(item.input.url)}`}
         </pre>
       ) : null}
       {editable && item.preview !== undefined && proposal === null ? <DiffView diff={item.preview} testid="approval-diff" /> : null}

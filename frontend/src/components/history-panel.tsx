@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { callTool, toBackendError, type BackendError, type Snapshot, type SnapshotLogEntry } from '../bridge'
 import { relativeTime } from '../lib/relative-time'
+import { snapshotNames, webStorage } from '../lib/snapshot-names'
 import { ErrorNotice } from './error-notice'
 
 interface Props {
@@ -8,10 +9,12 @@ interface Props {
   onSelect: (s: Snapshot) => void
   // refresh changes when the project changed through Rooted (an edit, a restore), to reload the list.
   refresh: number
+  // root is the project's, whose snapshots the window named after the requests that made them.
+  root?: string
 }
 
 // HistoryPanel is the timeline of snapshots, newest first, and the log of every backup and restore.
-export function HistoryPanel({ selected, onSelect, refresh }: Props) {
+export function HistoryPanel({ selected, onSelect, refresh, root }: Props) {
   const [snapshots, setSnapshots] = useState<Snapshot[] | null>(null)
   const [log, setLog] = useState<SnapshotLogEntry[] | null>(null)
   const [showLog, setShowLog] = useState(false)
@@ -29,6 +32,11 @@ export function HistoryPanel({ selected, onSelect, refresh }: Props) {
       .catch(() => undefined)
   }, [])
   useEffect(load, [load, refresh])
+  // Read again with each listing: the names of snapshots taken since.
+  const names = useMemo(() => {
+    const st = webStorage()
+    return root && st && snapshots ? snapshotNames(st, root) : new Map<string, string>()
+  }, [root, snapshots])
 
   return (
     <div className="history-panel" data-testid="history-panel">
@@ -45,7 +53,7 @@ export function HistoryPanel({ selected, onSelect, refresh }: Props) {
           {snapshots?.map((s) => (
             <li key={s.id}>
               <button className={`history-item${selected === s.id ? ' selected' : ''}`} onClick={() => onSelect(s)} data-testid="snapshot" data-id={s.id} title={s.id}>
-                <span className="history-reason">{s.reason}</span>
+                <span className="history-reason" title={names.has(s.id) ? s.reason : undefined}>{names.get(s.id) ?? s.reason}</span>
                 <span className="history-meta">
                   {relativeTime(s.time)} · {s.paths ? `only ${s.paths.join(', ')}` : `${s.files_changed} ${s.files_changed === 1 ? 'file' : 'files'}`} · {s.id.slice(0, 8)}
                 </span>

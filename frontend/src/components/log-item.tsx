@@ -2,6 +2,7 @@ import { planToolName } from '../agent/plan'
 import type { Item } from '../agent/conversation'
 import type { useAgentSession } from '../stores/agent-session'
 import { MessageText } from './message-text'
+import { RequestActions } from './request-actions'
 import { ToolCard } from './tool-card'
 
 export type Session = ReturnType<typeof useAgentSession>
@@ -19,34 +20,12 @@ export function LogItem({ it, index, s, onOpen, onEditResend }: Props) {
   switch (it.kind) {
     case 'user':
       return (
-        <div className="msg user" data-testid="msg-user">
-          {it.text}
-          {it.attached?.length ? <div className="msg-attached muted" data-testid="msg-attached">attached: {it.attached.join(', ')}</div> : null}
-          {s.running ? null : (
-            <details className="msg-rewind" data-testid="msg-rewind">
-              <summary title="Go back to just before this request">↶</summary>
-              <button className="link-button" onClick={() => void s.rewind(index, { code: true, conversation: false })} data-testid="rewind-code" title="Put the files back as they were before this request's first change (itself backed up)">
-                Rewind code
-              </button>
-              <button className="link-button" onClick={() => void s.rewind(index, { code: false, conversation: true })} data-testid="rewind-conversation" title="Cut the conversation back to before this request (what is cut stays in the saved history)">
-                Rewind conversation
-              </button>
-              <button className="link-button" onClick={() => void s.rewind(index, { code: true, conversation: true })} data-testid="rewind-both">
-                Rewind both
-              </button>
-              <button
-                className="link-button"
-                onClick={() =>
-                  void s.rewind(index, { code: false, conversation: true }).then((t) => {
-                    if (t !== undefined) onEditResend(t)
-                  })
-                }
-                data-testid="edit-resend"
-              >
-                Edit and resend
-              </button>
-            </details>
-          )}
+        <div className="request" data-testid="msg-user">
+          <div className="msg user">
+            {it.text}
+            {it.attached?.length ? <div className="msg-attached muted" data-testid="msg-attached">attached: {it.attached.join(', ')}</div> : null}
+          </div>
+          {s.running ? null : <RequestActions s={s} index={index} onEditResend={onEditResend} />}
         </div>
       )
     case 'reasoning':
@@ -72,7 +51,20 @@ export function LogItem({ it, index, s, onOpen, onEditResend }: Props) {
         </div>
       )
     case 'notice':
-      return <div className={`msg notice ${it.tone}`} data-testid="msg-notice">{it.text}</div>
+      return (
+        <div className={`msg notice ${it.tone}`} data-testid="msg-notice">
+          {it.text}
+          {it.undo ? (
+            it.undone ? (
+              <span className="muted" data-testid="restore-undone"> Undone: the files are back as they were before it.</span>
+            ) : (
+              <button className="notice-undo" onClick={() => void s.undoRestore(it.id)} disabled={s.running} data-testid="restore-undo" title="Put the files back as they were just before this restore (the snapshot it took first)">
+                Undo
+              </button>
+            )
+          ) : null}
+        </div>
+      )
     case 'tool':
       if (it.name === planToolName) return null // shown as the plan above
       return <ToolCard item={it} onAnswer={s.answer} onUndo={(item) => void s.undo(item)} onOpen={onOpen} />

@@ -11,6 +11,7 @@ import {
   type Rule,
   type RuleAction,
 } from '../bridge'
+import { ruleActions, ruleTools, ruleWords } from '../lib/rule-words'
 import { ErrorNotice } from './error-notice'
 
 const blank: Rule = { action: 'allow', tool: 'exec_shell', command: '' }
@@ -47,7 +48,7 @@ export function PermissionRules() {
   if (!rules) return error ? <ErrorNotice error={error} /> : null
   return (
     <section className="permission-rules" data-testid="permission-rules">
-      <h3>Permissions in this project</h3>
+      <h3 id="settings-permissions">Permissions in this project</h3>
       <p className="muted">
         Commands match by their words (<code>go test</code> covers <code>go test ./...</code>); deny wins over allow. Reading git commands (status, diff, log) run without asking; those that destroy or
         publish (push, reset --hard, clean, rebase, branch -D, rm -r) ask even when their program is allowed, unless a rule names them.
@@ -58,8 +59,9 @@ export function PermissionRules() {
         {rules.length === 0 ? <li className="tree-empty">no rules: every command asks, except reading git commands</li> : null}
         {rules.map((r, i) => (
           <li key={`${r.action}-${r.tool}-${r.command}`} data-testid="rule" data-action={r.action} data-command={r.command}>
-            <span className={`rule-action ${r.action}`}>{r.action}</span> <code>{r.tool === 'exec_shell' ? r.command || 'every command' : r.tool}</code>
-            <button className="link-button" data-testid="rule-remove" onClick={() => void save(rules.filter((_, k) => k !== i), `removed ${r.action} ${r.command || r.tool}`)}>
+            <span className={`rule-action ${r.action}`}>{ruleWords(r).action}</span> <span className="rule-kind">{ruleWords(r).kind}</span>
+            {ruleWords(r).what ? <code title={r.tool}>{ruleWords(r).what}</code> : null}
+            <button className="link-button" data-testid="rule-remove" onClick={() => void save(rules.filter((_, k) => k !== i), `removed: ${ruleWords(r).action} · ${ruleWords(r).kind}${ruleWords(r).what ? ` · ${ruleWords(r).what}` : ''}`)}>
               Remove
             </button>
           </li>
@@ -69,18 +71,18 @@ export function PermissionRules() {
         className="rule-form"
         onSubmit={(ev) => {
           ev.preventDefault()
-          void save([...rules, draft], `added ${draft.action} ${draft.command || draft.tool}`).then(() => setDraft(blank))
+          void save([...rules, draft], `added: ${ruleWords(draft).action} · ${ruleWords(draft).kind}${ruleWords(draft).what ? ` · ${ruleWords(draft).what}` : ''}`).then(() => setDraft(blank))
         }}
       >
         <select value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value as RuleAction })} aria-label="Action" data-testid="rule-action">
-          <option value="allow">allow</option>
-          <option value="ask">ask</option>
-          <option value="deny">deny</option>
+          <option value="allow">{ruleActions.allow}</option>
+          <option value="ask">{ruleActions.ask}</option>
+          <option value="deny">{ruleActions.deny}</option>
         </select>
         <select value={draft.tool} onChange={(e) => setDraft({ ...draft, tool: e.target.value, command: e.target.value === 'exec_shell' ? draft.command : '' })} aria-label="Tool" data-testid="rule-tool">
           {['exec_shell', 'write_file', 'patch_file', 'restore_snapshot', 'job_kill'].map((t) => (
             <option key={t} value={t}>
-              {t === 'exec_shell' ? 'command' : t}
+              {ruleTools[t]}
             </option>
           ))}
         </select>

@@ -1,6 +1,9 @@
 import { useState } from 'react'
 import type { ExecResult, SearchResult } from '../bridge'
 import type { ToolItem } from '../agent/conversation'
+import { fetchDomain } from '../agent/approvals'
+import { resultImage } from '../agent/images'
+import { ResultImage } from './result-image'
 import { ApprovalCard } from './approval-card'
 import { DiffView } from './diff-view'
 import { errorTitle } from '../lib/error-titles'
@@ -31,6 +34,8 @@ function summary(item: ToolItem): string {
     case 'read_file':
     case 'list_directory':
       return `${item.name.replace('_', ' ')} ${str(i.path)}`
+    case 'web_fetch':
+      return `Fetch from ${fetchDomain(i) || str(i.url)}`
     default:
       return `${item.name} ${JSON.stringify(i)}`
   }
@@ -91,7 +96,8 @@ function CallCard({ item, onAnswer, onUndo, onOpen }: Props) {
       <DiagnosticsList output={item.output} />
       {item.name === 'exec_shell' && (item.live || item.output) ? <ExecOutput item={item} /> : null}
       {item.name === 'search_files' && item.state === 'done' ? <Hits result={item.output as SearchResult} onOpen={onOpen} /> : null}
-      {item.state === 'done' && !['exec_shell', 'write_file', 'patch_file'].includes(item.name) ? <FullResult output={item.output} /> : null}
+      {item.state === 'done' && resultImage(item.output) ? <ResultImage output={item.output} /> : null}
+      {item.state === 'done' && !resultImage(item.output) && !['exec_shell', 'write_file', 'patch_file'].includes(item.name) ? <FullResult output={item.output} /> : null}
     </div>
   )
 }

@@ -6,6 +6,7 @@ import { createOllama } from 'ollama-ai-provider-v2'
 import type { ProviderView } from '../bridge'
 import { defaultWindow, windowFromListing, windowFromOllamaShow } from '../agent/context'
 import { relayFetch } from './relay-fetch'
+import { imagesOutOfToolResults } from './tool-images'
 
 // The key is added by the backend's relay; the SDKs want one to be present, and the relay drops what they send.
 const placeholderKey = 'added-by-rooted'
@@ -42,19 +43,19 @@ export function createModel(p: ProviderView, modelId: string, fetch: typeof glob
   if (p.kind === 'ollama') {
     return wrapLanguageModel({
       model: createOllama({ baseURL: `${trimSlash(p.base_url)}/api`, fetch, name: p.id })(modelId),
-      middleware: {
+      middleware: [imagesOutOfToolResults, {
         specificationVersion: 'v4',
         transformParams: async ({ params }) => {
           const numCtx = await contextWindow(p, modelId, fetch)
           const ollama = (params.providerOptions?.ollama ?? {}) as { options?: Record<string, unknown> }
           return { ...params, providerOptions: { ...params.providerOptions, ollama: { ...ollama, options: { ...ollama.options, num_ctx: numCtx } } } }
         },
-      },
+      }],
     })
   }
   if (isOpenAI(p)) return createOpenAI({ baseURL: p.base_url, apiKey: placeholderKey, fetch, name: p.id }).responses(modelId)
   const openRouter = isOpenRouter(p)
-  return createOpenAICompatible({
+  const model = createOpenAICompatible({
     name: p.id,
     baseURL: p.base_url,
     apiKey: placeholderKey,
@@ -62,6 +63,7 @@ export function createModel(p: ProviderView, modelId: string, fetch: typeof glob
     includeUsage: true,
     transformRequestBody: openRouter ? (body) => ({ ...body, usage: { include: true } }) : undefined,
   }).chatModel(modelId)
+  return wrapLanguageModel({ model, middleware: imagesOutOfToolResults })
 }
 
 export interface ModelInfo {

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react'
+import { describeImage, userContent, type PastedImage } from '../lib/paste-image'
 import { callTool, command, repoInfo, toBackendError, type Project } from '../bridge'
 import { expandCommand } from '../agent/commands'
 import { cutBefore, snapshotBefore, titleFrom, type Item, type ToolItem } from '../agent/conversation'
@@ -11,6 +12,10 @@ import { spawnAgentName, spawnAgentTool } from '../agent/subagent'
 import { instructions } from '../agent/system-prompt'
 import { applyTurnEvent, endTurn, newStream, timeId, withNotice } from '../agent/turn-state'
 import { contextWindow, createModel } from '../llm/providers'
+import { relayFetch } from '../llm/relay-fetch'
+import { nameSnapshot, webStorage } from '../lib/snapshot-names'
+import { watchRetries } from '../llm/retry-watch'
+import type { TurnActivity } from '../agent/progress'
 import type { LanguageModel } from 'ai'
 import { useAgentConfig } from './agent-config'
 import { useConversationStore } from './conversation-store'
@@ -30,7 +35,26 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const cfg = useAgentConfig(project.root)
   const store = useConversationStore(project.root)
   const { convRef, update, flush } = store
-  const tools = useToolCalls({ specs: cfg.specs, settings: cfg.settings, convRef, update })
+  // What the status row says besides the log's own cards: a provider retry's countdown, the post-edit check.
+  const [retry, setRetry] = useState<TurnActivity['retry']>()
+  const [checking, setChecking] = useState<string[] | undefined>()
+  const onCheck = useCallback((paths: string[] | null) => setChecking(paths ?? undefined), [])
+  // Each snapshot a change took is named after the request that made it, for History.
+  const name = useCallback(
+    (id: string | undefined, text: string) => {
+      const st = webStorage()
+      if (st && id) nameSnapshot(st, project.root, id, text)
+    },
+    [project.root],
+  )
+  const onBackup = useCallback(
+    (id: string) => {
+      const req = convRef.current.items.findLast((x) => x.kind === 'user')
+      if (req?.kind === 'user') name(id, `Before: ${titleFrom(req.text)}`)
+    },
+    [convRef, name],
+  )
+  const tools = useToolCalls({ specs: cfg.specs, settings: cfg.settings, convRef, update, onCheck, onBackup, textOnly: cfg.provider?.text_only })
   const [running, setRunning] = useState(false)
   const [compacting, setCompacting] = useState(false)
   const abort = useRef<AbortController | null>(null)
@@ -40,7 +64,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const { execute } = tools
 
   const send = useCallback(
-    async (text: string, opts: { resume?: boolean } = {}) => {
+    async (text: string, opts: { resume?: boolean; images?: PastedImage[] } = {}) => {
       if (!provider || running || !ready) return
       if (!provider.model) {
         notice('error', `Choose a model for ${provider.name} in Settings first.`)
@@ -48,7 +72,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       }
       let model: LanguageModel
       try {
-        model = makeModel(provider, provider.model)
+        // The SDK retries a busy provider by itself; the fetch it uses tells the status row how long it waits.
+        const onRetry = (r: { attempt: number; status?: number; waitMs: number }) => setRetry({ until: Date.now() + r.waitMs, attempt: r.attempt, status: r.status })
+        model = makeModel(provider, provider.model, watchRetries(relayFetch(provider.id), onRetry))
       } catch (e) {
         notice('error', String(e))
         return
@@ -68,6 +94,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         // Files mentioned with @path (or @path:10-20) go with the request.
         const { attachments, attached } = await attachMentions(text, (path, offset, limit) => callTool('read_file', { path, offset, limit }))
         const content = [notes.join('\n'), request, attachments].filter(Boolean).join('\n\n')
+        const images = opts.images ?? []
         if (opts.resume) {
           // Continue: the model picks up after its last tool results, with no new request from the user.
           update((c) => ({ ...c, halt: undefined, ...(notes.length ? { notes: [], messages: [...c.messages, { role: 'user' as const, content: notes.join('\n') }] } : {}) }))
@@ -77,14 +104,16 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
             title: c.title || titleFrom(text),
             notes: [],
             halt: undefined,
-            items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text, at: c.messages.length, ...(attached.length ? { attached } : {}) }],
-            messages: [...c.messages, { role: 'user' as const, content }],
+            items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text, at: c.messages.length, ...(attached.length || images.length ? { attached: [...attached, ...images.map(describeImage)] } : {}) }],
+            // Pasted images go as file parts; the conversation store keeps each base64 once, by hash, beside the log.
+            messages: [...c.messages, { role: 'user' as const, content: userContent(content, images) }],
           }))
         }
         const window = await contextWindow(provider, provider.model)
         const loaded = await reloadInstructions()
         let stream = newStream()
         const onEvent = (e: TurnEvent) => {
+          setRetry(undefined) // the provider answered
           const r = applyTurnEvent(convRef.current, stream, e, window, timeId)
           stream = r.stream
           if (r.compacting !== undefined) setCompacting(r.compacting)
@@ -119,6 +148,8 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         notice('error', `The request failed: ${String(e)}`)
       } finally {
         setCompacting(false)
+        setRetry(undefined)
+        setChecking(undefined)
         abort.current = null
         setRunning(false)
         await flush()
@@ -170,7 +201,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           try {
             const res = await callTool('restore_snapshot', { id: snap })
             notes.push(`(Rooted: the user rewound the project's files to before the request "${titleFrom(it.text)}"; earlier reads may be out of date.)`)
-            shown.push({ kind: 'notice', id: timeId('n'), tone: 'info', text: `Files rewound to before “${titleFrom(it.text)}” (undo: restore ${String((res as { backup?: string }).backup ?? '').slice(0, 12)} from History).` })
+            const backup = (res as { backup?: string }).backup
+            name(backup, `Before restoring to before “${titleFrom(it.text)}”`)
+            shown.push({ kind: 'notice', id: timeId('n'), tone: 'info', text: `Files rewound to before “${titleFrom(it.text)}”.`, ...(backup ? { undo: backup } : {}) })
           } catch (e) {
             const err = toBackendError(e)
             notice('error', `Rewinding the files failed: ${err.code}: ${err.message}`)
@@ -192,7 +225,31 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       await flush()
       return it.text
     },
-    [running, convRef, update, notice, flush],
+    [running, convRef, update, notice, flush, name],
+  )
+
+  // undoRestore puts the files back as they were before a restore: the snapshot the restore took first.
+  const undoRestore = useCallback(
+    async (noticeId: string) => {
+      if (running) return
+      const n = convRef.current.items.find((x) => x.id === noticeId)
+      if (n?.kind !== 'notice' || !n.undo || n.undone) return
+      try {
+        const res = await callTool('restore_snapshot', { id: n.undo })
+        name((res as { backup?: string }).backup, `Before undo: ${n.text.charAt(0).toLowerCase()}${n.text.slice(1).replace(/\.$/, '')}`)
+      } catch (e) {
+        const err = toBackendError(e)
+        notice('error', `Undoing the restore failed: ${err.code}: ${err.message}`)
+        return
+      }
+      update((c) => ({
+        ...c,
+        notes: [...(c.notes ?? []), '(Rooted: the user undid the rewind of the files; they are back as they were before it.)'],
+        items: c.items.map((x) => (x.id === noticeId && x.kind === 'notice' ? { ...x, undone: true } : x)),
+      }))
+      await flush()
+    },
+    [running, convRef, update, notice, flush, name],
   )
 
   const setPlanMode = useCallback((on: boolean) => update((c) => ({ ...c, planMode: on })), [update])
@@ -238,6 +295,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
 
   return {
     rewind,
+    undoRestore,
     setPlanMode,
     conv: store.conv,
     list: store.list,
@@ -249,6 +307,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     settings,
     extra: cfg.extra,
     compacting,
+    activity: { provider: provider?.name ?? 'the model', retry, checking, compacting } satisfies TurnActivity,
     send,
     stop,
     answer: tools.answer,

@@ -4,6 +4,7 @@ import { denial, needsApproval, noGrants, sessionGrant, type Grants } from '../a
 import { askUserInput, askUserName } from '../agent/ask-user'
 import type { Conversation } from '../agent/conversation'
 import { editedPaths, withDiagnostics } from '../agent/diagnostics'
+import { imageRefused } from '../agent/images'
 import { upsertTool, withRequestSnapshot, type ToolPatch } from '../agent/turn-state'
 
 // An allowed call may carry the user's edit of it (the proposed text changed before allowing).
@@ -17,6 +18,12 @@ export interface ToolCallDeps {
   settings: ProjectSettings | null
   convRef: RefObject<Conversation>
   update: (f: (c: Conversation) => Conversation) => void
+  // onCheck hears when the post-edit check starts (the files) and ends (null), for the status row.
+  onCheck?: (paths: string[] | null) => void
+  // onBackup hears of each snapshot a call took before its change, to name it after the request.
+  onBackup?: (id: string) => void
+  // textOnly says the model takes no images (Settings): an image a tool returns is unsupported_media for it.
+  textOnly?: boolean
 }
 
 // failure is the result a model gets for a call that threw: the backend's code, message and path.
@@ -28,7 +35,7 @@ function failure(e: unknown) {
 // useToolCalls runs the model's tool calls: the backend's check first, plan mode, the user's approval (with an
 // edit's dry-run diff to look at, and grants for the session), the call itself with a command's live output, and
 // after an edit its diff and the project's diagnostics. Every step shows on the call's card.
-export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps) {
+export function useToolCalls({ specs, settings, convRef, update, onCheck, onBackup, textOnly }: ToolCallDeps) {
   const grants = useRef<Grants>(noGrants())
   const waiting = useRef(new Map<string, (a: Approval) => void>())
   const running = useRef(new Map<string, () => void>())
@@ -122,6 +129,11 @@ export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps)
         } else {
           output = await callTool(call.name, input)
         }
+        const refused = textOnly ? imageRefused(output) : null
+        if (refused) {
+          card(call.id, { state: 'failed', output: refused, error: refused.error })
+          return refused
+        }
         const backup = (output as { backup?: string }).backup
         let diff = edits.has(call.name) ? (output as { diff?: string }).diff || undefined : undefined
         if (!diff && backup && edits.has(call.name)) {
@@ -131,10 +143,20 @@ export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps)
         }
         // After an edit the project's check runs in the sandbox; what it finds goes to the model with the result.
         const changed = editedPaths(call.name, output)
-        if (changed.length > 0) output = withDiagnostics(output, await diagnose(changed).catch(() => null))
+        if (changed.length > 0) {
+          onCheck?.(changed)
+          try {
+            output = withDiagnostics(output, await diagnose(changed).catch(() => null))
+          } finally {
+            onCheck?.(null)
+          }
+        }
         card(call.id, { state: 'done', output, diff })
         // The first change of a request records its snapshot on the request, for Rewind code.
-        if (backup) update((c) => withRequestSnapshot(c, backup))
+        if (backup) {
+          update((c) => withRequestSnapshot(c, backup))
+          onBackup?.(backup)
+        }
         if (edited) {
           // As Cline does: the model learns that what landed is the user's version, and sees it in the diff.
           return { ...(output as object), user_edited: `The user edited your proposed ${call.name} before allowing it; what was applied is the user's version (the diff shows it), not yours. Build on it.` }
@@ -146,7 +168,7 @@ export function useToolCalls({ specs, settings, convRef, update }: ToolCallDeps)
         return out
       }
     },
-    [specs, settings, convRef, card, update],
+    [specs, settings, convRef, card, update, onCheck, onBackup, textOnly],
   )
 
   // answer settles the approval the call id waits for.

@@ -1,4 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { resultImage } from '../agent/images'
+import { ResultImage } from '../components/result-image'
 import { toBackendError, userCall, type BackendError, type ReadFileResult } from '../bridge'
 import { CodeViewer } from '../components/code-viewer'
 import { ErrorNotice } from '../components/error-notice'
@@ -184,7 +186,8 @@ export function FilePane({ root, target, feed, onMention }: Props) {
       {state.kind === 'empty' ? <div className="placeholder">Select a file in the tree to view it.</div> : null}
       {state.kind === 'loading' ? <div className="placeholder">Loading…</div> : null}
       {state.kind === 'error' ? <ErrorNotice error={state.error} /> : null}
-      {state.kind === 'file' ? (
+      {state.kind === 'file' && resultImage(state.file) ? <ResultImage output={state.file} /> : null}
+      {state.kind === 'file' && !resultImage(state.file) ? (
         <CodeViewer
           fileName={baseName(state.file.path)}
           docKey={state.file.path}

@@ -49,12 +49,23 @@ function priceOf(t: PriceText): Price | null {
 
 // SettingsScreen edits the model providers (keys go to the backend and are never shown again) and the open
 // project's rules: the command allowlist, network, edit approvals, snapshot retention, and the sandbox in force.
+// sections are the parts of Settings, in the order they come; the project's need a project open.
+const sections = [
+  { id: 'settings-providers', label: 'Providers' },
+  { id: 'settings-agent', label: 'Agent' },
+  { id: 'settings-project', label: 'This project', project: true },
+  { id: 'settings-permissions', label: 'Permissions', project: true },
+]
+
 export function SettingsScreen({ onClose }: Props) {
   const [provs, setProvs] = useState<ProvidersView | null>(null)
   const [edit, setEdit] = useState<ProviderInput | null>(null)
   const [models, setModels] = useState<string[]>([])
   const [price, setPrice] = useState<PriceText>(priceText(null))
   const [proj, setProj] = useState<ProjectSettings | null>(null)
+  // savedProj is the project's settings as last saved: a switch saves at once from it, so the fields still being
+  // typed in are not saved with it.
+  const [savedProj, setSavedProj] = useState<ProjectSettings | null>(null)
   const [allow, setAllow] = useState('')
   const [readable, setReadable] = useState('')
   const [sockets, setSockets] = useState('')
@@ -77,6 +88,7 @@ export function SettingsScreen({ onClose }: Props) {
     projectSettings()
       .then((p) => {
         setProj(p)
+        setSavedProj(p)
         setAllow(p.allowlist.join(' '))
         setReadable(p.readable.join('\n'))
         setSockets(p.unix_sockets.join('\n'))
@@ -91,10 +103,33 @@ export function SettingsScreen({ onClose }: Props) {
     setSaved(what)
     setChanged(true)
   }
+  // toggle saves one switch of the project's settings as it changes.
+  const toggle = (patch: Partial<ProjectSettings>, what: string) => {
+    if (!proj || !savedProj) return
+    setProj({ ...proj, ...patch })
+    const base = { ...savedProj, ...patch }
+    saveProjectSettings({
+      allowlist: base.allowlist,
+      network: base.network,
+      readable: base.readable,
+      unix_sockets: base.unix_sockets,
+      env_allow: base.env_allow,
+      auto_approve_edits: base.auto_approve_edits,
+      snapshot_keep: base.snapshot_keep,
+      snapshot_max_age_days: base.snapshot_max_age_days,
+      search_memory_mib: base.search_memory_mib,
+    })
+      .then((p) => {
+        setSavedProj(p)
+        setProj((cur) => (cur ? { ...cur, network: p.network, auto_approve_edits: p.auto_approve_edits, sandbox: p.sandbox } : p))
+        done(what)
+      })
+      .catch(fail)
+  }
   const editProvider = (p: ProviderView | null) => {
     setModels([])
     setPrice(priceText(p?.price))
-    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, effort: p.effort ?? '' } : { ...blank })
+    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, effort: p.effort ?? '', text_only: p.text_only ?? false } : { ...blank })
   }
   // fetchModels is Test connection: the provider as the form has it, saved or not, tried by the backend.
   const [probe, setProbe] = useState<ProbeResult | null>(null)
@@ -116,10 +151,17 @@ export function SettingsScreen({ onClose }: Props) {
           <h2>Settings</h2>
           <button className="link-button" onClick={() => onClose(changed)} data-testid="settings-close">Close</button>
         </header>
+        <nav className="settings-nav" aria-label="Sections" data-testid="settings-nav">
+          {sections.filter((x) => proj || !x.project).map((x) => (
+            <button key={x.id} type="button" onClick={() => document.getElementById(x.id)?.scrollIntoView({ block: 'start' })} data-testid="settings-nav-item">
+              {x.label}
+            </button>
+          ))}
+        </nav>
         {error ? <ErrorNotice error={error} /> : null}
         {saved ? <div className="settings-saved" data-testid="settings-saved">{saved}</div> : null}
 
-        <h3>Model providers</h3>
+        <h3 id="settings-providers">Providers</h3>
         <ul className="provider-list">
           {provs?.providers.map((p) => (
             <li key={p.id} data-testid="provider" data-id={p.id}>
@@ -192,6 +234,10 @@ export function SettingsScreen({ onClose }: Props) {
                 ))}
               </select>
             </label>
+            <label>
+              <input type="checkbox" checked={edit.text_only ?? false} onChange={(e) => setEdit({ ...edit, text_only: e.target.checked })} data-testid="provider-text-only" /> This model
+              takes no images (read_file of an image answers unsupported_media; the request box takes no pasted image)
+            </label>
             <fieldset className="provider-price">
               <legend>Price of this model, US$ per million tokens (empty: none; money is then shown only where the provider reports it, as OpenRouter does)</legend>
               {(
@@ -221,7 +267,7 @@ export function SettingsScreen({ onClose }: Props) {
           </form>
         ) : null}
 
-        <h3>Agent</h3>
+        <h3 id="settings-agent">Agent</h3>
         <form
           className="step-limit"
           onSubmit={(ev) => {
@@ -279,6 +325,7 @@ export function SettingsScreen({ onClose }: Props) {
               })
                 .then((p) => {
                   setProj(p)
+                  setSavedProj(p)
                   setAllow(p.allowlist.join(' '))
                   setReadable(p.readable.join('\n'))
                   setSockets(p.unix_sockets.join('\n'))
@@ -288,7 +335,7 @@ export function SettingsScreen({ onClose }: Props) {
                 .catch(fail)
             }}
           >
-            <h3>This project</h3>
+            <h3 id="settings-project">This project</h3>
             <p className="muted">Kept in {proj.file}, never in the project itself.</p>
             <label>
               Programs the agent may run{' '}
@@ -296,7 +343,7 @@ export function SettingsScreen({ onClose }: Props) {
             </label>
             <button type="button" className="link-button" onClick={() => setAllow(proj.default_allowlist.join(' '))}>Reset to the default list</button>
             <label className="inline">
-              <input type="checkbox" checked={proj.network} onChange={(e) => setProj({ ...proj, network: e.target.checked })} data-testid="settings-network" /> Commands may use the network (off by default: <code>npm install</code> and the like need it)
+              <input type="checkbox" checked={proj.network} onChange={(e) => toggle({ network: e.target.checked }, e.target.checked ? 'saved: commands may use the network' : 'saved: commands have no network')} data-testid="settings-network" /> Commands may use the network (off by default: <code>npm install</code> and the like need it)
             </label>
             <label>
               More folders commands may read (one absolute path a line; your home folder's secrets stay closed otherwise){' '}
@@ -311,7 +358,7 @@ export function SettingsScreen({ onClose }: Props) {
               <textarea value={envAllow} onChange={(e) => setEnvAllow(e.target.value)} rows={1} data-testid="settings-env-allow" />
             </label>
             <label className="inline">
-              <input type="checkbox" checked={proj.auto_approve_edits} onChange={(e) => setProj({ ...proj, auto_approve_edits: e.target.checked })} data-testid="settings-auto-edits" /> Apply the agent's file edits without asking (each is still snapshotted and can be undone)
+              <input type="checkbox" checked={proj.auto_approve_edits} onChange={(e) => toggle({ auto_approve_edits: e.target.checked }, e.target.checked ? 'saved: the agent\'s edits apply without asking' : 'saved: the agent\'s edits ask first')} data-testid="settings-auto-edits" /> Apply the agent's file edits without asking (each is still snapshotted and can be undone)
             </label>
             <label>Snapshots kept <input type="number" min={1} value={proj.snapshot_keep} onChange={(e) => setProj({ ...proj, snapshot_keep: Number(e.target.value) })} /></label>
             <label>Snapshots expire after (days) <input type="number" min={1} value={proj.snapshot_max_age_days} onChange={(e) => setProj({ ...proj, snapshot_max_age_days: Number(e.target.value) })} /></label>

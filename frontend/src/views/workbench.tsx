@@ -84,7 +84,7 @@ export function Workbench({ project, onClose }: Props) {
           <RunPanel key={project.root} onSettings={() => setSettingsOpen(true)} />
         </div>
         <div className="tab-body" hidden={tab !== 'history'}>
-          <HistoryPanel key={project.root} selected={snapshot?.id ?? null} onSelect={setSnapshot} refresh={historySeq} />
+          <HistoryPanel key={project.root} root={project.root} selected={snapshot?.id ?? null} onSelect={setSnapshot} refresh={historySeq} />
         </div>
       </aside>
       {snapshot ? (

@@ -415,6 +415,7 @@ export namespace app {
 	    context_window: number;
 	    price?: llm.Price;
 	    effort: string;
+	    text_only: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderInput(source);
@@ -432,6 +433,7 @@ export namespace app {
 	        this.context_window = source["context_window"];
 	        this.price = this.convertValues(source["price"], llm.Price);
 	        this.effort = source["effort"];
+	        this.text_only = source["text_only"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -463,6 +465,7 @@ export namespace app {
 	    context_window: number;
 	    price?: llm.Price;
 	    effort?: string;
+	    text_only: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderView(source);
@@ -480,6 +483,7 @@ export namespace app {
 	        this.context_window = source["context_window"];
 	        this.price = this.convertValues(source["price"], llm.Price);
 	        this.effort = source["effort"];
+	        this.text_only = source["text_only"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

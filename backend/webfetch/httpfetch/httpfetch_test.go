@@ -1,4 +1,4 @@
-package webfetch_test
+package httpfetch_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/webfetch"
+	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
 )
 
@@ -55,7 +56,7 @@ func handler(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func setup(t *testing.T) (*webfetchtest.Web, *webfetch.Fetcher) {
+func setup(t *testing.T) (*webfetchtest.Web, *httpfetch.Client) {
 	t.Helper()
 	web := webfetchtest.New(t, http.HandlerFunc(handler), "docs.example.com", "other.example.com")
 	web.Resolver["private.example.com"] = []netip.Addr{netip.MustParseAddr("10.1.2.3")}
@@ -65,10 +66,10 @@ func setup(t *testing.T) (*webfetchtest.Web, *webfetch.Fetcher) {
 	web.Resolver["ec2v6.example.com"] = []netip.Addr{netip.MustParseAddr("fd00:ec2::254")}
 	o := web.Options()
 	o.MaxBytes = 1024
-	return web, webfetch.New(o)
+	return web, httpfetch.New(o)
 }
 
-func fetch(t *testing.T, f *webfetch.Fetcher, raw string, follow func(string) bool) (webfetch.Page, error) {
+func fetch(t *testing.T, f *httpfetch.Client, raw string, follow func(string) bool) (webfetch.Page, error) {
 	t.Helper()
 	u, err := webfetch.Parse(raw)
 	if err != nil {
@@ -81,7 +82,7 @@ func fetch(t *testing.T, f *webfetch.Fetcher, raw string, follow func(string) bo
 // the second fetch of it sends no request.
 func TestFetchArticleAsMarkdownThenFromCache(t *testing.T) {
 	web, f := setup(t)
-	f2 := webfetch.New(web.Options()) // the default cap, for the page
+	f2 := httpfetch.New(web.Options()) // the default cap, for the page
 	site := web.Sites["docs.example.com"]
 	p, err := fetch(t, f2, site.URL("/doc"), nil)
 	if err != nil {

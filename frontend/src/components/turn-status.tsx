@@ -1,0 +1,88 @@
+import { useEffect, useRef, useState } from 'react'
+import { InitializeNotifications, SendNotification, WindowSetTitle } from '../../wailsjs/runtime/runtime'
+import type { Item } from '../agent/conversation'
+import { attentionNeeded, elapsedText, progress, type TurnActivity } from '../agent/progress'
+
+// TurnStatus is the row under the log while the agent works: the step it is on, in words, and how long that step
+// has taken, ticking each second ("Running go test ./... · 41 s", "Waiting for Anthropic (HTTP 529) · retry in 4 s").
+export function TurnStatus({ items, activity }: { items: Item[]; activity: TurnActivity }) {
+  // A quarter of a second between ticks keeps a countdown's whole seconds true to within that.
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 250)
+    return () => clearInterval(t)
+  }, [])
+  const p = progress(items, activity, now)
+  // A new step starts its count again.
+  const [since, setSince] = useState({ key: p.key, at: now })
+  if (since.key !== p.key) setSince({ key: p.key, at: now })
+  const took = elapsedText(now - (since.key === p.key ? since.at : now))
+  return (
+    <div className="turn-status" role="status" data-testid="turn-status">
+      <span className="turn-spinner" aria-hidden="true" />
+      <span data-testid="turn-status-label">{p.label}</span>
+      {p.elapsed ? <span className="turn-elapsed" data-testid="turn-status-elapsed"> · {took}</span> : null}
+    </div>
+  )
+}
+
+export const baseTitle = 'Rooted'
+
+function setTitle(t: string) {
+  document.title = t
+  try {
+    WindowSetTitle(t) // the native window's title; the web view's own title is not shown by every platform
+  } catch {
+    // not inside the app (a plain browser): the document's title is the one shown
+  }
+}
+
+// useAttention tells a person who is not looking that the agent needs them or is done: the window's title
+// ("● Needs approval — Rooted") until the window is focused again, and a desktop notification: the system's own
+// through Wails (D-Bus on Linux), else the web view's Notification where it grants one (WebKitGTK asks the
+// application, and Wails v2 does not answer, so that is refused there); the title is there either way.
+export function useAttention(items: Item[], running: boolean, title: string) {
+  const wasRunning = useRef(running)
+  const said = useRef<string | undefined>(undefined)
+  // Whether the system's notifications were set up: once per window (setting them up again reconnects).
+  const native = useRef(false)
+  useEffect(() => {
+    const focused = () => {
+      said.current = undefined
+      setTitle(baseTitle)
+    }
+    window.addEventListener('focus', focused)
+    return () => window.removeEventListener('focus', focused)
+  }, [])
+  useEffect(() => {
+    const need = attentionNeeded(items, running, wasRunning.current)
+    wasRunning.current = running
+    if (!need || document.hasFocus() || said.current === need) return
+    said.current = need
+    setTitle(`● ${need} — ${baseTitle}`)
+    void notify(native, `${need} — ${baseTitle}`, title)
+  }, [items, running, title])
+}
+
+async function notify(native: { current: boolean }, heading: string, body: string) {
+  try {
+    if (!native.current) {
+      await InitializeNotifications()
+      native.current = true
+    }
+    await SendNotification({ id: `rooted-${Date.now()}`, title: heading, body })
+    return
+  } catch {
+    // no Wails runtime (a plain browser) or no notification service (no session bus): the web view's, if any
+  }
+  if (typeof Notification === 'undefined') return
+  const show = () => {
+    try {
+      new Notification(heading, { body, tag: 'rooted-agent' })
+    } catch {
+      // a web view that has the API but refuses to show one: the title says it
+    }
+  }
+  if (Notification.permission === 'granted') show()
+  else if (Notification.permission === 'default') void Notification.requestPermission().then((p) => (p === 'granted' ? show() : undefined)).catch(() => undefined)
+}
