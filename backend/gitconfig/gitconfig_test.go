@@ -69,3 +69,20 @@ func TestParseAgreesWithGit(t *testing.T) {
 		t.Errorf("Parse\n%v\ngit\n%v", got, fromGit)
 	}
 }
+
+// A repository a command created keeps what git init and clone write and what commands may set, and nothing
+// else: a key that runs a program, whether or not a deny-list names it, goes.
+func TestNewRepositoryMayKeep(t *testing.T) {
+	for key, want := range map[string]bool{
+		"core.repositoryformatversion": true, "core.bare": true, "core.filemode": true, "core.logallrefupdates": true,
+		"remote.origin.url": true, "remote.origin.fetch": true, "branch.main.remote": true, "branch.main.merge": true,
+		"extensions.objectformat": true, "submodule.lib.url": true, "submodule.lib.active": true, "user.name": true,
+		"core.fsmonitor": false, "tar.tgz.command": false, "trailer.x.command": false, "imap.tunnel": false,
+		"core.worktree": false, "alias.st": false, "core.hookspath": false, "include.path": false,
+		"submodule.lib.update": false, "some.futurekey": false,
+	} {
+		if got := NewRepositoryMayKeep(key); got != want {
+			t.Errorf("NewRepositoryMayKeep(%q) = %v, want %v", key, got, want)
+		}
+	}
+}

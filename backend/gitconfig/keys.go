@@ -2,7 +2,10 @@ package gitconfig
 
 import (
 	"regexp"
+	"strings"
 	"sync"
+
+	"github.com/rooted-dev/rooted/backend/gitargv"
 )
 
 // runsPrograms matches the configuration keys (lower case, subsection kept) whose value is a program git runs, or
@@ -16,3 +19,16 @@ var runsPrograms = sync.OnceValue(func() *regexp.Regexp {
 // RunsPrograms reports whether a key, named as List names it, is a program git runs or decides what git runs
 // (core.fsmonitor, core.hooksPath, aliases, filters and drivers, credential helpers, gpg.program, includes, ...).
 func RunsPrograms(key string) bool { return runsPrograms().MatchString(key) }
+
+// repositoryMade are the keys git itself writes into a repository it creates (git init, clone, submodule add,
+// worktree add) beyond what commands may set: the repository's format and the submodules it knows.
+var repositoryMade = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(core\.(repositoryformatversion|bare)|extensions\.(objectformat|refstorage|noop)|submodule\..+\.(url|active)|lfs\.repositoryformatversion)$`)
+})
+
+// NewRepositoryMayKeep reports whether a repository a command created may keep key (named as List names it) in
+// its configuration: an allow-list, what commands may set (gitargv.CommandMaySet) and what git writes when it
+// makes a repository. Anything else, a program git runs later or a key git adds in a later version, is removed.
+func NewRepositoryMayKeep(key string) bool {
+	return gitargv.CommandMaySet(key) || repositoryMade().MatchString(strings.ToLower(key))
+}

@@ -7,15 +7,25 @@
 // Guaranteed: Is agrees with git on the shapes git accepts (HEAD a ref, a "ref: refs/..." file, a link into refs/
 // or an object id; objects and refs reached through links; commondir relative or absolute). Common tells a linked
 // worktree's commondir, which its common folder points back to, from one planted to lead git elsewhere.
+// Pointer files (a .git file, commondir) are parsed as git parses them (read_gitfile_gently, get_common_dir_noenv):
+// the whole file, only trailing newlines and carriage returns stripped, the value ending at a NUL as a C string
+// does; "  ../x " is a different folder from "../x" to git, so it is here too. Every file is read without
+// following a final link where git does not, without blocking (a named pipe at HEAD or commondir is refused, not
+// waited on) and up to a size cap; what cannot be read so is not a repository to git either.
 // Not covered: GIT_DIR, GIT_COMMON_DIR and GIT_OBJECT_DIRECTORY in the environment of whoever runs git later.
 package gitdir
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // Is reports whether git takes dir for a git folder.
@@ -44,21 +54,47 @@ func Common(dir string) (common string, made bool) {
 	return common, err == nil && os.SameFile(here, back)
 }
 
-// commonDir reads dir/commondir as git does: its first line, relative to dir unless absolute.
+// commonDir reads dir/commondir as git does: the whole file (a NUL ends it), trailing newlines and carriage
+// returns stripped, relative to dir unless absolute. A commondir that cannot be read without blocking is treated as
+// naming nothing, and git dies on it ("failed to read"), so no repository is lost that way.
 func commonDir(dir string) (string, bool) {
-	b, err := os.ReadFile(filepath.Join(dir, "commondir"))
+	b, err := smallfile.ReadMax(filepath.Join(dir, "commondir"), 64<<10)
 	if err != nil {
 		return dir, false
 	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	line = strings.TrimRight(line, "\r \t")
-	if line == "" {
+	line, ok := ParseCommonDir(b)
+	if !ok {
 		return dir, false // git refuses such a repository altogether
 	}
 	if !filepath.IsAbs(line) {
 		line = filepath.Join(dir, line)
 	}
 	return filepath.Clean(line), true
+}
+
+// ParseCommonDir is get_common_dir_noenv's reading of a commondir file's bytes: trailing "\n" and "\r" removed,
+// nothing else, and the path ends at the first NUL. False for an empty value.
+func ParseCommonDir(b []byte) (string, bool) {
+	b = bytes.TrimRight(b, "\r\n")
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return string(b), len(b) > 0
+}
+
+// ParseGitFile is read_gitfile_gently's reading of a .git file's bytes: it must start with "gitdir: " (the space
+// included), trailing "\n" and "\r" are removed and nothing else, and the path ends at the first NUL. The path is
+// relative to the .git file's folder unless absolute. False when git takes the file for no pointer at all.
+func ParseGitFile(b []byte) (string, bool) {
+	rest, ok := bytes.CutPrefix(b, []byte("gitdir: "))
+	if !ok {
+		return "", false
+	}
+	if i := bytes.IndexByte(rest, 0); i >= 0 {
+		rest = rest[:i] // git reads the buffer as a C string from here on
+	}
+	rest = bytes.TrimRight(rest, "\r\n")
+	return string(rest), len(rest) > 0
 }
 
 // validHead is setup.c's validate_headref: a link whose target starts with refs/, or a file starting with
@@ -72,18 +108,38 @@ func validHead(p string) bool {
 		target, err := os.Readlink(p)
 		return err == nil && strings.HasPrefix(target, "refs/")
 	}
-	f, err := os.Open(p)
+	// Opened without blocking and only as a regular file: a named pipe called HEAD must not hang whoever asks.
+	buf, err := readPrefix(p, 255)
 	if err != nil {
 		return false
 	}
-	defer f.Close()
-	buf := make([]byte, 255)
-	n, _ := f.Read(buf)
-	buf = buf[:n]
 	if rest, ok := bytes.CutPrefix(buf, []byte("ref:")); ok {
 		return bytes.HasPrefix(bytes.TrimLeft(rest, " \t\n\r\v\f"), []byte("refs/"))
 	}
 	return isHexID(buf, 40) || isHexID(buf, 64)
+}
+
+// readPrefix reads up to n bytes of the regular file at p (a link followed, as git follows it), opened without
+// blocking: a named pipe, socket or device is refused before any read.
+func readPrefix(p string, n int) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, smallfile.ErrNotRegular
+	}
+	buf := make([]byte, n)
+	got, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:got], nil
 }
 
 // isHexID reports whether b starts with an object id of n hex digits (SHA-1 or SHA-256), as get_oid_hex_any reads.

@@ -106,7 +106,10 @@ func execShell(d Deps) *tool.Tool {
 			}
 			// What tools outside the sandbox run later is read-only for the whole run (or, without a mount
 			// namespace, watched and put back as it changes); the guard's comparison after the run is the last word.
-			git := guardGit(root.Root, info.Root)
+			git, err := guardGitWithin(root.Root, info.Root)
+			if err != nil {
+				return execShellOut{}, &tool.Error{Code: tool.CodeInternal, Message: err.Error() + "; nothing was run: a folder of the project may hang whoever reads it (a network mount, a named pipe)"}
+			}
 			pr := protect(git, root.Root, info.Root, argv, envValue(env, "PATH"))
 			spec.Policy.ReadOnly = pr.readOnly(info.Root)
 			spec.Policy.Pinned = pr.pinned(info.Root, spec.Policy.ReadOnly)
@@ -121,7 +124,7 @@ func execShell(d Deps) *tool.Tool {
 			watch := watchProtected(root.Root, info.Root, pr.watched(), stopRun)
 			res, err := shell.Run(runCtx, spec)
 			restored, tripped := watch.close()
-			restored = append(restored, git.restore(root.Root, info.Root)...)
+			restored = append(restored, git.restoreWithin(root.Root, info.Root)...)
 			if err != nil {
 				return execShellOut{}, err
 			}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/gitconfig"
 	"github.com/rooted-dev/rooted/backend/gitdir"
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // A repository's git folder is a channel to run code later, outside any sandbox: git runs its hooks and the
@@ -43,6 +45,8 @@ type guarded struct {
 	info fs.FileInfo
 	// dest is the git folder a .git file or link leads to (root-relative), "" when it leads out of the project.
 	dest string
+	// unreadable is a file the guard could not read whole (too large, or no longer a regular file).
+	unreadable bool
 }
 
 // gitState is what git would read, in every repository of the project.
@@ -53,6 +57,8 @@ type gitState struct {
 	hooks    map[string]guarded // files git runs as hooks
 	pointers map[string]guarded // commondir files: where a linked worktree's git reads its configuration
 	links    map[string]guarded // links inside git folders
+	odd      map[string]bool    // named pipes, sockets and devices in git folders: git would block on or misread them
+	todos    map[string]guarded // an operation's todo list git resumes on --continue (rebase -i, cherry-pick, revert)
 	hookDirs map[string]bool    // core.hooksPath folders inside a work tree
 	deps     []string           // dependency folders (node_modules, .venv, ...), outermost only
 }
@@ -65,10 +71,43 @@ func guardGit(root *os.Root, abs string) *gitState {
 	return scanGit(root, abs)
 }
 
+// guardDeadline bounds the guard's look before and after a command. Every file it reads is opened without
+// blocking, but a walk over a hung network mount or a stuck git could still take forever: past the deadline the
+// guard gives up and fails closed, refusing the command (before) or saying what it did not check (after), rather
+// than hanging every call that follows.
+var guardDeadline = 2 * time.Minute
+
+// errGuardTimeout says the guard did not finish within guardDeadline.
+var errGuardTimeout = errors.New("the check of what git runs later did not finish in time")
+
+// guardGitWithin is guardGit, or errGuardTimeout past the deadline.
+func guardGitWithin(root *os.Root, abs string) (*gitState, error) {
+	done := make(chan *gitState, 1)
+	go func() { done <- guardGit(root, abs) }()
+	select {
+	case st := <-done:
+		return st, nil
+	case <-time.After(guardDeadline):
+		return nil, errGuardTimeout
+	}
+}
+
+// restoreWithin is restore, or past the deadline a report that says what was not checked.
+func (before *gitState) restoreWithin(root *os.Root, abs string) []string {
+	done := make(chan []string, 1)
+	go func() { done <- before.restore(root, abs) }()
+	select {
+	case said := <-done:
+		return said
+	case <-time.After(guardDeadline):
+		return []string{fmt.Sprintf("could not check what git runs later within %s: run git in this project only after looking at its git folders (hooks, config, rebase-merge)", guardDeadline)}
+	}
+}
+
 func scanGit(root *os.Root, abs string) *gitState {
 	st := &gitState{
 		entries: map[string]guarded{}, dirs: map[string]string{}, configs: map[string]guarded{},
-		hooks: map[string]guarded{}, pointers: map[string]guarded{}, links: map[string]guarded{}, hookDirs: map[string]bool{},
+		hooks: map[string]guarded{}, pointers: map[string]guarded{}, links: map[string]guarded{}, todos: map[string]guarded{}, odd: map[string]bool{}, hookDirs: map[string]bool{},
 	}
 	if _, err := root.Lstat(".git"); err == nil {
 		st.addEntry(root, abs, ".git")
@@ -102,9 +141,10 @@ func scanGit(root *os.Root, abs string) *gitState {
 		// A folder git takes for a repository, by git's rules: a bare one, or a work-tree folder with a valid HEAD
 		// and objects and refs (through links, or a commondir). Checked before the count below: objects may be a
 		// link, which the count leaves out.
+		// The walk goes on below it: a repository may hide in a bare-looking folder's objects/, reached by a .git
+		// file further down, and git reaches it whatever the guard thinks of the folder above.
 		if rel != "." && slices.Contains(names, "HEAD") && gitdir.Is(filepath.Join(abs, filepath.FromSlash(rel))) {
 			bare = append(bare, rel)
-			return
 		}
 		if rel != "." && depFolders[path.Base(rel)] && !insideDeps(st.deps, rel) {
 			st.deps = append(st.deps, rel)
@@ -159,13 +199,15 @@ func (st *gitState) addEntry(root *os.Root, abs, p string) {
 		}
 		g.data, g.dest = []byte(target), inside(abs, path.Dir(p), target)
 	case fi.Mode().IsRegular():
-		b, err := readSmall(root, p, 4096)
+		b, err := readRegular(root, p, 64<<10)
 		if err != nil {
-			return
+			g.data = []byte{} // unreadable (a pipe, too large): guarded as a file leading nowhere Rooted knows
+			break
 		}
 		g.data = b
-		if rest, ok := strings.CutPrefix(string(b), "gitdir:"); ok {
-			g.dest = inside(abs, path.Dir(p), strings.TrimSpace(rest))
+		// As git reads it (no trimming beyond newlines): "gitdir: ../x " is the folder "x " to git.
+		if target, ok := gitdir.ParseGitFile(b); ok {
+			g.dest = inside(abs, path.Dir(p), target)
 		}
 	default:
 		return
@@ -223,12 +265,15 @@ func (st *gitState) addGitDir(root *os.Root, abs, g, worktree string) {
 					walk(p)
 				}
 			case !e.Type().IsRegular():
+				st.odd[p] = true
 			case path.Base(dir) == "hooks" && !strings.HasSuffix(e.Name(), ".sample"):
 				st.read(root, st.hooks, p)
 			case e.Name() == "config" || e.Name() == "config.worktree":
 				st.read(root, st.configs, p)
 			case e.Name() == "commondir":
 				st.read(root, st.pointers, p)
+			case isTodo(p):
+				st.read(root, st.todos, p)
 			}
 		}
 	}
@@ -242,25 +287,42 @@ func (st *gitState) addGitDir(root *os.Root, abs, g, worktree string) {
 	}
 }
 
+// guardedLimit is the most of a configuration file or hook the guard reads: a larger one is guarded as unreadable
+// (a new one removed, a changed one put back), never half-read.
+const guardedLimit = 64 << 20
+
 func (st *gitState) read(root *os.Root, into map[string]guarded, p string) {
 	fi, err := root.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() {
 		return
 	}
-	if b, err := root.ReadFile(p); err == nil {
-		into[p] = guarded{mode: fi.Mode(), data: b, info: fi}
-	}
+	b, err := readRegular(root, p, guardedLimit)
+	into[p] = guarded{mode: fi.Mode(), data: b, info: fi, unreadable: err != nil}
 }
 
-func readSmall(root *os.Root, p string, max int) ([]byte, error) {
-	f, err := root.Open(p)
+// readRegular reads the regular file p in root, a final link not followed, opened without blocking (a named pipe
+// the command left where a file was is refused at once, not waited on), and refused over limit bytes.
+func readRegular(root *os.Root, p string, limit int64) ([]byte, error) {
+	f, err := root.OpenFile(p, os.O_RDONLY|openNoFollow, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b := make([]byte, max)
-	n, _ := f.Read(b)
-	return b[:n], nil
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", p, smallfile.ErrNotRegular)
+	}
+	if fi.Size() > limit {
+		return nil, fmt.Errorf("%s: %w", p, smallfile.ErrTooLarge)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		err = fmt.Errorf("%s: %w", p, smallfile.ErrTooLarge)
+	}
+	return b, err
 }
 
 // addConfigured adds what the configuration files name: files they include from inside the project (guarded as
@@ -388,11 +450,24 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 		}
 	}
 	for p, a := range after.entries {
-		if _, had := before.entries[p]; !had && !a.mode.IsDir() && a.dest == "" {
+		if _, had := before.entries[p]; had || a.mode.IsDir() {
+			continue
+		}
+		switch {
+		case a.dest == "":
 			rescan = u.remove(p, "removed "+p+": it leads git to a repository outside the project") || rescan
+		case !gitdir.Is(filepath.Join(abs, filepath.FromSlash(a.dest))):
+			// Where the guard cannot tell the repository git would use, it does not guess: the pointer goes.
+			rescan = u.remove(p, "removed "+p+": it leads git to no repository Rooted recognises") || rescan
 		}
 	}
-	// 2. Links in git folders, and commondir files that lead git elsewhere.
+	// 2. Links in git folders, and commondir files that lead git elsewhere; a named pipe or other special file
+	// left in a git folder (HEAD, packed-refs, config), which the user's git would block on.
+	for p := range after.odd {
+		if !before.odd[p] {
+			rescan = u.remove(p, "removed "+p+", a named pipe or other special file the command left in a git folder") || rescan
+		}
+	}
 	for p, a := range after.links {
 		if b, had := before.links[p]; had && bytes.Equal(b.data, a.data) {
 			continue
@@ -426,7 +501,9 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 			continue
 		}
 		why := "the command removed it"
-		if ok {
+		if ok && a.unreadable {
+			why = "Rooted could not read what the command wrote"
+		} else if ok {
 			keys, err := execKeysChanged(b.data, a.data)
 			switch {
 			case err != nil:
@@ -443,7 +520,11 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 		if _, had := before.configs[p]; had {
 			continue
 		}
-		keys, clean, err := stripExecKeys(a.data)
+		if a.unreadable {
+			restored = u.remove(p, fmt.Sprintf("removed %s: Rooted could not read it", p)) || restored
+			continue
+		}
+		keys, clean, err := stripNewRepoKeys(a.data)
 		switch {
 		case err != nil:
 			restored = u.remove(p, fmt.Sprintf("removed %s: git could not read it", p)) || restored
@@ -455,7 +536,21 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 		after = scanGit(root, abs)
 	}
 
-	// 4. Hooks: removed when new, restored when changed.
+	// 4. Todo lists: an exec line a command left in a stopped rebase or cherry-pick runs on the user's --continue.
+	for p, a := range after.todos {
+		if b, had := before.todos[p]; had && bytes.Equal(b.data, a.data) && !a.unreadable {
+			continue
+		}
+		if a.unreadable {
+			u.remove(p, fmt.Sprintf("removed %s: Rooted could not read it", p))
+			continue
+		}
+		if clean, execs := withoutExecLines(a.data); execs > 0 {
+			u.file(p, clean, a.mode.Perm(), fmt.Sprintf("removed %d exec line(s) from %s (git would run them on --continue)", execs, p))
+		}
+	}
+
+	// 5. Hooks: removed when new, restored when changed.
 	for p, a := range after.hooks {
 		b, had := before.hooks[p]
 		switch {
@@ -476,6 +571,35 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 		}
 	}
 	return u.report()
+}
+
+// isTodo reports whether p (root-relative, in a git folder) is a todo list git carries on with later: an
+// interactive rebase's rebase-merge/git-rebase-todo, or a cherry-pick's or revert's sequencer/todo. Both are read
+// by the sequencer, whose exec (x) command runs a shell command.
+func isTodo(p string) bool {
+	dir, name := path.Split(p)
+	dir = path.Base(path.Clean(dir))
+	return dir == "rebase-merge" && name == "git-rebase-todo" || dir == "sequencer" && name == "todo"
+}
+
+// withoutExecLines returns a todo list without its exec lines, and how many there were. A line is an exec line
+// as the sequencer parses it (blanks, then "exec" or "x" and a blank or the line's end), in any case: a line
+// Rooted takes for one that git would not is only dropped from a list the command wrote.
+func withoutExecLines(b []byte) ([]byte, int) {
+	var out []byte
+	n := 0
+	for line := range bytes.Lines(b) {
+		word := bytes.TrimLeft(line, " \t")
+		if end := bytes.IndexAny(word, " \t\r\n"); end >= 0 {
+			word = word[:end]
+		}
+		if w := strings.ToLower(string(word)); w == "exec" || w == "x" {
+			n++
+			continue
+		}
+		out = append(out, line...)
+	}
+	return out, n
 }
 
 // configLists remembers git's reading of configuration contents (by their hash): a scan before and after every
@@ -548,15 +672,18 @@ func execKeysChanged(before, after []byte) ([]string, error) {
 	return out, nil
 }
 
-// stripExecKeys returns a configuration file's content without its program-running settings, removed by git
-// itself, and the keys it removed.
-func stripExecKeys(b []byte) (keys []string, clean []byte, err error) {
+// stripNewRepoKeys returns the content of a configuration file the command created (git init, clone,
+// config.worktree) holding only the keys a new repository may keep (gitconfig.NewRepositoryMayKeep, an
+// allow-list), removed by git itself, and the keys it removed.
+func stripNewRepoKeys(b []byte) (keys []string, clean []byte, err error) {
 	listedKeys, err := listConfig(b)
 	if err != nil {
 		return nil, nil, err
 	}
-	for k := range execKeys(listedKeys) {
-		keys = append(keys, k)
+	for k := range listedKeys {
+		if !gitconfig.NewRepositoryMayKeep(k) {
+			keys = append(keys, k)
+		}
 	}
 	if len(keys) == 0 {
 		return nil, b, nil
@@ -567,8 +694,14 @@ func stripExecKeys(b []byte) (keys []string, clean []byte, err error) {
 	if clean, err = gitconfig.Without(ctx, b, keys); err != nil {
 		return nil, nil, err
 	}
-	if left, err := listConfig(clean); err != nil || len(execKeys(left)) > 0 {
-		return nil, nil, fmt.Errorf("%w: settings that run programs stay", gitconfig.ErrUnreadable)
+	left, err := listConfig(clean)
+	if err != nil {
+		return nil, nil, err
+	}
+	for k := range left {
+		if !gitconfig.NewRepositoryMayKeep(k) {
+			return nil, nil, fmt.Errorf("%w: %s stays", gitconfig.ErrUnreadable, k)
+		}
 	}
 	return keys, clean, nil
 }

@@ -164,6 +164,33 @@ func TestNothingACommandLeavesInGitRunsLater(t *testing.T) {
 			mustGit(t, root, "add", "main.go")
 			mustGit(t, root, "commit", "-qm", "first")
 		}, payload: fsmonitor("meta/repo/config")},
+		// A repository git reaches and the guard must too: names ending in blanks (git keeps them), a git folder
+		// hidden in a bare-looking folder's objects/, a named pipe where the guard reads; each made a submodule of
+		// the project by a gitlink, so the user's git status at the root enters it.
+		{name: "a .git file and commondir ending in a space, and a gitlink", setup: initAndCommit, repos: []string{"."}, payload: `fs.mkdirSync('cc /refs/heads', {recursive: true}); fs.mkdirSync('cc /objects'); ` + // no HEAD: only the pointers lead to it
+			`fs.writeFileSync('cc /config', '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = "touch ' + M + ' #"\n'); ` +
+			`fs.mkdirSync('gd '); fs.writeFileSync('gd /HEAD', 'ref: refs/heads/main\n'); fs.writeFileSync('gd /commondir', '../cc \n'); ` +
+			`fs.mkdirSync('src'); fs.writeFileSync('src/a', 'x'); fs.writeFileSync('src/.git', 'gitdir: ../gd \n'); ` +
+			`git('update-index', '--add', '--cacheinfo', '160000,1111111111111111111111111111111111111111,src');`},
+		{name: "a repository hidden in a bare-looking folder's objects", setup: initAndCommit, repos: []string{"."}, payload: plantedRepo("b/objects/evil") +
+			`fs.mkdirSync('b/refs'); fs.writeFileSync('b/HEAD', 'ref: refs/heads/main\n'); fs.mkdirSync('b/wt'); fs.writeFileSync('b/wt/f', 'f'); ` +
+			`fs.writeFileSync('b/wt/.git', 'gitdir: ../objects/evil\n'); git('update-index', '--add', '--cacheinfo', '160000,1111111111111111111111111111111111111111,b/wt');`},
+		{name: "named pipes where the guard reads, and a created repository made a submodule", setup: initAndCommit, repos: []string{"."}, payload: `git('init', '-q', 'sub'); ` + fsmonitor("sub/.git/config") +
+			`git('update-index', '--add', '--cacheinfo', '160000,1111111111111111111111111111111111111111,sub'); ` +
+			`for (const d of ['x', 'y', 'z']) fs.mkdirSync(d); const mk = p => require('child_process').execFileSync('mkfifo', [p]); ` +
+			`mk('x/HEAD'); fs.writeFileSync('y/HEAD', 'ref: refs/heads/main\n'); mk('y/commondir'); mk('z/.git'); mk('sub/.git/packed-refs');`},
+		{name: "a created repository's settings beyond the deny-list", setup: initAndCommit, repos: []string{".", "sub"}, payload: `git('init', '-q', 'sub'); fs.writeFileSync('sub/f', 'x'); git('-C', 'sub', 'add', 'f'); git('-C', 'sub', 'commit', '-qm', 'x'); ` +
+			`fs.appendFileSync('sub/.git/config', '[tar "tgz"]\n\tcommand = "touch ' + M + '; gzip -cn"\n[trailer "x"]\n\tcommand = "touch ' + M + '"\n[imap]\n\ttunnel = "touch ' + M + '"\n');`},
+		{name: "a stopped interactive rebase with an exec line", setup: func(t *testing.T, root string) {
+			initAndCommit(t, root)
+			for _, c := range []string{"second", "third"} {
+				os.WriteFile(filepath.Join(root, "main.go"), []byte(c), 0o644)
+				mustGit(t, root, "commit", "-qam", c)
+			}
+		}, payload: `fs.writeFileSync('ed.sh', '#!/bin/sh\n{ echo break; cat "$1"; echo "exec touch ' + M + '"; } > "$1.new" && mv "$1.new" "$1"\n', {mode: 0o755}); ` +
+			`require('child_process').spawnSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', 'rebase', '-i', 'HEAD~2'], {env: {...process.env, GIT_SEQUENCE_EDITOR: process.cwd() + '/ed.sh'}});`},
+		{name: "a stopped cherry-pick with an exec line in its todo", setup: initAndCommit, payload: `fs.mkdirSync('.git/sequencer', {recursive: true}); fs.writeFileSync('.git/sequencer/head', require('child_process').execFileSync('git', ['rev-parse', 'HEAD']).toString()); ` +
+			`fs.writeFileSync('.git/sequencer/opts', ''); fs.writeFileSync('.git/sequencer/todo', 'exec touch ' + M + '\n'); fs.writeFileSync('.git/CHERRY_PICK_HEAD', require('child_process').execFileSync('git', ['rev-parse', 'HEAD']).toString());`},
 		{name: "a bare repository in the project", repos: []string{"b.git"}, setup: func(t *testing.T, root string) {
 			initAndCommit(t, root)
 			mustGit(t, root, "init", "-q", "--bare", "b.git")
@@ -212,6 +239,9 @@ func checkUserGit(t *testing.T, root string, repos []string, marker string, hadH
 		userGit(t, dir, "add", "-A")
 		userGit(t, dir, "commit", "-qm", "the user's commit")
 		userGit(t, dir, "status")
+		userGit(t, dir, "archive", "--format=tgz", "-o", os.DevNull, "HEAD")
+		userGit(t, dir, "rebase", "--continue")
+		userGit(t, dir, "cherry-pick", "--continue")
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("the user's git ran what the command planted (reported %q)", reported)

@@ -16,3 +16,6 @@ func subdirs(fi fs.FileInfo) int {
 	}
 	return int(st.Nlink) - 2
 }
+
+// openNoFollow opens a file without following a final link and without blocking on a named pipe.
+const openNoFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
