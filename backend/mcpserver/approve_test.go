@@ -78,19 +78,5 @@ func TestAskedCommandsBecomeElicitations(t *testing.T) {
 // connectWith is connect with client options and a protocol version.
 func connectWith(t *testing.T, s *Server, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	st, ct := mcp.NewInMemoryTransports()
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx, st) }()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "elicit-test", Version: "1"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		cancel()
-		<-done
-		s.Close()
-	})
-	return cs
+	return dial(t, s, mcp.NewClient(&mcp.Implementation{Name: "elicit-test", Version: "1"}, opts), version)
 }

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,21 +14,7 @@ import (
 // connectAs is connect with the client named name, as the agent CLIs name themselves in clientInfo.
 func connectAs(t *testing.T, s *Server, name string) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	st, ct := mcp.NewInMemoryTransports()
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx, st) }()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		cancel()
-		<-done
-		s.Close()
-	})
-	return cs
+	return dial(t, s, mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil), "")
 }
 
 // bigProject is a project whose whole-file read, unbounded search and chatty command each come to hundreds of KB.

@@ -37,16 +37,23 @@ func project(t *testing.T) string {
 // connect runs s and returns a client session over in-memory transports; roots are the client's MCP roots.
 func connect(t *testing.T, s *Server, roots ...string) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	st, ct := mcp.NewInMemoryTransports()
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx, st) }()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil)
 	for _, r := range roots {
 		//lint:ignore SA1019 the server still follows MCP roots for the clients that send them (SEP-2577's deprecation window)
 		c.AddRoots(&mcp.Root{URI: (&url.URL{Scheme: "file", Path: filepath.ToSlash(r)}).String(), Name: "project"})
 	}
-	cs, err := c.Connect(ctx, ct, nil)
+	return dial(t, s, c, "")
+}
+
+// dial runs s and connects c to it over in-memory transports in the protocol version given ("" the latest); the
+// session, the server and the project end with the test.
+func dial(t *testing.T, s *Server, c *mcp.Client, version string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	st, ct := mcp.NewInMemoryTransports()
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, st) }()
+	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
