@@ -121,9 +121,13 @@ func execShell(d Deps) *tool.Tool {
 			// per command at most, never a loop of them.
 			runCtx, stopRun := context.WithCancel(ctx)
 			defer stopRun()
+			home := gitHome(root.Root)
 			watch := watchProtected(root.Root, info.Root, pr.watched(), stopRun)
 			res, err := shell.Run(runCtx, spec)
 			restored, tripped := watch.close()
+			if back := moveBack(root.Root, home); back != "" {
+				restored = append(restored, back)
+			}
 			restored = append(restored, git.restoreWithin(root.Root, info.Root)...)
 			if err != nil {
 				return execShellOut{}, err
