@@ -21,7 +21,8 @@ var ErrNotOpen = errors.New("no open project has this id")
 //
 // The memory limit of the process follows the sum of the open workspaces' search budgets (index.MemoryLimit).
 type Set struct {
-	// Options compose every workspace the set opens; Limit is the set's own.
+	// Options compose every workspace the set opens; Limit is the set's own. Set Options.Settings so the
+	// workspaces share one settings store.
 	Options Options
 
 	mu     sync.Mutex

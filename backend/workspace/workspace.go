@@ -35,12 +35,19 @@ type Options struct {
 	Live bool
 	// Cwd, when set, is the working directory inside the root the session starts in.
 	Cwd string
+	// Settings, when set, is the user's settings store the workspace reads and saves through: one per process,
+	// shared by its workspaces, so their read-modify-writes of the one file are serialised. nil: a store of its
+	// own on the user's settings file.
+	Settings *settings.Store
 	// Limit is the process's memory limit the index's budget counts toward, shared by the workspaces of a Set.
 	Limit *index.MemoryLimit
 	// Web fetches pages for web_fetch; nil: web_fetch refuses (rooted links no HTTP client).
 	Web webfetch.Fetcher
 	// Ask puts ask_user's question to the person at the face; nil: ask_user is refused with no_user.
 	Ask func(ctx context.Context, question string, choices []string) (string, error)
+	// Events, when set, hears every event of the workspace from its opening on (a later Subscribe may miss the
+	// first snapshot's start). Each event names its workspace, so one function can serve a whole Set.
+	Events func(Event)
 	// Prepare, when set, stands in for the preparation of a live workspace (tests that hold it to see what waits
 	// for it); it runs in the background like the preparation it replaces.
 	Prepare func(session.Info)
@@ -78,6 +85,9 @@ func Open(ctx context.Context, root, id string, opt Options) (*Workspace, error)
 	}
 	w := &Workspace{id: id, info: info, ready: make(chan struct{})}
 	w.events.id = id
+	if opt.Events != nil {
+		w.events.Subscribe(opt.Events)
+	}
 	w.deps = compose(s, opt, w)
 	w.registry = tools.Registry(w.deps)
 	if !opt.Live {
@@ -99,6 +109,9 @@ func Open(ctx context.Context, root, id string, opt Options) (*Workspace, error)
 func compose(s *session.Session, opt Options, w *Workspace) tools.Deps {
 	d := tools.UserDeps(s, false)
 	d.Web, d.Ask = opt.Web, opt.Ask
+	if opt.Settings != nil {
+		d.Settings = opt.Settings
+	}
 	if !opt.Live {
 		return d
 	}
