@@ -197,8 +197,8 @@ func (s *Indexes) Close() {
 // raises the limit rather than squeezing the first one's cache into its own budget. A GOMEMLIMIT in the
 // environment wins. One per process, shared by its workspaces; the zero value is ready.
 type MemoryLimit struct {
-	mu      sync.Mutex
-	budgets map[*Indexes]int64
+	mu       sync.Mutex
+	budgets  map[*Indexes]int64
 	setLimit func(int64) int64 // debug.SetMemoryLimit; tests put their own
 }
 
