@@ -15,8 +15,9 @@ import (
 
 // BenchmarkEditBesideSearchStorm measures what one workspace's work costs another in the same process: the latency
 // of an edit with its snapshot (write_file, backed up first) in workspace A, alone and then while workspace B
-// runs a storm of searches (one searcher per CPU, back to back). It reports both medians and their ratio
-// (storm/alone; 1.0 is no cost). ROOTED_BENCH_FILES sets B's size (default 4000 files of 4 KiB).
+// runs a storm of searches (one searcher per CPU, back to back; ROOTED_BENCH_SEARCHERS sets how many). It reports
+// both medians and their ratio (storm/alone; 1.0 is no cost). ROOTED_BENCH_FILES sets B's size (default 4000
+// files of 4 KiB).
 func BenchmarkEditBesideSearchStorm(b *testing.B) {
 	set := &Set{Options: Options{Live: true}}
 	b.Cleanup(set.CloseAll)
@@ -52,7 +53,11 @@ func BenchmarkEditBesideSearchStorm(b *testing.B) {
 	var wg sync.WaitGroup
 	searches := 0
 	var mu sync.Mutex
-	for i := range max(2, runtime.NumCPU()) {
+	searchers := runtime.NumCPU()
+	if s := os.Getenv("ROOTED_BENCH_SEARCHERS"); s != "" {
+		fmt.Sscan(s, &searchers)
+	}
+	for i := range searchers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
