@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { closeProject, currentProject, focusProject, openProjects, setWorkspace, toBackendError, type BackendError, type Project } from '../bridge'
 
 // OpenProjects is the window's list of open projects and the one it shows.
@@ -20,8 +20,10 @@ export function useOpenProjects(): OpenProjects {
   const [projects, setProjects] = useState<Project[]>([])
   const [current, setCurrent] = useState<Project | null>(null)
   const [startError, setStartError] = useState<BackendError | null>(null)
+  const shown = useRef<string | null>(null) // current's id, for the callbacks
 
   const show = useCallback((p: Project) => {
+    shown.current = p.id
     setWorkspace(p.id)
     setStartError(null)
     setCurrent(p)
@@ -30,6 +32,7 @@ export function useOpenProjects(): OpenProjects {
   }, [])
 
   const hide = useCallback(() => {
+    shown.current = null
     setWorkspace('')
     setCurrent(null)
   }, [])
@@ -38,13 +41,9 @@ export function useOpenProjects(): OpenProjects {
     async (p: Project) => {
       await closeProject(p.id).catch(() => undefined) // closed already: it goes from the list all the same
       setProjects((list) => list.filter((x) => x.id !== p.id))
-      setCurrent((c) => {
-        if (c?.id !== p.id) return c
-        setWorkspace('')
-        return null
-      })
+      if (shown.current === p.id) hide()
     },
-    [],
+    [hide],
   )
 
   // A project given on the command line (--root) is already open in the backend, and a reloaded window finds
