@@ -81,6 +81,9 @@ describe('workspaces', { timeout: 600_000 }, () => {
     await page.getByTestId('tab-run').click()
     assert.equal(await page.locator('[data-testid="job"]').count(), 0, "beta's Run tab lists none of alpha's jobs")
     assert.ok(await beating(), "alpha's job runs while beta is shown")
+    // The strip says so: alpha, not on screen, has one command running; beta none.
+    await strip().filter({ hasText: 'alpha-project' }).getByTestId('project-strip-jobs').filter({ hasText: '1' }).waitFor()
+    assert.equal(await strip().filter({ hasText: 'beta-project' }).getByTestId('project-strip-jobs').count(), 0)
 
     await strip().filter({ hasText: 'alpha-project' }).click()
     await showing('alpha-project')

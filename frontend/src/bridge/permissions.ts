@@ -65,6 +65,9 @@ export interface JobOutput extends Job {
 
 export const listJobs = (): Promise<Job[]> => wrap(async () => (await Jobs.List(workspace())) ?? [])
 
+// listJobsOf lists the jobs of open project ws, whichever is shown (the project strip's running count).
+export const listJobsOf = (ws: string): Promise<Job[]> => wrap(async () => (await Jobs.List(ws)) ?? [])
+
 export const jobOutput = (id: string, since: number): Promise<JobOutput> => wrap(() => Jobs.Output(workspace(), id, since))
 
 export const killJob = (id: string): Promise<Job> => wrap(() => Jobs.Kill(workspace(), id))
@@ -75,6 +78,11 @@ export function onJobsChanged(f: (c: JobsChanged) => void): () => void {
   return EventsOn(EventJobs, (c: JobsChanged) => {
     if (c.workspace === workspace()) f(c)
   })
+}
+
+// onAnyJobsChanged hears when background jobs of any open project start, end or write output.
+export function onAnyJobsChanged(f: (c: JobsChanged) => void): () => void {
+  return EventsOn(EventJobs, f)
 }
 
 // backgroundAfter is when a command still running moves to the background, in seconds: 0 the default (a minute),

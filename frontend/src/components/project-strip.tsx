@@ -1,4 +1,5 @@
 import type { Project } from '../bridge'
+import { useRunningJobs } from '../stores/running-jobs'
 import './project-strip.css'
 
 interface Props {
@@ -10,8 +11,10 @@ interface Props {
 }
 
 // ProjectStrip lists the open projects down the window's left edge: the one shown is marked, a click shows
-// another (whose jobs kept running meanwhile), × closes one (ending its jobs only), + opens another folder.
+// another (whose jobs kept running meanwhile, counted beside its name), × closes one (ending its jobs only), +
+// opens another folder.
 export function ProjectStrip({ projects, current, onSwitch, onClose, onOpen }: Props) {
+  const running = useRunningJobs(projects)
   return (
     <nav className="project-strip" aria-label="Open projects" data-testid="project-strip">
       <ul>
@@ -26,6 +29,11 @@ export function ProjectStrip({ projects, current, onSwitch, onClose, onOpen }: P
             >
               <span className="project-strip-initial" aria-hidden="true">{initial(p.name)}</span>
               <span className="project-strip-name">{p.name}</span>
+              {running[p.id] ? (
+                <span className="project-strip-jobs" title={`${running[p.id]} background command${running[p.id] === 1 ? '' : 's'} running`} data-testid="project-strip-jobs">
+                  {running[p.id]}
+                </span>
+              ) : null}
             </button>
             <button className="project-strip-close" title={`Close ${p.name} (its background commands end)`} aria-label={`Close ${p.name}`} onClick={() => onClose(p)}>
               ×
