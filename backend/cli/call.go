@@ -35,16 +35,16 @@ func CallWith(ctx context.Context, stdio IO, args []string, web webfetch.Fetcher
 			return usageError(stdio, fs, "reading arguments from stdin: %v", err)
 		}
 	}
-	s, reg, terr := pf.openWith(web)
+	w, terr := pf.openWith(web)
 	if terr != nil {
 		return printError(stdio, terr)
 	}
-	defer s.Close()
-	res, terr := reg.CallForms(ctx, name, []byte(input))
+	defer w.Close()
+	res, terr := w.Registry().CallForms(ctx, name, []byte(input))
 	if terr != nil && web == nil && terr.Details["fetcher"] == "none" {
 		// Allowed, but this binary has no HTTP client: the MCP server's binary runs the call with one.
 		if server, err := findBeside(MCPName); err == nil {
-			s.Close()
+			w.Close()
 			argv := append([]string{server, "call"}, args...)
 			if len(pos) == 1 { // the JSON came on stdin, which this process has read
 				argv = append(argv, input)

@@ -10,10 +10,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/webfetch"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // Exit codes.
@@ -106,28 +106,27 @@ func (p *projectFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.cwd, "cwd", "", "working directory inside the root that relative paths start from")
 }
 
-// open returns the registry for a session rooted at the flags' root, or a tool error.
-func (p *projectFlags) open() (*session.Session, *tool.Registry, *tool.Error) { return p.openWith(nil) }
+// open opens the flags' root as a one-shot workspace (no watcher, no jobs: the call searches the disk once), or
+// returns a tool error. The caller closes it.
+func (p *projectFlags) open() (*workspace.Workspace, *tool.Error) { return p.openWith(nil) }
 
 // openWith is open with web_fetch's fetcher (nil: none, as in rooted, which links no HTTP client).
-func (p *projectFlags) openWith(web webfetch.Fetcher) (*session.Session, *tool.Registry, *tool.Error) {
-	s, err := session.Open(p.root)
+func (p *projectFlags) openWith(web webfetch.Fetcher) (*workspace.Workspace, *tool.Error) {
+	w, err := workspace.Open(context.Background(), p.root, "cli", workspace.Options{Web: web})
 	if err != nil {
 		e := tools.Classify(err)
 		if e.Code == tool.CodeInternal || e.Code == tool.CodeNotFound || e.Code == tool.CodeNotADirectory {
 			e.Message = fmt.Sprintf("cannot open project root %s: %s", p.root, e.Message)
 		}
-		return nil, nil, e
+		return nil, e
 	}
 	if p.cwd != "" {
-		if _, err := s.Chdir(p.cwd); err != nil {
-			_ = s.Close()
-			return nil, nil, tools.Classify(err)
+		if _, err := w.Session().Chdir(p.cwd); err != nil {
+			_ = w.Close()
+			return nil, tools.Classify(err)
 		}
 	}
-	d := tools.UserDeps(s, false)
-	d.Web = web
-	return s, tools.Registry(d), nil
+	return w, nil
 }
 
 // parseInterleaved parses flags that may come before or after positional arguments, as users type them.

@@ -29,7 +29,9 @@ type FirstSnapshot struct {
 // not nil, hears how the first snapshot goes.
 func (d Deps) Prepare(info session.Info, report func(FirstSnapshot)) {
 	if d.Jobs != nil {
-		d.Jobs.CloseRoot(info.Root) // the jobs of the project closed go with it
+		// A session that opened another root leaves the jobs of the one it closed behind: they go with it. (A
+		// workspace's session keeps its root, so its jobs end with the workspace instead.)
+		d.Jobs.CloseRoot(info.Root)
 	}
 	t, err := d.Session.Resolve(info.Root)
 	if err != nil || d.Indexes == nil {

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { describeImage, userContent, type PastedImage } from '../lib/paste-image'
 import { callTool, command, repoInfo, toBackendError, type Project } from '../bridge'
 import { expandCommand } from '../agent/commands'
@@ -259,6 +259,10 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     abort.current?.abort()
     cancelRunning()
   }, [cancelRunning])
+  // The project's view unmounts when the window shows another project: its agent stops there, so no call it would
+  // make next goes out while the bridge acts on the other project.
+  // (stop is stable: cancelRunning never changes, so this runs on unmount only.)
+  useEffect(() => stop, [stop])
 
   const undo = useCallback(
     async (item: ToolItem) => {

@@ -255,6 +255,7 @@ export namespace app {
 	    }
 	}
 	export class Project {
+	    id: string;
 	    root: string;
 	    name: string;
 	    cwd: string;
@@ -266,6 +267,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
 	        this.root = source["root"];
 	        this.name = source["name"];
 	        this.cwd = source["cwd"];
