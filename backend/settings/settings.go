@@ -59,6 +59,9 @@ type Project struct {
 	// Diagnostics is the check run after the agent's edits: "" finds it (go vet, tsc, cargo check), "off" runs
 	// none, anything else is a command line run as exec_shell runs it.
 	Diagnostics string `json:"diagnostics,omitempty"`
+	// WorktreeSetup is the command run in every new worktree of the project before its conversation starts
+	// (["npm", "ci"], ["go", "mod", "download"]), as exec_shell runs commands; none when empty.
+	WorktreeSetup []string `json:"worktree_setup,omitempty"`
 }
 
 // DefaultBackgroundAfter is when a command still running moves to the background, unless the user chose.
