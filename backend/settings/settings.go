@@ -223,6 +223,21 @@ func (s *Store) UpdateProject(root string, f func(*Project) error) error {
 	return s.save(file)
 }
 
+// RemoveProject forgets the settings of the project at root (a worktree discarded with its folder).
+func (s *Store) RemoveProject(root string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.load()
+	if err != nil {
+		return err
+	}
+	if _, ok := f.Projects[root]; !ok {
+		return nil
+	}
+	delete(f.Projects, root)
+	return s.save(f)
+}
+
 func (s *Store) load() (file, error) {
 	f := file{Projects: map[string]Project{}}
 	b, err := smallfile.Read(s.path)

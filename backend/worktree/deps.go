@@ -79,3 +79,13 @@ func (e ExecSetup) RunSetup(ctx context.Context, dir string, argv []string) Setu
 	}
 	return res
 }
+
+// ForUser is the manager every face uses: worktrees and snapshots in the user's cache folder, the project's
+// settings given to each worktree, and its setup command run as exec_shell runs commands with deps.
+func ForUser(store *settings.Store, deps func(*session.Session) tools.Deps) (*Manager, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return nil, err
+	}
+	return &Manager{CacheDir: cache, Snapshots: ShadowSnapshots{CacheDir: cache}, Settings: store, Setup: ExecSetup{Deps: deps}}, nil
+}

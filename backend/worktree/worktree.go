@@ -31,6 +31,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -75,6 +76,10 @@ type Manager struct {
 	Setup Runner
 	// Snapshots records the main checkout before Apply; nil: Apply refuses (nothing is changed unsnapshotted).
 	Snapshots Snapshotter
+	// Settings, when set, gives each worktree the settings of its project (allowlist, rules, network, setup
+	// command): the worktree is opened as a project of its own, and must not be a way around them. Discard
+	// forgets them.
+	Settings *settings.Store
 }
 
 // NewOptions say how to make a worktree.
@@ -83,7 +88,8 @@ type NewOptions struct {
 	Name string
 	// Branch, when set, is the exact branch to create; refused with branch_exists when it exists.
 	Branch string
-	// Setup is the command to run in the new worktree (settings' worktree_setup); empty runs none.
+	// Setup is the command to run in the new worktree; nil: the project's worktree_setup setting, if any; empty
+	// and not nil: none.
 	Setup []string
 }
 
@@ -127,9 +133,22 @@ func (m *Manager) New(ctx context.Context, project string, opt NewOptions) (Work
 		_ = m.remove(ctx, r, w)
 		return Worktree{}, err
 	}
-	w.Changed = 0
-	if len(opt.Setup) > 0 && m.Setup != nil {
-		res := m.Setup.RunSetup(ctx, w.Path, opt.Setup)
+	setup := opt.Setup
+	if m.Settings != nil {
+		p, err := m.Settings.Project(r.top)
+		if err == nil {
+			err = m.Settings.SetProject(w.Path, p)
+		}
+		if err != nil {
+			_ = m.remove(ctx, r, w)
+			return Worktree{}, tool.Errorf(tool.CodeInternal, "the project's settings could not be given to the worktree, so it was removed: %v", err)
+		}
+		if setup == nil {
+			setup = p.WorktreeSetup
+		}
+	}
+	if len(setup) > 0 && m.Setup != nil {
+		res := m.Setup.RunSetup(ctx, w.Path, setup)
 		w.Setup = &res
 	}
 	return w, nil
@@ -332,6 +351,11 @@ func (m *Manager) remove(ctx context.Context, r repo, w Worktree) error {
 	if r.hasBranch(ctx, w.Branch) {
 		if _, err := r.git(r.top).Run(ctx, nil, "branch", "-D", "--", w.Branch); err != nil {
 			return tool.Errorf(tool.CodeInternal, "the worktree was removed but its branch %s was not: %v", w.Branch, err)
+		}
+	}
+	if m.Settings != nil {
+		if err := m.Settings.RemoveProject(w.Path); err != nil {
+			return err
 		}
 	}
 	if err := os.Remove(filepath.Join(dir, w.Name+".json")); err != nil && !errors.Is(err, fs.ErrNotExist) {

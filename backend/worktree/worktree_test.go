@@ -7,13 +7,13 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/testtree"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -359,5 +359,37 @@ func TestConversationInWorktree(t *testing.T) {
 	if _, ok := got["keep.txt"]; ok {
 		t.Fatalf("the file the command removed is still in the main checkout")
 	}
-	_ = exec.Command // keep the import honest when the table above changes
+}
+
+// A worktree is opened as a project of its own, with its project's settings: its setup command runs under the
+// project's allowlist (a program the project does not allow is refused), and Discard forgets the settings.
+func TestWorktreeHasItsProjectsSettings(t *testing.T) {
+	ctx := context.Background()
+	main := testtree.Repo(t, project)
+	m := manager(t)
+	m.Settings = settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
+	m.Setup = ExecSetup{Deps: func(s *session.Session) tools.Deps { return tools.Deps{Session: s, Settings: m.Settings} }}
+	if err := m.Settings.SetProject(main, settings.Project{Allowlist: []string{"ls"}, WorktreeSetup: []string{"touch", "installed"}}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := m.New(ctx, main, NewOptions{Name: "settings"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Setup == nil || !strings.Contains(w.Setup.Error, tool.CodeNotAllowed) {
+		t.Fatalf("setup = %+v, want it refused by the project's allowlist", w.Setup)
+	}
+	if _, err := os.Stat(filepath.Join(w.Path, "installed")); err == nil {
+		t.Fatal("a program off the allowlist ran in the worktree")
+	}
+	got, err := m.Settings.Project(w.Path)
+	if err != nil || !slices.Equal(got.Allowlist, []string{"ls"}) {
+		t.Fatalf("the worktree's settings = %+v, %v", got, err)
+	}
+	if err := m.Discard(ctx, main, w.Name); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := m.Settings.Project(w.Path); got.Allowlist != nil {
+		t.Fatalf("Discard kept the worktree's settings: %+v", got)
+	}
 }
