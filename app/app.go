@@ -73,7 +73,7 @@ func Run(opt Options) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
 		OnBeforeClose:    svc.Agent.beforeClose,
-		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics},
+		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics, svc.Worktrees},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
 }
@@ -95,6 +95,7 @@ type services struct {
 	Permissions *Permissions
 	Jobs        *Jobs
 	Diagnostics *Diagnostics
+	Worktrees   *Worktrees // conversations in checkouts of their own (worktrees.go)
 }
 
 func newServices(opt Options) (*services, error) {
@@ -127,6 +128,7 @@ func newServices(opt Options) (*services, error) {
 	jn := &jobNotifier{emit: svc.events.Emit}
 	deps.Jobs.OnOutput = jn.note
 	deps.Jobs.OnChange = func(i jobs.Info) { jn.note(i.Root, i.ID) }
+	svc.Worktrees = newWorktrees(s, p, deps)
 	svc.Diagnostics = &Diagnostics{session: s, store: svc.settings, registry: svc.Tools.registry}
 	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes, skillDirs: deps.SkillDirs, commandDirs: skills.UserCommandDirs()}
 	providersFile, err := llm.DefaultPath()
