@@ -46,7 +46,9 @@ func (t *Tools) Specs() ([]ToolSpec, error) {
 
 // Run is Call for a tool whose output the window shows as it happens: the output arrives as EventToolOutput
 // events carrying callID, and Cancel(callID) stops the call (a command's whole process group).
-func (t *Tools) Run(callID, name, args string) (string, error) { return t.RunIn("", callID, name, args) }
+func (t *Tools) Run(callID, name, args string) (string, error) {
+	return t.RunIn("", callID, name, args)
+}
 
 // RunIn is Run for the agent of one conversation: what it reads and writes is recorded as that conversation's,
 // so another conversation's agent must read a file itself before changing it (not_read).

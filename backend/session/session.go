@@ -44,7 +44,8 @@ type project struct {
 	root *os.Root
 	path string // absolute path as opened
 	real string // the same with symlinks resolved, so "/tmp/x" and "/private/tmp/x" both map inside
-	seen map[string]map[string]Version // by conversation, then root-relative path (seen.go)
+	// seen is what each conversation read or wrote, by conversation, then root-relative path (seen.go).
+	seen map[string]map[string]Version
 }
 
 // Info describes the open project; all paths are absolute except the Rel fields.

@@ -12,4 +12,7 @@ func InConversation(ctx context.Context, id string) context.Context {
 }
 
 // Conversation returns the conversation ctx carries, or "".
-func Conversation(ctx context.Context) string { s, _ := ctx.Value(conversationKey{}).(string); return s }
+func Conversation(ctx context.Context) string {
+	s, _ := ctx.Value(conversationKey{}).(string)
+	return s
+}
