@@ -33,7 +33,8 @@ type Conflict struct {
 // step is one file of the change, checked and with its new content loaded.
 type step struct {
 	change
-	data []byte // new content (a symlink's target for mode 120000)
+	data   []byte // new content (a symlink's target for mode 120000)
+	before prior  // the file as the check saw it in the main checkout
 }
 
 // prior is a file as it was before Apply wrote it, to put it back if a later write fails.
@@ -142,7 +143,7 @@ func (r repo) check(ctx context.Context, root *os.Root, list []change) (steps []
 		case now.equal(will):
 			same = append(same, c.Path)
 		case now.equal(was):
-			steps = append(steps, step{change: c, data: will.data})
+			steps = append(steps, step{change: c, data: will.data, before: now})
 		case !now.exists:
 			conflicts = append(conflicts, Conflict{c.Path, "deleted in the main checkout"})
 		case !was.exists:
@@ -207,6 +208,9 @@ func write(root *os.Root, steps []step) error {
 	for _, s := range steps {
 		rel := filepath.FromSlash(s.Path)
 		was, err := current(root, rel)
+		if err == nil && !was.equal(s.before) { // changed since the check: someone else is writing it now
+			err = errChangedMeanwhile
+		}
 		if err == nil {
 			err = put(root, rel, prior{rel: rel, exists: !s.deleted(), mode: s.NewMode, data: s.data})
 		}
@@ -214,12 +218,18 @@ func write(root *os.Root, steps []step) error {
 			for i := len(done) - 1; i >= 0; i-- {
 				_ = put(root, done[i].rel, done[i])
 			}
-			return tool.Errorf(tool.CodeInternal, "applying %s failed, so the files written before it were put back: %v", s.Path, err)
+			code := tool.CodeInternal
+			if errors.Is(err, errChangedMeanwhile) {
+				code = tool.CodeConflict
+			}
+			return &tool.Error{Code: code, Path: s.Path, Message: fmt.Sprintf("applying %s failed, so the files written before it were put back: %v", s.Path, err)}
 		}
 		done = append(done, was)
 	}
 	return nil
 }
+
+var errChangedMeanwhile = errors.New("it changed in the main checkout while the change was being applied")
 
 // put makes rel hold p: removed when p does not exist, else written beside and renamed over it.
 func put(root *os.Root, rel string, p prior) error {

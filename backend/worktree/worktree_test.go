@@ -393,3 +393,53 @@ func TestWorktreeHasItsProjectsSettings(t *testing.T) {
 		t.Fatalf("Discard kept the worktree's settings: %+v", got)
 	}
 }
+
+// The main checkout holds the whole change or none of it: a file that changes between Apply's check and its
+// write stops the Apply, and the files already written are put back as they were.
+func TestApplyPutsBackWhatItWroteWhenAWriteFails(t *testing.T) {
+	ctx := context.Background()
+	main := testtree.Repo(t, map[string]string{"a.txt": "a\n", "m.txt": "m\n", "z.txt": "z\n"})
+	m := manager(t)
+	w, err := m.New(ctx, main, NewOptions{Name: "half"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testtree.Write(t, w.Path, map[string]string{"a.txt": "a from the worktree\n", "b/new.txt": "new\n", "z.txt": "z from the worktree\n"})
+	if err := os.Remove(filepath.Join(w.Path, "m.txt")); err != nil {
+		t.Fatal(err)
+	}
+	r, err := openRepo(ctx, main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := r.stateTree(ctx, w.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := r.changes(ctx, w.Base, tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	steps, _, conflicts, err := r.check(ctx, root, list)
+	if err != nil || len(conflicts) != 0 || len(steps) != 4 {
+		t.Fatalf("check = %d steps, %v, %v", len(steps), conflicts, err)
+	}
+	// The user saves z.txt, the last file written, after the check.
+	testtree.Write(t, main, map[string]string{"z.txt": "z from the user\n"})
+	before := files(t, main)
+	err = write(root, steps)
+	if codeOf(err) != tool.CodeConflict || !strings.Contains(err.Error(), "z.txt") {
+		t.Fatalf("write = %v, want a conflict naming z.txt", err)
+	}
+	if got := files(t, main); !maps.Equal(got, before) {
+		t.Fatalf("a failed Apply left the main checkout as\n%v\nnot\n%v", got, before)
+	}
+	if _, err := os.Stat(filepath.Join(main, "b")); err == nil {
+		t.Fatal("the folder made for a file put back is still there")
+	}
+}
