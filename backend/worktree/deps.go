@@ -28,6 +28,23 @@ func (s ShadowSnapshots) Before(ctx context.Context, root *os.Root, abs, reason 
 	return snap.ID, err
 }
 
+// Seed starts the worktree's shadow repository from the index git has just written for it, so opening the
+// worktree does not hash every file again for its first snapshot.
+func (s ShadowSnapshots) Seed(ctx context.Context, dir, index, objects string) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	repo, err := snapshot.Open(root, dir, s.CacheDir, snapshot.Options{})
+	if err != nil {
+		return err
+	}
+	defer repo.Stop()
+	_, err = repo.SeedFromWorktree(ctx, index, objects)
+	return err
+}
+
 // ExecSetup runs the setup command through exec_shell in a session of the worktree: the project's allowlist, its
 // sandbox (the worktree the only folder it writes besides the caches), its network setting, and the longest
 // time it allows a command (max_timeout_ms).

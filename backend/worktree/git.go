@@ -103,7 +103,7 @@ func (r repo) head(ctx context.Context, dir string) (string, error) {
 // files are left out), and returns its tree. The worktree's own index is copied, not changed: it only saves
 // hashing files whose stat data has not changed.
 func (r repo) stateTree(ctx context.Context, dir string) (string, error) {
-	out, err := r.git(dir).Run(ctx, nil, "rev-parse", "--path-format=absolute", "--git-path", "index")
+	src, err := r.indexOf(ctx, dir)
 	if err != nil {
 		return "", err
 	}
@@ -115,7 +115,6 @@ func (r repo) stateTree(ctx context.Context, dir string) (string, error) {
 	index := filepath.Join(tmp, "index")
 	// The copy keeps the index's time: git trusts an entry's stat data only when the file is older than the
 	// index, and a copy made now would make a file changed within the index's last second look unchanged.
-	src := strings.TrimSpace(string(out))
 	if b, err := os.ReadFile(src); err == nil {
 		fi, err := os.Stat(src)
 		if err == nil {
@@ -136,7 +135,13 @@ func (r repo) stateTree(ctx context.Context, dir string) (string, error) {
 	if _, err := g.Run(ctx, nil, "add", "--all", "--", "."); err != nil {
 		return "", err
 	}
-	out, err = g.Run(ctx, nil, "write-tree")
+	out, err := g.Run(ctx, nil, "write-tree")
+	return strings.TrimSpace(string(out)), err
+}
+
+// indexOf returns the index file of the worktree at dir.
+func (r repo) indexOf(ctx context.Context, dir string) (string, error) {
+	out, err := r.git(dir).Run(ctx, nil, "rev-parse", "--path-format=absolute", "--git-path", "index")
 	return strings.TrimSpace(string(out)), err
 }
 

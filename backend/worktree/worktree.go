@@ -69,6 +69,11 @@ type Snapshotter interface {
 	Before(ctx context.Context, root *os.Root, abs, reason string, paths []string) (string, error)
 }
 
+// seeder is a Snapshotter that can start a new worktree's shadow repository from the index git wrote for it.
+type seeder interface {
+	Seed(ctx context.Context, dir, index, objects string) error
+}
+
 // Manager makes and brings home the worktrees of projects. CacheDir is the user's cache folder.
 type Manager struct {
 	CacheDir string
@@ -132,6 +137,12 @@ func (m *Manager) New(ctx context.Context, project string, opt NewOptions) (Work
 	if err := writeMeta(dir, w); err != nil {
 		_ = m.remove(ctx, r, w)
 		return Worktree{}, err
+	}
+	if seeder, ok := m.Snapshots.(seeder); ok {
+		// A seed is only a head start: without one the first snapshot hashes the files itself.
+		if index, err := r.indexOf(ctx, w.Path); err == nil {
+			_ = seeder.Seed(ctx, w.Path, index, filepath.Join(r.common, "objects"))
+		}
 	}
 	setup := opt.Setup
 	if m.Settings != nil {

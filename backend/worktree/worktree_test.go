@@ -443,3 +443,46 @@ func TestApplyPutsBackWhatItWroteWhenAWriteFails(t *testing.T) {
 		t.Fatal("the folder made for a file put back is still there")
 	}
 }
+
+// A new worktree's shadow repository starts from the index git wrote for it (its first snapshot hashes only what
+// changed), and that snapshot still holds the worktree as it is: a change made before it, of the same size, is in
+// it and comes back on a restore.
+func TestFirstSnapshotOfAWorktreeIsSeeded(t *testing.T) {
+	ctx := context.Background()
+	main := testtree.Repo(t, project)
+	m := manager(t)
+	w, err := m.New(ctx, main, NewOptions{Name: "seeded"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded, _ := filepath.Glob(filepath.Join(m.CacheDir, "rooted", "snapshots", "*", "objects", "info", "alternates"))
+	if len(seeded) != 1 {
+		t.Fatalf("the worktree's shadow repository borrows from %v, want the repository's objects", seeded)
+	}
+	testtree.Write(t, w.Path, map[string]string{"a.txt": "ALPHA\n", "new.txt": "new\n"})
+	root, err := os.OpenRoot(w.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	repo, err := snapshot.Open(root, w.Path, m.CacheDir, snapshot.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Stop()
+	snap, err := repo.Take(ctx, "first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := files(t, w.Path)
+	testtree.Write(t, w.Path, map[string]string{"a.txt": "later\n", "b.txt": "later\n"})
+	if err := os.Remove(filepath.Join(w.Path, "new.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.Restore(ctx, snap.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := files(t, w.Path); !maps.Equal(got, want) {
+		t.Fatalf("restoring the first snapshot gave\n%v\nwant\n%v", got, want)
+	}
+}
