@@ -29,7 +29,7 @@ type WorktreeOpened struct {
 func newWorktrees(s *session.Session, p *Projects, deps tools.Deps) *Worktrees {
 	m, err := worktree.ForUser(deps.Settings, func(s *session.Session) tools.Deps { return tools.UserDeps(s, false) })
 	if err != nil {
-		m = nil
+		return &Worktrees{session: s, projects: p} // main() refuses every call
 	}
 	return &Worktrees{session: s, projects: p, manager: m}
 }
@@ -149,5 +149,6 @@ func (w *Worktrees) Discard(name string) (*Project, error) {
 	if err := w.manager.Discard(context.Background(), root, name); err != nil {
 		return opened, rejectErr(err)
 	}
+	_ = w.projects.recent.Remove(wt.Path) // a folder that is gone has no place in the recent list
 	return opened, nil
 }

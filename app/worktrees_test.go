@@ -90,4 +90,13 @@ func TestConversationInAWorktreeAsTheWindowDoes(t *testing.T) {
 	if out := testtree.Git(t, main, "branch", "--list", started.Worktree.Branch); out != "" {
 		t.Fatalf("Discard left the branch: %q", out)
 	}
+	recent, err := svc.Projects.Recent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recent {
+		if r.Path == started.Worktree.Path {
+			t.Fatalf("the discarded worktree is still among the recent projects: %+v", recent)
+		}
+	}
 }
