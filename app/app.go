@@ -65,7 +65,7 @@ func Run(opt Options) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
 		OnBeforeClose:    svc.Agent.beforeClose,
-		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics},
+		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics, svc.Worktrees},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
 }
@@ -85,6 +85,7 @@ type services struct {
 	Permissions *Permissions
 	Jobs        *Jobs
 	Diagnostics *Diagnostics
+	Worktrees   *Worktrees // conversations in checkouts of their own (worktrees.go)
 }
 
 func newServices(opt Options) (*services, error) {
@@ -111,6 +112,7 @@ func newServices(opt Options) (*services, error) {
 	svc.Permissions = &Permissions{set: set, store: store}
 	svc.Jobs = &Jobs{set: set, store: store}
 	svc.Diagnostics = &Diagnostics{set: set, store: store}
+	svc.Worktrees = newWorktrees(set, p, store)
 	svc.Settings = &Settings{set: set, store: store, skillDirs: skills.UserDirs(), commandDirs: skills.UserCommandDirs()}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {

@@ -49,6 +49,12 @@ func (t *Tools) Specs() ([]ToolSpec, error) {
 // Run is Call for a tool whose output the window shows as it happens: the output arrives as EventToolOutput
 // events carrying callID, and Cancel(callID) stops the call (a command's whole process group).
 func (t *Tools) Run(id, callID, name, args string) (string, error) {
+	return t.RunIn(id, "", callID, name, args)
+}
+
+// RunIn is Run for the agent of one conversation: what it reads and writes is recorded as that conversation's,
+// so another conversation's agent must read a file itself before changing it (not_read).
+func (t *Tools) RunIn(id, conversation, callID, name, args string) (string, error) {
 	w, err := open(t.set, id)
 	if err != nil {
 		return "", err
@@ -68,7 +74,7 @@ func (t *Tools) Run(id, callID, name, args string) (string, error) {
 	}
 	// The window's agent asks the user before a call that needs it (a fetch from a new domain among them), so a
 	// call that reaches here was approved.
-	ctx = tools.ApprovedCall(ctx, name, []byte(args))
+	ctx = tools.ApprovedCall(tool.InConversation(ctx, conversation), name, []byte(args))
 	out, e := w.Registry().Call(ctx, name, []byte(args))
 	if e != nil {
 		return "", reject(e)
@@ -81,12 +87,16 @@ func (t *Tools) Cancel(callID string) bool { return t.running.cancel(callID) }
 
 // Call runs a tool with JSON arguments and returns its JSON result. JSON text crosses the bridge (not objects) so
 // the result reaches the model byte for byte as every other face sees it.
-func (t *Tools) Call(id, name, args string) (string, error) {
+func (t *Tools) Call(id, name, args string) (string, error) { return t.CallIn(id, "", name, args) }
+
+// CallIn is Call for the agent of one conversation (see RunIn).
+func (t *Tools) CallIn(id, conversation, name, args string) (string, error) {
 	w, err := open(t.set, id)
 	if err != nil {
 		return "", err
 	}
-	out, e := w.Registry().Call(tools.ApprovedCall(context.Background(), name, []byte(args)), name, []byte(args))
+	ctx := tool.InConversation(context.Background(), conversation)
+	out, e := w.Registry().Call(tools.ApprovedCall(ctx, name, []byte(args)), name, []byte(args))
 	if e != nil {
 		return "", reject(e)
 	}

@@ -223,6 +223,7 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 				return ask, nil
 			}
 		}
+		ctx = tool.InConversation(ctx, conversationOf(req))
 		res, e := w.Registry().CallForms(ctx, name, args)
 		if e != nil {
 			return failure(e), nil
@@ -404,4 +405,16 @@ func (s *Server) Close() error {
 	}
 	s.closing.Wait()
 	return err
+}
+
+// conversationOf is the conversation an MCP call belongs to: its client's session, whose agent has read only what
+// it read itself (a server with several clients keeps each one's reads apart).
+func conversationOf(req *mcp.CallToolRequest) string {
+	if req.Session == nil {
+		return "mcp"
+	}
+	if id := req.Session.ID(); id != "" {
+		return "mcp:" + id
+	}
+	return fmt.Sprintf("mcp:%p", req.Session)
 }

@@ -59,6 +59,9 @@ type Project struct {
 	// Diagnostics is the check run after the agent's edits: "" finds it (go vet, tsc, cargo check), "off" runs
 	// none, anything else is a command line run as exec_shell runs it.
 	Diagnostics string `json:"diagnostics,omitempty"`
+	// WorktreeSetup is the command run in every new worktree of the project before its conversation starts
+	// (["npm", "ci"], ["go", "mod", "download"]), as exec_shell runs commands; none when empty.
+	WorktreeSetup []string `json:"worktree_setup,omitempty"`
 }
 
 // DefaultBackgroundAfter is when a command still running moves to the background, unless the user chose.
@@ -218,6 +221,21 @@ func (s *Store) UpdateProject(root string, f func(*Project) error) error {
 	}
 	file.Projects[root] = p
 	return s.save(file)
+}
+
+// RemoveProject forgets the settings of the project at root (a worktree discarded with its folder).
+func (s *Store) RemoveProject(root string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.load()
+	if err != nil {
+		return err
+	}
+	if _, ok := f.Projects[root]; !ok {
+		return nil
+	}
+	delete(f.Projects, root)
+	return s.save(f)
 }
 
 func (s *Store) load() (file, error) {

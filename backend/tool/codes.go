@@ -29,5 +29,9 @@ var Codes = []CodeInfo{
 	{CodeNoUser, "a question for the user where there is no one to answer"},
 	{CodeUnsupportedMedia, "the file is of a kind this model or tool cannot take"},
 	{CodeFetchFailed, "a web page could not be fetched"},
+	{CodeNotARepository, "the project is not the top folder of a git repository"},
+	{CodeNoCommit, "the repository has no commit yet"},
+	{CodeBranchExists, "a branch of that name already exists"},
+	{CodeConflict, "the main checkout changed the same files, so nothing was applied"},
 	{CodeInternal, "Rooted itself failed"},
 }

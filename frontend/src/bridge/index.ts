@@ -46,11 +46,12 @@ export const toolSpecs = (): Promise<ToolSpec[]> =>
   wrap(async () => (await Tools.Specs()).map((s) => ({ ...s, input_schema: JSON.parse(s.input_schema) as Record<string, unknown> })))
 
 // callTool runs a backend tool by name. Arguments and results cross the bridge as JSON text, exactly as the CLI
-// and MCP faces see them.
-export function callTool<N extends keyof ToolResults>(name: N, args: Record<string, unknown>): Promise<ToolResults[N]>
-export function callTool(name: string, args: Record<string, unknown>): Promise<unknown>
-export function callTool(name: string, args: Record<string, unknown>): Promise<unknown> {
-  return wrap(async () => JSON.parse(await Tools.Call(workspace(), name, JSON.stringify(args))) as unknown)
+// and MCP faces see them. conversation, for the agent's calls, is the conversation's id: what its model reads is
+// recorded as its own, so another conversation must read a file itself before editing it (not_read).
+export function callTool<N extends keyof ToolResults>(name: N, args: Record<string, unknown>, conversation?: string): Promise<ToolResults[N]>
+export function callTool(name: string, args: Record<string, unknown>, conversation?: string): Promise<unknown>
+export function callTool(name: string, args: Record<string, unknown>, conversation = ''): Promise<unknown> {
+  return wrap(async () => JSON.parse(await Tools.CallIn(workspace(), conversation, name, JSON.stringify(args))) as unknown)
 }
 
 // userCall is callTool for the user's own reads and saves (the file pane and its editor): they do not count as
@@ -70,13 +71,13 @@ let nextCall = 0
 
 // runTool runs a tool showing its output as it happens: onOutput gets each piece (for exec_shell, the program's
 // stdout and stderr). The subscription ends with the call; cancel stops it (a command's whole process group).
-export function runTool<N extends keyof ToolResults>(name: N, args: Record<string, unknown>, onOutput: (o: ToolOutput) => void): RunningCall<ToolResults[N]> {
+export function runTool<N extends keyof ToolResults>(name: N, args: Record<string, unknown>, onOutput: (o: ToolOutput) => void, conversation = ''): RunningCall<ToolResults[N]> {
   const id = `call-${Date.now().toString(36)}-${(nextCall++).toString(36)}`
   const ws = workspace()
   const off = EventsOn(EventToolOutput, (o: ToolOutput) => {
     if (o.id === id) onOutput(o)
   })
-  const result = wrap(async () => JSON.parse(await Tools.Run(ws, id, name, JSON.stringify(args))) as ToolResults[N]).finally(off)
+  const result = wrap(async () => JSON.parse(await Tools.RunIn(ws, conversation, id, name, JSON.stringify(args))) as ToolResults[N]).finally(off)
   return { id, result, cancel: () => wrap(() => Tools.Cancel(id)) }
 }
 

@@ -599,6 +599,38 @@ export namespace app {
 	        this.reason = source["reason"];
 	    }
 	}
+	export class WorktreeOpened {
+	    worktree: worktree.Worktree;
+	    project: Project;
+	
+	    static createFrom(source: any = {}) {
+	        return new WorktreeOpened(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.worktree = this.convertValues(source["worktree"], worktree.Worktree);
+	        this.project = this.convertValues(source["project"], Project);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -751,6 +783,92 @@ export namespace skills {
 	    }
 	}
 	
+
+}
+
+export namespace worktree {
+	
+	export class Applied {
+	    worktree: string;
+	    snapshot?: string;
+	    changed: string[];
+	    same?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Applied(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.worktree = source["worktree"];
+	        this.snapshot = source["snapshot"];
+	        this.changed = source["changed"];
+	        this.same = source["same"];
+	    }
+	}
+	export class SetupResult {
+	    command: string[];
+	    exit_code: number;
+	    output?: string;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SetupResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.exit_code = source["exit_code"];
+	        this.output = source["output"];
+	        this.error = source["error"];
+	    }
+	}
+	export class Worktree {
+	    name: string;
+	    branch: string;
+	    path: string;
+	    project: string;
+	    base: string;
+	    // Go type: time
+	    created: any;
+	    changed_files: number;
+	    setup?: SetupResult;
+	
+	    static createFrom(source: any = {}) {
+	        return new Worktree(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.branch = source["branch"];
+	        this.path = source["path"];
+	        this.project = source["project"];
+	        this.base = source["base"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.changed_files = source["changed_files"];
+	        this.setup = this.convertValues(source["setup"], SetupResult);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

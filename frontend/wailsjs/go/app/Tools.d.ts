@@ -4,9 +4,13 @@ import {app} from '../models';
 
 export function Call(arg1:string,arg2:string,arg3:string):Promise<string>;
 
+export function CallIn(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
+
 export function Cancel(arg1:string):Promise<boolean>;
 
 export function Run(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;
+
+export function RunIn(arg1:string,arg2:string,arg3:string,arg4:string,arg5:string):Promise<string>;
 
 export function Specs():Promise<Array<app.ToolSpec>>;
 

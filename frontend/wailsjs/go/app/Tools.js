@@ -6,12 +6,20 @@ export function Call(arg1, arg2, arg3) {
   return window['go']['app']['Tools']['Call'](arg1, arg2, arg3);
 }
 
+export function CallIn(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['Tools']['CallIn'](arg1, arg2, arg3, arg4);
+}
+
 export function Cancel(arg1) {
   return window['go']['app']['Tools']['Cancel'](arg1);
 }
 
 export function Run(arg1, arg2, arg3, arg4) {
   return window['go']['app']['Tools']['Run'](arg1, arg2, arg3, arg4);
+}
+
+export function RunIn(arg1, arg2, arg3, arg4, arg5) {
+  return window['go']['app']['Tools']['RunIn'](arg1, arg2, arg3, arg4, arg5);
 }
 
 export function Specs() {
