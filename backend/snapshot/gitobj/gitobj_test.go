@@ -213,7 +213,7 @@ func TestReadsWhatGitWrote(t *testing.T) {
 	missing := strings.Repeat("ab", 20)
 	for _, tc := range []struct {
 		name, sha, kind, want string
-		ok                   bool
+		ok                    bool
 	}{
 		{"loose blob", loose, "blob", "loose\n", true},
 		{"packed blob", packed, "blob", "packed\n", true},
