@@ -5,25 +5,44 @@
 // Guarantees: each workspace has a Lane of its own, and foreground work in one lane never makes background work
 // in another lane wait or pause, so an agent searching one project never stops another project's snapshot. Within
 // a lane, background work waits for foreground work at most Yielder.MaxWait at a time, so it is never starved.
-// Every wait is woken by a channel when what it waits for changes (a search ending, a caller wanting the lock the
-// background work holds, a deadline): nothing polls.
+// The CPUs are shared fairly between the lanes with foreground work: parallel work (a search's workers) takes a
+// Slot per step, and while n lanes have foreground work each may hold at most 1/n of the CPUs' slots (at least
+// one), so a search storm in one workspace leaves the others' edits a CPU of their own; alone, a lane has them
+// all.
+// Every wait is woken when what it waits for changes (a search ending, a caller wanting the lock the background
+// work holds, a slot freed, a deadline), by a channel or a sync.Cond: nothing polls.
 //
 // A Scheduler is a value: the process that holds workspaces makes one and hands each workspace a Lane; a nil
 // *Lane is a lane of its own that nobody else shares (one-shot command-line use, tests), in which nothing waits.
 package sched
 
 import (
+	"runtime"
 	"sync"
 )
 
-// Scheduler hands out the lanes of one process's workspaces.
+// Scheduler hands out the lanes of one process's workspaces, and shares the CPUs between them.
 type Scheduler struct {
-	mu    sync.Mutex
-	lanes map[*Lane]struct{}
+	mu      sync.Mutex
+	freed   *sync.Cond // broadcast when a slot is released or the lanes with foreground work change
+	lanes   map[*Lane]struct{}
+	cpus    int // slots in all
+	active  int // lanes with foreground work
+	waiting int // callers in Slot waiting for one
 }
 
-// New returns a scheduler with no lanes.
-func New() *Scheduler { return &Scheduler{lanes: map[*Lane]struct{}{}} }
+// New returns a scheduler with no lanes, sharing GOMAXPROCS slots.
+func New() *Scheduler { return NewWithCPUs(runtime.GOMAXPROCS(0)) }
+
+// NewWithCPUs returns a scheduler sharing cpus slots (at least one).
+func NewWithCPUs(cpus int) *Scheduler {
+	s := &Scheduler{lanes: map[*Lane]struct{}{}, cpus: max(cpus, 1)}
+	s.freed = sync.NewCond(&s.mu)
+	return s
+}
+
+// share is how many slots a lane with foreground work may hold now. s.mu is held.
+func (s *Scheduler) share() int { return max(1, s.cpus/max(1, s.active)) }
 
 // Lane returns a new lane, for one workspace; name says which (for diagnostics). Close it when the workspace
 // closes.
@@ -47,11 +66,13 @@ func (s *Scheduler) Lanes() (busy []string, open int) {
 	return busy, len(s.lanes)
 }
 
-// Lane is one workspace's share of a Scheduler: its foreground work, which its background work yields to.
+// Lane is one workspace's share of a Scheduler: its foreground work, which its background work yields to, and
+// the slots its parallel work holds.
 type Lane struct {
-	s    *Scheduler
-	name string
-	fg   Count
+	s     *Scheduler
+	name  string
+	fg    Count
+	slots int // guarded by s.mu
 }
 
 // Name is the name the lane was given.
@@ -68,7 +89,52 @@ func (l *Lane) Foreground() (end func()) {
 	if l == nil {
 		return func() {}
 	}
-	return l.fg.Hold()
+	l.add(1)
+	var once sync.Once
+	return func() { once.Do(func() { l.add(-1) }) }
+}
+
+// add changes the count of foreground work, and the scheduler's count of lanes with some when it starts or ends.
+func (l *Lane) add(d int) {
+	n := l.fg.Add(d)
+	if l.s == nil || (n == 0) == (n-d == 0) {
+		return
+	}
+	l.s.mu.Lock()
+	if n == 0 {
+		l.s.active--
+	} else {
+		l.s.active++
+	}
+	l.s.freed.Broadcast()
+	l.s.mu.Unlock()
+}
+
+// Slot waits until the lane may use one more CPU, and holds it until release is called (once). Parallel
+// foreground work (a search's workers) takes one per step, so that while other lanes have foreground work this
+// lane uses no more than its share of the CPUs. On a nil lane it does nothing.
+func (l *Lane) Slot() (release func()) {
+	if l == nil || l.s == nil {
+		return func() {}
+	}
+	s := l.s
+	s.mu.Lock()
+	for l.slots >= s.share() {
+		s.waiting++
+		s.freed.Wait()
+		s.waiting--
+	}
+	l.slots++
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			l.slots--
+			s.freed.Broadcast()
+			s.mu.Unlock()
+		})
+	}
 }
 
 // Aside stops counting one piece of foreground work of the lane until back is called: a search that waits for
@@ -77,9 +143,9 @@ func (l *Lane) Aside() (back func()) {
 	if l == nil {
 		return func() {}
 	}
-	l.fg.Add(-1)
+	l.add(-1)
 	var once sync.Once
-	return func() { once.Do(func() { l.fg.Add(1) }) }
+	return func() { once.Do(func() { l.add(1) }) }
 }
 
 // Busy reports whether foreground work runs in the lane.
@@ -116,15 +182,16 @@ type Count struct {
 	changed chan struct{} // closed at the next change; made by the first Watch after one
 }
 
-// Add adds d.
-func (c *Count) Add(d int) {
+// Add adds d and returns the new count.
+func (c *Count) Add(d int) int {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.n += d
 	if c.changed != nil {
 		close(c.changed)
 		c.changed = nil
 	}
-	c.mu.Unlock()
+	return c.n
 }
 
 // Hold adds one until release is called; calling release again does nothing.

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -345,4 +346,87 @@ func TestManyLanesConcurrently(t *testing.T) {
 	if _, open := s.Lanes(); open != 0 {
 		t.Fatalf("%d lanes left open", open)
 	}
+}
+
+func (s *Scheduler) waiters() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.waiting
+}
+
+// While n lanes have foreground work, each may hold 1/n of the CPUs' slots, at least one; alone, all of them.
+// The lane takes its share at once, and one more slot waits until one of its own is released.
+func TestSlotsAreShared(t *testing.T) {
+	for _, tc := range []struct {
+		cpus   int
+		busy   int // lanes with foreground work, the one taking slots among them
+		wanted int // its share
+	}{
+		{4, 1, 4},
+		{4, 2, 2},
+		{4, 3, 1},
+		{2, 2, 1},
+		{2, 5, 1},
+		{1, 1, 1},
+		{8, 3, 2},
+	} {
+		t.Run(fmt.Sprintf("%d cpus, %d busy lanes", tc.cpus, tc.busy), func(t *testing.T) {
+			s := NewWithCPUs(tc.cpus)
+			lane := s.Lane("searching")
+			defer lane.Foreground()()
+			for range tc.busy - 1 {
+				defer s.Lane("other").Foreground()()
+			}
+			var held []func()
+			took := make(chan struct{})
+			go func() {
+				for range tc.wanted {
+					held = append(held, lane.Slot())
+				}
+				close(took)
+			}()
+			within(t, took, "taking the lane's share")
+			more := make(chan func())
+			go func() { more <- lane.Slot() }()
+			waitUntil(t, func() bool { return s.waiters() == 1 }, "the slot beyond the share to wait")
+			select {
+			case <-more:
+				t.Fatal("a slot beyond the lane's share was given")
+			default:
+			}
+			held[0]()
+			held[0]() // twice: released once
+			select {
+			case release := <-more:
+				release()
+			case <-time.After(30 * time.Second):
+				t.Fatal("a released slot did not wake the waiter")
+			}
+			for _, release := range held[1:] {
+				release()
+			}
+		})
+	}
+}
+
+// When another workspace's foreground work ends, a lane's waiting slot is given at once: its share grew.
+func TestSlotShareGrowsWhenAnotherLaneIsIdle(t *testing.T) {
+	s := NewWithCPUs(2)
+	a, b := s.Lane("a"), s.Lane("b")
+	defer a.Foreground()()
+	endB := b.Foreground()
+	first := a.Slot()
+	defer first()
+	got := make(chan func())
+	go func() { got <- a.Slot() }()
+	waitUntil(t, func() bool { return s.waiters() == 1 }, "the second slot to wait")
+	endB()
+	select {
+	case release := <-got:
+		release()
+	case <-time.After(30 * time.Second):
+		t.Fatal("the other lane went idle but the waiting slot was not given")
+	}
+	var none *Lane
+	none.Slot()() // a nil lane takes no slot
 }

@@ -317,10 +317,12 @@ func (p *pipeline) flush() {
 	}
 }
 
-// search is one worker: it searches the batches, in any order, until the walk ends.
+// search is one worker: it searches the batches, in any order, until the walk ends, each with a slot of the lane.
 func (p *pipeline) search(m *matcher, results chan<- done) {
 	for b := range p.jobs {
 		out := make([]fileResult, len(b.files))
+		// A CPU of the lane's share: beside another workspace's work, a search uses no more than its share.
+		release := p.opt.Lane.Slot()
 		for i, f := range b.files {
 			if p.ctx.Err() == nil {
 				out[i] = searchFile(p.src, f, m, p.opt)
@@ -329,6 +331,7 @@ func (p *pipeline) search(m *matcher, results chan<- done) {
 			}
 			f.Release()
 		}
+		release()
 		select {
 		case results <- done{b.seq, b.files, out}:
 		case <-p.ctx.Done():

@@ -36,6 +36,11 @@ func (r *Repo) Take(ctx context.Context, reason string) (Snapshot, error) {
 // Snapshot.Paths). Before a change to anything, the shadow repository stops borrowing the project's objects: a
 // command may delete them.
 func (r *Repo) TakeFor(ctx context.Context, reason string, paths []string) (Snapshot, error) {
+	if !isBackground(ctx) {
+		// Someone waits for this snapshot (an edit, a command): foreground work of the workspace, which its
+		// background work yields to and which other workspaces' searches leave a share of the CPUs.
+		defer r.yielder.Lane.Foreground()()
+	}
 	if len(paths) == 0 {
 		select {
 		case r.wakeChan() <- struct{}{}: // a full snapshot is wanted: a paused first one starts now
