@@ -233,6 +233,7 @@ type pipeline struct {
 	batchSize int
 	seq       int
 	cur       []File
+	slot      func() // releases the lane's slot the walk holds while it fills a batch; nil when none
 
 	// Written by the walk, read once jobs is closed and every worker has ended.
 	walkErr  error
@@ -291,12 +292,26 @@ func (p *pipeline) walkOptions() (WalkOptions, func(File) Verdict) {
 
 // add puts f in the current batch, sending it when full; false means the search has ended.
 func (p *pipeline) add(f File) bool {
+	if p.slot == nil {
+		// The walk takes a CPU of the lane's share too, while it fills a batch (not while it waits to hand it on:
+		// the workers may need the slot to take it).
+		p.slot = p.opt.Lane.Slot()
+	}
 	p.cur = append(p.cur, f)
 	return len(p.cur) < p.batchSize || p.send()
 }
 
+// letGo releases the walk's slot, if it holds one.
+func (p *pipeline) letGo() {
+	if p.slot != nil {
+		p.slot()
+		p.slot = nil
+	}
+}
+
 // send hands the current batch to the workers; false means the search ended first.
 func (p *pipeline) send() bool {
+	p.letGo()
 	select {
 	case p.jobs <- batch{p.seq, p.cur}:
 		p.seq++
@@ -310,6 +325,7 @@ func (p *pipeline) send() bool {
 
 // flush sends what is left of the last batch, or releases it if the search has ended.
 func (p *pipeline) flush() {
+	defer p.letGo()
 	if len(p.cur) > 0 && !p.send() {
 		for _, f := range p.cur {
 			f.Release()
