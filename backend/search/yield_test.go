@@ -2,11 +2,13 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/sched"
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 // gateSource is a source whose walk waits until gate is closed: a search of it runs until then.
@@ -113,5 +115,41 @@ func TestAside(t *testing.T) {
 	back()
 	if !Busy() {
 		t.Fatal("the search came back but does not count")
+	}
+}
+
+// A search whose lane has a single slot (one CPU, or its share beside busy workspaces) still finishes, its walk
+// and workers taking turns, and finds what a search without a lane finds.
+func TestSearchWithinItsShare(t *testing.T) {
+	files := map[string]string{}
+	for i := range 500 {
+		files[fmt.Sprintf("d%d/f%d.txt", i%7, i)] = fmt.Sprintf("line\nneedle %d\n", i)
+	}
+	root, _ := testtree.Root(t, files)
+	want, err := Search(context.Background(), DiskSource{Root: root}, ".", Options{Query: "needle", Output: OutputCount})
+	if err != nil || want.Total != 500 {
+		t.Fatalf("without a lane: %+v %v", want, err)
+	}
+	for _, tc := range []struct {
+		name  string
+		cpus  int
+		other bool // another workspace has foreground work: the share halves
+	}{
+		{"one cpu", 1, false},
+		{"two cpus, another workspace busy", 2, true},
+		{"four cpus alone", 4, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sched.NewWithCPUs(tc.cpus)
+			if tc.other {
+				defer s.Lane("other").Foreground()()
+			}
+			for _, out := range []string{OutputCount, OutputContent, OutputFiles} {
+				got, err := Search(context.Background(), DiskSource{Root: root}, ".", Options{Query: "needle", Output: out, Limit: 1000, Lane: s.Lane("w")})
+				if err != nil || got.Total != want.Total || got.FilesSearched != want.FilesSearched {
+					t.Fatalf("%s: %+v %v, want total %d of %d files", out, got.Total, err, want.Total, want.FilesSearched)
+				}
+			}
+		})
 	}
 }
