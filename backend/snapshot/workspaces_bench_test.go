@@ -94,13 +94,21 @@ func BenchmarkTwoWorkspaces(b *testing.B) {
 			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms/edit")
 			b.ReportMetric(float64(times[len(times)*95/100].Microseconds())/1000, "p95-ms/edit")
 		})
-		b.Run("first-snapshot/"+name, func(b *testing.B) {
+	}
+	// The first snapshot of a project just opened, alone, beside another workspace's search storm, and beside a
+	// storm in its own workspace: what every workspace got before lanes, when any search of the process paused
+	// every snapshot's gits (it yields, at most 5 s at a time).
+	for _, beside := range []string{"alone", "beside-search-storm", "beside-search-storm-same-workspace"} {
+		b.Run("first-snapshot/"+beside, func(b *testing.B) {
 			dir, root := benchProject(b)
 			lane := s.Lane("opened")
 			defer lane.Close()
-			if beside {
+			if beside != "alone" {
 				other := s.Lane("searches")
 				defer other.Close()
+				if beside == "beside-search-storm-same-workspace" {
+					other = lane
+				}
 				stop := storm(b, other)
 				defer func() { b.ReportMetric(float64(stop())/b.Elapsed().Seconds(), "searches/s") }()
 			}
