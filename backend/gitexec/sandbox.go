@@ -8,6 +8,12 @@ import (
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
+// sandboxOK says this binary can be its own sandbox helper. It is process-wide on purpose, and the one such
+// value gitexec keeps: the sandbox re-executes the running binary as its helper, which works only when that
+// binary's main hands over to shell.RunHelperIfAsked first thing. That is a fact about the executable, settled in
+// main before any project is open, the same for every workspace the process holds and never changing after, so
+// there is nothing per project to pass and nothing to go stale. (Whether the kernel allows the sandbox is asked of
+// shell.GitSandboxAvailable, which probes once: also a fact about the machine, not about a project.)
 var sandboxOK atomic.Bool
 
 // UseSandbox lets this process run git inside the command sandbox. Only a binary whose main calls

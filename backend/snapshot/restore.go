@@ -20,7 +20,7 @@ import (
 
 // Diff returns a unified diff from the snapshot to the files as they are now (optionally of one path).
 func (r *Repo) Diff(ctx context.Context, id, path string) (string, error) {
-	r.lockWaited()
+	r.mu.LockWaited()
 	defer r.mu.Unlock()
 	defer r.release()
 	full, err := r.resolve(ctx, id)
@@ -66,7 +66,7 @@ type RestoreResult struct {
 // written whole and renamed into place: a restore cut short leaves every file as it was or as restored.
 func (r *Repo) Restore(ctx context.Context, id string, paths []string) (RestoreResult, error) {
 	full, only, err := func() (string, []string, error) {
-		r.lockWaited()
+		r.mu.LockWaited()
 		defer r.mu.Unlock()
 		full, err := r.resolve(ctx, id)
 		if err != nil {

@@ -99,7 +99,7 @@ func (r *Repo) startDetach() {
 	r.detachStarted, r.detachStop, r.detached = true, stop, done
 	go func() {
 		defer close(done)
-		yieldToSearches(ctx)
+		r.yieldToSearches(ctx)
 		lock, err := r.lockFile(ctx, true)
 		if err == nil {
 			err = r.detach(ctx, lock)
