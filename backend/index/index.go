@@ -382,53 +382,6 @@ func (x *Index) readByPath(rel string) ([]byte, func(), error) {
 	return search.ReadPath(x.root, rel)
 }
 
-// dirCache holds folders open by their slash path; it is emptied when the tree's shape changes.
-type dirCache struct {
-	mu sync.Mutex
-	m  map[string]*walk.Dir
-}
-
-// maxOpenDirs bounds the descriptors a dirCache holds.
-const maxOpenDirs = 256
-
-// get returns dir open, held for the caller (Release it), or nil when it cannot be opened.
-func (c *dirCache) get(root *os.Root, dir string) *walk.Dir {
-	if dir == "." {
-		dir = ""
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	d := c.m[dir]
-	if d == nil {
-		var err error
-		if d, err = walk.OpenDir(root, dir); err != nil {
-			return nil
-		}
-		if len(c.m) >= maxOpenDirs {
-			c.clearLocked()
-		}
-		if c.m == nil {
-			c.m = map[string]*walk.Dir{}
-		}
-		c.m[dir] = d
-	}
-	walk.Entry{Dir: d}.Keep()
-	return d
-}
-
-func (c *dirCache) clear() {
-	c.mu.Lock()
-	c.clearLocked()
-	c.mu.Unlock()
-}
-
-func (c *dirCache) clearLocked() {
-	for k, d := range c.m {
-		d.Release()
-		delete(c.m, k)
-	}
-}
-
 // explicit reports a folder named by a search that the lists in memory leave out (hidden or ignored, and the
 // search does not include those): named explicitly, it is searched in full, from the disk.
 func explicit(root *os.Root, dir string, hidden, ignored bool) bool {
