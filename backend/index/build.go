@@ -34,10 +34,10 @@ type chunk struct {
 	done            bool
 }
 
-// write builds the segments of generation gen, on a worker a core (each at the build's low priority, each
-// yielding to searches), from consecutive chunks of the list; as the chunks land, in order, publish is given what
-// is written so far, so a first build is usable piece by piece (a search narrows with what is in and reads the
-// rest).
+// write builds the segments of generation gen, on a worker a core, from consecutive chunks of the list; as the
+// chunks land, in order, publish is given what is written so far, so a first build is usable piece by piece (a
+// search narrows with what is in and reads the rest). A first build (publish not nil) runs at niceFirst and does not
+// wait for searches; a rebuild runs at niceBackground and yields to them between files.
 //
 // Files are numbered in path order (the list is sorted so, as a sorted walk yields it already), so the names of the
 // files covered, in the order of their numbers, are a nameTable: a file's number is its place in it.
@@ -57,9 +57,14 @@ func (n *narrower) write(gen int, list []listed, read func(rel string) ([]byte, 
 	next, landed := 0, 0 // the next chunk to take; the chunks landed in order
 	failed := false
 	var wg sync.WaitGroup
+	first := publish != nil
 	for range workers {
 		wg.Go(func() {
-			background()
+			if first {
+				background(niceFirst)
+			} else {
+				background(niceBackground)
+			}
 			var b trigram.Builder
 			for {
 				mu.Lock()
@@ -70,7 +75,7 @@ func (n *narrower) write(gen int, list []listed, read func(rel string) ([]byte, 
 				if k >= len(chunks) || stop {
 					return
 				}
-				c := n.writeChunk(gen, k, list[k*size:min((k+1)*size, len(list))], read, &b)
+				c := n.writeChunk(gen, k, list[k*size:min((k+1)*size, len(list))], read, &b, !first)
 				mu.Lock()
 				chunks[k] = c
 				chunks[k].done = true
@@ -147,8 +152,9 @@ func (w written) snapshot() written {
 	return s
 }
 
-// writeChunk reads and indexes the files of chunk k into segments of their own, with the worker's builder b.
-func (n *narrower) writeChunk(gen, k int, files []listed, read func(rel string) ([]byte, func(), error), b *trigram.Builder) (c chunk) {
+// writeChunk reads and indexes the files of chunk k into segments of their own, with the worker's builder b,
+// yielding to searches between files when yield is set.
+func (n *narrower) writeChunk(gen, k int, files []listed, read func(rel string) ([]byte, func(), error), b *trigram.Builder, yield bool) (c chunk) {
 	flush := func() error {
 		if b.Files() == 0 {
 			return nil
@@ -169,7 +175,9 @@ func (n *narrower) writeChunk(gen, k int, files []listed, read func(rel string) 
 		return nil
 	}
 	for i, f := range files {
-		n.yield()
+		if yield {
+			n.yield()
+		}
 		n.read.Add(1)
 		data, release, err := read(f.rel)
 		if errors.Is(err, search.ErrBinary) {
