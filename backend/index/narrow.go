@@ -267,7 +267,8 @@ func (n *narrower) publish(gen, rescans int, w written) {
 		return
 	}
 	n.segs, n.segPaths, n.covered, n.binary, n.partial = w.segs, w.paths, w.covered, w.binary, true
-	n.stale = false // the build began after the last rescan: what it wrote is of the files as they are since
+	// The build began after the last rescan: what it wrote is of the files as they are since.
+	n.stale = false
 	n.dirty = maps.Clone(n.during) // what changed before the build is read by it, or searched as not covered
 	n.built++
 	n.stats = w.stats
