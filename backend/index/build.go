@@ -111,10 +111,12 @@ func (n *narrower) write(gen int, list []listed, read func(rel string) ([]byte, 
 		text += c.text
 		w.stats.DiskBytes += c.bytes
 		landed++
-		// Publish every eighth of the list from half of it on: each publication costs a pass over the lists in
-		// memory, and a search reads the files not covered yet from the list, about 1.5 times the cost of a walk
-		// of the disk a file (which a search the index cannot narrow makes): below half covered, that is no gain.
-		if publish != nil && landed < len(chunks) && 2*landed >= len(chunks) && (landed-published)*8 >= len(chunks) {
+		// Publish every eighth of the list from three quarters of it on: each publication costs a pass over the
+		// lists in memory, and a search reads the files not covered yet from the list, about 1.5 times the cost of
+		// a walk of the disk a file (which a search the index cannot narrow makes), while a first build, which
+		// does not wait for searches, reads beside it: with publication from half, a search made during the second
+		// half of a first build at 460k files took 2.15 times rg and 2.06 times a fresh CLI in the same run.
+		if publish != nil && landed < len(chunks) && 4*landed >= 3*len(chunks) && (landed-published)*8 >= len(chunks) {
 			published = landed
 			publish(w.snapshot())
 		}

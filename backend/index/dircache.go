@@ -91,6 +91,24 @@ func (c *dirCache) evictLocked() {
 	}
 }
 
+// drop lets go of the folder at rel and those under it ("" or all: every folder), which a change may have renamed,
+// removed or replaced.
+func (c *dirCache) drop(rel string, all bool) {
+	if all || rel == "" {
+		c.clear()
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	for k, e := range c.m {
+		if under(k, rel) {
+			e.d.Release()
+			delete(c.m, k)
+		}
+	}
+}
+
 func (c *dirCache) clear() {
 	c.mu.Lock()
 	c.gen++

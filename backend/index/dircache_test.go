@@ -2,6 +2,8 @@ package index
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/search"
@@ -58,4 +60,46 @@ func TestDirCacheKeepsTheFoldersInUse(t *testing.T) {
 	}
 	release()
 	d.Release()
+}
+
+// A folder renamed away and another made at its path: once the change is reported, a file is read from the new
+// folder, not through the descriptor of the old one; folders elsewhere stay open.
+func TestDirCacheFollowsAReplacedFolder(t *testing.T) {
+	root, dir := fixture(t, map[string]string{"a/f.txt": "old", "a/sub/g.txt": "old sub", "b/h.txt": "b"})
+	x, err := NewIndex(root, dir, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	read := func(rel, want string) {
+		t.Helper()
+		data, release, err := x.readByPath(rel)
+		if err != nil || string(data) != want {
+			t.Fatalf("%s: %q, %v; want %q", rel, data, err, want)
+		}
+		release()
+	}
+	read("a/f.txt", "old")
+	read("a/sub/g.txt", "old sub")
+	read("b/h.txt", "b")
+	if err := os.Rename(filepath.Join(dir, "a"), filepath.Join(dir, "old-a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "a", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for rel, content := range map[string]string{"a/f.txt": "new", "a/sub/g.txt": "new sub"} {
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x.Invalidate("a", true)
+	read("a/f.txt", "new")
+	read("a/sub/g.txt", "new sub")
+	x.dirs.mu.Lock()
+	_, kept := x.dirs.m["b"]
+	x.dirs.mu.Unlock()
+	if !kept {
+		t.Error("a folder the change did not touch was let go of")
+	}
 }

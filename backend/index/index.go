@@ -171,7 +171,10 @@ func (x *Index) changed(e watch.Event) {
 	x.epoch++
 	if e.Op&(watch.Create|watch.Remove|watch.Rename|watch.Rescan) != 0 {
 		x.adjustLists(e)
-		x.dirs.clear() // a folder renamed or replaced: open it again by its path
+		// A folder renamed, removed or replaced: opened again by its path. Only the folders at or under the path
+		// are let go of (emptying the cache on every create, as an atomic write is, closed a thousand folders an
+		// edit and left the next search to open them again).
+		x.dirs.drop(e.Path, e.Op&watch.Rescan != 0)
 	}
 	if b, ok := x.content[e.Path]; ok {
 		x.bytes -= int64(len(b))
