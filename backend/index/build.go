@@ -36,8 +36,8 @@ type chunk struct {
 
 // write builds the segments of generation gen, on a worker a core, from consecutive chunks of the list; as the
 // chunks land, in order, publish is given what is written so far, so a first build is usable piece by piece (a
-// search narrows with what is in and reads the rest). A first build (publish not nil) runs at niceFirst and does not
-// wait for searches; a rebuild runs at niceBackground and yields to them between files.
+// search narrows with what is in and reads the rest). Each worker yields to searches between files; a first build
+// (publish not nil) runs at niceFirst, a rebuild at niceBackground.
 //
 // Files are numbered in path order (the list is sorted so, as a sorted walk yields it already), so the names of the
 // files covered, in the order of their numbers, are a nameTable: a file's number is its place in it.
@@ -75,7 +75,7 @@ func (n *narrower) write(gen int, list []listed, read func(rel string) ([]byte, 
 				if k >= len(chunks) || stop {
 					return
 				}
-				c := n.writeChunk(gen, k, list[k*size:min((k+1)*size, len(list))], read, &b, !first)
+				c := n.writeChunk(gen, k, list[k*size:min((k+1)*size, len(list))], read, &b)
 				mu.Lock()
 				chunks[k] = c
 				chunks[k].done = true
@@ -111,12 +111,10 @@ func (n *narrower) write(gen int, list []listed, read func(rel string) ([]byte, 
 		text += c.text
 		w.stats.DiskBytes += c.bytes
 		landed++
-		// Publish every eighth of the list from three quarters of it on: each publication costs a pass over the
-		// lists in memory, and a search reads the files not covered yet from the list, about 1.5 times the cost of
-		// a walk of the disk a file (which a search the index cannot narrow makes), while a first build, which
-		// does not wait for searches, reads beside it: with publication from half, a search made during the second
-		// half of a first build at 460k files took 2.15 times rg and 2.06 times a fresh CLI in the same run.
-		if publish != nil && landed < len(chunks) && 4*landed >= 3*len(chunks) && (landed-published)*8 >= len(chunks) {
+		// Publish every eighth of the list from half of it on: each publication costs a pass over the lists in
+		// memory, and a search reads the files not covered yet from the list, about 1.5 times the cost of a walk
+		// of the disk a file (which a search the index cannot narrow makes): below half covered, that is no gain.
+		if publish != nil && landed < len(chunks) && 2*landed >= len(chunks) && (landed-published)*8 >= len(chunks) {
 			published = landed
 			publish(w.snapshot())
 		}
@@ -154,9 +152,8 @@ func (w written) snapshot() written {
 	return s
 }
 
-// writeChunk reads and indexes the files of chunk k into segments of their own, with the worker's builder b,
-// yielding to searches between files when yield is set.
-func (n *narrower) writeChunk(gen, k int, files []listed, read func(rel string) ([]byte, func(), error), b *trigram.Builder, yield bool) (c chunk) {
+// writeChunk reads and indexes the files of chunk k into segments of their own, with the worker's builder b.
+func (n *narrower) writeChunk(gen, k int, files []listed, read func(rel string) ([]byte, func(), error), b *trigram.Builder) (c chunk) {
 	flush := func() error {
 		if b.Files() == 0 {
 			return nil
@@ -177,9 +174,7 @@ func (n *narrower) writeChunk(gen, k int, files []listed, read func(rel string) 
 		return nil
 	}
 	for i, f := range files {
-		if yield {
-			n.yield()
-		}
+		n.yield()
 		n.read.Add(1)
 		data, release, err := read(f.rel)
 		if errors.Is(err, search.ErrBinary) {

@@ -64,21 +64,19 @@ type narrower struct {
 }
 
 // yield waits while a search of the process runs (of the index, or of the disk before the index has started), up
-// to search.DefaultMaxWait: a rebuild and a merge are background work, and the agent waits for its searches, which
-// read the same files. They yield before they start and between files, so a search never shares the machine with
-// them for long; a search running longer lets them go on anyway, so a stuck search cannot keep the index from ever
-// being rebuilt. A first build does not yield (see niceFirst).
+// to search.DefaultMaxWait: a build is background work, and the agent waits for its searches, which read the same
+// files. A build yields before it starts and between files, so a search never shares the machine with it for long;
+// a search running longer lets it go on anyway, so a stuck search cannot keep the index from ever being built.
 func (n *narrower) yield() { n.yielder.Wait(context.Background(), nil) }
 
 // Thread priorities of the index's background work. A rebuild or a merge runs at niceBackground: about a tenth of a
 // busy core's time against a process at the default priority (nice 19 left it a sixtieth on a machine busy with
 // other work, so it took minutes).
 //
-// A first build runs at niceFirst and waits for no search. Until it lands every search reads every file, and on a
-// big project one such search costs more than the whole build (at 460k files a scan is 26 s of CPU, the build about
-// as much): a build that waited for each search, and took a tenth of the machine while other work ran, was in
-// after 340 s, while the agent's searches went on scanning. At niceFirst it takes about a quarter of a core other
-// work wants; a search meanwhile is that much slower, once.
+// A first build runs at niceFirst, about a quarter of a core other work wants: until it lands every search reads
+// every file, and at 460k files one such search costs about as much CPU as the whole build, so a first build that
+// took a tenth of the machine while other work ran was in after 340 s. It still waits for the process's own
+// searches: one that did not (tried) made a search during the build up to 2.7 times rg at 92k files.
 const (
 	niceBackground = 10
 	niceFirst      = 5
@@ -196,16 +194,15 @@ func (n *narrower) build(list func() []listed, read func(rel string) ([]byte, fu
 	first := n.segs == nil // a first build is used piece by piece as it lands, and is urgent (niceFirst)
 	n.mu.Unlock()
 	go func() {
-		// The search that asked runs first: a rebuild waits for it, and a first build starts after buildDelay.
+		// The search that asked runs first: on a big project the build and a search would share the machine's
+		// cores and both take longer.
 		if first {
 			background(niceFirst)
 		} else {
 			background(niceBackground)
 		}
 		time.Sleep(buildDelay)
-		if !first {
-			n.yield()
-		}
+		n.yield()
 		n.mu.Lock()
 		closed := n.closed
 		n.mu.Unlock()

@@ -231,29 +231,33 @@ func reads(t *testing.T, x *Index, opt search.Options) int64 {
 	return c.n.Load()
 }
 
-// A first build does not wait for searches: until it is in, every search reads every file, so the build is what
-// makes them fast. It is built and in use while a search is still running.
-func TestFirstBuildGoesOnDuringSearches(t *testing.T) {
+// The trigram index is built in the background, out of the way of the searches the agent waits for: while a
+// search runs the build reads no file, and once it ends the build goes on and finishes.
+func TestBuildWaitsForSearches(t *testing.T) {
 	// Not parallel: whether the build waits is read from every search of the process (search.Busy).
 	x := needles(t, 200)
 	done := search.Hold() // a search in progress, as far as the build can tell
-	defer done()
 	if res, err := search.Search(context.Background(), x, "", search.Options{Query: "needle", Output: search.OutputCount}); err != nil || res.Total != 200 {
 		t.Fatalf("first search: %+v %v", res, err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if _, _, st := x.Memory(); st.Ready {
-			break
-		}
+	// The build is due now: it reaches its wait for the search, having read nothing.
+	for deadline := time.Now().Add(10 * time.Second); !x.tri.yielder.Waiting(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("the first build did not finish while a search ran (%d files read)", x.tri.read.Load())
+			t.Fatal("the build never waited for the search in progress")
 		}
+	}
+	if n := x.tri.read.Load(); n != 0 {
+		t.Fatalf("the build read %d files while a search ran", n)
+	}
+	done()
+	waitNarrowed(t, x)
+	if n := x.tri.read.Load(); n < 200 {
+		t.Errorf("the build read %d files of 200", n)
 	}
 }
 
-// A rebuild is background work, out of the way of the searches the agent waits for (the index in use meanwhile is
-// the old one, with the files changed since searched directly): while a search runs it reads no file, and once
-// the search ends it goes on and finishes.
+// A rebuild after a rescan waits for searches as a first build does, and meanwhile the index it replaces, which
+// knows nothing of what the rescan changed, narrows no search; once the search ends it goes on and finishes.
 func TestRebuildWaitsForSearches(t *testing.T) {
 	// Not parallel: whether the build waits is read from every search of the process (search.Busy).
 	x := needles(t, 200)
