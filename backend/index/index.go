@@ -171,7 +171,10 @@ func (x *Index) changed(e watch.Event) {
 	x.epoch++
 	if e.Op&(watch.Create|watch.Remove|watch.Rename|watch.Rescan) != 0 {
 		x.adjustLists(e)
-		x.dirs.clear() // a folder renamed or replaced: open it again by its path
+		// A folder renamed, removed or replaced: opened again by its path. Only the folders at or under the path
+		// are let go of (emptying the cache on every create, as an atomic write is, closed a thousand folders an
+		// edit and left the next search to open them again).
+		x.dirs.drop(e.Path, e.Op&watch.Rescan != 0)
 	}
 	if b, ok := x.content[e.Path]; ok {
 		x.bytes -= int64(len(b))
@@ -380,53 +383,6 @@ func (x *Index) readByPath(rel string) ([]byte, func(), error) {
 		// Not openable by its name (a link, or gone): through the root, for its content or its error.
 	}
 	return search.ReadPath(x.root, rel)
-}
-
-// dirCache holds folders open by their slash path; it is emptied when the tree's shape changes.
-type dirCache struct {
-	mu sync.Mutex
-	m  map[string]*walk.Dir
-}
-
-// maxOpenDirs bounds the descriptors a dirCache holds.
-const maxOpenDirs = 256
-
-// get returns dir open, held for the caller (Release it), or nil when it cannot be opened.
-func (c *dirCache) get(root *os.Root, dir string) *walk.Dir {
-	if dir == "." {
-		dir = ""
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	d := c.m[dir]
-	if d == nil {
-		var err error
-		if d, err = walk.OpenDir(root, dir); err != nil {
-			return nil
-		}
-		if len(c.m) >= maxOpenDirs {
-			c.clearLocked()
-		}
-		if c.m == nil {
-			c.m = map[string]*walk.Dir{}
-		}
-		c.m[dir] = d
-	}
-	walk.Entry{Dir: d}.Keep()
-	return d
-}
-
-func (c *dirCache) clear() {
-	c.mu.Lock()
-	c.clearLocked()
-	c.mu.Unlock()
-}
-
-func (c *dirCache) clearLocked() {
-	for k, d := range c.m {
-		d.Release()
-		delete(c.m, k)
-	}
 }
 
 // explicit reports a folder named by a search that the lists in memory leave out (hidden or ignored, and the
