@@ -13,5 +13,5 @@ func (a *Agent) RepoInfo(ws string) (repoinfo.Info, error) {
 	if err != nil {
 		return repoinfo.Info{}, err
 	}
-	return repoinfo.Describe(context.Background(), w.Root()), nil
+	return w.Repo().Describe(context.Background()), nil
 }

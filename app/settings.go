@@ -99,7 +99,7 @@ func (s *Settings) load(ws string) (*workspace.Workspace, settings.Project, erro
 // view is what the screen shows for p, defaults filled in.
 func (s *Settings) view(w *workspace.Workspace, p settings.Project) ProjectSettings {
 	root := w.Root()
-	snap := tools.SnapshotOptions(p).WithDefaults()
+	snap := tools.SnapshotOptions(p, nil).WithDefaults()
 	sb := shell.Probe(p.Policy(root, filepath.Join(os.TempDir(), "rooted-exec-*")))
 	return ProjectSettings{
 		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, Network: p.Network,
@@ -204,7 +204,7 @@ func (s *Settings) Save(ws string, in ProjectSettingsInput) (ProjectSettings, er
 	if t, err := w.Session().Resolve(w.Root()); err == nil {
 		if w.Snapshots() != nil {
 			if repo := w.Snapshots().Current(t.Root); repo != nil {
-				repo.SetOptions(tools.SnapshotOptions(p))
+				repo.SetOptions(tools.SnapshotOptions(p, w.Deps().Lane))
 			}
 		}
 		if w.Indexes() != nil {

@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rooted-dev/rooted/backend/ignore"
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/walk"
 	"github.com/rooted-dev/rooted/backend/watch"
@@ -110,6 +111,9 @@ type Options struct {
 	Batch func([]watch.Event, watch.Status)
 	// CacheDir holds the trigram index, under rooted/search (default: the user's cache directory).
 	CacheDir string
+	// Lane is the workspace's share of the process's scheduler: the build, the merge and the watcher's first walk
+	// wait for the searches of this lane only. nil: for every search of the process.
+	Lane *sched.Lane
 }
 
 type listKey struct{ hidden, ignored bool }
@@ -123,6 +127,7 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 		root: root, disk: search.DiskSource{Root: root}, lists: map[listKey]*fileList{}, content: map[string][]byte{}, hooks: hooks,
 		tri: newNarrower(root, abs, hooks.CacheDir), budget: DefaultBudget,
 	}
+	x.tri.yielder.Lane = hooks.Lane
 	// The watcher's first walk of the tree waits while a search runs, as the trigram build does: until the index
 	// has started, searches read the disk, and the walk would take half the machine from them.
 	w, err := watch.New(root, abs, watch.Options{Notify: x.changed, Yield: x.tri.yield})

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/watch"
 )
@@ -25,6 +26,9 @@ type Indexes struct {
 	// live index sharing it), for a long-lived process whose search is its main use of memory: a scan of a big
 	// project reads every file once, and without a limit the runtime holds that freed heap for a while.
 	Limit *MemoryLimit
+	// Lane, when set before the first Source, is the workspace's share of the process's scheduler: the index's
+	// background work waits for this lane's searches, not another workspace's.
+	Lane *sched.Lane
 
 	mu       sync.Mutex
 	root     *os.Root
@@ -45,7 +49,7 @@ func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 			s.idx.Close()
 		}
 		s.root, s.idx = root, nil
-		var hooks Options
+		hooks := Options{Lane: s.Lane}
 		if s.OnChange != nil {
 			hooks.Change = func(e watch.Event) { s.OnChange(root, e) }
 		}
@@ -98,7 +102,7 @@ func (w startingSource) source() search.Source {
 	select {
 	case <-w.started:
 	default:
-		back := search.Aside() // the watcher's first walk yields to searches: not to this one, which waits for it
+		back := w.s.aside() // the watcher's first walk yields to searches: not to this one, which waits for it
 		<-w.started
 		back()
 	}
@@ -289,4 +293,13 @@ func (s *Indexes) Memory(root *os.Root) (cached, budget int64, trigrams NarrowSt
 	}
 	cached, budget, trigrams = idx.Memory()
 	return cached, budget, trigrams, true
+}
+
+// aside stops counting the calling search, which waits for the index to start, among those the index's start
+// yields to (its lane's, or the process's without one), until back is called.
+func (s *Indexes) aside() (back func()) {
+	if s.Lane != nil {
+		return s.Lane.Aside()
+	}
+	return search.Aside()
 }

@@ -245,7 +245,7 @@ func (p *pipeline) walk() {
 	defer close(p.jobs)
 	p.cur = make([]File, 0, p.batchSize)
 	defer p.flush()
-	if cw, ok := p.src.(CandidateWalker); ok && p.opt.File == "" && p.opt.Glob == nil {
+	if cw, ok := p.src.(CandidateWalker); ok && p.opt.File == "" && p.opt.Glob.Empty() {
 		rest, handled, err := cw.WalkCandidates(p.ctx, p.dir, p.opt, func(f File, n int) bool {
 			f.ruledOutBefore = n
 			return p.add(f)

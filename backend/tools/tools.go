@@ -8,6 +8,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/jobs"
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
@@ -33,6 +34,9 @@ type Deps struct {
 	Indexes *index.Indexes
 	// Jobs holds the commands running in the background (exec_shell's background); nil in a one-shot call.
 	Jobs *jobs.Manager
+	// Lane is the workspace's share of the process's scheduler (sched.Scheduler.Lane): its searches count there,
+	// and its snapshots and index yield only to them. nil: a lane of its own (a one-shot call, tests).
+	Lane *sched.Lane
 	// EditUnread lets write_file and patch_file change an existing file the session has not read: for a one-shot
 	// CLI call, whose session cannot have read anything. Long-lived sessions (the window's agent, MCP) refuse
 	// such an edit with not_read.
@@ -74,7 +78,7 @@ func UserDeps(s *session.Session, live bool) Deps {
 // to the snapshots d has now.
 func (d Deps) Live(limit *index.MemoryLimit) Deps {
 	d.EditUnread = false
-	d.Indexes = &index.Indexes{OnChange: d.watched, Limit: limit}
+	d.Indexes = &index.Indexes{OnChange: d.watched, Limit: limit, Lane: d.Lane}
 	d.Jobs = &jobs.Manager{}
 	return d
 }

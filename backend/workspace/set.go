@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/rooted-dev/rooted/backend/index"
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/session"
 )
 
@@ -29,6 +30,7 @@ type Set struct {
 	seq    int
 	open   []*Workspace // in the order opened
 	limit  index.MemoryLimit
+	sched  *sched.Scheduler // the workspaces' scheduler, unless Options name one
 	closed bool
 }
 
@@ -55,6 +57,12 @@ func (s *Set) Open(ctx context.Context, root string) (w *Workspace, existing boo
 	id := filepath.Base(abs) + "-" + strconv.Itoa(s.seq)
 	opt := s.Options
 	opt.Limit = &s.limit
+	if opt.Sched == nil {
+		if s.sched == nil {
+			s.sched = sched.New()
+		}
+		opt.Sched = s.sched
+	}
 	if w, err = Open(ctx, root, id, opt); err != nil {
 		return nil, false, err
 	}

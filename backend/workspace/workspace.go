@@ -17,6 +17,8 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/jobs"
+	"github.com/rooted-dev/rooted/backend/repoinfo"
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/snapshot"
@@ -41,6 +43,10 @@ type Options struct {
 	Settings *settings.Store
 	// Limit is the process's memory limit the index's budget counts toward, shared by the workspaces of a Set.
 	Limit *index.MemoryLimit
+	// Sched is the process's scheduler, shared by the workspaces of a Set: each takes a lane of it, so its
+	// searches hold back only its own snapshots' and index's background work. nil: a lane of its own in which
+	// nothing waits for another.
+	Sched *sched.Scheduler
 	// Web fetches pages for web_fetch; nil: web_fetch refuses (rooted links no HTTP client).
 	Web webfetch.Fetcher
 	// Ask puts ask_user's question to the person at the face; nil: ask_user is refused with no_user.
@@ -59,6 +65,8 @@ type Workspace struct {
 	info     session.Info
 	deps     tools.Deps
 	registry *tool.Registry
+	lane     *sched.Lane
+	repo     *repoinfo.Repo
 	events   Stream
 	ready    chan struct{} // closed once the project is prepared (at once for a one-shot workspace)
 
@@ -83,10 +91,13 @@ func Open(ctx context.Context, root, id string, opt Options) (*Workspace, error)
 			return nil, err
 		}
 	}
-	w := &Workspace{id: id, info: info, ready: make(chan struct{})}
+	w := &Workspace{id: id, info: info, ready: make(chan struct{}), repo: repoinfo.New(info.Root)}
 	w.events.id = id
 	if opt.Events != nil {
 		w.events.Subscribe(opt.Events)
+	}
+	if opt.Sched != nil {
+		w.lane = opt.Sched.Lane(id)
 	}
 	w.deps = compose(s, opt, w)
 	w.registry = tools.Registry(w.deps)
@@ -108,7 +119,7 @@ func Open(ctx context.Context, root, id string, opt Options) (*Workspace, error)
 // compose builds the tools' dependencies for the session, with the live parts' reports going to w's events.
 func compose(s *session.Session, opt Options, w *Workspace) tools.Deps {
 	d := tools.UserDeps(s, false)
-	d.Web, d.Ask = opt.Web, opt.Ask
+	d.Web, d.Ask, d.Lane = opt.Web, opt.Ask, w.lane
 	if opt.Settings != nil {
 		d.Settings = opt.Settings
 	}
@@ -134,6 +145,10 @@ func (w *Workspace) prepare(info session.Info) {
 		w.events.emit(KindSnapshot, Snapshot{Root: info.Root, FirstSnapshot: f})
 	})
 }
+
+// Repo describes the project's git repository (for the agent's system prompt), remembering what it learns of it
+// for the workspace's life.
+func (w *Workspace) Repo() *repoinfo.Repo { return w.repo }
 
 // ID is the workspace's id, as the faces name it.
 func (w *Workspace) ID() string { return w.id }
@@ -204,6 +219,7 @@ func (w *Workspace) Close() error {
 			w.deps.Snapshots.Close()
 		}
 		w.events.close()
+		w.lane.Close()
 		w.closeErr = w.deps.Session.Close()
 		if w.closeErr != nil {
 			slog.Warn("closing project", "root", w.info.Root, "err", w.closeErr)
