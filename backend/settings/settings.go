@@ -59,6 +59,8 @@ type Project struct {
 	// Diagnostics is the check run after the agent's edits: "" finds it (go vet, tsc, cargo check), "off" runs
 	// none, anything else is a command line run as exec_shell runs it.
 	Diagnostics string `json:"diagnostics,omitempty"`
+	// MCPServers are other MCP servers whose tools the agent uses in this project, by name (MCPServer).
+	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty"`
 }
 
 // DefaultBackgroundAfter is when a command still running moves to the background, unless the user chose.

@@ -29,5 +29,7 @@ var Codes = []CodeInfo{
 	{CodeNoUser, "a question for the user where there is no one to answer"},
 	{CodeUnsupportedMedia, "the file is of a kind this model or tool cannot take"},
 	{CodeFetchFailed, "a web page could not be fetched"},
+	{CodeServerFailed, "another MCP server could not start, ended, or did not answer in time"},
+	{CodeToolFailed, "another MCP server's tool reported a failure"},
 	{CodeInternal, "Rooted itself failed"},
 }

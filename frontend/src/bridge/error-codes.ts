@@ -20,6 +20,8 @@ export const BACKEND_ERROR_CODES = {
   no_user: 'a question for the user where there is no one to answer',
   unsupported_media: 'the file is of a kind this model or tool cannot take',
   fetch_failed: 'a web page could not be fetched',
+  server_failed: 'another MCP server could not start, ended, or did not answer in time',
+  tool_failed: 'another MCP server\'s tool reported a failure',
   internal: 'Rooted itself failed',
 } as const
 
