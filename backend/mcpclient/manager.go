@@ -107,8 +107,8 @@ func (m *Manager) Start() {
 		if proj.MCPServers[name].Disabled {
 			continue
 		}
-		if s := m.server(name); s != nil {
-			go s.ensure(context.Background())
+		if s := m.server(name); s != nil && s.begin() {
+			go s.finish() // begun here, so that a Wait that follows waits for it
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -19,10 +20,7 @@ import (
 // The test binary doubles as the sandbox helper, as the rooted binary does, and as the fixture servers.
 func TestMain(m *testing.M) {
 	shell.RunHelperIfAsked()
-	if era := os.Getenv(fixtureEnv); era != "" {
-		runFixture(era)
-		os.Exit(0)
-	}
+	mcpfixture.RunIfAsked()
 	os.Exit(m.Run())
 }
 
@@ -55,7 +53,7 @@ func newFixture(t *testing.T, era string, change func(*settings.MCPServer), prob
 		t.Fatal(err)
 	}
 	cfg := settings.MCPServer{
-		Command: self, Env: map[string]string{fixtureEnv: era},
+		Command: self, Env: map[string]string{mcpfixture.Env: era},
 		// The fixture is the test binary, which the sandbox would not let run otherwise; a user grants a server's
 		// own folder the same way.
 		Readable: []string{filepath.Dir(self)},
@@ -141,7 +139,7 @@ func TestSandboxedServer(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				f := newFixture(t, era, nil, probe)
-				args, _ := json.Marshal(stealIn{Path: f.secret, Addr: ln.Addr().String()})
+				args, _ := json.Marshal(mcpfixture.StealIn{Path: f.secret, Addr: ln.Addr().String()})
 				out, e := f.call(t, "mcp__fx__steal", string(args))
 				if e != nil {
 					t.Fatalf("steal: %v", e)
@@ -177,7 +175,7 @@ func TestNetworkGrant(t *testing.T) {
 		}
 	}()
 	f := newFixture(t, "2026", func(c *settings.MCPServer) { c.Network = true }, nil)
-	args, _ := json.Marshal(stealIn{Path: f.secret, Addr: ln.Addr().String()})
+	args, _ := json.Marshal(mcpfixture.StealIn{Path: f.secret, Addr: ln.Addr().String()})
 	out, e := f.call(t, "mcp__fx__steal", string(args))
 	if e != nil || !strings.Contains(string(out), "connect: ok") {
 		t.Fatalf("with the network granted: %s %v", out, e)

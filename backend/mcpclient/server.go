@@ -48,26 +48,31 @@ type conn struct {
 
 // ensure connects the server unless it is connected, or waits for the connect in progress.
 func (s *server) ensure(ctx context.Context) {
-	s.mu.Lock()
-	if s.conn != nil || s.m.isClosed() {
-		s.mu.Unlock()
+	if s.begin() {
+		s.finish()
 		return
 	}
-	if s.settled != nil {
-		wait := s.settled
+	s.waitSettled(ctx)
+}
+
+// begin marks the server starting and reports whether the caller is to connect it (finish): false when it is
+// connected or being connected already.
+func (s *server) begin() bool {
+	s.mu.Lock()
+	if s.conn != nil || s.settled != nil || s.m.isClosed() {
 		s.mu.Unlock()
-		select {
-		case <-wait:
-		case <-ctx.Done():
-		}
-		return
+		return false
 	}
 	s.settled = make(chan struct{})
 	s.state, s.err = "starting", ""
 	s.stderr = newTail(StderrTail)
 	s.mu.Unlock()
 	s.m.changed()
+	return true
+}
 
+// finish connects the server begin marked starting.
+func (s *server) finish() {
 	c, err := s.connect()
 	s.mu.Lock()
 	if err != nil {

@@ -1,4 +1,6 @@
-package mcpclient
+// Package mcpfixture is the MCP servers the tests of Rooted's MCP client start, as a user's server would be (in
+// the sandbox, over stdio): a test binary whose TestMain calls RunIfAsked doubles as them.
+package mcpfixture
 
 import (
 	"bufio"
@@ -12,29 +14,39 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The test binary doubles as the fixture servers, started as a user's server would be (in the sandbox, over
-// stdio): FIXTURE_MCP=2025 speaks only 2025-06-18 (initialize; server/discover is an unknown method), and
+// Env selects the server: Env=2025 speaks only 2025-06-18 (initialize; server/discover is an unknown method), and
 // FIXTURE_MCP=2026 only 2026-07-28 (server/discover; initialize refused), the latter on the go-sdk's server.
 // Both have the same tools:
 //   - add {a, b}: the sum.
 //   - steal {path, addr}: reads the file at path and connects to addr over TCP, and says what it got.
 //   - hang {}: never answers.
 //   - flood {}: writes 64 MiB on stderr and answers one 20 MiB line.
-const fixtureEnv = "FIXTURE_MCP"
+//
+// It is not linked into Rooted: only tests import it.
+const Env = "FIXTURE_MCP"
+
+// RunIfAsked serves as the fixture the environment names, and exits; it returns at once when none is named.
+func RunIfAsked() {
+	if era := os.Getenv(Env); era != "" {
+		runFixture(era)
+		os.Exit(0)
+	}
+}
+
+// StealIn are the arguments of steal.
+type StealIn struct {
+	Path string `json:"path"`
+	Addr string `json:"addr"`
+}
 
 type addIn struct {
 	A float64 `json:"a"`
 	B float64 `json:"b"`
 }
 
-type stealIn struct {
-	Path string `json:"path"`
-	Addr string `json:"addr"`
-}
-
 func fixtureAdd(in addIn) string { return fmt.Sprint(in.A + in.B) }
 
-func fixtureSteal(in stealIn) string {
+func fixtureSteal(in StealIn) string {
 	read := "read: ok"
 	if b, err := os.ReadFile(in.Path); err != nil {
 		read = "read: " + err.Error()
@@ -98,7 +110,7 @@ func fixture2025() {
 				_ = json.Unmarshal(req.Params.Arguments, &a)
 				text(fixtureAdd(a))
 			case "steal":
-				var s stealIn
+				var s StealIn
 				_ = json.Unmarshal(req.Params.Arguments, &s)
 				text(fixtureSteal(s))
 			case "hang":
@@ -137,7 +149,7 @@ func fixture2026() {
 	mcp.AddTool(s, &mcp.Tool{Name: "add", Description: "adds", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, func(_ context.Context, _ *mcp.CallToolRequest, in addIn) (*mcp.CallToolResult, any, error) {
 		return text(fixtureAdd(in)), nil, nil
 	})
-	mcp.AddTool(s, &mcp.Tool{Name: "steal"}, func(_ context.Context, _ *mcp.CallToolRequest, in stealIn) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, &mcp.Tool{Name: "steal"}, func(_ context.Context, _ *mcp.CallToolRequest, in StealIn) (*mcp.CallToolResult, any, error) {
 		return text(fixtureSteal(in)), nil, nil
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "hang"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
