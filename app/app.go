@@ -60,6 +60,7 @@ func Run(opt Options) error {
 	defer svc.session.Close()
 	defer svc.deps.Jobs.Close() // every background command ends with the app
 	defer svc.indexes.Close()
+	defer svc.MCPServers.Close() // the servers end with the window
 	if svc.snapshots != nil {
 		defer svc.snapshots.Close()
 	}
@@ -73,7 +74,7 @@ func Run(opt Options) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
 		OnBeforeClose:    svc.Agent.beforeClose,
-		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics},
+		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics, svc.MCPServers},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
 }
@@ -95,6 +96,7 @@ type services struct {
 	Permissions *Permissions
 	Jobs        *Jobs
 	Diagnostics *Diagnostics
+	MCPServers  *MCPServers
 }
 
 func newServices(opt Options) (*services, error) {
@@ -120,7 +122,8 @@ func newServices(opt Options) (*services, error) {
 		svc.events.Emit(EventFsChanges, FsChanges{Root: root.Name(), Changes: batch, Watch: toWatchStatus(st, true)})
 	}
 	p.watch = svc.indexes.Status
-	svc.Tools = &Tools{registry: tools.Registry(deps), emit: svc.events.Emit}
+	svc.MCPServers = newMCPServers(s, svc.settings, deps.SecretEnv, svc.events.Emit)
+	svc.Tools = &Tools{registry: tools.Registry(deps).WithDynamic(svc.MCPServers), emit: svc.events.Emit}
 	svc.Permissions = &Permissions{session: s, store: svc.settings, deps: deps, registry: svc.Tools.registry}
 	svc.Jobs = &Jobs{session: s, jobs: deps.Jobs, store: svc.settings}
 	// The Run tab follows the jobs by these reports rather than by asking over and over.

@@ -12,6 +12,7 @@ export type * from './types'
 export * from './agent'
 export * from './permissions'
 export * from './diagnostics'
+export * from './mcp-servers'
 export type { LLMStream } from './events'
 export type { FsChange, FsChanges, SnapshotProgress, ToolOutput, WatchStatus } from './events'
 

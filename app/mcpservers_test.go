@@ -1,0 +1,86 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
+	"github.com/rooted-dev/rooted/backend/permissions"
+	"github.com/rooted-dev/rooted/backend/settings"
+)
+
+// The window's agent gets a project's MCP servers' tools through the bound tool list and call, the approval
+// check asks about them (a foreign read-only hint counts for nothing), a deny rule refuses them, Settings shows
+// the server connected, and opening another project ends them.
+func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, other := t.TempDir(), t.TempDir()
+	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.session.Close()
+	defer svc.indexes.Close()
+	defer svc.MCPServers.Close()
+	if _, err := svc.Projects.Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := svc.session.Info()
+	if err := svc.settings.SetProject(info.Root, settings.Project{MCPServers: map[string]settings.MCPServer{
+		"calc": {Command: self, Env: map[string]string{mcpfixture.Env: "2026"}, Readable: []string{filepath.Dir(self)}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := svc.Tools.Call("mcp__calc__add", `{"a": 40, "b": 2}`)
+	if err != nil || !strings.Contains(out, `"text":"42"`) {
+		t.Fatalf("call: %s %v", out, err)
+	}
+	specs, err := svc.Tools.Specs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range specs {
+		names = append(names, s.Name)
+		if s.Name == "mcp__calc__add" && s.ReadOnly {
+			t.Error("the server's readOnlyHint made add read-only")
+		}
+	}
+	if !strings.Contains(strings.Join(names, ","), "mcp__calc__add") {
+		t.Fatalf("specs: %v", names)
+	}
+	if c := svc.Permissions.Check("mcp__calc__add", `{"a":1,"b":2}`); c.Action != "" || c.Error != "" || c.ReadOnly {
+		t.Errorf("check with no rule (the window asks): %+v", c)
+	}
+	if err := svc.settings.UpdateProject(info.Root, func(p *settings.Project) error {
+		p.Rules = append(p.Rules, permissions.Rule{Action: permissions.Deny, Tool: "mcp__calc__*"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if c := svc.Permissions.Check("mcp__calc__add", `{"a":1,"b":2}`); c.Action != "deny" {
+		t.Errorf("check under deny mcp__calc__*: %+v", c)
+	}
+	if _, err := svc.Tools.Call("mcp__calc__add", `{"a":1,"b":2}`); err == nil || !strings.Contains(err.Error(), "permission_denied") {
+		t.Errorf("a call under deny mcp__calc__* ran: %v", err)
+	}
+	st := svc.MCPServers.Status()
+	if len(st) != 1 || st[0].State != "connected" || len(st[0].Tools) != 4 {
+		b, _ := json.Marshal(st)
+		t.Errorf("status: %s", b)
+	}
+	if _, err := svc.Projects.Open(other); err != nil {
+		t.Fatal(err)
+	}
+	if st := svc.MCPServers.Status(); len(st) != 0 {
+		t.Errorf("another project shows the first one's servers: %+v", st)
+	}
+}
