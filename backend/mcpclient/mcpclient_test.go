@@ -34,7 +34,7 @@ type fixture struct {
 	store        *settings.Store
 }
 
-func newFixture(t *testing.T, era string, change func(*settings.MCPServer), probe func(shell.Policy) shell.SandboxInfo) *fixture {
+func newFixture(t testing.TB, era string, change func(*settings.MCPServer), probe func(shell.Policy) shell.SandboxInfo) *fixture {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
