@@ -73,7 +73,7 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 		t.Errorf("a call under deny mcp__calc__* ran: %v", err)
 	}
 	st := svc.MCPServers.Status()
-	if len(st) != 1 || st[0].State != "connected" || len(st[0].Tools) != 4 {
+	if len(st) != 1 || st[0].State != "connected" || len(st[0].Tools) != 5 {
 		b, _ := json.Marshal(st)
 		t.Errorf("status: %s", b)
 	}

@@ -27,7 +27,7 @@ func BenchmarkOpenToToolsListed(b *testing.B) {
 					m := New(f.m.opts)
 					m.Start()
 					m.Wait(context.Background())
-					if n := len(m.DynamicTools()); n != 4 {
+					if n := len(m.DynamicTools()); n != 5 {
 						b.Fatalf("%d tools: %+v", n, m.Status())
 					}
 					b.StopTimer()

@@ -89,8 +89,8 @@ func TestAddInEachEra(t *testing.T) {
 			}
 			st := f.m.Status()
 			want := map[string]string{"2025": "2025-06-18", "2026": "2026-07-28"}[era]
-			if len(st) != 1 || st[0].State != "connected" || st[0].Protocol != want || len(st[0].Tools) != 4 {
-				t.Errorf("status %+v, want connected over %s with 4 tools", st, want)
+			if len(st) != 1 || st[0].State != "connected" || st[0].Protocol != want || len(st[0].Tools) != 5 {
+				t.Errorf("status %+v, want connected over %s with 5 tools", st, want)
 			}
 			names := strings.Join(f.reg.Names(), ",")
 			if !strings.Contains(names, "mcp__fx__add") || !strings.Contains(names, "mcp__fx__steal") {
@@ -298,5 +298,28 @@ func TestToolName(t *testing.T) {
 	long := ToolName("server", strings.Repeat("x", 100))
 	if len(long) != maxName || long == ToolName("server", strings.Repeat("x", 101)) {
 		t.Errorf("long names: %q", long)
+	}
+}
+
+// TestToolsListChanged: a server that adds a tool and says so has it listed, in either era.
+func TestToolsListChanged(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			f := newFixture(t, era, nil, nil)
+			if _, e := f.call(t, "mcp__fx__grow", `{}`); e != nil {
+				t.Fatal(e)
+			}
+			// The notification comes on its own, after the answer: wait for the list to follow it.
+			deadline := time.Now().Add(10 * time.Second)
+			for !strings.Contains(strings.Join(f.reg.Names(), ","), "mcp__fx__extra") {
+				if time.Now().After(deadline) {
+					t.Fatalf("the new tool was never listed: %v", f.reg.Names())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if _, e := f.call(t, "mcp__fx__extra", `{}`); e != nil {
+				t.Fatal(e)
+			}
+		})
 	}
 }

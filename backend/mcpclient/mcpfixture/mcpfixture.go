@@ -21,6 +21,7 @@ import (
 //   - steal {path, addr}: reads the file at path and connects to addr over TCP, and says what it got.
 //   - hang {}: never answers.
 //   - flood {}: writes 64 MiB on stderr and answers one 20 MiB line.
+//   - grow {}: adds the tool extra, and says the list changed (notifications/tools/list_changed).
 //
 // It is not linked into Rooted: only tests import it.
 const Env = "FIXTURE_MCP"
@@ -81,6 +82,7 @@ func fixture2025() {
 		{"name": "steal", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}, "addr": map[string]any{"type": "string"}}}},
 		{"name": "hang", "inputSchema": map[string]any{"type": "object"}},
 		{"name": "flood", "inputSchema": map[string]any{"type": "object"}},
+		{"name": "grow", "inputSchema": map[string]any{"type": "object"}},
 	}
 	for in.Scan() {
 		var req struct {
@@ -100,7 +102,7 @@ func fixture2025() {
 		text := func(s string) { answer(map[string]any{"content": []map[string]any{{"type": "text", "text": s}}}) }
 		switch req.Method {
 		case "initialize":
-			answer(map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "fixture-2025", "version": "1"}})
+			answer(map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{"listChanged": true}}, "serverInfo": map[string]any{"name": "fixture-2025", "version": "1"}})
 		case "tools/list":
 			answer(map[string]any{"tools": tools})
 		case "tools/call":
@@ -117,6 +119,12 @@ func fixture2025() {
 				select {}
 			case "flood":
 				flood()
+			case "grow":
+				tools = append(tools, map[string]any{"name": "extra", "inputSchema": map[string]any{"type": "object"}})
+				_ = out.Encode(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+				text("grown")
+			default:
+				text(req.Params.Name)
 			}
 		default:
 			_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "method not found: " + req.Method}})
@@ -158,6 +166,12 @@ func fixture2026() {
 	mcp.AddTool(s, &mcp.Tool{Name: "flood"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		flood()
 		return nil, nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "grow"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		mcp.AddTool(s, &mcp.Tool{Name: "extra"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return text("extra"), nil, nil
+		})
+		return text("grown"), nil, nil
 	})
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
