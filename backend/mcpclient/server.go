@@ -101,9 +101,11 @@ func (s *server) watch(c *conn) {
 	go func() { _ = c.session.Wait(); close(sessionDone) }()
 	select {
 	case <-procDone:
+		// Ended on its own (a deliberate stop has taken c away from s already, and drop leaves s be).
+		s.drop(c, fmt.Sprintf("it exited (%s); it starts again at the next call", exitText(c.proc.Err())))
 	case <-sessionDone:
+		s.drop(c, "")
 	}
-	s.drop(c, "")
 }
 
 // drop ends connection c if it is still the server's; why, when set, is the failure its status shows.
