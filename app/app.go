@@ -60,7 +60,7 @@ func Run(opt Options) error {
 	defer svc.session.Close()
 	defer svc.deps.Jobs.Close() // every background command ends with the app
 	defer svc.indexes.Close()
-	defer svc.MCPServers.Close() // the servers end with the window
+	defer svc.MCPServers.close() // the servers end with the window
 	if svc.snapshots != nil {
 		defer svc.snapshots.Close()
 	}
@@ -123,7 +123,7 @@ func newServices(opt Options) (*services, error) {
 	}
 	p.watch = svc.indexes.Status
 	svc.MCPServers = newMCPServers(s, svc.settings, deps.SecretEnv, svc.events.Emit)
-	svc.Tools = &Tools{registry: tools.Registry(deps).WithDynamic(svc.MCPServers), emit: svc.events.Emit}
+	svc.Tools = &Tools{registry: tools.Registry(deps).WithDynamic(svc.MCPServers.tools()), emit: svc.events.Emit}
 	svc.Permissions = &Permissions{session: s, store: svc.settings, deps: deps, registry: svc.Tools.registry}
 	svc.Jobs = &Jobs{session: s, jobs: deps.Jobs, store: svc.settings}
 	// The Run tab follows the jobs by these reports rather than by asking over and over.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"sync"
 
 	"github.com/rooted-dev/rooted/backend/mcpclient"
@@ -60,17 +61,23 @@ func (x *MCPServers) current() *mcpclient.Manager {
 	return x.m
 }
 
+// tools gives the registry the open project's servers' tools. Apart from MCPServers, whose exported methods are
+// the window's to call: the webview neither lists tool values nor ends servers.
+func (x *MCPServers) tools() tool.Dynamic { return mcpTools{x} }
+
+type mcpTools struct{ x *MCPServers }
+
 // DynamicTools lists the tools of the open project's servers connected now (tool.Dynamic).
-func (x *MCPServers) DynamicTools() []*tool.Tool {
-	if m := x.current(); m != nil {
+func (t mcpTools) DynamicTools() []*tool.Tool {
+	if m := t.x.current(); m != nil {
 		return m.DynamicTools()
 	}
 	return nil
 }
 
 // DynamicTool returns a tool of the open project's servers (tool.Dynamic).
-func (x *MCPServers) DynamicTool(name string) (*tool.Tool, bool) {
-	if m := x.current(); m != nil {
+func (t mcpTools) DynamicTool(name string) (*tool.Tool, bool) {
+	if m := t.x.current(); m != nil {
 		return m.DynamicTool(name)
 	}
 	return nil, false
@@ -97,8 +104,54 @@ func (x *MCPServers) Restart() []mcpclient.Status {
 	return x.Status()
 }
 
-// Close ends every server.
-func (x *MCPServers) Close() error {
+// Config is the open project's mcp_servers as JSON text, for Settings to edit ("{}" for none).
+func (x *MCPServers) Config() (string, error) {
+	info, err := x.session.Info()
+	if err != nil {
+		return "", rejectErr(err)
+	}
+	if x.store == nil {
+		return "{}", nil
+	}
+	p, err := x.store.Project(info.Root)
+	if err != nil {
+		return "", reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
+	}
+	if len(p.MCPServers) == 0 {
+		return "{}", nil
+	}
+	b, err := json.MarshalIndent(p.MCPServers, "", "  ")
+	if err != nil {
+		return "", reject(tool.Errorf(tool.CodeInternal, "%v", err))
+	}
+	return string(b), nil
+}
+
+// SaveConfig replaces the open project's mcp_servers with text (mcpclient.ParseServers checks it first; a mistake
+// is invalid_argument and changes nothing), and starts the servers again with it.
+func (x *MCPServers) SaveConfig(text string) ([]mcpclient.Status, error) {
+	info, err := x.session.Info()
+	if err != nil {
+		return nil, rejectErr(err)
+	}
+	if x.store == nil {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "no settings file here (no config directory)"))
+	}
+	servers, err := mcpclient.ParseServers([]byte(text))
+	if err != nil {
+		return nil, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "mcp_servers", Message: err.Error()})
+	}
+	if err := x.store.UpdateProject(info.Root, func(p *settings.Project) error {
+		p.MCPServers = servers
+		return nil
+	}); err != nil {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
+	}
+	return x.Restart(), nil
+}
+
+// close ends every server.
+func (x *MCPServers) close() error {
 	x.mu.Lock()
 	m := x.m
 	x.m = nil

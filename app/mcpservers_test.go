@@ -29,7 +29,7 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 	}
 	defer svc.session.Close()
 	defer svc.indexes.Close()
-	defer svc.MCPServers.Close()
+	defer svc.MCPServers.close()
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -82,5 +82,18 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 	}
 	if st := svc.MCPServers.Status(); len(st) != 0 {
 		t.Errorf("another project shows the first one's servers: %+v", st)
+	}
+	if _, err := svc.Projects.Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	// Settings edits the entry: a mistake changes nothing; a fix restarts the servers with it.
+	if _, err := svc.MCPServers.SaveConfig(`{"calc": {"command": "x", "netwrok": true}}`); err == nil || !strings.Contains(err.Error(), "invalid_argument") {
+		t.Errorf("a misspelt grant was saved: %v", err)
+	}
+	if text, _ := svc.MCPServers.Config(); !strings.Contains(text, mcpfixture.Env) {
+		t.Errorf("config after a refused save: %s", text)
+	}
+	if st, err := svc.MCPServers.SaveConfig(`{}`); err != nil || len(st) != 0 {
+		t.Errorf("removing every server: %+v %v", st, err)
 	}
 }

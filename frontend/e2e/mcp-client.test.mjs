@@ -5,7 +5,7 @@
 // can neither read a secret outside the project nor connect anywhere.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -53,18 +53,6 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
     listener = net.createServer((s) => s.end()).listen(0, '127.0.0.1')
     await new Promise((r) => listener.once('listening', r))
     steal = { path: secret, host: '127.0.0.1', port: listener.address().port }
-    // The server goes into the project's entry of the user's settings, as a user pastes it.
-    const file = path.join(app.configHome, 'rooted', 'settings.json')
-    const settings = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { projects: {} }
-    settings.projects ??= {}
-    settings.projects[fixture] = {
-      ...settings.projects[fixture],
-      mcp_servers: { calc: { command: process.execPath, args: [path.join(here, 'mcp-fixture', 'server.mjs')], readable: [frontend] } },
-    }
-    mkdirSync(path.dirname(file), { recursive: true })
-    writeFileSync(file, JSON.stringify(settings))
-    await page.evaluate(() => window.go.app.MCPServers.Restart())
-    await page.reload()
   })
 
   after(async () => {
@@ -72,10 +60,22 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
     await cleanupAll()
   })
 
-  test('Settings shows the server connected with its tools, over 2025-06-18', async () => {
+  test('Settings adds the server to the project and shows it connected with its tools, over 2025-06-18', async () => {
     await page.getByTestId('open-settings').click()
+    const section = page.getByTestId('mcp-servers')
+    await section.locator('summary', { hasText: 'Edit the servers' }).click()
+    const config = section.getByTestId('mcp-servers-config')
+    // A misspelt grant is refused whole, not saved as nothing.
+    await config.fill(JSON.stringify({ calc: { command: process.execPath, netwrok: true } }))
+    await section.getByTestId('mcp-servers-save').click()
+    await section.getByText('unknown field "netwrok"').waitFor({ state: 'attached' })
+    const entry = { calc: { command: process.execPath, args: [path.join(here, 'mcp-fixture', 'server.mjs')], readable: [frontend] } }
+    await config.fill(JSON.stringify(entry, null, 2))
+    await section.getByTestId('mcp-servers-save').click()
     const row = page.getByTestId('mcp-server-calc')
     await row.getByTestId('mcp-server-state').filter({ hasText: 'connected, 2 tools (2025-06-18)' }).waitFor({ timeout: 60_000 })
+    const file = JSON.parse(readFileSync(path.join(app.configHome, 'rooted', 'settings.json'), 'utf8'))
+    assert.deepEqual(file.projects[fixture].mcp_servers, entry, "kept in the user's settings, in the project's entry")
     assert.match(await row.innerText(), /mcp__calc__add, mcp__calc__steal/)
     await row.scrollIntoViewIfNeeded()
     await screenshot(page, 'e2e-mcp-servers.png')

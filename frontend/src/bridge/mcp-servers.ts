@@ -28,3 +28,10 @@ export const restartMCPServers = (): Promise<MCPServerStatus[]> => wrap(async ()
 export function onMCPServersChanged(f: (root: string) => void): () => void {
   return EventsOn(EventMCPServers, f)
 }
+
+// mcpServersConfig is the project's mcp_servers entry as JSON text ('{}' for none).
+export const mcpServersConfig = (): Promise<string> => wrap(() => MCPServers.Config())
+
+// saveMCPServersConfig replaces the project's mcp_servers with text, checked by the backend first (a mistake is
+// invalid_argument and changes nothing), and starts the servers again with it.
+export const saveMCPServersConfig = (text: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SaveConfig(text)) ?? []) as MCPServerStatus[])

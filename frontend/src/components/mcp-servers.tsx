@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { mcpServers, onMCPServersChanged, restartMCPServers, toBackendError, type BackendError, type MCPServerStatus } from '../bridge'
+import { mcpServers, mcpServersConfig, onMCPServersChanged, restartMCPServers, saveMCPServersConfig, toBackendError, type BackendError, type MCPServerStatus } from '../bridge'
 import { ErrorNotice } from './error-notice'
 
 // stateWords says a server's state as the list shows it.
@@ -24,6 +24,13 @@ export function stateWords(s: MCPServerStatus): string {
 export function MCPServers() {
   const [servers, setServers] = useState<MCPServerStatus[] | null>(null)
   const [error, setError] = useState<BackendError | null>(null)
+  const [config, setConfig] = useState('')
+  const [saved, setSaved] = useState('')
+  useEffect(() => {
+    mcpServersConfig()
+      .then(setConfig)
+      .catch(() => undefined)
+  }, [])
   useEffect(() => {
     const load = () =>
       mcpServers()
@@ -72,6 +79,29 @@ export function MCPServers() {
           </li>
         ))}
       </ul>
+      <details>
+        <summary>Edit the servers (JSON, as other clients write them)</summary>
+        <p className="muted">
+          <code>{'{"name": {"command": "npx", "args": ["-y", "some-server"], "env": {"KEY": "…"}}}'}</code> or <code>{'{"name": {"url": "https://…", "headers": {"Authorization": "Bearer …"}}}'}</code>
+        </p>
+        <textarea value={config} onChange={(e) => setConfig(e.target.value)} rows={8} spellCheck={false} data-testid="mcp-servers-config" />
+        <button
+          type="button"
+          onClick={() =>
+            saveMCPServersConfig(config)
+              .then((st) => {
+                setServers(st)
+                setError(null)
+                setSaved('saved: the servers start again with it')
+              })
+              .catch((e: unknown) => setError(toBackendError(e)))
+          }
+          data-testid="mcp-servers-save"
+        >
+          Save the servers
+        </button>
+        {saved ? <div className="settings-saved">{saved}</div> : null}
+      </details>
       {servers.length > 0 ? (
         <button
           type="button"

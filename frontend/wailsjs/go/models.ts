@@ -840,20 +840,3 @@ export namespace skills {
 
 }
 
-export namespace tool {
-	
-	export class Tool {
-	
-	
-	    static createFrom(source: any = {}) {
-	        return new Tool(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	
-	    }
-	}
-
-}
-
