@@ -30,6 +30,7 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 	defer svc.session.Close()
 	defer svc.indexes.Close()
 	defer svc.MCPServers.close()
+	defer svc.snapshots.Close() // the first snapshots of the projects opened run behind; they end before the folders go
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
