@@ -284,3 +284,19 @@ func TestToolsListChanged(t *testing.T) {
 		})
 	}
 }
+
+// TestServerThatExitsOnTheProbe: a 2025 server that exits on server/discover is started again and asked with
+// initialize alone, and stays so at its next start.
+func TestServerThatExitsOnTheProbe(t *testing.T) {
+	f := newFixture(t, "2025strict", nil, nil)
+	for range 2 {
+		out, e := f.call(t, "mcp__fx__add", `{"a": 2, "b": 3}`)
+		if e != nil || !strings.Contains(string(out), `"5"`) {
+			t.Fatalf("add: %s %v (status %+v)", out, e, f.m.Status())
+		}
+		if st := f.m.Status(); st[0].Protocol != "2025-06-18" {
+			t.Errorf("protocol %q", st[0].Protocol)
+		}
+		f.m.server("fx").stop()
+	}
+}

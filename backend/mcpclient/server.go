@@ -32,7 +32,7 @@ type server struct {
 	info     *shell.SandboxInfo
 	dataDir  string
 	protocol string
-	http     bool
+	legacy   bool // the server ended on the 2026 probe: it is asked with initialize alone
 }
 
 // conn is one run of a server: its process (nil over HTTP), its session and the tools it listed.
@@ -127,6 +127,9 @@ func (s *server) stop() {
 	s.mu.Lock()
 	c := s.conn
 	s.conn = nil
+	if s.state == "connected" {
+		s.state = ""
+	}
 	s.mu.Unlock()
 	if c != nil {
 		c.close()
@@ -153,7 +156,14 @@ func (s *server) waitSettled(ctx context.Context) {
 	}
 }
 
-// connect starts the server as its settings say, and lists its tools.
+// legacyVersion is what the client asks for in initialize, without the server/discover probe first, of a server
+// that ended on the probe.
+const legacyVersion = "2025-11-25"
+
+// connect starts the server as its settings say, and lists its tools. The go-sdk client probes with
+// server/discover (2026-07-28) and falls back to initialize on an error answer; a server of the earlier era that
+// instead exits on a method it does not know is started again and asked with initialize alone, and is asked so from
+// then on.
 func (s *server) connect() (*conn, error) {
 	proj, err := s.m.config()
 	if err != nil {
@@ -163,9 +173,26 @@ func (s *server) connect() (*conn, error) {
 	if !ok {
 		return nil, fmt.Errorf("no server %q in this project's settings", s.name)
 	}
+	s.mu.Lock()
+	legacy := s.legacy
+	s.mu.Unlock()
+	c, ended, err := s.connectAs(proj, cfg, legacy)
+	if err != nil && ended && !legacy && cfg.Command != "" {
+		if c, _, err = s.connectAs(proj, cfg, true); err == nil {
+			s.mu.Lock()
+			s.legacy = true
+			s.mu.Unlock()
+		}
+	}
+	return c, err
+}
+
+// connectAs is one start of the server, with the probe or (legacy) initialize alone; ended says the server's
+// process ended during the handshake.
+func (s *server) connectAs(proj settings.Project, cfg settings.MCPServer, legacy bool) (c *conn, ended bool, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), ConnectTimeout)
 	defer cancel()
-	c := &conn{timeout: DefaultCallTimeout}
+	c = &conn{timeout: DefaultCallTimeout}
 	if cfg.TimeoutMS > 0 {
 		c.timeout = time.Duration(cfg.TimeoutMS) * time.Millisecond
 	}
@@ -177,17 +204,47 @@ func (s *server) connect() (*conn, error) {
 			go s.refresh(c, req.Session)
 		},
 	})
-	var transport mcp.Transport
+	transport, err := s.transport(ctx, c, proj, cfg)
+	if err != nil {
+		return nil, false, err
+	}
+	var opts *mcp.ClientSessionOptions
+	if legacy {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: legacyVersion}
+	}
+	session, err := connectUntilEnd(ctx, client, transport, c.proc, opts)
+	if err != nil {
+		if c.proc != nil {
+			// Its output closes a moment before it is reaped: a server on its way out is given that moment.
+			select {
+			case <-c.proc.Done():
+				ended = true
+			case <-time.After(time.Second):
+			}
+			c.proc.Stop()
+		}
+		return nil, ended, s.needs(err, cfg, proj)
+	}
+	c.session = session
+	if r := session.InitializeResult(); r != nil {
+		s.mu.Lock()
+		s.protocol = r.ProtocolVersion
+		s.mu.Unlock()
+	}
+	if err := s.list(ctx, c, session); err != nil {
+		c.close()
+		return nil, false, s.needs(err, cfg, proj)
+	}
+	return c, false, nil
+}
+
+// transport starts the server's program in the sandbox (c.proc), or reaches its URL.
+func (s *server) transport(ctx context.Context, c *conn, proj settings.Project, cfg settings.MCPServer) (mcp.Transport, error) {
 	switch {
 	case cfg.URL != "" && cfg.Command != "":
 		return nil, errors.New(`its entry names both a "command" and a "url"; keep one`)
 	case cfg.URL != "":
-		s.mu.Lock()
-		s.http = true
-		s.mu.Unlock()
-		if transport, err = httpTransport(cfg); err != nil {
-			return nil, err
-		}
+		return httpTransport(cfg)
 	case cfg.Command != "":
 		spec, dataDir, err := s.m.stdioSpec(s.name, cfg, proj)
 		if err != nil {
@@ -202,35 +259,16 @@ func (s *server) connect() (*conn, error) {
 			return nil, s.needs(err, cfg, proj)
 		}
 		c.proc = proc
-		transport = &mcp.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: MaxMessage}
-	default:
-		return nil, errors.New(`its entry names neither a "command" nor a "url"`)
+		return &mcp.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin, MaxLineLength: MaxMessage}, nil
 	}
-	session, err := connectUntilEnd(ctx, client, transport, c.proc)
-	if err != nil {
-		if c.proc != nil {
-			c.proc.Stop()
-		}
-		return nil, s.needs(err, cfg, proj)
-	}
-	c.session = session
-	if r := session.InitializeResult(); r != nil {
-		s.mu.Lock()
-		s.protocol = r.ProtocolVersion
-		s.mu.Unlock()
-	}
-	if err := s.list(ctx, c, session); err != nil {
-		c.close()
-		return nil, s.needs(err, cfg, proj)
-	}
-	return c, nil
+	return nil, errors.New(`its entry names neither a "command" nor a "url"`)
 }
 
 // connectUntilEnd is client.Connect, given up as soon as the server's process ends (a server that exits at once
 // fails in milliseconds, not at the connect timeout).
-func connectUntilEnd(ctx context.Context, client *mcp.Client, t mcp.Transport, proc *shell.Stdio) (*mcp.ClientSession, error) {
+func connectUntilEnd(ctx context.Context, client *mcp.Client, t mcp.Transport, proc *shell.Stdio, opts *mcp.ClientSessionOptions) (*mcp.ClientSession, error) {
 	if proc == nil {
-		return client.Connect(ctx, t, nil)
+		return client.Connect(ctx, t, opts)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -241,7 +279,7 @@ func connectUntilEnd(ctx context.Context, client *mcp.Client, t mcp.Transport, p
 		case <-ctx.Done():
 		}
 	}()
-	cs, err := client.Connect(ctx, t, nil)
+	cs, err := client.Connect(ctx, t, opts)
 	if err != nil && context.Cause(ctx) != nil && !errors.Is(context.Cause(ctx), context.Canceled) {
 		return nil, context.Cause(ctx)
 	}

@@ -14,7 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Env selects the server: Env=2025 speaks only 2025-06-18 (initialize; server/discover is an unknown method), and
+// Env selects the server (Env=2025strict: the same 2025 server, which exits on a method it does not know, as some
+// servers of that era do on server/discover): Env=2025 speaks only 2025-06-18 (initialize; server/discover is an unknown method), and
 // FIXTURE_MCP=2026 only 2026-07-28 (server/discover; initialize refused), the latter on the go-sdk's server.
 // Both have the same tools:
 //   - add {a, b}: the sum.
@@ -66,14 +67,16 @@ func fixtureSteal(in StealIn) string {
 func runFixture(era string) {
 	switch era {
 	case "2025":
-		fixture2025()
+		fixture2025(false)
+	case "2025strict":
+		fixture2025(true)
 	case "2026":
 		fixture2026()
 	}
 }
 
 // fixture2025 is a server of the 2025-06-18 era written out by hand, so that it is nothing newer.
-func fixture2025() {
+func fixture2025(strict bool) {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<20)
 	out := json.NewEncoder(os.Stdout)
@@ -127,6 +130,10 @@ func fixture2025() {
 				text(req.Params.Name)
 			}
 		default:
+			if strict {
+				fmt.Fprintln(os.Stderr, "unknown method", req.Method)
+				os.Exit(1)
+			}
 			_ = out.Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "method not found: " + req.Method}})
 		}
 	}
