@@ -65,7 +65,7 @@ func Run(opt Options) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
 		OnBeforeClose:    svc.Agent.beforeClose,
-		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics, svc.Worktrees},
+		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics, svc.Worktrees, svc.MCPServers},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
 }
@@ -86,6 +86,7 @@ type services struct {
 	Jobs        *Jobs
 	Diagnostics *Diagnostics
 	Worktrees   *Worktrees // conversations in checkouts of their own (worktrees.go)
+	MCPServers  *MCPServers // each open project's MCP servers, whose tools the agent uses (mcpservers.go)
 }
 
 func newServices(opt Options) (*services, error) {
@@ -103,9 +104,13 @@ func newServices(opt Options) (*services, error) {
 	}
 	// Every project opened is a live workspace: a watcher keeps its index, its snapshots' staging and the
 	// stale-file check of write and patch current; web_fetch's client, with its 15-minute cache, is shared.
+	// Each project's MCP servers (named in the user's settings) join its registry and end with it.
 	svc := &services{settings: store, events: &emitter{}}
-	set := &workspace.Set{Options: workspace.Options{Live: true, Settings: store, Web: httpfetch.New(httpfetch.Options{}), Events: svc.follow()}}
-	svc.workspaces = set
+	svc.MCPServers = &MCPServers{store: store, emit: svc.events.Emit}
+	set := &workspace.Set{Options: workspace.Options{
+		Live: true, Settings: store, Web: httpfetch.New(httpfetch.Options{}), Events: svc.follow(), Extend: svc.MCPServers.extend,
+	}}
+	svc.workspaces, svc.MCPServers.set = set, set
 	p := &Projects{set: set, recent: recent.NewStore(file), now: time.Now}
 	svc.Projects = p
 	svc.Tools = &Tools{set: set, specs: tools.Registry(tools.Deps{Session: session.New()}), emit: svc.events.Emit}

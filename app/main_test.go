@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
@@ -11,5 +12,6 @@ import (
 // exec_shell (the check after an edit) re-executes it.
 func TestMain(m *testing.M) {
 	shell.RunHelperIfAsked()
+	mcpfixture.RunIfAsked() // and as the MCP servers a project's settings name
 	os.Exit(m.Run())
 }

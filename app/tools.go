@@ -29,9 +29,18 @@ type Tools struct {
 	running calls
 }
 
-// Specs lists every tool.
-func (t *Tools) Specs() ([]ToolSpec, error) {
-	specs := t.specs.Specs()
+// Specs lists every tool of project id: the declared ones, then its MCP servers' (connected now); with id "",
+// the declared ones alone.
+func (t *Tools) Specs(id string) ([]ToolSpec, error) {
+	reg := t.specs
+	if id != "" {
+		w, err := open(t.set, id)
+		if err != nil {
+			return nil, err
+		}
+		reg = w.Registry()
+	}
+	specs := reg.Specs()
 	out := make([]ToolSpec, len(specs))
 	for i, s := range specs {
 		schema, err := json.Marshal(s.InputSchema)

@@ -28,6 +28,7 @@ go test -c -tags "$tags" -o "$dir/permissions.test" ./backend/permissions
 go test -c -tags "$tags" -o "$dir/conversations.test" ./backend/conversations
 go test -c -tags "$tags" -o "$dir/skills.test" ./backend/skills
 go test -c -tags "$tags" -o "$dir/worktree.test" ./backend/worktree
+go test -c -race -tags "$tags" -o "$dir/mcpclient.test" ./backend/mcpclient
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
@@ -58,6 +59,9 @@ echo "test-unprivileged: skills and commands through links out of the project an
 as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: a conversation's worktree made, worked in and applied through the sandboxed git, as $user"
 as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings' 2>&1 | grep -v 'WARN file skipped'
+echo "test-unprivileged: MCP servers in the sandbox (no secret, no network), killed, hung and flooding, as $user"
+as_user "$dir/shell.test" -test.run 'TestStartStdio'
+as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose'
 echo "test-unprivileged: web_fetch refuses this machine's and its network's addresses, as $user"
 as_user "$dir/webfetch.test" -test.run 'TestRefused|TestRedirectToAnotherHost|TestFetchArticle'
 as_user "$dir/tools.test" -test.run 'TestWebFetch'

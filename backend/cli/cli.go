@@ -36,7 +36,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"tools", "[--json]", "list every tool with its description and input schema", runTools},
+		{"tools", "[--json] [--root DIR]", "list every tool with its description and input schema (with --root, the project's MCP servers' too)", runTools},
 		{"call", "TOOL [--root DIR] [--cwd DIR] [JSON]", "run one tool with JSON arguments (or JSON on stdin) and print its JSON result", runCall},
 		{"read", "--file PATH [--offset N] [--limit N]", "print a file, or a range of its lines", runRead},
 		{"edit", "--file PATH --content TEXT | --search OLD --replace NEW", "write a file atomically, or replace exact text in it", runEdit},

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
 	"github.com/rooted-dev/rooted/backend/shell"
 )
 
@@ -11,6 +12,7 @@ import (
 // snapshots go to throwaway directories, never the developer's own.
 func TestMain(m *testing.M) {
 	shell.RunHelperIfAsked()
+	mcpfixture.RunIfAsked() // and as the MCP servers rooted call and rooted tools reach
 	dir, err := os.MkdirTemp("", "rooted-cli-test-")
 	if err != nil {
 		panic(err)

@@ -62,6 +62,8 @@ type Project struct {
 	// WorktreeSetup is the command run in every new worktree of the project before its conversation starts
 	// (["npm", "ci"], ["go", "mod", "download"]), as exec_shell runs commands; none when empty.
 	WorktreeSetup []string `json:"worktree_setup,omitempty"`
+	// MCPServers are other MCP servers whose tools the agent uses in this project, by name (MCPServer).
+	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty"`
 }
 
 // DefaultBackgroundAfter is when a command still running moves to the background, unless the user chose.

@@ -33,5 +33,7 @@ var Codes = []CodeInfo{
 	{CodeNoCommit, "the repository has no commit yet"},
 	{CodeBranchExists, "a branch of that name already exists"},
 	{CodeConflict, "the main checkout changed the same files, so nothing was applied"},
+	{CodeServerFailed, "another MCP server could not start, ended, or did not answer in time"},
+	{CodeToolFailed, "another MCP server's tool reported a failure"},
 	{CodeInternal, "Rooted itself failed"},
 }

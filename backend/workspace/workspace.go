@@ -54,9 +54,19 @@ type Options struct {
 	// Events, when set, hears every event of the workspace from its opening on (a later Subscribe may miss the
 	// first snapshot's start). Each event names its workspace, so one function can serve a whole Set.
 	Events func(Event)
+	// Extend, when set, gives each workspace tools declared elsewhere (the MCP servers the user's settings name for
+	// the project, in a face that links an MCP client): they join its registry after its own and end with it.
+	Extend func(id, root string) Extension
 	// Prepare, when set, stands in for the preparation of a live workspace (tests that hold it to see what waits
 	// for it); it runs in the background like the preparation it replaces.
 	Prepare func(session.Info)
+}
+
+// Extension is tools a workspace's registry lists after its own, whose declarations come from elsewhere; Close
+// ends what provides them (another MCP server's process) when the workspace closes.
+type Extension interface {
+	tool.Dynamic
+	Close() error
 }
 
 // Workspace is one open project and everything a face acts on it with.
@@ -67,6 +77,7 @@ type Workspace struct {
 	registry *tool.Registry
 	lane     *sched.Lane
 	repo     *repoinfo.Repo
+	ext      Extension // nil: none
 	events   Stream
 	ready    chan struct{} // closed once the project is prepared (at once for a one-shot workspace)
 
@@ -101,6 +112,11 @@ func Open(ctx context.Context, root, id string, opt Options) (*Workspace, error)
 	}
 	w.deps = compose(s, opt, w)
 	w.registry = tools.Registry(w.deps)
+	if opt.Extend != nil {
+		if w.ext = opt.Extend(id, info.Root); w.ext != nil {
+			w.registry.WithDynamic(w.ext)
+		}
+	}
 	if !opt.Live {
 		close(w.ready)
 		return w, nil
@@ -145,6 +161,9 @@ func (w *Workspace) prepare(info session.Info) {
 		w.events.emit(KindSnapshot, Snapshot{Root: info.Root, FirstSnapshot: f})
 	})
 }
+
+// Extension is what Options.Extend gave the workspace; nil when nothing.
+func (w *Workspace) Extension() Extension { return w.ext }
 
 // Repo describes the project's git repository (for the agent's system prompt), remembering what it learns of it
 // for the workspace's life.
@@ -212,6 +231,11 @@ func (w *Workspace) Close() error {
 	w.closeOnce.Do(func() {
 		<-w.ready
 		w.deps.Jobs.Close()
+		if w.ext != nil {
+			if err := w.ext.Close(); err != nil {
+				slog.Warn("ending the project's MCP servers", "root", w.info.Root, "err", err)
+			}
+		}
 		if w.deps.Indexes != nil {
 			w.deps.Indexes.Close()
 		}

@@ -29,10 +29,16 @@ func main() {
 	gitexec.UseSandbox() // Rooted's own git runs in the sandbox too
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	var code int
-	if len(os.Args) > 1 && os.Args[1] == "call" {
-		// rooted call hands web_fetch here: this binary links the HTTP client rooted leaves out.
-		code = cli.CallWith(ctx, cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, os.Args[2:], httpfetch.New(httpfetch.Options{}))
-	} else {
+	stdio := cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	extras := cli.Extras{Web: httpfetch.New(httpfetch.Options{}), OpenForeign: openForeign}
+	switch {
+	case len(os.Args) > 1 && os.Args[1] == "call":
+		// rooted call hands web_fetch and other MCP servers' tools here: this binary links the HTTP client and
+		// the MCP SDK that rooted leaves out.
+		code = cli.CallExtras(ctx, stdio, os.Args[2:], extras)
+	case len(os.Args) > 1 && os.Args[1] == "tools":
+		code = cli.ToolsExtras(ctx, stdio, os.Args[2:], extras)
+	default:
 		code = serve(ctx, os.Stderr, os.Args[1:])
 	}
 	stop()

@@ -24,6 +24,8 @@ export const BACKEND_ERROR_CODES = {
   no_commit: 'the repository has no commit yet',
   branch_exists: 'a branch of that name already exists',
   conflict: 'the main checkout changed the same files, so nothing was applied',
+  server_failed: 'another MCP server could not start, ended, or did not answer in time',
+  tool_failed: 'another MCP server\'s tool reported a failure',
   internal: 'Rooted itself failed',
 } as const
 

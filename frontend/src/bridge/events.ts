@@ -68,3 +68,6 @@ export interface JobsChanged {
   root: string
   ids: string[]
 }
+
+export const EventMCPServers = 'mcp:servers'
+// The payload is the root of the project whose MCP servers changed state or tools.

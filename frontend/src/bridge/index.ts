@@ -13,6 +13,7 @@ export type * from './types'
 export * from './agent'
 export * from './permissions'
 export * from './diagnostics'
+export * from './mcp-servers'
 export type { LLMStream } from './events'
 export type { FsChange, FsChanges, SnapshotProgress, ToolOutput, WatchStatus } from './events'
 export { setWorkspace, workspace } from './workspace'
@@ -43,7 +44,7 @@ export const recentProjects = (): Promise<RecentProject[]> => wrap(async () => (
 export const forgetProject = (path: string): Promise<void> => wrap(() => Projects.Forget(path))
 
 export const toolSpecs = (): Promise<ToolSpec[]> =>
-  wrap(async () => (await Tools.Specs()).map((s) => ({ ...s, input_schema: JSON.parse(s.input_schema) as Record<string, unknown> })))
+  wrap(async () => (await Tools.Specs(workspace())).map((s) => ({ ...s, input_schema: JSON.parse(s.input_schema) as Record<string, unknown> })))
 
 // callTool runs a backend tool by name. Arguments and results cross the bridge as JSON text, exactly as the CLI
 // and MCP faces see them. conversation, for the agent's calls, is the conversation's id: what its model reads is

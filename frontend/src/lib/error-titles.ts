@@ -36,6 +36,8 @@ export const errorTitles: Record<string, ErrorTitle> = {
   no_commit: { title: 'The repository has no commit yet to branch from' },
   branch_exists: { title: 'A branch of that name already exists' },
   conflict: { title: 'The main checkout changed the same files: nothing was applied' },
+  server_failed: { title: 'The MCP server did not answer', action: settings('Open MCP servers') },
+  tool_failed: { title: "The MCP server's tool reported a failure" },
   internal: { title: 'Something went wrong inside Rooted', action: retry },
   // Made by the window, not the backend.
   denied_by_user: { title: 'You said no' },

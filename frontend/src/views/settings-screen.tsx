@@ -21,6 +21,7 @@ import {
 } from '../bridge'
 import { ErrorNotice } from '../components/error-notice'
 import { PermissionRules } from '../components/permission-rules'
+import { MCPServers } from '../components/mcp-servers'
 import type { Price } from '../llm/cost'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { useShortcut } from '../components/shortcuts'
@@ -387,6 +388,7 @@ export function SettingsScreen({ onClose }: Props) {
           </form>
         ) : null}
         {proj ? <PermissionRules /> : null}
+        {proj ? <MCPServers /> : null}
       </div>
     </div>
   )

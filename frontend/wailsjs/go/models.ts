@@ -673,6 +673,57 @@ export namespace llm {
 
 }
 
+export namespace mcpclient {
+	
+	export class Status {
+	    name: string;
+	    state: string;
+	    transport: string;
+	    protocol?: string;
+	    tools?: string[];
+	    error?: string;
+	    stderr?: string;
+	    sandbox?: shell.SandboxInfo;
+	    data_dir?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.state = source["state"];
+	        this.transport = source["transport"];
+	        this.protocol = source["protocol"];
+	        this.tools = source["tools"];
+	        this.error = source["error"];
+	        this.stderr = source["stderr"];
+	        this.sandbox = this.convertValues(source["sandbox"], shell.SandboxInfo);
+	        this.data_dir = source["data_dir"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace repoinfo {
 	
 	export class Info {
@@ -691,6 +742,43 @@ export namespace repoinfo {
 	        this.status = source["status"];
 	        this.more = source["more"];
 	        this.commits = source["commits"];
+	    }
+	}
+
+}
+
+export namespace shell {
+	
+	export class SandboxInfo {
+	    active: boolean;
+	    kind?: string;
+	    level?: number;
+	    readable?: string[];
+	    writable?: string[];
+	    network: boolean;
+	    unix_sockets?: string[];
+	    processes?: string;
+	    protection?: string;
+	    capabilities?: string;
+	    reason?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SandboxInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.active = source["active"];
+	        this.kind = source["kind"];
+	        this.level = source["level"];
+	        this.readable = source["readable"];
+	        this.writable = source["writable"];
+	        this.network = source["network"];
+	        this.unix_sockets = source["unix_sockets"];
+	        this.processes = source["processes"];
+	        this.protection = source["protection"];
+	        this.capabilities = source["capabilities"];
+	        this.reason = source["reason"];
 	    }
 	}
 

@@ -12,7 +12,7 @@ export function Run(arg1:string,arg2:string,arg3:string,arg4:string):Promise<str
 
 export function RunIn(arg1:string,arg2:string,arg3:string,arg4:string,arg5:string):Promise<string>;
 
-export function Specs():Promise<Array<app.ToolSpec>>;
+export function Specs(arg1:string):Promise<Array<app.ToolSpec>>;
 
 export function Text(arg1:string,arg2:string):Promise<string>;
 

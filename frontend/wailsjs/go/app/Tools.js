@@ -22,8 +22,8 @@ export function RunIn(arg1, arg2, arg3, arg4, arg5) {
   return window['go']['app']['Tools']['RunIn'](arg1, arg2, arg3, arg4, arg5);
 }
 
-export function Specs() {
-  return window['go']['app']['Tools']['Specs']();
+export function Specs(arg1) {
+  return window['go']['app']['Tools']['Specs'](arg1);
 }
 
 export function Text(arg1, arg2) {
