@@ -1,10 +1,10 @@
 package app
 
 import (
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 )
@@ -136,7 +136,7 @@ func (p *Permissions) root() (string, error) {
 }
 
 func normalize(r Rule) (permissions.Rule, error) {
-	rule, err := permissions.Normalize(permissions.Rule{Action: permissions.Action(r.Action), Tool: r.Tool, Command: r.Command, Domain: r.Domain}, shell.Split)
+	rule, err := permissions.Normalize(permissions.Rule{Action: permissions.Action(r.Action), Tool: r.Tool, Command: r.Command, Domain: r.Domain}, cmdpolicy.Split)
 	if err != nil {
 		return rule, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "rules", Message: err.Error()})
 	}

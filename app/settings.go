@@ -9,10 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/index"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
@@ -102,9 +103,9 @@ func (s *Settings) load() (string, settings.Project, error) {
 // view is what the screen shows for p, defaults filled in.
 func (s *Settings) view(root string, p settings.Project) ProjectSettings {
 	snap := tools.SnapshotOptions(p).WithDefaults()
-	sb := shell.Probe(p.Policy(root, filepath.Join(os.TempDir(), "rooted-exec-*")))
+	sb := sandbox.Probe(p.Policy(root, filepath.Join(os.TempDir(), "rooted-exec-*")))
 	return ProjectSettings{
-		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, Network: p.Network,
+		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: cmdpolicy.DefaultAllowlist, Network: p.Network,
 		Writable: append([]string{}, p.Writable...), Readable: append([]string{}, p.Readable...), AutoApproveEdits: p.AutoApproveEdits,
 		UnixSockets: append([]string{}, p.UnixSockets...), EnvAllow: append([]string{}, p.EnvAllow...),
 		SnapshotKeep: snap.Keep, SnapshotMaxAgeDays: int(snap.MaxAge / (24 * time.Hour)), SearchMemoryMiB: p.SearchMemoryMiB,

@@ -6,7 +6,7 @@
 // (Landlock on Linux, applied by a re-exec helper of the rooted binary itself).
 //
 // On Linux the paths of Policy.ReadOnly (what tools outside the sandbox run later) are bound read-only in the
-// command's mount namespace for its whole run, where it has one (SandboxInfo.Protection says).
+// command's mount namespace for its whole run, where it has one (sandbox.Info.Protection says).
 //
 // On Linux every process a command starts ends with it, and with Rooted if Rooted dies first: the helper is the init of the command's PID namespace (or
 // a subreaper where namespaces are not allowed) and kills whatever is left before Run returns. The command holds no
@@ -23,6 +23,8 @@ import (
 	"os/exec"
 	"slices"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // Spec is one command to run.
@@ -35,9 +37,9 @@ type Spec struct {
 	Grace time.Duration
 	// OutputCap bounds each of stdout and stderr in memory (default DefaultOutputCap).
 	OutputCap int
-	Policy    Policy
-	// Sandbox is Probe(Policy), passed in so it is computed once per session.
-	Sandbox SandboxInfo
+	Policy    sandbox.Policy
+	// Sandbox is sandbox.Probe(Policy), passed in so it is computed once per session.
+	Sandbox sandbox.Info
 	// Live, when set, receives output as it is written ("stdout" or "stderr").
 	Live func(stream string, chunk []byte)
 	// EnvDropped is how many of the caller's variables Env left out; the result reports it.
@@ -49,15 +51,15 @@ const DefaultOutputCap = 256 << 10
 
 // Result is what a command did.
 type Result struct {
-	Stdout     string      `json:"stdout"`
-	Stderr     string      `json:"stderr"`
-	ExitCode   int         `json:"exit_code"`
-	TimedOut   bool        `json:"timed_out"`
-	Cancelled  bool        `json:"cancelled"`
-	DurationMS int64       `json:"duration_ms"`
-	Truncated  bool        `json:"truncated"`
-	Bytes      int64       `json:"bytes"` // stdout and stderr as written, before any cut
-	Sandbox    SandboxInfo `json:"sandbox"`
+	Stdout     string       `json:"stdout"`
+	Stderr     string       `json:"stderr"`
+	ExitCode   int          `json:"exit_code"`
+	TimedOut   bool         `json:"timed_out"`
+	Cancelled  bool         `json:"cancelled"`
+	DurationMS int64        `json:"duration_ms"`
+	Truncated  bool         `json:"truncated"`
+	Bytes      int64        `json:"bytes"` // stdout and stderr as written, before any cut
+	Sandbox    sandbox.Info `json:"sandbox"`
 	// EnvDropped is how many of Rooted's environment variables the command did not get (secrets, and whatever
 	// builds do not need).
 	EnvDropped int `json:"env_dropped"`
@@ -81,7 +83,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		return Result{}, fmt.Errorf("%w: %s is not installed or not on PATH", ErrStart, spec.Argv[0])
 	}
 	spec.Policy.GraceMS = spec.Grace.Milliseconds()
-	argv, extraEnv, err := sandboxed(spec.Argv, spec.Policy, spec.Sandbox)
+	argv, extraEnv, err := sandbox.Sandboxed(spec.Argv, spec.Policy, spec.Sandbox)
 	if err != nil {
 		return Result{}, err
 	}
@@ -111,7 +113,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		// Pipes close when the process group is gone even if a grandchild kept them open.
 		cmd.WaitDelay = hardAfter + time.Second
 		ownGroup(cmd)
-		isolate(cmd, spec.Sandbox)
+		sandbox.Isolate(cmd, spec.Sandbox)
 		return cmd
 	}
 

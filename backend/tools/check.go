@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -54,7 +54,7 @@ func (d Deps) Check(reg *tool.Registry, name string, args []byte) CheckResult {
 		if err != nil {
 			return CheckResult{Error: Classify(err)}
 		}
-		return CheckResult{Decision: permissions.DecideCommand(c.argv, rules, shell.Split), Suggest: permissions.Suggest(c.argv), Grant: permissions.ProgramGrant(c.argv)}
+		return CheckResult{Decision: permissions.DecideCommand(c.argv, rules, cmdpolicy.Split), Suggest: permissions.Suggest(c.argv), Grant: permissions.ProgramGrant(c.argv)}
 	}
 	var fields struct {
 		Path  *string  `json:"path"`

@@ -8,10 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/gitconfig"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/toolcache"
 )
 
 //go:embed exec_shell.md
@@ -72,16 +76,16 @@ func execShell(d Deps) *tool.Tool {
 			}
 			defer os.RemoveAll(tmp)
 			policy := proj.Policy(info.Root, tmp)
-			caches := shell.ToolCacheDir(info.Root)
-			goEnv, _ := shell.GoCaches(caches, proj.Network, os.Getenv) // writable in the policy
+			caches := toolcache.ToolCacheDir(info.Root)
+			goEnv, _ := toolcache.GoCaches(caches, proj.Network, os.Getenv) // writable in the policy
 			// git and cargo read credentials from the user's configuration; commands get filtered copies instead.
 			gitEnv, _ := gitconfig.SandboxGlobal(tmp, os.Getenv)
-			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, caches, os.Getenv)...)
-			goEnv = append(goEnv, shell.PackageCaches(caches, os.Getenv)...) // writable in the policy
+			goEnv = append(append(goEnv, gitEnv...), toolcache.CargoHome(tmp, caches, os.Getenv)...)
+			goEnv = append(goEnv, toolcache.PackageCaches(caches, os.Getenv)...) // writable in the policy
 			if argv[0] == "npm" || argv[0] == "npx" {
 				// npm's cache is the project's own; what the lockfile names comes from the user's, by hash.
 				if t, err := d.Session.Resolve(info.Root); err == nil {
-					shell.SeedNpmCache(caches, t.Root, os.Getenv)
+					toolcache.SeedNpmCache(caches, t.Root, os.Getenv)
 				}
 			}
 			// npm and pip read credentials from the user's config files; commands get empty ones instead.
@@ -91,9 +95,9 @@ func execShell(d Deps) *tool.Tool {
 			}
 			// PWD names the directory as the user knows it; a program that finds it is not where it runs asks the
 			// kernel instead.
-			env, dropped := shell.Environ(os.Environ(), proj.EnvAllow, d.SecretEnv, append([]string{"PWD=" + info.Cwd, "TMPDIR=" + tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...)
+			env, dropped := cmdenv.Environ(os.Environ(), proj.EnvAllow, d.SecretEnv, append([]string{"PWD=" + info.Cwd, "TMPDIR=" + tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...)
 			spec := shell.Spec{
-				Argv: argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: shell.Probe(policy),
+				Argv: argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: sandbox.Probe(policy),
 				Env: env, EnvDropped: dropped,
 			}
 			spec.Live = live
@@ -174,7 +178,7 @@ func (in execShellIn) argv() ([]string, error) {
 		}
 		return append([]string{strings.TrimSpace(in.Command)}, in.Args...), nil
 	}
-	argv, err := shell.Split(in.Command)
+	argv, err := cmdpolicy.Split(in.Command)
 	if err != nil {
 		return nil, &tool.Error{Code: tool.CodeInvalidArgument, Field: "command", Message: err.Error()}
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/session"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -259,7 +259,7 @@ func checkUserGit(t *testing.T, root string, repos []string, marker string, hadH
 // where the kernel and user allow one, and without (watched and put back), which every machine can be made to do.
 func guardModes(t *testing.T) []string {
 	t.Helper()
-	if shell.Probe(shell.Policy{}).Processes != "pid namespace" {
+	if sandbox.Probe(sandbox.Policy{}).Processes != "pid namespace" {
 		t.Log("no namespaces for this user here: the watched mode alone is tested")
 		return []string{"subreaper"}
 	}
