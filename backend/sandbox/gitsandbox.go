@@ -24,13 +24,15 @@ func GitSandboxAvailable() bool { return gitSandboxProbe() }
 func GitCommand(ctx context.Context, argv, read, write []string, files int) (*exec.Cmd, error) {
 	p := Policy{Readable: append(append([]string{}, cmdenv.SystemReadable...), cmdenv.EtcEntries("/etc")...), Writable: write, Stdin: true, Files: files}
 	p.Readable = append(p.Readable, read...)
-	info := Probe(p)
-	wrapped, env, err := Sandboxed(argv, p, info)
+	b := Platform()
+	l, err := b.Launch(argv, p, b.Probe(p))
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, wrapped[0], wrapped[1:]...)
-	cmd.Env = env
-	Isolate(cmd, info)
+	cmd := exec.CommandContext(ctx, l.Argv[0], l.Argv[1:]...)
+	cmd.Env = l.Env
+	if l.Setup != nil {
+		l.Setup(cmd)
+	}
 	return cmd, nil
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
@@ -17,8 +18,19 @@ import (
 	"github.com/rooted-dev/rooted/backend/cmdenv"
 )
 
-// Probe reports the sandbox a command would run in under p.
-func Probe(p Policy) Info {
+// Platform returns this platform's backend: Landlock for reads, writes and connections, seccomp for what Landlock
+// cannot tell apart, a PID and mount namespace (or a subreaper where none can be made) for processes and the
+// read-only binds, all applied by a helper that is the rooted binary itself, re-executed (RunHelperIfAsked).
+func Platform() Backend { return linuxBackend{} }
+
+// linuxBackend is the sandbox on Linux.
+type linuxBackend struct{}
+
+// Name is "linux".
+func (linuxBackend) Name() string { return "linux" }
+
+// Probe reports the sandbox a command would run in under p: none (Active false) on a kernel without Landlock.
+func (linuxBackend) Probe(p Policy) Info {
 	abi, err := llsys.LandlockGetABIVersion()
 	if err != nil || abi < 1 {
 		return Info{Reason: fmt.Sprintf("Landlock is not available in this kernel (%v): commands run with your user's full rights", err)}
@@ -35,9 +47,9 @@ func Probe(p Policy) Info {
 		info.UnixSockets = []string{"*"}
 	}
 	ns := namespaces()
-	info.Processes = "subreaper"
+	info.Processes = ProcessesSubreaper
 	if ns.flags != 0 {
-		info.Processes = "pid namespace"
+		info.Processes = ProcessesNamespace
 	}
 	info.Capabilities = "none in effect"
 	if os.Geteuid() == 0 || ns.user {
@@ -130,32 +142,52 @@ func (c isolation) apply(attr *syscall.SysProcAttr) {
 // isolate starts the helper in the namespaces Probe found, and has the kernel end it, and everything the command
 // started, if Rooted dies: the init of a PID namespace by KILL, a subreaper by parentGone, on which it kills every
 // descendant first.
-func Isolate(cmd *exec.Cmd, info Info) {
-	if !info.Active {
-		return
-	}
+func isolate(cmd *exec.Cmd, info Info) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Pdeathsig = parentGone
-	if info.Processes == "pid namespace" {
+	if info.Processes == ProcessesNamespace {
 		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 		namespaces().apply(cmd.SysProcAttr)
 	}
 }
 
-// sandboxed wraps argv to run through the helper under p, or returns it unchanged when there is no sandbox.
-func Sandboxed(argv []string, p Policy, info Info) ([]string, []string, error) {
+// Launch starts argv through the helper under p, in the namespaces Probe found (or as a subreaper when info says
+// so); without Landlock, as None does. The helper ends the command's processes a grace period after TERM; the
+// caller's KILL comes later, for a helper that could not. Killing the init of a PID namespace kills everything in
+// it, but killing a subreaper would free what it holds: that KILL waits long enough for a helper slowed by a loaded
+// machine.
+func (linuxBackend) Launch(argv []string, p Policy, info Info) (Launch, error) {
 	if !info.Active {
-		return argv, nil, nil
+		return None{}.Launch(argv, p, info)
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return nil, nil, fmt.Errorf("locating the rooted binary for the sandbox helper: %w", err)
+		return Launch{}, fmt.Errorf("locating the rooted binary for the sandbox helper: %w", err)
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
-		return nil, nil, err
+		return Launch{}, err
 	}
-	return append([]string{self, HelperArg}, argv...), []string{policyEnv + "=" + string(b)}, nil
+	pidns := info.Processes == ProcessesNamespace
+	info.Protection = protection(p, pidns)
+	l := Launch{
+		Argv: append([]string{self, HelperArg}, argv...), Env: []string{policyEnv + "=" + string(b)},
+		Setup: func(cmd *exec.Cmd) { isolate(cmd, info) }, Linger: 10 * time.Second, Info: info,
+	}
+	if pidns {
+		l.Linger = 500 * time.Millisecond
+	}
+	return l, nil
+}
+
+// Weaker trades the PID namespace for a subreaper when the namespaces cannot be had now (a limit on user
+// namespaces reached): the helper keeps the command's processes together as a subreaper instead, and Info says so.
+func (linuxBackend) Weaker(info Info) (Info, bool) {
+	if !info.Active || info.Processes != ProcessesNamespace {
+		return info, false
+	}
+	info.Processes = ProcessesSubreaper
+	return info, true
 }

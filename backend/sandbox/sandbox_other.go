@@ -2,22 +2,9 @@
 
 package sandbox
 
-import (
-	"fmt"
-	"os/exec"
-	"runtime"
-)
-
-// Probe reports that this system has no sandbox Rooted can apply.
-func Probe(p Policy) Info {
-	return Info{Network: true, Reason: fmt.Sprintf("no OS sandbox on %s: commands run with your user's full rights, limited only by the allowlist and the path checks", runtime.GOOS)}
-}
+// Platform returns this platform's backend: None, as Rooted has no sandbox for it yet. A platform's backend is an
+// added file (sandbox_darwin.go, with Seatbelt) that implements Backend and passes conformance_test.go.
+func Platform() Backend { return None{} }
 
 // RunHelperIfAsked does nothing where there is no sandbox helper.
 func RunHelperIfAsked() {}
-
-func Sandboxed(argv []string, _ Policy, _ Info) ([]string, []string, error) {
-	return argv, nil, nil
-}
-
-func Isolate(*exec.Cmd, Info) {}
