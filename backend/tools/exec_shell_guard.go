@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/rooted-dev/rooted/backend/gitguard"
 	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -17,7 +18,7 @@ import (
 type commandGuard struct {
 	root       *os.Root
 	abs        string
-	git        *gitState
+	git        *gitguard.State
 	pr         protection
 	home       fs.FileInfo
 	depsBefore map[string]uint64
@@ -26,7 +27,7 @@ type commandGuard struct {
 
 // guardCommand records the state the guard compares against and sets spec's read-only and pinned paths.
 func guardCommand(root *os.Root, abs string, spec *shell.Spec) (*commandGuard, error) {
-	git, err := guardGitWithin(root, abs)
+	git, err := gitguard.ScanWithin(root, abs)
 	if err != nil {
 		return nil, &tool.Error{Code: tool.CodeInternal, Message: err.Error() + "; nothing was run: a folder of the project may hang whoever reads it (a network mount, a named pipe)"}
 	}
@@ -37,7 +38,7 @@ func guardCommand(root *os.Root, abs string, spec *shell.Spec) (*commandGuard, e
 	if g.pr.depsWritable || spec.Sandbox.Processes != sandbox.ProcessesNamespace {
 		g.depsBefore = depPrints(abs, g.pr.deps)
 	}
-	g.home = gitHome(root)
+	g.home = gitguard.Home(root)
 	return g, nil
 }
 
@@ -50,10 +51,10 @@ func (g *commandGuard) watch(stop func()) {
 // git would run later. tripped names the first watched change, which ended the command.
 func (g *commandGuard) finish() (restored []string, tripped string) {
 	restored, tripped = g.watcher.close()
-	if back := moveBack(g.root, g.home); back != "" {
+	if back := gitguard.MoveBack(g.root, g.home); back != "" {
 		restored = append(restored, back)
 	}
-	return append(restored, g.git.restoreWithin(g.root, g.abs)...), tripped
+	return append(restored, g.git.RestoreWithin(g.root, g.abs)...), tripped
 }
 
 // explain fills out's protection, dependency changes and hints: what a failure likely means and what the guard

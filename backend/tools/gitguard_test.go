@@ -370,24 +370,3 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
-
-// The guard reads every repository of the project before and after each command: the cost on this repository's
-// own checkout (with the frontend's node_modules when installed), or the project named by ROOTED_BENCH_PROJECT,
-// where nothing changed.
-func BenchmarkGitGuard(b *testing.B) {
-	abs, _ := filepath.Abs(filepath.Join("..", ".."))
-	if p := os.Getenv("ROOTED_BENCH_PROJECT"); p != "" {
-		abs = p
-	}
-	root, err := os.OpenRoot(abs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer root.Close()
-	for b.Loop() {
-		st := guardGit(root, abs)
-		if len(st.restore(root, abs)) != 0 {
-			b.Fatal("the guard changed something")
-		}
-	}
-}

@@ -1,4 +1,4 @@
-package tools
+package gitguard
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -50,7 +52,7 @@ type guarded struct {
 }
 
 // gitState is what git would read, in every repository of the project.
-type gitState struct {
+type State struct {
 	entries  map[string]guarded // every .git in a work tree: folder, gitdir file or link
 	dirs     map[string]string  // git folders (root-relative) -> their work tree ("" for a bare one)
 	configs  map[string]guarded // configuration files, and files they include from inside the project
@@ -63,11 +65,26 @@ type gitState struct {
 	deps     []string           // dependency folders (node_modules, .venv, ...), outermost only
 }
 
+// Dirs are the git folders of the project (root-relative), each with its work tree ("" for a bare one).
+func (st *State) Dirs() map[string]string { return st.dirs }
+
+// Configs are the configuration files git reads, and files they include from inside the project.
+func (st *State) Configs() iter.Seq[string] { return maps.Keys(st.configs) }
+
+// Pointers are the commondir files: where a linked worktree's git reads its configuration.
+func (st *State) Pointers() iter.Seq[string] { return maps.Keys(st.pointers) }
+
+// HookDirs are the core.hooksPath folders inside a work tree.
+func (st *State) HookDirs() iter.Seq[string] { return maps.Keys(st.hookDirs) }
+
+// Deps are the dependency folders (DependencyFolders) of the project, outermost only.
+func (st *State) Deps() []string { return st.deps }
+
 // skipInGitDir are the parts of a git folder that hold data, not programs or settings: not read by the guard.
 var skipInGitDir = map[string]bool{"objects": true, "refs": true, "logs": true, "lfs": true, "rr-cache": true}
 
-// guardGit records, before a command, what git would read in every repository of the project.
-func guardGit(root *os.Root, abs string) *gitState {
+// Scan records, before a command, what git would read in every repository of the project.
+func Scan(root *os.Root, abs string) *State {
 	return scanGit(root, abs)
 }
 
@@ -80,10 +97,10 @@ var guardDeadline = 2 * time.Minute
 // errGuardTimeout says the guard did not finish within guardDeadline.
 var errGuardTimeout = errors.New("the check of what git runs later did not finish in time")
 
-// guardGitWithin is guardGit, or errGuardTimeout past the deadline.
-func guardGitWithin(root *os.Root, abs string) (*gitState, error) {
-	done := make(chan *gitState, 1)
-	go func() { done <- guardGit(root, abs) }()
+// ScanWithin is Scan, or errGuardTimeout past the deadline.
+func ScanWithin(root *os.Root, abs string) (*State, error) {
+	done := make(chan *State, 1)
+	go func() { done <- Scan(root, abs) }()
 	select {
 	case st := <-done:
 		return st, nil
@@ -92,8 +109,8 @@ func guardGitWithin(root *os.Root, abs string) (*gitState, error) {
 	}
 }
 
-// restoreWithin is restore, or past the deadline a report that says what was not checked.
-func (before *gitState) restoreWithin(root *os.Root, abs string) []string {
+// RestoreWithin is restore, or past the deadline a report that says what was not checked.
+func (before *State) RestoreWithin(root *os.Root, abs string) []string {
 	done := make(chan []string, 1)
 	go func() { done <- before.restore(root, abs) }()
 	select {
@@ -104,8 +121,8 @@ func (before *gitState) restoreWithin(root *os.Root, abs string) []string {
 	}
 }
 
-func scanGit(root *os.Root, abs string) *gitState {
-	st := &gitState{
+func scanGit(root *os.Root, abs string) *State {
+	st := &State{
 		entries: map[string]guarded{}, dirs: map[string]string{}, configs: map[string]guarded{},
 		hooks: map[string]guarded{}, pointers: map[string]guarded{}, links: map[string]guarded{}, todos: map[string]guarded{}, odd: map[string]bool{}, hookDirs: map[string]bool{},
 	}
@@ -146,7 +163,7 @@ func scanGit(root *os.Root, abs string) *gitState {
 		if rel != "." && slices.Contains(names, "HEAD") && gitdir.Is(filepath.Join(abs, filepath.FromSlash(rel))) {
 			bare = append(bare, rel)
 		}
-		if rel != "." && depFolders[path.Base(rel)] && !insideDeps(st.deps, rel) {
+		if rel != "." && DependencyFolders[path.Base(rel)] && !InsideAny(st.deps, rel) {
 			st.deps = append(st.deps, rel)
 		}
 		if left == 0 {
@@ -183,7 +200,7 @@ func scanGit(root *os.Root, abs string) *gitState {
 }
 
 // addEntry records a .git and the git folder it is or leads to.
-func (st *gitState) addEntry(root *os.Root, abs, p string) {
+func (st *State) addEntry(root *os.Root, abs, p string) {
 	fi, err := root.Lstat(p)
 	if err != nil {
 		return
@@ -238,7 +255,7 @@ func inside(abs, dir, target string) string {
 }
 
 // addGitDir records the settings, hooks and links of a git folder (with its submodules' and worktrees' folders).
-func (st *gitState) addGitDir(root *os.Root, abs, g, worktree string) {
+func (st *State) addGitDir(root *os.Root, abs, g, worktree string) {
 	if _, seen := st.dirs[g]; seen {
 		if worktree != "" {
 			st.dirs[g] = worktree
@@ -291,7 +308,7 @@ func (st *gitState) addGitDir(root *os.Root, abs, g, worktree string) {
 // (a new one removed, a changed one put back), never half-read.
 const guardedLimit = 64 << 20
 
-func (st *gitState) read(root *os.Root, into map[string]guarded, p string) {
+func (st *State) read(root *os.Root, into map[string]guarded, p string) {
 	fi, err := root.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() {
 		return
@@ -327,7 +344,7 @@ func readRegular(root *os.Root, p string, limit int64) ([]byte, error) {
 
 // addConfigured adds what the configuration files name: files they include from inside the project (guarded as
 // configuration), and the hooks in a core.hooksPath inside a work tree.
-func (st *gitState) addConfigured(root *os.Root, abs string) {
+func (st *State) addConfigured(root *os.Root, abs string) {
 	todo := slices.Collect(mapKeys(st.configs))
 	slices.Sort(todo)
 	for len(todo) > 0 && len(st.configs) < 1000 {
@@ -372,7 +389,7 @@ func (st *gitState) addConfigured(root *os.Root, abs string) {
 }
 
 // addHookDir records the files of a hooks folder in the work tree: git runs them as hooks.
-func (st *gitState) addHookDir(root *os.Root, dir string) {
+func (st *State) addHookDir(root *os.Root, dir string) {
 	st.hookDirs[dir] = true
 	entries, err := fs.ReadDir(root.FS(), dir)
 	if err != nil {
@@ -402,8 +419,8 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 }
 
 // restore undoes what a command changed of what git would read, and returns what it undid, and what it could not.
-func (before *gitState) restore(root *os.Root, abs string) []string {
-	u := putBack{root: root}
+func (before *State) restore(root *os.Root, abs string) []string {
+	u := PutBack{root: root}
 	after := scanGit(root, abs)
 	rescan := false
 
@@ -570,7 +587,7 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 			}
 		}
 	}
-	return u.report()
+	return u.Report()
 }
 
 // isTodo reports whether p (root-relative, in a git folder) is a todo list git carries on with later: an
@@ -704,4 +721,17 @@ func stripNewRepoKeys(b []byte) (keys []string, clean []byte, err error) {
 		}
 	}
 	return keys, clean, nil
+}
+
+// DependencyFolders are the folders package managers fill with code that other tools later run.
+var DependencyFolders = map[string]bool{"node_modules": true, ".venv": true, "venv": true, "bower_components": true, ".yarn": true}
+
+// InsideAny reports whether the root-relative path rel is one of dirs or inside one.
+func InsideAny(deps []string, rel string) bool {
+	for _, d := range deps {
+		if rel == d || strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package tools
+package gitguard
 
 import (
 	"io/fs"
@@ -7,11 +7,11 @@ import (
 
 // A command ended midway (the watcher's first put-back, in the weaker mode) may have renamed the project's .git
 // away and left a half-built one in its place: the user's repository is then under another name and git finds
-// none. gitHome notes which folder .git is before a command; moveBack puts that very folder (the same inode) back
+// none. Home notes which folder .git is before a command; MoveBack puts that very folder (the same inode) back
 // under .git, removing what the command left there, through the project's os.Root (no link followed).
 
-// gitHome is the project's .git as it was before a command, or nil where it is not a folder.
-func gitHome(root *os.Root) fs.FileInfo {
+// Home is the project's .git as it was before a command, or nil where it is not a folder.
+func Home(root *os.Root) fs.FileInfo {
 	fi, err := root.Lstat(".git")
 	if err != nil || !fi.IsDir() {
 		return nil
@@ -19,8 +19,8 @@ func gitHome(root *os.Root) fs.FileInfo {
 	return fi
 }
 
-// moveBack returns what it did, or "" when .git is still the folder it was (or that folder is gone).
-func moveBack(root *os.Root, was fs.FileInfo) string {
+// MoveBack returns what it did, or "" when .git is still the folder it was (or that folder is gone).
+func MoveBack(root *os.Root, was fs.FileInfo) string {
 	if was == nil {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package tools
+package gitguard
 
 import (
 	"bytes"
@@ -10,21 +10,24 @@ import (
 	"slices"
 )
 
-// putBack undoes changes through the project's root and keeps the account: what it did, and what it could not do
+// PutBack undoes changes through the project's root and keeps the account: what it did, and what it could not do
 // (with the error), never one for the other. Both go to the result the model and the user read.
-type putBack struct {
+type PutBack struct {
 	root *os.Root
 	said []string
 }
 
-// report lists what was put back and what could not be, each once.
-func (u *putBack) report() []string {
+// NewPutBack puts things back in root.
+func NewPutBack(root *os.Root) *PutBack { return &PutBack{root: root} }
+
+// Report lists what was put back and what could not be, each once.
+func (u *PutBack) Report() []string {
 	out := slices.Clone(u.said)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-func (u *putBack) outcome(err error, p, did string) bool {
+func (u *PutBack) outcome(err error, p, did string) bool {
 	if err != nil {
 		u.said = append(u.said, fmt.Sprintf("could not put back %s (%v)", p, err))
 		return false
@@ -34,13 +37,13 @@ func (u *putBack) outcome(err error, p, did string) bool {
 }
 
 // remove takes away whatever is at p (a folder with its content); said is what the report says once it is gone.
-func (u *putBack) remove(p, said string) bool {
+func (u *PutBack) remove(p, said string) bool {
 	return u.outcome(u.root.RemoveAll(p), p, said)
 }
 
 // file replaces whatever is at p by a file holding data. Its folder must be there: a git folder the command moved
 // or removed is not recreated around one file (the guard after the command moves it back whole).
-func (u *putBack) file(p string, data []byte, perm fs.FileMode, said string) bool {
+func (u *PutBack) file(p string, data []byte, perm fs.FileMode, said string) bool {
 	err := u.root.RemoveAll(p)
 	if err == nil {
 		err = u.root.WriteFile(p, data, perm)
@@ -52,7 +55,7 @@ func (u *putBack) file(p string, data []byte, perm fs.FileMode, said string) boo
 }
 
 // link replaces whatever is at p by a link to target.
-func (u *putBack) link(p, target, said string) bool {
+func (u *PutBack) link(p, target, said string) bool {
 	err := u.root.RemoveAll(p)
 	if err == nil {
 		err = u.root.Symlink(target, p)
@@ -61,49 +64,49 @@ func (u *putBack) link(p, target, said string) bool {
 }
 
 // rename moves from back to p, over nothing.
-func (u *putBack) rename(from, p, said string) bool {
+func (u *PutBack) rename(from, p, said string) bool {
 	return u.outcome(u.root.Rename(from, p), p, said)
 }
 
 // errTooLarge says a file was too large to keep a copy of while the command ran.
 var errTooLarge = errors.New("too large to keep a copy of")
 
-// node is a protected path as it was: nothing, a file, a link or a folder with its entries.
-type node struct {
+// Node is a protected path as it was: nothing, a file, a link or a folder with its entries.
+type Node struct {
 	exists bool
 	mode   fs.FileMode
 	data   []byte // a file's content, a link's target
-	kids   map[string]*node
+	kids   map[string]*Node
 	// partial: the budget ran out, so a file's content or some of a folder's entries were not read. What was not
 	// read is never written back nor removed.
 	partial bool
 }
 
-// maxCaptured bounds what one protected path may hold in memory (files, and bytes read), so that a huge folder
+// MaxCaptured bounds what one protected path may hold in memory (files, and bytes read), so that a huge folder
 // costs a bounded amount; what lies beyond is still bound read-only, but not put back where it is only watched.
-const maxCaptured = 4 << 20
+const MaxCaptured = 4 << 20
 
-// capture records p as it is now, links not followed.
-func capture(root *os.Root, p string, budget *int) *node {
+// Capture records p as it is now, links not followed.
+func Capture(root *os.Root, p string, budget *int) *Node {
 	fi, err := root.Lstat(p)
 	if err != nil {
-		return &node{}
+		return &Node{}
 	}
-	n := &node{exists: true, mode: fi.Mode()}
+	n := &Node{exists: true, mode: fi.Mode()}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		t, _ := root.Readlink(p)
 		n.data = []byte(t)
 	case fi.IsDir():
 		entries, _ := fs.ReadDir(root.FS(), p)
-		n.kids = map[string]*node{}
+		n.kids = map[string]*Node{}
 		for _, e := range entries {
 			if *budget <= 0 {
 				n.partial = true
 				break
 			}
 			*budget -= 256
-			n.kids[e.Name()] = capture(root, path.Join(p, e.Name()), budget)
+			n.kids[e.Name()] = Capture(root, path.Join(p, e.Name()), budget)
 		}
 	case fi.Mode().IsRegular() && fi.Size() <= int64(*budget):
 		var err error
@@ -116,8 +119,20 @@ func capture(root *os.Root, p string, budget *int) *node {
 	return n
 }
 
-// same reports whether two captures are alike (a folder's own mode bits aside from its type).
-func same(a, b *node) bool {
+// Folders lists p, captured as n, and every folder below it that n holds, when p was a folder.
+func (n *Node) Folders(p string) []string {
+	if !n.exists || !n.mode.IsDir() {
+		return nil
+	}
+	out := []string{p}
+	for name, k := range n.kids {
+		out = append(out, k.Folders(path.Join(p, name))...)
+	}
+	return out
+}
+
+// Same reports whether two captures are alike (a folder's own mode bits aside from its type).
+func Same(a, b *Node) bool {
 	if a.exists != b.exists || a.mode.Type() != b.mode.Type() {
 		return false
 	}
@@ -130,7 +145,7 @@ func same(a, b *node) bool {
 		}
 		for k, ak := range a.kids {
 			bk, ok := b.kids[k]
-			if !ok || !same(ak, bk) {
+			if !ok || !Same(ak, bk) {
 				return false
 			}
 		}
@@ -139,10 +154,10 @@ func same(a, b *node) bool {
 	return a.mode == b.mode && !a.partial && !b.partial && bytes.Equal(a.data, b.data)
 }
 
-// tree puts p back as want records it, from have, what is there now; it reports each path it changed.
-func (u *putBack) tree(p string, want, have *node) {
+// Tree puts p back as want records it, from have, what is there now; it reports each path it changed.
+func (u *PutBack) Tree(p string, want, have *Node) {
 	switch {
-	case same(want, have):
+	case Same(want, have):
 	case !want.exists:
 		u.remove(p, "removed "+p+", which the command created")
 	case want.mode&fs.ModeSymlink != 0:
@@ -160,19 +175,19 @@ func (u *putBack) tree(p string, want, have *node) {
 			if !u.outcome(err, p, "restored the folder "+p) {
 				return
 			}
-			have = &node{exists: true, mode: want.mode, kids: map[string]*node{}}
+			have = &Node{exists: true, mode: want.mode, kids: map[string]*Node{}}
 		}
 		for name, h := range have.kids {
 			if _, ok := want.kids[name]; !ok && !want.partial {
-				u.tree(path.Join(p, name), &node{}, h)
+				u.Tree(path.Join(p, name), &Node{}, h)
 			}
 		}
 		for name, w := range want.kids {
 			h, ok := have.kids[name]
 			if !ok {
-				h = &node{}
+				h = &Node{}
 			}
-			u.tree(path.Join(p, name), w, h)
+			u.Tree(path.Join(p, name), w, h)
 		}
 	}
 }
