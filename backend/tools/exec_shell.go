@@ -10,6 +10,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/files"
+	"github.com/rooted-dev/rooted/backend/gitguard"
 	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -48,6 +49,9 @@ type execShellOut struct {
 }
 
 func execShell(d Deps) *tool.Tool {
+	// One .git guard for the registry's commands: what it remembers of git's readings of configuration files
+	// serves every command's scans.
+	guard := gitguard.New()
 	return tool.New(tool.Def{
 		Name: "exec_shell", Title: "Run command", Description: execShellDoc, Destructive: true, TextCarries: []string{"stdout", "stderr"},
 		Examples: []string{`{"command": "go test ./..."}`, `{"command": "git", "args": ["log", "--oneline", "-5"]}`, `{"command": "npm test", "timeout_ms": 120000}`, `{"command": "npm run dev", "background": true}`},
@@ -61,7 +65,7 @@ func execShell(d Deps) *tool.Tool {
 			return execShellOut{}, err
 		}
 		run := func(ctx context.Context, live func(string, []byte), timeout time.Duration) (execShellOut, error) {
-			return d.execOnce(ctx, c, backup, live, timeout)
+			return d.execOnce(ctx, guard, c, backup, live, timeout)
 		}
 		return d.runCommand(ctx, in, c, backup, run)
 	})
@@ -69,7 +73,7 @@ func execShell(d Deps) *tool.Tool {
 
 // execOnce runs one checked command in the sandbox, in a private temporary folder and with the environment built
 // for it, what tools outside the sandbox run later protected for the whole run, and says what it did.
-func (d Deps) execOnce(ctx context.Context, c execCheck, backup string, live func(string, []byte), timeout time.Duration) (execShellOut, error) {
+func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, backup string, live func(string, []byte), timeout time.Duration) (execShellOut, error) {
 	info := c.info
 	dir, closeDir, err := commandDir(d.Session, info)
 	if err != nil {
@@ -97,7 +101,7 @@ func (d Deps) execOnce(ctx context.Context, c execCheck, backup string, live fun
 	if d.WithoutNamespaces && spec.Sandbox.Processes == sandbox.ProcessesNamespace {
 		spec.Sandbox.Processes = sandbox.ProcessesSubreaper
 	}
-	g, err := guardCommand(root.Root, info.Root, &spec)
+	g, err := guardCommand(guard, root.Root, info.Root, &spec)
 	if err != nil {
 		return execShellOut{}, err
 	}

@@ -26,8 +26,8 @@ type commandGuard struct {
 }
 
 // guardCommand records the state the guard compares against and sets spec's read-only and pinned paths.
-func guardCommand(root *os.Root, abs string, spec *shell.Spec) (*commandGuard, error) {
-	git, err := gitguard.ScanWithin(root, abs)
+func guardCommand(guard *gitguard.Guard, root *os.Root, abs string, spec *shell.Spec) (*commandGuard, error) {
+	git, err := guard.ScanWithin(root, abs)
 	if err != nil {
 		return nil, &tool.Error{Code: tool.CodeInternal, Message: err.Error() + "; nothing was run: a folder of the project may hang whoever reads it (a network mount, a named pipe)"}
 	}

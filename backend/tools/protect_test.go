@@ -268,7 +268,7 @@ func TestProtectedPaths(t *testing.T) {
 	}
 	defer r.Close()
 	pathEnv := filepath.Join(root, ".venv", "bin") + string(os.PathListSeparator) + filepath.Join(root, "node_modules", ".bin") + string(os.PathListSeparator) + "/usr/bin"
-	st := gitguard.Scan(r, root)
+	st := gitguard.New().Scan(r, root)
 	pr := protect(st, r, root, []string{"npm", "test"}, pathEnv)
 	for _, want := range []string{
 		".git/config", ".git/hooks", ".git/info", ".git/commondir", ".git/config.worktree",
