@@ -85,7 +85,7 @@ type services struct {
 	Permissions *Permissions
 	Jobs        *Jobs
 	Diagnostics *Diagnostics
-	Worktrees   *Worktrees // conversations in checkouts of their own (worktrees.go)
+	Worktrees   *Worktrees  // conversations in checkouts of their own (worktrees.go)
 	MCPServers  *MCPServers // each open project's MCP servers, whose tools the agent uses (mcpservers.go)
 }
 

@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // The test binary doubles as the sandbox helper, as the rooted binary does: a command a test runs through
 // exec_shell (the check after an edit) re-executes it.
 func TestMain(m *testing.M) {
-	shell.RunHelperIfAsked()
+	sandbox.RunHelperIfAsked()
 	mcpfixture.RunIfAsked() // and as the MCP servers a project's settings name
 	os.Exit(m.Run())
 }

@@ -1,9 +1,9 @@
 package app
 
 import (
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/workspace"
 )
@@ -137,7 +137,7 @@ func (p *Permissions) root(ws string) (string, error) {
 }
 
 func normalize(r Rule) (permissions.Rule, error) {
-	rule, err := permissions.Normalize(permissions.Rule{Action: permissions.Action(r.Action), Tool: r.Tool, Command: r.Command, Domain: r.Domain}, shell.Split)
+	rule, err := permissions.Normalize(permissions.Rule{Action: permissions.Action(r.Action), Tool: r.Tool, Command: r.Command, Domain: r.Domain}, cmdpolicy.Split)
 	if err != nil {
 		return rule, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "rules", Message: err.Error()})
 	}

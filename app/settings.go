@@ -9,9 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/index"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/workspace"
@@ -100,9 +101,9 @@ func (s *Settings) load(ws string) (*workspace.Workspace, settings.Project, erro
 func (s *Settings) view(w *workspace.Workspace, p settings.Project) ProjectSettings {
 	root := w.Root()
 	snap := tools.SnapshotOptions(p, nil).WithDefaults()
-	sb := shell.Probe(p.Policy(root, filepath.Join(os.TempDir(), "rooted-exec-*")))
+	sb := sandbox.Probe(p.Policy(root, filepath.Join(os.TempDir(), "rooted-exec-*")))
 	return ProjectSettings{
-		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, Network: p.Network,
+		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: cmdpolicy.DefaultAllowlist, Network: p.Network,
 		Writable: append([]string{}, p.Writable...), Readable: append([]string{}, p.Readable...), AutoApproveEdits: p.AutoApproveEdits,
 		UnixSockets: append([]string{}, p.UnixSockets...), EnvAllow: append([]string{}, p.EnvAllow...),
 		SnapshotKeep: snap.Keep, SnapshotMaxAgeDays: int(snap.MaxAge / (24 * time.Hour)), SearchMemoryMiB: p.SearchMemoryMiB,

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdenv"
 	"github.com/rooted-dev/rooted/backend/gitconfig"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
@@ -153,7 +153,7 @@ func excludesFileFromGit() string {
 	// An included file can be a pipe too: git is given a few seconds, not forever.
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if out, err := exec.CommandContext(ctx, shell.Trusted("git"), "config", "--global", "--path", "--get", "core.excludesFile").Output(); err == nil {
+	if out, err := exec.CommandContext(ctx, cmdenv.Trusted("git"), "config", "--global", "--path", "--get", "core.excludesFile").Output(); err == nil {
 		if p := strings.TrimSpace(string(out)); p != "" {
 			return p
 		}

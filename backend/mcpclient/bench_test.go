@@ -4,15 +4,15 @@ import (
 	"context"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 var probes = []struct {
 	name  string
-	probe func(shell.Policy) shell.SandboxInfo
+	probe func(sandbox.Policy) sandbox.Info
 }{
 	{"sandboxed", nil},
-	{"plain", func(shell.Policy) shell.SandboxInfo { return shell.SandboxInfo{} }},
+	{"plain", func(sandbox.Policy) sandbox.Info { return sandbox.Info{} }},
 }
 
 // BenchmarkOpenToToolsListed is the time from a project's open to its server's tools listed: the process started

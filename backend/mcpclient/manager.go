@@ -26,8 +26,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/sandbox"
+
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -52,15 +53,15 @@ type Options struct {
 	// Settings holds the user's settings; nil: no servers.
 	Settings *settings.Store
 	// SecretEnv names variables of this process that servers must not see (the app's own keys), besides those
-	// shell.Environ recognises.
+	// cmdenv.Environ recognises.
 	SecretEnv []string
 	// DataDir holds each server's private folder, under a folder per project; "" is Rooted's cache folder's
 	// mcp-servers.
 	DataDir string
 	// Version is Rooted's, sent to servers as the client's.
 	Version string
-	// Probe finds the sandbox for a policy (shell.Probe when nil); tests turn the namespaces off with it.
-	Probe func(shell.Policy) shell.SandboxInfo
+	// Probe finds the sandbox for a policy (sandbox.Probe when nil); tests turn the namespaces off with it.
+	Probe func(sandbox.Policy) sandbox.Info
 	// OnChange, when set, hears of every change of a server's status or tools.
 	OnChange func()
 }
@@ -77,7 +78,7 @@ type Manager struct {
 // New returns the manager of the project opts.Root; no server starts before Start or a call.
 func New(opts Options) *Manager {
 	if opts.Probe == nil {
-		opts.Probe = shell.Probe
+		opts.Probe = sandbox.Probe
 	}
 	if opts.DataDir == "" {
 		base, err := os.UserCacheDir()
@@ -199,7 +200,7 @@ type Status struct {
 	// Stderr is the last of the server's error output.
 	Stderr string `json:"stderr,omitempty"`
 	// Sandbox is where a program runs: what it may read and write, and the network.
-	Sandbox *shell.SandboxInfo `json:"sandbox,omitempty"`
+	Sandbox *sandbox.Info `json:"sandbox,omitempty"`
 	// DataDir is the server's private folder, its HOME.
 	DataDir string `json:"data_dir,omitempty"`
 }

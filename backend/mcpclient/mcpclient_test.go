@@ -10,15 +10,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/sandbox"
+
 	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
 // The test binary doubles as the sandbox helper, as the rooted binary does, and as the fixture servers.
 func TestMain(m *testing.M) {
-	shell.RunHelperIfAsked()
+	sandbox.RunHelperIfAsked()
 	mcpfixture.RunIfAsked()
 	os.Exit(m.Run())
 }
@@ -33,7 +34,7 @@ type fixture struct {
 	store        *settings.Store
 }
 
-func newFixture(t testing.TB, era string, change func(*settings.MCPServer), probe func(shell.Policy) shell.SandboxInfo) *fixture {
+func newFixture(t testing.TB, era string, change func(*settings.MCPServer), probe func(sandbox.Policy) sandbox.Info) *fixture {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -109,7 +110,7 @@ func TestAddInEachEra(t *testing.T) {
 // TestSandboxedServer: the server cannot read a secret outside the project nor connect anywhere; the same server
 // started plainly can do both, so the test fails without the sandbox.
 func TestSandboxedServer(t *testing.T) {
-	if !shell.Probe(shell.Policy{}).Active {
+	if !sandbox.Probe(sandbox.Policy{}).Active {
 		t.Skip("no sandbox on this kernel")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -126,11 +127,11 @@ func TestSandboxedServer(t *testing.T) {
 			c.Close()
 		}
 	}()
-	plain := func(shell.Policy) shell.SandboxInfo { return shell.SandboxInfo{} }
+	plain := func(sandbox.Policy) sandbox.Info { return sandbox.Info{} }
 	for _, era := range eras {
 		for _, sandboxed := range []bool{true, false} {
 			name := era + "/plain"
-			var probe func(shell.Policy) shell.SandboxInfo
+			var probe func(sandbox.Policy) sandbox.Info
 			if sandboxed {
 				name = era + "/sandboxed"
 			} else {

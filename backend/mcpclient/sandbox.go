@@ -8,6 +8,10 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/sandbox"
+	"github.com/rooted-dev/rooted/backend/toolcache"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rooted-dev/rooted/backend/settings"
@@ -19,9 +23,9 @@ var serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$`)
 
 // DataDir is the private folder of the server name in the project at root: its HOME, its temporary folder and
 // its caches, kept between runs. The project's part is the id Rooted keys the project's tool caches by, which
-// changes when the folder at root is another one (shell.ToolCacheDir).
+// changes when the folder at root is another one (toolcache.ToolCacheDir).
 func (m *Manager) DataDir(name string) string {
-	return filepath.Join(m.opts.DataDir, filepath.Base(shell.ToolCacheDir(m.opts.Root)), name)
+	return filepath.Join(m.opts.DataDir, filepath.Base(toolcache.ToolCacheDir(m.opts.Root)), name)
 }
 
 // stdioSpec is how the program of server name starts: in the project, in the sandbox, with the environment
@@ -49,8 +53,8 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 	if cfg.WriteProject {
 		writable = append(writable, m.opts.Root)
 	}
-	policy := shell.Policy{
-		Readable: shell.Readable(userHome, os.Getenv, readable...),
+	policy := sandbox.Policy{
+		Readable: cmdenv.Readable(userHome, os.Getenv, readable...),
 		Writable: writable,
 		Network:  proj.Network || cfg.Network,
 		Sockets:  proj.UnixSockets,
@@ -64,7 +68,7 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 	for _, k := range sortedNames(cfg.Env) {
 		extra = append(extra, k+"="+cfg.Env[k])
 	}
-	env, _ := shell.Environ(os.Environ(), proj.EnvAllow, m.opts.SecretEnv, extra...)
+	env, _ := cmdenv.Environ(os.Environ(), proj.EnvAllow, m.opts.SecretEnv, extra...)
 	argv := append([]string{cfg.Command}, cfg.Args...)
 	return shell.StdioSpec{
 		Argv: slices.Clip(argv), Dir: m.opts.Root, Env: env, Policy: policy, Sandbox: m.opts.Probe(policy),

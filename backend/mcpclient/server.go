@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/sandbox"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,7 +31,7 @@ type server struct {
 	conn     *conn
 	settled  chan struct{} // closed when the connect in progress ends; nil when none is
 	stderr   *tail
-	info     *shell.SandboxInfo
+	info     *sandbox.Info
 	dataDir  string
 	protocol string
 	legacy   bool // the server ended on the 2026 probe: it is asked with initialize alone

@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/workspace"
 )
@@ -93,7 +93,7 @@ func commandArgv(args json.RawMessage) []string {
 	if len(in.Args) > 0 {
 		return append([]string{strings.TrimSpace(in.Command)}, in.Args...)
 	}
-	argv, _ := shell.Split(in.Command)
+	argv, _ := cmdpolicy.Split(in.Command)
 	return argv
 }
 

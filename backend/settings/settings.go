@@ -16,12 +16,15 @@ import (
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/smallfile"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
+	"github.com/rooted-dev/rooted/backend/sandbox"
+	"github.com/rooted-dev/rooted/backend/toolcache"
 )
 
 // Project is what a user decided for one project. Zero values mean the defaults.
 type Project struct {
-	// Allowlist is the programs the agent may run; nil means shell.DefaultAllowlist.
+	// Allowlist is the programs the agent may run; nil means cmdpolicy.DefaultAllowlist.
 	Allowlist []string `json:"allowlist"` // not omitempty: an empty list (nothing may run) differs from none
 	// Network lets commands reach the network (where the sandbox can block it). Off unless the user turns it on:
 	// a prompt-injected file should not be one approved command away from sending the project anywhere.
@@ -89,20 +92,20 @@ const (
 // EffectiveAllowlist is the allowlist in force.
 func (p Project) EffectiveAllowlist() []string {
 	if p.Allowlist == nil {
-		return slices.Clone(shell.DefaultAllowlist)
+		return slices.Clone(cmdpolicy.DefaultAllowlist)
 	}
 	return p.Allowlist
 }
 
 // Policy is the sandbox of a command run in the project at root with the private temporary folder tmp.
-func (p Project) Policy(root, tmp string) shell.Policy {
+func (p Project) Policy(root, tmp string) sandbox.Policy {
 	home, _ := os.UserHomeDir()
-	// Only the project's own caches are writable, never the user's (shell.GoCaches, shell.PackageCaches).
-	caches := shell.ToolCacheDir(root)
-	goBuild, goMods := shell.GoCacheDirs(caches)
+	// Only the project's own caches are writable, never the user's (toolcache.GoCaches, toolcache.PackageCaches).
+	caches := toolcache.ToolCacheDir(root)
+	goBuild, goMods := toolcache.GoCacheDirs(caches)
 	writable := append([]string{root, tmp, goBuild, goMods}, p.Writable...)
-	writable = append(writable, shell.PackageCacheDirs(caches)...)
-	return shell.Policy{Readable: shell.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network, Sockets: p.UnixSockets}
+	writable = append(writable, toolcache.PackageCacheDirs(caches)...)
+	return sandbox.Policy{Readable: cmdenv.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network, Sockets: p.UnixSockets}
 }
 
 // MaxTimeout is the longest a command may be given.

@@ -9,17 +9,21 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // StdioSpec is a long-running program Rooted talks to over its standard input and output (an MCP server), started
-// in the same sandbox as a command: Policy and Sandbox as for Spec, with the caller's standard input kept.
+// in the same sandbox as a command: Policy, Sandbox and Backend as for Spec, with the caller's standard input kept.
 type StdioSpec struct {
 	Argv []string
 	Dir  string // absolute working directory
 	Env  []string
 	// Policy is where the program may read and write and whether it may connect; Stdin is set by StartStdio.
-	Policy  Policy
-	Sandbox SandboxInfo
+	Policy  sandbox.Policy
+	Sandbox sandbox.Info
+	// Backend confines the program; nil: this platform's (sandbox.Platform).
+	Backend sandbox.Backend
 	// Stderr receives the program's error output (the caller bounds it); nil discards it.
 	Stderr io.Writer
 	// Grace is how long the program's processes have between TERM and KILL when it is stopped (default 2 s).
@@ -31,7 +35,7 @@ type StdioSpec struct {
 type Stdio struct {
 	Stdin  io.WriteCloser
 	Stdout io.ReadCloser
-	Info   SandboxInfo // the sandbox it runs in
+	Info   sandbox.Info // the sandbox it runs in
 
 	cmd   *exec.Cmd
 	grace time.Duration
@@ -55,20 +59,14 @@ func StartStdio(ctx context.Context, spec StdioSpec) (*Stdio, error) {
 	if spec.Grace <= 0 {
 		spec.Grace = 2 * time.Second
 	}
+	if spec.Backend == nil {
+		spec.Backend = sandbox.Platform()
+	}
 	spec.Policy.Stdin = true
 	spec.Policy.GraceMS = spec.Grace.Milliseconds()
-	argv, extraEnv, err := sandboxed(spec.Argv, spec.Policy, spec.Sandbox)
+	p, err := startPiped(spec)
 	if err != nil {
 		return nil, err
-	}
-	p, err := startPiped(argv, extraEnv, spec)
-	if err != nil && spec.Sandbox.Processes == "pid namespace" {
-		// As in Run: the namespaces the probe found are not to be had now; the helper is a subreaper instead.
-		spec.Sandbox.Processes = "subreaper"
-		p, err = startPiped(argv, extraEnv, spec)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	go func() {
 		p.err = p.cmd.Wait()
@@ -77,9 +75,30 @@ func StartStdio(ctx context.Context, spec StdioSpec) (*Stdio, error) {
 	return p, nil
 }
 
-func startPiped(argv, extraEnv []string, spec StdioSpec) (*Stdio, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = spec.Dir, append(slices.Clip(spec.Env), extraEnv...)
+// startPiped starts the program as the backend says, with a weaker sandbox when the one probed cannot be had now
+// (as Run does).
+func startPiped(spec StdioSpec) (*Stdio, error) {
+	info := spec.Sandbox
+	for {
+		launch, err := spec.Backend.Launch(spec.Argv, spec.Policy, info)
+		if err != nil {
+			return nil, err
+		}
+		p, err := startOnce(spec, launch)
+		if err == nil {
+			return p, nil
+		}
+		weaker, ok := spec.Backend.Weaker(info)
+		if !ok {
+			return nil, fmt.Errorf("%w: %v", ErrStart, err)
+		}
+		info = weaker
+	}
+}
+
+func startOnce(spec StdioSpec, launch sandbox.Launch) (*Stdio, error) {
+	cmd := exec.Command(launch.Argv[0], launch.Argv[1:]...)
+	cmd.Dir, cmd.Env = spec.Dir, append(slices.Clip(spec.Env), launch.Env...)
 	cmd.Stderr = spec.Stderr
 	if cmd.Stderr == nil {
 		cmd.Stderr = io.Discard
@@ -92,21 +111,17 @@ func startPiped(argv, extraEnv []string, spec StdioSpec) (*Stdio, error) {
 	if err != nil {
 		return nil, err
 	}
-	grace := spec.Grace
-	switch {
-	case spec.Sandbox.Processes == "subreaper":
-		grace += 10 * time.Second // as in Run: killing a subreaper early would free what it holds
-	case spec.Sandbox.Active:
-		grace += 500 * time.Millisecond
-	}
+	grace := spec.Grace + launch.Linger
 	// Wait returns once the group is gone even if a grandchild holds the error pipe open.
 	cmd.WaitDelay = grace + time.Second
 	ownGroup(cmd)
-	isolate(cmd, spec.Sandbox)
+	if launch.Setup != nil {
+		launch.Setup(cmd)
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	return &Stdio{Stdin: stdin, Stdout: stdout, Info: spec.Sandbox, cmd: cmd, grace: grace, done: make(chan struct{})}, nil
+	return &Stdio{Stdin: stdin, Stdout: stdout, Info: launch.Info, cmd: cmd, grace: grace, done: make(chan struct{})}, nil
 }
 
 // Done is closed when the program has ended and its pipes are closed.

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // TestStartStdio: a program started for stdio talks over its pipes from inside the sandbox (what it cannot read
@@ -18,11 +21,11 @@ func TestStartStdio(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("KEY"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	policy := Policy{Readable: Readable(home, os.Getenv), Writable: []string{project}}
-	info := Probe(policy)
+	policy := sandbox.Policy{Readable: cmdenv.Readable(home, os.Getenv), Writable: []string{project}}
+	info := sandbox.Probe(policy)
 	// Each line read is answered with whether the secret could be read; a child that ignores TERM is started first.
 	script := `(trap '' TERM; sleep 300) & trap '' TERM; while read line; do if cat "$1" >/dev/null 2>&1; then echo "$line read"; else echo "$line closed"; fi; done; sleep 300`
-	p, err := StartStdio(context.Background(), StdioSpec{Argv: []string{"sh", "-c", script, "sh", secret}, Dir: project, Env: Env(os.Environ(), nil), Policy: policy, Sandbox: info, Grace: 200 * time.Millisecond})
+	p, err := StartStdio(context.Background(), StdioSpec{Argv: []string{"sh", "-c", script, "sh", secret}, Dir: project, Env: cmdenv.Env(os.Environ(), nil), Policy: policy, Sandbox: info, Grace: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

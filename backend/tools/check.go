@@ -5,8 +5,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -55,7 +55,7 @@ func (d Deps) Check(reg *tool.Registry, name string, args []byte) CheckResult {
 		if err != nil {
 			return CheckResult{Error: Classify(err)}
 		}
-		return CheckResult{Decision: permissions.DecideCommand(c.argv, rules, shell.Split), Suggest: permissions.Suggest(c.argv), Grant: permissions.ProgramGrant(c.argv)}
+		return CheckResult{Decision: permissions.DecideCommand(c.argv, rules, cmdpolicy.Split), Suggest: permissions.Suggest(c.argv), Grant: permissions.ProgramGrant(c.argv)}
 	}
 	if strings.HasPrefix(name, permissions.MCPPrefix) {
 		// Another server's tool: its "path" is its own business (the sandbox bounds what it reaches); the rules

@@ -4,13 +4,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // The test binary doubles as the sandbox helper, as the rooted binary does (a job's command re-executes it); and
 // the workspaces' settings and snapshots go to throwaway directories, never the developer's own.
 func TestMain(m *testing.M) {
-	shell.RunHelperIfAsked()
+	sandbox.RunHelperIfAsked()
 	dir, err := os.MkdirTemp("", "rooted-workspace-test-")
 	if err != nil {
 		panic(err)

@@ -16,7 +16,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/cli"
 	"github.com/rooted-dev/rooted/backend/gitexec"
 	"github.com/rooted-dev/rooted/backend/mcpserver"
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/version"
 	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
@@ -24,7 +24,7 @@ import (
 
 func main() {
 	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
-	shell.RunHelperIfAsked()
+	sandbox.RunHelperIfAsked()
 	cli.AbsoluteHome()
 	gitexec.UseSandbox() // Rooted's own git runs in the sandbox too
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
