@@ -26,6 +26,8 @@ import (
 	"iter"
 	"maps"
 	"os"
+	"path"
+	"slices"
 	"strings"
 	"time"
 )
@@ -63,6 +65,11 @@ type State struct {
 	odd      map[string]bool    // named pipes, sockets and devices in git folders: git would block on or misread them
 	todos    map[string]guarded // an operation's todo list git resumes on --continue (rebase -i, cherry-pick, revert)
 	hookDirs map[string]bool    // core.hooksPath folders inside a work tree
+	// includes are the files the configuration includes from inside the project, whether or not they exist: git
+	// skips a missing one silently, and reads it as soon as it appears.
+	includes map[string]bool
+	// includedBy is the git folder whose configuration includes a file (first found), for its core.hooksPath.
+	includedBy map[string]string
 	deps     []string           // dependency folders (node_modules, .venv, ...), outermost only
 }
 
@@ -77,6 +84,30 @@ func (st *State) Pointers() iter.Seq[string] { return maps.Keys(st.pointers) }
 
 // HookDirs are the core.hooksPath folders inside a work tree.
 func (st *State) HookDirs() iter.Seq[string] { return maps.Keys(st.hookDirs) }
+
+// Guarded lists every path the guard compares after a command (every .git file and link (not folder), configuration file and
+// include target, commondir, hook, hooks folder, todo list, and link in a git folder but in its data folders):
+// what must also be held during the command, or a tool outside could run a change before the comparison.
+func (st *State) Guarded() []string {
+	var out []string
+	for p, e := range st.entries {
+		if !e.mode.IsDir() { // a .git folder itself is git's data: what it holds is guarded by name
+			out = append(out, p)
+		}
+	}
+	for _, m := range []map[string]guarded{st.configs, st.hooks, st.pointers, st.todos} {
+		out = append(out, slices.Collect(maps.Keys(m))...)
+	}
+	for p := range st.links {
+		if !skipInGitDir[path.Base(p)] {
+			out = append(out, p)
+		}
+	}
+	out = append(out, slices.Collect(maps.Keys(st.hookDirs))...)
+	out = append(out, slices.Collect(maps.Keys(st.includes))...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
 
 // Deps are the dependency folders (DependencyFolders) of the project, outermost only.
 func (st *State) Deps() []string { return st.deps }

@@ -111,7 +111,7 @@ func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, 
 	defer stopRun()
 	g.watch(stopRun)
 	res, err := shell.Run(runCtx, spec)
-	restored, tripped := g.finish()
+	restored, tripped := g.finish(res.Sandbox)
 	if err != nil {
 		return execShellOut{}, err
 	}

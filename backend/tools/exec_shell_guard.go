@@ -20,6 +20,7 @@ type commandGuard struct {
 	abs        string
 	git        *gitguard.State
 	pr         protection
+	bound      []string // what the helper binds read-only: none without a mount namespace
 	home       fs.FileInfo
 	depsBefore map[string]uint64
 	watcher    *watcher
@@ -35,6 +36,9 @@ func guardCommand(guard *gitguard.Guard, root *os.Root, abs string, spec *shell.
 	g.pr = protect(git, root, abs, spec.Argv, envValue(spec.Env, "PATH"))
 	spec.Policy.ReadOnly = g.pr.readOnly(abs)
 	spec.Policy.Pinned = g.pr.pinned(abs, spec.Policy.ReadOnly)
+	if spec.Sandbox.Active && spec.Sandbox.Processes == sandbox.ProcessesNamespace {
+		g.bound = spec.Policy.ReadOnly
+	}
 	if g.pr.depsWritable || spec.Sandbox.Processes != sandbox.ProcessesNamespace {
 		g.depsBefore = depPrints(abs, g.pr.deps)
 	}
@@ -44,13 +48,14 @@ func guardCommand(guard *gitguard.Guard, root *os.Root, abs string, spec *shell.
 
 // watch starts watching what could not be bound; stop ends the command at the first change put back.
 func (g *commandGuard) watch(stop func()) {
-	g.watcher = watchProtected(g.root, g.abs, g.pr.watched(), stop)
+	g.watcher = watchProtected(g.root, g.abs, g.pr.watched(g.abs, nil), g.pr.watched(g.abs, g.bound), stop)
 }
 
 // finish stops watching, moves back a .git the command renamed away, and puts back what the command changed that
-// git would run later. tripped names the first watched change, which ended the command.
-func (g *commandGuard) finish() (restored []string, tripped string) {
-	restored, tripped = g.watcher.close()
+// git would run later. tripped names the first watched change, which ended the command. ran is the sandbox the
+// command ran in: where it had no mount namespace after all, nothing was bound, and every path is checked.
+func (g *commandGuard) finish(ran sandbox.Info) (restored []string, tripped string) {
+	restored, tripped = g.watcher.close(len(g.bound) > 0 && ran.Processes != sandbox.ProcessesNamespace)
 	if back := gitguard.MoveBack(g.root, g.home); back != "" {
 		restored = append(restored, back)
 	}

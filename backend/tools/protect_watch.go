@@ -21,7 +21,8 @@ import (
 type watcher struct {
 	root   *os.Root
 	abs    string
-	paths  []string
+	paths  []string // recorded: checked at the end where the binds could not be made after all
+	live   []string // watched while the command runs: what could not be bound
 	before map[string]*gitguard.Node
 	w      *fsnotify.Watcher
 	mu     sync.Mutex
@@ -35,10 +36,11 @@ type watcher struct {
 	tripped string
 }
 
-// watchProtected records the protected paths and starts watching them. Without inotify (or with its limits
-// reached) it still records them: close then puts back what changed, at the end.
-func watchProtected(root *os.Root, abs string, paths []string, stop func()) *watcher {
-	w := &watcher{root: root, abs: abs, paths: paths, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop}
+// watchProtected records the protected paths and starts watching live, those among them that could not be bound.
+// Without inotify (or with its limits reached) it still records them: close then puts back what changed, at the
+// end.
+func watchProtected(root *os.Root, abs string, paths, live []string, stop func()) *watcher {
+	w := &watcher{root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop}
 	for _, p := range paths {
 		budget := gitguard.MaxCaptured
 		w.before[p] = gitguard.Capture(root, p, &budget)
@@ -48,7 +50,7 @@ func watchProtected(root *os.Root, abs string, paths []string, stop func()) *wat
 		return w
 	}
 	w.w = fw
-	for _, p := range paths {
+	for _, p := range live {
 		w.watch(p)
 	}
 	go w.loop()
@@ -84,7 +86,7 @@ func (w *watcher) loop() {
 				return
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) { // events lost: look at everything
-				for _, p := range w.paths {
+				for _, p := range w.live {
 					w.check(p, false)
 				}
 			}
@@ -101,7 +103,7 @@ func (w *watcher) owners(name string) []string {
 	}
 	rel = filepath.ToSlash(rel)
 	var out []string
-	for _, p := range w.paths {
+	for _, p := range w.live {
 		if rel == p || strings.HasPrefix(rel, p+"/") || strings.HasPrefix(p, rel+"/") {
 			out = append(out, p)
 		}
@@ -116,6 +118,12 @@ func (w *watcher) check(p string, last bool) {
 	defer w.mu.Unlock()
 	if w.stopped && !last {
 		return
+	}
+	// Watched again first: a folder above p that was missing may have just been made (.config for
+	// .config/mise.toml), and what is made in it next must be seen; what happened before the watch is seen by the
+	// capture that follows.
+	if w.w != nil && !last {
+		w.watch(p)
 	}
 	budget := gitguard.MaxCaptured
 	now := gitguard.Capture(w.root, p, &budget)
@@ -135,16 +143,22 @@ func (w *watcher) check(p string, last bool) {
 }
 
 // close stops watching, puts back what changed since the last event (the last word where events were lost or
-// never came), and returns what was put back during the whole run. The inotify descriptor is closed on the side:
-// the kernel waits for a grace period to release its watches (some 20 ms), which no command should wait for.
-func (w *watcher) close() (restored []string, stopped string) {
+// never came), and returns what was put back during the whole run. unbound says the binds were not made after all
+// (the namespace could not be had when the command started): every recorded path is then checked. The inotify
+// descriptor is closed on the side: the kernel waits for a grace period to release its watches (some 20 ms),
+// which no command should wait for.
+func (w *watcher) close(unbound bool) (restored []string, stopped string) {
 	w.mu.Lock()
 	w.stopped = true
 	w.mu.Unlock()
 	if w.w != nil {
 		go w.w.Close()
 	}
-	for _, p := range w.paths {
+	last := w.live
+	if unbound {
+		last = w.paths
+	}
+	for _, p := range last {
 		w.check(p, true)
 	}
 	w.mu.Lock()
