@@ -70,7 +70,7 @@ type State struct {
 	includes map[string]bool
 	// includedBy is the git folder whose configuration includes a file (first found), for its core.hooksPath.
 	includedBy map[string]string
-	deps     []string           // dependency folders (node_modules, .venv, ...), outermost only
+	deps       []string // dependency folders (node_modules, .venv, ...), outermost only
 }
 
 // Dirs are the git folders of the project (root-relative), each with its work tree ("" for a bare one).
