@@ -1,8 +1,8 @@
 package sandbox
 
 import (
-	"os"
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 	"time"

@@ -69,7 +69,7 @@ print('restored')`,
 			bound: true, stoppedFor: ".git",
 		},
 		{
-			name: "an include target that does not exist yet",
+			name:  "an include target that does not exist yet",
 			setup: `git init -q && git config --add include.path ../.gitconfig.local && printf '.gitconfig.local\n' > .gitignore && ` + commit,
 			script: `import time, os
 open('.gitconfig.local', 'w').write('[core]\n\tfsmonitor = "echo ran >> MARKER; false"\n')
