@@ -23,7 +23,7 @@ func (g *Guard) scan(root *os.Root, abs string) *State {
 		guard:   g,
 		entries: map[string]guarded{}, dirs: map[string]string{}, configs: map[string]guarded{},
 		hooks: map[string]guarded{}, pointers: map[string]guarded{}, links: map[string]guarded{}, todos: map[string]guarded{}, odd: map[string]bool{}, hookDirs: map[string]bool{},
-		includes: map[string]bool{}, includedBy: map[string]string{},
+		includes: map[string]bool{}, includedBy: map[string]string{}, budget: scanBudget,
 	}
 	if _, err := root.Lstat(".git"); err == nil {
 		st.addEntry(root, abs, ".git")
@@ -203,16 +203,32 @@ func (st *State) addGitDir(root *os.Root, abs, g, worktree string) {
 	}
 }
 
-// guardedLimit is the most of a configuration file or hook the guard reads: a larger one is guarded as unreadable
-// (a new one removed, a changed one put back), never half-read.
-const guardedLimit = 64 << 20
+// guardedLimit is the most of a hook or todo list the guard reads, configLimit of a configuration file or
+// commondir (git has no use for more; a larger one is refused from its size, unread): a larger file is guarded as
+// unreadable (a new one removed, a changed one put back), never half-read. scanBudget bounds the bytes one scan
+// holds in all: past it, files are guarded as unreadable too, so that a command making many folders with large
+// (sparse) configurations costs the guard no more than this, and what it made is removed, not trusted.
+const (
+	guardedLimit = 64 << 20
+	configLimit  = 1 << 20
+	scanBudget   = 256 << 20
+)
 
 func (st *State) read(root *os.Root, into map[string]guarded, p string) {
 	fi, err := root.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() {
 		return
 	}
-	b, err := readRegular(root, p, guardedLimit)
+	limit := int64(guardedLimit)
+	if path.Base(p) == "config" || path.Base(p) == "config.worktree" || path.Base(p) == "commondir" || st.includes[p] {
+		limit = configLimit
+	}
+	if fi.Size() > limit || fi.Size() > st.budget {
+		into[p] = guarded{mode: fi.Mode(), info: fi, unreadable: true}
+		return
+	}
+	b, err := readRegular(root, p, limit)
+	st.budget -= int64(len(b))
 	into[p] = guarded{mode: fi.Mode(), data: b, info: fi, unreadable: err != nil}
 }
 

@@ -24,6 +24,8 @@ type commandGuard struct {
 	home       fs.FileInfo
 	depsBefore map[string]uint64
 	watcher    *watcher
+	// unchecked: the comparison after the command did not finish in time, so nothing may be said to be put back.
+	unchecked bool
 }
 
 // guardCommand records the state the guard compares against and sets spec's read-only and pinned paths.
@@ -59,7 +61,9 @@ func (g *commandGuard) finish(ran sandbox.Info) (restored []string, tripped stri
 	if back := gitguard.MoveBack(g.root, g.home); back != "" {
 		restored = append(restored, back)
 	}
-	return append(restored, g.git.RestoreWithin(g.root, g.abs)...), tripped
+	said, err := g.git.RestoreWithin(g.root, g.abs)
+	g.unchecked = err != nil
+	return append(restored, said...), tripped
 }
 
 // explain fills out's protection, dependency changes and hints: what a failure likely means and what the guard
@@ -83,7 +87,10 @@ func (g *commandGuard) explain(out *execShellOut, policy sandbox.Policy, tripped
 	if g.depsBefore != nil {
 		out.DependenciesChanged = depsChanged(g.depsBefore, depPrints(g.abs, g.pr.deps))
 	}
-	if len(out.GitRestored) > 0 {
+	switch {
+	case g.unchecked:
+		out.Hint = strings.TrimSpace(out.Hint + " Rooted could not finish checking what git runs later after this command (" + strings.Join(out.GitRestored, "; ") + "). Tell the user: git in this project should not be run until its git folders have been looked at.")
+	case len(out.GitRestored) > 0:
 		out.Hint = strings.TrimSpace(out.Hint + " The command changed what git, editors or hooks run later, outside the sandbox (" + strings.Join(out.GitRestored, "; ") + "); Rooted put it back. Do not change git hooks, executable git settings or editor task files with commands.")
 	}
 	if res.ExitCode != 0 && res.Sandbox.Protection == sandbox.ProtectionReadOnly && readOnlyRefusal(res.Stderr) {
