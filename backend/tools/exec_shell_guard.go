@@ -50,7 +50,7 @@ func guardCommand(guard *gitguard.Guard, root *os.Root, abs string, spec *shell.
 
 // watch starts watching what could not be bound; stop ends the command at the first change put back.
 func (g *commandGuard) watch(stop func()) {
-	g.watcher = watchProtected(g.root, g.abs, g.pr.watched(g.abs, nil), g.pr.watched(g.abs, g.bound), stop)
+	g.watcher = watchProtected(g.root, g.abs, g.pr.watched(g.abs, nil), g.pr.watched(g.abs, g.bound), g.git, stop)
 }
 
 // finish stops watching, moves back a .git the command renamed away, and puts back what the command changed that

@@ -200,6 +200,16 @@ func protect(st *gitguard.State, root *os.Root, abs string, argv []string, pathE
 			add(d)
 		}
 	}
+	// Where a gitlink leads and no .git is yet (a submodule not checked out, or a gitlink the command adds: the
+	// watcher follows the indexes), a .git the command creates would be entered by the user's git status, which
+	// runs its core.fsmonitor: watched, so that its creation ends the command.
+	for index, wt := range st.Indexes() {
+		for _, l := range gitguard.Gitlinks(root, index, wt) {
+			if _, err := root.Lstat(path.Join(l, ".git")); err != nil {
+				add(path.Join(l, ".git"))
+			}
+		}
+	}
 	// A protected path that is a link (.git/hooks -> ../tools/hooks), or a link inside a protected folder (a hook
 	// linked to a tracked script), is held with what it leads to inside the project: git runs the target.
 	for p := range set {

@@ -109,6 +109,38 @@ os.remove('.config/mise.toml'); os.rmdir('.config'); print('removed')`,
 			stoppedFor: ".config/mise.toml", gone: []string{".config/mise.toml"},
 		},
 		{
+			// A repository made during the run, entered by the user's git status through a gitlink the command adds
+			// to the index: the .git where a new gitlink leads is watched from the moment the gitlink appears.
+			name:  "a new repository with a gitlink to it",
+			setup: `git init -q && ` + commit,
+			script: `import subprocess, time, shutil
+subprocess.run(['git', 'init', '-q', 'sub'], check=True)
+open('sub/.git/config', 'a').write('[core]\n\tfsmonitor = "echo ran >> MARKER; false"\n')
+while subprocess.run(['git', 'update-index', '--add', '--cacheinfo', '160000,1111111111111111111111111111111111111111,sub']).returncode:
+    time.sleep(0.01)  # git status outside holds the index lock
+time.sleep(4)
+subprocess.run(['git', 'update-index', '--force-remove', 'sub'])
+shutil.rmtree('sub')
+print('removed')`,
+			stoppedFor: "sub/.git", gone: []string{"sub/.git"},
+		},
+		{
+			// The gitlink first, the repository after.
+			name:  "a gitlink, then a repository where it leads",
+			setup: `git init -q && ` + commit,
+			script: `import subprocess, time, shutil
+while subprocess.run(['git', 'update-index', '--add', '--cacheinfo', '160000,1111111111111111111111111111111111111111,sub']).returncode:
+    time.sleep(0.01)  # git status outside holds the index lock
+time.sleep(0.5)
+subprocess.run(['git', 'init', '-q', 'sub'], check=True)
+open('sub/.git/config', 'a').write('[core]\n\tfsmonitor = "echo ran >> MARKER; false"\n')
+time.sleep(4)
+subprocess.run(['git', 'update-index', '--force-remove', 'sub'])
+shutil.rmtree('sub')
+print('removed')`,
+			stoppedFor: "sub/.git", gone: []string{"sub/.git"},
+		},
+		{
 			// The first put-back ends the command with KILL at once: a command that ignores TERM gets no grace
 			// period to plant again in.
 			name:  "re-planting a commondir with TERM ignored",

@@ -34,13 +34,22 @@ type watcher struct {
 	// and its undoing into a steady rate). tripped names what it changed.
 	stop    func()
 	tripped string
+	// indexes are the repositories' index files with their work trees: a gitlink added to one during the run is
+	// followed (gitlinkAdded). existed are the .git entries that were there before the command.
+	indexes map[string]string
+	existed func(string) bool
 }
 
-// watchProtected records the protected paths and starts watching live, those among them that could not be bound.
-// Without inotify (or with its limits reached) it still records them: close then puts back what changed, at the
-// end.
-func watchProtected(root *os.Root, abs string, paths, live []string, stop func()) *watcher {
-	w := &watcher{root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop}
+// watchProtected records the protected paths and starts watching live, those among them that could not be bound,
+// and the repositories' indexes (st.Indexes): where a gitlink added during the run leads, a .git that was not
+// there before the command (st.HasEntry) is watched from then on, so that a repository the command makes there,
+// which the user's git status would enter, ends the command. Without inotify (or with its limits reached) it still
+// records the paths: close then puts back what changed, at the end.
+func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguard.State, stop func()) *watcher {
+	w := &watcher{
+		root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop,
+		indexes: st.Indexes(), existed: st.HasEntry,
+	}
 	for _, p := range paths {
 		budget := gitguard.MaxCaptured
 		w.before[p] = gitguard.Capture(root, p, &budget)
@@ -53,8 +62,35 @@ func watchProtected(root *os.Root, abs string, paths, live []string, stop func()
 	for _, p := range live {
 		w.watch(p)
 	}
+	for index := range w.indexes {
+		w.w.Add(filepath.Join(abs, filepath.FromSlash(path.Dir(index))))
+	}
 	go w.loop()
 	return w
+}
+
+// gitlinkAdded watches the .git where each gitlink of index leads, if it did not exist before the command and is
+// not watched yet, and checks it at once.
+func (w *watcher) gitlinkAdded(index string) {
+	w.mu.Lock()
+	wt, ok := w.indexes[index]
+	var added []string
+	if ok && !w.stopped {
+		for _, l := range gitguard.Gitlinks(w.root, index, wt) {
+			p := path.Join(l, ".git")
+			if _, seen := w.before[p]; seen || w.existed(p) {
+				continue
+			}
+			w.before[p] = &gitguard.Node{}
+			w.live = append(w.live, p)
+			w.paths = append(w.paths, p)
+			added = append(added, p)
+		}
+	}
+	w.mu.Unlock()
+	for _, p := range added {
+		w.check(p, false)
+	}
 }
 
 // watch adds every folder from the root down to the one p is in (renaming one moves p: .git renamed to .gitx and
@@ -80,6 +116,11 @@ func (w *watcher) loop() {
 			}
 			for _, p := range w.owners(ev.Name) {
 				w.check(p, false)
+			}
+			if rel, err := filepath.Rel(w.abs, ev.Name); err == nil {
+				if _, ok := w.indexes[filepath.ToSlash(rel)]; ok {
+					w.gitlinkAdded(filepath.ToSlash(rel))
+				}
 			}
 		case err, ok := <-w.w.Errors:
 			if !ok {
