@@ -81,7 +81,9 @@ func (g *commandGuard) explain(out *execShellOut, policy sandbox.Policy, tripped
 		out.Hint = shell.SandboxHint(*res, policy) // the sandbox's lists reach a model only when they explain a failure
 	}
 	if tripped != "" {
-		out.StoppedBecause = "the command changed " + tripped + ", which tools outside the sandbox run or trust; Rooted put it back and ended the command"
+		// The watcher sees a change, not who made it: where the binds hold, only what did not exist is watched, which
+		// the command or the user may have made.
+		out.StoppedBecause = tripped + " changed while the command ran, and tools outside the sandbox run or trust it; Rooted put it back and ended the command"
 		out.Hint = strings.TrimSpace(out.Hint + " Rooted ended the command: " + out.StoppedBecause + ".")
 	}
 	if g.depsBefore != nil {
