@@ -100,7 +100,6 @@ describe('Ollama through its own API', { timeout: 600_000 }, () => {
     const box = page.getByTestId('settings-step-limit')
     assert.equal(await box.inputValue(), '100')
     await box.fill('7')
-    await page.getByTestId('settings-step-limit-save').click()
     await page.getByTestId('settings-saved').filter({ hasText: 'after 7 steps' }).waitFor()
     await page.getByTestId('settings-close').click()
     await page.waitForFunction(() => document.querySelector('[data-testid="agent-step-limit"]')?.value === '7')
