@@ -57,77 +57,82 @@ func runConversations(_ context.Context, stdio IO, args []string) int {
 		}
 	}
 	store := conversations.ForProject(base, info.Root)
-	fail := func(err error) int {
-		code := tool.CodeInternal
-		switch {
-		case errors.Is(err, conversations.ErrNotFound):
-			code = tool.CodeNotFound
-		case errors.Is(err, conversations.ErrBadID):
-			code = tool.CodeInvalidArgument
-		}
-		return c.fail(tool.Errorf(code, "%v", err))
-	}
-
 	switch verb {
 	case "list":
-		list, err := store.List()
-		if err != nil {
-			return fail(err)
-		}
-		if *c.asJSON {
-			b, _ := json.MarshalIndent(map[string]any{"conversations": list}, "", "  ")
-			fmt.Fprintln(stdio.Stdout, string(b))
-			return ExitOK
-		}
-		for _, m := range list {
-			fmt.Fprintf(stdio.Stdout, "%-20s  %s  %s\n", m.ID, m.Updated.Local().Format(time.DateTime), m.Title)
-		}
-		if len(list) == 0 {
-			fmt.Fprintf(stdio.Stdout, "no conversations for %s\n", info.Root)
-		}
-		return ExitOK
+		err = listConversations(stdio, store, info.Root, *c.asJSON)
 	case "show":
 		f := conversations.Markdown
 		if *c.asJSON {
 			f = conversations.JSON
 		}
-		w := bufio.NewWriter(stdio.Stdout)
-		if err := store.Export(w, rest[0], f); err != nil {
-			return fail(err)
-		}
-		if err := w.Flush(); err != nil {
-			return fail(err)
-		}
-		return ExitOK
+		err = exportConversation(stdio, store, rest[0], f, "")
+	default:
+		err = exportConversation(stdio, store, rest[0], *format, *out)
 	}
-	// export
-	if *out == "" {
+	if err != nil {
+		return c.fail(conversationError(err))
+	}
+	return ExitOK
+}
+
+// conversationError gives a failure of the conversation store its code.
+func conversationError(err error) *tool.Error {
+	code := tool.CodeInternal
+	switch {
+	case errors.Is(err, conversations.ErrNotFound):
+		code = tool.CodeNotFound
+	case errors.Is(err, conversations.ErrBadID):
+		code = tool.CodeInvalidArgument
+	}
+	return tool.Errorf(code, "%v", err)
+}
+
+// listConversations prints the project's conversations, newest first, as lines or as JSON.
+func listConversations(stdio IO, store *conversations.Store, root string, asJSON bool) error {
+	list, err := store.List()
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		b, _ := json.MarshalIndent(map[string]any{"conversations": list}, "", "  ")
+		fmt.Fprintln(stdio.Stdout, string(b))
+		return nil
+	}
+	for _, m := range list {
+		fmt.Fprintf(stdio.Stdout, "%-20s  %s  %s\n", m.ID, m.Updated.Local().Format(time.DateTime), m.Title)
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(stdio.Stdout, "no conversations for %s\n", root)
+	}
+	return nil
+}
+
+// exportConversation writes conversation id in format to standard output, or, with out, to that file: written
+// whole or not at all, so an export never leaves half a file where one was.
+func exportConversation(stdio IO, store *conversations.Store, id, format, out string) error {
+	if out == "" {
 		w := bufio.NewWriter(stdio.Stdout)
-		if err := store.Export(w, rest[0], *format); err != nil {
-			return fail(err)
+		if err := store.Export(w, id, format); err != nil {
+			return err
 		}
-		if err := w.Flush(); err != nil {
-			return fail(err)
-		}
-		return ExitOK
+		return w.Flush()
 	}
 	var buf bytesBuffer
-	if err := store.Export(&buf, rest[0], *format); err != nil {
-		return fail(err)
+	if err := store.Export(&buf, id, format); err != nil {
+		return err
 	}
-	path, err := filepath.Abs(*out)
+	path, err := filepath.Abs(out)
 	if err != nil {
-		return fail(err)
+		return err
 	}
-	// Written whole or not at all: an export never leaves half a file where one was.
 	if err := configfile.Write(path, buf); err != nil {
-		return fail(err)
+		return err
 	}
 	if err := os.Chmod(path, 0o644); err != nil {
-		return fail(err)
+		return err
 	}
 	fmt.Fprintf(stdio.Stderr, "wrote %s (%d bytes)\n", path, len(buf))
-	return ExitOK
+	return nil
 }
 
 // bytesBuffer is an io.Writer collecting bytes.

@@ -104,58 +104,33 @@ func (b blobs) extract(raw json.RawMessage, wrote *int64) (json.RawMessage, erro
 	if len(raw) < BlobMin && !bytes.Contains(raw, []byte(`"$blob"`)) {
 		return raw, nil // nothing in it can be long enough, and it names no blob
 	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	var walk func(v any) (any, error)
-	walk = func(v any) (any, error) {
+	return rewrite(raw, func(v any) (any, bool, error) {
 		switch x := v.(type) {
 		case string:
 			if len(x) < BlobMin {
-				return x, nil
+				return x, true, nil
 			}
 			h, err := b.put([]byte(x), wrote)
 			if err != nil {
-				return nil, err
+				return nil, true, err
 			}
-			return map[string]any{"$blob": h, "bytes": len(x)}, nil
+			return map[string]any{"$blob": h, "bytes": len(x)}, true, nil
 		case map[string]any:
-			if h, ok := isRef(x); ok {
-				p, err := b.path(h)
-				if err != nil {
-					return nil, err
-				}
-				if _, err := os.Stat(p); err != nil {
-					return nil, fmt.Errorf("%w: %s", ErrNoBlob, h)
-				}
-				return x, nil
+			h, ok := isRef(x)
+			if !ok {
+				return nil, false, nil
 			}
-			for k, e := range x {
-				n, err := walk(e)
-				if err != nil {
-					return nil, err
-				}
-				x[k] = n
+			p, err := b.path(h)
+			if err != nil {
+				return nil, true, err
 			}
-		case []any:
-			for i, e := range x {
-				n, err := walk(e)
-				if err != nil {
-					return nil, err
-				}
-				x[i] = n
+			if _, err := os.Stat(p); err != nil {
+				return nil, true, fmt.Errorf("%w: %s", ErrNoBlob, h)
 			}
+			return x, true, nil
 		}
-		return v, nil
-	}
-	v, err := walk(v)
-	if err != nil {
-		return nil, err
-	}
-	return marshal(v)
+		return nil, false, nil
+	})
 }
 
 // inline puts the stored content back in place of every reference in raw.
@@ -163,46 +138,62 @@ func (b blobs) inline(raw json.RawMessage) (json.RawMessage, error) {
 	if !bytes.Contains(raw, []byte(`"$blob"`)) {
 		return raw, nil
 	}
+	return rewrite(raw, func(v any) (any, bool, error) {
+		x, ok := v.(map[string]any)
+		if !ok {
+			return nil, false, nil
+		}
+		h, ok := isRef(x)
+		if !ok {
+			return nil, false, nil
+		}
+		data, err := b.read(h)
+		return string(data), true, err
+	})
+}
+
+// rewrite decodes the JSON value raw (numbers kept as written), passes it through mapValue and encodes the
+// result.
+func rewrite(raw json.RawMessage, visit func(v any) (any, bool, error)) (json.RawMessage, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	var walk func(v any) (any, error)
-	walk = func(v any) (any, error) {
-		switch x := v.(type) {
-		case map[string]any:
-			if h, ok := isRef(x); ok {
-				data, err := b.read(h)
-				if err != nil {
-					return nil, err
-				}
-				return string(data), nil
-			}
-			for k, e := range x {
-				n, err := walk(e)
-				if err != nil {
-					return nil, err
-				}
-				x[k] = n
-			}
-		case []any:
-			for i, e := range x {
-				n, err := walk(e)
-				if err != nil {
-					return nil, err
-				}
-				x[i] = n
-			}
-		}
-		return v, nil
-	}
-	v, err := walk(v)
+	v, err := mapValue(v, visit)
 	if err != nil {
 		return nil, err
 	}
 	return marshal(v)
+}
+
+// mapValue walks a decoded JSON value depth first. visit sees every value before its contents: when it returns
+// done, its result takes the value's place and the contents are not visited; otherwise objects and arrays are
+// walked in place.
+func mapValue(v any, visit func(v any) (any, bool, error)) (any, error) {
+	if n, done, err := visit(v); err != nil || done {
+		return n, err
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			n, err := mapValue(e, visit)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = n
+		}
+	case []any:
+		for i, e := range x {
+			n, err := mapValue(e, visit)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = n
+		}
+	}
+	return v, nil
 }
 
 // marshal is json.Marshal without escaping <, > and & (tool results are full of them).
@@ -251,22 +242,13 @@ func collectRefs(raw json.RawMessage, into map[string]bool) {
 	if json.Unmarshal(raw, &v) != nil {
 		return
 	}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
+	mapValue(v, func(v any) (any, bool, error) {
+		if x, ok := v.(map[string]any); ok {
 			if h, ok := isRef(x); ok {
 				into[h] = true
-				return
-			}
-			for _, e := range x {
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
+				return x, true, nil
 			}
 		}
-	}
-	walk(v)
+		return v, false, nil
+	})
 }

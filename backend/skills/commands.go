@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -40,27 +39,7 @@ func UserCommandDirs() []string {
 
 // commandFolders opens the commands folders in precedence order.
 func (p Places) commandFolders() (out []folder, closeAll func()) {
-	var opened []*os.Root
-	if p.Project != nil {
-		for _, d := range upward(p.Cwd) {
-			for _, s := range []string{".agents/commands", ".claude/commands"} {
-				out = append(out, folder{root: p.Project, dir: path.Join(d, s), scope: ScopeProject})
-			}
-		}
-	}
-	for _, d := range p.UserCommands {
-		r, err := os.OpenRoot(d)
-		if err != nil {
-			continue
-		}
-		opened = append(opened, r)
-		out = append(out, folder{root: r, dir: ".", scope: ScopeUser, base: d})
-	}
-	return out, func() {
-		for _, r := range opened {
-			r.Close()
-		}
-	}
+	return p.open("commands", p.UserCommands)
 }
 
 // Commands lists the commands of the places, in precedence order (a name found again later is left out).

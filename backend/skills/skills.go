@@ -109,18 +109,25 @@ func (f folder) show(p string) string {
 
 // folders opens the skills folders in precedence order; close releases the user folders' roots.
 func (p Places) folders() (out []folder, closeAll func()) {
+	return p.open("skills", p.User)
+}
+
+// open lists the project's .agents/kind and .claude/kind folders from the working directory up, then the user's
+// folders (one of those that cannot be opened is left out: most users have none), in precedence order; closeAll
+// releases the user folders' roots.
+func (p Places) open(kind string, user []string) (out []folder, closeAll func()) {
 	var opened []*os.Root
 	if p.Project != nil {
 		for _, d := range upward(p.Cwd) {
-			for _, s := range []string{".agents/skills", ".claude/skills"} {
-				out = append(out, folder{root: p.Project, dir: path.Join(d, s), scope: ScopeProject})
+			for _, s := range []string{".agents/", ".claude/"} {
+				out = append(out, folder{root: p.Project, dir: path.Join(d, s+kind), scope: ScopeProject})
 			}
 		}
 	}
-	for _, d := range p.User {
+	for _, d := range user {
 		r, err := os.OpenRoot(d)
 		if err != nil {
-			continue // most users have no such folder
+			continue
 		}
 		opened = append(opened, r)
 		out = append(out, folder{root: r, dir: ".", scope: ScopeUser, base: d})
