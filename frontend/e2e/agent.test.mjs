@@ -75,8 +75,10 @@ describe('agent', { timeout: 600_000 }, () => {
     await page.getByTestId('settings-saved').filter({ hasText: 'saved' }).waitFor()
     await page.getByTestId('provider-list-models').click()
     await page.getByTestId('provider-models').filter({ hasText: '3 models' }).waitFor()
+    // Once added, the provider's changes save as they are made.
+    assert.equal(await page.getByTestId('provider-save').count(), 0, 'no Save for a saved provider')
     await page.getByTestId('provider-model').fill('scripted')
-    await page.getByTestId('provider-save').click()
+    await page.getByTestId('provider-form-saved').waitFor()
     await page.locator('[data-testid="provider"][data-id="scripted"] input[type="radio"]').click()
     await page.getByTestId('settings-saved').filter({ hasText: 'used for new requests' }).waitFor()
     // The key is stored by the backend and never shown again.

@@ -63,12 +63,35 @@ const sections = [
 export function SettingsScreen({ onClose }: Props) {
   const [provs, setProvs] = useState<ProvidersView | null>(null)
   const [edit, setEdit] = useState<ProviderInput | null>(null)
+  // editing is the id of the saved provider the form edits (null: a new one, added with its button); its changes
+  // save as they are made, a moment after the last, when the form is complete.
+  const [editing, setEditing] = useState<string | null>(null)
+  const [providerNote, setProviderNote] = useState<{ saved: boolean; error?: string } | null>(null)
+  const lastProvider = useRef('')
   const [models, setModels] = useState<string[]>([])
   const [price, setPrice] = useState<PriceText>(priceText(null))
   const [proj, setProj] = useState<ProjectSettings | null>(null)
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
   const [changed, setChanged] = useState(false)
+  const providerProblem = edit ? formProblem(edit, price) : null
+  useEffect(() => {
+    if (!edit || !editing || providerProblem || formKey(edit, price) === lastProvider.current) return
+    const key = formKey(edit, price)
+    const t = setTimeout(() => {
+      saveProvider({ ...edit, price: priceOf(price) })
+        .then((v) => {
+          lastProvider.current = key
+          setProvs(v)
+          setProviderNote({ saved: true })
+          setError(null)
+          setSaved(`saved ${edit.name || edit.id}`)
+          setChanged(true)
+        })
+        .catch((e: unknown) => setProviderNote({ saved: false, error: toBackendError(e).message }))
+    }, 600)
+    return () => clearTimeout(t)
+  }, [edit, price, editing, providerProblem])
   useShortcut('Esc', () => onClose(changed)) // Esc closes Settings, as Close does
   const fail = (e: unknown) => setError(toBackendError(e))
   const done = (what: string) => {
@@ -140,7 +163,10 @@ export function SettingsScreen({ onClose }: Props) {
   const editProvider = (p: ProviderView | null) => {
     setModels([])
     setPrice(priceText(p?.price))
-    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, effort: p.effort ?? '', text_only: p.text_only ?? false } : { ...blank })
+    setEditing(p?.id ?? null)
+    setProviderNote(null)
+    lastProvider.current = p ? formKey(providerInput(p), priceText(p.price)) : ''
+    setEdit(p ? providerInput(p) : { ...blank })
   }
   // fetchModels is Test connection: the provider as the form has it, saved or not, tried by the backend.
   const [probe, setProbe] = useState<ProbeResult | null>(null)
@@ -196,16 +222,20 @@ export function SettingsScreen({ onClose }: Props) {
             className="provider-form"
             onSubmit={(ev) => {
               ev.preventDefault()
+              if (editing || providerProblem) return
               saveProvider({ ...edit, price: priceOf(price) })
                 .then((v) => {
                   setProvs(v)
-                  setEdit({ ...edit, api_key: '', clear_key: false })
+                  const next = { ...edit, api_key: '', clear_key: false }
+                  setEdit(next)
+                  setEditing(edit.id)
+                  lastProvider.current = formKey(next, price)
                   done(`saved ${edit.name || edit.id}`)
                 })
                 .catch(fail)
             }}
           >
-            <label>Id <input value={edit.id} onChange={(e) => setEdit({ ...edit, id: e.target.value })} required data-testid="provider-id" /></label>
+            <label>Id <input value={edit.id} onChange={(e) => setEdit({ ...edit, id: e.target.value })} required readOnly={!!editing} title={editing ? 'A saved provider keeps its id (add another for a new one)' : undefined} data-testid="provider-id" /></label>
             <label>Name <input value={edit.name} onChange={(e) => setEdit({ ...edit, name: e.target.value })} /></label>
             <label>
               Protocol{' '}
@@ -274,7 +304,24 @@ export function SettingsScreen({ onClose }: Props) {
               ))}
             </fieldset>
             {models.length ? <div className="muted" data-testid="provider-models">{models.length} models: {models.slice(0, 8).join(', ')}{models.length > 8 ? ', …' : ''}</div> : null}
-            <button type="submit" data-testid="provider-save">Save provider</button>
+            {editing ? (
+              <div className="provider-note" data-testid="provider-note">
+                {providerProblem ? (
+                  <span className="field-error" role="alert" data-testid="provider-form-error">{providerProblem}</span>
+                ) : providerNote?.error ? (
+                  <span className="field-error" role="alert" data-testid="provider-form-error">{providerNote.error}</span>
+                ) : providerNote?.saved ? (
+                  <span className="field-saved" role="status" data-testid="provider-form-saved">Saved</span>
+                ) : (
+                  <span className="muted">Changes save as you make them.</span>
+                )}
+              </div>
+            ) : (
+              <>
+                {providerProblem && (edit.id || edit.base_url) ? <span className="field-error" data-testid="provider-form-error">{providerProblem}</span> : null}
+                <button type="submit" disabled={!!providerProblem} data-testid="provider-save">Add provider</button>
+              </>
+            )}
           </form>
         ) : null}
 
@@ -386,4 +433,24 @@ function SandboxStatus({ proj }: { proj: ProjectSettings }) {
       ) : null}
     </div>
   )
+}
+
+// formKey is the provider form as it stands, to tell a change from what was last saved.
+const formKey = (p: ProviderInput, price: PriceText) => JSON.stringify([p, price])
+
+// providerInput is the form of a saved provider (its key is never shown: empty keeps it).
+function providerInput(p: ProviderView): ProviderInput {
+  return { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, effort: p.effort ?? '', text_only: p.text_only ?? false }
+}
+
+// formProblem is why the provider form cannot be saved as it stands, or null.
+function formProblem(p: ProviderInput, price: PriceText): string | null {
+  if (!p.id.trim()) return 'an id is needed'
+  if (!p.base_url.trim()) return 'a base URL is needed'
+  const given = [price.input, price.output, price.cached].map((x) => x.trim())
+  if (given.some(Boolean)) {
+    if (!given[0] || !given[1]) return 'a price needs both input and output'
+    if (given.some((x) => x !== '' && !(Number(x) >= 0))) return 'a price is a number of dollars, 0 or more'
+  }
+  return null
 }
