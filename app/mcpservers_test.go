@@ -97,11 +97,10 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 	if st, err := svc.MCPServers.SaveConfig(id, `{}`); err != nil || len(st) != 0 {
 		t.Errorf("removing every server: %+v %v", st, err)
 	}
-	// Closing the project ends its servers: the fixture's process is gone.
+	// Closing the project ends its servers, and nothing starts them again.
 	if _, err := svc.MCPServers.SaveConfig(id, fmt.Sprintf(`{"calc": {"command": %q, "env": {%q: "2026"}, "readable": [%q]}}`, self, mcpfixture.Env, filepath.Dir(self))); err != nil {
 		t.Fatal(err)
 	}
-	st, _ = svc.MCPServers.Status(id)
 	w, _ := svc.workspaces.Get(id)
 	ext := w.Extension().(*projectServers)
 	m := ext.current()

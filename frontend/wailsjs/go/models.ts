@@ -683,7 +683,7 @@ export namespace mcpclient {
 	    tools?: string[];
 	    error?: string;
 	    stderr?: string;
-	    sandbox?: shell.SandboxInfo;
+	    sandbox?: sandbox.Info;
 	    data_dir?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -699,7 +699,7 @@ export namespace mcpclient {
 	        this.tools = source["tools"];
 	        this.error = source["error"];
 	        this.stderr = source["stderr"];
-	        this.sandbox = this.convertValues(source["sandbox"], shell.SandboxInfo);
+	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Info);
 	        this.data_dir = source["data_dir"];
 	    }
 	
@@ -747,9 +747,9 @@ export namespace repoinfo {
 
 }
 
-export namespace shell {
+export namespace sandbox {
 	
-	export class SandboxInfo {
+	export class Info {
 	    active: boolean;
 	    kind?: string;
 	    level?: number;
@@ -763,7 +763,7 @@ export namespace shell {
 	    reason?: string;
 	
 	    static createFrom(source: any = {}) {
-	        return new SandboxInfo(source);
+	        return new Info(source);
 	    }
 	
 	    constructor(source: any = {}) {
