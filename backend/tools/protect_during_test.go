@@ -44,9 +44,18 @@ func TestWhatTheGuardComparesIsHeldDuringTheRun(t *testing.T) {
 			name: "a submodule's .git file re-pointed",
 			setup: `git init -q && ` + commit + ` && git init -q ../subsrc && (cd ../subsrc && echo s > s && git add s && git commit -qm s) &&
 				git -c protocol.file.allow=always submodule add -q ../subsrc sub && git commit -qm sub`,
-			script: `import shutil, time
+			script: `import os, shutil, time
 orig = open('sub/.git').read()
-shutil.copytree('.git/modules/sub', 'evilgd', symlinks=True, ignore=shutil.ignore_patterns('hooks', 'info', 'config'))
+os.mkdir('evilgd')
+for x in ['HEAD', 'index']:
+    shutil.copyfile('.git/modules/sub/' + x, 'evilgd/' + x)
+for x in ['objects', 'refs']:  # git status outside may be writing a lock file in them: copied until whole
+    while True:
+        try:
+            shutil.copytree('.git/modules/sub/' + x, 'evilgd/' + x, dirs_exist_ok=True, ignore=shutil.ignore_patterns('*.lock'))
+            break
+        except shutil.Error:
+            pass
 open('evilgd/config', 'w').write('[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ../sub\n\tfsmonitor = "echo ran >> MARKER; false"\n')
 open('sub/.git', 'w').write('gitdir: ../evilgd\n')
 time.sleep(4)
