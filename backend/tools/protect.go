@@ -213,7 +213,7 @@ func protect(st *gitguard.State, root *os.Root, abs string, argv []string, pathE
 	// A protected path that is a link (.git/hooks -> ../tools/hooks), or a link inside a protected folder (a hook
 	// linked to a tracked script), is held with what it leads to inside the project: git runs the target.
 	for p := range set {
-		for _, t := range linkTargets(root, abs, p) {
+		for _, t := range linkTargets(root, abs, p, st.Deps()) {
 			if !pr.depsWritable || !gitguard.InsideAny(st.Deps(), t) {
 				set[t] = true
 			}
@@ -228,8 +228,9 @@ func protect(st *gitguard.State, root *os.Root, abs string, argv []string, pathE
 
 // linkTargets lists, root-relative, where the link p leads, or the links directly in the folder p lead, when
 // inside the project. A link leading out of it is not the project's to hold: the sandbox cannot write there.
-// A folder's links are looked at one level deep (hooks, settings files), which is where tools follow them.
-func linkTargets(root *os.Root, abs, p string) []string {
+// A folder's links are looked at one level deep (hooks, settings files), which is where tools follow them; but
+// not in dependency folders (node_modules/.bin's hundreds of links lead into node_modules, bound whole).
+func linkTargets(root *os.Root, abs, p string, deps []string) []string {
 	fi, err := root.Lstat(p)
 	if err != nil {
 		return nil
@@ -238,7 +239,7 @@ func linkTargets(root *os.Root, abs, p string) []string {
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		links = []string{p}
-	case fi.IsDir() && !gitguard.DependencyFolders[path.Base(p)]:
+	case fi.IsDir() && !gitguard.InsideAny(deps, p):
 		entries, _ := fs.ReadDir(root.FS(), p)
 		for _, e := range entries {
 			if e.Type()&fs.ModeSymlink != 0 {
