@@ -22,7 +22,7 @@ export function ProjectStrip({ projects, current, onSwitch, onClose, onOpen }: P
           <li key={p.id} className={p.id === current ? 'current' : undefined}>
             <button
               className="project-strip-item"
-              title={p.root}
+              title={`${p.name}\n${p.root}`}
               aria-current={p.id === current ? 'page' : undefined}
               data-testid="project-strip-item"
               onClick={() => onSwitch(p)}
