@@ -56,7 +56,9 @@ func secretPath(value string) bool {
 			if dec, err := url.PathUnescape(seg); err == nil {
 				seg = dec
 			}
-			for _, piece := range strings.FieldsFunc(seg, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '+' || r == '~' || r == ':' || r == '@' }) {
+			for _, piece := range strings.FieldsFunc(seg, func(r rune) bool {
+				return r == '-' || r == '_' || r == '.' || r == '+' || r == '~' || r == ':' || r == '@'
+			}) {
 				if tokenLike(piece) {
 					return true
 				}
