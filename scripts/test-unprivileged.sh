@@ -47,7 +47,7 @@ as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOut
 as_user "$dir/gitdir.test"
 echo "test-unprivileged: caches, links in the folders Rooted writes, a planted git on PATH, and rule spellings, as $user"
 as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater|TestRootedFollowsNoPlantedLink|TestToolCacheDirFollowsTheFolder|TestTrusted|TestRootOwnedChain|TestGitOptionsThatRunPrograms|TestArgumentAttacks'
-as_user "$dir/permissions.test" -test.run 'TestRuleSpellings|TestDecideCommand'
+as_user "$dir/permissions.test" -test.run 'TestRuleSpellings|TestDecideCommand|TestRuleOptionMeanings|TestCanonicalOptions'
 echo "test-unprivileged: named-pipe .gitignore files and git-folder files that would block git, as $user"
 as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot|TestSeedingSkipsObjectsGitWouldBlockOn|TestByteBudget' 2>&1 | grep -v 'WARN file skipped'
 as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestNamedPipesInTheGitFolderDoNotBlockTheStatus|TestDescribe'
