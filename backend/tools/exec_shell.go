@@ -113,6 +113,27 @@ func execShell(d Deps) *tool.Tool {
 			pr := protect(git, root.Root, info.Root, argv, envValue(env, "PATH"))
 			spec.Policy.ReadOnly = pr.readOnly(info.Root)
 			spec.Policy.Pinned = pr.pinned(info.Root, spec.Policy.ReadOnly)
+			// The project's git configuration without its credentials (gitredact.go).
+			namespace := spec.Sandbox.Active && spec.Sandbox.Processes == "pid namespace"
+			var secrets []string
+			redacted := ""
+			if copies, err := os.MkdirTemp("", "rooted-gitconfig-"); err == nil {
+				defer os.RemoveAll(copies)
+				subs, found, complete := redactedConfigs(ctx, git, info.Root, copies)
+				secrets = found
+				switch {
+				case len(secrets) == 0:
+				case namespace && complete:
+					spec.Policy.Substitutes = subs
+					redacted = "copies without credentials"
+				default:
+					redacted = "readable (weaker)"
+				}
+				if live := spec.Live; live != nil && len(secrets) > 0 {
+					// What streams to a job's readers is cut as well (a secret split across two chunks escapes this).
+					spec.Live = func(stream string, b []byte) { live(stream, []byte(hideSecrets(string(b), secrets))) }
+				}
+			}
 			var depsBefore map[string]uint64
 			if pr.depsWritable || spec.Sandbox.Processes != "pid namespace" {
 				depsBefore = depPrints(info.Root, pr.deps)
@@ -131,6 +152,10 @@ func execShell(d Deps) *tool.Tool {
 			restored = append(restored, git.restoreWithin(root.Root, info.Root)...)
 			if err != nil {
 				return execShellOut{}, err
+			}
+			if len(secrets) > 0 {
+				res.Sandbox.Redacted = redacted
+				res.Stdout, res.Stderr = hideSecrets(res.Stdout, secrets), hideSecrets(res.Stderr, secrets)
 			}
 			if res.Sandbox.Protection == "" { // nothing to bind: what is not there yet was watched all the same
 				res.Sandbox.Protection = "watched (weaker)"
