@@ -2,6 +2,7 @@ package gitconfig
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -52,4 +53,30 @@ func TestRedacted(t *testing.T) {
 	if out, secrets, err := Redacted(ctx, plain); err != nil || string(out) != string(plain) || secrets != nil {
 		t.Errorf("a plain configuration: %q %q %v", out, secrets, err)
 	}
+}
+
+// BenchmarkRedacted: what every command pays per git configuration file, without credentials (a scan, no git) and
+// with them (git twice on the first call, then the cache).
+func BenchmarkRedacted(b *testing.B) {
+	ctx := context.Background()
+	plain := []byte(strings.Repeat("[remote \"origin\"]\n\turl = git@github.com:org/repo.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n", 20))
+	secret := append([]byte("[remote \"x\"]\n\turl = https://tok:SECRET@h.example/r.git\n"), plain...)
+	for name, in := range map[string][]byte{"plain": plain, "with a token": secret} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := Redacted(ctx, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	b.Run("with a token, first time", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			i++
+			if _, _, err := Redacted(ctx, append(secret, fmt.Sprintf("[x]\n\tn = %d\n", i)...)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
