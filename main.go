@@ -17,7 +17,7 @@ import (
 	"github.com/rooted-dev/rooted/app"
 	"github.com/rooted-dev/rooted/backend/cli"
 	"github.com/rooted-dev/rooted/backend/gitexec"
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 //go:embed all:frontend/dist
@@ -25,7 +25,7 @@ var assets embed.FS
 
 func main() {
 	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
-	shell.RunHelperIfAsked()
+	sandbox.RunHelperIfAsked()
 	cli.AbsoluteHome()
 	gitexec.UseSandbox() // Rooted's own git runs in the sandbox too
 	args := os.Args[1:]

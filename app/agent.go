@@ -8,8 +8,8 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/conversations"
 	"github.com/rooted-dev/rooted/backend/llm"
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // Agent serves what the window's agent needs besides the tools: its providers (keys stay here), the relay that
@@ -17,7 +17,7 @@ import (
 type Agent struct {
 	providers *llm.Store
 	relay     *llm.Relay
-	session   *session.Session
+	set       *workspace.Set
 	dataDir   string // conversations live below it; "" when there is no data directory
 	emit      func(name string, data any)
 	ctx       context.Context // the window's, for the export's save dialog; nil until it starts

@@ -6,12 +6,12 @@ import (
 	"github.com/rooted-dev/rooted/backend/repoinfo"
 )
 
-// RepoInfo describes the open project's git repository (branch, short status, last commits) for the agent's
-// system prompt; an empty description when the project is not a repository.
-func (a *Agent) RepoInfo() (repoinfo.Info, error) {
-	info, err := a.session.Info()
+// RepoInfo describes project ws's git repository (branch, short status, last commits) for the agent's system
+// prompt; an empty description when the project is not a repository.
+func (a *Agent) RepoInfo(ws string) (repoinfo.Info, error) {
+	w, err := open(a.set, ws)
 	if err != nil {
-		return repoinfo.Info{}, rejectErr(err)
+		return repoinfo.Info{}, err
 	}
-	return repoinfo.Describe(context.Background(), info.Root), nil
+	return w.Repo().Describe(context.Background()), nil
 }

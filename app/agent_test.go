@@ -120,24 +120,24 @@ func TestProjectSettingsScreen(t *testing.T) {
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
-	p, err := svc.Settings.Project()
+	p, err := svc.Settings.Project(cur(t, svc))
 	if err != nil || len(p.Allowlist) == 0 || p.SnapshotKeep != 500 || p.SnapshotMaxAgeDays != 30 {
 		t.Fatalf("defaults: %+v, %v", p, err)
 	}
-	if _, err := svc.Settings.Save(ProjectSettingsInput{Allowlist: []string{"go", "/bin/sh"}}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+	if _, err := svc.Settings.Save(cur(t, svc), ProjectSettingsInput{Allowlist: []string{"go", "/bin/sh"}}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("a path in the allowlist: %v", err)
 	}
-	p, err = svc.Settings.Save(ProjectSettingsInput{Allowlist: []string{"go", " go ", "make"}, AutoApproveEdits: true, SnapshotKeep: 50})
+	p, err = svc.Settings.Save(cur(t, svc), ProjectSettingsInput{Allowlist: []string{"go", " go ", "make"}, AutoApproveEdits: true, SnapshotKeep: 50})
 	if err != nil || strings.Join(p.Allowlist, ",") != "go,make" || !p.AutoApproveEdits || p.SnapshotKeep != 50 {
 		t.Fatalf("saved: %+v, %v", p, err)
 	}
 	// The allowlist saved here is the one exec_shell enforces.
-	_, err = svc.Tools.Call("exec_shell", `{"command":"ls"}`)
+	_, err = svc.Tools.Call(cur(t, svc), "exec_shell", `{"command":"ls"}`)
 	if err == nil || !strings.Contains(err.Error(), `"command_not_allowed"`) {
 		t.Errorf("ls after the allowlist became go, make: %v", err)
 	}
 	// An empty list means nothing runs, and stays empty (not the default).
-	p, _ = svc.Settings.Save(ProjectSettingsInput{Allowlist: []string{}})
+	p, _ = svc.Settings.Save(cur(t, svc), ProjectSettingsInput{Allowlist: []string{}})
 	if len(p.Allowlist) != 0 {
 		t.Errorf("empty allowlist came back as %v", p.Allowlist)
 	}
@@ -153,7 +153,7 @@ func TestSandboxOpeningsSetting(t *testing.T) {
 	}
 	t.Setenv("ROOTED_TEST_GREETING", "hello from the user")
 	t.Setenv("ROOTED_TEST_OTHER", "not asked for")
-	p, err := svc.Settings.Project()
+	p, err := svc.Settings.Project(cur(t, svc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,18 +163,18 @@ func TestSandboxOpeningsSetting(t *testing.T) {
 		{Allowlist: in.Allowlist, EnvAllow: []string{"*"}},
 		{Allowlist: in.Allowlist, EnvAllow: []string{"MY VAR"}},
 	} {
-		if _, err := svc.Settings.Save(bad); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+		if _, err := svc.Settings.Save(cur(t, svc), bad); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 			t.Errorf("%+v saved: %v", bad, err)
 		}
 	}
-	if p, _ := svc.Settings.Project(); len(p.UnixSockets) != 0 || len(p.EnvAllow) != 0 || slices.Contains(p.Allowlist, "env") {
+	if p, _ := svc.Settings.Project(cur(t, svc)); len(p.UnixSockets) != 0 || len(p.EnvAllow) != 0 || slices.Contains(p.Allowlist, "env") {
 		t.Fatalf("a refused save changed the settings: %+v", p)
 	}
-	if _, err := svc.Settings.Save(in); err != nil {
+	if _, err := svc.Settings.Save(cur(t, svc), in); err != nil {
 		t.Fatal(err)
 	}
 	run := func() string {
-		out, err := svc.Tools.Call("exec_shell", `{"command":"env"}`)
+		out, err := svc.Tools.Call(cur(t, svc), "exec_shell", `{"command":"env"}`)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestSandboxOpeningsSetting(t *testing.T) {
 	}
 	in.UnixSockets = []string{"/run/x/../docker.sock", "/run/docker.sock", " "}
 	in.EnvAllow = []string{"ROOTED_TEST_GREETING", " ROOTED_TEST_GREETING "}
-	p, err = svc.Settings.Save(in)
+	p, err = svc.Settings.Save(cur(t, svc), in)
 	if err != nil || !slices.Equal(p.UnixSockets, []string{"/run/docker.sock"}) || !slices.Equal(p.EnvAllow, []string{"ROOTED_TEST_GREETING"}) {
 		t.Fatalf("saved: %+v, %v", p, err)
 	}
@@ -202,14 +202,14 @@ func TestSearchMemorySetting(t *testing.T) {
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Tools.Call("search_files", `{"query":"needle"}`); err != nil {
+	if _, err := svc.Tools.Call(cur(t, svc), "search_files", `{"query":"needle"}`); err != nil {
 		t.Fatal(err)
 	}
 	// The index takes the file text in the background (searches never wait for it): poll, with a deadline.
 	var p ProjectSettings
 	var err error
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		p, err = svc.Settings.Project()
+		p, err = svc.Settings.Project(cur(t, svc))
 		if err != nil || p.Search.CachedMiB != 0 || time.Now().After(deadline) {
 			break
 		}
@@ -217,18 +217,22 @@ func TestSearchMemorySetting(t *testing.T) {
 	if err != nil || p.SearchMemoryMiB != 0 || p.Search.BudgetMiB != 128 || p.Search.CachedMiB == 0 {
 		t.Fatalf("defaults after a search: %+v, %v", p.Search, err)
 	}
-	if _, err := svc.Settings.Save(ProjectSettingsInput{Allowlist: p.Allowlist, SearchMemoryMiB: -1}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+	if _, err := svc.Settings.Save(cur(t, svc), ProjectSettingsInput{Allowlist: p.Allowlist, SearchMemoryMiB: -1}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("a negative budget: %v", err)
 	}
-	p, err = svc.Settings.Save(ProjectSettingsInput{Allowlist: p.Allowlist, SearchMemoryMiB: 512})
+	p, err = svc.Settings.Save(cur(t, svc), ProjectSettingsInput{Allowlist: p.Allowlist, SearchMemoryMiB: 512})
 	if err != nil || p.SearchMemoryMiB != 512 || p.Search.BudgetMiB != 512 {
 		t.Fatalf("saved: %+v, %v", p, err)
 	}
-	root, err := svc.session.Resolve(dir)
+	w, err := svc.workspaces.Get(cur(t, svc))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, budget, _, ok := svc.indexes.Memory(root.Root); !ok || budget != 512<<20 {
+	root, err := w.Session().Resolve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, budget, _, ok := w.Indexes().Memory(root.Root); !ok || budget != 512<<20 {
 		t.Errorf("the open index's budget is %d (%v), not 512 MiB", budget, ok)
 	}
 }
@@ -238,7 +242,7 @@ func TestConversationsPerProject(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	svc := openServices(t, a)
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	if _, err := svc.Agent.Conversations(); err == nil || !strings.Contains(err.Error(), `"no_project"`) {
+	if _, err := svc.Agent.Conversations(cur(t, svc)); err == nil || !strings.Contains(err.Error(), `"no_project"`) {
 		t.Errorf("without a project: %v", err)
 	}
 	svc.Agent.dataDir = filepath.Join(os.Getenv("XDG_DATA_HOME"), "rooted")
@@ -255,42 +259,42 @@ func TestConversationsPerProject(t *testing.T) {
 	if _, err := svc.Agent.AppendConversation(openRoot(t, svc), "c1", `[{"t":"item","what":1}]`); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("an unknown field: %v", err)
 	}
-	if md, err := svc.Agent.ExportConversation("c1", "markdown"); err != nil || !strings.Contains(md, "## You\n\nfix it\n") {
+	if md, err := svc.Agent.ExportConversation(cur(t, svc), "c1", "markdown"); err != nil || !strings.Contains(md, "## You\n\nfix it\n") {
 		t.Errorf("export: %q, %v", md, err)
 	}
-	if m, err := svc.Agent.RenameConversation("c1", "Fix CI"); err != nil || m.Title != "Fix CI" {
+	if m, err := svc.Agent.RenameConversation(cur(t, svc), "c1", "Fix CI"); err != nil || m.Title != "Fix CI" {
 		t.Errorf("rename: %+v, %v", m, err)
 	}
-	body, err := svc.Agent.LoadConversation("c1")
+	body, err := svc.Agent.LoadConversation(cur(t, svc), "c1")
 	if err != nil || !strings.Contains(body, "fix it") {
 		t.Errorf("load: %s, %v", body, err)
 	}
 	rootA := openRoot(t, svc)
 	svc.Projects.Open(b)
-	if list, _ := svc.Agent.Conversations(); len(list) != 0 {
+	if list, _ := svc.Agent.Conversations(cur(t, svc)); len(list) != 0 {
 		t.Errorf("project b sees a's conversations: %+v", list)
 	}
 	// The window moved to b while a's conversation had a last change to save: it goes to a.
 	if _, err := svc.Agent.AppendConversation(rootA, "c1", `[{"t":"item","i":1,"item":{"kind":"assistant","text":"late"}}]`); err != nil {
 		t.Fatal(err)
 	}
-	if list, _ := svc.Agent.Conversations(); len(list) != 0 {
+	if list, _ := svc.Agent.Conversations(cur(t, svc)); len(list) != 0 {
 		t.Errorf("a's late change landed in b: %+v", list)
 	}
 	if _, err := svc.Agent.AppendConversation("/never/opened", "c1", `[]`); err == nil || !strings.Contains(err.Error(), `"no_project"`) {
 		t.Errorf("a project never opened: %v", err)
 	}
 	svc.Projects.Open(a)
-	if list, _ := svc.Agent.Conversations(); len(list) != 1 || list[0].Title != "Fix CI" {
+	if list, _ := svc.Agent.Conversations(cur(t, svc)); len(list) != 1 || list[0].Title != "Fix CI" {
 		t.Errorf("back in a: %+v", list)
 	}
-	if body, _ := svc.Agent.LoadConversation("c1"); !strings.Contains(body, "late") {
+	if body, _ := svc.Agent.LoadConversation(cur(t, svc), "c1"); !strings.Contains(body, "late") {
 		t.Errorf("a's late change is not in a: %s", body)
 	}
-	if err := svc.Agent.DeleteConversation("c1"); err != nil {
+	if err := svc.Agent.DeleteConversation(cur(t, svc), "c1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Agent.DeleteConversation("c1"); err == nil || !strings.Contains(err.Error(), `"not_found"`) {
+	if err := svc.Agent.DeleteConversation(cur(t, svc), "c1"); err == nil || !strings.Contains(err.Error(), `"not_found"`) {
 		t.Errorf("deleting twice: %v", err)
 	}
 }
@@ -351,9 +355,23 @@ func TestTestProviderBeforeSaving(t *testing.T) {
 // openRoot is the open project's root, as the window knows it.
 func openRoot(t *testing.T, svc *services) string {
 	t.Helper()
-	info, err := svc.session.Info()
+	p, err := svc.Projects.Current()
+	if err != nil || p == nil {
+		t.Fatalf("no open project: %v", err)
+	}
+	return p.Root
+}
+
+// cur is the id of the project the window shows (the one opened last), or "" when none is open: the tests act on
+// it as the window does.
+func cur(t *testing.T, svc *services) string {
+	t.Helper()
+	p, err := svc.Projects.Current()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return info.Root
+	if p == nil {
+		return ""
+	}
+	return p.ID
 }

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -20,18 +19,16 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/rooted-dev/rooted/backend/conversations"
-	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/llm"
 	"github.com/rooted-dev/rooted/backend/recent"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/skills"
-	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
-	"github.com/rooted-dev/rooted/backend/watch"
 	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // Options configure the window.
@@ -57,12 +54,7 @@ func Run(opt Options) error {
 	if err != nil {
 		return err
 	}
-	defer svc.session.Close()
-	defer svc.deps.Jobs.Close() // every background command ends with the app
-	defer svc.indexes.Close()
-	if svc.snapshots != nil {
-		defer svc.snapshots.Close()
-	}
+	defer svc.workspaces.CloseAll() // every project's jobs, watcher and snapshots' work end with the app
 	return wails.Run(&options.App{
 		Title:            "Rooted",
 		Width:            1280,
@@ -73,28 +65,28 @@ func Run(opt Options) error {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		OnStartup:        svc.startup,
 		OnBeforeClose:    svc.Agent.beforeClose,
-		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics},
+		Bind:             []any{svc.Projects, svc.Tools, svc.Agent, svc.Settings, svc.Permissions, svc.Jobs, svc.Diagnostics, svc.Worktrees, svc.MCPServers},
 		Linux:            &linux.Options{ProgramName: "rooted"},
 	})
 }
 
 // services are the bound structs plus what they share. Only the exported fields are bound; their methods are the
-// frontend's whole view of the backend.
+// frontend's whole view of the backend. Every method that acts on a project takes the id of its workspace first:
+// the window holds several projects open at once.
 type services struct {
-	session   *session.Session
-	indexes   *index.Indexes
-	snapshots *snapshot.Projects
-	settings  *settings.Store
-	deps      tools.Deps
-	events    *emitter // every event to the window goes through it, queued until the window is up
-	Projects  *Projects
-	Tools     *Tools
-	Agent     *Agent
-	Settings  *Settings
-	// Permissions and Jobs: the project's permission rules and its background commands.
+	workspaces *workspace.Set
+	settings   *settings.Store
+	events     *emitter // every event to the window goes through it, queued until the window is up
+	Projects   *Projects
+	Tools      *Tools
+	Agent      *Agent
+	Settings   *Settings
+	// Permissions and Jobs: the projects' permission rules and their background commands.
 	Permissions *Permissions
 	Jobs        *Jobs
 	Diagnostics *Diagnostics
+	Worktrees   *Worktrees  // conversations in checkouts of their own (worktrees.go)
+	MCPServers  *MCPServers // each open project's MCP servers, whose tools the agent uses (mcpservers.go)
 }
 
 func newServices(opt Options) (*services, error) {
@@ -106,35 +98,33 @@ func newServices(opt Options) (*services, error) {
 		}
 		file = f
 	}
-	s := session.New()
-	p := &Projects{session: s, recent: recent.NewStore(file), now: time.Now}
-	svc := &services{session: s, Projects: p, events: &emitter{}}
-	p.opened = svc.prepare
-	// The watcher's reports keep the index and the snapshots' staging current and make the stale-file check of
-	// write and patch compare content for whatever changed behind the session's back (UserDeps wires that); its
-	// batches also go to the window as they are, and the frontend decides what each view re-reads.
-	deps := tools.UserDeps(s, true)
-	deps.Web = httpfetch.New(httpfetch.Options{}) // web_fetch's client, with its 15-minute cache, for the session
-	svc.deps, svc.indexes, svc.settings, svc.snapshots = deps, deps.Indexes, deps.Settings, deps.Snapshots
-	svc.indexes.OnBatch = func(root *os.Root, batch []watch.Event, st watch.Status) {
-		svc.events.Emit(EventFsChanges, FsChanges{Root: root.Name(), Changes: batch, Watch: toWatchStatus(st, true)})
+	var store *settings.Store
+	if path, err := settings.DefaultPath(); err == nil {
+		store = settings.NewStore(path)
 	}
-	p.watch = svc.indexes.Status
-	svc.Tools = &Tools{registry: tools.Registry(deps), emit: svc.events.Emit}
-	svc.Permissions = &Permissions{session: s, store: svc.settings, deps: deps, registry: svc.Tools.registry}
-	svc.Jobs = &Jobs{session: s, jobs: deps.Jobs, store: svc.settings}
-	// The Run tab follows the jobs by these reports rather than by asking over and over.
-	jn := &jobNotifier{emit: svc.events.Emit}
-	deps.Jobs.OnOutput = jn.note
-	deps.Jobs.OnChange = func(i jobs.Info) { jn.note(i.Root, i.ID) }
-	svc.Diagnostics = &Diagnostics{session: s, store: svc.settings, registry: svc.Tools.registry}
-	svc.Settings = &Settings{session: s, store: svc.settings, snapshots: svc.snapshots, indexes: svc.indexes, skillDirs: deps.SkillDirs, commandDirs: skills.UserCommandDirs()}
+	// Every project opened is a live workspace: a watcher keeps its index, its snapshots' staging and the
+	// stale-file check of write and patch current; web_fetch's client, with its 15-minute cache, is shared.
+	// Each project's MCP servers (named in the user's settings) join its registry and end with it.
+	svc := &services{settings: store, events: &emitter{}}
+	svc.MCPServers = &MCPServers{store: store, emit: svc.events.Emit}
+	set := &workspace.Set{Options: workspace.Options{
+		Live: true, Settings: store, Web: httpfetch.New(httpfetch.Options{}), Events: svc.follow(), Extend: svc.MCPServers.extend,
+	}}
+	svc.workspaces, svc.MCPServers.set = set, set
+	p := &Projects{set: set, recent: recent.NewStore(file), now: time.Now}
+	svc.Projects = p
+	svc.Tools = &Tools{set: set, specs: tools.Registry(tools.Deps{Session: session.New()}), emit: svc.events.Emit}
+	svc.Permissions = &Permissions{set: set, store: store}
+	svc.Jobs = &Jobs{set: set, store: store}
+	svc.Diagnostics = &Diagnostics{set: set, store: store}
+	svc.Worktrees = newWorktrees(set, p, store)
+	svc.Settings = &Settings{set: set, store: store, skillDirs: skills.UserDirs(), commandDirs: skills.UserCommandDirs()}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {
 		return nil, fmt.Errorf("locating the config directory: %w", err)
 	}
-	store := llm.NewStore(providersFile, nil)
-	svc.Agent = &Agent{providers: store, relay: &llm.Relay{Store: store}, session: s, emit: svc.events.Emit}
+	providers := llm.NewStore(providersFile, nil)
+	svc.Agent = &Agent{providers: providers, relay: &llm.Relay{Store: providers}, set: set, emit: svc.events.Emit}
 	if base, err := conversations.DefaultBase(); err == nil {
 		svc.Agent.dataDir = base
 	}
@@ -149,19 +139,31 @@ func newServices(opt Options) (*services, error) {
 	return svc, nil
 }
 
-// prepare readies a newly opened project as every long-lived face does (tools.Deps.Prepare), and tells the
-// window how its first snapshot goes.
-func (s *services) prepare(info session.Info) {
-	s.deps.Prepare(info, func(f tools.FirstSnapshot) {
-		p := SnapshotProgress{State: f.State, Root: info.Root, Elapsed: f.Elapsed.Milliseconds()}
-		if f.Err != nil {
-			p.Error = f.Err.Error()
+// follow returns what sends the workspaces' events to the window, each tagged with its workspace's id so the
+// window routes it to its project: the watcher's batches as they are (the frontend decides what each view
+// re-reads), the first snapshot's progress, and the jobs' reports, gathered (jobNotifier) so the Run tab follows
+// them rather than asking over and over.
+func (s *services) follow() func(workspace.Event) {
+	jn := &jobNotifier{emit: s.events.Emit}
+	return func(e workspace.Event) {
+		switch d := e.Data.(type) {
+		case workspace.Files:
+			s.events.Emit(EventFsChanges, FsChanges{Workspace: e.Workspace, Root: d.Root, Changes: d.Changes, Watch: toWatchStatus(d.Watch, true)})
+		case workspace.Snapshot:
+			p := SnapshotProgress{Workspace: e.Workspace, State: d.State, Root: d.Root, Elapsed: d.Elapsed.Milliseconds()}
+			if d.Err != nil {
+				p.Error = d.Err.Error()
+			}
+			if d.State == "done" {
+				p.Files = d.Snapshot.Files
+			}
+			s.events.Emit(EventSnapshot, p)
+		case workspace.JobOutput:
+			jn.note(e.Workspace, d.Root, d.ID)
+		case jobs.Info:
+			jn.note(e.Workspace, d.Root, d.ID)
 		}
-		if f.State == "done" {
-			p.Files = f.Snapshot.Files
-		}
-		s.events.Emit(EventSnapshot, p)
-	})
+	}
 }
 
 func (s *services) startup(ctx context.Context) {
@@ -171,13 +173,23 @@ func (s *services) startup(ctx context.Context) {
 // start is startup with the window's event sender given (tests pass their own): what was emitted before it is
 // sent now, in order.
 func (s *services) start(ctx context.Context, send func(name string, data any)) {
-	s.Projects.ctx = ctx
+	s.Projects.setContext(ctx)
 	s.Agent.ctx = ctx
 	s.events.start(send)
 }
 
 // reject turns a tool error into the rejection the bridge parses.
 func reject(e *tool.Error) error { return errors.New(string(e.JSON())) }
+
+// open returns the open workspace id, or the no_project rejection: the project was closed (a late call from its
+// view) or never opened.
+func open(set *workspace.Set, id string) (*workspace.Workspace, error) {
+	w, err := set.Get(id)
+	if err != nil {
+		return nil, reject(tool.Errorf(tool.CodeNoProject, "no open project has the id %q (it was closed, or never opened)", id))
+	}
+	return w, nil
+}
 
 // rejectErr classifies a Go error first.
 func rejectErr(err error) error {

@@ -20,25 +20,29 @@ type CommandView struct {
 	Body string `json:"body"`
 }
 
-func (s *Settings) places() (skills.Places, error) {
+func (s *Settings) places(ws string) (skills.Places, error) {
 	p := skills.Places{User: s.skillDirs, UserCommands: s.commandDirs}
-	info, err := s.session.Info()
+	w, err := open(s.set, ws)
 	if err != nil {
 		return p, err
 	}
-	t, err := s.session.Resolve(info.Root)
+	info, err := w.Session().Info()
 	if err != nil {
-		return p, err
+		return p, rejectErr(err)
+	}
+	t, err := w.Session().Resolve(info.Root)
+	if err != nil {
+		return p, rejectErr(err)
 	}
 	p.Project, p.Cwd = t.Root, info.CwdRel
 	return p, nil
 }
 
-// Command returns what /name expands: the prompt file called name, else the skill.
-func (s *Settings) Command(name string) (CommandView, error) {
-	p, err := s.places()
+// Command returns what /name expands in project ws: the prompt file called name, else the skill.
+func (s *Settings) Command(ws, name string) (CommandView, error) {
+	p, err := s.places(ws)
 	if err != nil {
-		return CommandView{}, rejectErr(err)
+		return CommandView{}, err
 	}
 	c, body, err := p.CommandBody(name)
 	if err == nil {

@@ -28,31 +28,39 @@ func toMeta(m conversations.Meta) ConversationMeta {
 	return ConversationMeta{ID: m.ID, Title: m.Title, Created: m.Created.Format(time.RFC3339), Updated: m.Updated.Format(time.RFC3339)}
 }
 
-func (a *Agent) store() (*conversations.Store, error) {
-	info, err := a.session.Info()
+// store is the conversations store of project ws.
+func (a *Agent) store(ws string) (*conversations.Store, error) {
+	w, err := open(a.set, ws)
 	if err != nil {
-		return nil, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+		return nil, err
 	}
+	return a.storeAt(w.Root())
+}
+
+// storeAt is the conversations store of the project at root, made on first use.
+func (a *Agent) storeAt(root string) (*conversations.Store, error) {
 	if a.dataDir == "" {
 		return nil, reject(tool.Errorf(tool.CodeInternal, "no data directory to keep conversations in"))
 	}
 	a.convMu.Lock()
 	defer a.convMu.Unlock()
-	s := a.convs[info.Root]
+	s := a.convs[root]
 	if s == nil {
 		if a.convs == nil {
 			a.convs = map[string]*conversations.Store{}
 		}
-		s = conversations.ForProject(a.dataDir, info.Root)
-		a.convs[info.Root] = s
+		s = conversations.ForProject(a.dataDir, root)
+		a.convs[root] = s
 	}
 	return s, nil
 }
 
-// storeOf is the store of the project at root: the open one, or one whose conversations this run has used.
+// storeOf is the store of the project at root: one open, or one whose conversations this run has used.
 func (a *Agent) storeOf(root string) (*conversations.Store, error) {
-	if info, err := a.session.Info(); err == nil && info.Root == root {
-		return a.store()
+	for _, w := range a.set.List() {
+		if w.Root() == root {
+			return a.storeAt(root)
+		}
 	}
 	a.convMu.Lock()
 	defer a.convMu.Unlock()
@@ -72,9 +80,9 @@ func conversationErr(err error) error {
 	return reject(tool.Errorf(tool.CodeInternal, "conversations: %v", err))
 }
 
-// Conversations lists the open project's conversations, most recent first.
-func (a *Agent) Conversations() ([]ConversationMeta, error) {
-	s, err := a.store()
+// Conversations lists project ws's conversations, most recent first.
+func (a *Agent) Conversations(ws string) ([]ConversationMeta, error) {
+	s, err := a.store(ws)
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +100,8 @@ func (a *Agent) Conversations() ([]ConversationMeta, error) {
 // LoadConversation returns a conversation's body (JSON text: items, messages and the other fields side by side).
 // Strings of conversations.BlobMin bytes or more are references, {"$blob": hash, "bytes": n}, that
 // ConversationBlob reads: a long day's conversation opens without its tool results.
-func (a *Agent) LoadConversation(id string) (string, error) {
-	s, err := a.store()
+func (a *Agent) LoadConversation(ws, id string) (string, error) {
+	s, err := a.store(ws)
 	if err != nil {
 		return "", err
 	}
@@ -131,8 +139,8 @@ func (a *Agent) AppendConversation(root, id, events string) (ConversationMeta, e
 }
 
 // ConversationBlob returns the content a reference in a conversation names.
-func (a *Agent) ConversationBlob(id, hash string) (string, error) {
-	s, err := a.store()
+func (a *Agent) ConversationBlob(ws, id, hash string) (string, error) {
+	s, err := a.store(ws)
 	if err != nil {
 		return "", err
 	}
@@ -145,8 +153,8 @@ func (a *Agent) ConversationBlob(id, hash string) (string, error) {
 
 // ConversationBlobsContaining returns the references of a conversation whose content holds text (ignoring case),
 // for a search over the whole conversation.
-func (a *Agent) ConversationBlobsContaining(id, text string) ([]string, error) {
-	s, err := a.store()
+func (a *Agent) ConversationBlobsContaining(ws, id, text string) ([]string, error) {
+	s, err := a.store(ws)
 	if err != nil {
 		return nil, err
 	}
@@ -158,8 +166,8 @@ func (a *Agent) ConversationBlobsContaining(id, text string) ([]string, error) {
 }
 
 // RenameConversation changes a conversation's title.
-func (a *Agent) RenameConversation(id, title string) (ConversationMeta, error) {
-	s, err := a.store()
+func (a *Agent) RenameConversation(ws, id, title string) (ConversationMeta, error) {
+	s, err := a.store(ws)
 	if err != nil {
 		return ConversationMeta{}, err
 	}
@@ -171,8 +179,8 @@ func (a *Agent) RenameConversation(id, title string) (ConversationMeta, error) {
 }
 
 // DeleteConversation removes a conversation.
-func (a *Agent) DeleteConversation(id string) error {
-	s, err := a.store()
+func (a *Agent) DeleteConversation(ws, id string) error {
+	s, err := a.store(ws)
 	if err != nil {
 		return err
 	}
@@ -184,8 +192,8 @@ func (a *Agent) DeleteConversation(id string) error {
 
 // ExportConversation returns a conversation as "markdown" or "json", every tool result in place: the same text
 // as rooted conversations export.
-func (a *Agent) ExportConversation(id, format string) (string, error) {
-	s, err := a.store()
+func (a *Agent) ExportConversation(ws, id, format string) (string, error) {
+	s, err := a.store(ws)
 	if err != nil {
 		return "", err
 	}
@@ -201,8 +209,8 @@ func (a *Agent) ExportConversation(id, format string) (string, error) {
 
 // SaveConversationExport asks where to save a conversation's export and writes it there; "" when the user
 // cancels.
-func (a *Agent) SaveConversationExport(id, format string) (string, error) {
-	text, err := a.ExportConversation(id, format)
+func (a *Agent) SaveConversationExport(ws, id, format string) (string, error) {
+	text, err := a.ExportConversation(ws, id, format)
 	if err != nil {
 		return "", err
 	}

@@ -9,18 +9,17 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/diagnostics"
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // Diagnostics runs the project's check after the agent's edits, in the sandbox, as exec_shell runs commands, and
 // returns the problems the edits are answerable for.
 type Diagnostics struct {
-	session  *session.Session
-	store    *settings.Store // nil without a config directory
-	registry *tool.Registry
+	set   *workspace.Set
+	store *settings.Store // nil without a config directory
 
 	mu     sync.Mutex
 	before map[string][]diagnostics.Problem // the last run's problems, by project and command
@@ -40,10 +39,14 @@ type DiagnosticsResult struct {
 // own cache.
 const checkTimeout = 2 * time.Minute
 
-// After runs the project's check for the changed files (root-relative paths, as edits report them).
-func (d *Diagnostics) After(paths []string) DiagnosticsResult {
+// After runs project ws's check for the changed files (root-relative paths, as edits report them).
+func (d *Diagnostics) After(ws string, paths []string) DiagnosticsResult {
 	res := DiagnosticsResult{Checks: []string{}, Problems: []string{}}
-	info, err := d.session.Info()
+	w, err := d.set.Get(ws)
+	if err != nil {
+		return res
+	}
+	info, err := w.Session().Info()
 	if err != nil {
 		return res
 	}
@@ -54,7 +57,7 @@ func (d *Diagnostics) After(paths []string) DiagnosticsResult {
 	if proj.Diagnostics == "off" {
 		return res
 	}
-	t, err := d.session.Resolve(info.Root)
+	t, err := w.Session().Resolve(info.Root)
 	if err != nil {
 		return res
 	}
@@ -83,7 +86,7 @@ func (d *Diagnostics) After(paths []string) DiagnosticsResult {
 			args = map[string]any{"command": c.Argv[0], "timeout_ms": timeout.Milliseconds(), "backup": false}
 		}
 		raw, _ := json.Marshal(args)
-		out, e := d.registry.Call(tools.Foreground(context.Background()), "exec_shell", raw)
+		out, e := w.Registry().Call(tools.Foreground(context.Background()), "exec_shell", raw)
 		if e != nil {
 			res.Error = strings.TrimSpace(res.Error + " " + c.Name + ": " + e.Message)
 			continue
@@ -118,13 +121,16 @@ func (d *Diagnostics) After(paths []string) DiagnosticsResult {
 	return res
 }
 
-// Mode is the open project's diagnostics setting: "" (found for the files changed), "off", or a command line.
-func (d *Diagnostics) Mode() (string, error) {
-	info, err := d.session.Info()
-	if err != nil || d.store == nil {
-		return "", reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+// Mode is project ws's diagnostics setting: "" (found for the files changed), "off", or a command line.
+func (d *Diagnostics) Mode(ws string) (string, error) {
+	w, err := open(d.set, ws)
+	if err != nil {
+		return "", err
 	}
-	p, err := d.store.Project(info.Root)
+	if d.store == nil {
+		return "", reject(tool.Errorf(tool.CodeInternal, "no config directory to keep settings in"))
+	}
+	p, err := d.store.Project(w.Root())
 	if err != nil {
 		return "", reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
 	}
@@ -132,16 +138,19 @@ func (d *Diagnostics) Mode() (string, error) {
 }
 
 // SetMode changes it.
-func (d *Diagnostics) SetMode(mode string) (string, error) {
-	info, err := d.session.Info()
-	if err != nil || d.store == nil {
-		return "", reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+func (d *Diagnostics) SetMode(ws, mode string) (string, error) {
+	w, err := open(d.set, ws)
+	if err != nil {
+		return "", err
+	}
+	if d.store == nil {
+		return "", reject(tool.Errorf(tool.CodeInternal, "no config directory to keep settings in"))
 	}
 	mode = strings.TrimSpace(mode)
 	if mode == "auto" {
 		mode = ""
 	}
-	err = d.store.UpdateProject(info.Root, func(p *settings.Project) error {
+	err = d.store.UpdateProject(w.Root(), func(p *settings.Project) error {
 		p.Diagnostics = mode
 		return nil
 	})

@@ -39,12 +39,13 @@ type LLMHead struct {
 	Headers    map[string]string `json:"headers"`
 }
 
-// FsChanges is one batch of changes in the project at Root. Each change's op is one or more of create, write,
+// FsChanges is one batch of changes in project Workspace, at Root. Each change's op is one or more of create, write,
 // remove, rename, chmod and rescan joined by "|"; rescan means "re-read this path and everything below it".
 type FsChanges struct {
-	Root    string        `json:"root"`
-	Changes []watch.Event `json:"changes"`
-	Watch   WatchStatus   `json:"watch"`
+	Workspace string        `json:"workspace"`
+	Root      string        `json:"root"`
+	Changes   []watch.Event `json:"changes"`
+	Watch     WatchStatus   `json:"watch"`
 }
 
 // WatchStatus says whether the open project is watched live. When Degraded, some folders are not watched (the
@@ -60,13 +61,14 @@ func toWatchStatus(st watch.Status, active bool) WatchStatus {
 	return WatchStatus{Active: active, Watched: st.Watched, Degraded: st.Degraded, Reason: st.Reason}
 }
 
-// SnapshotProgress says where the opened project's first snapshot is.
+// SnapshotProgress says where the first snapshot of project Workspace (at Root) is.
 type SnapshotProgress struct {
-	Root    string `json:"root"`
-	State   string `json:"state"` // "running", "done" or "failed"
-	Files   int    `json:"files,omitempty"`
-	Elapsed int64  `json:"elapsed_ms"`
-	Error   string `json:"error,omitempty"`
+	Workspace string `json:"workspace"`
+	Root      string `json:"root"`
+	State     string `json:"state"` // "running", "done" or "failed"
+	Files     int    `json:"files,omitempty"`
+	Elapsed   int64  `json:"elapsed_ms"`
+	Error     string `json:"error,omitempty"`
 }
 
 // ToolOutput is a piece of a running tool's output, for the call with ID.

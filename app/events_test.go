@@ -16,7 +16,7 @@ func TestEventNamesMatchFrontend(t *testing.T) {
 	for _, m := range regexp.MustCompile(`export const (\w+) = '([^']+)'`).FindAllStringSubmatch(string(b), -1) {
 		ts[m[1]] = m[2]
 	}
-	goSide := map[string]string{"EventToolOutput": EventToolOutput, "EventSnapshot": EventSnapshot, "EventFsChanges": EventFsChanges, "EventLLM": EventLLM, "EventJobs": EventJobs}
+	goSide := map[string]string{"EventToolOutput": EventToolOutput, "EventSnapshot": EventSnapshot, "EventFsChanges": EventFsChanges, "EventLLM": EventLLM, "EventJobs": EventJobs, "EventMCPServers": EventMCPServers}
 	if len(ts) != len(goSide) {
 		t.Errorf("frontend has %d event names, Go %d: %v vs %v", len(ts), len(goSide), ts, goSide)
 	}

@@ -31,8 +31,8 @@ type InstructionsView struct {
 	Commands []skills.Command `json:"commands"`
 }
 
-// Instructions returns the open project's instruction files for its working directory, and the user's own.
-func (s *Settings) Instructions() (InstructionsView, error) {
+// Instructions returns project ws's instruction files for its working directory, and the user's own.
+func (s *Settings) Instructions(ws string) (InstructionsView, error) {
 	v := InstructionsView{Files: []InstructionFile{}, Skills: skills.Catalog{Skills: []skills.Skill{}}, Commands: []skills.Command{}}
 	if s.store != nil {
 		u, err := s.store.User()
@@ -41,11 +41,15 @@ func (s *Settings) Instructions() (InstructionsView, error) {
 		}
 		v.User = u.Instructions
 	}
-	info, err := s.session.Info()
+	w, err := open(s.set, ws)
+	if err != nil {
+		return v, err
+	}
+	info, err := w.Session().Info()
 	if err != nil {
 		return v, rejectErr(err)
 	}
-	t, err := s.session.Resolve(info.Root)
+	t, err := w.Session().Resolve(info.Root)
 	if err != nil {
 		return v, rejectErr(err)
 	}
@@ -57,8 +61,9 @@ func (s *Settings) Instructions() (InstructionsView, error) {
 	return v, nil
 }
 
-// SaveUserInstructions saves the user's own instructions to the agent, for every project.
-func (s *Settings) SaveUserInstructions(text string) (InstructionsView, error) {
+// SaveUserInstructions saves the user's own instructions to the agent, for every project, and returns project
+// ws's instructions with them.
+func (s *Settings) SaveUserInstructions(ws, text string) (InstructionsView, error) {
 	if s.store == nil {
 		return InstructionsView{}, reject(tool.Errorf(tool.CodeInternal, "settings are not available here"))
 	}
@@ -70,8 +75,8 @@ func (s *Settings) SaveUserInstructions(text string) (InstructionsView, error) {
 	if err := s.store.UpdateUser(func(u *settings.User) error { u.Instructions = trimmed; return nil }); err != nil {
 		return InstructionsView{}, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
 	}
-	if _, err := s.session.Info(); err != nil {
+	if _, err := s.set.Get(ws); err != nil {
 		return InstructionsView{Files: []InstructionFile{}, User: trimmed, Skills: skills.Catalog{Skills: []skills.Skill{}}, Commands: []skills.Command{}}, nil
 	}
-	return s.Instructions()
+	return s.Instructions(ws)
 }

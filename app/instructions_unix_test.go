@@ -38,10 +38,10 @@ func TestInstructionsForTheSystemPrompt(t *testing.T) {
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Tools.Call("change_working_directory", `{"path":"svc/api/v2"}`); err != nil {
+	if _, err := svc.Tools.Call(cur(t, svc), "change_working_directory", `{"path":"svc/api/v2"}`); err != nil {
 		t.Fatal(err)
 	}
-	v, err := svc.Settings.Instructions()
+	v, err := svc.Settings.Instructions(cur(t, svc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,14 +63,14 @@ func TestInstructionsForTheSystemPrompt(t *testing.T) {
 	}
 
 	// The user's own instructions, saved in Settings, apply to every project.
-	if _, err := svc.Settings.SaveUserInstructions(strings.Repeat("y", 17<<10)); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
+	if _, err := svc.Settings.SaveUserInstructions(cur(t, svc), strings.Repeat("y", 17<<10)); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("17 KiB of user instructions: %v", err)
 	}
-	v, err = svc.Settings.SaveUserInstructions("  Answer in British English.\n")
+	v, err = svc.Settings.SaveUserInstructions(cur(t, svc), "  Answer in British English.\n")
 	if err != nil || v.User != "Answer in British English." || len(v.Files) != 3 {
 		t.Errorf("saved: %+v %v", v, err)
 	}
-	if v, _ := svc.Settings.Instructions(); v.User != "Answer in British English." {
+	if v, _ := svc.Settings.Instructions(cur(t, svc)); v.User != "Answer in British English." {
 		t.Errorf("read back: %q", v.User)
 	}
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"slices"
@@ -8,26 +9,28 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/jobs"
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
-// Jobs serves the open project's background commands to the Run tab: their list, their output, and Stop.
+// Jobs serves each open project's background commands to its Run tab: their list, their output, and Stop.
 type Jobs struct {
-	session *session.Session
-	jobs    *jobs.Manager
-	store   *settings.Store // nil without a config directory
+	set   *workspace.Set
+	store *settings.Store // nil without a config directory
 }
 
-// BackgroundAfter is when a command still running moves to the background in the open project, in seconds:
-// 0 the default (a minute), negative never.
-func (j *Jobs) BackgroundAfter() (int, error) {
-	info, err := j.session.Info()
-	if err != nil || j.store == nil {
-		return 0, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+// BackgroundAfter is when a command still running moves to the background in project ws, in seconds: 0 the
+// default (a minute), negative never.
+func (j *Jobs) BackgroundAfter(ws string) (int, error) {
+	w, err := open(j.set, ws)
+	if err != nil {
+		return 0, err
 	}
-	p, err := j.store.Project(info.Root)
+	if j.store == nil {
+		return 0, reject(tool.Errorf(tool.CodeInternal, "no config directory to keep settings in"))
+	}
+	p, err := j.store.Project(w.Root())
 	if err != nil {
 		return 0, reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
 	}
@@ -36,15 +39,18 @@ func (j *Jobs) BackgroundAfter() (int, error) {
 
 // SetBackgroundAfter sets when a command still running moves to the background (seconds; 0 the default,
 // negative never).
-func (j *Jobs) SetBackgroundAfter(sec int) (int, error) {
-	info, err := j.session.Info()
-	if err != nil || j.store == nil {
-		return 0, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+func (j *Jobs) SetBackgroundAfter(ws string, sec int) (int, error) {
+	w, err := open(j.set, ws)
+	if err != nil {
+		return 0, err
+	}
+	if j.store == nil {
+		return 0, reject(tool.Errorf(tool.CodeInternal, "no config directory to keep settings in"))
 	}
 	if sec < 0 {
 		sec = -1
 	}
-	err = j.store.UpdateProject(info.Root, func(p *settings.Project) error {
+	err = j.store.UpdateProject(w.Root(), func(p *settings.Project) error {
 		p.BackgroundAfterSec = sec
 		return nil
 	})
@@ -76,13 +82,13 @@ type JobOutput struct {
 	Dropped int64  `json:"dropped"`
 }
 
-// List lists the open project's jobs, newest first.
-func (j *Jobs) List() []Job {
-	info, err := j.session.Info()
-	if err != nil || j.jobs == nil {
+// List lists project ws's jobs, newest first.
+func (j *Jobs) List(ws string) []Job {
+	w, err := j.set.Get(ws)
+	if err != nil || w.Jobs() == nil {
 		return []Job{}
 	}
-	list := j.jobs.List(info.Root)
+	list := w.Jobs().List(w.Root())
 	out := make([]Job, len(list))
 	for i, x := range list {
 		out[i] = toJob(x)
@@ -90,9 +96,9 @@ func (j *Jobs) List() []Job {
 	return out
 }
 
-// Output returns what job id wrote from since on.
-func (j *Jobs) Output(id string, since int64) (JobOutput, error) {
-	job, err := j.get(id)
+// Output returns what job id of project ws wrote from since on.
+func (j *Jobs) Output(ws, id string, since int64) (JobOutput, error) {
+	job, err := j.get(ws, id)
 	if err != nil {
 		return JobOutput{}, err
 	}
@@ -100,9 +106,9 @@ func (j *Jobs) Output(id string, since int64) (JobOutput, error) {
 	return JobOutput{Job: toJob(o.Info), Output: o.Output, Next: o.Next, Dropped: o.Dropped}, nil
 }
 
-// Kill stops job id and everything it started.
-func (j *Jobs) Kill(id string) (Job, error) {
-	job, err := j.get(id)
+// Kill stops job id of project ws and everything it started.
+func (j *Jobs) Kill(ws, id string) (Job, error) {
+	job, err := j.get(ws, id)
 	if err != nil {
 		return Job{}, err
 	}
@@ -110,15 +116,15 @@ func (j *Jobs) Kill(id string) (Job, error) {
 	return toJob(job.Info()), nil
 }
 
-func (j *Jobs) get(id string) (*jobs.Job, error) {
-	info, err := j.session.Info()
+func (j *Jobs) get(ws, id string) (*jobs.Job, error) {
+	w, err := open(j.set, ws)
 	if err != nil {
-		return nil, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+		return nil, err
 	}
-	if j.jobs == nil {
+	if w.Jobs() == nil {
 		return nil, reject(tool.Errorf(tool.CodeNotFound, "no job %s", id))
 	}
-	job, err := j.jobs.Get(info.Root, id)
+	job, err := w.Jobs().Get(w.Root(), id)
 	if err != nil {
 		return nil, reject(tool.Errorf(tool.CodeNotFound, "no job %s in this project", id))
 	}
@@ -133,10 +139,11 @@ func toJob(i jobs.Info) Job {
 	return j
 }
 
-// JobsChanged says which jobs of the project at Root started, ended or wrote output since the last report.
+// JobsChanged says which jobs of project Workspace (at Root) started, ended or wrote output since the last report.
 type JobsChanged struct {
-	Root string   `json:"root"`
-	IDs  []string `json:"ids"`
+	Workspace string   `json:"workspace"`
+	Root      string   `json:"root"`
+	IDs       []string `json:"ids"`
 }
 
 // jobsEventEvery is how often at most the window hears of jobs: a build printing thousands of lines a second is
@@ -148,21 +155,25 @@ type jobNotifier struct {
 	emit    func(name string, data any)
 	every   time.Duration // jobsEventEvery when zero
 	mu      sync.Mutex
-	pending map[string]map[string]bool // root -> job ids
+	pending map[jobsOf]map[string]bool // project -> job ids
 	timer   *time.Timer
 }
 
-// note records that job id of the project at root changed; it never blocks on the window.
-func (n *jobNotifier) note(root, id string) {
+// jobsOf is a project whose jobs changed: its workspace and root.
+type jobsOf struct{ ws, root string }
+
+// note records that job id of project ws (at root) changed; it never blocks on the window.
+func (n *jobNotifier) note(ws, root, id string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.pending == nil {
-		n.pending = map[string]map[string]bool{}
+		n.pending = map[jobsOf]map[string]bool{}
 	}
-	if n.pending[root] == nil {
-		n.pending[root] = map[string]bool{}
+	k := jobsOf{ws, root}
+	if n.pending[k] == nil {
+		n.pending[k] = map[string]bool{}
 	}
-	n.pending[root][id] = true
+	n.pending[k][id] = true
 	if n.timer == nil {
 		every := n.every
 		if every == 0 {
@@ -177,7 +188,8 @@ func (n *jobNotifier) send() {
 	pending := n.pending
 	n.pending, n.timer = nil, nil
 	n.mu.Unlock()
-	for _, root := range slices.Sorted(maps.Keys(pending)) {
-		n.emit(EventJobs, JobsChanged{Root: root, IDs: slices.Sorted(maps.Keys(pending[root]))})
+	keys := slices.SortedFunc(maps.Keys(pending), func(a, b jobsOf) int { return cmp.Or(cmp.Compare(a.ws, b.ws), cmp.Compare(a.root, b.root)) })
+	for _, k := range keys {
+		n.emit(EventJobs, JobsChanged{Workspace: k.ws, Root: k.root, IDs: slices.Sorted(maps.Keys(pending[k]))})
 	}
 }

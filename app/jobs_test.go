@@ -23,21 +23,21 @@ func TestJobNotifierCoalesces(t *testing.T) {
 		sent <- struct{}{}
 	}}
 	for range 1000 {
-		n.note("/p", "2")
-		n.note("/p", "1")
+		n.note("p-1", "/p", "2")
+		n.note("p-1", "/p", "1")
 	}
-	n.note("/q", "1")
+	n.note("q-2", "/q", "1")
 	<-sent
 	<-sent
 	mu.Lock()
-	want := []JobsChanged{{Root: "/p", IDs: []string{"1", "2"}}, {Root: "/q", IDs: []string{"1"}}}
+	want := []JobsChanged{{Workspace: "p-1", Root: "/p", IDs: []string{"1", "2"}}, {Workspace: "q-2", Root: "/q", IDs: []string{"1"}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("first reports %+v, want %+v", got, want)
 	}
 	got = nil
 	mu.Unlock()
 
-	n.note("/p", "3")
+	n.note("p-1", "/p", "3")
 	select {
 	case <-sent:
 	case <-time.After(5 * time.Second):
@@ -45,7 +45,7 @@ func TestJobNotifierCoalesces(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !reflect.DeepEqual(got, []JobsChanged{{Root: "/p", IDs: []string{"3"}}}) {
+	if !reflect.DeepEqual(got, []JobsChanged{{Workspace: "p-1", Root: "/p", IDs: []string{"3"}}}) {
 		t.Fatalf("second report %+v", got)
 	}
 }

@@ -65,9 +65,7 @@ func openServices(t *testing.T, dir string) *services {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		svc.snapshots.Close() // the background first snapshot stops before its directory goes
-		svc.indexes.Close()
-		svc.session.Close()
+		svc.workspaces.CloseAll() // the background first snapshot stops before its directory goes
 	})
 	return svc
 }
@@ -83,7 +81,7 @@ func TestChangesOnDiskReachTheWindow(t *testing.T) {
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
-	if st := svc.Projects.Watch(); !st.Active || st.Degraded || st.Watched != 1 {
+	if st := svc.Projects.Watch(cur(t, svc)); !st.Active || st.Degraded || st.Watched != 1 {
 		t.Fatalf("watch status after open: %+v", st)
 	}
 	os.MkdirAll(filepath.Join(dir, "node_modules", "left-pad"), 0o755)
@@ -120,14 +118,14 @@ func TestWatcherFeedsStaleCheck(t *testing.T) {
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Tools.Call("read_file", `{"path":"config.txt"}`); err != nil {
+	if _, err := svc.Tools.Call(cur(t, svc), "read_file", `{"path":"config.txt"}`); err != nil {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(file)
 	os.WriteFile(file, []byte("port=9090\n"), 0o644) // the user's own edit, same size
 	os.Chtimes(file, time.Time{}, fi.ModTime())      // and the same mtime, as within a coarse timestamp tick
 	rec.wait(t, "config.txt")
-	_, err := svc.Tools.Call("write_file", `{"path":"config.txt","content":"port=1\n"}`)
+	_, err := svc.Tools.Call(cur(t, svc), "write_file", `{"path":"config.txt","content":"port=1\n"}`)
 	if err == nil || !strings.Contains(err.Error(), `"stale_file"`) {
 		t.Fatalf("write over an unseen edit: %v", err)
 	}
@@ -135,18 +133,19 @@ func TestWatcherFeedsStaleCheck(t *testing.T) {
 		t.Errorf("the user's edit was lost: %q", b)
 	}
 	// Reading again makes the write possible, and Rooted's own write does not make the file stale later.
-	svc.Tools.Call("read_file", `{"path":"config.txt"}`)
+	svc.Tools.Call(cur(t, svc), "read_file", `{"path":"config.txt"}`)
 	for _, content := range []string{"port=1\n", "port=2\n"} {
 		args, _ := json.Marshal(map[string]string{"path": "config.txt", "content": content})
-		if _, err := svc.Tools.Call("write_file", string(args)); err != nil {
+		if _, err := svc.Tools.Call(cur(t, svc), "write_file", string(args)); err != nil {
 			t.Fatalf("write %q after reading: %v", content, err)
 		}
 		rec.wait(t, "config.txt")
 	}
 }
 
-// Opening another project stops the first one's watcher; closing leaves no goroutine behind.
-func TestSwitchingProjectsLeavesNoWatcher(t *testing.T) {
+// Projects open side by side each keep their own watcher; closing one stops its watcher only, and closing all
+// leaves no goroutine behind.
+func TestClosingAProjectStopsOnlyItsWatcher(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	for _, d := range []string{a, b} {
 		os.MkdirAll(filepath.Join(d, "src", "deep"), 0o755)
@@ -155,14 +154,43 @@ func TestSwitchingProjectsLeavesNoWatcher(t *testing.T) {
 	before := runtime.NumGoroutine()
 	rec := &events{}
 	svc.start(context.Background(), rec.emit)
-	for range 3 {
+	ids := map[string]string{}
+	for range 3 { // opening a folder open already focuses it: still two projects
 		for _, d := range []string{a, b} {
-			if _, err := svc.Projects.Open(d); err != nil {
+			p, err := svc.Projects.Open(d)
+			if err != nil {
 				t.Fatal(err)
+			}
+			if ids[d] != "" && ids[d] != p.ID {
+				t.Fatalf("%s opened again as %s, was %s", d, p.ID, ids[d])
+			}
+			ids[d] = p.ID
+		}
+	}
+	if list := svc.Projects.List(); len(list) != 2 || list[0].ID != ids[a] || list[1].ID != ids[b] {
+		t.Fatalf("open projects: %+v", list)
+	}
+	// Both are watched, each batch tagged with its project.
+	os.WriteFile(filepath.Join(a, "src", "a1.txt"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(b, "src", "b1.txt"), []byte("x"), 0o644)
+	rec.wait(t, "src/a1.txt")
+	rec.wait(t, "src/b1.txt")
+	rec.mu.Lock()
+	for _, batch := range rec.got {
+		for _, c := range batch.Changes {
+			if want := map[string]string{"src/a1.txt": ids[a], "src/b1.txt": ids[b]}[c.Path]; want != "" && batch.Workspace != want {
+				t.Errorf("%s reported as of project %q, want %q", c.Path, batch.Workspace, want)
 			}
 		}
 	}
-	// Only b is watched: a change in a reaches nobody.
+	rec.mu.Unlock()
+	if err := svc.Projects.Close(ids[a]); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Projects.Close(ids[a]); err == nil || !strings.Contains(err.Error(), `"no_project"`) {
+		t.Errorf("closing a closed project: %v", err)
+	}
+	// Only b is watched now: a change in a reaches nobody.
 	os.WriteFile(filepath.Join(a, "src", "old.txt"), []byte("x"), 0o644)
 	os.WriteFile(filepath.Join(b, "src", "new.txt"), []byte("x"), 0o644)
 	rec.wait(t, "src/new.txt")
@@ -170,13 +198,12 @@ func TestSwitchingProjectsLeavesNoWatcher(t *testing.T) {
 	for _, batch := range rec.got {
 		for _, c := range batch.Changes {
 			if c.Path == "src/old.txt" {
-				t.Errorf("the previous project's watcher still reports: %+v", batch)
+				t.Errorf("the closed project's watcher still reports: %+v", batch)
 			}
 		}
 	}
 	rec.mu.Unlock()
-	svc.indexes.Close()
-	svc.session.Close()
+	svc.workspaces.CloseAll()
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)

@@ -4,12 +4,14 @@ import (
 	"os"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // The test binary doubles as the sandbox helper, as the rooted binary does: a command a test runs through
 // exec_shell (the check after an edit) re-executes it.
 func TestMain(m *testing.M) {
-	shell.RunHelperIfAsked()
+	sandbox.RunHelperIfAsked()
+	mcpfixture.RunIfAsked() // and as the MCP servers a project's settings name
 	os.Exit(m.Run())
 }

@@ -1,21 +1,18 @@
 package app
 
 import (
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
-	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
-// Permissions serves the open project's permission rules, and checks a call before the window asks the user
+// Permissions serves each open project's permission rules, and checks a call before the window asks the user
 // about it.
 type Permissions struct {
-	session  *session.Session
-	store    *settings.Store // nil without a config directory
-	deps     tools.Deps
-	registry *tool.Registry
+	set   *workspace.Set
+	store *settings.Store // nil without a config directory
 }
 
 // Rule is a permission rule: allow, ask or deny a tool, or (exec_shell) a command prefix.
@@ -47,8 +44,12 @@ type CallCheck struct {
 
 // Check validates a call as the tool would before running it (schema, shell syntax, allowlist, deny rules, paths)
 // and says whether it may run without asking.
-func (p *Permissions) Check(name, args string) CallCheck {
-	r := p.deps.Check(p.registry, name, []byte(args))
+func (p *Permissions) Check(ws, name, args string) CallCheck {
+	w, err := open(p.set, ws)
+	if err != nil {
+		return CallCheck{Error: err.Error()}
+	}
+	r := w.Deps().Check(w.Registry(), name, []byte(args))
 	out := CallCheck{Action: string(r.Decision.Action), Sensitive: r.Decision.Sensitive, ReadOnly: r.Decision.ReadOnly, Why: r.Decision.Why, Suggest: r.Suggest, Grant: r.Grant}
 	if r.Decision.Rule != nil {
 		out.Rule = &Rule{Action: string(r.Decision.Rule.Action), Tool: r.Decision.Rule.Tool, Command: r.Decision.Rule.Command, Domain: r.Decision.Rule.Domain}
@@ -60,8 +61,8 @@ func (p *Permissions) Check(name, args string) CallCheck {
 }
 
 // Rules lists the open project's rules.
-func (p *Permissions) Rules() ([]Rule, error) {
-	root, err := p.root()
+func (p *Permissions) Rules(ws string) ([]Rule, error) {
+	root, err := p.root(ws)
 	if err != nil {
 		return nil, err
 	}
@@ -73,8 +74,8 @@ func (p *Permissions) Rules() ([]Rule, error) {
 }
 
 // AddRule adds a rule to the open project (Always allow on an approval card); the same rule twice is kept once.
-func (p *Permissions) AddRule(r Rule) ([]Rule, error) {
-	root, err := p.root()
+func (p *Permissions) AddRule(ws string, r Rule) ([]Rule, error) {
+	root, err := p.root(ws)
 	if err != nil {
 		return nil, err
 	}
@@ -101,8 +102,8 @@ func (p *Permissions) AddRule(r Rule) ([]Rule, error) {
 }
 
 // SetRules replaces the open project's rules (the settings screen's list).
-func (p *Permissions) SetRules(rs []Rule) ([]Rule, error) {
-	root, err := p.root()
+func (p *Permissions) SetRules(ws string, rs []Rule) ([]Rule, error) {
+	root, err := p.root(ws)
 	if err != nil {
 		return nil, err
 	}
@@ -124,19 +125,19 @@ func (p *Permissions) SetRules(rs []Rule) ([]Rule, error) {
 	return toRules(rules), nil
 }
 
-func (p *Permissions) root() (string, error) {
-	info, err := p.session.Info()
+func (p *Permissions) root(ws string) (string, error) {
+	w, err := open(p.set, ws)
 	if err != nil {
-		return "", reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+		return "", err
 	}
 	if p.store == nil {
 		return "", reject(tool.Errorf(tool.CodeInternal, "no config directory to keep settings in"))
 	}
-	return info.Root, nil
+	return w.Root(), nil
 }
 
 func normalize(r Rule) (permissions.Rule, error) {
-	rule, err := permissions.Normalize(permissions.Rule{Action: permissions.Action(r.Action), Tool: r.Tool, Command: r.Command, Domain: r.Domain}, shell.Split)
+	rule, err := permissions.Normalize(permissions.Rule{Action: permissions.Action(r.Action), Tool: r.Tool, Command: r.Command, Domain: r.Domain}, cmdpolicy.Split)
 	if err != nil {
 		return rule, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "rules", Message: err.Error()})
 	}

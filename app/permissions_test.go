@@ -23,9 +23,7 @@ func TestPermissionsAndDiagnosticsAsTheWindowDoes(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {
-			svc.deps.Jobs.Close()
-			svc.indexes.Close()
-			svc.session.Close()
+			svc.workspaces.CloseAll()
 		})
 		if _, err := svc.Projects.Open(dir); err != nil {
 			t.Fatal(err)
@@ -33,47 +31,47 @@ func TestPermissionsAndDiagnosticsAsTheWindowDoes(t *testing.T) {
 		return svc
 	}
 	svc := open()
-	if c := svc.Permissions.Check("exec_shell", `{"command": "ls | wc -l"}`); !strings.Contains(c.Error, `"invalid_argument"`) {
+	if c := svc.Permissions.Check(cur(t, svc), "exec_shell", `{"command": "ls | wc -l"}`); !strings.Contains(c.Error, `"invalid_argument"`) {
 		t.Errorf("ls | wc -l: %+v", c)
 	}
-	if c := svc.Permissions.Check("exec_shell", `{"command": "go test ./..."}`); c.Error != "" || c.Action != "ask" || c.Suggest != "go test" {
+	if c := svc.Permissions.Check(cur(t, svc), "exec_shell", `{"command": "go test ./..."}`); c.Error != "" || c.Action != "ask" || c.Suggest != "go test" {
 		t.Errorf("go test before the rule: %+v", c)
 	}
-	if _, err := svc.Permissions.AddRule(Rule{Action: "allow", Tool: "exec_shell", Command: "go test"}); err != nil {
+	if _, err := svc.Permissions.AddRule(cur(t, svc), Rule{Action: "allow", Tool: "exec_shell", Command: "go test"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Permissions.AddRule(Rule{Action: "allow", Tool: "exec_shell"}); err == nil {
+	if _, err := svc.Permissions.AddRule(cur(t, svc), Rule{Action: "allow", Tool: "exec_shell"}); err == nil {
 		t.Error("an allow rule for every command was accepted")
 	}
 	again := open() // a restart: the rule is in the user's settings
-	if c := again.Permissions.Check("exec_shell", `{"command": "go  test -run X ./..."}`); c.Action != "allow" || c.Rule == nil || c.Rule.Command != "go test" {
+	if c := again.Permissions.Check(cur(t, again), "exec_shell", `{"command": "go  test -run X ./..."}`); c.Action != "allow" || c.Rule == nil || c.Rule.Command != "go test" {
 		t.Errorf("go test after a restart: %+v", c)
 	}
-	if rules, _ := again.Permissions.Rules(); len(rules) != 1 {
+	if rules, _ := again.Permissions.Rules(cur(t, again)); len(rules) != 1 {
 		t.Errorf("rules: %+v", rules)
 	}
 
 	// An edit that breaks the package: the check finds the problem in the changed file and, after an earlier
 	// check of the same package, the one it caused elsewhere.
-	if r := again.Diagnostics.After([]string{"calc.go"}); len(r.Problems) != 0 || len(r.Checks) != 1 || r.Error != "" {
+	if r := again.Diagnostics.After(cur(t, again), []string{"calc.go"}); len(r.Problems) != 0 || len(r.Checks) != 1 || r.Error != "" {
 		t.Fatalf("clean package: %+v", r)
 	}
 	os.WriteFile(filepath.Join(dir, "calc.go"), []byte("package calc\n\nfunc Add(a, b, c int) int { return a + b + d }\n"), 0o644)
 	// go vet stops at the first type error, here in the caller the edit broke.
-	r := again.Diagnostics.After([]string{"calc.go"})
+	r := again.Diagnostics.After(cur(t, again), []string{"calc.go"})
 	if r.Error != "" || len(r.Problems) != 1 || r.Problems[0] != "use.go:3: not enough arguments in call to Add" {
 		t.Fatalf("the caller the edit broke: %+v", r)
 	}
 	// A problem in the changed file itself is always the edit's.
 	os.WriteFile(filepath.Join(dir, "use.go"), []byte("package calc\n\nvar Five = Add(2, 3, 0)\n"), 0o644)
-	r = again.Diagnostics.After([]string{"calc.go"})
+	r = again.Diagnostics.After(cur(t, again), []string{"calc.go"})
 	if r.Error != "" || len(r.Problems) != 1 || r.Problems[0] != "calc.go:3: undefined: d" {
 		t.Fatalf("the changed file: %+v", r)
 	}
-	if _, err := again.Diagnostics.SetMode("off"); err != nil {
+	if _, err := again.Diagnostics.SetMode(cur(t, again), "off"); err != nil {
 		t.Fatal(err)
 	}
-	if r := again.Diagnostics.After([]string{"calc.go"}); len(r.Checks) != 0 {
+	if r := again.Diagnostics.After(cur(t, again), []string{"calc.go"}); len(r.Checks) != 0 {
 		t.Errorf("off: %+v", r)
 	}
 }

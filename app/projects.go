@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"sync"
 	"time"
@@ -9,13 +10,13 @@ import (
 	wruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/rooted-dev/rooted/backend/recent"
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
-	"github.com/rooted-dev/rooted/backend/watch"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
-// Project is the open project as the frontend sees it.
+// Project is an open project as the frontend sees it. ID names its workspace in every call that acts on it.
 type Project struct {
+	ID          string `json:"id"`
 	Root        string `json:"root"`
 	Name        string `json:"name"`
 	Cwd         string `json:"cwd"`
@@ -29,43 +30,92 @@ type RecentProject struct {
 	OpenedAt string `json:"opened_at"`
 }
 
-// Projects opens, chooses and remembers project folders.
+// Projects opens, lists, closes and remembers project folders: each open one is a workspace of its own, so a job
+// or an agent's work in one goes on while the window shows another.
 type Projects struct {
-	ctx     context.Context
-	session *session.Session
-	recent  *recent.Store
-	now     func() time.Time
-	opened  func(session.Info) // readies a project once it is open
-	watch   func() (watch.Status, bool)
+	set    *workspace.Set
+	recent *recent.Store
+	now    func() time.Time
 
 	mu       sync.Mutex
-	startErr error // a --root folder that failed to open, reported by the first Current call
+	ctx      context.Context
+	focused  string // the id of the project the window shows, so a reloaded window comes back to it
+	startErr error  // a --root folder that failed to open, reported by the first Current call
 }
 
-func toProject(i session.Info) Project {
-	return Project{Root: i.Root, Name: i.Name, Cwd: i.Cwd, CwdRelative: i.CwdRel}
+func (p *Projects) setContext(ctx context.Context) {
+	p.mu.Lock()
+	p.ctx = ctx
+	p.mu.Unlock()
 }
 
-// Open makes path the project root and remembers it.
+func toProject(w *workspace.Workspace) Project {
+	i, err := w.Session().Info()
+	if err != nil { // closed meanwhile: as it was opened
+		i = w.Info()
+	}
+	return Project{ID: w.ID(), Root: i.Root, Name: i.Name, Cwd: i.Cwd, CwdRelative: i.CwdRel}
+}
+
+// Open opens the folder at path as a project beside those open, and remembers it; a folder open already is not
+// opened again, its project is returned. Either way it becomes the one the window shows.
 func (p *Projects) Open(path string) (Project, error) {
-	info, err := p.session.SetRoot(path)
+	w, _, err := p.set.Open(context.Background(), path)
 	if err != nil {
 		return Project{}, rejectErr(err)
 	}
 	// The list is a convenience; failing to save it must not fail the open.
-	_ = p.recent.Add(info.Root, p.now())
-	if p.opened != nil {
-		p.opened(info)
+	_ = p.recent.Add(w.Root(), p.now())
+	// As before workspaces: the project opens with its watcher up (the file tree is live from the first look);
+	// the first snapshot goes on in the background.
+	<-w.Ready()
+	p.mu.Lock()
+	p.focused = w.ID()
+	p.mu.Unlock()
+	return toProject(w), nil
+}
+
+// Close closes project id: its background jobs end, its watcher stops, its snapshots' work finishes; the other
+// projects go on.
+func (p *Projects) Close(id string) error {
+	if err := p.set.Close(id); err != nil {
+		if errors.Is(err, workspace.ErrNotOpen) {
+			return reject(tool.Errorf(tool.CodeNoProject, "no open project has the id %q", id))
+		}
+		return rejectErr(err)
 	}
-	return toProject(info), nil
+	return nil
+}
+
+// List lists the open projects in the order they were opened.
+func (p *Projects) List() []Project {
+	out := []Project{}
+	for _, w := range p.set.List() {
+		out = append(out, toProject(w))
+	}
+	return out
+}
+
+// Focus records that the window shows project id, so a reloaded window comes back to it.
+func (p *Projects) Focus(id string) error {
+	if _, err := open(p.set, id); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.focused = id
+	p.mu.Unlock()
+	return nil
 }
 
 // Choose shows the native folder dialog and opens the folder picked; nil when the user cancels.
 func (p *Projects) Choose() (*Project, error) {
-	if p.ctx == nil {
+	p.mu.Lock()
+	ctx := p.ctx
+	p.mu.Unlock()
+	if ctx == nil {
 		return nil, reject(tool.Errorf(tool.CodeInternal, "the window is not ready yet"))
 	}
-	dir, err := wruntime.OpenDirectoryDialog(p.ctx, wruntime.OpenDialogOptions{
+	dir, err := wruntime.OpenDirectoryDialog(ctx, wruntime.OpenDialogOptions{
 		Title: "Open a project folder", CanCreateDirectories: true,
 	})
 	if err != nil {
@@ -81,31 +131,39 @@ func (p *Projects) Choose() (*Project, error) {
 	return &proj, nil
 }
 
-// Current returns the open project, or nil when none is open. A folder given at start that could not be opened
-// is reported once, as the rejection of the first call.
+// Current returns the project the window showed last (the one given at start, for a new window), or nil when
+// none is open. A folder given at start that could not be opened is reported once, as the rejection of the first
+// call.
 func (p *Projects) Current() (*Project, error) {
 	p.mu.Lock()
-	err := p.startErr
+	err, focused := p.startErr, p.focused
 	p.startErr = nil
 	p.mu.Unlock()
 	if err != nil {
 		return nil, rejectErr(err)
 	}
-	info, err := p.session.Info()
-	if err != nil {
+	open := p.set.List()
+	for _, w := range open {
+		if w.ID() == focused {
+			proj := toProject(w)
+			return &proj, nil
+		}
+	}
+	if len(open) == 0 {
 		return nil, nil
 	}
-	proj := toProject(info)
+	proj := toProject(open[len(open)-1])
 	return &proj, nil
 }
 
-// Watch says whether the open project is watched live (changes on disk reach the window by themselves), and if
-// only partly, why.
-func (p *Projects) Watch() WatchStatus {
-	if p.watch == nil {
+// Watch says whether project id is watched live (changes on disk reach the window by themselves), and if only
+// partly, why.
+func (p *Projects) Watch(id string) WatchStatus {
+	w, err := p.set.Get(id)
+	if err != nil {
 		return WatchStatus{}
 	}
-	st, ok := p.watch()
+	st, ok := w.Watch()
 	return toWatchStatus(st, ok)
 }
 

@@ -20,15 +20,14 @@ func TestEditBackupDiffRestoreAsTheWindowDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer svc.session.Close()
-	defer svc.indexes.Close()
+	defer svc.workspaces.CloseAll()
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
 	call := func(name string, args any) map[string]any {
 		t.Helper()
 		b, _ := json.Marshal(args)
-		out, err := svc.Tools.Call(name, string(b))
+		out, err := svc.Tools.Call(cur(t, svc), name, string(b))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -9,24 +9,22 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/index"
-	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/shell"
-	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
-// Settings serves the open project's settings screen: what commands may run, the sandbox they run in, whether
+// Settings serves each open project's settings screen: what commands may run, the sandbox they run in, whether
 // edits need approval, and how many snapshots are kept.
 type Settings struct {
-	session     *session.Session
+	set         *workspace.Set
 	store       *settings.Store // nil without a config directory
-	snapshots   *snapshot.Projects
-	indexes     *index.Indexes // nil in tests without one
-	skillDirs   []string       // the user's skills folders
-	commandDirs []string       // the user's commands folders
+	skillDirs   []string        // the user's skills folders
+	commandDirs []string        // the user's commands folders
 }
 
 // ProjectSettings is the settings screen's content.
@@ -83,28 +81,29 @@ type ProjectSettingsInput struct {
 	SearchMemoryMiB    int      `json:"search_memory_mib"`
 }
 
-// load returns the open project's root and settings.
-func (s *Settings) load() (string, settings.Project, error) {
-	info, err := s.session.Info()
+// load returns project ws and its settings.
+func (s *Settings) load(ws string) (*workspace.Workspace, settings.Project, error) {
+	w, err := open(s.set, ws)
 	if err != nil {
-		return "", settings.Project{}, reject(tool.Errorf(tool.CodeNoProject, "no project is open"))
+		return nil, settings.Project{}, err
 	}
 	if s.store == nil {
-		return "", settings.Project{}, reject(tool.Errorf(tool.CodeInternal, "no config directory to keep settings in"))
+		return nil, settings.Project{}, reject(tool.Errorf(tool.CodeInternal, "no config directory to keep settings in"))
 	}
-	p, err := s.store.Project(info.Root)
+	p, err := s.store.Project(w.Root())
 	if err != nil {
-		return "", settings.Project{}, reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
+		return nil, settings.Project{}, reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
 	}
-	return info.Root, p, nil
+	return w, p, nil
 }
 
 // view is what the screen shows for p, defaults filled in.
-func (s *Settings) view(root string, p settings.Project) ProjectSettings {
-	snap := tools.SnapshotOptions(p).WithDefaults()
-	sb := shell.Probe(p.Policy(root, filepath.Join(os.TempDir(), "rooted-exec-*")))
+func (s *Settings) view(w *workspace.Workspace, p settings.Project) ProjectSettings {
+	root := w.Root()
+	snap := tools.SnapshotOptions(p, nil).WithDefaults()
+	sb := sandbox.Probe(p.Policy(root, filepath.Join(os.TempDir(), "rooted-exec-*")))
 	return ProjectSettings{
-		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: shell.DefaultAllowlist, Network: p.Network,
+		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: cmdpolicy.DefaultAllowlist, Network: p.Network,
 		Writable: append([]string{}, p.Writable...), Readable: append([]string{}, p.Readable...), AutoApproveEdits: p.AutoApproveEdits,
 		UnixSockets: append([]string{}, p.UnixSockets...), EnvAllow: append([]string{}, p.EnvAllow...),
 		SnapshotKeep: snap.Keep, SnapshotMaxAgeDays: int(snap.MaxAge / (24 * time.Hour)), SearchMemoryMiB: p.SearchMemoryMiB,
@@ -113,25 +112,25 @@ func (s *Settings) view(root string, p settings.Project) ProjectSettings {
 			Readable: append([]string{}, sb.Readable...), Writable: append([]string{}, sb.Writable...),
 		},
 		File:   s.store.Path(),
-		Search: s.searchView(root, p),
+		Search: searchView(w, p),
 	}
 }
 
 // searchView reports the project's search memory: the budget in force and, when the project is open with an
 // index, what it holds now.
-func (s *Settings) searchView(root string, p settings.Project) SearchView {
+func searchView(w *workspace.Workspace, p settings.Project) SearchView {
 	v := SearchView{BudgetMiB: p.SearchMemoryMiB}
 	if v.BudgetMiB == 0 {
 		v.BudgetMiB = int(index.DefaultBudget >> 20)
 	}
-	if s.indexes == nil || s.session == nil {
+	if w.Indexes() == nil {
 		return v
 	}
-	t, err := s.session.Resolve(root)
+	t, err := w.Session().Resolve(w.Root())
 	if err != nil {
 		return v
 	}
-	if cached, _, tri, ok := s.indexes.Memory(t.Root); ok {
+	if cached, _, tri, ok := w.Indexes().Memory(t.Root); ok {
 		v.CachedMiB = float64(cached) / (1 << 20)
 		v.IndexReady, v.IndexFiles, v.Changed = tri.Ready, tri.Files, tri.Changed
 		v.IndexDiskMiB = float64(tri.DiskBytes) / (1 << 20)
@@ -139,18 +138,18 @@ func (s *Settings) searchView(root string, p settings.Project) SearchView {
 	return v
 }
 
-// Project returns the open project's settings.
-func (s *Settings) Project() (ProjectSettings, error) {
-	root, p, err := s.load()
+// Project returns project ws's settings.
+func (s *Settings) Project(ws string) (ProjectSettings, error) {
+	w, p, err := s.load(ws)
 	if err != nil {
 		return ProjectSettings{}, err
 	}
-	return s.view(root, p), nil
+	return s.view(w, p), nil
 }
 
-// Save changes the open project's settings and returns them as now in force.
-func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
-	root, p, err := s.load()
+// Save changes project ws's settings and returns them as now in force.
+func (s *Settings) Save(ws string, in ProjectSettingsInput) (ProjectSettings, error) {
+	w, p, err := s.load(ws)
 	if err != nil {
 		return ProjectSettings{}, err
 	}
@@ -193,7 +192,7 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 		envAllow = append(envAllow, name)
 	}
 	// Only the fields this screen shows, in one read-modify-write: a rule added meanwhile (an approval card) stays.
-	err = s.store.UpdateProject(root, func(q *settings.Project) error {
+	err = s.store.UpdateProject(w.Root(), func(q *settings.Project) error {
 		q.Allowlist, q.Network, q.Readable, q.AutoApproveEdits = allow, in.Network, readable, in.AutoApproveEdits
 		q.UnixSockets, q.EnvAllow = sockets, envAllow
 		q.SnapshotKeep, q.SnapshotMaxAgeDays, q.SearchMemoryMiB = in.SnapshotKeep, in.SnapshotMaxAgeDays, in.SearchMemoryMiB
@@ -203,17 +202,17 @@ func (s *Settings) Save(in ProjectSettingsInput) (ProjectSettings, error) {
 	if err != nil {
 		return ProjectSettings{}, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
 	}
-	if t, err := s.session.Resolve(root); err == nil {
-		if s.snapshots != nil {
-			if repo := s.snapshots.Current(t.Root); repo != nil {
-				repo.SetOptions(tools.SnapshotOptions(p))
+	if t, err := w.Session().Resolve(w.Root()); err == nil {
+		if w.Snapshots() != nil {
+			if repo := w.Snapshots().Current(t.Root); repo != nil {
+				repo.SetOptions(tools.SnapshotOptions(p, w.Deps().Lane))
 			}
 		}
-		if s.indexes != nil {
-			s.indexes.SetBudget(t.Root, int64(p.SearchMemoryMiB)<<20)
+		if w.Indexes() != nil {
+			w.Indexes().SetBudget(t.Root, int64(p.SearchMemoryMiB)<<20)
 		}
 	}
-	return s.view(root, p), nil
+	return s.view(w, p), nil
 }
 
 // envPattern is a variable's name, or a prefix of one ending in "*" (at least one character before it).

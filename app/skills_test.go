@@ -22,10 +22,10 @@ func TestInstructionsListSkills(t *testing.T) {
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Tools.Call("change_working_directory", `{"path":"svc"}`); err != nil {
+	if _, err := svc.Tools.Call(cur(t, svc), "change_working_directory", `{"path":"svc"}`); err != nil {
 		t.Fatal(err)
 	}
-	v, err := svc.Settings.Instructions()
+	v, err := svc.Settings.Instructions(cur(t, svc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,16 +58,16 @@ func TestCommandExpandsAPromptFileOrASkill(t *testing.T) {
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := svc.Settings.Command("review"); err != nil || c.Kind != "command" || c.Body != "Review $ARGUMENTS carefully.\n" {
+	if c, err := svc.Settings.Command(cur(t, svc), "review"); err != nil || c.Kind != "command" || c.Body != "Review $ARGUMENTS carefully.\n" {
 		t.Errorf("review: %+v %v", c, err)
 	}
-	if c, err := svc.Settings.Command("deploy"); err != nil || c.Kind != "skill" || c.Body != "Run make deploy.\n" {
+	if c, err := svc.Settings.Command(cur(t, svc), "deploy"); err != nil || c.Kind != "skill" || c.Body != "Run make deploy.\n" {
 		t.Errorf("deploy: %+v %v", c, err)
 	}
-	if _, err := svc.Settings.Command("nope"); err == nil || !strings.Contains(err.Error(), "not_found") || !strings.Contains(err.Error(), "/review, /deploy") {
+	if _, err := svc.Settings.Command(cur(t, svc), "nope"); err == nil || !strings.Contains(err.Error(), "not_found") || !strings.Contains(err.Error(), "/review, /deploy") {
 		t.Errorf("nope: %v", err)
 	}
-	v, err := svc.Settings.Instructions()
+	v, err := svc.Settings.Instructions(cur(t, svc))
 	if err != nil || len(v.Commands) != 1 || v.Commands[0].Name != "review" || v.Commands[0].Description != "Review" {
 		t.Errorf("commands listed: %+v %v", v.Commands, err)
 	}

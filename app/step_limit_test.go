@@ -48,13 +48,13 @@ func TestStepLimitAndInstructionsSavedAtOnce(t *testing.T) {
 		}()
 		go func() {
 			defer wg.Done()
-			if _, err := svc.Settings.SaveUserInstructions(fmt.Sprintf("rule %d", i)); err != nil {
+			if _, err := svc.Settings.SaveUserInstructions(cur(t, svc), fmt.Sprintf("rule %d", i)); err != nil {
 				t.Error(err)
 			}
 		}()
 		wg.Wait()
 		n, _ := svc.Settings.StepLimit()
-		v, _ := svc.Settings.Instructions()
+		v, _ := svc.Settings.Instructions(cur(t, svc))
 		if n != 10+i || v.User != fmt.Sprintf("rule %d", i) {
 			t.Fatalf("round %d: step limit %d, instructions %q", i, n, v.User)
 		}

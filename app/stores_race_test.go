@@ -49,19 +49,19 @@ func TestConcurrentWindowCallsLoseNoUpdate(t *testing.T) {
 		}()
 		go func() {
 			defer wg.Done()
-			if _, err := svc.Agent.RenameConversation(id, "renamed"); err != nil {
+			if _, err := svc.Agent.RenameConversation(cur(t, svc), id, "renamed"); err != nil {
 				t.Error(err)
 			}
 		}()
 	}
 	wg.Wait()
-	list, err := svc.Agent.Conversations()
+	list, err := svc.Agent.Conversations(cur(t, svc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lost := 0
 	for _, m := range list {
-		body, err := svc.Agent.LoadConversation(m.ID)
+		body, err := svc.Agent.LoadConversation(cur(t, svc), m.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,19 +87,19 @@ func TestSettingsSaveKeepsARuleAddedMeanwhile(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			if _, err := svc.Permissions.AddRule(Rule{Action: "allow", Tool: "exec_shell", Command: fmt.Sprintf("go test ./p%d", i)}); err != nil {
+			if _, err := svc.Permissions.AddRule(cur(t, svc), Rule{Action: "allow", Tool: "exec_shell", Command: fmt.Sprintf("go test ./p%d", i)}); err != nil {
 				t.Error(err)
 			}
 		}()
 		go func() {
 			defer wg.Done()
-			if _, err := svc.Settings.Save(ProjectSettingsInput{Allowlist: []string{"go", "git"}, Network: i%2 == 0}); err != nil {
+			if _, err := svc.Settings.Save(cur(t, svc), ProjectSettingsInput{Allowlist: []string{"go", "git"}, Network: i%2 == 0}); err != nil {
 				t.Error(err)
 			}
 		}()
 	}
 	wg.Wait()
-	rules, err := svc.Permissions.Rules()
+	rules, err := svc.Permissions.Rules(cur(t, svc))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // ToolSpec is a tool's description for the frontend and the model; InputSchema is JSON Schema text.
@@ -19,17 +20,27 @@ type ToolSpec struct {
 	Idempotent  bool   `json:"idempotent"`
 }
 
-// Tools serves the registry to the frontend.
+// Tools serves the open projects' registries to the frontend.
 type Tools struct {
-	registry *tool.Registry
-	emit     func(name string, data any) // runtime.EventsEmit once the window is up
+	set   *workspace.Set
+	specs *tool.Registry              // the tools' declarations, the same in every project's registry
+	emit  func(name string, data any) // runtime.EventsEmit once the window is up
 
 	running calls
 }
 
-// Specs lists every tool.
-func (t *Tools) Specs() ([]ToolSpec, error) {
-	specs := t.registry.Specs()
+// Specs lists every tool of project id: the declared ones, then its MCP servers' (connected now); with id "",
+// the declared ones alone.
+func (t *Tools) Specs(id string) ([]ToolSpec, error) {
+	reg := t.specs
+	if id != "" {
+		w, err := open(t.set, id)
+		if err != nil {
+			return nil, err
+		}
+		reg = w.Registry()
+	}
+	specs := reg.Specs()
 	out := make([]ToolSpec, len(specs))
 	for i, s := range specs {
 		schema, err := json.Marshal(s.InputSchema)
@@ -46,7 +57,17 @@ func (t *Tools) Specs() ([]ToolSpec, error) {
 
 // Run is Call for a tool whose output the window shows as it happens: the output arrives as EventToolOutput
 // events carrying callID, and Cancel(callID) stops the call (a command's whole process group).
-func (t *Tools) Run(callID, name, args string) (string, error) {
+func (t *Tools) Run(id, callID, name, args string) (string, error) {
+	return t.RunIn(id, "", callID, name, args)
+}
+
+// RunIn is Run for the agent of one conversation: what it reads and writes is recorded as that conversation's,
+// so another conversation's agent must read a file itself before changing it (not_read).
+func (t *Tools) RunIn(id, conversation, callID, name, args string) (string, error) {
+	w, err := open(t.set, id)
+	if err != nil {
+		return "", err
+	}
 	if callID == "" {
 		return "", reject(tool.Errorf(tool.CodeInvalidArgument, "a call id is required"))
 	}
@@ -62,8 +83,8 @@ func (t *Tools) Run(callID, name, args string) (string, error) {
 	}
 	// The window's agent asks the user before a call that needs it (a fetch from a new domain among them), so a
 	// call that reaches here was approved.
-	ctx = tools.ApprovedCall(ctx, name, []byte(args))
-	out, e := t.registry.Call(ctx, name, []byte(args))
+	ctx = tools.ApprovedCall(tool.InConversation(ctx, conversation), name, []byte(args))
+	out, e := w.Registry().Call(ctx, name, []byte(args))
 	if e != nil {
 		return "", reject(e)
 	}
@@ -75,8 +96,16 @@ func (t *Tools) Cancel(callID string) bool { return t.running.cancel(callID) }
 
 // Call runs a tool with JSON arguments and returns its JSON result. JSON text crosses the bridge (not objects) so
 // the result reaches the model byte for byte as every other face sees it.
-func (t *Tools) Call(name, args string) (string, error) {
-	out, e := t.registry.Call(tools.ApprovedCall(context.Background(), name, []byte(args)), name, []byte(args))
+func (t *Tools) Call(id, name, args string) (string, error) { return t.CallIn(id, "", name, args) }
+
+// CallIn is Call for the agent of one conversation (see RunIn).
+func (t *Tools) CallIn(id, conversation, name, args string) (string, error) {
+	w, err := open(t.set, id)
+	if err != nil {
+		return "", err
+	}
+	ctx := tool.InConversation(context.Background(), conversation)
+	out, e := w.Registry().Call(tools.ApprovedCall(ctx, name, []byte(args)), name, []byte(args))
 	if e != nil {
 		return "", reject(e)
 	}
@@ -86,13 +115,17 @@ func (t *Tools) Call(name, args string) (string, error) {
 // UserCall is Call for the user's own reads and saves in the window (the file pane and its editor): the agent's
 // record of what it read is neither updated nor consulted, so a file the user viewed or saved is one the agent
 // must read again before changing it. A save is still snapshotted first.
-func (t *Tools) UserCall(name, args string) (string, error) {
+func (t *Tools) UserCall(id, name, args string) (string, error) {
+	w, err := open(t.set, id)
+	if err != nil {
+		return "", err
+	}
 	switch name {
 	case "read_file", "write_file", "list_directory", "find_files":
 	default:
 		return "", reject(tool.Errorf(tool.CodeInvalidArgument, "%s is not one of the window's own calls", name))
 	}
-	out, e := t.registry.Call(tool.ByUser(context.Background()), name, []byte(args))
+	out, e := w.Registry().Call(tool.ByUser(context.Background()), name, []byte(args))
 	if e != nil {
 		return "", reject(e)
 	}
@@ -103,5 +136,5 @@ func (t *Tools) UserCall(name, args string) (string, error) {
 // (numbered lines, path:line:text, "error <code>: <message>"), made by the backend from the tool's one declaration.
 // The window's cards keep the JSON.
 func (t *Tools) Text(name, result string) string {
-	return t.registry.TextOf(name, []byte(result))
+	return t.specs.TextOf(name, []byte(result))
 }

@@ -22,17 +22,17 @@ func TestUserSaveMakesTheAgentsEditStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The agent reads the file.
-	if _, err := svc.Tools.Call("read_file", `{"path":"calc.go"}`); err != nil {
+	if _, err := svc.Tools.Call(cur(t, svc), "read_file", `{"path":"calc.go"}`); err != nil {
 		t.Fatal(err)
 	}
 	// The user opens it in the editor and saves an edit over what was loaded.
-	if _, err := svc.Tools.UserCall("read_file", `{"path":"calc.go"}`); err != nil {
+	if _, err := svc.Tools.UserCall(cur(t, svc), "read_file", `{"path":"calc.go"}`); err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256([]byte(orig))
 	mine := strings.Replace(orig, "a - b", "a + b", 1)
 	args, _ := json.Marshal(map[string]string{"path": "calc.go", "content": mine, "expected_sha256": hex.EncodeToString(sum[:])})
-	out, err := svc.Tools.UserCall("write_file", string(args))
+	out, err := svc.Tools.UserCall(cur(t, svc), "write_file", string(args))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +43,11 @@ func TestUserSaveMakesTheAgentsEditStale(t *testing.T) {
 	}
 	// Saving again over the original content: what the editor loaded is gone.
 	args, _ = json.Marshal(map[string]string{"path": "calc.go", "content": "x", "expected_sha256": hex.EncodeToString(sum[:])})
-	if _, err := svc.Tools.UserCall("write_file", string(args)); err == nil || !strings.Contains(err.Error(), `"stale_file"`) {
+	if _, err := svc.Tools.UserCall(cur(t, svc), "write_file", string(args)); err == nil || !strings.Contains(err.Error(), `"stale_file"`) {
 		t.Errorf("a save over content that changed since it was loaded: %v", err)
 	}
 	// The agent's patch, from its read before the user's edit, is refused.
-	_, err = svc.Tools.Call("patch_file", `{"path":"calc.go","search":"func Add","replace":"func Sum"}`)
+	_, err = svc.Tools.Call(cur(t, svc), "patch_file", `{"path":"calc.go","search":"func Add","replace":"func Sum"}`)
 	if err == nil || !strings.Contains(err.Error(), `"stale_file"`) {
 		t.Errorf("the agent's edit after the user's save: %v", err)
 	}
@@ -55,7 +55,7 @@ func TestUserSaveMakesTheAgentsEditStale(t *testing.T) {
 		t.Errorf("file now %q, want the user's edit", b)
 	}
 	// The window's own calls are only reads and saves.
-	if _, err := svc.Tools.UserCall("exec_shell", `{"command":"ls"}`); err == nil {
+	if _, err := svc.Tools.UserCall(cur(t, svc), "exec_shell", `{"command":"ls"}`); err == nil {
 		t.Error("exec_shell as a user call")
 	}
 }

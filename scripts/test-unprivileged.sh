@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs the sandbox's security tests, the named-pipe tests of Rooted's own git, and the test that kills Rooted at
-# seeded moments, as an unprivileged user as well. CI runs as root, where the sandbox holds by dropping root's
-# capabilities and giving the command a PID namespace of its own; as an ordinary user it holds through a user
-# namespace, or without one. Both must keep a command from outliving its result, from holding a
-# capability and from reading Rooted's /proc entry. The test binaries are built here, as root, and run as nobody
-# (who needs no Go build cache of its own); the tests print what they measured inside the sandbox (CapEff, the
-# parent's environ).
+# Runs the sandbox's security tests and its backends' conformance table, the named-pipe tests of Rooted's own git,
+# and the test that kills Rooted at seeded moments, as an unprivileged user as well. CI runs as root, where the
+# sandbox holds by dropping root's capabilities and giving the command a PID namespace of its own; as an ordinary
+# user it holds through a user namespace, or without one. Both must keep a command from outliving its result, from
+# holding a capability and from reading Rooted's /proc entry. The test binaries are built here, as root, and run as
+# nobody (who needs no Go build cache of its own); the tests print what they measured inside the sandbox (CapEff,
+# the parent's environ).
 set -euo pipefail
 tags=${1:-webkit2_41}
 if [ "$(id -u)" != 0 ]; then
@@ -18,6 +18,11 @@ dir=$(mktemp -d /tmp/rooted-unprivileged-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir/tmp" "$dir/home"
 go test -c -race -tags "$tags" -o "$dir/shell.test" ./backend/shell
+go test -c -race -tags "$tags" -o "$dir/sandbox.test" ./backend/sandbox
+go test -c -tags "$tags" -o "$dir/cmdenv.test" ./backend/cmdenv
+go test -c -tags "$tags" -o "$dir/toolcache.test" ./backend/toolcache
+go test -c -tags "$tags" -o "$dir/cmdpolicy.test" ./backend/cmdpolicy
+go test -c -race -tags "$tags" -o "$dir/gitguard.test" ./backend/gitguard
 go test -c -race -tags "$tags" -o "$dir/tools.test" ./backend/tools
 go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
 go test -c -tags "$tags" -o "$dir/repoinfo.test" ./backend/repoinfo
@@ -27,6 +32,8 @@ go test -c -tags "$tags" -o "$dir/gitdir.test" ./backend/gitdir
 go test -c -tags "$tags" -o "$dir/permissions.test" ./backend/permissions
 go test -c -tags "$tags" -o "$dir/conversations.test" ./backend/conversations
 go test -c -tags "$tags" -o "$dir/skills.test" ./backend/skills
+go test -c -tags "$tags" -o "$dir/worktree.test" ./backend/worktree
+go test -c -race -tags "$tags" -o "$dir/mcpclient.test" ./backend/mcpclient
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
@@ -39,14 +46,22 @@ as_user() {
 }
 echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
-as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv|TestGoCachesLeaveOutCredentials|TestGoEnvFileWithAToken'
+as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv'
+as_user "$dir/cmdenv.test" -test.run 'TestEnv|TestGoEnvFileWithAToken|TestSandboxEtcEntries'
+as_user "$dir/toolcache.test" -test.run 'TestGoCachesLeaveOutCredentials'
+echo "test-unprivileged: the sandbox backend's conformance table, in every process mode it offers, as $user"
+as_user "$dir/sandbox.test" -test.run 'TestConformance|TestNoneSaysSo' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|conformance_test'
 echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
 as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestPinnedFoldersCannotBeRenamed|TestNothingOutlivesAKilledRooted'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry|TestGitConfigCredentialsNeverReachCommands'
-as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestPutBack|TestSwappedGitFolderNeverRunsOutside|TestSwappedDependencyParentIsRefusedOrReported|TestReplantingInALoopEndsTheCommand|TestToolConfigFilesAnywhereAreProtected' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
+as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestSwappedGitFolderNeverRunsOutside|TestSwappedDependencyParentIsRefusedOrReported|TestReplantingInALoopEndsTheCommand|TestToolConfigFilesAnywhereAreProtected' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
+as_user "$dir/gitguard.test"
 as_user "$dir/gitdir.test"
 echo "test-unprivileged: caches, links in the folders Rooted writes, a planted git on PATH, and rule spellings, as $user"
-as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater|TestRootedFollowsNoPlantedLink|TestToolCacheDirFollowsTheFolder|TestTrusted|TestRootOwnedChain|TestGitOptionsThatRunPrograms|TestArgumentAttacks'
+as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater'
+as_user "$dir/toolcache.test" -test.run 'TestRootedFollowsNoPlantedLink|TestToolCacheDirFollowsTheFolder'
+as_user "$dir/cmdenv.test" -test.run 'TestTrusted|TestRootOwnedChain'
+as_user "$dir/cmdpolicy.test" -test.run 'TestGitOptionsThatRunPrograms|TestArgumentAttacks'
 as_user "$dir/permissions.test" -test.run 'TestRuleSpellings|TestDecideCommand|TestRuleOptionMeanings|TestCanonicalOptions'
 echo "test-unprivileged: named-pipe .gitignore files and git-folder files that would block git, as $user"
 as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot|TestSeedingSkipsObjectsGitWouldBlockOn|TestByteBudget' 2>&1 | grep -v 'WARN file skipped'
@@ -55,6 +70,11 @@ echo "test-unprivileged: conversations saved into a read-only folder, and killed
 as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSaveLosesNothing|TestKillDuringAppends|TestTornRecordIsDropped' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)'
 echo "test-unprivileged: skills and commands through links out of the project and pipes, as $user"
 as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
+echo "test-unprivileged: a conversation's worktree made, worked in and applied through the sandboxed git, as $user"
+as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings' 2>&1 | grep -v 'WARN file skipped'
+echo "test-unprivileged: MCP servers in the sandbox (no secret, no network), killed, hung and flooding, as $user"
+as_user "$dir/shell.test" -test.run 'TestStartStdio'
+as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose'
 echo "test-unprivileged: web_fetch refuses this machine's and its network's addresses, as $user"
 as_user "$dir/webfetch.test" -test.run 'TestRefused|TestRedirectToAnotherHost|TestFetchArticle'
 as_user "$dir/tools.test" -test.run 'TestWebFetch'

@@ -17,6 +17,13 @@ func runCall(ctx context.Context, stdio IO, args []string) int {
 // CallWith is rooted call with a web fetcher for web_fetch: rooted-mcp's "call", which links the HTTP client that
 // rooted leaves out. rooted itself has none, and hands a web_fetch the project's rules allow to rooted-mcp.
 func CallWith(ctx context.Context, stdio IO, args []string, web webfetch.Fetcher) int {
+	return CallExtras(ctx, stdio, args, Extras{Web: web})
+}
+
+// CallExtras is rooted call with what rooted-mcp links: web_fetch's fetcher, and the MCP client that calls the
+// tools of the servers the user's settings name for the project (mcp__<server>__<tool>).
+func CallExtras(ctx context.Context, stdio IO, args []string, x Extras) int {
+	web := x.Web
 	fs := newFlagSet("call", stdio, "TOOL [--root DIR] [--cwd DIR] [JSON]")
 	var pf projectFlags
 	pf.register(fs)
@@ -35,21 +42,28 @@ func CallWith(ctx context.Context, stdio IO, args []string, web webfetch.Fetcher
 			return usageError(stdio, fs, "reading arguments from stdin: %v", err)
 		}
 	}
-	s, reg, terr := pf.openWith(web)
+	w, terr := pf.openWith(web)
 	if terr != nil {
 		return printError(stdio, terr)
 	}
-	defer s.Close()
+	defer w.Close()
+	reg := w.Registry()
+	if isForeign(name) {
+		if x.OpenForeign == nil {
+			if code, ok := handOver(stdio, w, args, pos, input); ok {
+				return code
+			}
+			return printError(stdio, tool.Errorf(tool.CodeServerFailed, "%s is another MCP server's tool, which %s calls; it is not installed beside rooted", name, MCPName))
+		}
+		if f, ok := withForeign(w.Session(), reg, x.OpenForeign); ok {
+			defer f.Close()
+		}
+	}
 	res, terr := reg.CallForms(ctx, name, []byte(input))
 	if terr != nil && web == nil && terr.Details["fetcher"] == "none" {
 		// Allowed, but this binary has no HTTP client: the MCP server's binary runs the call with one.
-		if server, err := findBeside(MCPName); err == nil {
-			s.Close()
-			argv := append([]string{server, "call"}, args...)
-			if len(pos) == 1 { // the JSON came on stdin, which this process has read
-				argv = append(argv, input)
-			}
-			return become(argv, stdio)
+		if code, ok := handOver(stdio, w, args, pos, input); ok {
+			return code
 		}
 	}
 	if terr != nil {
@@ -81,4 +95,19 @@ func printJSON(stdio IO, raw []byte) int {
 	buf.WriteByte('\n')
 	_, _ = stdio.Stdout.Write(buf.Bytes())
 	return ExitOK
+}
+
+// handOver has rooted-mcp, which links what rooted leaves out (an HTTP client, the MCP client), run the call:
+// ok is false when it cannot be found.
+func handOver(stdio IO, s interface{ Close() error }, args, pos []string, input string) (code int, ok bool) {
+	server, err := findBeside(MCPName)
+	if err != nil {
+		return 0, false
+	}
+	_ = s.Close()
+	argv := append([]string{server, "call"}, args...)
+	if len(pos) == 1 { // the JSON came on stdin, which this process has read
+		argv = append(argv, input)
+	}
+	return become(argv, stdio), true
 }

@@ -10,10 +10,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/webfetch"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // Exit codes.
@@ -36,7 +36,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"tools", "[--json]", "list every tool with its description and input schema", runTools},
+		{"tools", "[--json] [--root DIR]", "list every tool with its description and input schema (with --root, the project's MCP servers' too)", runTools},
 		{"call", "TOOL [--root DIR] [--cwd DIR] [JSON]", "run one tool with JSON arguments (or JSON on stdin) and print its JSON result", runCall},
 		{"read", "--file PATH [--offset N] [--limit N]", "print a file, or a range of its lines", runRead},
 		{"edit", "--file PATH --content TEXT | --search OLD --replace NEW", "write a file atomically, or replace exact text in it", runEdit},
@@ -48,6 +48,7 @@ func commands() []command {
 		{"diff", "ID [--path P]", "show what changed since a snapshot", runDiff},
 		{"restore", "ID [--path P]...", "put the project (or some paths) back as in a snapshot; the restore is itself backed up", runRestore},
 		{"conversations", "list | show ID | export ID [--format markdown|json] [-o FILE]", "the project's agent conversations, as the window keeps them: list, print as Markdown, or export", runConversations},
+		{"worktree", "new NAME | list | apply NAME | commit NAME | discard NAME", "a git worktree of the project on a branch of its own, outside it, and bringing its changes home", runWorktree},
 		{"mcp", "[--root DIR]", "serve every tool over MCP on stdin/stdout (for Claude Desktop, Claude Code, Cursor, Zed)", runMCP},
 		{"open", "[DIR]", "open the desktop app (on DIR); the same as rooted with no command", runOpen},
 		{"version", "[--json]", "print the version, commit, Go version and whether commands can be sandboxed here", runVersion},
@@ -106,28 +107,27 @@ func (p *projectFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.cwd, "cwd", "", "working directory inside the root that relative paths start from")
 }
 
-// open returns the registry for a session rooted at the flags' root, or a tool error.
-func (p *projectFlags) open() (*session.Session, *tool.Registry, *tool.Error) { return p.openWith(nil) }
+// open opens the flags' root as a one-shot workspace (no watcher, no jobs: the call searches the disk once), or
+// returns a tool error. The caller closes it.
+func (p *projectFlags) open() (*workspace.Workspace, *tool.Error) { return p.openWith(nil) }
 
 // openWith is open with web_fetch's fetcher (nil: none, as in rooted, which links no HTTP client).
-func (p *projectFlags) openWith(web webfetch.Fetcher) (*session.Session, *tool.Registry, *tool.Error) {
-	s, err := session.Open(p.root)
+func (p *projectFlags) openWith(web webfetch.Fetcher) (*workspace.Workspace, *tool.Error) {
+	w, err := workspace.Open(context.Background(), p.root, "cli", workspace.Options{Web: web})
 	if err != nil {
 		e := tools.Classify(err)
 		if e.Code == tool.CodeInternal || e.Code == tool.CodeNotFound || e.Code == tool.CodeNotADirectory {
 			e.Message = fmt.Sprintf("cannot open project root %s: %s", p.root, e.Message)
 		}
-		return nil, nil, e
+		return nil, e
 	}
 	if p.cwd != "" {
-		if _, err := s.Chdir(p.cwd); err != nil {
-			_ = s.Close()
-			return nil, nil, tools.Classify(err)
+		if _, err := w.Session().Chdir(p.cwd); err != nil {
+			_ = w.Close()
+			return nil, tools.Classify(err)
 		}
 	}
-	d := tools.UserDeps(s, false)
-	d.Web = web
-	return s, tools.Registry(d), nil
+	return w, nil
 }
 
 // parseInterleaved parses flags that may come before or after positional arguments, as users type them.

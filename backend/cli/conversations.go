@@ -41,12 +41,12 @@ func runConversations(_ context.Context, stdio IO, args []string) int {
 	if *format != conversations.Markdown && *format != conversations.JSON {
 		return usageError(stdio, c.fs, "--format is markdown or json, not %q", *format)
 	}
-	s, _, terr := c.pf.open()
+	w, terr := c.pf.open()
 	if terr != nil {
 		return c.fail(terr)
 	}
-	info, err := s.Info()
-	_ = s.Close()
+	info, err := w.Session().Info()
+	_ = w.Close()
 	if err != nil {
 		return c.fail(tool.Errorf(tool.CodeNoProject, "%v", err))
 	}

@@ -33,11 +33,12 @@ func runExec(ctx context.Context, stdio IO, args []string) int {
 	if *timeout > 0 {
 		in["timeout_ms"] = timeout.Milliseconds()
 	}
-	s, reg, terr := c.pf.open()
+	w, terr := c.pf.open()
 	if terr != nil {
 		return c.refused(terr)
 	}
-	defer s.Close()
+	defer w.Close()
+	reg := w.Registry()
 	raw, _ := json.Marshal(in)
 	if !*c.asJSON {
 		// Show the program's output as it runs, as a terminal would.

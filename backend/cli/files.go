@@ -28,11 +28,12 @@ func newFileCommand(name, synopsis string, stdio IO) *fileCommand {
 
 // call runs a tool and hands the decoded result to human, or prints JSON; it returns the exit code.
 func (c *fileCommand) call(ctx context.Context, name string, args map[string]any, human func(raw []byte) error) int {
-	s, reg, terr := c.pf.open()
+	w, terr := c.pf.open()
 	if terr != nil {
 		return c.fail(terr)
 	}
-	defer s.Close()
+	defer w.Close()
+	reg := w.Registry()
 	in, err := json.Marshal(args)
 	if err != nil {
 		return c.fail(tool.Errorf(tool.CodeInternal, "encoding arguments: %v", err))

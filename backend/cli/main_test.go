@@ -4,13 +4,15 @@ import (
 	"os"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // The test binary doubles as the sandbox helper, as the rooted binary does; and the commands' settings and
 // snapshots go to throwaway directories, never the developer's own.
 func TestMain(m *testing.M) {
-	shell.RunHelperIfAsked()
+	sandbox.RunHelperIfAsked()
+	mcpfixture.RunIfAsked() // and as the MCP servers rooted call and rooted tools reach
 	dir, err := os.MkdirTemp("", "rooted-cli-test-")
 	if err != nil {
 		panic(err)

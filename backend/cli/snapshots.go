@@ -64,8 +64,9 @@ func runSnapshots(ctx context.Context, stdio IO, args []string) int {
 }
 
 func runDiff(ctx context.Context, stdio IO, args []string) int {
-	c := newFileCommand("diff", "ID [--path P] [--root DIR] [--json]", stdio)
+	c := newFileCommand("diff", "ID [--to ID] [--path P] [--root DIR] [--json]", stdio)
 	path := c.fs.String("path", "", "limit the diff to this file or directory")
+	to := c.fs.String("to", "", "compare with this later snapshot instead of the files as they are now")
 	pos, err := parseInterleaved(c.fs, args)
 	if err != nil {
 		return flagExit(err)
@@ -76,6 +77,9 @@ func runDiff(ctx context.Context, stdio IO, args []string) int {
 	in := map[string]any{"id": pos[0]}
 	if *path != "" {
 		in["path"] = *path
+	}
+	if *to != "" {
+		in["to"] = *to
 	}
 	return c.call(ctx, "diff_snapshot", in, func(raw []byte) error {
 		var r struct{ Diff string }

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/version"
 )
 
 type versionOut struct {
 	version.Info
-	Sandbox shell.SandboxInfo `json:"sandbox"`
+	Sandbox sandbox.Info `json:"sandbox"`
 }
 
 // runVersion prints the build and whether commands can be sandboxed on this machine.
@@ -24,7 +24,7 @@ func runVersion(_ context.Context, stdio IO, args []string) int {
 	if fs.NArg() > 0 {
 		return usageError(stdio, fs, "unexpected argument %q", fs.Arg(0))
 	}
-	out := versionOut{Info: version.Get(), Sandbox: shell.Probe(shell.Policy{})}
+	out := versionOut{Info: version.Get(), Sandbox: sandbox.Probe(sandbox.Policy{})}
 	if *asJSON {
 		b, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintln(stdio.Stdout, string(b))

@@ -11,7 +11,7 @@
 //     helpers, the pager, the editor, signing, and every transport (protocol.allow=never);
 //   - an allow-listed environment: no GIT_* variable of this process (GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND,
 //     GIT_DIR ...), no LD_PRELOAD, a PATH of system folders only; the caller adds the GIT_* variables it means;
-//   - the git found outside every folder sandboxed commands may write (shell.Trusted);
+//   - the git found outside every folder sandboxed commands may write (cmdenv.Trusted);
 //   - where the process can (UseSandbox was called, and the OS has a sandbox), inside the command sandbox itself:
 //     reading the system, git's files and what the caller lists, writing only what it lists, with no network.
 //     A setting missed above still cannot act outside those folders.
@@ -34,11 +34,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/cmdenv"
 )
 
-// Path is git, resolved once outside every folder sandboxed commands may write (see shell.Trusted).
-func Path() string { return shell.Trusted("git") }
+// Path is git, resolved once outside every folder sandboxed commands may write (see cmdenv.Trusted).
+func Path() string { return cmdenv.Trusted("git") }
 
 // Hardening are the settings every git gets, as key=value pairs passed through GIT_CONFIG_COUNT: they outrank
 // every configuration file and reach every git the first one starts.

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 func TestMain(m *testing.M) {
-	shell.RunHelperIfAsked()
+	sandbox.RunHelperIfAsked()
 	UseSandbox()
 	os.Exit(m.Run())
 }
@@ -94,7 +94,7 @@ func TestEnvironmentIsAllowListed(t *testing.T) {
 func TestSandboxedGitWritesOnlyWhereAllowed(t *testing.T) {
 	t.Parallel()
 	if !Sandboxed() {
-		t.Skip("no OS sandbox here: " + shell.Probe(shell.Policy{}).Reason)
+		t.Skip("no OS sandbox here: " + sandbox.Probe(sandbox.Policy{}).Reason)
 	}
 	base := t.TempDir()
 	allowed, denied := filepath.Join(base, "allowed"), filepath.Join(base, "denied")

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // procState is a process's state letter from /proc (T: stopped), or "" once it is gone.
@@ -82,7 +82,7 @@ func startBlocked(t *testing.T) (cmd *exec.Cmd, stdin io.WriteCloser, out *strin
 func TestStoppingTheGroupStopsGit(t *testing.T) {
 	t.Parallel()
 	if !Sandboxed() {
-		t.Skip("no OS sandbox here: " + shell.Probe(shell.Policy{}).Reason)
+		t.Skip("no OS sandbox here: " + sandbox.Probe(sandbox.Policy{}).Reason)
 	}
 	cmd, stdin, out := startBlocked(t)
 	group := cmd.Process.Pid
@@ -123,7 +123,7 @@ func TestStoppingTheGroupStopsGit(t *testing.T) {
 func TestStoppedGitDiesWithRooted(t *testing.T) {
 	t.Parallel()
 	if !Sandboxed() {
-		t.Skip("no OS sandbox here: " + shell.Probe(shell.Policy{}).Reason)
+		t.Skip("no OS sandbox here: " + sandbox.Probe(sandbox.Policy{}).Reason)
 	}
 	pidsFile := filepath.Join(t.TempDir(), "pids")
 	child := exec.Command(os.Args[0], "-test.run=^TestStoppedGitDiesWithRootedChild$")
@@ -179,7 +179,7 @@ func TestStoppedGitDiesWithRootedChild(t *testing.T) {
 func TestRunHandsOverOnlySandboxedGroups(t *testing.T) {
 	t.Parallel()
 	if !Sandboxed() {
-		t.Skip("no OS sandbox here: " + shell.Probe(shell.Policy{}).Reason)
+		t.Skip("no OS sandbox here: " + sandbox.Probe(sandbox.Policy{}).Reason)
 	}
 	dir := t.TempDir()
 	var calls, ends int

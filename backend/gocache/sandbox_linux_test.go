@@ -10,11 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/toolcache"
 )
 
 func TestMain(m *testing.M) {
-	shell.RunHelperIfAsked() // the sandbox re-executes this test binary as its helper
+	sandbox.RunHelperIfAsked() // the sandbox re-executes this test binary as its helper
 	os.Exit(m.Run())
 }
 
@@ -43,12 +46,12 @@ func TestSandboxedGoReadsButNeverWritesTheUserCache(t *testing.T) {
 		}
 		return os.Getenv(k)
 	}
-	goEnv, writable := shell.GoCaches(filepath.Join(t.TempDir(), "toolcache"), false, getenv)
+	goEnv, writable := toolcache.GoCaches(filepath.Join(t.TempDir(), "toolcache"), false, getenv)
 	if !strings.Contains(strings.Join(goEnv, "\n"), "GOCACHEPROG=") {
 		t.Fatalf("no cache program in %v", goEnv)
 	}
-	policy := shell.Policy{Readable: shell.Readable(home, getenv, filepath.Dir(goBin)), Writable: append([]string{proj, tmp}, writable...)}
-	info := shell.Probe(policy)
+	policy := sandbox.Policy{Readable: cmdenv.Readable(home, getenv, filepath.Dir(goBin)), Writable: append([]string{proj, tmp}, writable...)}
+	info := sandbox.Probe(policy)
 	if !info.Active {
 		t.Skip("no sandbox on this machine")
 	}

@@ -34,10 +34,10 @@ type chunk struct {
 	done            bool
 }
 
-// write builds the segments of generation gen, on a worker a core (each at the build's low priority, each
-// yielding to searches), from consecutive chunks of the list; as the chunks land, in order, publish is given what
-// is written so far, so a first build is usable piece by piece (a search narrows with what is in and reads the
-// rest).
+// write builds the segments of generation gen, on a worker a core, from consecutive chunks of the list; as the
+// chunks land, in order, publish is given what is written so far, so a first build is usable piece by piece (a
+// search narrows with what is in and reads the rest). Each worker yields to searches between files; a first build
+// (publish not nil) runs at niceFirst, a rebuild at niceBackground.
 //
 // Files are numbered in path order (the list is sorted so, as a sorted walk yields it already), so the names of the
 // files covered, in the order of their numbers, are a nameTable: a file's number is its place in it.
@@ -57,9 +57,14 @@ func (n *narrower) write(gen int, list []listed, read func(rel string) ([]byte, 
 	next, landed := 0, 0 // the next chunk to take; the chunks landed in order
 	failed := false
 	var wg sync.WaitGroup
+	first := publish != nil
 	for range workers {
 		wg.Go(func() {
-			background()
+			if first {
+				background(niceFirst)
+			} else {
+				background(niceBackground)
+			}
 			var b trigram.Builder
 			for {
 				mu.Lock()

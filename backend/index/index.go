@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rooted-dev/rooted/backend/ignore"
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/walk"
 	"github.com/rooted-dev/rooted/backend/watch"
@@ -110,6 +111,9 @@ type Options struct {
 	Batch func([]watch.Event, watch.Status)
 	// CacheDir holds the trigram index, under rooted/search (default: the user's cache directory).
 	CacheDir string
+	// Lane is the workspace's share of the process's scheduler: the build, the merge and the watcher's first walk
+	// wait for the searches of this lane only. nil: for every search of the process.
+	Lane *sched.Lane
 }
 
 type listKey struct{ hidden, ignored bool }
@@ -123,6 +127,7 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 		root: root, disk: search.DiskSource{Root: root}, lists: map[listKey]*fileList{}, content: map[string][]byte{}, hooks: hooks,
 		tri: newNarrower(root, abs, hooks.CacheDir), budget: DefaultBudget,
 	}
+	x.tri.yielder.Lane = hooks.Lane
 	// The watcher's first walk of the tree waits while a search runs, as the trigram build does: until the index
 	// has started, searches read the disk, and the walk would take half the machine from them.
 	w, err := watch.New(root, abs, watch.Options{Notify: x.changed, Yield: x.tri.yield})
@@ -171,7 +176,10 @@ func (x *Index) changed(e watch.Event) {
 	x.epoch++
 	if e.Op&(watch.Create|watch.Remove|watch.Rename|watch.Rescan) != 0 {
 		x.adjustLists(e)
-		x.dirs.clear() // a folder renamed or replaced: open it again by its path
+		// A folder renamed, removed or replaced: opened again by its path. Only the folders at or under the path
+		// are let go of (emptying the cache on every create, as an atomic write is, closed a thousand folders an
+		// edit and left the next search to open them again).
+		x.dirs.drop(e.Path, e.Op&watch.Rescan != 0)
 	}
 	if b, ok := x.content[e.Path]; ok {
 		x.bytes -= int64(len(b))
@@ -380,53 +388,6 @@ func (x *Index) readByPath(rel string) ([]byte, func(), error) {
 		// Not openable by its name (a link, or gone): through the root, for its content or its error.
 	}
 	return search.ReadPath(x.root, rel)
-}
-
-// dirCache holds folders open by their slash path; it is emptied when the tree's shape changes.
-type dirCache struct {
-	mu sync.Mutex
-	m  map[string]*walk.Dir
-}
-
-// maxOpenDirs bounds the descriptors a dirCache holds.
-const maxOpenDirs = 256
-
-// get returns dir open, held for the caller (Release it), or nil when it cannot be opened.
-func (c *dirCache) get(root *os.Root, dir string) *walk.Dir {
-	if dir == "." {
-		dir = ""
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	d := c.m[dir]
-	if d == nil {
-		var err error
-		if d, err = walk.OpenDir(root, dir); err != nil {
-			return nil
-		}
-		if len(c.m) >= maxOpenDirs {
-			c.clearLocked()
-		}
-		if c.m == nil {
-			c.m = map[string]*walk.Dir{}
-		}
-		c.m[dir] = d
-	}
-	walk.Entry{Dir: d}.Keep()
-	return d
-}
-
-func (c *dirCache) clear() {
-	c.mu.Lock()
-	c.clearLocked()
-	c.mu.Unlock()
-}
-
-func (c *dirCache) clearLocked() {
-	for k, d := range c.m {
-		d.Release()
-		delete(c.m, k)
-	}
 }
 
 // explicit reports a folder named by a search that the lists in memory leave out (hidden or ignored, and the

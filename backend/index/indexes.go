@@ -8,22 +8,27 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/watch"
 )
 
 // Indexes holds the Index of the project a session has open, replacing it when the session opens another root.
-// A long-lived face (the window, MCP) keeps one; a one-shot CLI call does without and reads the disk.
+// Each open workspace (backend/workspace) keeps one of its own, so one project's index never closes another's; a
+// one-shot CLI call does without and reads the disk.
 type Indexes struct {
 	// OnChange, when set before the first Source, hears of every change an index sees, with its root.
 	OnChange func(root *os.Root, e watch.Event)
 	// OnBatch, when set before the first Source, hears of every debounced batch of changes, with the watcher's
 	// coverage at the time.
 	OnBatch func(root *os.Root, batch []watch.Event, st watch.Status)
-	// LimitMemory sets the process's soft memory limit from the budget (budget + memoryHeadroom), for a
-	// long-lived process whose search is its main use of memory: a scan of a big project reads every file once,
-	// and without a limit the runtime holds that freed heap for a while. A GOMEMLIMIT in the environment wins.
-	LimitMemory bool
+	// Limit, when set, is the process's soft memory limit this index's budget counts toward (with every other
+	// live index sharing it), for a long-lived process whose search is its main use of memory: a scan of a big
+	// project reads every file once, and without a limit the runtime holds that freed heap for a while.
+	Limit *MemoryLimit
+	// Lane, when set before the first Source, is the workspace's share of the process's scheduler: the index's
+	// background work waits for this lane's searches, not another workspace's.
+	Lane *sched.Lane
 
 	mu       sync.Mutex
 	root     *os.Root
@@ -44,7 +49,7 @@ func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 			s.idx.Close()
 		}
 		s.root, s.idx = root, nil
-		var hooks Options
+		hooks := Options{Lane: s.Lane}
 		if s.OnChange != nil {
 			hooks.Change = func(e watch.Event) { s.OnChange(root, e) }
 		}
@@ -97,7 +102,7 @@ func (w startingSource) source() search.Source {
 	select {
 	case <-w.started:
 	default:
-		back := search.Aside() // the watcher's first walk yields to searches: not to this one, which waits for it
+		back := w.s.aside() // the watcher's first walk yields to searches: not to this one, which waits for it
 		<-w.started
 		back()
 	}
@@ -180,7 +185,7 @@ func (s *Indexes) Status() (watch.Status, bool) {
 	return s.idx.Status(), true
 }
 
-// Close stops the current index.
+// Close stops the current index, and its budget no longer counts toward the memory limit.
 func (s *Indexes) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -188,6 +193,75 @@ func (s *Indexes) Close() {
 		s.idx.Close()
 	}
 	s.idx, s.root, s.starting = nil, nil, nil
+	s.Limit.drop(s)
+}
+
+// MemoryLimit sets the process's soft memory limit (debug.SetMemoryLimit) from the budgets of the live indexes
+// that share it: the sum of each one's budget plus memoryHeadroom, so a second project open beside the first
+// raises the limit rather than squeezing the first one's cache into its own budget. A GOMEMLIMIT in the
+// environment wins. One per process, shared by its workspaces; the zero value is ready.
+type MemoryLimit struct {
+	mu       sync.Mutex
+	budgets  map[*Indexes]int64
+	setLimit func(int64) int64 // debug.SetMemoryLimit; tests put their own
+}
+
+// Limit is the limit set now from the live budgets; 0 when none is live (the limit is then left as it was).
+func (m *MemoryLimit) Limit() int64 {
+	if m == nil {
+		return 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sumLocked()
+}
+
+func (m *MemoryLimit) sumLocked() int64 {
+	var sum int64
+	for _, b := range m.budgets {
+		sum += cmp.Or(max(b, 0), DefaultBudget) + memoryHeadroom
+	}
+	return sum
+}
+
+func (m *MemoryLimit) set(owner *Indexes, bytes int64) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.budgets == nil {
+		m.budgets = map[*Indexes]int64{}
+	}
+	m.budgets[owner] = bytes
+	m.applyLocked()
+}
+
+func (m *MemoryLimit) drop(owner *Indexes) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.budgets[owner]; !ok {
+		return
+	}
+	delete(m.budgets, owner)
+	m.applyLocked()
+}
+
+// applyLocked sets the limit from the live budgets; with none live it is left as it was, since nothing of the
+// process's own then needs room, and lifting it would only matter for memory no index holds.
+func (m *MemoryLimit) applyLocked() {
+	sum := m.sumLocked()
+	if sum == 0 || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	set := m.setLimit
+	if set == nil {
+		set = debug.SetMemoryLimit
+	}
+	set(sum)
 }
 
 // memoryHeadroom is what a long-lived process needs besides search's file text: the file lists, the watcher, the
@@ -202,9 +276,7 @@ func (s *Indexes) SetBudget(root *os.Root, bytes int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.budget = bytes
-	if s.LimitMemory && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(cmp.Or(max(bytes, 0), DefaultBudget) + memoryHeadroom)
-	}
+	s.Limit.set(s, bytes)
 	if s.idx != nil && s.root == root {
 		s.idx.SetBudget(bytes)
 	}
@@ -221,4 +293,13 @@ func (s *Indexes) Memory(root *os.Root) (cached, budget int64, trigrams NarrowSt
 	}
 	cached, budget, trigrams = idx.Memory()
 	return cached, budget, trigrams, true
+}
+
+// aside stops counting the calling search, which waits for the index to start, among those the index's start
+// yields to (its lane's, or the process's without one), until back is called.
+func (s *Indexes) aside() (back func()) {
+	if s.Lane != nil {
+		return s.Lane.Aside()
+	}
+	return search.Aside()
 }

@@ -22,7 +22,7 @@ import (
 func BenchmarkBuildMemory(b *testing.B) {
 	r := benchCorpus(b)
 	var ixs Indexes
-	ixs.LimitMemory = true
+	ixs.Limit = &MemoryLimit{}
 	ixs.SetBudget(r, 0)
 	b.Cleanup(func() { ixs.SetBudget(r, 0) })
 	for range b.N {

@@ -48,6 +48,7 @@ type narrower struct {
 	dirty                 map[string]bool // changed since the segments were built
 	during                map[string]bool // changed while a build runs (it may have read them before)
 	stale                 bool            // something changed that paths cannot describe (a rescan): do not narrow
+	rescans               int             // rescans reported: a build that began before one is not used
 	building              bool
 	partial               bool   // segs are a first build's, in use while it goes on (publish)
 	published             func() // told of each publication, once n.mu is released (tests)
@@ -67,6 +68,19 @@ type narrower struct {
 // files. A build yields before it starts and between files, so a search never shares the machine with it for long;
 // a search running longer lets it go on anyway, so a stuck search cannot keep the index from ever being built.
 func (n *narrower) yield() { n.yielder.Wait(context.Background(), nil) }
+
+// Thread priorities of the index's background work. A rebuild or a merge runs at niceBackground: about a tenth of a
+// busy core's time against a process at the default priority (nice 19 left it a sixtieth on a machine busy with
+// other work, so it took minutes).
+//
+// A first build runs at niceFirst, about a quarter of a core other work wants: until it lands every search reads
+// every file, and at 460k files one such search costs about as much CPU as the whole build, so a first build that
+// took a tenth of the machine while other work ran was in after 340 s. It still waits for the process's own
+// searches: one that did not (tried) made a search during the build up to 2.7 times rg at 92k files.
+const (
+	niceBackground = 10
+	niceFirst      = 5
+)
 
 // pauseAfterCommand is how long the index is not used after a command: the kernel has queued the reports of the
 // command's writes when it exits; the watcher turns them into changed paths within milliseconds.
@@ -154,6 +168,7 @@ func (n *narrower) changed(rel string, rescan bool) {
 	defer n.mu.Unlock()
 	if rescan || rel == "" {
 		n.stale = true
+		n.rescans++
 		return
 	}
 	n.dirty[rel] = true
@@ -170,15 +185,22 @@ func (n *narrower) build(list func() []listed, read func(rel string) ([]byte, fu
 		n.mu.Unlock()
 		return
 	}
+	// The index stays stale (not used) until the build is in: the segments in use do not describe what the rescan
+	// changed. (Clearing it here narrowed the searches made during a rebuild with the segments it replaces.)
 	n.building, n.during = true, map[string]bool{}
-	n.stale = false
+	rescans := n.rescans
 	n.gen++
 	gen := n.gen
+	first := n.segs == nil // a first build is used piece by piece as it lands, and is urgent (niceFirst)
 	n.mu.Unlock()
 	go func() {
-		// The build runs at the lowest CPU priority, and the search that asked runs first: on a big project the
-		// build and a search would share the machine's cores and both take longer.
-		background()
+		// The search that asked runs first: on a big project the build and a search would share the machine's
+		// cores and both take longer.
+		if first {
+			background(niceFirst)
+		} else {
+			background(niceBackground)
+		}
 		time.Sleep(buildDelay)
 		n.yield()
 		n.mu.Lock()
@@ -192,11 +214,8 @@ func (n *narrower) build(list func() []listed, read func(rel string) ([]byte, fu
 		}
 		start := time.Now()
 		var publish func(written)
-		n.mu.Lock()
-		first := n.segs == nil // a first build is used piece by piece as it lands; a rebuild once it is in
-		n.mu.Unlock()
 		if first {
-			publish = func(w written) { n.publish(gen, w) }
+			publish = func(w written) { n.publish(gen, rescans, w) }
 		}
 		w, err := n.write(gen, list(), read, publish)
 		// The build read every file once: give that garbage back to the system now rather than as the scavenger
@@ -210,7 +229,7 @@ func (n *narrower) build(list func() []listed, read func(rel string) ([]byte, fu
 			// What was published is w's first segments: closed below with w's if the build is not used.
 			n.segs, n.segPaths, n.covered, n.binary, n.partial = nil, nil, nil, nil, false
 		}
-		if err != nil || n.stale || n.closed {
+		if err != nil || n.rescans != rescans || n.closed {
 			for _, s := range w.segs {
 				s.Close()
 			}
@@ -219,6 +238,7 @@ func (n *narrower) build(list func() []listed, read func(rel string) ([]byte, fu
 			return
 		}
 		old, stats, segs := n.segs, w.stats, w.segs
+		n.stale = false
 		n.segs, n.segPaths, n.covered, n.binary, n.dirty, n.during = w.segs, w.paths, w.covered, w.binary, n.during, nil
 		n.coveredIDs, n.binaryIDs = w.coveredIDs, w.binaryIDs
 		n.built++
@@ -237,13 +257,15 @@ func (n *narrower) build(list func() []listed, read func(rel string) ([]byte, fu
 
 // publish puts in use what a first build has written so far: a search narrows with it and reads the files it does
 // not cover yet (they are numbered notCovered). n.mu is not held.
-func (n *narrower) publish(gen int, w written) {
+func (n *narrower) publish(gen, rescans int, w written) {
 	n.mu.Lock()
-	if n.closed || n.stale || n.gen != gen || (n.segs != nil && !n.partial) {
+	if n.closed || n.rescans != rescans || n.gen != gen || (n.segs != nil && !n.partial) {
 		n.mu.Unlock()
 		return
 	}
 	n.segs, n.segPaths, n.covered, n.binary, n.partial = w.segs, w.paths, w.covered, w.binary, true
+	// The build began after the last rescan: what it wrote is of the files as they are since.
+	n.stale = false
 	n.dirty = maps.Clone(n.during) // what changed before the build is read by it, or searched as not covered
 	n.built++
 	n.stats = w.stats
@@ -261,7 +283,7 @@ func (n *narrower) publish(gen int, w written) {
 // one replaces them, under n.mu, which every lookup holds: once it is swapped in no lookup reads them, so they are
 // closed and removed. A merge that fails or is cut short leaves the segments as they were.
 func (n *narrower) merge(gen int, segs []*trigram.Segment) {
-	background()
+	background(niceBackground)
 	defer debug.FreeOSMemory() // as the build does: what the merge and the build's last moments freed goes back now
 	start := time.Now()
 	path := filepath.Join(n.dir, fmt.Sprintf("g%d-%s-merged.tri", gen, n.tag))

@@ -235,16 +235,7 @@ func reads(t *testing.T, x *Index, opt search.Options) int64 {
 // search runs the build reads no file, and once it ends the build goes on and finishes.
 func TestBuildWaitsForSearches(t *testing.T) {
 	// Not parallel: whether the build waits is read from every search of the process (search.Busy).
-	files := map[string]string{}
-	for i := range 200 {
-		files[fmt.Sprintf("d%d/f%d.txt", i%7, i)] = fmt.Sprintf("line %d needle\n", i)
-	}
-	r, dir := fixture(t, files)
-	x, err := NewIndex(r, dir, Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
+	x := needles(t, 200)
 	done := search.Hold() // a search in progress, as far as the build can tell
 	if res, err := search.Search(context.Background(), x, "", search.Options{Query: "needle", Output: search.OutputCount}); err != nil || res.Total != 200 {
 		t.Fatalf("first search: %+v %v", res, err)
@@ -263,6 +254,53 @@ func TestBuildWaitsForSearches(t *testing.T) {
 	if n := x.tri.read.Load(); n < 200 {
 		t.Errorf("the build read %d files of 200", n)
 	}
+}
+
+// A rebuild after a rescan waits for searches as a first build does, and meanwhile the index it replaces, which
+// knows nothing of what the rescan changed, narrows no search; once the search ends it goes on and finishes.
+func TestRebuildWaitsForSearches(t *testing.T) {
+	// Not parallel: whether the build waits is read from every search of the process (search.Busy).
+	x := needles(t, 200)
+	waitNarrowed(t, x)
+	waitMerged(t, x)
+	before := x.tri.read.Load()
+	x.tri.changed("", true) // something paths cannot describe: the index must be built again
+	done := search.Hold()   // a search in progress, as far as the build can tell
+	if res, err := search.Search(context.Background(), x, "", search.Options{Query: "needle", Output: search.OutputCount}); err != nil || res.Total != 200 {
+		t.Fatalf("search: %+v %v", res, err)
+	}
+	// The rebuild is due now: it reaches its wait for the search, having read nothing.
+	for deadline := time.Now().Add(10 * time.Second); !x.tri.yielder.Waiting(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the rebuild never waited for the search in progress")
+		}
+	}
+	if n := x.tri.read.Load() - before; n != 0 {
+		t.Fatalf("the rebuild read %d files while a search ran", n)
+	}
+	if x.tri.keep(search.Options{Query: "needle"}) != nil {
+		t.Error("a search narrowed by the index the rebuild replaces, which does not know what the rescan changed")
+	}
+	done()
+	waitNarrowed(t, x)
+	if n := x.tri.read.Load() - before; n < 200 {
+		t.Errorf("the rebuild read %d files of 200", n)
+	}
+}
+
+// needles is an index of n files, each holding "needle".
+func needles(t *testing.T, n int) *Index {
+	files := map[string]string{}
+	for i := range n {
+		files[fmt.Sprintf("d%d/f%d.txt", i%7, i)] = fmt.Sprintf("line %d needle\n", i)
+	}
+	r, dir := fixture(t, files)
+	x, err := NewIndex(r, dir, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { x.Close() })
+	return x
 }
 
 // The merge of the build's segments is background work as the build is: while a search runs it waits, the

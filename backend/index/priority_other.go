@@ -3,4 +3,4 @@
 package index
 
 // background does nothing where a thread's priority cannot be set on its own.
-func background() {}
+func background(int) {}

@@ -7,9 +7,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // A command the window would ask about before it runs — one a project's ask rule names, or one that destroys or
@@ -37,8 +38,8 @@ func asksUser(argv []string, d permissions.Decision) bool {
 
 // approval returns, for a call of exec_shell that needs the user's word, the input request that asks for it (a
 // result), or the refusal when the user declined or cannot be asked (an error); both nil when the call goes ahead.
-func (s *Server) approval(req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, *tool.Error) {
-	check := s.deps.Check(s.registry, "exec_shell", args)
+func (s *Server) approval(w *workspace.Workspace, req *mcp.CallToolRequest, args json.RawMessage) (*mcp.CallToolResult, *tool.Error) {
+	check := w.Deps().Check(w.Registry(), "exec_shell", args)
 	argv := commandArgv(args)
 	if check.Error != nil || !asksUser(argv, check.Decision) {
 		return nil, nil // the call reports its own errors
@@ -60,7 +61,7 @@ func (s *Server) approval(req *mcp.CallToolRequest, args json.RawMessage) (*mcp.
 		return nil, &tool.Error{
 			Code: tool.CodePermissionDenied,
 			Message: fmt.Sprintf("%s needs the user's approval (%s), and this client cannot ask (it declared no elicitation); nothing was run. "+
-				"To let it run without asking, the user adds %s for this project (Rooted's Settings, Permissions; or the project's rules in %s)", command, why, rule, s.settingsPath()),
+				"To let it run without asking, the user adds %s for this project (Rooted's Settings, Permissions; or the project's rules in %s)", command, why, rule, settingsPath(w)),
 			Details: map[string]any{"command": command, "allow_rule": check.Suggest},
 		}
 	}
@@ -74,7 +75,7 @@ func (s *Server) approval(req *mcp.CallToolRequest, args json.RawMessage) (*mcp.
 			Details: map[string]any{"command": command},
 		}
 	}
-	info, _ := s.session.Info()
+	info, _ := w.Session().Info()
 	return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{approvalInput: &mcp.ElicitParams{
 		Mode:            "form",
 		Message:         fmt.Sprintf("Run %s in %s? It needs your approval: %s.", command, info.Root, why),
@@ -92,14 +93,14 @@ func commandArgv(args json.RawMessage) []string {
 	if len(in.Args) > 0 {
 		return append([]string{strings.TrimSpace(in.Command)}, in.Args...)
 	}
-	argv, _ := shell.Split(in.Command)
+	argv, _ := cmdpolicy.Split(in.Command)
 	return argv
 }
 
 // settingsPath is where the user's settings file is, for a message that says how to change it.
-func (s *Server) settingsPath() string {
-	if s.deps.Settings != nil {
-		return s.deps.Settings.Path()
+func settingsPath(w *workspace.Workspace) string {
+	if w.Settings() != nil {
+		return w.Settings().Path()
 	}
 	return "Rooted's settings.json"
 }

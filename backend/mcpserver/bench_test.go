@@ -28,7 +28,7 @@ func BenchmarkMCPReadFile(b *testing.B) {
 	defer s.Close()
 	b.Run("registry", func(b *testing.B) {
 		for b.Loop() {
-			if _, e := s.registry.Call(context.Background(), "read_file", []byte(`{"path":"a.go"}`)); e != nil {
+			if _, e := s.current().Registry().Call(context.Background(), "read_file", []byte(`{"path":"a.go"}`)); e != nil {
 				b.Fatal(e)
 			}
 		}

@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -37,11 +38,11 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/session"
-	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/webfetch"
 	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // Options configure a server.
@@ -62,24 +63,26 @@ type Options struct {
 	web webfetch.Fetcher
 }
 
-// Server is one MCP server over one session.
+// Server is one MCP server over one project at a time: a workspace, replaced by another when the client's roots
+// change.
 type Server struct {
-	mcp      *mcp.Server
-	session  *session.Session
-	indexes  *index.Indexes
+	mcp *mcp.Server
+	// registry declares the tools to the client and answers what their schemas say; calls go to the open
+	// workspace's own registry, whose tools are the same.
 	registry *tool.Registry
 	fixed    bool
 	log      *slog.Logger
 	maxBytes int
+	wsOpt    workspace.Options
+	limit    index.MemoryLimit // the process's memory limit, from the open workspace's budget
 
 	mu      sync.Mutex
-	rootErr string        // why no project is open, for the no_project message
-	ready   chan struct{} // closed when the open project is prepared; nil before one opens
-	prepare func(session.Info)
+	rootErr string               // why no project is open, for the no_project message
+	ws      *workspace.Workspace // the open project; nil before one opens
+	seq     int                  // workspaces opened, for their ids
+	closing sync.WaitGroup       // workspaces replaced and being closed
 
-	snapshots *snapshot.Projects // nil without a cache directory
-	deps      tools.Deps
-	texts     *texts // large text blocks on their way to the client (splice.go)
+	texts *texts // large text blocks on their way to the client (splice.go)
 }
 
 // New makes a server. With opt.Root set, that folder is opened now, and an error is returned if it cannot be.
@@ -88,19 +91,15 @@ func New(opt Options) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	// As in the window: a watcher keeps the index, the snapshots' staging and the stale-file check current.
-	deps := tools.UserDeps(session.New(), true)
-	deps.Ask = answered // ask_user's answer, from the client's user by elicitation (ask.go)
-	deps.Web = opt.web
-	if deps.Web == nil {
-		deps.Web = httpfetch.New(httpfetch.Options{})
+	web := opt.web
+	if web == nil {
+		web = httpfetch.New(httpfetch.Options{})
 	}
-	s := &Server{session: deps.Session, indexes: deps.Indexes, snapshots: deps.Snapshots, deps: deps, fixed: opt.Root != "", log: log, texts: newTexts(), maxBytes: opt.MaxResultBytes}
-	s.prepare = opt.prepare
-	if s.prepare == nil {
-		s.prepare = s.prepareProject
-	}
-	s.registry = tools.Registry(deps)
+	s := &Server{fixed: opt.Root != "", log: log, texts: newTexts(), maxBytes: opt.MaxResultBytes}
+	// As in the window: a live workspace, whose watcher keeps the index, the snapshots' staging and the stale-file
+	// check current. ask_user's answer comes from the client's user by elicitation (ask.go).
+	s.wsOpt = workspace.Options{Live: true, Ask: answered, Web: web, Limit: &s.limit, Prepare: opt.prepare, Events: s.logEvent}
+	s.registry = tools.Registry(tools.Deps{Session: session.New()})
 	s.rootErr = "no project root: start the server with --root DIR, or use a client that provides MCP roots"
 	if opt.Root != "" {
 		if err := s.open(opt.Root); err != nil {
@@ -157,7 +156,7 @@ func toMCP(spec tool.Spec) *mcp.Tool {
 
 func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if _, err := s.session.Info(); err != nil && !s.fixed && declaresRoots(req.ClientCapabilities()) {
+		if s.current() == nil && !s.fixed && declaresRoots(req.ClientCapabilities()) {
 			// No root yet: ask the client for its roots (SEP-2322's input requests; the SDK turns them into a
 			// roots/list call for clients on older protocol versions) and take the answer on the retried call.
 			// A client that declared no roots is never asked (the specification says it MUST NOT be).
@@ -169,7 +168,8 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 			}
 			s.useRoots(roots.Roots)
 		}
-		if _, err := s.session.Info(); err != nil {
+		w := s.current()
+		if w == nil {
 			s.mu.Lock()
 			msg := s.rootErr
 			s.mu.Unlock()
@@ -177,7 +177,7 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 		}
 		if !readOnly {
 			// A change needs the project prepared (the snapshots set up to record it); a read does not wait.
-			if err := s.waitReady(ctx); err != nil {
+			if err := w.WaitReady(ctx); err != nil {
 				return nil, err
 			}
 		}
@@ -208,7 +208,7 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 			}
 		}
 		if name == "exec_shell" { // what the window would ask about, the client's user is asked about (approve.go)
-			if ask, e := s.approval(req, args); e != nil {
+			if ask, e := s.approval(w, req, args); e != nil {
 				return failure(e), nil
 			} else if ask != nil {
 				return ask, nil
@@ -217,13 +217,14 @@ func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
 		if name == "web_fetch" { // the first fetch from a domain asks, as in the window (webfetch.go)
 			var ask *mcp.CallToolResult
 			var e *tool.Error
-			if ctx, ask, e = s.fetchApproval(ctx, req, args); e != nil {
+			if ctx, ask, e = s.fetchApproval(ctx, w, req, args); e != nil {
 				return failure(e), nil
 			} else if ask != nil {
 				return ask, nil
 			}
 		}
-		res, e := s.registry.CallForms(ctx, name, args)
+		ctx = tool.InConversation(ctx, conversationOf(req))
+		res, e := w.Registry().CallForms(ctx, name, args)
 		if e != nil {
 			return failure(e), nil
 		}
@@ -251,52 +252,48 @@ func failure(e *tool.Error) *mcp.CallToolResult {
 	}
 }
 
-// open makes root the project and prepares it in the background (its index, watcher and first snapshot, which
-// take seconds on a large tree): the server answers initialize at once, and a tool call waits only when it needs
-// the project prepared.
+// open makes root the project, as a workspace of its own prepared in the background (its index, watcher and first
+// snapshot take seconds on a large tree): the server answers initialize at once, and a tool call waits only when
+// it needs the project prepared. The workspace it replaces (the client's roots changed) is closed, its jobs with
+// it, once its own preparation is over.
 func (s *Server) open(root string) error {
-	info, err := s.session.SetRoot(root)
+	s.mu.Lock()
+	s.seq++
+	id := "mcp-" + strconv.Itoa(s.seq)
+	s.mu.Unlock()
+	w, err := workspace.Open(context.Background(), root, id, s.wsOpt)
 	if err != nil {
 		return err
 	}
-	ready := make(chan struct{})
 	s.mu.Lock()
-	prev := s.ready
-	s.ready = ready
+	prev := s.ws
+	s.ws = w
+	if prev != nil {
+		s.closing.Add(1)
+	}
 	s.mu.Unlock()
-	go func() {
-		defer close(ready)
-		if prev != nil {
-			<-prev // one preparation at a time, in the order the projects opened
-		}
-		s.prepare(info)
-	}()
-	s.log.Info("project root", "root", info.Root)
+	if prev != nil {
+		go func() {
+			defer s.closing.Done()
+			_ = prev.Close()
+		}()
+	}
+	s.log.Info("project root", "root", w.Root())
 	return nil
 }
 
-func (s *Server) prepareProject(info session.Info) {
-	s.deps.Prepare(info, func(f tools.FirstSnapshot) {
-		if f.State != "running" {
-			s.log.Info("first snapshot", "root", info.Root, "state", f.State, "files", f.Snapshot.Files, "elapsed", f.Elapsed, "err", f.Err)
-		}
-	})
+// logEvent logs how a project's first snapshot went.
+func (s *Server) logEvent(e workspace.Event) {
+	if snap, ok := e.Data.(workspace.Snapshot); ok && snap.State != "running" {
+		s.log.Info("first snapshot", "root", snap.Root, "state", snap.State, "files", snap.Snapshot.Files, "elapsed", snap.Elapsed, "err", snap.Err)
+	}
 }
 
-// waitReady waits until the open project is prepared, or ctx ends.
-func (s *Server) waitReady(ctx context.Context) error {
+// current is the open workspace, or nil.
+func (s *Server) current() *workspace.Workspace {
 	s.mu.Lock()
-	ready := s.ready
-	s.mu.Unlock()
-	if ready == nil {
-		return nil
-	}
-	select {
-	case <-ready:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	defer s.mu.Unlock()
+	return s.ws
 }
 
 // followRoots opens the client's first file:// root, unless the root was fixed on the command line.
@@ -331,7 +328,7 @@ func declaresRoots(c *mcp.ClientCapabilities) bool {
 	return c != nil && (c.RootsV2 != nil || c.Roots.ListChanged)
 }
 
-// declares reports whether the named tool's input schema has field.
+// declares reports whether the named tool's input schema has field (the same in every workspace's registry).
 func (s *Server) declares(name, field string) bool {
 	t, ok := s.registry.Lookup(name)
 	if !ok {
@@ -395,14 +392,29 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	return s.mcp.Run(ctx, splicing{t, s.texts})
 }
 
-// Close releases the project (its watcher, root and the snapshots' background work), once its preparation is
-// over (which would otherwise start a watcher after it).
+// Close closes the open workspace (its jobs, watcher, root and the snapshots' background work, once its
+// preparation is over) and those it replaced.
 func (s *Server) Close() error {
-	_ = s.waitReady(context.Background())
-	s.deps.Jobs.Close() // background commands end with the server
-	s.indexes.Close()
-	if s.snapshots != nil {
-		s.snapshots.Close()
+	s.mu.Lock()
+	w := s.ws
+	s.ws = nil
+	s.mu.Unlock()
+	var err error
+	if w != nil {
+		err = w.Close()
 	}
-	return s.session.Close()
+	s.closing.Wait()
+	return err
+}
+
+// conversationOf is the conversation an MCP call belongs to: its client's session, whose agent has read only what
+// it read itself (a server with several clients keeps each one's reads apart).
+func conversationOf(req *mcp.CallToolRequest) string {
+	if req.Session == nil {
+		return "mcp"
+	}
+	if id := req.Session.ID(); id != "" {
+		return "mcp:" + id
+	}
+	return fmt.Sprintf("mcp:%p", req.Session)
 }

@@ -14,12 +14,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/session"
-	"github.com/rooted-dev/rooted/backend/shell"
 )
 
 func TestMain(m *testing.M) {
-	shell.RunHelperIfAsked()
+	sandbox.RunHelperIfAsked()
 	os.Exit(m.Run())
 }
 

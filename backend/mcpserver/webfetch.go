@@ -10,6 +10,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // fetchInput is the key of the input request that asks the user about a fetch from a new domain.
@@ -19,8 +20,8 @@ const fetchInput = "approve_fetch"
 // elicitation, as the window's card would; accept runs it this once (ctx carries the approval), decline or cancel
 // refuses it. A client that cannot ask leaves the call as it is, and the tool refuses it with the rule that would
 // allow the domain. It returns the input request (a result) when the user must be asked.
-func (s *Server) fetchApproval(ctx context.Context, req *mcp.CallToolRequest, args json.RawMessage) (context.Context, *mcp.CallToolResult, *tool.Error) {
-	check := s.deps.Check(s.registry, "web_fetch", args)
+func (s *Server) fetchApproval(ctx context.Context, w *workspace.Workspace, req *mcp.CallToolRequest, args json.RawMessage) (context.Context, *mcp.CallToolResult, *tool.Error) {
+	check := w.Deps().Check(w.Registry(), "web_fetch", args)
 	if check.Error != nil || check.Decision.Action != permissions.Ask {
 		return ctx, nil, nil // the call reports its own errors; an allow or deny rule decides without asking
 	}
@@ -45,7 +46,7 @@ func (s *Server) fetchApproval(ctx context.Context, req *mcp.CallToolRequest, ar
 	return ctx, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{fetchInput: &mcp.ElicitParams{
 		Mode: "form",
 		Message: fmt.Sprintf("Fetch from %s? The agent asks to read %s. To stop being asked about this domain, add the rule "+
-			"{\"action\": \"allow\", \"tool\": \"web_fetch\", \"domain\": %q} in %s.", domain, in.URL, domain, s.settingsPath()),
+			"{\"action\": \"allow\", \"tool\": \"web_fetch\", \"domain\": %q} in %s.", domain, in.URL, domain, settingsPath(w)),
 		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
 	}}}, nil
 }

@@ -171,6 +171,8 @@ func Sensitive(argv []string) string {
 	return ""
 }
 
+// sensitiveGit says why a git command line destroys work or publishes it (its subcommand as git reads it, its
+// options, and what it runs through), "" when it does neither.
 func sensitiveGit(argv []string) string {
 	c, ok := gitCommand(argv)
 	if !ok {
@@ -179,98 +181,123 @@ func sensitiveGit(argv []string) string {
 	if why := runsThrough(c); why != "" {
 		return why
 	}
-	sub, args := c.Meaning, c.Args
-	// has says one of the options is given: a short one as written, a long one spelled out or abbreviated as git
-	// accepts it (--har is --hard). It is for options that make a command destroy; those that make it safe
-	// (--dry-run, --staged) are matched as written (exact), so an abbreviation asks rather than passes.
-	has := func(opts ...string) bool {
-		for _, a := range gitargv.Options(args) {
-			name, _, _ := strings.Cut(a, "=")
-			for _, o := range opts {
-				if name == o || strings.HasPrefix(o, "--") && gitargv.Abbrev(a, o) {
-					return true
-				}
-			}
-		}
-		return false
+	if rule, ok := gitSensitive[c.Meaning]; ok {
+		return rule(c.Meaning, gitOpts(c.Args))
 	}
-	exact := func(opts ...string) bool {
-		for _, a := range gitargv.Options(args) {
-			name, _, _ := strings.Cut(a, "=")
-			if slices.Contains(opts, name) {
+	if !slices.Contains(gitReadOnly, c.Meaning) && !slices.Contains(gitChanges, c.Meaning) {
+		return "git " + c.Meaning + " is not a subcommand Rooted knows (an alias can run anything)"
+	}
+	return ""
+}
+
+// gitOpts are a git subcommand's arguments, read as git reads them (package gitargv).
+type gitOpts []string
+
+// has says one of the options is given: a short one as written, a long one spelled out or abbreviated as git
+// accepts it (--har is --hard). It is for options that make a command destroy; those that make it safe
+// (--dry-run, --staged) are matched as written (exact), so an abbreviation asks rather than passes.
+func (a gitOpts) has(opts ...string) bool {
+	for _, arg := range gitargv.Options(a) {
+		name, _, _ := strings.Cut(arg, "=")
+		for _, o := range opts {
+			if name == o || strings.HasPrefix(o, "--") && gitargv.Abbrev(arg, o) {
 				return true
 			}
 		}
-		return false
 	}
-	// shortHas says a cluster of short options (-fdx) holds one of the letters.
-	shortHas := func(letters string) bool { return gitargv.HasShort(args, letters) }
-	switch sub {
-	case "push":
-		return "git push publishes commits to another repository"
-	case "reset":
-		if has("--hard", "--merge", "--keep") {
-			return "git reset --hard discards uncommitted changes"
+	return false
+}
+
+// exact says one of the options is given as written.
+func (a gitOpts) exact(opts ...string) bool {
+	for _, arg := range gitargv.Options(a) {
+		name, _, _ := strings.Cut(arg, "=")
+		if slices.Contains(opts, name) {
+			return true
 		}
-	case "clean":
-		if !exact("-n", "--dry-run") && !shortHas("n") {
-			return "git clean deletes untracked files, ignored ones with -x, which snapshots do not keep"
-		}
-	case "checkout":
-		if slices.Contains(args, "--") || has("-f", "--force", "-p", "--patch", "--ours", "--theirs") || shortHas("f") {
-			return "git checkout of paths or with --force discards changes to files"
-		}
-		if !exact("-b", "-B", "--orphan") && len(nonOptions(args)) != 1 {
-			return "git checkout of paths discards changes to files"
-		}
-		if !exact("-b", "-B", "--orphan") {
-			// One word: a branch, or a file whose changes it would discard; git decides, so ask.
-			return "git checkout NAME discards the changes to NAME when it is a file rather than a branch"
-		}
-	case "restore":
-		if !exact("--staged", "-S") || has("--worktree", "-W") {
-			return "git restore discards changes to files"
-		}
-	case "switch":
-		if has("--discard-changes", "-f", "--force", "-C", "--force-create") {
-			return "git switch --discard-changes discards changes to files"
-		}
-	case "rebase":
-		return "git rebase rewrites history"
-	case "commit":
-		if has("--amend") {
-			return "git commit --amend rewrites the last commit"
-		}
-	case "branch":
-		if has("-D", "-M", "-C", "-f", "--force") || shortHas("DMCf") || has("-d", "--delete") && shortHas("f") {
-			return "git branch -D deletes a branch whether or not it was merged"
-		}
-	case "stash":
-		if len(args) > 0 && (args[0] == "drop" || args[0] == "clear") {
-			return "git stash " + args[0] + " deletes stashed changes"
-		}
-	case "gc":
-		if has("--prune", "--aggressive") {
-			return "git gc --prune deletes unreachable commits"
-		}
-	case "prune", "filter-branch", "filter-repo", "replace", "update-ref", "symbolic-ref":
-		return "git " + sub + " rewrites or deletes history"
-	case "reflog":
-		if len(args) > 0 && (args[0] == "expire" || args[0] == "delete") {
-			return "git reflog " + args[0] + " deletes the record of earlier commits"
-		}
-	case "worktree":
-		if len(args) > 0 && (args[0] == "remove" || args[0] == "prune") {
-			return "git worktree " + args[0] + " deletes a working tree"
-		}
-	case "submodule":
-		if len(args) > 0 && args[0] == "deinit" {
-			return "git submodule deinit deletes a submodule's working tree"
-		}
+	}
+	return false
+}
+
+// short says a cluster of short options (-fdx) holds one of the letters.
+func (a gitOpts) short(letters string) bool { return gitargv.HasShort(a, letters) }
+
+// first is the first argument (a stash's or a reflog's own subcommand), "" when there is none.
+func (a gitOpts) first() string {
+	if len(a) == 0 {
+		return ""
+	}
+	return a[0]
+}
+
+// gitSensitive says, for each subcommand (as gitargv reads it: plumbing that equals a porcelain command is that
+// command) that can destroy work or publish it, why it would with these options; "" when they make it safe.
+var gitSensitive = map[string]func(sub string, a gitOpts) string{
+	"push":   always("git push publishes commits to another repository"),
+	"rebase": always("git rebase rewrites history"),
+	"reset": func(_ string, a gitOpts) string {
+		return when(a.has("--hard", "--merge", "--keep"), "git reset --hard discards uncommitted changes")
+	},
+	"clean": func(_ string, a gitOpts) string {
+		return when(!a.exact("-n", "--dry-run") && !a.short("n"), "git clean deletes untracked files, ignored ones with -x, which snapshots do not keep")
+	},
+	"checkout": sensitiveCheckout,
+	"restore": func(_ string, a gitOpts) string {
+		return when(!a.exact("--staged", "-S") || a.has("--worktree", "-W"), "git restore discards changes to files")
+	},
+	"switch": func(_ string, a gitOpts) string {
+		return when(a.has("--discard-changes", "-f", "--force", "-C", "--force-create"), "git switch --discard-changes discards changes to files")
+	},
+	"commit": func(_ string, a gitOpts) string {
+		return when(a.has("--amend"), "git commit --amend rewrites the last commit")
+	},
+	"branch": func(_ string, a gitOpts) string {
+		return when(a.has("-D", "-M", "-C", "-f", "--force") || a.short("DMCf") || a.has("-d", "--delete") && a.short("f"),
+			"git branch -D deletes a branch whether or not it was merged")
+	},
+	"stash": func(_ string, a gitOpts) string {
+		return when(a.first() == "drop" || a.first() == "clear", "git stash "+a.first()+" deletes stashed changes")
+	},
+	"gc": func(_ string, a gitOpts) string {
+		return when(a.has("--prune", "--aggressive"), "git gc --prune deletes unreachable commits")
+	},
+	"prune": rewrites, "filter-branch": rewrites, "filter-repo": rewrites, "replace": rewrites, "update-ref": rewrites, "symbolic-ref": rewrites,
+	"reflog": func(_ string, a gitOpts) string {
+		return when(a.first() == "expire" || a.first() == "delete", "git reflog "+a.first()+" deletes the record of earlier commits")
+	},
+	"worktree": func(_ string, a gitOpts) string {
+		return when(a.first() == "remove" || a.first() == "prune", "git worktree "+a.first()+" deletes a working tree")
+	},
+	"submodule": func(_ string, a gitOpts) string {
+		return when(a.first() == "deinit", "git submodule deinit deletes a submodule's working tree")
+	},
+}
+
+// sensitiveCheckout: git checkout of paths, or forced, discards changes; of one name it does when the name is a
+// file rather than a branch, which git decides, so it asks.
+func sensitiveCheckout(_ string, a gitOpts) string {
+	switch {
+	case slices.Contains(a, "--") || a.has("-f", "--force", "-p", "--patch", "--ours", "--theirs") || a.short("f"):
+		return "git checkout of paths or with --force discards changes to files"
+	case a.exact("-b", "-B", "--orphan"):
+		return ""
+	case len(nonOptions(a)) != 1:
+		return "git checkout of paths discards changes to files"
 	default:
-		if !slices.Contains(gitReadOnly, sub) && !slices.Contains(gitChanges, sub) && sub != "gc" && sub != "reflog" {
-			return "git " + sub + " is not a subcommand Rooted knows (an alias can run anything)"
-		}
+		return "git checkout NAME discards the changes to NAME when it is a file rather than a branch"
+	}
+}
+
+func rewrites(sub string, _ gitOpts) string { return "git " + sub + " rewrites or deletes history" }
+
+func always(why string) func(string, gitOpts) string {
+	return func(string, gitOpts) string { return why }
+}
+
+// when is why if cond holds, else "".
+func when(cond bool, why string) string {
+	if cond {
+		return why
 	}
 	return ""
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 )
 
 // An interpreter is offered neither "always allow" for itself alone nor a grant for the session, and code written
@@ -103,7 +103,7 @@ func TestInterpreterRules(t *testing.T) {
 		{[]Rule{{Action: Allow, Tool: "exec_shell", Command: "find"}}, "find . -delete", Ask},
 		{[]Rule{{Action: Allow, Tool: "exec_shell", Command: "find"}}, "find . -name '*.go'", Allow},
 	} {
-		if d := DecideCommand(words(t, c.command), c.rules, shell.Split); d.Action != c.want {
+		if d := DecideCommand(words(t, c.command), c.rules, cmdpolicy.Split); d.Action != c.want {
 			t.Errorf("%q under %+v: %+v, want %s", c.command, c.rules, d, c.want)
 		}
 	}
@@ -116,7 +116,7 @@ func FuzzInterpreterNeverWhole(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		argv, err := shell.Split(line)
+		argv, err := cmdpolicy.Split(line)
 		if err != nil || len(argv) == 0 {
 			return
 		}
@@ -128,7 +128,7 @@ func FuzzInterpreterNeverWhole(f *testing.F) {
 		if InlineCode(argv) != "" && s != "" {
 			t.Errorf("Suggest(%q) = %q for code written into the command", argv, s)
 		}
-		if words, _ := shell.Split(s); runs && s != "" && len(words) < 2 {
+		if words, _ := cmdpolicy.Split(s); runs && s != "" && len(words) < 2 {
 			t.Errorf("Suggest(%q) = %q: the interpreter alone", argv, s)
 		}
 		if InlineCode(argv) != "" && Sensitive(argv) == "" {

@@ -3,7 +3,7 @@ package permissions
 import (
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 )
 
 // Rules hold by what a command means: each row is a spelling the program itself accepts for the command a rule
@@ -120,7 +120,7 @@ func TestRuleSpellings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.command, func(t *testing.T) {
-			d := DecideCommand(words(t, c.command), c.rules, shell.Split)
+			d := DecideCommand(words(t, c.command), c.rules, cmdpolicy.Split)
 			if d.Action != c.want {
 				t.Errorf("%q under %+v: %+v, want %s", c.command, c.rules, d, c.want)
 			}
@@ -161,7 +161,7 @@ func FuzzReadings(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		argv, err := shell.Split(line)
+		argv, err := cmdpolicy.Split(line)
 		if err != nil || len(argv) == 0 {
 			return
 		}
@@ -175,7 +175,7 @@ func FuzzReadings(f *testing.F) {
 			}
 		}
 		r := Rule{Action: Deny, Tool: "exec_shell", Command: Join(rs[0])}
-		if d := DecideCommand(argv, []Rule{r}, shell.Split); d.Action != Deny {
+		if d := DecideCommand(argv, []Rule{r}, cmdpolicy.Split); d.Action != Deny {
 			t.Fatalf("%q: the rule %q does not deny it: %+v", argv, r.Command, d)
 		}
 	})

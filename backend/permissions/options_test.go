@@ -3,7 +3,7 @@ package permissions
 import (
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 )
 
 // Deny rules hold by what options mean, not how they are spelled: short and long twins, clusters, value forms
@@ -126,7 +126,7 @@ func TestRuleOptionMeanings(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.command, func(t *testing.T) {
-			d := DecideCommand(words(t, c.command), c.rules, shell.Split)
+			d := DecideCommand(words(t, c.command), c.rules, cmdpolicy.Split)
 			if d.Action != c.want {
 				t.Errorf("%q under %+v: %+v, want %s", c.command, c.rules, d, c.want)
 			}

@@ -117,7 +117,7 @@ func DecideTool(name string, rules []Rule) Decision {
 	var best Decision
 	for i := range rules {
 		r := &rules[i]
-		if r.Tool != name || r.Command != "" || r.Domain != "" {
+		if !toolMatches(r.Tool, name) || r.Command != "" || r.Domain != "" {
 			continue
 		}
 		if best.Action == "" || rank(r.Action) > rank(best.Action) {

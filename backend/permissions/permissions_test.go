@@ -3,12 +3,12 @@ package permissions
 import (
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 )
 
 func words(t *testing.T, line string) []string {
 	t.Helper()
-	w, err := shell.Split(line)
+	w, err := cmdpolicy.Split(line)
 	if err != nil {
 		t.Fatalf("split %q: %v", line, err)
 	}
@@ -82,7 +82,7 @@ func TestDecideCommand(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := DecideCommand(words(t, c.command), c.rules, shell.Split)
+			d := DecideCommand(words(t, c.command), c.rules, cmdpolicy.Split)
 			if d.Action != c.want || (d.Rule != nil) != c.ruled {
 				t.Errorf("%q under %+v: %+v, want %s (by a rule: %v)", c.command, c.rules, d, c.want, c.ruled)
 			}
@@ -144,11 +144,11 @@ func TestSuggest(t *testing.T) {
 			t.Errorf("Suggest(%q) = %q, want %q", c.command, got, c.want)
 		}
 		// The suggestion, as a rule, covers the command it was made for.
-		r, err := Normalize(Rule{Action: Allow, Command: Suggest(words(t, c.command))}, shell.Split)
+		r, err := Normalize(Rule{Action: Allow, Command: Suggest(words(t, c.command))}, cmdpolicy.Split)
 		if err != nil {
 			t.Fatalf("%q: %v", c.command, err)
 		}
-		if d := DecideCommand(words(t, c.command), []Rule{r}, shell.Split); d.Rule == nil {
+		if d := DecideCommand(words(t, c.command), []Rule{r}, cmdpolicy.Split); d.Rule == nil {
 			t.Errorf("the rule %q does not cover %q: %+v", r.Command, c.command, d)
 		}
 	}
@@ -156,7 +156,7 @@ func TestSuggest(t *testing.T) {
 
 func TestNormalize(t *testing.T) {
 	t.Parallel()
-	r, err := Normalize(Rule{Action: Allow, Command: `  npm   run "build"  `}, shell.Split)
+	r, err := Normalize(Rule{Action: Allow, Command: `  npm   run "build"  `}, cmdpolicy.Split)
 	if err != nil || r.Command != "npm run build" || r.Tool != "exec_shell" {
 		t.Errorf("normalised: %+v, %v", r, err)
 	}
@@ -168,7 +168,7 @@ func TestNormalize(t *testing.T) {
 		{Action: Deny, Tool: "write_file", Command: "x"},
 	}
 	for _, b := range bad {
-		if _, err := Normalize(b, shell.Split); err == nil {
+		if _, err := Normalize(b, cmdpolicy.Split); err == nil {
 			t.Errorf("%+v was accepted", b)
 		}
 	}

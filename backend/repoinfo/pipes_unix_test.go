@@ -31,13 +31,27 @@ func TestNamedPipesDoNotBlockTheStatus(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "sub", "deep", "a.txt"), []byte("two\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "sub", "new.txt"), []byte("new\n"), 0o644)
 
+	repo := New(dir)
 	for round := range 2 {
-		info := Describe(context.Background(), dir)
+		info := repo.Describe(context.Background())
 		for _, want := range []string{" M sub/deep/a.txt", "?? sub/new.txt"} {
 			if !slices.Contains(info.Status, want) {
 				t.Errorf("round %d: status %q lacks %q", round, info.Status, want)
 			}
 		}
+		// The first status found the pipes by a walk; the second knew them from its start.
+		if known := repo.knownPipes(); len(known) == 0 {
+			t.Errorf("round %d: the pipes git blocked on were not remembered", round)
+		}
+	}
+	// What one describer learnt is its own: a one-shot description, or another workspace's describer, starts
+	// from nothing and still comes back whole.
+	other := New(dir)
+	if known := other.knownPipes(); len(known) != 0 {
+		t.Errorf("a new describer knows pipes %v", known)
+	}
+	if info := Describe(context.Background(), dir); !slices.Contains(info.Status, "?? sub/new.txt") {
+		t.Errorf("one-shot status %q lacks the new file", info.Status)
 	}
 }
 

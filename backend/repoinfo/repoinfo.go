@@ -31,8 +31,25 @@ const (
 	timeout = 3 * time.Second
 )
 
-// Describe asks git about the repository whose work tree is dir.
-func Describe(ctx context.Context, dir string) Info {
+// Describe asks git about the repository whose work tree is dir, once: nothing is remembered for the next call.
+// A caller that describes the same repository again (a workspace) holds a Repo instead.
+func Describe(ctx context.Context, dir string) Info { return New(dir).Describe(ctx) }
+
+// Repo describes one repository, again and again: it remembers the named pipes its last status found git blocked
+// on, so the next status opens them from its start rather than after a walk. What it remembers lives and dies
+// with the value (one a workspace), and is replaced by each status that finds pipes.
+type Repo struct {
+	dir   string
+	mu    sync.Mutex
+	pipes []string
+}
+
+// New returns the describer of the repository whose work tree is dir.
+func New(dir string) *Repo { return &Repo{dir: dir} }
+
+// Describe asks git about the repository.
+func (r *Repo) Describe(ctx context.Context) Info {
+	dir := r.dir
 	info := Info{Status: []string{}, Commits: []string{}}
 	c := gitexec.Cmd{Dir: dir, Read: []string{dir}, Env: []string{"GIT_OPTIONAL_LOCKS=0"}}
 	run := func(c gitexec.Cmd, args ...string) (string, bool) {
@@ -64,7 +81,7 @@ func Describe(ctx context.Context, dir string) Info {
 	if sc, err := c.WithoutFilters(ctx); err == nil {
 		if root, err := os.OpenRoot(dir); err == nil {
 			defer root.Close()
-			sc.Pipes = &gitexec.Pipes{Root: root, Known: func() []string { return knownPipes(dir) }, Found: func(p []string) { foundPipes(dir, p) }}
+			sc.Pipes = &gitexec.Pipes{Root: root, Known: r.knownPipes, Found: r.foundPipes}
 		}
 		if st, ok := run(sc, "-c", "core.quotePath=false", "status", "--short", "--no-renames", "--ignore-submodules=all"); ok {
 			for _, l := range strings.Split(strings.TrimRight(st, "\n"), "\n") {
@@ -82,18 +99,16 @@ func Describe(ctx context.Context, dir string) Info {
 	return info
 }
 
-// pipesSeen remembers, per repository, the named pipes a status found it blocked on, so the next status opens
-// them from its start rather than after a walk.
-var pipesSeen sync.Map // dir -> []string
-
-func knownPipes(dir string) []string {
-	p, _ := pipesSeen.Load(dir)
-	s, _ := p.([]string)
-	return s
+func (r *Repo) knownPipes() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pipes
 }
 
-func foundPipes(dir string, pipes []string) {
+func (r *Repo) foundPipes(pipes []string) {
 	if len(pipes) > 0 {
-		pipesSeen.Store(dir, pipes)
+		r.mu.Lock()
+		r.pipes = pipes
+		r.mu.Unlock()
 	}
 }

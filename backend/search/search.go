@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/rooted-dev/rooted/backend/sched"
 )
 
 // Output modes.
@@ -32,6 +34,10 @@ type Options struct {
 	Limit          int // matches (content), files (files, count); 0 means DefaultLimit
 	IncludeHidden  bool
 	IncludeIgnored bool
+	// Lane is the workspace's share of the process's scheduler: its background work (the first snapshot and the
+	// gits it runs) yields to this search. Nil: a lane of its own, so nothing else yields to it but the
+	// process-wide index work (see Yielder).
+	Lane *sched.Lane
 }
 
 // DefaultLimit is how many results a search returns unless told otherwise.
@@ -175,123 +181,192 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	running.Add(1) // background work on the same files waits (Yielder)
-	defer running.Add(-1)
+	// Background work on the same files waits: the workspace's (its lane), and the index's (the process).
+	defer opt.Lane.Foreground()()
+	defer process.Foreground()()
 
-	// Files travel in batches, since a channel hand-off per file costs more than searching a small file. Batches
-	// start small so the first results come at once, and grow.
-	batchSize := 4
-	type batch struct {
-		seq   int
-		files []File
-	}
-	type done struct {
-		seq     int
-		files   []File
-		results []fileResult
-	}
 	workers := runtime.GOMAXPROCS(0)
-	jobs := make(chan batch, 2*workers)
+	p := &pipeline{ctx: ctx, src: src, dir: dir, opt: opt, batchSize: 4, jobs: make(chan batch, 2*workers)}
+	go p.walk()
 	results := make(chan done, 2*workers)
-	var walkErr error
-	ruledOut := 0 // files ruled out by the trigram index since the last one sent; after the walk, those at its end
-	go func() {
-		defer close(jobs)
-		seq := 0
-		cur := make([]File, 0, batchSize)
-		send := func() bool {
-			select {
-			case jobs <- batch{seq, cur}:
-				seq++
-				batchSize = min(2*batchSize, 64)
-				cur = make([]File, 0, batchSize)
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		if cw, ok := src.(CandidateWalker); ok && opt.File == "" && opt.Glob == nil {
-			rest, handled, err := cw.WalkCandidates(ctx, dir, opt, func(f File, n int) bool {
-				f.ruledOutBefore = n
-				cur = append(cur, f)
-				return len(cur) < batchSize || send()
-			})
-			if handled {
-				ruledOut, walkErr = rest, err
-				if len(cur) > 0 && !send() {
-					for _, f := range cur {
-						f.Release()
-					}
-				}
-				return
-			}
-		}
-		wo := WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match}
-		var keep func(File) Verdict
-		if nw, ok := src.(Narrower); ok && opt.File == "" {
-			// The files that cannot match are not read at all; they still count as searched, so a result is the
-			// same whether or not the index was ready.
-			keep = nw.Narrow(ctx, opt)
-			wo.ReadAll = keep == nil
-		}
-		if opt.File != "" {
-			// A file named explicitly is searched even if hidden or ignored, as rg does; only its own folder is
-			// listed (dir is that folder).
-			wo = WalkOptions{IncludeHidden: true, IncludeIgnored: true, Shallow: true, Match: func(p string) bool { return p == opt.File }}
-		}
-		walkErr = src.Walk(ctx, dir, wo,
-			func(f File) bool {
-				if keep != nil {
-					if f.verdict = keep(f); f.verdict == CannotMatch {
-						// Counted as searched where it falls in the walk's order, without going through the
-						// pipeline: on a big project nearly every file is one of these.
-						ruledOut++
-						f.Release()
-						return true
-					}
-					f.ruledOutBefore, ruledOut = ruledOut, 0
-				}
-				cur = append(cur, f)
-				return len(cur) < batchSize || send()
-			})
-		if len(cur) > 0 && !send() {
-			for _, f := range cur {
-				f.Release()
-			}
-		}
-	}()
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Go(func() {
-			for b := range jobs {
-				out := make([]fileResult, len(b.files))
-				for i, f := range b.files {
-					if ctx.Err() == nil {
-						out[i] = searchFile(src, f, m, opt)
-					} else {
-						out[i].skipped = true
-					}
-					f.Release()
-				}
-				select {
-				case results <- done{b.seq, b.files, out}:
-				case <-ctx.Done():
-				}
-			}
-		})
+		wg.Go(func() { p.search(m, results) })
 	}
 	go func() { wg.Wait(); close(results) }()
 
-	res := Result{Limit: limit}
-	full := false // the limit is met: stop consuming, let the pipeline drain
+	res, full := collect(results, opt.Output, limit, cancel)
+	if full {
+		return res, nil
+	}
+	res.FilesSearched += p.ruledOut
+	if p.walkErr != nil {
+		return Result{}, p.walkErr
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// batch is files on their way from the walk to a worker: they travel in batches, since a channel hand-off per
+// file costs more than searching a small file. Batches start small so the first results come at once, and grow.
+type batch struct {
+	seq   int
+	files []File
+}
+
+// done is a batch searched.
+type done struct {
+	seq     int
+	files   []File
+	results []fileResult
+}
+
+// pipeline is one search's walk, feeding its workers.
+type pipeline struct {
+	ctx       context.Context
+	src       Source
+	dir       string
+	opt       Options
+	jobs      chan batch
+	batchSize int
+	seq       int
+	cur       []File
+	slot      func() // releases the lane's slot the walk holds while it fills a batch; nil when none
+
+	// Written by the walk, read once jobs is closed and every worker has ended.
+	walkErr  error
+	ruledOut int // files ruled out by the trigram index since the last one sent; after the walk, those at its end
+}
+
+// walk streams the files to search to the workers, in path order, and closes jobs.
+func (p *pipeline) walk() {
+	defer close(p.jobs)
+	p.cur = make([]File, 0, p.batchSize)
+	defer p.flush()
+	if cw, ok := p.src.(CandidateWalker); ok && p.opt.File == "" && p.opt.Glob.Empty() {
+		rest, handled, err := cw.WalkCandidates(p.ctx, p.dir, p.opt, func(f File, n int) bool {
+			f.ruledOutBefore = n
+			return p.add(f)
+		})
+		if handled {
+			p.ruledOut, p.walkErr = rest, err
+			return
+		}
+	}
+	wo, keep := p.walkOptions()
+	p.walkErr = p.src.Walk(p.ctx, p.dir, wo, func(f File) bool {
+		if keep != nil {
+			if f.verdict = keep(f); f.verdict == CannotMatch {
+				// Counted as searched where it falls in the walk's order, without going through the pipeline:
+				// on a big project nearly every file is one of these.
+				p.ruledOut++
+				f.Release()
+				return true
+			}
+			f.ruledOutBefore, p.ruledOut = p.ruledOut, 0
+		}
+		return p.add(f)
+	})
+}
+
+// walkOptions says what the walk lists, and keep, when not nil, which files may match (the index's narrowing).
+func (p *pipeline) walkOptions() (WalkOptions, func(File) Verdict) {
+	opt := p.opt
+	if opt.File != "" {
+		// A file named explicitly is searched even if hidden or ignored, as rg does; only its own folder is
+		// listed (dir is that folder).
+		return WalkOptions{IncludeHidden: true, IncludeIgnored: true, Shallow: true, Match: func(p string) bool { return p == opt.File }}, nil
+	}
+	wo := WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match}
+	var keep func(File) Verdict
+	if nw, ok := p.src.(Narrower); ok {
+		// The files that cannot match are not read at all; they still count as searched, so a result is the
+		// same whether or not the index was ready.
+		keep = nw.Narrow(p.ctx, opt)
+		wo.ReadAll = keep == nil
+	}
+	return wo, keep
+}
+
+// add puts f in the current batch, sending it when full; false means the search has ended.
+func (p *pipeline) add(f File) bool {
+	if p.slot == nil {
+		// The walk takes a CPU of the lane's share too, while it fills a batch (not while it waits to hand it on:
+		// the workers may need the slot to take it).
+		p.slot = p.opt.Lane.Slot()
+	}
+	p.cur = append(p.cur, f)
+	return len(p.cur) < p.batchSize || p.send()
+}
+
+// letGo releases the walk's slot, if it holds one.
+func (p *pipeline) letGo() {
+	if p.slot != nil {
+		p.slot()
+		p.slot = nil
+	}
+}
+
+// send hands the current batch to the workers; false means the search ended first.
+func (p *pipeline) send() bool {
+	p.letGo()
+	select {
+	case p.jobs <- batch{p.seq, p.cur}:
+		p.seq++
+		p.batchSize = min(2*p.batchSize, 64)
+		p.cur = make([]File, 0, p.batchSize)
+		return true
+	case <-p.ctx.Done():
+		return false
+	}
+}
+
+// flush sends what is left of the last batch, or releases it if the search has ended.
+func (p *pipeline) flush() {
+	defer p.letGo()
+	if len(p.cur) > 0 && !p.send() {
+		for _, f := range p.cur {
+			f.Release()
+		}
+	}
+}
+
+// search is one worker: it searches the batches, in any order, until the walk ends, each with a slot of the lane.
+func (p *pipeline) search(m *matcher, results chan<- done) {
+	for b := range p.jobs {
+		out := make([]fileResult, len(b.files))
+		// A CPU of the lane's share: beside another workspace's work, a search uses no more than its share.
+		release := p.opt.Lane.Slot()
+		for i, f := range b.files {
+			if p.ctx.Err() == nil {
+				out[i] = searchFile(p.src, f, m, p.opt)
+			} else {
+				out[i].skipped = true
+			}
+			f.Release()
+		}
+		release()
+		select {
+		case results <- done{b.seq, b.files, out}:
+		case <-p.ctx.Done():
+		}
+	}
+}
+
+// collect consumes the searched batches in the walk's order until the limit is met (full; cancel then stops the
+// rest) or results closes.
+func collect(results <-chan done, output string, limit int, cancel func()) (res Result, full bool) {
+	res = Result{Limit: limit}
 	pending := map[int]done{}
 	next := 0
 	for d := range results {
 		if full {
-			continue
+			continue // let the pipeline drain
 		}
 		pending[d.seq] = d
-		for {
+		for !full {
 			d, ok := pending[next]
 			if !ok {
 				break
@@ -300,28 +375,15 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 			next++
 			for i, fr := range d.results {
 				res.FilesSearched += d.files[i].ruledOutBefore
-				if res.add(d.files[i].Rel, fr, opt.Output, limit) {
+				if res.add(d.files[i].Rel, fr, output, limit) {
 					full = true
 					cancel()
 					break
 				}
 			}
-			if full {
-				break
-			}
 		}
 	}
-	if full {
-		return res, nil
-	}
-	res.FilesSearched += ruledOut
-	if walkErr != nil {
-		return Result{}, walkErr
-	}
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	return res, nil
+	return res, full
 }
 
 // add records one file's result and reports whether the search can stop.

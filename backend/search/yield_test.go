@@ -2,150 +2,154 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/sched"
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
-// Background work waits while a search runs, and only then: it goes on as soon as the search ends, when its
-// context ends or its stop says so, and after MaxWait, after which it goes on without waiting for a fifth of
-// MaxWait. Not parallel: Busy counts every search of the process.
-func TestYielderWaitsForSearches(t *testing.T) {
-	wait := func(y *Yielder, ctx context.Context, stop func() bool) time.Duration {
-		start := time.Now()
-		y.Wait(ctx, stop)
-		return time.Since(start)
-	}
-	var y Yielder
-	if d := wait(&y, context.Background(), nil); d > time.Second {
-		t.Errorf("no search running, yet Wait took %v", d)
-	}
-
-	release := Hold()
-	done := make(chan time.Duration, 1)
-	go func() { done <- wait(&y, context.Background(), nil) }()
-	for !y.Waiting() {
-		time.Sleep(time.Millisecond)
-	}
-	select {
-	case d := <-done:
-		t.Fatalf("Wait returned after %v while a search ran", d)
-	case <-time.After(200 * time.Millisecond):
-	}
-	release()
-	release() // twice: counted once
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Wait did not return once the search ended")
-	}
-	if Busy() {
-		t.Fatal("a released hold still counts as a search")
-	}
-
-	release = Hold()
-	defer release()
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { done <- wait(&y, ctx, nil) }()
-	for !y.Waiting() {
-		time.Sleep(time.Millisecond)
-	}
-	cancel()
-	if d := <-done; d > 10*time.Second {
-		t.Errorf("Wait went on %v after its context ended", d)
-	}
-	stopped := make(chan struct{})
-	go func() { done <- wait(&y, context.Background(), func() bool { return isClosed(stopped) }) }()
-	for !y.Waiting() {
-		time.Sleep(time.Millisecond)
-	}
-	close(stopped)
-	if d := <-done; d > 10*time.Second {
-		t.Errorf("Wait went on %v after stop said so", d)
-	}
-
-	// A search that never ends: the wait is bounded, and the next ones do not wait for a fifth of the bound (300
-	// ms, room enough for the next call on a busy machine).
-	bounded := Yielder{MaxWait: 1500 * time.Millisecond}
-	if d := wait(&bounded, context.Background(), nil); d < 1500*time.Millisecond || d > 20*time.Second {
-		t.Errorf("a wait bounded by 1.5 s took %v", d)
-	}
-	if d := wait(&bounded, context.Background(), nil); d >= time.Second {
-		t.Errorf("right after a full wait, Wait waited again (%v)", d)
-	}
-	bounded.Reset()
-	if d := wait(&bounded, context.Background(), nil); d < 1500*time.Millisecond {
-		t.Errorf("after Reset, Wait did not wait (%v)", d)
-	}
+// gateSource is a source whose walk waits until gate is closed: a search of it runs until then.
+type gateSource struct {
+	started chan struct{}
+	once    *sync.Once
+	gate    chan struct{}
 }
 
-func isClosed(c chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
+func (s gateSource) Walk(context.Context, string, WalkOptions, func(File) bool) error {
+	s.once.Do(func() { close(s.started) })
+	<-s.gate
+	return nil
 }
 
-// While pauses outside work (a child process) for as long as a search runs, and resumes it when the search ends,
-// when stop says so, after MaxWait, and when it is told the work is done.
-func TestYielderPausesOutsideWork(t *testing.T) {
-	var mu sync.Mutex
-	var events []string
-	note := func(e string) func() { return func() { mu.Lock(); events = append(events, e); mu.Unlock() } }
-	last := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		if len(events) == 0 {
-			return ""
-		}
-		return events[len(events)-1]
-	}
-	until := func(want string) {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); last() != want; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("waited for %q; events %v", want, events)
-			}
-		}
-	}
-	y := Yielder{MaxWait: time.Hour}
-	var stopNow atomic.Bool
-	done := make(chan struct{})
+func (gateSource) Content(File) ([]byte, func(), error) { return nil, func() {}, ErrNotSearchable }
+
+// runSearch starts a search in lane and returns once it runs; release ends it and waits for it.
+func runSearch(t *testing.T, lane *sched.Lane) (release func()) {
+	t.Helper()
+	src := gateSource{started: make(chan struct{}), once: &sync.Once{}, gate: make(chan struct{})}
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
-		y.While(done, stopNow.Load, note("pause"), note("resume"))
+		if _, err := Search(context.Background(), src, ".", Options{Query: "x", Lane: lane}); err != nil {
+			t.Error(err)
+		}
 	}()
-	release := Hold()
-	until("pause")
-	release()
-	until("resume")
-	release = Hold()
-	until("pause")
-	stopNow.Store(true) // a caller waits for what the work holds
-	until("resume")
-	stopNow.Store(false)
-	until("pause")
-	close(done) // the work ended while paused: left resumed
-	<-ended
-	release()
-	if last() != "resume" {
-		t.Fatalf("events %v: not left resumed", events)
-	}
+	<-src.started
+	var once sync.Once
+	return func() { once.Do(func() { close(src.gate); <-ended }) }
+}
 
-	// A search that does not end: paused at most MaxWait.
-	bounded := Yielder{MaxWait: 300 * time.Millisecond}
-	events = nil
-	release = Hold()
+// A search counts as foreground work of its lane for as long as it runs, and of no other lane; and, for the
+// index's work, which has no lane yet, of the process. Not parallel: Busy counts every search of the process.
+func TestSearchHoldsItsLane(t *testing.T) {
+	s := sched.New()
+	a, b := s.Lane("a"), s.Lane("b")
+	release := runSearch(t, a)
+	if !a.Busy() || b.Busy() || !Busy() {
+		t.Fatalf("during a search in a: a busy %v, b busy %v, process busy %v", a.Busy(), b.Busy(), Busy())
+	}
+	release()
+	if a.Busy() || Busy() {
+		t.Fatal("the search ended but still counts")
+	}
+	release = runSearch(t, nil) // no lane: the process only
+	if a.Busy() || b.Busy() || !Busy() {
+		t.Fatalf("a search without a lane: a busy %v, b busy %v, process busy %v", a.Busy(), b.Busy(), Busy())
+	}
+	release()
+}
+
+// A Yielder without a lane waits for any search of the process (the index's build); with one, for the searches of
+// that lane only. Waits end when the search does. Not parallel: Busy counts every search of the process.
+func TestYielderLanes(t *testing.T) {
+	s := sched.New()
+	a, b := s.Lane("a"), s.Lane("b")
+	for _, tc := range []struct {
+		name      string
+		lane      *sched.Lane
+		searchIn  *sched.Lane
+		wantWaits bool
+	}{
+		{"process, search in a lane", nil, a, true},
+		{"process, search without lane", nil, nil, true},
+		{"own lane", a, a, true},
+		{"other lane", a, b, false},
+		{"lane, search without lane", a, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			release := runSearch(t, tc.searchIn)
+			defer release()
+			y := &Yielder{Lane: tc.lane, MaxWait: time.Hour}
+			returned := make(chan struct{})
+			go func() { y.Wait(context.Background(), nil); close(returned) }()
+			if tc.wantWaits {
+				for !y.Waiting() {
+					select {
+					case <-returned:
+						t.Fatal("Wait returned while a search it yields to runs")
+					case <-time.After(time.Millisecond):
+					}
+				}
+				release()
+			}
+			select {
+			case <-returned:
+			case <-time.After(30 * time.Second):
+				t.Fatal("Wait never returned")
+			}
+		})
+	}
+}
+
+// Aside takes a search out of the process's count until back, so work it waits for does not wait for it.
+func TestAside(t *testing.T) {
+	release := Hold()
 	defer release()
-	done2 := make(chan struct{})
-	ended2 := make(chan struct{})
-	go func() { defer close(ended2); bounded.While(done2, nil, note("pause"), note("resume")) }()
-	until("pause")
-	until("resume")
-	close(done2)
-	<-ended2
+	back := Aside()
+	if Busy() {
+		t.Fatal("a search set aside still counts")
+	}
+	back()
+	if !Busy() {
+		t.Fatal("the search came back but does not count")
+	}
+}
+
+// A search whose lane has a single slot (one CPU, or its share beside busy workspaces) still finishes, its walk
+// and workers taking turns, and finds what a search without a lane finds.
+func TestSearchWithinItsShare(t *testing.T) {
+	files := map[string]string{}
+	for i := range 500 {
+		files[fmt.Sprintf("d%d/f%d.txt", i%7, i)] = fmt.Sprintf("line\nneedle %d\n", i)
+	}
+	root, _ := testtree.Root(t, files)
+	want, err := Search(context.Background(), DiskSource{Root: root}, ".", Options{Query: "needle", Output: OutputCount})
+	if err != nil || want.Total != 500 {
+		t.Fatalf("without a lane: %+v %v", want, err)
+	}
+	for _, tc := range []struct {
+		name  string
+		cpus  int
+		other bool // another workspace has foreground work: the share halves
+	}{
+		{"one cpu", 1, false},
+		{"two cpus, another workspace busy", 2, true},
+		{"four cpus alone", 4, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := sched.NewWithCPUs(tc.cpus)
+			if tc.other {
+				defer s.Lane("other").Foreground()()
+			}
+			for _, out := range []string{OutputCount, OutputContent, OutputFiles} {
+				got, err := Search(context.Background(), DiskSource{Root: root}, ".", Options{Query: "needle", Output: out, Limit: 1000, Lane: s.Lane("w")})
+				if err != nil || got.Total != want.Total || got.FilesSearched != want.FilesSearched {
+					t.Fatalf("%s: %+v %v, want total %d of %d files", out, got.Total, err, want.Total, want.FilesSearched)
+				}
+			}
+		})
+	}
 }

@@ -29,37 +29,48 @@ func VersionOf(fi fs.FileInfo, content []byte) Version {
 	return Version{Size: fi.Size(), ModTime: fi.ModTime(), Sum: sha256.Sum256(content)}
 }
 
-// Saw records that the session read or wrote t's file as v. Keys are root-relative, so records die with the root.
-func (s *Session) Saw(t Target, v Version) {
+// The records are kept per conversation (conv: the window's conversation id, an MCP client's session; "" for a
+// one-shot call): each conversation's agent edits only what it has read itself, however many share the project.
+
+// Saw records that conversation conv read or wrote t's file as v. Keys are root-relative, so records die with
+// the root.
+func (s *Session) Saw(conv string, t Target, v Version) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.proj == nil || s.proj.root != t.Root {
 		return // the project changed since t was resolved
 	}
-	s.proj.seen[t.Rel] = v
+	seen := s.proj.seen[conv]
+	if seen == nil {
+		seen = map[string]Version{}
+		s.proj.seen[conv] = seen
+	}
+	seen[t.Rel] = v
 }
 
-// HasSeen reports whether the session has read or written t's file (or, with also, the file it leads to).
-func (s *Session) HasSeen(t Target, also ...string) bool {
+// HasSeen reports whether conversation conv has read or written t's file (or, with also, the file it leads to).
+func (s *Session) HasSeen(conv string, t Target, also ...string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if _, ok := s.proj.seenLocked(t); ok {
+	if _, ok := s.proj.seenLocked(conv, t); ok {
 		return true
 	}
 	for _, rel := range also {
-		if _, ok := s.proj.seenLocked(Target{Root: t.Root, Rel: rel}); ok {
+		if _, ok := s.proj.seenLocked(conv, Target{Root: t.Root, Rel: rel}); ok {
 			return true
 		}
 	}
 	return false
 }
 
-// Forget drops the record of t, as when the file is deleted.
+// Forget drops every conversation's record of t, as when the file is deleted.
 func (s *Session) Forget(t Target) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.proj != nil && s.proj.root == t.Root {
-		delete(s.proj.seen, t.Rel)
+		for _, seen := range s.proj.seen {
+			delete(seen, t.Rel)
+		}
 	}
 }
 
@@ -74,27 +85,29 @@ func (s *Session) Changed(root *os.Root, rel string, below bool) {
 		return
 	}
 	key := filepath.FromSlash(rel)
-	if v, ok := s.proj.seen[key]; ok {
-		v.changed = true
-		s.proj.seen[key] = v
-	}
-	if !below {
-		return // a file's own event: one lookup, no scan, on the watcher's path for every write
-	}
-	prefix := key + string(filepath.Separator)
-	for k, v := range s.proj.seen {
-		if rel == "" || strings.HasPrefix(k, prefix) { // keys, not containment: both sides are cleaned root-relative
+	for _, seen := range s.proj.seen {
+		if v, ok := seen[key]; ok {
 			v.changed = true
-			s.proj.seen[k] = v
+			seen[key] = v
+		}
+		if !below {
+			continue // a file's own event: one lookup, no scan, on the watcher's path for every write
+		}
+		prefix := key + string(filepath.Separator)
+		for k, v := range seen {
+			if rel == "" || strings.HasPrefix(k, prefix) { // keys, not containment: both sides are cleaned root-relative
+				v.changed = true
+				seen[k] = v
+			}
 		}
 	}
 }
 
-// CheckFresh returns ErrStale when t's file, now described by fi and (lazily) its content, is not what the session
-// last saw. A file the session never saw is fresh: there is nothing it could have overwritten unknowingly.
-func (s *Session) CheckFresh(t Target, fi fs.FileInfo, content func() ([]byte, error)) error {
+// CheckFresh returns ErrStale when t's file, now described by fi and (lazily) its content, is not what
+// conversation conv last saw. A file it never saw is fresh: there is nothing it could have overwritten unknowingly.
+func (s *Session) CheckFresh(conv string, t Target, fi fs.FileInfo, content func() ([]byte, error)) error {
 	s.mu.RLock()
-	v, ok := s.proj.seenLocked(t)
+	v, ok := s.proj.seenLocked(conv, t)
 	s.mu.RUnlock()
 	if !ok || (!v.changed && v.Size == fi.Size() && v.ModTime.Equal(fi.ModTime())) {
 		return nil
@@ -111,11 +124,11 @@ func (s *Session) CheckFresh(t Target, fi fs.FileInfo, content func() ([]byte, e
 	return &fs.PathError{Op: "write", Path: t.Slash(), Err: ErrStale}
 }
 
-func (p *project) seenLocked(t Target) (Version, bool) {
+func (p *project) seenLocked(conv string, t Target) (Version, bool) {
 	if p == nil || p.root != t.Root {
 		return Version{}, false
 	}
-	v, ok := p.seen[t.Rel]
+	v, ok := p.seen[conv][t.Rel]
 	return v, ok
 }
 

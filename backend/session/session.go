@@ -44,7 +44,8 @@ type project struct {
 	root *os.Root
 	path string // absolute path as opened
 	real string // the same with symlinks resolved, so "/tmp/x" and "/private/tmp/x" both map inside
-	seen map[string]Version
+	// seen is what each conversation read or wrote, by conversation, then root-relative path (seen.go).
+	seen map[string]map[string]Version
 }
 
 // Info describes the open project; all paths are absolute except the Rel fields.
@@ -103,7 +104,7 @@ func (s *Session) SetRoot(dir string) (Info, error) {
 	}
 	s.mu.Lock()
 	old := s.proj
-	s.proj = &project{root: root, path: abs, real: real, seen: map[string]Version{}}
+	s.proj = &project{root: root, path: abs, real: real, seen: map[string]map[string]Version{}}
 	s.cwd, s.prev = ".", ""
 	info := s.infoLocked()
 	s.mu.Unlock()

@@ -16,12 +16,15 @@ import (
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/smallfile"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
+	"github.com/rooted-dev/rooted/backend/sandbox"
+	"github.com/rooted-dev/rooted/backend/toolcache"
 )
 
 // Project is what a user decided for one project. Zero values mean the defaults.
 type Project struct {
-	// Allowlist is the programs the agent may run; nil means shell.DefaultAllowlist.
+	// Allowlist is the programs the agent may run; nil means cmdpolicy.DefaultAllowlist.
 	Allowlist []string `json:"allowlist"` // not omitempty: an empty list (nothing may run) differs from none
 	// Network lets commands reach the network (where the sandbox can block it). Off unless the user turns it on:
 	// a prompt-injected file should not be one approved command away from sending the project anywhere.
@@ -59,6 +62,11 @@ type Project struct {
 	// Diagnostics is the check run after the agent's edits: "" finds it (go vet, tsc, cargo check), "off" runs
 	// none, anything else is a command line run as exec_shell runs it.
 	Diagnostics string `json:"diagnostics,omitempty"`
+	// WorktreeSetup is the command run in every new worktree of the project before its conversation starts
+	// (["npm", "ci"], ["go", "mod", "download"]), as exec_shell runs commands; none when empty.
+	WorktreeSetup []string `json:"worktree_setup,omitempty"`
+	// MCPServers are other MCP servers whose tools the agent uses in this project, by name (MCPServer).
+	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty"`
 }
 
 // DefaultBackgroundAfter is when a command still running moves to the background, unless the user chose.
@@ -84,20 +92,20 @@ const (
 // EffectiveAllowlist is the allowlist in force.
 func (p Project) EffectiveAllowlist() []string {
 	if p.Allowlist == nil {
-		return slices.Clone(shell.DefaultAllowlist)
+		return slices.Clone(cmdpolicy.DefaultAllowlist)
 	}
 	return p.Allowlist
 }
 
 // Policy is the sandbox of a command run in the project at root with the private temporary folder tmp.
-func (p Project) Policy(root, tmp string) shell.Policy {
+func (p Project) Policy(root, tmp string) sandbox.Policy {
 	home, _ := os.UserHomeDir()
-	// Only the project's own caches are writable, never the user's (shell.GoCaches, shell.PackageCaches).
-	caches := shell.ToolCacheDir(root)
-	goBuild, goMods := shell.GoCacheDirs(caches)
+	// Only the project's own caches are writable, never the user's (toolcache.GoCaches, toolcache.PackageCaches).
+	caches := toolcache.ToolCacheDir(root)
+	goBuild, goMods := toolcache.GoCacheDirs(caches)
 	writable := append([]string{root, tmp, goBuild, goMods}, p.Writable...)
-	writable = append(writable, shell.PackageCacheDirs(caches)...)
-	return shell.Policy{Readable: shell.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network, Sockets: p.UnixSockets}
+	writable = append(writable, toolcache.PackageCacheDirs(caches)...)
+	return sandbox.Policy{Readable: cmdenv.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network, Sockets: p.UnixSockets}
 }
 
 // MaxTimeout is the longest a command may be given.
@@ -218,6 +226,21 @@ func (s *Store) UpdateProject(root string, f func(*Project) error) error {
 	}
 	file.Projects[root] = p
 	return s.save(file)
+}
+
+// RemoveProject forgets the settings of the project at root (a worktree discarded with its folder).
+func (s *Store) RemoveProject(root string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := s.load()
+	if err != nil {
+		return err
+	}
+	if _, ok := f.Projects[root]; !ok {
+		return nil
+	}
+	delete(f.Projects, root)
+	return s.save(f)
 }
 
 func (s *Store) load() (file, error) {

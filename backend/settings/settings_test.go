@@ -9,15 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
-	"github.com/rooted-dev/rooted/backend/shell"
 )
 
 func TestProjectSettingsPersistPerRoot(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cfg", "settings.json")
 	s := NewStore(path)
 	p, err := s.Project("/a")
-	if err != nil || !slices.Equal(p.EffectiveAllowlist(), shell.DefaultAllowlist) || p.MaxTimeout() != DefaultMaxTimeout {
+	if err != nil || !slices.Equal(p.EffectiveAllowlist(), cmdpolicy.DefaultAllowlist) || p.MaxTimeout() != DefaultMaxTimeout {
 		t.Fatalf("defaults: %+v, %v", p, err)
 	}
 	if err := s.SetProject("/a", Project{Allowlist: []string{"go", "make"}, Network: true, MaxTimeoutMS: 60000}); err != nil {

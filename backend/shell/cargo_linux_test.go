@@ -21,8 +21,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/toolcache"
 )
 
 // registry is a sparse cargo registry over HTTP holding a few one-function crates; it counts the downloads of each.
@@ -156,9 +159,9 @@ func TestSandboxedCargoReadsTheUsersRegistryAndDownloadsIntoItsOwn(t *testing.T)
 	t.Setenv("CARGO_HOME", userCargo)
 	proj := filepath.Join(base, "project")
 	crateProject(t, proj, reg.srv.URL, "oldie", "newbie")
-	toolcache := shell.ToolCacheDir(proj)
+	cacheDir := toolcache.ToolCacheDir(proj)
 	policy := settings.Project{Network: true}.Policy(proj, filepath.Join(base, "tmp"))
-	info := shell.Probe(policy)
+	info := sandbox.Probe(policy)
 	if !info.Active {
 		t.Skip("no sandbox on this machine")
 	}
@@ -171,11 +174,11 @@ func TestSandboxedCargoReadsTheUsersRegistryAndDownloadsIntoItsOwn(t *testing.T)
 		defer os.RemoveAll(tmp)
 		p := policy
 		p.Writable = append(append([]string{}, policy.Writable...), tmp)
-		env := append([]string{"TMPDIR=" + tmp}, shell.CargoHome(tmp, toolcache, os.Getenv)...)
-		env = append(env, shell.PackageCaches(toolcache, os.Getenv)...)
+		env := append([]string{"TMPDIR=" + tmp}, toolcache.CargoHome(tmp, cacheDir, os.Getenv)...)
+		env = append(env, toolcache.PackageCaches(cacheDir, os.Getenv)...)
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		res, err := shell.Run(ctx, shell.Spec{Argv: argv, Dir: proj, Env: shell.Env(os.Environ(), nil, env...), Timeout: 4 * time.Minute, Policy: p, Sandbox: shell.Probe(p)})
+		res, err := shell.Run(ctx, shell.Spec{Argv: argv, Dir: proj, Env: cmdenv.Env(os.Environ(), nil, env...), Timeout: 4 * time.Minute, Policy: p, Sandbox: sandbox.Probe(p)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +195,7 @@ func TestSandboxedCargoReadsTheUsersRegistryAndDownloadsIntoItsOwn(t *testing.T)
 	}
 
 	// A command aiming at the user's registry, directly or through the project's links, writes nothing there.
-	own := shell.CargoRegistryDir(toolcache)
+	own := toolcache.CargoRegistryDir(cacheDir)
 	link := filepath.Join(own, strings.TrimPrefix(userCrate, userRegistry))
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		t.Fatalf("the project's registry does not link oldie's .crate at %s: %v", link, err)

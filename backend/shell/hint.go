@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // offlineFailure matches what programs print when they cannot reach the network: name resolution failing, or a
@@ -14,7 +16,7 @@ var offlineFailure = sync.OnceValue(func() *regexp.Regexp {
 }) // compiled on first use: start-up stays short
 
 // NetworkHint explains a failed command that looks like it needed the network, when the policy gave it none.
-func NetworkHint(res Result, p Policy) string {
+func NetworkHint(res Result, p sandbox.Policy) string {
 	if p.Network || !res.Sandbox.Active || res.Sandbox.Network || (res.ExitCode == 0 && !res.TimedOut) {
 		return ""
 	}
@@ -36,7 +38,7 @@ var deniedPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // SandboxHint explains a failed command that looks like the sandbox refused it a file: the paths it names that lie
 // outside what the command may write (or read), and how the user can grant a folder. The sandbox's lists are in the
 // result for programs; a model gets them only here, when they explain a failure.
-func SandboxHint(res Result, p Policy) string {
+func SandboxHint(res Result, p sandbox.Policy) string {
 	if !res.Sandbox.Active || res.ExitCode == 0 && !res.TimedOut {
 		return ""
 	}

@@ -3,14 +3,16 @@ package shell
 import (
 	"strings"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // A failed command whose output says a file was refused gets a hint naming the paths outside what it may write and
 // how to grant a folder; a refusal inside the writable folders, a network failure (NetworkHint's), a success or a
 // command outside the sandbox get none.
 func TestSandboxHint(t *testing.T) {
-	p := Policy{Writable: []string{"/home/u/proj", "/tmp/rooted-exec-1"}}
-	on := SandboxInfo{Active: true}
+	p := sandbox.Policy{Writable: []string{"/home/u/proj", "/tmp/rooted-exec-1"}}
+	on := sandbox.Info{Active: true}
 	for _, c := range []struct {
 		name string
 		res  Result

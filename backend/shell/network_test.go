@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // With the network off (the default), nothing reaches a listener outside the sandbox: TCP, UDP, a unix socket
@@ -114,7 +114,7 @@ func TestNetworkOnKeepsUnixSocketsClosed(t *testing.T) { // not parallel: newHom
 	}
 	h := newHome(t)
 	h.policy.Network = true
-	h.info = shell.Probe(h.policy)
+	h.info = sandbox.Probe(h.policy)
 	outside := t.TempDir()
 	heard := make(chan string, 8)
 	listen := func(name, addr string) string {
@@ -166,7 +166,7 @@ func TestNetworkOnKeepsUnixSocketsClosed(t *testing.T) { // not parallel: newHom
 	}
 	// A socket the user named.
 	h.policy.Sockets = []string{docker}
-	h.info = shell.Probe(h.policy)
+	h.info = sandbox.Probe(h.policy)
 	res := h.run(t, connect(docker)...)
 	if res.ExitCode != 0 || !strings.Contains(res.Stdout, "SENT") || reached() != "docker" {
 		t.Errorf("the named socket: exit %d, %q %q", res.ExitCode, res.Stdout, res.Stderr)

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/cmdenv"
 )
 
 // processModes are the ways the helper keeps a command's processes together: its own PID namespace where this
@@ -83,7 +85,7 @@ func TestNothingOutlivesTheCommand(t *testing.T) {
 				marker := filepath.Join(e.project, "marker-"+token)
 				payload := "sleep " + token + "; echo escaped > " + marker
 				res, err := Run(context.Background(), Spec{
-					Argv: c.argv(payload), Dir: e.project, Env: Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
+					Argv: c.argv(payload), Dir: e.project, Env: cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
 					Timeout: cmp(c.timeout, 20*time.Second), Grace: 200 * time.Millisecond, Policy: e.policy, Sandbox: e.info,
 				})
 				if err != nil || !strings.Contains(res.Stdout, "started") {
@@ -204,7 +206,7 @@ func TestCommandStartsInAHeldDirectory(t *testing.T) {
 			defer f.Close()
 			res, err := Run(context.Background(), Spec{
 				Argv: []string{"node", "-e", "console.log(process.cwd())"}, Dir: fmt.Sprintf("/proc/self/fd/%d", f.Fd()),
-				Env: Env(os.Environ(), nil), Timeout: 20 * time.Second, Policy: e.policy, Sandbox: e.info,
+				Env: cmdenv.Env(os.Environ(), nil), Timeout: 20 * time.Second, Policy: e.policy, Sandbox: e.info,
 			})
 			if err != nil || res.ExitCode != 0 || strings.TrimSpace(res.Stdout) != e.project {
 				t.Errorf("%+v, %v; want %s", res, err, e.project)

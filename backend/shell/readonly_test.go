@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // In its own mount namespace a command can change nothing of what Policy.ReadOnly lists: not write a file, nor
@@ -45,7 +48,7 @@ func TestReadOnlyPathsCannotBeChanged(t *testing.T) {
 			}
 			for name, script := range attempts {
 				res, err := Run(context.Background(), Spec{
-					Argv: []string{"sh", "-c", script}, Dir: e.project, Env: Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
+					Argv: []string{"sh", "-c", script}, Dir: e.project, Env: cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
 					Timeout: 20 * time.Second, Policy: policy, Sandbox: e.info,
 				})
 				if err != nil {
@@ -89,16 +92,17 @@ const killedRootedEnv = "ROOTED_TEST_PLAY_ROOTED"
 type playRooted struct {
 	Argv    []string
 	Dir     string
-	Policy  Policy
-	Sandbox SandboxInfo
+	Policy  sandbox.Policy
+	Sandbox sandbox.Info
 }
 
 func init() {
 	s := os.Getenv(killedRootedEnv)
-	if s == "" || len(os.Args) > 1 && (os.Args[1] == HelperArg || os.Args[1] == confineArg) {
+	if s == "" {
 		return
 	}
-	hooked.Store(true)
+	// A helper's stages never come back from this; the process that plays Rooted does, able to start them.
+	sandbox.RunHelperIfAsked()
 	var p playRooted
 	if err := json.Unmarshal([]byte(s), &p); err != nil {
 		panic(err)
@@ -201,7 +205,7 @@ func TestPinnedFoldersCannotBeRenamed(t *testing.T) {
 		}
 		for _, script := range []string{swap, swapWeb, "rm -rf .git", "rmdir web"} {
 			res, err := Run(context.Background(), Spec{
-				Argv: []string{"sh", "-c", script}, Dir: e.project, Env: Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
+				Argv: []string{"sh", "-c", script}, Dir: e.project, Env: cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
 				Timeout: 20 * time.Second, Policy: policy, Sandbox: e.info,
 			})
 			if err != nil {
@@ -222,7 +226,7 @@ func TestPinnedFoldersCannotBeRenamed(t *testing.T) {
 		if pinned {
 			res, _ := Run(context.Background(), Spec{
 				Argv: []string{"sh", "-c", "echo ok > .git/objects/x && mv .git/objects/x .git/objects/y && cat .git/objects/y && echo ok > web/a && mv web/a web/b"},
-				Dir:  e.project, Env: Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp), Timeout: 20 * time.Second, Policy: policy, Sandbox: e.info,
+				Dir:  e.project, Env: cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp), Timeout: 20 * time.Second, Policy: policy, Sandbox: e.info,
 			})
 			if res.ExitCode != 0 || res.Stdout != "ok\n" {
 				t.Errorf("what a pinned folder holds is not writable: %+v", res)

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // BenchmarkRunSandboxed is what the sandbox costs a command that does nothing (true): the helper, its
@@ -15,17 +18,17 @@ import (
 // without a sandbox.
 func BenchmarkRunSandboxed(b *testing.B) {
 	dir := b.TempDir()
-	p := Policy{Readable: Readable(dir, os.Getenv), Writable: []string{dir}}
-	sandboxed := Probe(p)
+	p := sandbox.Policy{Readable: cmdenv.Readable(dir, os.Getenv), Writable: []string{dir}}
+	sandboxed := sandbox.Probe(p)
 	subreaper := sandboxed
 	subreaper.Processes = "subreaper"
 	for _, c := range []struct {
 		name string
-		info SandboxInfo
-	}{{"none", SandboxInfo{}}, {sandboxed.Processes, sandboxed}, {"subreaper", subreaper}} {
+		info sandbox.Info
+	}{{"none", sandbox.Info{}}, {sandboxed.Processes, sandboxed}, {"subreaper", subreaper}} {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				res, err := Run(context.Background(), Spec{Argv: []string{"true"}, Dir: dir, Env: Env(os.Environ(), nil), Timeout: 20 * time.Second, Policy: p, Sandbox: c.info})
+				res, err := Run(context.Background(), Spec{Argv: []string{"true"}, Dir: dir, Env: cmdenv.Env(os.Environ(), nil), Timeout: 20 * time.Second, Policy: p, Sandbox: c.info})
 				if err != nil || res.ExitCode != 0 {
 					b.Fatal(res, err)
 				}
@@ -48,21 +51,21 @@ func BenchmarkReadOnlyBinds(b *testing.B) {
 		os.WriteFile(filepath.Join(dir, p), nil, 0o644)
 		protected = append(protected, filepath.Join(dir, p))
 	}
-	p := Policy{Readable: Readable(dir, os.Getenv), Writable: []string{dir}}
+	p := sandbox.Policy{Readable: cmdenv.Readable(dir, os.Getenv), Writable: []string{dir}}
 	ro := p
 	ro.ReadOnly = protected
 	// and the folders above them, pinned first (as package tools lists them)
 	for _, d := range []string{".git", ".git/modules", ".git/modules/sub", ".venv"} {
 		ro.Pinned = append(ro.Pinned, filepath.Join(dir, d))
 	}
-	info := Probe(p)
+	info := sandbox.Probe(p)
 	if info.Processes != "pid namespace" {
 		b.Skip("no PID namespace here: nothing is bound")
 	}
 	var plain, bound time.Duration
-	run := func(policy Policy) time.Duration {
+	run := func(policy sandbox.Policy) time.Duration {
 		start := time.Now()
-		res, err := Run(context.Background(), Spec{Argv: []string{"true"}, Dir: dir, Env: Env(os.Environ(), nil), Timeout: 20 * time.Second, Policy: policy, Sandbox: info})
+		res, err := Run(context.Background(), Spec{Argv: []string{"true"}, Dir: dir, Env: cmdenv.Env(os.Environ(), nil), Timeout: 20 * time.Second, Policy: policy, Sandbox: info})
 		if err != nil || res.ExitCode != 0 {
 			b.Fatal(res, err)
 		}

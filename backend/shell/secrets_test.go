@@ -11,9 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdenv"
 	"github.com/rooted-dev/rooted/backend/gitconfig"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/toolcache"
 )
 
 // home is a user's home directory with the secrets an attacker wants, and a project in it.
@@ -21,8 +24,8 @@ type home struct {
 	dir, project, tmp string
 	secrets           map[string]string // path -> the marker its content holds
 	env               []string
-	policy            shell.Policy
-	info              shell.SandboxInfo
+	policy            sandbox.Policy
+	info              sandbox.Info
 }
 
 // newHome plants secrets where real tools keep them and builds the policy exactly as exec_shell does (the
@@ -47,7 +50,7 @@ func newHome(t *testing.T) home {
 	}
 	// Every row of the credentials table, as a file holding its marker (where a folder of the list above is not
 	// already planted there), beside the toolchain folders that make their parents readable.
-	for _, rel := range shell.Credentials {
+	for _, rel := range cmdenv.Credentials {
 		p := filepath.Join(h.dir, filepath.FromSlash(rel))
 		if _, err := os.Stat(p); err == nil {
 			continue
@@ -110,9 +113,9 @@ func newHome(t *testing.T) home {
 	}
 	t.Setenv("npm_config_cache", filepath.Join(h.tmp, "npm-cache"))
 	h.policy = settings.Project{}.Policy(h.project, h.tmp)
-	goEnv, goDirs := shell.GoCaches(filepath.Join(base, "toolcache"), false, os.Getenv)
+	goEnv, goDirs := toolcache.GoCaches(filepath.Join(base, "toolcache"), false, os.Getenv)
 	h.policy.Writable = append(h.policy.Writable, goDirs...)
-	h.info = shell.Probe(h.policy)
+	h.info = sandbox.Probe(h.policy)
 	if !h.info.Active || h.info.Kind != "landlock" {
 		t.Fatalf("no Landlock sandbox on this Linux machine: %+v", h.info)
 	}
@@ -122,10 +125,10 @@ func newHome(t *testing.T) home {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(h.tmp, filepath.Join(base, "toolcache"), os.Getenv)...)
-	goEnv = append(goEnv, shell.PackageCaches(filepath.Join(base, "toolcache"), os.Getenv)...)
-	h.policy.Writable = append(h.policy.Writable, shell.PackageCacheDirs(filepath.Join(base, "toolcache"))...)
-	h.env = shell.Env(os.Environ(), nil, append([]string{"TMPDIR=" + h.tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...)
+	goEnv = append(append(goEnv, gitEnv...), toolcache.CargoHome(h.tmp, filepath.Join(base, "toolcache"), os.Getenv)...)
+	goEnv = append(goEnv, toolcache.PackageCaches(filepath.Join(base, "toolcache"), os.Getenv)...)
+	h.policy.Writable = append(h.policy.Writable, toolcache.PackageCacheDirs(filepath.Join(base, "toolcache"))...)
+	h.env = cmdenv.Env(os.Environ(), nil, append([]string{"TMPDIR=" + h.tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...)
 	return h
 }
 
@@ -241,8 +244,8 @@ func TestToolchainsWorkInTheSandbox(t *testing.T) {
 	// a token in it (the table's row holds one) it is readable.
 	os.WriteFile(filepath.Join(h.dir, ".cargo", "config.toml"), []byte("[build]\njobs = 2\n"), 0o600)
 	os.Remove(filepath.Join(h.dir, ".cargo", "config"))
-	h.policy.Readable = shell.Readable(h.dir, os.Getenv)
-	h.info = shell.Probe(h.policy)
+	h.policy.Readable = cmdenv.Readable(h.dir, os.Getenv)
+	h.info = sandbox.Probe(h.policy)
 	write("crate/src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod tests { #[test] fn adds() { assert_eq!(super::add(2, 3), 5); } }\n")
 	cases := []struct {
 		argv []string
@@ -343,7 +346,7 @@ func TestCommandsCannotWriteWhatToolsRunLater(t *testing.T) {
 	t.Setenv("CARGO_HOME", filepath.Join(h.dir, ".cargo"))
 	// The policy as exec_shell builds it, now that these exist.
 	h.policy = settings.Project{}.Policy(h.project, h.tmp)
-	h.info = shell.Probe(h.policy)
+	h.info = sandbox.Probe(h.policy)
 	t.Run("targets", func(t *testing.T) { // returns once every target was tried
 		for name, p := range targets {
 			t.Run(name, func(t *testing.T) {
@@ -393,10 +396,10 @@ func TestNpmCacheCannotBePoisoned(t *testing.T) {
 		t.Fatalf("caching as the user: %v %s %s", err, out, stderr.String())
 	}
 	// The policy as exec_shell builds it, now that the user's cache exists (readable, as ~/.npm is).
-	toolcache := filepath.Join(filepath.Dir(h.tmp), "toolcache")
+	cacheDir := filepath.Join(filepath.Dir(h.tmp), "toolcache")
 	h.policy = settings.Project{}.Policy(h.project, h.tmp)
-	h.policy.Writable = append(h.policy.Writable, shell.PackageCacheDirs(toolcache)...)
-	h.info = shell.Probe(h.policy)
+	h.policy.Writable = append(h.policy.Writable, toolcache.PackageCacheDirs(cacheDir)...)
+	h.info = sandbox.Probe(h.policy)
 	// A command poisons every cache it can reach: the user's, named by path, and its own (npm_config_cache).
 	evilKey := "make-fetch-happen:request-cache:https://registry.npmjs.org/evil-pkg"
 	if res := h.run(t, "node", "-e", put, cacache, filepath.Join(userCache, "_cacache"), evilKey, "PAYLOAD"); !strings.Contains(res.Stdout, "FAILED") {
@@ -425,7 +428,7 @@ func TestNpmCacheCannotBePoisoned(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer project.Close()
-	if n := shell.SeedNpmCache(toolcache, project, os.Getenv); n != 1 {
+	if n := toolcache.SeedNpmCache(cacheDir, project, os.Getenv); n != 1 {
 		t.Errorf("seeded %d packages, want 1", n)
 	}
 	byDigest := "const c = require(process.argv[1]); c.get.byDigest(require('path').join(process.env.npm_config_cache, '_cacache'), process.argv[2]).then(d => console.log('GOT ' + d), e => console.log('MISSING ' + e.code))"

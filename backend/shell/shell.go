@@ -1,28 +1,24 @@
-// Package shell runs a program for the agent inside the project, and nowhere else: argv without a shell, from an
-// allowlist, in the session's working directory, with a timeout that ends the whole process group, output kept
-// within a fixed amount of memory, secrets left out of the environment, and, where the OS has one, a sandbox that
-// lets the program write only inside the project, a private temporary directory and the toolchains' caches, read
-// only those and the system's and toolchains' folders (see Readable), and reach the network only when allowed
-// (Landlock on Linux, applied by a re-exec helper of the rooted binary itself).
+// Package shell runs a program for the agent inside the project, and nowhere else: argv without a shell, in the
+// session's working directory, with a timeout that ends the whole process group, output kept within a fixed amount
+// of memory, and through the sandbox backend of the platform (package sandbox), which confines it to its policy and
+// ends every process it started before Run returns. It depends on no platform's sandbox: a backend that cannot
+// start a command as probed offers a weaker mode (sandbox.Backend.Weaker) and the result's Sandbox says which ran.
 //
-// On Linux the paths of Policy.ReadOnly (what tools outside the sandbox run later) are bound read-only in the
-// command's mount namespace for its whole run, where it has one (SandboxInfo.Protection says).
-//
-// On Linux every process a command starts ends with it, and with Rooted if Rooted dies first: the helper is the init of the command's PID namespace (or
-// a subreaper where namespaces are not allowed) and kills whatever is left before Run returns. The command holds no
-// capability, even when Rooted runs as root, gets /dev/null as input and no descriptor of Rooted's but its output.
-//
-// Not guaranteed: without an OS sandbox (macOS, Windows, old Linux kernels) a program on the allowlist can read and
-// write wherever the user can, and a program that leaves its process group (setsid) can outlive a timeout.
+// Not guaranteed: without an OS sandbox (sandbox.None: macOS, Windows, old Linux kernels) a program on the
+// allowlist can read and write wherever the user can, and a program that leaves its process group (setsid) can
+// outlive a timeout.
 package shell
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"slices"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // Spec is one command to run.
@@ -35,9 +31,11 @@ type Spec struct {
 	Grace time.Duration
 	// OutputCap bounds each of stdout and stderr in memory (default DefaultOutputCap).
 	OutputCap int
-	Policy    Policy
-	// Sandbox is Probe(Policy), passed in so it is computed once per session.
-	Sandbox SandboxInfo
+	Policy    sandbox.Policy
+	// Sandbox is Backend.Probe(Policy), passed in so it is computed once per session.
+	Sandbox sandbox.Info
+	// Backend confines the command; nil is this platform's (sandbox.Platform).
+	Backend sandbox.Backend
 	// Live, when set, receives output as it is written ("stdout" or "stderr").
 	Live func(stream string, chunk []byte)
 	// EnvDropped is how many of the caller's variables Env left out; the result reports it.
@@ -49,15 +47,15 @@ const DefaultOutputCap = 256 << 10
 
 // Result is what a command did.
 type Result struct {
-	Stdout     string      `json:"stdout"`
-	Stderr     string      `json:"stderr"`
-	ExitCode   int         `json:"exit_code"`
-	TimedOut   bool        `json:"timed_out"`
-	Cancelled  bool        `json:"cancelled"`
-	DurationMS int64       `json:"duration_ms"`
-	Truncated  bool        `json:"truncated"`
-	Bytes      int64       `json:"bytes"` // stdout and stderr as written, before any cut
-	Sandbox    SandboxInfo `json:"sandbox"`
+	Stdout     string       `json:"stdout"`
+	Stderr     string       `json:"stderr"`
+	ExitCode   int          `json:"exit_code"`
+	TimedOut   bool         `json:"timed_out"`
+	Cancelled  bool         `json:"cancelled"`
+	DurationMS int64        `json:"duration_ms"`
+	Truncated  bool         `json:"truncated"`
+	Bytes      int64        `json:"bytes"` // stdout and stderr as written, before any cut
+	Sandbox    sandbox.Info `json:"sandbox"`
 	// EnvDropped is how many of Rooted's environment variables the command did not get (secrets, and whatever
 	// builds do not need).
 	EnvDropped int `json:"env_dropped"`
@@ -77,57 +75,18 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if spec.Grace <= 0 {
 		spec.Grace = 2 * time.Second
 	}
+	if spec.Backend == nil {
+		spec.Backend = sandbox.Platform()
+	}
 	if _, err := exec.LookPath(spec.Argv[0]); err != nil {
 		return Result{}, fmt.Errorf("%w: %s is not installed or not on PATH", ErrStart, spec.Argv[0])
 	}
 	spec.Policy.GraceMS = spec.Grace.Milliseconds()
-	argv, extraEnv, err := sandboxed(spec.Argv, spec.Policy, spec.Sandbox)
+	stdout, stderr := newCapture(spec.OutputCap, spec.live("stdout")), newCapture(spec.OutputCap, spec.live("stderr"))
+	begun := time.Now()
+	cmd, launch, err := start(spec, stdout, stderr)
 	if err != nil {
 		return Result{}, err
-	}
-	live := func(stream string) func([]byte) {
-		if spec.Live == nil {
-			return nil
-		}
-		return func(b []byte) { spec.Live(stream, b) }
-	}
-	stdout, stderr := newCapture(spec.OutputCap, live("stdout")), newCapture(spec.OutputCap, live("stderr"))
-	// The sandbox helper ends the command's processes itself, a grace period after TERM; Rooted's own KILL comes
-	// later, for a helper that could not. Killing the init of a PID namespace kills everything in it, but killing a
-	// subreaper would free what it holds: that KILL waits long enough for a helper slowed by a loaded machine.
-	hardAfter := spec.Grace
-	switch {
-	case spec.Sandbox.Processes == "subreaper":
-		hardAfter += 10 * time.Second
-	case spec.Sandbox.Active:
-		hardAfter += 500 * time.Millisecond
-	}
-	command := func() *exec.Cmd {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		// A new slice: spec.Env may be shared by concurrent runs, and have room that append would write into.
-		cmd.Dir, cmd.Env = spec.Dir, append(slices.Clip(spec.Env), extraEnv...)
-		cmd.Stdin = nil // /dev/null: nothing waits for input that never comes
-		cmd.Stdout, cmd.Stderr = stdout, stderr
-		// Pipes close when the process group is gone even if a grandchild kept them open.
-		cmd.WaitDelay = hardAfter + time.Second
-		ownGroup(cmd)
-		isolate(cmd, spec.Sandbox)
-		return cmd
-	}
-
-	start := time.Now()
-	cmd := command()
-	err = cmd.Start()
-	if err != nil && spec.Sandbox.Processes == "pid namespace" {
-		// The namespaces the probe could make are not to be had now (a limit on user namespaces reached): the
-		// helper keeps the command's processes together as a subreaper instead, and the result says so.
-		spec.Sandbox.Processes = "subreaper"
-		hardAfter = spec.Grace + 10*time.Second
-		cmd = command()
-		err = cmd.Start()
-	}
-	if err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -138,14 +97,8 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		defer t.Stop()
 		timer = t.C
 	}
-	res := Result{Sandbox: spec.Sandbox, EnvDropped: spec.EnvDropped}
-	switch {
-	case len(spec.Policy.ReadOnly) == 0:
-	case spec.Sandbox.Active && spec.Sandbox.Processes == "pid namespace":
-		res.Sandbox.Protection = "read-only"
-	default:
-		res.Sandbox.Protection = "watched (weaker)"
-	}
+	res := Result{Sandbox: launch.Info, EnvDropped: spec.EnvDropped}
+	hardAfter := spec.Grace + launch.Linger
 	var waitErr error
 	select {
 	case waitErr = <-done:
@@ -158,7 +111,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	// A finished leader can leave children behind in its group; they go with it.
 	signalTree(cmd, true)
-	res.DurationMS = time.Since(start).Milliseconds()
+	res.DurationMS = time.Since(begun).Milliseconds()
 	var t1, t2 bool
 	res.Stdout, t1 = stdout.String()
 	res.Stderr, t2 = stderr.String()
@@ -177,6 +130,46 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		return res, waitErr
 	}
 	return res, nil
+}
+
+// live passes output of stream to spec.Live, if set.
+func (spec Spec) live(stream string) func([]byte) {
+	if spec.Live == nil {
+		return nil
+	}
+	return func(b []byte) { spec.Live(stream, b) }
+}
+
+// start starts spec's command through its sandbox backend, in a process group of its own, and when the backend
+// cannot start it as probed, in what the backend offers as weaker (the result's Sandbox says which).
+func start(spec Spec, stdout, stderr io.Writer) (*exec.Cmd, sandbox.Launch, error) {
+	info := spec.Sandbox
+	for {
+		launch, err := spec.Backend.Launch(spec.Argv, spec.Policy, info)
+		if err != nil {
+			return nil, launch, err
+		}
+		cmd := exec.Command(launch.Argv[0], launch.Argv[1:]...)
+		// A new slice: spec.Env may be shared by concurrent runs, and have room that append would write into.
+		cmd.Dir, cmd.Env = spec.Dir, append(slices.Clip(spec.Env), launch.Env...)
+		cmd.Stdin = nil // /dev/null: nothing waits for input that never comes
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		// Pipes close when the process group is gone even if a grandchild kept them open.
+		cmd.WaitDelay = spec.Grace + launch.Linger + time.Second
+		ownGroup(cmd)
+		if launch.Setup != nil {
+			launch.Setup(cmd)
+		}
+		err = cmd.Start()
+		if err == nil {
+			return cmd, launch, nil
+		}
+		weaker, ok := spec.Backend.Weaker(info)
+		if !ok {
+			return nil, launch, fmt.Errorf("%w: %v", ErrStart, err)
+		}
+		info = weaker
+	}
 }
 
 // stop ends the process group: TERM, then KILL after the grace period.

@@ -20,12 +20,16 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 type sandboxEnv struct {
 	project, tmp, outside string
-	policy                Policy
-	info                  SandboxInfo
+	policy                sandbox.Policy
+	info                  sandbox.Info
 }
 
 func newSandbox(t *testing.T, network bool) sandboxEnv {
@@ -37,14 +41,14 @@ func newSandbox(t *testing.T, network bool) sandboxEnv {
 			t.Fatal(err)
 		}
 	}
-	e.policy = Policy{Readable: Readable(e.outside, os.Getenv), Writable: []string{e.project, e.tmp}, Network: network}
-	e.info = Probe(e.policy)
+	e.policy = sandbox.Policy{Readable: cmdenv.Readable(e.outside, os.Getenv), Writable: []string{e.project, e.tmp}, Network: network}
+	e.info = sandbox.Probe(e.policy)
 	return e
 }
 
 func (e sandboxEnv) run(t *testing.T, argv ...string) Result {
 	t.Helper()
-	res, err := Run(context.Background(), Spec{Argv: argv, Dir: e.project, Env: Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp), Timeout: 20 * time.Second, Policy: e.policy, Sandbox: e.info})
+	res, err := Run(context.Background(), Spec{Argv: argv, Dir: e.project, Env: cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp), Timeout: 20 * time.Second, Policy: e.policy, Sandbox: e.info})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +133,7 @@ func TestSandboxBlocksNetwork(t *testing.T) {
 			t.Errorf("network %v: rename across directories: %+v", network, res)
 		}
 		if e.info.Network != network {
-			t.Errorf("SandboxInfo.Network = %v, want %v", e.info.Network, network)
+			t.Errorf("sandbox.Info.Network = %v, want %v", e.info.Network, network)
 		}
 	}
 }
@@ -264,7 +268,7 @@ func TestEnvDropsSecrets(t *testing.T) {
 		"MAVEN_OPTS=-Xss4m -Dmaven.repo.local=/home/u/.m2/repository", "GRADLE_OPTS=-Dorg.gradle.daemon=false",
 	}
 	base := append(append([]string{"TERM=xterm-256color"}, secrets...), keep...)
-	got, dropped := Environ(base, nil, []string{"ROOTED_KEY"}, "TMPDIR=/t")
+	got, dropped := cmdenv.Environ(base, nil, []string{"ROOTED_KEY"}, "TMPDIR=/t")
 	for _, kv := range secrets {
 		if slices.Contains(got, kv) {
 			t.Errorf("passed: %s", kv)
@@ -279,7 +283,7 @@ func TestEnvDropsSecrets(t *testing.T) {
 		t.Errorf("%d reported dropped, %d were", dropped, len(secrets))
 	}
 	// What the user adds in Settings passes, by name or prefix; never a credential-shaped value, nor the app's keys.
-	got, _ = Environ(base, []string{"KEEP", "BW_SESSION", "MYTOOL_*", "X", "ROOTED_KEY"}, []string{"ROOTED_KEY"}, "MYTOOL_A=1")
+	got, _ = cmdenv.Environ(base, []string{"KEEP", "BW_SESSION", "MYTOOL_*", "X", "ROOTED_KEY"}, []string{"ROOTED_KEY"}, "MYTOOL_A=1")
 	for _, want := range []string{"KEEP=1", "BW_SESSION=bw", "MYTOOL_A=1"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("the user's %s is missing", want)
@@ -331,12 +335,12 @@ func TestCapture(t *testing.T) {
 
 func TestAllowedAndPathArgs(t *testing.T) {
 	t.Parallel()
-	if err := Allowed("go", DefaultAllowlist); err != nil {
+	if err := cmdpolicy.Allowed("go", cmdpolicy.DefaultAllowlist); err != nil {
 		t.Error(err)
 	}
 	for _, p := range []string{"curl", "/usr/bin/git", "./go", "", "sh"} {
-		var na *NotAllowedError
-		if err := Allowed(p, DefaultAllowlist); !errors.As(err, &na) || !strings.Contains(err.Error(), "git, cargo") {
+		var na *cmdpolicy.NotAllowedError
+		if err := cmdpolicy.Allowed(p, cmdpolicy.DefaultAllowlist); !errors.As(err, &na) || !strings.Contains(err.Error(), "git, cargo") {
 			t.Errorf("Allowed(%q) = %v", p, err)
 		}
 	}
@@ -358,7 +362,7 @@ func TestAllowedAndPathArgs(t *testing.T) {
 		{[]string{"go", "build", "/etc"}, nil},
 	}
 	for _, tt := range tests {
-		if got := PathArgs(tt.argv); !slices.Equal(got, tt.want) {
+		if got := cmdpolicy.PathArgs(tt.argv); !slices.Equal(got, tt.want) {
 			t.Errorf("PathArgs(%q) = %q, want %q", tt.argv, got, tt.want)
 		}
 	}

@@ -15,10 +15,10 @@ import (
 // scanTree lists the files over MaxFileSize that a snapshot would otherwise record (not ignored, not in a heavy
 // folder, not in .git), and the .gitignore and .gitattributes files git would open that are not regular files
 // (special.go). It is the project's one walk (package walk: each folder opened from its parent, its ignore files
-// read there), with heavy folders skipped.
-func scanTree(ctx context.Context, root *os.Root) (big, blocking []string) {
+// read there), with heavy folders skipped. yield is called between files (background work's yielding to searches).
+func scanTree(ctx context.Context, root *os.Root, yield func(context.Context)) (big, blocking []string) {
 	_ = walk.Walk(ctx, root, "", walk.Options{IncludeHidden: true, Dirs: true}, func(e walk.Entry) error {
-		yieldToSearches(ctx) // between files, when the walk is background work's
+		yield(ctx)
 		if e.IsDir() {
 			if isHeavy(e.Name) {
 				return fs.SkipDir

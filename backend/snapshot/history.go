@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -187,13 +188,37 @@ func (r *Repo) gitBroken() bool {
 // shadow repository), its refs and HEAD, a configuration of Rooted's, and an index of HEAD. It reports whether
 // it rebuilt anything. r.mu is held.
 func (r *Repo) rebuildGit(ctx context.Context, snapshot string) (bool, error) {
-	sha, err := gitobj.Hex(snapshot)
+	hist, err := r.historyOf(snapshot)
+	if err != nil || hist == "" {
+		return false, err // "": taken before refs were recorded, or of a project with none
+	}
+	refs, head, tips, err := r.recordedRefs(ctx, hist)
 	if err != nil {
 		return false, err
 	}
+	if err := r.writeGitDir(refs, head); err != nil {
+		return false, err
+	}
+	gitDir := filepath.Join(r.root, ".git")
+	if err := r.copyObjects(ctx, gitDir, tips); err != nil {
+		return false, err
+	}
+	// An index of HEAD, so that git status compares the files with the last commit rather than call them new.
+	if _, err := r.projectGit(gitDir).Run(ctx, nil, "read-tree", "HEAD"); err != nil {
+		return true, fmt.Errorf("the commits are back, but git read-tree HEAD failed: %w", err)
+	}
+	return true, nil
+}
+
+// historyOf returns the commit recording the project's refs that a snapshot has as its parent, or "".
+func (r *Repo) historyOf(snapshot string) (string, error) {
+	sha, err := gitobj.Hex(snapshot)
+	if err != nil {
+		return "", err
+	}
 	body, err := r.objs.Read(sha, "commit")
 	if err != nil {
-		return false, err
+		return "", err
 	}
 	hist := ""
 	for _, line := range strings.Split(string(body), "\n") {
@@ -204,16 +229,17 @@ func (r *Repo) rebuildGit(ctx context.Context, snapshot string) (bool, error) {
 			break
 		}
 	}
-	if hist == "" {
-		return false, nil // taken before refs were recorded, or of a project with none
-	}
+	return hist, nil
+}
+
+// recordedRefs reads the refs a history commit recorded: each ref's object by name, what HEAD was (a ref name or
+// an object), and the objects the refs point at.
+func (r *Repo) recordedRefs(ctx context.Context, hist string) (refs map[string]string, head string, tips []string, err error) {
 	out, err := r.git(ctx, nil, "cat-file", "blob", hist+":refs")
 	if err != nil {
-		return false, err
+		return nil, "", nil, err
 	}
-	refs := map[string]string{}
-	head := ""
-	var tips []string
+	refs = map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		a, b, _ := strings.Cut(line, " ")
 		if a == "HEAD" {
@@ -223,20 +249,20 @@ func (r *Repo) rebuildGit(ctx context.Context, snapshot string) (bool, error) {
 		refs[b] = a
 		tips = append(tips, a)
 	}
+	return refs, head, tips, nil
+}
+
+// writeGitDir lays out the project's .git with the refs, HEAD and a configuration of Rooted's, and the stash's
+// reflog.
+func (r *Repo) writeGitDir(refs map[string]string, head string) error {
 	for _, d := range []string{".git", ".git/objects/pack", ".git/objects/info", ".git/refs/heads", ".git/refs/tags", ".git/info"} {
 		if err := r.fsys.MkdirAll(filepath.FromSlash(d), 0o755); err != nil {
-			return false, err
+			return err
 		}
 	}
 	var packed strings.Builder
 	packed.WriteString("# pack-refs with: peeled fully-peeled sorted \n")
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for k := range refs {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(refs)) {
 		packed.WriteString(refs[name] + " " + name + "\n")
 	}
 	headText := head + "\n"
@@ -249,7 +275,7 @@ func (r *Repo) rebuildGit(ctx context.Context, snapshot string) (bool, error) {
 		"HEAD":        headText,
 	} {
 		if err := r.fsys.WriteFile(filepath.Join(".git", name), []byte(content), 0o644); err != nil {
-			return false, err
+			return err
 		}
 	}
 	// git stash list reads the stash's reflog: the newest entry is the ref (older ones lived only in the reflog).
@@ -260,39 +286,39 @@ func (r *Repo) rebuildGit(ctx context.Context, snapshot string) (bool, error) {
 			r.fsys.WriteFile(filepath.FromSlash(".git/logs/refs/stash"), []byte(line), 0o644)
 		}
 	}
-	// Objects: every one the refs reach, packed by the shadow repository and indexed into the project's.
-	gitDir := filepath.Join(r.root, ".git")
+	return nil
+}
+
+// copyObjects puts every object the tips reach into the project's repository at gitDir: packed by the shadow
+// repository and indexed into the project's.
+func (r *Repo) copyObjects(ctx context.Context, gitDir string, tips []string) error {
 	pack, err := r.gitCmd(ctx, r.held, "pack-objects").Command(ctx, "pack-objects", "--revs", "--stdout", "-q")
 	if err != nil {
-		return false, err
+		return err
 	}
 	pack.Stdin = strings.NewReader(strings.Join(tips, "\n") + "\n")
 	index, err := r.projectGit(gitDir).Command(ctx, "index-pack", "--stdin", "--fix-thin")
 	if err != nil {
-		return false, err
+		return err
 	}
 	pipe, err := pack.StdoutPipe()
 	if err != nil {
-		return false, err
+		return err
 	}
 	index.Stdin = pipe
 	var stderr, stderr2 bytes.Buffer
 	pack.Stderr, index.Stderr = &stderr, &stderr2
 	if err := pack.Start(); err != nil {
-		return false, err
+		return err
 	}
 	if err := index.Run(); err != nil {
 		pack.Wait()
-		return false, fmt.Errorf("git index-pack: %v: %s %s", err, stderr2.String(), stderr.String())
+		return fmt.Errorf("git index-pack: %v: %s %s", err, stderr2.String(), stderr.String())
 	}
 	if err := pack.Wait(); err != nil {
-		return false, fmt.Errorf("git pack-objects: %v: %s", err, stderr.String())
+		return fmt.Errorf("git pack-objects: %v: %s", err, stderr.String())
 	}
-	// An index of HEAD, so that git status compares the files with the last commit rather than call them new.
-	if _, err := r.projectGit(gitDir).Run(ctx, nil, "read-tree", "HEAD"); err != nil {
-		return true, fmt.Errorf("the commits are back, but git read-tree HEAD failed: %w", err)
-	}
-	return true, nil
+	return nil
 }
 
 // projectGit is the hardened git for the project's own (rebuilt) repository: it writes only objects and the index.

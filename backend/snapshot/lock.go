@@ -12,8 +12,11 @@ import (
 
 // Locking, all of it, in the order a caller takes it:
 //
-//  1. r.mu, in this process: one full operation at a time (a full or derived snapshot, a diff, a restore, a
-//     retention run), and the Repo's state they share.
+//  1. r.mu (an opLock, oplock.go), in this process: one full operation at a time (a full or derived snapshot, a
+//     diff, a restore, a retention run, starting the copy of borrowed objects), and the Repo state they share.
+//     Its holder says when it is scanning the tree: an edit then records a partial snapshot instead of waiting,
+//     and a listing waits only listWait. Callers someone waits for take it with LockWaited, which makes background
+//     work holding it stop yielding to searches (yield.go).
 //  2. The repository lock, across processes: an flock on rooted.lock in the shadow repository, held exclusively
 //     by whichever Rooted process (the window, rooted mcp, a CLI call) runs a git that writes the shadow
 //     repository's index or packs: a full scan, a diff's scan, retention, the copy of borrowed objects. It is
@@ -24,8 +27,10 @@ import (
 //     is removed (clearStale). Derived snapshots do not take it: they write only objects and a ref.
 //  3. r.partial: partial snapshots (partial.go), which run beside a full operation of this process or another.
 //     They add objects and a new ref, each through a temporary file renamed into place, and take no git lock,
-//     so they need neither lock above; r.partial orders them among themselves and guards r.rehash.
-//  4. r.dirtyMu, for a moment, by anyone: the watcher's marks.
+//     so they need neither lock above; r.partial orders them among themselves and guards r.rehash and r.opened.
+//  4. For a moment each, by anyone, and never two at once: r.dirtyMu, the watcher's marks (snapshot.go); and
+//     r.blockMu, the named pipes a git would block on (special.go), which a git that reads the work tree consults
+//     while it runs under r.mu or r.partial.
 //
 // Nothing on disk depends on a process finishing: the objects, refs, index, exclude file and configuration are
 // each replaced whole (by git's lock-and-rename or by writeWhole), and the log is appended a line at a time.

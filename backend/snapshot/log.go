@@ -34,7 +34,7 @@ type LogEntry struct {
 // While a full scan (the first snapshot) runs, it waits for it up to listWait, then answers with the snapshots
 // recorded so far (partial ones among them) rather than wait longer.
 func (r *Repo) List(ctx context.Context, limit int) ([]Snapshot, error) {
-	if !r.lockWithin(ctx, listWait) {
+	if !r.mu.LockWithin(ctx, listWait) {
 		return r.listWith(ctx, nil, limit)
 	}
 	defer r.mu.Unlock()
@@ -43,23 +43,6 @@ func (r *Repo) List(ctx context.Context, limit int) ([]Snapshot, error) {
 
 // listWait is how long List waits for a full scan in progress.
 var listWait = 30 * time.Second
-
-// lockWithin takes r.mu, waiting at most d while a full scan holds it (any other holder is waited for); false if
-// it was not taken.
-func (r *Repo) lockWithin(ctx context.Context, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for !r.mu.TryLock() {
-		if !r.scanning.Load() {
-			r.mu.Lock()
-			return true
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return false
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return true
-}
 
 // list lists the snapshots; r.mu is held.
 func (r *Repo) list(ctx context.Context, limit int) ([]Snapshot, error) {

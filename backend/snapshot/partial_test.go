@@ -21,9 +21,9 @@ func TestPartialSnapshotWhileTheFirstScanRuns(t *testing.T) {
 	os.Symlink("a.txt", p.path("link"))
 	// The first snapshot holds the repository (as the background one does when a project opens).
 	p.repo.mu.Lock()
-	p.repo.scanning.Store(true)
+	p.repo.mu.SetScanning(true)
 	snap, err := p.repo.TakeFor(ctx, "Backup before file mod", []string{"a.txt", "dir/b.txt", "new.txt", "link", ".git/config", "a.txt"})
-	p.repo.scanning.Store(false)
+	p.repo.mu.SetScanning(false)
 	p.repo.mu.Unlock()
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestFirstSnapshotPause(t *testing.T) {
 		firstSnap, err = p.repo.TakeAfter(ctx, time.Hour, "Project opened")
 		first <- err
 	}()
-	for !p.repo.scanning.Load() {
+	for !p.repo.mu.Scanning() {
 		time.Sleep(time.Millisecond)
 	}
 	edit, err := p.repo.TakeFor(ctx, "Backup before file mod", []string{"a.txt"})
@@ -177,7 +177,7 @@ func TestFirstSnapshotPause(t *testing.T) {
 	if err := <-first; err != nil || firstSnap.Paths != nil || firstSnap.Files != 2 {
 		t.Fatalf("the first snapshot, woken: %+v %v", firstSnap, err)
 	}
-	if p.repo.scanning.Load() {
+	if p.repo.mu.Scanning() {
 		t.Error("still scanning after the first snapshot")
 	}
 	// The first snapshot scanned after the edit, yet it holds the project as it was opened: a.txt before the edit
@@ -220,7 +220,7 @@ func TestEditDuringTheScanIsReadAgain(t *testing.T) {
 	os.Chtimes(p.path("a.txt"), old, old)
 	// The scan, holding the repository, stages a.txt; the edit's partial snapshot comes meanwhile.
 	p.repo.mu.Lock()
-	p.repo.scanning.Store(true)
+	p.repo.mu.SetScanning(true)
 	if err := p.repo.stage(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestEditDuringTheScanIsReadAgain(t *testing.T) {
 	if err == nil {
 		_, err = p.repo.record(ctx, tree, "", "Project opened", files)
 	}
-	p.repo.scanning.Store(false)
+	p.repo.mu.SetScanning(false)
 	p.repo.mu.Unlock()
 	if err != nil {
 		t.Fatal(err)
@@ -256,10 +256,10 @@ func TestPartialSnapshotPassesOverAnEscape(t *testing.T) {
 	outside := t.TempDir()
 	os.Symlink(outside, p.path("out"))
 	p.repo.mu.Lock()
-	p.repo.scanning.Store(true)
+	p.repo.mu.SetScanning(true)
 	snap, err := p.repo.TakeFor(ctx, "Backup before file mod", []string{"out/zz.txt", "a.txt"})
 	only, err2 := p.repo.TakeFor(ctx, "Backup before file mod", []string{"out/zz.txt"})
-	p.repo.scanning.Store(false)
+	p.repo.mu.SetScanning(false)
 	p.repo.mu.Unlock()
 	if err != nil || err2 != nil {
 		t.Fatalf("a backup failed over a path that leaves the project: %v, %v", err, err2)

@@ -5,8 +5,9 @@ import (
 	"sync"
 )
 
-// Projects holds the shadow repository of the project a session has open, replacing it when another root is
-// opened. CacheDir is where shadow repositories live (the user's cache directory).
+// Projects holds the shadow repository of the project a session has open, replacing it when the session opens
+// another root. Each open workspace (backend/workspace) keeps one of its own, so one project's snapshots never stop
+// another's. CacheDir is where shadow repositories live (the user's cache directory).
 type Projects struct {
 	CacheDir string
 	Options  Options

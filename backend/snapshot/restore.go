@@ -20,7 +20,15 @@ import (
 
 // Diff returns a unified diff from the snapshot to the files as they are now (optionally of one path).
 func (r *Repo) Diff(ctx context.Context, id, path string) (string, error) {
-	r.lockWaited()
+	return r.DiffTo(ctx, id, "", path)
+}
+
+// DiffTo returns a unified diff from snapshot id to snapshot to, or to the files as they are now when to is
+// empty (optionally of one path): what happened between two moments, such as one request's turn, commands'
+// changes included. A partial snapshot knows nothing of the paths it did not record, so the diff is limited to the
+// paths recorded by every partial snapshot it names.
+func (r *Repo) DiffTo(ctx context.Context, id, to, path string) (string, error) {
+	r.mu.LockWaited()
 	defer r.mu.Unlock()
 	defer r.release()
 	full, err := r.resolve(ctx, id)
@@ -31,15 +39,34 @@ func (r *Repo) Diff(ctx context.Context, id, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// The present as a tree (new files included), without recording a snapshot.
-	tree, _, err := r.presentTree(ctx)
-	if err != nil {
-		return "", err
+	var end string
+	if to != "" {
+		if end, err = r.resolve(ctx, to); err != nil {
+			return "", err
+		}
+		later, err := r.recorded(end)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case later == nil:
+		case only == nil:
+			only = later
+		default:
+			only = slices.DeleteFunc(only, func(p string) bool { return !slices.Contains(later, p) })
+			if len(only) == 0 {
+				return "", nil
+			}
+		}
+	} else {
+		// The present as a tree (new files included), without recording a snapshot.
+		if end, _, err = r.presentTree(ctx); err != nil {
+			return "", err
+		}
 	}
-	args := []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", full, tree}
+	args := []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", full, end}
 	switch {
 	case only != nil:
-		// A partial snapshot knows nothing of other paths.
 		if only = within(only, path); len(only) == 0 {
 			return "", nil
 		}
@@ -66,7 +93,7 @@ type RestoreResult struct {
 // written whole and renamed into place: a restore cut short leaves every file as it was or as restored.
 func (r *Repo) Restore(ctx context.Context, id string, paths []string) (RestoreResult, error) {
 	full, only, err := func() (string, []string, error) {
-		r.lockWaited()
+		r.mu.LockWaited()
 		defer r.mu.Unlock()
 		full, err := r.resolve(ctx, id)
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/sched"
 )
 
 // Retention: snapshots beyond a count or an age are dropped, and the objects only they held collected; and the
@@ -19,6 +21,10 @@ type Options struct {
 	MaxAge time.Duration
 	// MaxBytes is the shadow repository's byte budget (default 4 GiB), measured on its objects.
 	MaxBytes int64
+	// Lane is the project's workspace's share of the process's scheduler: the first snapshot and the copy of
+	// borrowed objects (background work) yield to the workspace's searches, and to nobody else's. Nil: a lane of
+	// its own, in which nothing yields.
+	Lane *sched.Lane
 	// pruneAfter is git gc's --prune (pruneGrace; a test collects at once).
 	pruneAfter string
 }

@@ -53,6 +53,13 @@ func (r *Repo) seedFromProject(ctx context.Context) bool {
 	if len(gitexec.GitDirPipes(ctx, r.fsys, ".git/objects")) > 0 {
 		return false
 	}
+	return r.seedWith(ctx, data, objects)
+}
+
+// seedWith writes the shadow index from data (a git index of the same work tree) and borrows objects, then
+// refreshes the index; it undoes both when it cannot. The repository lock is held.
+func (r *Repo) seedWith(ctx context.Context, data []byte, objects string) bool {
+	index := filepath.Join(r.dir, "index")
 	alternates := filepath.Join(r.dir, "objects", "info", "alternates")
 	if err := os.MkdirAll(filepath.Dir(alternates), 0o700); err != nil {
 		return false
@@ -92,7 +99,7 @@ func (r *Repo) startDetach() {
 	r.detachStarted, r.detachStop, r.detached = true, stop, done
 	go func() {
 		defer close(done)
-		yieldToSearches(ctx)
+		r.yieldToSearches(ctx)
 		lock, err := r.lockFile(ctx, true)
 		if err == nil {
 			err = r.detach(ctx, lock)

@@ -32,10 +32,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/gitexec"
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/snapshot/gitobj"
 )
 
@@ -62,10 +62,10 @@ type Repo struct {
 	root string   // the project's absolute path (git's work tree)
 	dir  string   // the shadow repository
 
-	mu         sync.Mutex
-	held       *os.File    // the repository lock, while a full operation holds it (lock.go); guarded by mu
-	opt        Options     // guarded by mu
-	scanning   atomic.Bool // a full scan (the first snapshot) holds mu: TakeFor records partial snapshots meanwhile
+	mu         opLock        // one full operation at a time (lock.go)
+	held       *os.File      // the repository lock, while a full operation holds it (lock.go); guarded by mu
+	opt        Options       // guarded by mu
+	yielder    sched.Yielder // background work yields to the searches of its workspace (yield.go)
 	wake       chan struct{}
 	wakeOnce   sync.Once   // wake ends TakeAfter's pause: a full snapshot is wanted now
 	primed     bool        // the first full snapshot has been taken in this process
@@ -147,6 +147,7 @@ func Open(fsys *os.Root, root, cacheDir string, opt Options) (*Repo, error) {
 	sum := sha256.Sum256([]byte(root))
 	dir := filepath.Join(cacheDir, "rooted", "snapshots", filepath.Base(root)+"-"+hex.EncodeToString(sum[:8]))
 	r := &Repo{fsys: fsys, root: root, dir: dir, opt: opt.WithDefaults(), dirty: map[string]bool{}}
+	r.yielder = sched.Yielder{Lane: opt.Lane, Stop: &r.mu.wanted}
 	for _, d := range []string{"objects/info", "objects/pack", "refs/heads", "refs/tags", "refs/snapshots", "info"} {
 		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o700); err != nil {
 			return nil, err
@@ -274,7 +275,7 @@ func (r *Repo) gitCmd(ctx context.Context, held *os.File, command string) gitexe
 	}
 	if isBackground(ctx) {
 		c.Started = lowerPriority
-		c.WhileRunning = pauseWhileSearching
+		c.WhileRunning = r.pauseWhileSearching
 	}
 	return c
 }

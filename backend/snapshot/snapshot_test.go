@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
@@ -24,6 +25,7 @@ type project struct {
 	dir  string
 	root *os.Root
 	repo *Repo
+	lane *sched.Lane // the project's workspace's share of the scheduler
 }
 
 func newProject(t *testing.T, files map[string]string) *project {
@@ -37,12 +39,17 @@ func newProject(t *testing.T, files map[string]string) *project {
 	}
 	t.Cleanup(func() { r.Close() })
 	p.root = r
-	p.repo, err = Open(r, dir, t.TempDir(), Options{})
+	p.lane = testSched.Lane(dir)
+	t.Cleanup(p.lane.Close)
+	p.repo, err = Open(r, dir, t.TempDir(), Options{Lane: p.lane})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
+
+// testSched is the tests' scheduler, as one process holding several projects has one: each project gets a lane.
+var testSched = sched.New()
 
 func (p *project) path(rel string) string { return filepath.Join(p.dir, filepath.FromSlash(rel)) }
 

@@ -61,7 +61,7 @@ func (r *Repo) runWorkTree(ctx context.Context, c gitexec.Cmd, stdin []byte, arg
 	ctx, cancel := context.WithTimeout(ctx, workTreeDeadline)
 	defer cancel()
 	c.Pipes = &gitexec.Pipes{Root: r.fsys, Known: r.knownBlocking, Found: r.addBlocking, Scan: func(ctx context.Context, root *os.Root) []string {
-		_, pipes := scanTree(ctx, root)
+		_, pipes := scanTree(ctx, root, r.yieldToSearches)
 		return pipes
 	}}
 	out, err := c.Run(ctx, stdin, args...)

@@ -117,7 +117,7 @@ func TestGitBlockedOnAHeldPipeFailsAtTheDeadline(t *testing.T) {
 		_, err := p.repo.Take(context.Background(), "first")
 		taken <- err
 	}()
-	for !p.repo.scanning.Load() {
+	for !p.repo.mu.Scanning() {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if _, err := finishes(t, "list during a blocked snapshot", func() ([]Snapshot, error) { return p.repo.List(ctx, 0) }); err != nil {

@@ -36,17 +36,22 @@ func (r *Repo) Take(ctx context.Context, reason string) (Snapshot, error) {
 // Snapshot.Paths). Before a change to anything, the shadow repository stops borrowing the project's objects: a
 // command may delete them.
 func (r *Repo) TakeFor(ctx context.Context, reason string, paths []string) (Snapshot, error) {
+	if !isBackground(ctx) {
+		// Someone waits for this snapshot (an edit, a command): foreground work of the workspace, which its
+		// background work yields to and which other workspaces' searches leave a share of the CPUs.
+		defer r.yielder.Lane.Foreground()()
+	}
 	if len(paths) == 0 {
 		select {
 		case r.wakeChan() <- struct{}{}: // a full snapshot is wanted: a paused first one starts now
 		default:
 		}
-		r.lockWaited()
+		r.mu.LockWaited()
 	} else if !r.mu.TryLock() {
-		if r.scanning.Load() {
+		if r.mu.Scanning() {
 			return r.takePartial(reason, paths)
 		}
-		r.lockWaited()
+		r.mu.LockWaited()
 	}
 	if len(paths) > 0 && !r.derivable() {
 		// A scan is needed: if another process is scanning, record the paths alone rather than wait for it.
@@ -75,8 +80,8 @@ func (r *Repo) TakeAfter(ctx context.Context, pause time.Duration, reason string
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	defer r.release()
-	r.scanning.Store(true)
-	defer r.scanning.Store(false)
+	r.mu.SetScanning(true)
+	defer r.mu.SetScanning(false)
 	r.scanFrom = time.Now()
 	t := time.NewTimer(pause)
 	defer t.Stop()
@@ -86,7 +91,7 @@ func (r *Repo) TakeAfter(ctx context.Context, pause time.Duration, reason string
 	case <-ctx.Done():
 		return Snapshot{}, ctx.Err()
 	}
-	yieldToSearches(ctx)
+	r.yieldToSearches(ctx)
 	return r.takeLocked(ctx, reason)
 }
 
@@ -108,8 +113,8 @@ func (r *Repo) takeLocked(ctx context.Context, reason string) (Snapshot, error) 
 		start = time.Now()
 	}
 	if !r.primed || !r.track {
-		r.scanning.Store(true) // before anything that may take a while, edits meanwhile need not wait
-		defer r.scanning.Store(false)
+		r.mu.SetScanning(true) // before anything that may take a while, edits meanwhile need not wait
+		defer r.mu.SetScanning(false)
 	}
 	if r.lastTre == "" {
 		r.loadLast(ctx)
@@ -119,7 +124,7 @@ func (r *Repo) takeLocked(ctx context.Context, reason string) (Snapshot, error) 
 		return Snapshot{}, err
 	}
 	// The project's refs: a failure to copy them (a broken .git) must not keep the files from being recorded.
-	yieldToSearches(ctx)
+	r.yieldToSearches(ctx)
 	hist, err := r.history(ctx)
 	if err != nil {
 		slog.Warn("snapshot: the project's refs were not recorded", "root", r.root, "err", err)
@@ -242,21 +247,21 @@ func (r *Repo) stage(ctx context.Context, dirty map[string]bool) error {
 	}
 	if !r.primed || !r.track {
 		if !r.primed || time.Since(r.exclAt) > excludeEvery {
-			yieldToSearches(ctx)
+			r.yieldToSearches(ctx)
 			if err := r.writeExcludes(ctx); err != nil {
 				return err
 			}
 			r.exclAt = time.Now()
 		}
 		if !r.primed {
-			yieldToSearches(ctx)
+			r.yieldToSearches(ctx)
 			r.seedFromProject(ctx)
 		}
-		yieldToSearches(ctx)
+		r.yieldToSearches(ctx)
 		if err := r.forgetEditedDuringScan(ctx); err != nil {
 			return err
 		}
-		yieldToSearches(ctx)
+		r.yieldToSearches(ctx)
 		if _, err := r.git(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
 			return err
 		}
@@ -331,7 +336,7 @@ func (r *Repo) presentTree(ctx context.Context) (string, int, error) {
 		r.putBackDirty(taken)
 		return "", 0, err
 	}
-	yieldToSearches(ctx)
+	r.yieldToSearches(ctx)
 	out, err := r.git(ctx, nil, "write-tree")
 	if err != nil {
 		r.putBackDirty(taken)
@@ -368,7 +373,7 @@ func (r *Repo) writeExcludes(ctx context.Context) error {
 	if isBackground(ctx) {
 		walkCtx = Background(walkCtx)
 	}
-	big, blocking := scanTree(walkCtx, r.fsys)
+	big, blocking := scanTree(walkCtx, r.fsys, r.yieldToSearches)
 	r.addBlocking(blocking)
 	for _, big := range big {
 		b.WriteString("/" + escapeGlob(big) + "\n")

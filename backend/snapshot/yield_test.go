@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/search"
 )
 
@@ -26,14 +27,14 @@ func (heldSource) Content(search.File) ([]byte, func(), error) {
 	return nil, func() {}, search.ErrNotSearchable
 }
 
-// holdSearch starts a search that runs until the returned function is called.
-func holdSearch(t *testing.T) (release func()) {
+// holdSearch starts a search in lane (a workspace's) that runs until the returned function is called.
+func holdSearch(t *testing.T, lane *sched.Lane) (release func()) {
 	t.Helper()
 	src := heldSource{started: make(chan struct{}), once: &sync.Once{}, gate: make(chan struct{})}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		search.Search(context.Background(), src, ".", search.Options{Query: "needle"})
+		search.Search(context.Background(), src, ".", search.Options{Query: "needle", Lane: lane})
 	}()
 	<-src.started
 	var once sync.Once
@@ -47,8 +48,7 @@ func holdSearch(t *testing.T) (release func()) {
 // not wait for searches.
 func TestFirstSnapshotWaitsForSearches(t *testing.T) {
 	p := newProject(t, map[string]string{"a.txt": "a\n", "dir/b.txt": "b\n"})
-	yielder.Reset() // not within the moment after an earlier test's long wait
-	release := holdSearch(t)
+	release := holdSearch(t, p.lane)
 	type result struct {
 		snap Snapshot
 		err  error
@@ -77,7 +77,7 @@ func TestFirstSnapshotWaitsForSearches(t *testing.T) {
 	}
 
 	q := newProject(t, map[string]string{"c.txt": "c\n"})
-	holdSearch(t)
+	holdSearch(t, q.lane)
 	done := make(chan error, 1)
 	go func() { _, err := q.repo.Take(ctx, "Backup before file mod"); done <- err }()
 	select {
@@ -94,7 +94,7 @@ func TestFirstSnapshotWaitsForSearches(t *testing.T) {
 // search.DefaultMaxWait at a time.
 func TestFirstSnapshotIsNotStarvedBySearches(t *testing.T) {
 	p := newProject(t, map[string]string{"a.txt": "a\n"})
-	holdSearch(t)
+	holdSearch(t, p.lane)
 	done := make(chan error, 1)
 	go func() { _, err := p.repo.TakeAfter(Background(ctx), 0, "Project opened"); done <- err }()
 	select {
@@ -111,14 +111,12 @@ func TestFirstSnapshotIsNotStarvedBySearches(t *testing.T) {
 // ends the wait rather than queueing behind the search (with the waits made ten minutes long, the backup still
 // comes within the minute), and a diff likewise.
 func TestACallerWaitingForTheLockEndsTheYield(t *testing.T) {
-	defer func(d time.Duration) { yielder.MaxWait = d }(yielder.MaxWait)
-	yielder.MaxWait = 10 * time.Minute
-	yielder.Reset()
 	p := newProject(t, map[string]string{"a.txt": "a\n", "dir/b.txt": "b\n"})
-	release := holdSearch(t)
+	p.repo.yielder.MaxWait = 10 * time.Minute
+	release := holdSearch(t, p.lane)
 	first := make(chan error, 1)
 	go func() { _, err := p.repo.TakeAfter(Background(ctx), 0, "Project opened"); first <- err }()
-	for !p.repo.scanning.Load() {
+	for !p.repo.mu.Scanning() {
 		time.Sleep(time.Millisecond)
 	}
 	done := make(chan error, 1)
@@ -135,4 +133,30 @@ func TestACallerWaitingForTheLockEndsTheYield(t *testing.T) {
 		t.Fatal(err)
 	}
 	release()
+}
+
+// Two projects open in one process: searches in one, however many and however long, never hold back the other's
+// first snapshot, nor pause the gits it runs (with its waits made ten minutes long, it is taken within the
+// minute). In its own workspace the same searches hold it back (TestFirstSnapshotWaitsForSearches).
+func TestSearchesInAnotherWorkspaceDoNotHoldTheFirstSnapshot(t *testing.T) {
+	t.Parallel()
+	busy := newProject(t, map[string]string{"x.txt": "x\n"})
+	p := newProject(t, map[string]string{"a.txt": "a\n", "dir/b.txt": "b\n"})
+	p.repo.yielder.MaxWait = 10 * time.Minute
+	for range 3 {
+		holdSearch(t, busy.lane)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := p.repo.TakeAfter(Background(ctx), 0, "Project opened"); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the first snapshot waited for another workspace's searches")
+	}
+	if p.repo.yielder.Waiting() {
+		t.Fatal("still waiting after the snapshot")
+	}
 }

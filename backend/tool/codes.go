@@ -29,5 +29,11 @@ var Codes = []CodeInfo{
 	{CodeNoUser, "a question for the user where there is no one to answer"},
 	{CodeUnsupportedMedia, "the file is of a kind this model or tool cannot take"},
 	{CodeFetchFailed, "a web page could not be fetched"},
+	{CodeNotARepository, "the project is not the top folder of a git repository"},
+	{CodeNoCommit, "the repository has no commit yet"},
+	{CodeBranchExists, "a branch of that name already exists"},
+	{CodeConflict, "the main checkout changed the same files, so nothing was applied"},
+	{CodeServerFailed, "another MCP server could not start, ended, or did not answer in time"},
+	{CodeToolFailed, "another MCP server's tool reported a failure"},
 	{CodeInternal, "Rooted itself failed"},
 }

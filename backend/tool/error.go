@@ -25,7 +25,11 @@ const (
 	CodeBackupFailed     = "backup_failed"
 	CodeUnsupportedMedia = "unsupported_media"
 	CodeFetchFailed      = "fetch_failed"
-	CodeNoUser           = "no_user" // a tool that needs a person to answer, called where there is none
+	CodeNoUser           = "no_user"          // a tool that needs a person to answer, called where there is none
+	CodeNotARepository   = "not_a_repository" // worktrees: the project is not the top folder of a git repository
+	CodeNoCommit         = "no_commit"        // worktrees: the repository has no commit to branch from
+	CodeBranchExists     = "branch_exists"
+	CodeConflict         = "conflict" // applying a worktree: the main checkout changed the same files
 	CodeInternal         = "internal"
 )
 

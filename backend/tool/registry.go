@@ -24,6 +24,7 @@ type Registry struct {
 	byName   map[string]*Tool
 	classify Classifier
 	gate     Gate
+	dynamic  []Dynamic
 }
 
 // WithGate returns the registry with every call checked by gate after its arguments are validated and before it
@@ -48,23 +49,31 @@ func NewRegistry(classify Classifier, tools ...*Tool) *Registry {
 
 // Specs lists every tool's spec in declaration order.
 func (r *Registry) Specs() []Spec {
-	specs := make([]Spec, len(r.tools))
-	for i, t := range r.tools {
-		specs[i] = t.Spec()
+	specs := make([]Spec, 0, len(r.tools))
+	for _, t := range r.all() {
+		specs = append(specs, t.Spec())
 	}
 	return specs
 }
 
 // Lookup returns the named tool.
 func (r *Registry) Lookup(name string) (*Tool, bool) {
-	t, ok := r.byName[name]
-	return t, ok
+	if t, ok := r.byName[name]; ok {
+		return t, true
+	}
+	for _, d := range r.dynamic {
+		if t, ok := d.DynamicTool(name); ok {
+			return t, true
+		}
+	}
+	return nil, false
 }
 
 // Names lists tool names in declaration order.
 func (r *Registry) Names() []string {
-	names := make([]string, len(r.tools))
-	for i, t := range r.tools {
+	all := r.all()
+	names := make([]string, len(all))
+	for i, t := range all {
 		names[i] = t.spec.Name
 	}
 	return names
@@ -126,7 +135,7 @@ func (r Result) Structured() json.RawMessage {
 
 // CallForms is Call returning the result in all its forms.
 func (r *Registry) CallForms(ctx context.Context, name string, args []byte) (result Result, failure *Error) {
-	t, ok := r.byName[name]
+	t, ok := r.Lookup(name)
 	if !ok {
 		names := r.Names()
 		slices.Sort(names)
@@ -168,7 +177,7 @@ func (r *Registry) TextOf(name string, result []byte) string {
 	if e, ok := ParseError(result); ok {
 		return e.ModelText()
 	}
-	t, ok := r.byName[name]
+	t, ok := r.Lookup(name)
 	if !ok {
 		return Generic(result)
 	}

@@ -74,6 +74,8 @@ type Tool struct {
 	run   func(ctx context.Context, raw []byte) (any, error)
 	// decode reads a result back from its JSON, for the text form of a result the window holds.
 	decode func(raw []byte) (any, error)
+	// foreign tools have a schema from elsewhere (Foreign): only the schema library checks their arguments.
+	foreign bool
 }
 
 // Spec returns the tool's public description.
@@ -162,6 +164,12 @@ func (t *Tool) Validate(raw []byte) ([]byte, *Error) {
 		}
 	}
 	dropNulls(obj)
+	if t.foreign {
+		if e := t.validateForeign(v); e != nil {
+			return nil, e
+		}
+		return raw, nil
+	}
 	if e := checkFields(t.schema(), obj); e != nil {
 		return nil, e
 	}

@@ -3,9 +3,10 @@ package tools
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -54,7 +55,12 @@ func (d Deps) Check(reg *tool.Registry, name string, args []byte) CheckResult {
 		if err != nil {
 			return CheckResult{Error: Classify(err)}
 		}
-		return CheckResult{Decision: permissions.DecideCommand(c.argv, rules, shell.Split), Suggest: permissions.Suggest(c.argv), Grant: permissions.ProgramGrant(c.argv)}
+		return CheckResult{Decision: permissions.DecideCommand(c.argv, rules, cmdpolicy.Split), Suggest: permissions.Suggest(c.argv), Grant: permissions.ProgramGrant(c.argv)}
+	}
+	if strings.HasPrefix(name, permissions.MCPPrefix) {
+		// Another server's tool: its "path" is its own business (the sandbox bounds what it reaches); the rules
+		// decide, and nothing of it reads as safe to run unasked.
+		return decideTool(name, rules)
 	}
 	var fields struct {
 		Path  *string  `json:"path"`
@@ -72,6 +78,11 @@ func (d Deps) Check(reg *tool.Registry, name string, args []byte) CheckResult {
 			}
 		}
 	}
+	return decideTool(name, rules)
+}
+
+// decideTool is what the rules say about a call of a tool other than exec_shell and web_fetch.
+func decideTool(name string, rules []permissions.Rule) CheckResult {
 	dec := permissions.DecideTool(name, rules)
 	if dec.Action == permissions.Deny {
 		return CheckResult{Decision: dec, Error: denied(name, dec.Rule)}

@@ -13,10 +13,12 @@ var diffSnapshotDoc string
 type diffSnapshotIn struct {
 	ID   string `json:"id" jsonschema:"the snapshot's id, or at least its first 4 characters" tool:"nonempty"`
 	Path string `json:"path,omitempty" jsonschema:"limit the diff to this file or directory"`
+	To   string `json:"to,omitempty" jsonschema:"a later snapshot to compare with instead of the files as they are now"`
 }
 
 type diffSnapshotOut struct {
 	ID    string `json:"id"`
+	To    string `json:"to,omitempty"`
 	Path  string `json:"path,omitempty"`
 	Diff  string `json:"diff"`
 	Empty bool   `json:"empty"`
@@ -26,7 +28,7 @@ func diffSnapshot(d Deps) *tool.Tool {
 	return tool.New(tool.Def{
 		Name: "diff_snapshot", Title: "Diff against snapshot", Description: diffSnapshotDoc, ReadOnly: true, TextCarries: []string{"diff"},
 		Narrow:   "pass path to see one file's diff",
-		Examples: []string{`{"id": "3f2a9c1b"}`, `{"id": "3f2a9c1b", "path": "src/main.go"}`},
+		Examples: []string{`{"id": "3f2a9c1b"}`, `{"id": "3f2a9c1b", "path": "src/main.go"}`, `{"id": "3f2a9c1b", "to": "8e41d07a"}`},
 	}, func(ctx context.Context, in diffSnapshotIn) (diffSnapshotOut, error) {
 		repo, err := d.repo()
 		if err != nil {
@@ -40,10 +42,10 @@ func diffSnapshot(d Deps) *tool.Tool {
 			}
 			rel = t.Slash()
 		}
-		diff, err := repo.Diff(ctx, in.ID, rel)
+		diff, err := repo.DiffTo(ctx, in.ID, in.To, rel)
 		if err != nil {
 			return diffSnapshotOut{}, err
 		}
-		return diffSnapshotOut{ID: in.ID, Path: rel, Diff: diff, Empty: diff == ""}, nil
+		return diffSnapshotOut{ID: in.ID, To: in.To, Path: rel, Diff: diff, Empty: diff == ""}, nil
 	})
 }

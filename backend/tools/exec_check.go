@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -36,32 +36,32 @@ func (d Deps) checkExec(in execShellIn) (execCheck, error) {
 		return execCheck{}, err
 	}
 	proj := d.projectSettings(info.Root)
-	if err := shell.Allowed(argv[0], proj.EffectiveAllowlist()); err != nil {
+	if err := cmdpolicy.Allowed(argv[0], proj.EffectiveAllowlist()); err != nil {
 		return execCheck{}, &tool.Error{
 			Code: tool.CodeNotAllowed, Field: "command", Message: err.Error(),
 			Details: map[string]any{"allowlist": proj.EffectiveAllowlist()},
 		}
 	}
-	if dec := permissions.DecideCommand(argv, proj.Rules, shell.Split); dec.Action == permissions.Deny {
+	if dec := permissions.DecideCommand(argv, proj.Rules, cmdpolicy.Split); dec.Action == permissions.Deny {
 		return execCheck{}, &tool.Error{
 			Code: tool.CodePermissionDenied, Field: "command",
 			Message: fmt.Sprintf("%s: refused by the rule \"deny %s\" of this project (the user's settings); nothing was run, and the same command will be refused again", permissions.Join(argv), ruleText(dec.Rule)),
 			Details: map[string]any{"rule": dec.Rule},
 		}
 	}
-	if why := shell.RunsPrograms(argv); why != "" {
+	if why := cmdpolicy.RunsPrograms(argv); why != "" {
 		return execCheck{}, &tool.Error{
 			Code: tool.CodeInvalidArgument, Field: "command",
 			Message: why + ": refused, as the programs it would run are not on the allowlist; nothing was run",
 		}
 	}
-	if opt := shell.FollowsLinks(argv); opt != "" {
+	if opt := cmdpolicy.FollowsLinks(argv); opt != "" {
 		return execCheck{}, &tool.Error{
 			Code: tool.CodeInvalidArgument, Field: "command",
 			Message: fmt.Sprintf("%s %s follows symbolic links, which can lead outside the project; leave it out (grep -r, find without -L), nothing was run", argv[0], opt),
 		}
 	}
-	for _, p := range shell.PathArgs(argv) {
+	for _, p := range cmdpolicy.PathArgs(argv) {
 		if err := d.insideRoot(p); err != nil {
 			e := Classify(err)
 			if e.Code == tool.CodeOutsideRoot {
@@ -71,7 +71,7 @@ func (d Deps) checkExec(in execShellIn) (execCheck, error) {
 			return execCheck{}, e
 		}
 	}
-	for _, p := range shell.ChangedPaths(argv) {
+	for _, p := range cmdpolicy.ChangedPaths(argv) {
 		if why := d.holdsGitData(p); why != "" {
 			return execCheck{}, &tool.Error{
 				Code: tool.CodePermissionDenied, Path: p,

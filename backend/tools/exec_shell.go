@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/files"
-	"github.com/rooted-dev/rooted/backend/gitconfig"
+	"github.com/rooted-dev/rooted/backend/gitguard"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -47,6 +49,9 @@ type execShellOut struct {
 }
 
 func execShell(d Deps) *tool.Tool {
+	// One .git guard for the registry's commands: what it remembers of git's readings of configuration files
+	// serves every command's scans.
+	guard := gitguard.New()
 	return tool.New(tool.Def{
 		Name: "exec_shell", Title: "Run command", Description: execShellDoc, Destructive: true, TextCarries: []string{"stdout", "stderr"},
 		Examples: []string{`{"command": "go test ./..."}`, `{"command": "git", "args": ["log", "--oneline", "-5"]}`, `{"command": "npm test", "timeout_ms": 120000}`, `{"command": "npm run dev", "background": true}`},
@@ -55,140 +60,73 @@ func execShell(d Deps) *tool.Tool {
 		if err != nil {
 			return execShellOut{}, err
 		}
-		argv, info, proj := c.argv, c.info, c.proj
-		backup, err := d.backup(ctx, in.Backup, "Backup before command: "+strings.Join(argv, " "))
+		backup, err := d.backup(ctx, in.Backup, "Backup before command: "+strings.Join(c.argv, " "))
 		if err != nil {
 			return execShellOut{}, err
 		}
 		run := func(ctx context.Context, live func(string, []byte), timeout time.Duration) (execShellOut, error) {
-			dir, closeDir, err := commandDir(d.Session, info)
-			if err != nil {
-				return execShellOut{}, err
-			}
-			defer closeDir()
-			tmp, err := os.MkdirTemp("", "rooted-exec-")
-			if err != nil {
-				return execShellOut{}, err
-			}
-			defer os.RemoveAll(tmp)
-			policy := proj.Policy(info.Root, tmp)
-			caches := shell.ToolCacheDir(info.Root)
-			goEnv, _ := shell.GoCaches(caches, proj.Network, os.Getenv) // writable in the policy
-			// git and cargo read credentials from the user's configuration; commands get filtered copies instead.
-			gitEnv, _ := gitconfig.SandboxGlobal(tmp, os.Getenv)
-			goEnv = append(append(goEnv, gitEnv...), shell.CargoHome(tmp, caches, os.Getenv)...)
-			goEnv = append(goEnv, shell.PackageCaches(caches, os.Getenv)...) // writable in the policy
-			if argv[0] == "npm" || argv[0] == "npx" {
-				// npm's cache is the project's own; what the lockfile names comes from the user's, by hash.
-				if t, err := d.Session.Resolve(info.Root); err == nil {
-					shell.SeedNpmCache(caches, t.Root, os.Getenv)
-				}
-			}
-			// npm and pip read credentials from the user's config files; commands get empty ones instead.
-			npmrc := filepath.Join(tmp, ".npmrc")
-			if err := os.WriteFile(npmrc, nil, 0o600); err != nil {
-				return execShellOut{}, err
-			}
-			// PWD names the directory as the user knows it; a program that finds it is not where it runs asks the
-			// kernel instead.
-			env, dropped := shell.Environ(os.Environ(), proj.EnvAllow, d.SecretEnv, append([]string{"PWD=" + info.Cwd, "TMPDIR=" + tmp, "NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull}, goEnv...)...)
-			spec := shell.Spec{
-				Argv: argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: shell.Probe(policy),
-				Env: env, EnvDropped: dropped,
-			}
-			spec.Live = live
-			if d.WithoutNamespaces && spec.Sandbox.Processes == "pid namespace" {
-				spec.Sandbox.Processes = "subreaper"
-			}
-			root, err := d.Session.Resolve(info.Root)
-			if err != nil {
-				return execShellOut{}, err
-			}
-			// What tools outside the sandbox run later is read-only for the whole run (or, without a mount
-			// namespace, watched and put back as it changes); the guard's comparison after the run is the last word.
-			git, err := guardGitWithin(root.Root, info.Root)
-			if err != nil {
-				return execShellOut{}, &tool.Error{Code: tool.CodeInternal, Message: err.Error() + "; nothing was run: a folder of the project may hang whoever reads it (a network mount, a named pipe)"}
-			}
-			pr := protect(git, root.Root, info.Root, argv, envValue(env, "PATH"))
-			spec.Policy.ReadOnly = pr.readOnly(info.Root)
-			spec.Policy.Pinned = pr.pinned(info.Root, spec.Policy.ReadOnly)
-			// The project's git configuration without its credentials (gitredact.go).
-			namespace := spec.Sandbox.Active && spec.Sandbox.Processes == "pid namespace"
-			var secrets []string
-			redacted := ""
-			if copies, err := os.MkdirTemp("", "rooted-gitconfig-"); err == nil {
-				defer os.RemoveAll(copies)
-				subs, found, complete := redactedConfigs(ctx, git, info.Root, copies)
-				secrets = found
-				switch {
-				case len(secrets) == 0:
-				case namespace && complete:
-					spec.Policy.Substitutes = subs
-					redacted = "copies without credentials"
-				default:
-					redacted = "readable (weaker)"
-				}
-				if live := spec.Live; live != nil && len(secrets) > 0 {
-					// What streams to a job's readers is cut as well (a secret split across two chunks escapes this).
-					spec.Live = func(stream string, b []byte) { live(stream, []byte(hideSecrets(string(b), secrets))) }
-				}
-			}
-			var depsBefore map[string]uint64
-			if pr.depsWritable || spec.Sandbox.Processes != "pid namespace" {
-				depsBefore = depPrints(info.Root, pr.deps)
-			}
-			// The first change put back ends the command (the helper then ends every process it started): one race
-			// per command at most, never a loop of them.
-			runCtx, stopRun := context.WithCancel(ctx)
-			defer stopRun()
-			home := gitHome(root.Root)
-			watch := watchProtected(root.Root, info.Root, pr.watched(), stopRun)
-			res, err := shell.Run(runCtx, spec)
-			restored, tripped := watch.close()
-			if back := moveBack(root.Root, home); back != "" {
-				restored = append(restored, back)
-			}
-			restored = append(restored, git.restoreWithin(root.Root, info.Root)...)
-			if err != nil {
-				return execShellOut{}, err
-			}
-			if len(secrets) > 0 {
-				res.Sandbox.Redacted = redacted
-				res.Stdout, res.Stderr = hideSecrets(res.Stdout, secrets), hideSecrets(res.Stderr, secrets)
-			}
-			if res.Sandbox.Protection == "" { // nothing to bind: what is not there yet was watched all the same
-				res.Sandbox.Protection = "watched (weaker)"
-				if res.Sandbox.Active && res.Sandbox.Processes == "pid namespace" {
-					res.Sandbox.Protection = "read-only"
-				}
-			}
-			// The command may have changed anything in the project: the search index re-reads what it reports.
-			d.changedAll()
-			out := execShellOut{Command: argv, Cwd: info.CwdRel, Backup: backup, Result: res, Hint: shell.NetworkHint(res, policy), GitRestored: restored}
-			if out.Hint == "" {
-				out.Hint = shell.SandboxHint(res, policy) // the sandbox's lists reach a model only when they explain a failure
-			}
-			if tripped != "" && ctx.Err() == nil {
-				out.StoppedBecause = "the command changed " + tripped + ", which tools outside the sandbox run or trust; Rooted put it back and ended the command"
-				out.Hint = strings.TrimSpace(out.Hint + " Rooted ended the command: " + out.StoppedBecause + ".")
-			}
-			if depsBefore != nil {
-				out.DependenciesChanged = depsChanged(depsBefore, depPrints(info.Root, pr.deps))
-			}
-			if len(restored) > 0 {
-				out.Hint = strings.TrimSpace(out.Hint + " The command changed what git, editors or hooks run later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks, executable git settings or editor task files with commands.")
-			}
-			if res.ExitCode != 0 && res.Sandbox.Protection == "read-only" && readOnlyRefusal(res.Stderr) {
-				out.Hint = strings.TrimSpace(out.Hint + " What tools outside the sandbox run later is read-only to commands: every git folder's config, config.worktree, commondir, hooks and info, a core.hooksPath folder, the project's folders on PATH, editor and hook-manager files (.vscode, .idea, .envrc, lefthook.yml, ...), and dependency folders but to the package manager's install commands. If such a change is needed, ask the user to make it, or edit a work-tree file with the file tools.")
-			}
-			if len(out.DependenciesChanged) > 0 && !pr.depsWritable {
-				out.Hint = strings.TrimSpace(out.Hint + " The command changed code in dependency folders that hooks and test runners run (" + strings.Join(out.DependenciesChanged, ", ") + "); only the package manager's install commands should.")
-			}
-			return out, nil
+			return d.execOnce(ctx, guard, c, backup, live, timeout)
 		}
 		return d.runCommand(ctx, in, c, backup, run)
 	})
+}
+
+// execOnce runs one checked command in the sandbox, in a private temporary folder and with the environment built
+// for it, what tools outside the sandbox run later protected for the whole run, and says what it did.
+func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, backup string, live func(string, []byte), timeout time.Duration) (execShellOut, error) {
+	info := c.info
+	dir, closeDir, err := commandDir(d.Session, info)
+	if err != nil {
+		return execShellOut{}, err
+	}
+	defer closeDir()
+	tmp, err := os.MkdirTemp("", "rooted-exec-")
+	if err != nil {
+		return execShellOut{}, err
+	}
+	defer os.RemoveAll(tmp)
+	root, err := d.Session.Resolve(info.Root)
+	if err != nil {
+		return execShellOut{}, err
+	}
+	policy := c.proj.Policy(info.Root, tmp)
+	env, dropped, err := shell.Environment(shell.EnvRequest{
+		Project: info.Root, Root: root.Root, Cwd: info.Cwd, Tmp: tmp, Program: c.argv[0], Network: c.proj.Network,
+		Allow: c.proj.EnvAllow, Drop: d.SecretEnv,
+	})
+	if err != nil {
+		return execShellOut{}, err
+	}
+	spec := shell.Spec{Argv: c.argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: sandbox.Probe(policy), Env: env, EnvDropped: dropped, Live: live}
+	if d.WithoutNamespaces && spec.Sandbox.Processes == sandbox.ProcessesNamespace {
+		spec.Sandbox.Processes = sandbox.ProcessesSubreaper
+	}
+	g, err := guardCommand(guard, root.Root, info.Root, &spec)
+	if err != nil {
+		return execShellOut{}, err
+	}
+	// The project's git configuration without its credentials (gitredact.go).
+	red := redactConfigs(ctx, root.Root, info.Root, g.git, &spec)
+	defer red.close()
+	// The first change put back ends the command (the helper then ends every process it started): one race per
+	// command at most, never a loop of them.
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	g.watch(stopRun)
+	res, err := shell.Run(runCtx, spec)
+	restored, tripped := g.finish()
+	if err != nil {
+		return execShellOut{}, err
+	}
+	red.apply(&res)
+	// The command may have changed anything in the project: the search index re-reads what it reports.
+	d.changedAll()
+	out := execShellOut{Command: c.argv, Cwd: info.CwdRel, Backup: backup, Result: res, GitRestored: restored}
+	if ctx.Err() != nil {
+		tripped = ""
+	}
+	g.explain(&out, policy, tripped)
+	return out, nil
 }
 
 // argv turns either input form into a program and its arguments.
@@ -199,7 +137,7 @@ func (in execShellIn) argv() ([]string, error) {
 		}
 		return append([]string{strings.TrimSpace(in.Command)}, in.Args...), nil
 	}
-	argv, err := shell.Split(in.Command)
+	argv, err := cmdpolicy.Split(in.Command)
 	if err != nil {
 		return nil, &tool.Error{Code: tool.CodeInvalidArgument, Field: "command", Message: err.Error()}
 	}

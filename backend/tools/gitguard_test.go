@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/session"
-	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -259,7 +259,7 @@ func checkUserGit(t *testing.T, root string, repos []string, marker string, hadH
 // where the kernel and user allow one, and without (watched and put back), which every machine can be made to do.
 func guardModes(t *testing.T) []string {
 	t.Helper()
-	if shell.Probe(shell.Policy{}).Processes != "pid namespace" {
+	if sandbox.Probe(sandbox.Policy{}).Processes != "pid namespace" {
 		t.Log("no namespaces for this user here: the watched mode alone is tested")
 		return []string{"subreaper"}
 	}
@@ -369,25 +369,4 @@ func refusedUpFront(t *testing.T, reg *tool.Registry, root string) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
-}
-
-// The guard reads every repository of the project before and after each command: the cost on this repository's
-// own checkout (with the frontend's node_modules when installed), or the project named by ROOTED_BENCH_PROJECT,
-// where nothing changed.
-func BenchmarkGitGuard(b *testing.B) {
-	abs, _ := filepath.Abs(filepath.Join("..", ".."))
-	if p := os.Getenv("ROOTED_BENCH_PROJECT"); p != "" {
-		abs = p
-	}
-	root, err := os.OpenRoot(abs)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer root.Close()
-	for b.Loop() {
-		st := guardGit(root, abs)
-		if len(st.restore(root, abs)) != 0 {
-			b.Fatal("the guard changed something")
-		}
-	}
 }

@@ -65,7 +65,7 @@ func patchFile(d Deps) *tool.Tool {
 			return patchFileOut{}, err
 		}
 		defer d.Session.LockPath(t)()
-		fresh := freshness(d.Session, t)
+		fresh := freshness(ctx, d.Session, t)
 		check := func(fi fs.FileInfo, read func() ([]byte, error)) error {
 			if err := requireRead(ctx, d, t); err != nil {
 				return err
@@ -87,7 +87,7 @@ func patchFile(d Deps) *tool.Tool {
 				return patchFileOut{}, err
 			}
 			t.Rel = p.Rel
-			d.Session.Saw(t, session.VersionOf(p.Info, []byte(p.After)))
+			d.Session.Saw(tool.Conversation(ctx), t, session.VersionOf(p.Info, []byte(p.After)))
 			d.changed(t, false)
 		}
 		out := patchFileOut{Path: t.Slash(), Size: p.Size, Backup: backup, DryRun: in.DryRun, Diff: files.Diff(t.Slash(), []byte(p.Before), []byte(p.After), false), Note: looseNote(p.Loose, len(edits))}

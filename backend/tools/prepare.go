@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/snapshot"
@@ -29,7 +30,9 @@ type FirstSnapshot struct {
 // not nil, hears how the first snapshot goes.
 func (d Deps) Prepare(info session.Info, report func(FirstSnapshot)) {
 	if d.Jobs != nil {
-		d.Jobs.CloseRoot(info.Root) // the jobs of the project closed go with it
+		// A session that opened another root leaves the jobs of the one it closed behind: they go with it. (A
+		// workspace's session keeps its root, so its jobs end with the workspace instead.)
+		d.Jobs.CloseRoot(info.Root)
 	}
 	t, err := d.Session.Resolve(info.Root)
 	if err != nil || d.Indexes == nil {
@@ -46,7 +49,7 @@ func (d Deps) Prepare(info session.Info, report func(FirstSnapshot)) {
 		slog.Warn("snapshots unavailable", "root", info.Root, "err", err)
 		return
 	}
-	repo.SetOptions(SnapshotOptions(p))
+	repo.SetOptions(SnapshotOptions(p, d.Lane))
 	root := t.Root
 	if d.Indexes.Live(root) {
 		repo.TrackWhile(func() bool { return d.Indexes.Live(root) })
@@ -95,6 +98,6 @@ func trackedFiles(root *os.Root) int {
 }
 
 // SnapshotOptions are a project's retention settings for its snapshots.
-func SnapshotOptions(p settings.Project) snapshot.Options {
-	return snapshot.Options{Keep: p.SnapshotKeep, MaxAge: time.Duration(p.SnapshotMaxAgeDays) * 24 * time.Hour, MaxBytes: int64(p.SnapshotMaxMiB) << 20}
+func SnapshotOptions(p settings.Project, lane *sched.Lane) snapshot.Options {
+	return snapshot.Options{Keep: p.SnapshotKeep, MaxAge: time.Duration(p.SnapshotMaxAgeDays) * 24 * time.Hour, MaxBytes: int64(p.SnapshotMaxMiB) << 20, Lane: lane}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/rooted-dev/rooted/backend/gitguard"
 )
 
 // What a command may not change: what a tool outside the sandbox later runs or trusts, with no decision by the
@@ -21,7 +23,7 @@ import (
 //   - files the configuration includes from the work tree, and a core.hooksPath folder in it (husky's .husky);
 //   - the project's folders on PATH (a venv's bin, node_modules/.bin): whatever is found there first runs;
 //   - editor and tool files that run programs (editorFiles);
-//   - dependency folders (depFolders): hooks (husky, lint-staged, lefthook, pre-commit) and npm test run their
+//   - dependency folders (gitguard.DependencyFolders): hooks (husky, lint-staged, lefthook, pre-commit) and npm test run their
 //     code; writable only to the package manager's own install commands (installs), and reported then.
 
 // editorFiles are the work-tree files and folders, at the project's root, that editors and shell tools run
@@ -61,7 +63,7 @@ func nestedEditor(abs string) []string {
 			return nil
 		}
 		name := d.Name()
-		if d.IsDir() && (name == ".git" || depFolders[name]) {
+		if d.IsDir() && (name == ".git" || gitguard.DependencyFolders[name]) {
 			return filepath.SkipDir
 		}
 		if nestedEditorFiles[name] || strings.HasSuffix(name, ".code-workspace") {
@@ -76,9 +78,6 @@ func nestedEditor(abs string) []string {
 	})
 	return out
 }
-
-// depFolders are the folders package managers fill with code that other tools later run.
-var depFolders = map[string]bool{"node_modules": true, ".venv": true, "venv": true, "bower_components": true, ".yarn": true}
 
 // installs are the package managers' own commands that fill the dependency folders: a command among them may write
 // them (what it changed is reported), any other may not.
@@ -119,15 +118,6 @@ func isInstall(argv []string) bool {
 	return slices.Contains(subs, sub)
 }
 
-func insideDeps(deps []string, rel string) bool {
-	for _, d := range deps {
-		if rel == d || strings.HasPrefix(rel, d+"/") {
-			return true
-		}
-	}
-	return false
-}
-
 // protection is the list of root-relative paths a command may not change, found before it starts.
 type protection struct {
 	paths []string // existing or not: a path created during the run is put back (removed) too
@@ -139,7 +129,7 @@ type protection struct {
 // protect lists what argv may not change in the project at abs, from the git state found before it and the
 // command's PATH. It creates a git folder's hooks and info folders where they are missing (as git init does), so
 // that they can be bound read-only and no hook can be added in them.
-func protect(st *gitState, root *os.Root, abs string, argv []string, pathEnv string) protection {
+func protect(st *gitguard.State, root *os.Root, abs string, argv []string, pathEnv string) protection {
 	set := map[string]bool{}
 	add := func(p string) {
 		if p != "" && p != "." {
@@ -147,18 +137,18 @@ func protect(st *gitState, root *os.Root, abs string, argv []string, pathEnv str
 		}
 	}
 	gitDirs := map[string]bool{}
-	for g := range st.dirs {
+	for g := range st.Dirs() {
 		gitDirs[g] = true
 	}
-	for p := range st.configs {
+	for p := range st.Configs() {
 		if b := path.Base(p); b == "config" || b == "config.worktree" {
-			if _, ok := st.dirs[path.Dir(p)]; ok || looksLikeGitDir(root, path.Dir(p)) {
+			if _, ok := st.Dirs()[path.Dir(p)]; ok || looksLikeGitDir(root, path.Dir(p)) {
 				gitDirs[path.Dir(p)] = true
 			}
 		}
 		add(p) // included files in the work tree too
 	}
-	for p := range st.pointers {
+	for p := range st.Pointers() {
 		gitDirs[path.Dir(p)] = true
 	}
 	for g := range gitDirs {
@@ -178,7 +168,7 @@ func protect(st *gitState, root *os.Root, abs string, argv []string, pathEnv str
 			add(p)
 		}
 	}
-	for d := range st.hookDirs {
+	for d := range st.HookDirs() {
 		add(d)
 	}
 	for _, f := range editorFiles {
@@ -196,14 +186,14 @@ func protect(st *gitState, root *os.Root, abs string, argv []string, pathEnv str
 			pathDirs = append(pathDirs, filepath.ToSlash(rel))
 		}
 	}
-	pr := protection{deps: st.deps, depsWritable: isInstall(argv)}
+	pr := protection{deps: st.Deps(), depsWritable: isInstall(argv)}
 	for _, d := range pathDirs {
-		if !pr.depsWritable || !insideDeps(st.deps, d) { // an install writes node_modules/.bin
+		if !pr.depsWritable || !gitguard.InsideAny(st.Deps(), d) { // an install writes node_modules/.bin
 			add(d)
 		}
 	}
 	if !pr.depsWritable {
-		for _, d := range st.deps {
+		for _, d := range st.Deps() {
 			add(d)
 		}
 	}
@@ -275,7 +265,7 @@ func (pr protection) pinned(abs string, readOnly []string) []string {
 func (pr protection) watched() []string {
 	var out []string
 	for _, p := range pr.paths {
-		if !insideDeps(pr.deps, p) {
+		if !gitguard.InsideAny(pr.deps, p) {
 			out = append(out, p)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/rooted-dev/rooted/backend/gitguard"
 	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -239,48 +240,6 @@ func TestIsInstall(t *testing.T) {
 	}
 }
 
-// putBack reports what it did only when it did it: an operation that fails is reported as a failure.
-func TestPutBackReportsOnlyWhatItDid(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "file"), []byte("x"), 0o644)
-	os.MkdirAll(filepath.Join(dir, "d"), 0o755)
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	for _, c := range []struct {
-		name string
-		do   func(u *putBack) bool
-		ok   bool
-		want string
-	}{
-		{"a file written", func(u *putBack) bool { return u.file("d/config", []byte("c"), 0o644, "restored d/config") }, true, "restored d/config"},
-		{"a file whose folder is a file", func(u *putBack) bool { return u.file("file/config", []byte("c"), 0o644, "restored file/config") }, false, "could not put back file/config"},
-		{"a file whose folder is gone", func(u *putBack) bool { return u.file("gone/config", []byte("c"), 0o644, "restored gone/config") }, false, "could not put back gone/config"},
-		{"a link written", func(u *putBack) bool { return u.link("d/l", "x", "restored d/l") }, true, "restored d/l"},
-		{"a link in a file", func(u *putBack) bool { return u.link("file/l", "x", "restored file/l") }, false, "could not put back file/l"},
-		{"a rename from nothing", func(u *putBack) bool { return u.rename("nothing", "d/x", "put back d/x") }, false, "could not put back d/x"},
-		{"a removal", func(u *putBack) bool { return u.remove("d/l", "removed d/l") }, true, "removed d/l"},
-		{"outside the root", func(u *putBack) bool { return u.file("../escape", []byte("c"), 0o644, "restored ../escape") }, false, "could not put back ../escape"},
-	} {
-		u := putBack{root: root}
-		if ok := c.do(&u); ok != c.ok {
-			t.Errorf("%s: %v, want %v", c.name, ok, c.ok)
-		}
-		if r := u.report(); len(r) != 1 || !strings.HasPrefix(r[0], c.want) {
-			t.Errorf("%s: reported %q, want %q", c.name, r, c.want)
-		}
-	}
-	// What was too large to keep is neither written back nor removed.
-	big := &node{exists: true, mode: 0o644, partial: true}
-	u := putBack{root: root}
-	u.tree("file", big, &node{exists: true, mode: 0o644, data: []byte("changed")})
-	if b, _ := os.ReadFile(filepath.Join(dir, "file")); string(b) != "x" || len(u.report()) != 1 || !strings.Contains(u.report()[0], "too large") {
-		t.Errorf("a file too large to keep: %q, reported %q", b, u.report())
-	}
-}
-
 // The list of protected paths for a project with every shape: what tools outside run later is on it, git's data
 // and the work tree are not, and the dependency folders are writable to an install only.
 func TestProtectedPaths(t *testing.T) {
@@ -309,7 +268,7 @@ func TestProtectedPaths(t *testing.T) {
 	}
 	defer r.Close()
 	pathEnv := filepath.Join(root, ".venv", "bin") + string(os.PathListSeparator) + filepath.Join(root, "node_modules", ".bin") + string(os.PathListSeparator) + "/usr/bin"
-	st := guardGit(r, root)
+	st := gitguard.New().Scan(r, root)
 	pr := protect(st, r, root, []string{"npm", "test"}, pathEnv)
 	for _, want := range []string{
 		".git/config", ".git/hooks", ".git/info", ".git/commondir", ".git/config.worktree",
@@ -360,7 +319,7 @@ func TestProtectedPaths(t *testing.T) {
 	if !slices.Contains(install.paths, ".git/config") || !install.depsWritable {
 		t.Errorf("an install: %+v", install)
 	}
-	if w := pr.watched(); slices.ContainsFunc(w, func(p string) bool { return insideDeps(pr.deps, p) }) {
+	if w := pr.watched(); slices.ContainsFunc(w, func(p string) bool { return gitguard.InsideAny(pr.deps, p) }) {
 		t.Errorf("a dependency folder is watched (too large to keep a copy of): %q", w)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/rooted-dev/rooted/backend/gitguard"
 )
 
 // watcher keeps the protected paths as they were for the whole run of a command, by putting back each change as
@@ -20,10 +22,10 @@ type watcher struct {
 	root   *os.Root
 	abs    string
 	paths  []string
-	before map[string]*node
+	before map[string]*gitguard.Node
 	w      *fsnotify.Watcher
 	mu     sync.Mutex
-	undo   putBack
+	undo   *gitguard.PutBack
 	// stopped: the command has ended; events still in flight are ignored (the user may edit these files now).
 	stopped bool
 	// stop ends the command the first time something is put back while it runs: a command that changes what is
@@ -36,10 +38,10 @@ type watcher struct {
 // watchProtected records the protected paths and starts watching them. Without inotify (or with its limits
 // reached) it still records them: close then puts back what changed, at the end.
 func watchProtected(root *os.Root, abs string, paths []string, stop func()) *watcher {
-	w := &watcher{root: root, abs: abs, paths: paths, before: map[string]*node{}, undo: putBack{root: root}, stop: stop}
+	w := &watcher{root: root, abs: abs, paths: paths, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop}
 	for _, p := range paths {
-		budget := maxCaptured
-		w.before[p] = capture(root, p, &budget)
+		budget := gitguard.MaxCaptured
+		w.before[p] = gitguard.Capture(root, p, &budget)
 	}
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -62,16 +64,9 @@ func (w *watcher) watch(p string) {
 			break
 		}
 	}
-	var add func(p string, n *node)
-	add = func(p string, n *node) {
-		if n.exists && n.mode.IsDir() {
-			w.w.Add(filepath.Join(w.abs, filepath.FromSlash(p)))
-			for name, k := range n.kids {
-				add(path.Join(p, name), k)
-			}
-		}
+	for _, d := range w.before[p].Folders(p) {
+		w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
 	}
-	add(p, w.before[p])
 }
 
 func (w *watcher) loop() {
@@ -122,12 +117,12 @@ func (w *watcher) check(p string, last bool) {
 	if w.stopped && !last {
 		return
 	}
-	budget := maxCaptured
-	now := capture(w.root, p, &budget)
-	if same(w.before[p], now) {
+	budget := gitguard.MaxCaptured
+	now := gitguard.Capture(w.root, p, &budget)
+	if gitguard.Same(w.before[p], now) {
 		return
 	}
-	w.undo.tree(p, w.before[p], now)
+	w.undo.Tree(p, w.before[p], now)
 	if !last && w.tripped == "" {
 		w.tripped = p
 		if w.stop != nil {
@@ -154,5 +149,5 @@ func (w *watcher) close() (restored []string, stopped string) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.undo.report(), w.tripped
+	return w.undo.Report(), w.tripped
 }

@@ -63,7 +63,7 @@ func readFile(d Deps) *tool.Tool {
 			v.Sum = sha256.Sum256(unsafe.Slice(unsafe.StringData(c.Text), len(c.Text)))
 		}
 		if !tool.IsUser(ctx) {
-			d.Session.Saw(t, v)
+			d.Session.Saw(tool.Conversation(ctx), t, v)
 		}
 		return readFileOut{Path: t.Slash(), Exists: true, Content: c, Limit: in.Limit}, nil
 	})

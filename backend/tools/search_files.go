@@ -52,6 +52,7 @@ func searchFiles(d Deps) *tool.Tool {
 		opt := search.Options{
 			Query: in.Query, Regex: in.Regex, CaseInsensitive: in.CaseInsensitive, Glob: g, Context: in.Context,
 			Output: in.Output, Limit: in.Limit, IncludeHidden: in.IncludeHidden, IncludeIgnored: in.IncludeIgnored,
+			Lane: d.Lane,
 		}
 		dir := t.Slash()
 		// A path naming a file searches that file.

@@ -90,3 +90,49 @@ func TestBackupFailureLeavesTheFile(t *testing.T) {
 		t.Errorf("the file changed: %q", b)
 	}
 }
+
+// diff_snapshot with to shows what happened between two snapshots: one request's turn, a command's files included,
+// and nothing from before or after it.
+func TestDiffBetweenTwoSnapshots(t *testing.T) {
+	reg, _ := snapshotRegistry(t, t.TempDir(), "src/", "src/main.go")
+	if _, e := call[readFileOut](t, reg, "read_file", `{"path": "src/main.go"}`); e != nil {
+		t.Fatal(e)
+	}
+	w, e := call[writeFileOut](t, reg, "write_file", `{"path": "src/main.go", "content": "v2\n"}`)
+	if e != nil {
+		t.Fatal(e)
+	}
+	x, e := call[struct{ Backup string }](t, reg, "exec_shell", `{"command": "touch src/made-by-command.txt"}`)
+	if e != nil || x.Backup == "" {
+		t.Fatalf("exec: %+v, %v", x, e)
+	}
+	if _, e := call[patchFileOut](t, reg, "patch_file", `{"path": "src/main.go", "search": "v2", "replace": "v3"}`); e != nil {
+		t.Fatal(e)
+	}
+	for _, c := range []struct {
+		name, args string
+		has, lacks []string
+	}{
+		{"the write alone", `{"id": "` + w.Backup + `", "to": "` + x.Backup + `"}`, []string{"-inside:main.go", "+v2"}, []string{"made-by-command", "v3"}},
+		{"from the command on", `{"id": "` + x.Backup[:8] + `"}`, []string{"made-by-command.txt", "-v2", "+v3"}, []string{"inside:main.go"}},
+		{"one path between the two", `{"id": "` + w.Backup + `", "to": "` + x.Backup + `", "path": "src/made-by-command.txt"}`, nil, []string{"main.go"}},
+	} {
+		d, e := call[diffSnapshotOut](t, reg, "diff_snapshot", c.args)
+		if e != nil {
+			t.Fatalf("%s: %v", c.name, e)
+		}
+		for _, s := range c.has {
+			if !strings.Contains(d.Diff, s) {
+				t.Errorf("%s: the diff lacks %q:\n%s", c.name, s, d.Diff)
+			}
+		}
+		for _, s := range c.lacks {
+			if strings.Contains(d.Diff, s) {
+				t.Errorf("%s: the diff has %q:\n%s", c.name, s, d.Diff)
+			}
+		}
+	}
+	if _, e := call[diffSnapshotOut](t, reg, "diff_snapshot", `{"id": "`+w.Backup+`", "to": "0123456789"}`); e == nil || e.Code != tool.CodeNotFound {
+		t.Errorf("unknown later snapshot: %+v", e)
+	}
+}

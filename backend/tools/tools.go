@@ -8,6 +8,7 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/jobs"
+	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/search"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
@@ -33,6 +34,9 @@ type Deps struct {
 	Indexes *index.Indexes
 	// Jobs holds the commands running in the background (exec_shell's background); nil in a one-shot call.
 	Jobs *jobs.Manager
+	// Lane is the workspace's share of the process's scheduler (sched.Scheduler.Lane): its searches count there,
+	// and its snapshots and index yield only to them. nil: a lane of its own (a one-shot call, tests).
+	Lane *sched.Lane
 	// EditUnread lets write_file and patch_file change an existing file the session has not read: for a one-shot
 	// CLI call, whose session cannot have read anything. Long-lived sessions (the window's agent, MCP) refuse
 	// such an edit with not_read.
@@ -52,9 +56,8 @@ type Deps struct {
 }
 
 // UserDeps are the dependencies every face uses outside tests: the user's settings and snapshots in their config
-// and cache directories (each left out when the directory cannot be found). live adds a search index kept by a
-// watcher, whose reports also keep the snapshots' staging and the session's stale-file check current: for the
-// long-lived faces (the window, MCP), not a one-shot CLI call.
+// and cache directories (each left out when the directory cannot be found). live adds what a long-lived face
+// needs (Live). The faces get theirs through backend/workspace, which composes one Deps per open project.
 func UserDeps(s *session.Session, live bool) Deps {
 	d := Deps{Session: s, EditUnread: !live, SkillDirs: skills.UserDirs()}
 	if path, err := settings.DefaultPath(); err == nil {
@@ -64,9 +67,19 @@ func UserDeps(s *session.Session, live bool) Deps {
 		d.Snapshots = &snapshot.Projects{CacheDir: cache, Background: live}
 	}
 	if live {
-		d.Indexes = &index.Indexes{OnChange: d.watched, LimitMemory: true}
-		d.Jobs = &jobs.Manager{}
+		d = d.Live(nil)
 	}
+	return d
+}
+
+// Live is d with what a long-lived face (the window, MCP) adds: a search index kept by a watcher, whose reports
+// also keep the snapshots' staging and the session's stale-file check current, its memory budget counting toward
+// limit (nil: no limit set); background jobs; and read-before-edit. Set Snapshots first: the watcher's reports go
+// to the snapshots d has now.
+func (d Deps) Live(limit *index.MemoryLimit) Deps {
+	d.EditUnread = false
+	d.Indexes = &index.Indexes{OnChange: d.watched, Limit: limit, Lane: d.Lane}
+	d.Jobs = &jobs.Manager{}
 	return d
 }
 

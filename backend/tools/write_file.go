@@ -104,7 +104,7 @@ func writeFile(d Deps) *tool.Tool {
 		}
 		t.Rel = w.Rel
 		if !tool.IsUser(ctx) {
-			d.Session.Saw(t, session.VersionOf(w.Info, content))
+			d.Session.Saw(tool.Conversation(ctx), t, session.VersionOf(w.Info, content))
 		}
 		d.changed(t, w.Created)
 		return writeFileOut{Path: t.Slash(), Size: w.Size, Created: w.Created, Backup: backup, Diff: diff(w)}, nil
@@ -112,25 +112,25 @@ func writeFile(d Deps) *tool.Tool {
 }
 
 // requireRead is the read-before-edit rule: the agent may change an existing file only after reading (or
-// writing) it in this session, so it never replaces what it has not seen. The user's own edits and a one-shot
+// writing) it in this conversation, so it never replaces what it has not seen. The user's own edits and a one-shot
 // CLI call are exempt.
 func requireRead(ctx context.Context, d Deps, t session.Target) error {
-	if d.EditUnread || tool.IsUser(ctx) || d.Session.HasSeen(t) {
+	if d.EditUnread || tool.IsUser(ctx) || d.Session.HasSeen(tool.Conversation(ctx), t) {
 		return nil
 	}
-	if target, err := files.FollowLinks(t.Root, t.Rel); err == nil && target != t.Rel && d.Session.HasSeen(t, target) {
+	if target, err := files.FollowLinks(t.Root, t.Rel); err == nil && target != t.Rel && d.Session.HasSeen(tool.Conversation(ctx), t, target) {
 		return nil
 	}
 	return &tool.Error{
 		Code: tool.CodeNotRead, Path: t.Slash(),
-		Message: fmt.Sprintf("not read: %s exists and has not been read in this session; read_file it first (your edit replaces what is there), then retry; nothing was changed", t.Slash()),
+		Message: fmt.Sprintf("not read: %s exists and has not been read in this conversation; read_file it first (your edit replaces what is there), then retry; nothing was changed", t.Slash()),
 	}
 }
 
 // writePrecondition is what a write requires of the file it replaces: for the agent, that it has not changed
 // since the session read or wrote it (freshness); for the user, nothing beyond expected, when given.
 func writePrecondition(ctx context.Context, d Deps, t session.Target, expected string) files.Precondition {
-	fresh := freshness(d.Session, t)
+	fresh := freshness(ctx, d.Session, t)
 	return func(fi fs.FileInfo, read func() ([]byte, error)) error {
 		if err := requireRead(ctx, d, t); err != nil {
 			return err
@@ -161,10 +161,11 @@ func validSHA256(s string) bool {
 	return err == nil && len(b) == sha256.Size
 }
 
-// freshness is the stale-file precondition of writes and patches. It checks the file actually written, which
-// for a symlink is its target.
-func freshness(s *session.Session, t session.Target) files.Precondition {
+// freshness is the stale-file precondition of writes and patches, against what ctx's conversation last saw. It
+// checks the file actually written, which for a symlink is its target.
+func freshness(ctx context.Context, s *session.Session, t session.Target) files.Precondition {
+	conv := tool.Conversation(ctx)
 	return func(fi fs.FileInfo, read func() ([]byte, error)) error {
-		return s.CheckFresh(t, fi, read)
+		return s.CheckFresh(conv, t, fi, read)
 	}
 }

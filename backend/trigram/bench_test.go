@@ -2,6 +2,7 @@ package trigram
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,24 +16,7 @@ import (
 // not the reading) into segments of about 2M (trigram, file) pairs, as the index's build does, and writes them.
 // It reports the throughput in text and the builder's heap at its largest.
 func BenchmarkBuild(b *testing.B) {
-	var files [][]byte
-	var names []string
-	var size int64
-	filepath.WalkDir(testcorpus.GoSrc(), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 || len(data) > 4<<20 {
-			return nil
-		}
-		files, names = append(files, data), append(names, p)
-		size += int64(len(data))
-		return nil
-	})
-	if len(files) == 0 {
-		b.Skip("no Go source tree")
-	}
+	files, names, size := goSource(b)
 	dir := b.TempDir()
 	b.SetBytes(size)
 	var peak uint64
@@ -61,4 +45,64 @@ func BenchmarkBuild(b *testing.B) {
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "MiB-heap-peak")
 	b.ReportMetric(float64(pairs)/float64(b.N), "pairs")
+}
+
+// goSource reads the Go source tree's text files.
+func goSource(b *testing.B) (files [][]byte, names []string, size int64) {
+	filepath.WalkDir(testcorpus.GoSrc(), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 || len(data) > 4<<20 {
+			return nil
+		}
+		files, names = append(files, data), append(names, p)
+		size += int64(len(data))
+		return nil
+	})
+	if len(files) == 0 {
+		b.Skip("no Go source tree")
+	}
+	return files, names, size
+}
+
+// BenchmarkMerge merges the segments of the Go source tree's text (about 1M pairs each, as a build on a
+// two-core machine writes them) into one, as the index does once a build is in. Throughput is in text indexed.
+func BenchmarkMerge(b *testing.B) {
+	files, names, size := goSource(b)
+	dir := b.TempDir()
+	var bl Builder
+	var segs []*Segment
+	flush := func() {
+		path := filepath.Join(dir, fmt.Sprintf("seg%d", len(segs)))
+		if err := bl.Write(path); err != nil {
+			b.Fatal(err)
+		}
+		s, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		segs = append(segs, s)
+		bl.Reset()
+	}
+	for i, data := range files {
+		bl.Add(names[i], data)
+		if bl.Pairs() >= 1<<20 {
+			flush()
+		}
+	}
+	flush()
+	b.Cleanup(func() {
+		for _, s := range segs {
+			s.Close()
+		}
+	})
+	b.SetBytes(size)
+	for b.Loop() {
+		if err := Merge(filepath.Join(dir, "merged"), segs, func() {}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(segs)), "segments")
 }

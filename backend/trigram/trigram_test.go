@@ -2,6 +2,7 @@ package trigram
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -313,5 +314,47 @@ func TestMergeKeepsEveryPosting(t *testing.T) {
 		if e.Name() != "merged" && e.Name() != "bad" {
 			t.Errorf("left behind: %s", e.Name())
 		}
+	}
+}
+
+// A segment whose table is sound but whose posting lists are not (varints that never end, a list longer than its
+// row says) is refused by Merge, which leaves no file behind.
+func TestMergeRefusesDamagedPostings(t *testing.T) {
+	for name, damage := range map[string]func(p []byte){
+		"unterminated varints": func(p []byte) {
+			for i := range p {
+				p[i] = 0x80
+			}
+		},
+		"a list longer than its row": func(p []byte) { p[0] = 0x81 }, // the first list's first delta takes two bytes
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			var b Builder
+			b.Add("a", []byte("hello world"))
+			b.Add("b", []byte("hello there"))
+			path := filepath.Join(dir, "seg")
+			if err := b.Write(path); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			data, _ := os.ReadFile(path)
+			damage(data[s.postAt:s.end])
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err = Merge(filepath.Join(dir, "merged"), []*Segment{s}, func() {})
+			if !errors.Is(err, ErrCorrupt) {
+				t.Errorf("merge of a damaged segment: %v, want ErrCorrupt", err)
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != 1 {
+				t.Errorf("left behind: %v", entries)
+			}
+		})
 	}
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/cli"
 	"github.com/rooted-dev/rooted/backend/gitexec"
 	"github.com/rooted-dev/rooted/backend/mcpserver"
-	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/version"
 	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
@@ -24,15 +24,21 @@ import (
 
 func main() {
 	// The sandbox helper: apply the policy, then become the command. Before anything else starts.
-	shell.RunHelperIfAsked()
+	sandbox.RunHelperIfAsked()
 	cli.AbsoluteHome()
 	gitexec.UseSandbox() // Rooted's own git runs in the sandbox too
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	var code int
-	if len(os.Args) > 1 && os.Args[1] == "call" {
-		// rooted call hands web_fetch here: this binary links the HTTP client rooted leaves out.
-		code = cli.CallWith(ctx, cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, os.Args[2:], httpfetch.New(httpfetch.Options{}))
-	} else {
+	stdio := cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	extras := cli.Extras{Web: httpfetch.New(httpfetch.Options{}), OpenForeign: openForeign}
+	switch {
+	case len(os.Args) > 1 && os.Args[1] == "call":
+		// rooted call hands web_fetch and other MCP servers' tools here: this binary links the HTTP client and
+		// the MCP SDK that rooted leaves out.
+		code = cli.CallExtras(ctx, stdio, os.Args[2:], extras)
+	case len(os.Args) > 1 && os.Args[1] == "tools":
+		code = cli.ToolsExtras(ctx, stdio, os.Args[2:], extras)
+	default:
 		code = serve(ctx, os.Stderr, os.Args[1:])
 	}
 	stop()

@@ -140,10 +140,10 @@ describe('agent, a working day', { timeout: 600_000 }, () => {
     await page.getByTestId('file-saved').filter({ hasText: 'snapshot' }).waitFor()
     assert.match(readFileSync(path.join(fixture, 'calc.go'), 'utf8'), /edited by the user/)
     // The backup log names the user's edit, and the snapshot it points at holds calc.go as it was before it.
-    const log = JSON.parse(await page.evaluate(() => window.go.app.Tools.Call('list_snapshots', '{"log":true}'))).log
+    const log = JSON.parse(await page.evaluate(async () => window.go.app.Tools.Call((await window.go.app.Projects.Current()).id, 'list_snapshots', '{"log":true}'))).log
     const entry = log.find((e) => e.reason.includes('Backup before your edit: calc.go'))
     assert.ok(entry, `no backup of the user's edit in the log (${log.length} entries)`)
-    const diff = JSON.parse(await page.evaluate((id) => window.go.app.Tools.Call('diff_snapshot', JSON.stringify({ id, path: 'calc.go' })), entry.id)).diff
+    const diff = JSON.parse(await page.evaluate(async (id) => window.go.app.Tools.Call((await window.go.app.Projects.Current()).id, 'diff_snapshot', JSON.stringify({ id, path: 'calc.go' })), entry.id)).diff
     assert.match(diff, /\+\/\/ edited by the user/)
     // The agent patches from its read before the user's edit: refused as stale, and the user's edit stays.
     await ask('now rename Add to Sum')

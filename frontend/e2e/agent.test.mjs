@@ -75,8 +75,10 @@ describe('agent', { timeout: 600_000 }, () => {
     await page.getByTestId('settings-saved').filter({ hasText: 'saved' }).waitFor()
     await page.getByTestId('provider-list-models').click()
     await page.getByTestId('provider-models').filter({ hasText: '3 models' }).waitFor()
+    // Once added, the provider's changes save as they are made.
+    assert.equal(await page.getByTestId('provider-save').count(), 0, 'no Save for a saved provider')
     await page.getByTestId('provider-model').fill('scripted')
-    await page.getByTestId('provider-save').click()
+    await page.getByTestId('provider-form-saved').waitFor()
     await page.locator('[data-testid="provider"][data-id="scripted"] input[type="radio"]').click()
     await page.getByTestId('settings-saved').filter({ hasText: 'used for new requests' }).waitFor()
     // The key is stored by the backend and never shown again.
@@ -84,14 +86,15 @@ describe('agent', { timeout: 600_000 }, () => {
     assert.match(await page.locator('[data-testid="provider"][data-id="scripted"]').innerText(), /key from settings/)
     assert.match(await page.getByTestId('settings-sandbox').innerText(), /landlock \d+/)
     // The sandbox's openings: a lone * is refused with its field named, then a prefix and a socket are saved.
+    // They save as they change, under Advanced.
+    await page.getByTestId('settings-advanced').locator('summary').click()
     await page.getByTestId('settings-env-allow').fill('*')
-    await page.getByTestId('settings-save').click()
-    await page.locator('[data-testid="error"][data-code="invalid_argument"]').filter({ hasText: 'a lone * would pass every variable' }).waitFor()
+    await page.getByTestId('settings-env-allow-error').filter({ hasText: 'a lone * would pass every variable' }).waitFor()
     await page.getByTestId('settings-env-allow').fill('MY_TOOL_* DEBUG')
+    await page.getByTestId('settings-env-allow-saved').waitFor()
     await page.getByTestId('settings-sockets').fill('/var/run/docker.sock')
-    await page.getByTestId('settings-save').click()
-    await page.getByTestId('settings-saved').filter({ hasText: 'project settings saved' }).waitFor()
-    const saved = await page.evaluate(() => window.go.app.Settings.Project())
+    await page.getByTestId('settings-sockets-saved').waitFor()
+    const saved = await page.evaluate(async () => window.go.app.Settings.Project((await window.go.app.Projects.Current()).id))
     assert.deepEqual([saved.env_allow, saved.unix_sockets], [['MY_TOOL_*', 'DEBUG'], ['/var/run/docker.sock']])
     await page.getByTestId('settings-close').click()
     await page.getByTestId('agent-model').filter({ hasText: 'scripted · scripted' }).waitFor()

@@ -72,7 +72,7 @@ describe('a conversation killed mid-stream', { timeout: 900_000 }, () => {
       page = await browser.newPage()
       await page.goto(app.url)
       await openProject(page, fixture)
-      const stored = await page.evaluate(async (id) => JSON.parse(await window.go.app.Agent.LoadConversation(id)).items, acked.id)
+      const stored = await page.evaluate(async (id) => JSON.parse(await window.go.app.Agent.LoadConversation((await window.go.app.Projects.Current()).id, id)).items, acked.id)
       for (const [i, want] of Object.entries(acked.items)) {
         const got = stored[Number(i)]
         assert.ok(got, `item ${i} (${want.kind}) was acknowledged and is gone`)

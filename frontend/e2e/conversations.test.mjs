@@ -119,7 +119,7 @@ describe('conversations, a long day', { timeout: 900_000 }, () => {
     const bin = path.join(mkdtempSync(path.join(tmpdir(), 'rooted-cli-')), 'rooted')
     onCleanup(() => rmSync(path.dirname(bin), { recursive: true, force: true }))
     execFileSync('go', ['build', '-o', bin, './cmd/rooted'], { cwd: repoRoot, env: { ...process.env, CGO_ENABLED: '0' } })
-    const fromWindow = await page.evaluate((id) => window.go.app.Agent.ExportConversation(id, 'markdown'), id)
+    const fromWindow = await page.evaluate(async (id) => window.go.app.Agent.ExportConversation((await window.go.app.Projects.Current()).id, id, 'markdown'), id)
     const fromCLI = execFileSync(bin, ['conversations', 'show', id, '--root', fixture, '--data', path.join(app.dataHome, 'rooted')], { maxBuffer: 512 << 20 }).toString()
     assert.equal(fromCLI, fromWindow)
     assert.ok(fromCLI.startsWith('# The longest day\n'), fromCLI.slice(0, 80))

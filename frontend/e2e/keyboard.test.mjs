@@ -1,5 +1,5 @@
 // The window driven by keys alone: after the page loads, not one click. Ctrl+L goes to the request box, Enter sends
-// and allows a command's approval, typing during the turn is kept and not sent, Esc stops the turn, Ctrl+N starts
+// and allows a command's approval, typing during the turn is queued (not sent), Esc stops the turn and puts it back, Ctrl+N starts
 // a conversation, Ctrl+P opens a file by name, Ctrl+Shift+F searches, Ctrl+, opens Settings and Esc closes it,
 // Ctrl+/ lists the shortcuts.
 import { after, before, describe, test } from 'node:test'
@@ -32,7 +32,7 @@ describe('the keyboard', { timeout: 600_000 }, () => {
 
   const focused = () => page.evaluate(() => document.activeElement?.dataset?.testid ?? document.activeElement?.tagName)
 
-  test('Ctrl+L, Enter to send and to allow, typing kept during the turn, Esc stops it, Ctrl+N starts anew', async () => {
+  test('Ctrl+L, Enter to send and to allow, typing queued during the turn, Esc stops it and gives it back, Ctrl+N starts anew', async () => {
     await page.keyboard.press('Control+l')
     assert.equal(await focused(), 'agent-input')
     await page.keyboard.type('wait a while')
@@ -41,16 +41,17 @@ describe('the keyboard', { timeout: 600_000 }, () => {
     await card.getByTestId('approval').waitFor()
     await page.keyboard.press('Enter') // allows once
     await card.getByTestId('tool-output').filter({ hasText: 'sleeping' }).waitFor()
-    // Typing while the agent works: kept, and Enter does not send it.
+    // Typing while the agent works: Enter queues it for the agent's next step, and sends nothing yet.
     const requests = llm.requests.length
     await page.keyboard.type('next: add Sub')
     await page.keyboard.press('Enter')
-    assert.equal(await page.getByTestId('agent-input').inputValue(), 'next: add Sub')
+    await page.getByTestId('queued-message').waitFor()
+    assert.equal(await page.getByTestId('queued-text').inputValue(), 'next: add Sub')
     assert.equal(llm.requests.length, requests, 'nothing was sent during the turn')
     await page.keyboard.press('Escape')
     await page.getByTestId('agent-send').waitFor()
     await card.getByTestId('tool-exit').filter({ hasText: 'stopped' }).waitFor()
-    assert.equal(await page.getByTestId('agent-input').inputValue(), 'next: add Sub', 'the typed text outlives the stop')
+    assert.equal(await page.getByTestId('agent-input').inputValue(), 'next: add Sub', 'the queued text is back in the box after the stop')
 
     await page.keyboard.press('Control+n')
     await page.getByTestId('conversation-title').filter({ hasText: 'New conversation' }).waitFor()

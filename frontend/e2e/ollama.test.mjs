@@ -70,9 +70,11 @@ describe('Ollama through its own API', { timeout: 600_000 }, () => {
   test('a price set in Settings puts the cost of each request and of the conversation in the footer', async () => {
     await page.getByTestId('open-settings').click()
     await page.locator('[data-testid="provider"][data-id="local"]').getByRole('button', { name: 'Edit' }).click()
+    // A price half given is not saved: it needs both, and says so beside the form.
     await page.getByTestId('provider-price-input').fill('2')
+    await page.getByTestId('provider-form-error').filter({ hasText: 'a price needs both input and output' }).waitFor()
     await page.getByTestId('provider-price-output').fill('10')
-    await page.getByTestId('provider-save').click()
+    await page.getByTestId('provider-form-saved').waitFor()
     await page.getByTestId('settings-saved').filter({ hasText: 'saved' }).waitFor()
     await page.getByTestId('settings-close').click()
     await page.getByTestId('new-conversation').click()
@@ -100,7 +102,6 @@ describe('Ollama through its own API', { timeout: 600_000 }, () => {
     const box = page.getByTestId('settings-step-limit')
     assert.equal(await box.inputValue(), '100')
     await box.fill('7')
-    await page.getByTestId('settings-step-limit-save').click()
     await page.getByTestId('settings-saved').filter({ hasText: 'after 7 steps' }).waitFor()
     await page.getByTestId('settings-close').click()
     await page.waitForFunction(() => document.querySelector('[data-testid="agent-step-limit"]')?.value === '7')

@@ -183,7 +183,7 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
     const stopped = page.locator('[data-testid="job"][data-state="done"]')
     await stopped.getByTestId('job-status').filter({ hasText: 'stopped' }).waitFor()
     // The job writes nothing after Stop (its process is gone), and the Run tab shows all it wrote.
-    const written = async () => (await page.evaluate(() => window.go.app.Jobs.List()))[0].bytes
+    const written = async () => (await page.evaluate(async () => window.go.app.Jobs.List((await window.go.app.Projects.Current()).id)))[0].bytes
     const bytes = await written()
     await new Promise((r) => setTimeout(r, 1000))
     assert.equal(await written(), bytes, 'the job wrote after Stop')

@@ -71,13 +71,13 @@ describe('progress for people', { timeout: 600_000 }, () => {
   })
 
   test('the check after an edit is named while it runs', async () => {
-    await page.evaluate(() => window.go.app.Diagnostics.SetMode('node check.js'))
+    await page.evaluate(async () => window.go.app.Diagnostics.SetMode((await window.go.app.Projects.Current()).id, 'node check.js'))
     await askAgent(page, 'write the todo list')
     await page.getByTestId('approve-once').click()
     await label().filter({ hasText: 'Checking todo.md after the edit' }).waitFor()
     await page.waitForFunction(() => /[1-9] s/.test(document.querySelector('[data-testid="turn-status-elapsed"]')?.textContent ?? ''), null, { timeout: 5_000 })
     await page.getByTestId('msg-assistant').filter({ hasText: 'Written.' }).waitFor()
-    await page.evaluate(() => window.go.app.Diagnostics.SetMode(''))
+    await page.evaluate(async () => window.go.app.Diagnostics.SetMode((await window.go.app.Projects.Current()).id, ''))
   })
 
   test('away from the window: the title and a notification say it needs approval, then that it is done', async () => {

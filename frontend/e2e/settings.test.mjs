@@ -1,5 +1,6 @@
-// Settings as a person uses them: the sections are named at the top and a click goes to each; a switch saves as it
-// changes (no Save to find), leaving a field still being typed in unsaved; the permission rules read in words.
+// Settings as a person uses them: the sections are named at the top and a click goes to each; every setting saves
+// as it changes (no Save to find) and says Saved beside it; text that is not valid shows its error beside the field
+// and nothing is saved; the rare options wait under Advanced; the permission rules read in words.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { cleanupAll, screenshot } from './harness.mjs'
@@ -19,12 +20,13 @@ describe('settings', { timeout: 600_000 }, () => {
 
   after(cleanupAll)
 
-  const saved = () => page.evaluate(() => window.go.app.Settings.Project())
+  const saved = () => page.evaluate(async () => window.go.app.Settings.Project((await window.go.app.Projects.Current()).id))
 
   test('sections are named and a click goes to each', async () => {
     await page.getByTestId('open-settings').click()
     const nav = page.getByTestId('settings-nav')
-    assert.deepEqual(await nav.getByTestId('settings-nav-item').allTextContents(), ['Providers', 'Agent', 'This project', 'Permissions'])
+    await nav.getByRole('button', { name: 'Advanced' }).waitFor() // the project's sections, once its settings are read
+    assert.deepEqual(await nav.getByTestId('settings-nav-item').allTextContents(), ['Providers', 'Agent', 'This project', 'Permissions', 'MCP servers', 'Advanced'])
     await nav.getByRole('button', { name: 'Permissions' }).click()
     await page.waitForFunction(() => {
       const h = document.getElementById('settings-permissions').getBoundingClientRect()
@@ -34,25 +36,61 @@ describe('settings', { timeout: 600_000 }, () => {
     assert.deepEqual(await contrastFailures(page, '[data-testid="settings-nav"]'), [])
   })
 
-  test('a switch saves as it changes; a field being typed in is not saved with it', async () => {
+  test('a switch saves as it changes, and so does a field once typed', async () => {
     const before = await saved()
     assert.equal(before.auto_approve_edits, false)
-    await page.getByTestId('settings-allowlist').fill('go git')
+    assert.equal(await page.locator('.settings button').filter({ hasText: /^Save/ }).count(), 0, 'no Save button to find')
     await page.getByTestId('settings-auto-edits').check()
     await page.getByTestId('settings-saved').filter({ hasText: "saved: the agent's edits apply without asking" }).waitFor()
-    const after = await saved()
-    assert.equal(after.auto_approve_edits, true)
-    assert.deepEqual(after.allowlist, before.allowlist, 'the list being edited waits for its Save')
+    assert.equal((await saved()).auto_approve_edits, true)
+    await page.getByTestId('settings-allowlist').fill('go git')
+    await page.getByTestId('settings-allowlist-saved').waitFor()
+    assert.deepEqual((await saved()).allowlist, ['go', 'git'])
     await page.getByTestId('settings-network').check()
     await page.getByTestId('settings-saved').filter({ hasText: 'saved: commands may use the network' }).waitFor()
-    assert.equal((await saved()).network, true)
+    const now = await saved()
+    assert.equal(now.network, true)
+    assert.deepEqual(now.allowlist, ['go', 'git'], 'the switch kept the list saved before it')
     assert.equal(await page.getByTestId('settings-auto-edits').isChecked(), true, 'the other switch stays as saved')
-    // Closed and opened again, the switches read as saved.
+    // Closed and opened again, everything reads as saved.
     await page.getByTestId('settings-close').click()
     await page.getByTestId('open-settings').click()
     await page.getByTestId('settings-network').waitFor()
     assert.equal(await page.getByTestId('settings-network').isChecked(), true)
     assert.equal(await page.getByTestId('settings-auto-edits').isChecked(), true)
+    assert.equal(await page.getByTestId('settings-allowlist').inputValue(), 'go git')
+  })
+
+  test('invalid input shows its error beside the field and nothing is saved', async () => {
+    const before = await saved()
+    await page.getByTestId('settings-step-limit').fill('0')
+    assert.equal(await page.getByTestId('settings-step-limit-error').textContent(), 'a whole number from 1 to 10000')
+    // The rare options are under Advanced, closed until opened.
+    assert.equal(await page.getByTestId('settings-snapshot-keep').isVisible(), false)
+    await page.getByTestId('settings-advanced').locator('summary').click()
+    await page.getByTestId('settings-snapshot-keep').fill('0')
+    await page.getByTestId('settings-snapshot-keep-error').filter({ hasText: 'a whole number, 1 or more' }).waitFor()
+    await page.getByTestId('settings-readable').fill('relative/folder')
+    await page.getByTestId('settings-readable-error').filter({ hasText: 'not an absolute path: relative/folder' }).waitFor()
+    // The backend's refusal lands beside its field too: a lone * would pass every variable.
+    await page.getByTestId('settings-env-allow').fill('*')
+    await page.getByTestId('settings-env-allow-error').filter({ hasText: 'a lone * would pass every variable' }).waitFor()
+    await page.waitForTimeout(800) // past the moment a valid change would have been saved
+    const after = await saved()
+    assert.deepEqual([after.snapshot_keep, after.readable, after.env_allow], [before.snapshot_keep, before.readable, before.env_allow])
+    assert.deepEqual(await contrastFailures(page, '[data-testid="settings-advanced"]'), [])
+    await screenshot(page, 'e2e-settings-errors.png')
+    // Put right, each saves and says so.
+    await page.getByTestId('settings-snapshot-keep').fill('50')
+    await page.getByTestId('settings-snapshot-keep-saved').waitFor()
+    await page.getByTestId('settings-step-limit').fill('40')
+    await page.getByTestId('settings-step-limit-saved').waitFor()
+    // The rules' own settings too.
+    await page.getByTestId('background-after').fill('soon')
+    await page.getByTestId('background-after-error').filter({ hasText: 'whole seconds' }).waitFor()
+    await page.getByTestId('background-after').fill('90')
+    await page.getByTestId('background-after-saved').waitFor()
+    assert.equal((await saved()).snapshot_keep, 50)
   })
 
   test('permission rules read in words', async () => {

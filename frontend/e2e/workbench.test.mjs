@@ -134,8 +134,8 @@ describe('workbench', { timeout: 600_000 }, () => {
     const original = readFileSync(readme, 'utf8')
     // An edit as the agent makes it: the bound tool calls, reading the file first (an unread file is refused with
     // not_read), then the write with its backup.
-    await page.evaluate((p) => window.go.app.Tools.Call('read_file', JSON.stringify({ path: p })), readme)
-    const result = JSON.parse(await page.evaluate((p) => window.go.app.Tools.Call('write_file', JSON.stringify({ path: p, content: '# Changed by the agent\n' })), readme))
+    await page.evaluate(async (p) => window.go.app.Tools.Call((await window.go.app.Projects.Current()).id, 'read_file', JSON.stringify({ path: p })), readme)
+    const result = JSON.parse(await page.evaluate(async (p) => window.go.app.Tools.Call((await window.go.app.Projects.Current()).id, 'write_file', JSON.stringify({ path: p, content: '# Changed by the agent\n' })), readme))
     assert.match(result.backup, /^[0-9a-f]{40}$/)
     assert.equal(readFileSync(readme, 'utf8'), '# Changed by the agent\n')
 

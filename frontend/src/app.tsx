@@ -1,27 +1,21 @@
-import { useCallback, useEffect, useState } from 'react'
-import { currentProject, onSnapshotProgress, toBackendError, type BackendError, type Project } from './bridge'
+import { useEffect, useState } from 'react'
+import { onSnapshotProgress, workspace } from './bridge'
+import { ProjectStrip } from './components/project-strip'
 import { StatusBar } from './components/status-bar'
+import { useOpenProjects } from './stores/open-projects'
 import { OpenProject } from './views/open-project'
 import { Workbench } from './views/workbench'
 
 export function App() {
-  const [project, setProject] = useState<Project | null>(null)
-  const [ready, setReady] = useState(false)
-  const [startError, setStartError] = useState<BackendError | null>(null)
+  const open = useOpenProjects()
+  const { projects, current: project, show, close, hide } = open
 
-  // A project given on the command line (--root) is already open in the backend.
-  useEffect(() => {
-    currentProject()
-      .then(setProject)
-      .catch((e: unknown) => setStartError(toBackendError(e)))
-      .finally(() => setReady(true))
-  }, [])
-
-  // The first snapshot of a large project takes a while; say so until it is done.
+  // The first snapshot of a large project takes a while; say so, for the project shown, until it is done.
   const [snapshotMessage, setSnapshotMessage] = useState<string | undefined>()
   useEffect(
     () =>
       onSnapshotProgress((p) => {
+        if (p.workspace !== workspace()) return
         if (p.state === 'running') setSnapshotMessage('recording the first snapshot…')
         else if (p.state === 'failed') setSnapshotMessage(`snapshots unavailable: ${p.error ?? ''}`)
         else {
@@ -32,15 +26,15 @@ export function App() {
     [],
   )
 
-  const opened = useCallback((p: Project) => {
-    setStartError(null)
-    setProject(p)
-  }, [])
-
-  if (!ready) return <div className="app" />
+  if (!open.ready) return <div className="app" />
   return (
     <div className="app" data-testid="app">
-      {project ? <Workbench project={project} onClose={() => setProject(null)} /> : <OpenProject onOpened={opened} initialError={startError} />}
+      <div className="app-body">
+        {projects.length > 0 ? <ProjectStrip projects={projects} current={project?.id ?? null} onSwitch={show} onClose={(p) => void close(p)} onOpen={hide} /> : null}
+        <div className="app-main">
+          {project ? <Workbench key={project.id} project={project} onClose={hide} /> : <OpenProject onOpened={show} initialError={open.startError} />}
+        </div>
+      </div>
       <StatusBar project={project} message={snapshotMessage} />
     </div>
   )

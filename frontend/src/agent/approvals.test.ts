@@ -11,6 +11,13 @@ describe('approvals', () => {
       expect(needsApproval(spec(name), { command: 'go test ./...' }, noGrants(), false)).toBe(true)
     }
   })
+  // Another MCP server's tools reach the window as not read-only whatever the server says (its readOnlyHint):
+  // every call asks, unless a rule of the project (mcp__server__*) allows it or denies it.
+  it("asks before every call of another MCP server's tool unless a rule decides", () => {
+    expect(needsApproval(spec('mcp__calc__add'), { a: 1, b: 2 }, noGrants(), true)).toBe(true)
+    expect(needsApproval(spec('mcp__calc__add'), {}, noGrants(), false, { action: 'allow', sensitive: false, rule: { action: 'allow', tool: 'mcp__calc__*', command: '' } })).toBe(false)
+    expect(alwaysRule('mcp__calc__add', '')?.rule).toEqual({ action: 'allow', tool: 'mcp__calc__add', command: '' })
+  })
   it('auto-approves edits only when the setting is on, never commands', () => {
     expect(needsApproval(spec('patch_file'), {}, noGrants(), true)).toBe(false)
     expect(needsApproval(spec('exec_shell'), { command: 'go test' }, noGrants(), true)).toBe(true)

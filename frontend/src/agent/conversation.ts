@@ -31,6 +31,8 @@ export type Item =
   // at is how many model messages there were before it (where Rewind conversation cuts).
   | { kind: 'user'; id: string; text: string; attached?: string[]; snapshot?: string; at?: number }
   | { kind: 'assistant'; id: string; text: string }
+  // steer is what the user sent while the turn worked, given to the model at its next step.
+  | { kind: 'steer'; id: string; text: string }
   | { kind: 'reasoning'; id: string; text: string }
   | ToolItem
   // undo, on a restore's notice, is the snapshot the restore took first (what *Undo* puts back); undone once it has.
@@ -75,6 +77,8 @@ export interface Conversation {
   usage: Usage
   // notes are told to the model with the next request (the user undid an edit, ...).
   notes?: string[]
+  // comments are the user's on lines of a review (`path:line: text`), sent with the next request.
+  comments?: string[]
   plan?: PlanItem[]
   context?: ContextUse
   halt?: Halt
@@ -125,5 +129,5 @@ export function errorOf(output: unknown): ToolError | undefined {
 export function restore(id: string, title: string, body: unknown): Conversation {
   const b = (body ?? {}) as Partial<Conversation>
   const items = (b.items ?? []).map((it): Item => (it.kind === 'tool' && (it.state === 'running' || it.state === 'waiting') ? { ...it, state: 'failed', error: { code: 'interrupted', message: 'Rooted stopped before this call finished.' } } : it))
-  return { id, title, items, messages: b.messages ?? [], usage: b.usage ?? { input: 0, output: 0 }, notes: b.notes ?? [], plan: b.plan ?? [], context: b.context, halt: b.halt, planMode: b.planMode, rewound: b.rewound }
+  return { id, title, items, messages: b.messages ?? [], usage: b.usage ?? { input: 0, output: 0 }, notes: b.notes ?? [], plan: b.plan ?? [], context: b.context, halt: b.halt, planMode: b.planMode, rewound: b.rewound, comments: b.comments }
 }

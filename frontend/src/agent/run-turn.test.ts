@@ -44,6 +44,31 @@ const specs: ToolSpec[] = [
 ]
 
 describe('runTurn', () => {
+  it('gives the model what the user sent while it worked at its next step, and keeps it in the turn there', async () => {
+    const { model, prompts } = scripted([toolReply('c1', 'read_file', { path: 'a.go' }), toolReply('c2', 'read_file', { path: 'b.go' }), textReply('Done.')])
+    const queue: string[] = []
+    const res = await runTurn({
+      model,
+      instructions: '',
+      messages: [{ role: 'user', content: 'read both' }],
+      specs,
+      execute: async (call) => {
+        // Typed while the first call ran: the second step is the first to hear of it.
+        if (call.id === 'c1') queue.push('Sent while you worked: use tabs')
+        return { ok: true }
+      },
+      onEvent: () => undefined,
+      steer: () => queue.splice(0),
+    })
+    const users = (p: unknown) => (p as { role: string; content: unknown }[]).filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content))
+    expect(users(prompts[0]).join()).not.toContain('use tabs')
+    expect(users(prompts[1]).at(-1)).toContain('Sent while you worked: use tabs')
+    expect(users(prompts[2]).filter((u) => u.includes('use tabs'))).toHaveLength(1)
+    // In the turn's messages it sits after the first call's result, before the second call.
+    expect(res.messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'user', 'assistant', 'tool', 'assistant'])
+    expect(res.messages[2]).toEqual({ role: 'user', content: 'Sent while you worked: use tabs' })
+  })
+
   it('runs tool calls step by step and hands results back to the model in their text form', async () => {
     const { model, prompts } = scripted([toolReply('c1', 'read_file', { path: 'main.go' }), textReply('The file says hello.')])
     const events: TurnEvent[] = []

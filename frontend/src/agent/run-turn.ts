@@ -35,6 +35,9 @@ export interface TurnOptions {
   window?: number
   // local tools run in the window itself (the plan), beside the backend's.
   local?: ToolSet
+  // steer, asked before each step, gives what the user sent while the turn worked: each goes to the model as a
+  // user message at that point of the turn, and stays there in the conversation.
+  steer?: () => string[]
   // calibration scales the size estimate to the provider's count (from the usage it reported before).
   calibration?: number
   // price is the model's price, for a step's cost when the provider does not report it.
@@ -151,6 +154,16 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
   const overhead = estimateTokens(o.instructions)
   let calibration = o.calibration ?? 1
   let lastEstimate = 0
+  // inserts are the user's messages sent during the turn, by how many of the turn's messages came before them.
+  const inserts = new Map<number, ModelMessage[]>()
+  const weave = (ms: ModelMessage[], from = 0): ModelMessage[] => {
+    const out: ModelMessage[] = []
+    for (let i = from; i <= ms.length; i++) {
+      if (i > from || from === 0) out.push(...(inserts.get(i) ?? []))
+      if (i < ms.length) out.push(ms[i])
+    }
+    return out
+  }
   const result = streamText({
     model: o.model,
     instructions: cache ? { role: 'system', content: o.instructions, providerOptions: anthropicCache } : o.instructions,
@@ -169,7 +182,9 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
     prepareStep: async ({ responseMessages, steps: done }) => {
       const last = done[done.length - 1]
       if (last && lastEstimate > 0 && last.usage.inputTokens) calibration = Math.min(3, Math.max(0.3, last.usage.inputTokens / lastEstimate))
-      let full = [...base, ...(responseMessages as ModelMessage[]).slice(absorbed)]
+      const said = o.steer?.() ?? []
+      if (said.length > 0) inserts.set(responseMessages.length, [...(inserts.get(responseMessages.length) ?? []), ...said.map((content): ModelMessage => ({ role: 'user', content }))])
+      let full = [...base, ...weave(responseMessages as ModelMessage[], absorbed)]
       let sent = elideOld(full)
       const estimate = () => (estimateTokens(sent) + overhead) * calibration
       if (o.window && estimate() > compactAt * o.window) {
@@ -230,8 +245,9 @@ export async function runTurn(o: TurnOptions): Promise<TurnResult> {
     }
   }
   // Keep only finished steps: a step cut off mid-way has a tool call without a result, which providers reject.
-  const messages = steps.flat()
-  const replaced = compacted ? [...base, ...messages.slice(absorbed)] : undefined
+  const made = steps.flat()
+  const messages = weave(made)
+  const replaced = compacted ? [...base, ...weave(made, absorbed)] : undefined
   const last = (await Promise.resolve(result.steps).catch(() => [])).at(-1)
   if (last && lastEstimate > 0 && last.usage.inputTokens) calibration = Math.min(3, Math.max(0.3, last.usage.inputTokens / lastEstimate))
   if (o.signal?.aborted) return { messages, replaced, calibration, finish: 'stopped' }

@@ -20,6 +20,12 @@ export const BACKEND_ERROR_CODES = {
   no_user: 'a question for the user where there is no one to answer',
   unsupported_media: 'the file is of a kind this model or tool cannot take',
   fetch_failed: 'a web page could not be fetched',
+  not_a_repository: 'the project is not the top folder of a git repository',
+  no_commit: 'the repository has no commit yet',
+  branch_exists: 'a branch of that name already exists',
+  conflict: 'the main checkout changed the same files, so nothing was applied',
+  server_failed: 'another MCP server could not start, ended, or did not answer in time',
+  tool_failed: 'another MCP server\'s tool reported a failure',
   internal: 'Rooted itself failed',
 } as const
 

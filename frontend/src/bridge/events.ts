@@ -10,8 +10,9 @@ export interface ToolOutput {
 
 export const EventSnapshot = 'snapshot:progress'
 
-// SnapshotProgress says where an opened project's first snapshot is.
+// SnapshotProgress says where the first snapshot of project workspace (at root) is.
 export interface SnapshotProgress {
+  workspace: string
   root: string
   state: 'running' | 'done' | 'failed'
   files?: number
@@ -37,8 +38,9 @@ export interface WatchStatus {
   reason?: string
 }
 
-// FsChanges is one debounced batch of changes in the project at root.
+// FsChanges is one debounced batch of changes in project workspace, at root.
 export interface FsChanges {
+  workspace: string
   root: string
   changes: FsChange[]
   watch: WatchStatus
@@ -59,9 +61,13 @@ export interface LLMStream {
 
 export const EventJobs = 'jobs:changed'
 
-// JobsChanged names the background jobs of the project at root that started, ended or wrote output since the
-// last report (at most one report every 100 ms).
+// JobsChanged names the background jobs of project workspace (at root) that started, ended or wrote output since
+// the last report (at most one report every 100 ms).
 export interface JobsChanged {
+  workspace: string
   root: string
   ids: string[]
 }
+
+export const EventMCPServers = 'mcp:servers'
+// The payload is the root of the project whose MCP servers changed state or tools.

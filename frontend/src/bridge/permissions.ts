@@ -5,6 +5,7 @@ import * as Permissions from '../../wailsjs/go/app/Permissions'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { EventJobs, type JobsChanged } from './events'
 import { wrap } from './wrap'
+import { workspace } from './workspace'
 
 export type RuleAction = 'allow' | 'ask' | 'deny'
 
@@ -33,15 +34,15 @@ export interface CallCheck {
 
 export const checkCall = (name: string, args: Record<string, unknown>): Promise<CallCheck> =>
   wrap(async () => {
-    const c = await Permissions.Check(name, JSON.stringify(args))
+    const c = await Permissions.Check(workspace(), name, JSON.stringify(args))
     return { ...c, action: c.action as CallCheck['action'], rule: c.rule as Rule | undefined, error: c.error ? (JSON.parse(c.error) as CallCheck['error']) : undefined }
   })
 
-export const permissionRules = (): Promise<Rule[]> => wrap(async () => ((await Permissions.Rules()) ?? []) as Rule[])
+export const permissionRules = (): Promise<Rule[]> => wrap(async () => ((await Permissions.Rules(workspace())) ?? []) as Rule[])
 
-export const addPermissionRule = (r: Rule): Promise<Rule[]> => wrap(async () => ((await Permissions.AddRule(r)) ?? []) as Rule[])
+export const addPermissionRule = (r: Rule): Promise<Rule[]> => wrap(async () => ((await Permissions.AddRule(workspace(), r)) ?? []) as Rule[])
 
-export const setPermissionRules = (rs: Rule[]): Promise<Rule[]> => wrap(async () => ((await Permissions.SetRules(rs)) ?? []) as Rule[])
+export const setPermissionRules = (rs: Rule[]): Promise<Rule[]> => wrap(async () => ((await Permissions.SetRules(workspace(), rs)) ?? []) as Rule[])
 
 export interface Job {
   id: string
@@ -62,19 +63,30 @@ export interface JobOutput extends Job {
   dropped: number
 }
 
-export const listJobs = (): Promise<Job[]> => wrap(async () => (await Jobs.List()) ?? [])
+export const listJobs = (): Promise<Job[]> => wrap(async () => (await Jobs.List(workspace())) ?? [])
 
-export const jobOutput = (id: string, since: number): Promise<JobOutput> => wrap(() => Jobs.Output(id, since))
+// listJobsOf lists the jobs of open project ws, whichever is shown (the project strip's running count).
+export const listJobsOf = (ws: string): Promise<Job[]> => wrap(async () => (await Jobs.List(ws)) ?? [])
 
-export const killJob = (id: string): Promise<Job> => wrap(() => Jobs.Kill(id))
+export const jobOutput = (id: string, since: number): Promise<JobOutput> => wrap(() => Jobs.Output(workspace(), id, since))
 
-// onJobsChanged hears when background jobs start, end or write output; it returns the unsubscribe function.
+export const killJob = (id: string): Promise<Job> => wrap(() => Jobs.Kill(workspace(), id))
+
+// onJobsChanged hears when background jobs of the project shown start, end or write output (another open
+// project's jobs run on unheard); it returns the unsubscribe function.
 export function onJobsChanged(f: (c: JobsChanged) => void): () => void {
+  return EventsOn(EventJobs, (c: JobsChanged) => {
+    if (c.workspace === workspace()) f(c)
+  })
+}
+
+// onAnyJobsChanged hears when background jobs of any open project start, end or write output.
+export function onAnyJobsChanged(f: (c: JobsChanged) => void): () => void {
   return EventsOn(EventJobs, f)
 }
 
 // backgroundAfter is when a command still running moves to the background, in seconds: 0 the default (a minute),
 // negative never.
-export const backgroundAfter = (): Promise<number> => wrap(() => Jobs.BackgroundAfter())
+export const backgroundAfter = (): Promise<number> => wrap(() => Jobs.BackgroundAfter(workspace()))
 
-export const setBackgroundAfter = (sec: number): Promise<number> => wrap(() => Jobs.SetBackgroundAfter(sec))
+export const setBackgroundAfter = (sec: number): Promise<number> => wrap(() => Jobs.SetBackgroundAfter(workspace(), sec))

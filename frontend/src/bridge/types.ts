@@ -38,7 +38,9 @@ export interface WorkingDirectory {
   cwd_relative: string
 }
 
+// Project is an open project; id names its workspace in the backend (the bridge passes it on every call).
 export interface Project {
+  id: string
   root: string
   name: string
   cwd: string

@@ -3,7 +3,9 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import type { Item } from '../agent/conversation'
 import { planToolName } from '../agent/plan'
 import { hydrate, refsIn, replaceRefs, sizeText } from '../agent/stored'
+import { turnEnds, turnRange } from '../agent/turn-review'
 import { FindBar } from './find-bar'
+import { TurnBar } from './turn-bar'
 import { LogItem, type Session } from './log-item'
 
 interface Props {
@@ -13,6 +15,8 @@ interface Props {
   onOpen: (rel: string, line?: number) => void
   // onEditResend takes the text of a request cut off by Edit and resend, for the request box.
   onEditResend: (text: string) => void
+  // onReview opens the review of the turn of the request at this index.
+  onReview?: (index: number) => void
 }
 
 // nearBottom is how close to the end (px) the reader counts as following the output.
@@ -23,7 +27,7 @@ const nearBottom = 48
 // page (a day's conversation has thousands). While the agent writes, the log follows the end unless the reader
 // scrolled up: then it stays where they are and a pill says there is new output. Ctrl+F finds a word in the whole
 // conversation, stored tool results included.
-export function AgentLog({ s, placeholder, onOpen, onEditResend }: Props) {
+export function AgentLog({ s, placeholder, onOpen, onEditResend, onReview }: Props) {
   const scroller = useRef<HTMLDivElement>(null)
   const items = s.conv.items
   // rows are the indices of the items shown (the plan tool's calls show as the plan above the log).
@@ -82,6 +86,15 @@ export function AgentLog({ s, placeholder, onOpen, onEditResend }: Props) {
     virt.scrollToIndex(r, { align: 'center' })
   }
 
+  // Each finished turn that changed files ends with its bar, after its last item shown.
+  const ends = useMemo(() => {
+    const shown = new Map<number, number>()
+    for (const [end, request] of turnEnds(items, s.running)) {
+      const at = rows.findLast((r) => r <= end)
+      if (at !== undefined) shown.set(at, request)
+    }
+    return shown
+  }, [items, rows, s.running])
   let lastUser = -1
   items.forEach((it, i) => {
     if (it.kind === 'user') lastUser = i
@@ -115,6 +128,7 @@ export function AgentLog({ s, placeholder, onOpen, onEditResend }: Props) {
                 style={{ transform: `translateY(${v.start}px)` }}
               >
                 <Resolved convId={s.conv.id} it={items[index]} index={index} s={s} onOpen={onOpen} onEditResend={onEditResend} />
+                {ends.has(index) ? <TurnEnd items={items} request={ends.get(index)!} seq={s.filesSeq} onReview={onReview} /> : null}
               </div>
             )
           })}
@@ -158,6 +172,13 @@ export function AgentLog({ s, placeholder, onOpen, onEditResend }: Props) {
       ) : null}
     </div>
   )
+}
+
+// TurnEnd is the bar of the turn of the request at index request, when it changed anything.
+function TurnEnd({ items, request, seq, onReview }: { items: Item[]; request: number; seq: number; onReview?: (index: number) => void }) {
+  const range = turnRange(items, request)
+  if (!range) return null
+  return <TurnBar range={range} seq={seq} onReview={() => onReview?.(request)} />
 }
 
 // Resolved shows an item with its stored results read in (a line stands in for each until it is): only the

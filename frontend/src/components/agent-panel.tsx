@@ -12,6 +12,9 @@ import { ConversationList } from './conversation-list'
 import { SetupCard, useProviderCheck } from './setup-card'
 import { useShortcut } from './shortcuts'
 import { TurnStatus, useAttention } from './turn-status'
+import { conversationRange, turnRange } from '../agent/turn-review'
+import { titleFrom } from '../agent/conversation'
+import type { ReviewRequest } from '../views/review-pane'
 
 interface Props {
   project: Project
@@ -21,11 +24,13 @@ interface Props {
   settingsSeq: number
   // mention, when its seq changes, is added to the request box (the file pane's selected lines).
   mention?: { text: string; seq: number } | null
+  // onReview opens a turn's review in the centre pane.
+  onReview?: (r: Omit<ReviewRequest, 'seq'>) => void
 }
 
 // AgentPanel is the conversation with the agent: the request box, the streamed answer, a card per tool call with
 // its approval, the conversation list, Stop, and the tokens used.
-export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }: Props) {
+export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention, onReview }: Props) {
   const s = useAgentSession(project)
   useAttention(s.conv.items, s.running, s.conv.title || project.name)
   const [text, setText] = useState('')
@@ -135,17 +140,30 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
   const blocked = setup.blocked ?? (active && !active.model && !setup.checking ? `Choose a model for ${active.name} in the picker below` : null)
   // Esc stops a turn (an approval card waiting takes Esc first, as Deny; an open @-file list closes first);
   // Ctrl+N starts a conversation; Ctrl+L goes to the request box.
+  // Stop puts what was queued back in the request box, to send again or not.
+  const stop = () => {
+    s.stop()
+    const back = s.takeQueue()
+    if (back.length) setText((t) => [t.trim(), ...back].filter(Boolean).join('\n\n'))
+  }
   useShortcut('Esc', () => {
     if (!s.running || document.querySelector('[data-testid="mention-list"]')) return false
-    s.stop()
+    stop()
   })
   useShortcut('Ctrl+N', () => {
     if (!s.running) void s.startNew().then(() => input.current?.focus())
   })
   useShortcut('Ctrl+L', () => input.current?.focus())
   const pasted = usePastedImages(active?.text_only ?? false)
+  // While the agent works, Enter queues the message: given to the model at its next step unless the user makes
+  // it the next request.
   const submit = () => {
     const t = text.trim()
+    if (t && s.running) {
+      s.enqueue(t)
+      setText('')
+      return
+    }
     if (!t || s.running || !s.ready || blocked) return
     setText('')
     const sent = pasted.images
@@ -216,6 +234,17 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
           setText(t)
           input.current?.focus()
         }}
+        onReview={(i) => {
+          const it = s.conv.items[i]
+          onReview?.({
+            root: project.root,
+            title: it?.kind === 'user' ? titleFrom(it.text) : 'this turn',
+            turn: turnRange(s.conv.items, i),
+            conversation: conversationRange(s.conv.items),
+            scope: 'turn',
+            actions: { restore: s.restoreFiles, comment: s.addComment, tell: s.tell },
+          })
+        }}
       />
       {s.running ? <TurnStatus items={s.conv.items} activity={s.activity} /> : null}
       <footer className="agent-footer">
@@ -224,6 +253,34 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
             {complete.options.map((o, i) => (
               <li key={o} role="option" aria-selected={i === complete.index} className={i === complete.index ? 'selected' : ''} onMouseDown={(e) => { e.preventDefault(); pick(o) }} data-testid="mention-option">
                 {o}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {s.queue.length > 0 ? (
+          <ul className="queued" data-testid="queued" aria-label="Messages sent while the agent works">
+            {s.queue.map((p) => (
+              <li key={p.id} data-testid="queued-message">
+                <input value={p.text} onChange={(e) => s.editQueued(p.id, { text: e.target.value })} aria-label="Queued message" data-testid="queued-text" />
+                <select value={p.mode} onChange={(e) => s.editQueued(p.id, { mode: e.target.value as 'step' | 'next' })} aria-label="When it goes" data-testid="queued-mode" title="When the agent gets this message">
+                  <option value="step">at its next step</option>
+                  <option value="next">as the next request</option>
+                </select>
+                <button className="link-button" onClick={() => s.removeQueued(p.id)} aria-label="Remove this queued message" data-testid="queued-remove">
+                  ✕
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {s.conv.comments && s.conv.comments.length > 0 ? (
+          <ul className="review-comments" data-testid="pending-comments" aria-label="Comments that go with your next request">
+            {s.conv.comments.map((c, k) => (
+              <li key={`${k} ${c}`} data-testid="pending-comment">
+                <code>{c}</code>
+                <button className="link-button" onClick={() => s.removeComment(k)} aria-label={`Remove the comment ${c}`} title="Remove this comment">
+                  ✕
+                </button>
               </li>
             ))}
           </ul>
@@ -262,7 +319,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
               submit()
             }
           }}
-          placeholder={s.running ? 'The agent is working…' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file, / for a command)'}
+          placeholder={s.running ? 'The agent is working: Enter queues a message for it (given at its next step)' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file, / for a command)'}
           aria-label="Message to the agent"
           data-testid="agent-input"
           rows={3}
@@ -356,7 +413,7 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention }
             ) : null}
           </span>
           {s.running ? (
-            <button key="stop" className="danger" onClick={s.stop} data-testid="agent-stop">Stop</button>
+            <button key="stop" className="danger" onClick={stop} data-testid="agent-stop" title="Stop the agent (Esc); what you queued goes back in the box">Stop</button>
           ) : (
             <button key="send" onClick={submit} disabled={!text.trim() || !s.ready || !!blocked} title={blocked ? `Send is off: ${blocked}` : undefined} data-testid="agent-send">Send</button>
           )}

@@ -44,6 +44,13 @@ export function LogItem({ it, index, s, onOpen, onEditResend }: Props) {
           <MessageText text={it.summary} />
         </details>
       )
+    case 'steer':
+      return (
+        <div className="msg user steer" data-testid="msg-steer">
+          <div className="steer-label muted">Sent while it worked</div>
+          {it.text}
+        </div>
+      )
     case 'assistant':
       return (
         <div className="msg assistant" data-testid="msg-assistant">

@@ -1,7 +1,7 @@
 import { LanguageDescription } from '@codemirror/language'
 import { languages } from '@codemirror/language-data'
 import { classHighlighter, highlightCode } from '@lezer/highlight'
-import { useEffect, useState, type ReactNode } from 'react'
+import { memo, useDeferredValue, useEffect, useState, type ReactNode } from 'react'
 import Markdown, { type Components } from 'react-markdown'
 import remarkGfm from 'remark-gfm'
 import { openExternal } from '../bridge'
@@ -9,15 +9,19 @@ import { openExternal } from '../bridge'
 // MessageText renders a model's answer as Markdown, as chat apps do: GFM tables, lists, headings, task lists;
 // code blocks highlighted with the CodeMirror grammars the viewer already ships, each with a copy button; links
 // open in the system browser, never in the app's web view. Raw HTML in the answer is shown as text.
-export function MessageText({ text }: { text: string }) {
+// Parsing Markdown is the costliest part of drawing the log: an answer is parsed again only when its text changes
+// (not on each key typed in the request box), and while it streams, at a lower priority than the user's input,
+// which React may interrupt (useDeferredValue): typing stays quick however long the answer grows.
+export const MessageText = memo(function MessageText({ text }: { text: string }) {
+  const shown = useDeferredValue(text)
   return (
     <div className="markdown" data-testid="markdown">
       <Markdown remarkPlugins={[remarkGfm]} components={components} skipHtml={false}>
-        {text}
+        {shown}
       </Markdown>
     </div>
   )
-}
+})
 
 const components: Components = {
   a: ({ href, children }) => (

@@ -13,6 +13,16 @@ import {
 } from '../bridge'
 import { ruleActions, ruleTools, ruleWords } from '../lib/rule-words'
 import { ErrorNotice } from './error-notice'
+import { FieldNote, parseAny, useAutoField, type Parsed } from './auto-field'
+
+// parseSeconds reads when a command moves to the background: empty for the default, "never", or whole seconds.
+function parseSeconds(t: string): Parsed<number> {
+  const v = t.trim()
+  if (v === '') return { ok: true, value: 0 }
+  if (v === 'never') return { ok: true, value: -1 }
+  const n = Number(v)
+  return Number.isInteger(n) && n > 0 ? { ok: true, value: n } : { ok: false, error: 'whole seconds, “never”, or empty for 60' }
+}
 
 const blank: Rule = { action: 'allow', tool: 'exec_shell', command: '' }
 
@@ -22,21 +32,28 @@ const blank: Rule = { action: 'allow', tool: 'exec_shell', command: '' }
 export function PermissionRules() {
   const [rules, setRules] = useState<Rule[] | null>(null)
   const [draft, setDraft] = useState<Rule>(blank)
-  const [after, setAfter] = useState('')
-  const [check, setCheck] = useState('')
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
+  // The two settings below the rules save as they change (useAutoField), each saying Saved or its error.
+  const after = useAutoField(parseSeconds, (sec) =>
+    setBackgroundAfter(sec).then((s) => setSaved(s < 0 ? 'commands never move to the background by themselves' : `commands still running after ${s || 60} s move to the background`)),
+  )
+  const check = useAutoField(parseAny, (m) =>
+    setDiagnosticsMode(m.trim()).then((v) => setSaved(v === 'off' ? 'no check after edits' : v ? `${v} runs after the agent's edits` : 'the check after edits is found per file (go vet, tsc, cargo check)')),
+  )
+  const { load: loadAfter } = after
+  const { load: loadCheck } = check
   useEffect(() => {
     permissionRules()
       .then(setRules)
       .catch((e: unknown) => setError(toBackendError(e)))
     backgroundAfter()
-      .then((s) => setAfter(s < 0 ? 'never' : s === 0 ? '' : String(s)))
+      .then((s) => loadAfter(s < 0 ? 'never' : s === 0 ? '' : String(s)))
       .catch(() => undefined)
     diagnosticsMode()
-      .then(setCheck)
+      .then(loadCheck)
       .catch(() => undefined)
-  }, [])
+  }, [loadAfter, loadCheck])
   const save = (next: Rule[], what: string) =>
     setPermissionRules(next)
       .then((r) => {
@@ -91,44 +108,18 @@ export function PermissionRules() {
         ) : null}
         <button type="submit" data-testid="rule-add">Add rule</button>
       </form>
-      <form
-        className="rule-form"
-        onSubmit={(ev) => {
-          ev.preventDefault()
-          const v = after.trim()
-          const sec = v === 'never' ? -1 : Number(v) || 0
-          setBackgroundAfter(sec)
-            .then((s) => {
-              setAfter(s < 0 ? 'never' : s === 0 ? '' : String(s))
-              setSaved(s < 0 ? 'commands never move to the background by themselves' : `commands still running after ${s || 60} s move to the background`)
-            })
-            .catch((e: unknown) => setError(toBackendError(e)))
-        }}
-      >
+      <div className="settings-fields">
         <label>
           Move a command still running to the background after (seconds; empty: 60; “never”){' '}
-          <input value={after} onChange={(e) => setAfter(e.target.value)} placeholder="60" size={6} data-testid="background-after" />
+          <input value={after.text} onChange={(e) => after.change(e.target.value)} placeholder="60" size={6} aria-invalid={!!after.error} data-testid="background-after" />
+          <FieldNote field={after} id="background-after" />
         </label>
-        <button type="submit" data-testid="background-after-save">Save</button>
-      </form>
-      <form
-        className="rule-form"
-        onSubmit={(ev) => {
-          ev.preventDefault()
-          setDiagnosticsMode(check)
-            .then((m) => {
-              setCheck(m)
-              setSaved(m === 'off' ? 'no check after edits' : m ? `${m} runs after the agent's edits` : 'the check after edits is found per file (go vet, tsc, cargo check)')
-            })
-            .catch((e: unknown) => setError(toBackendError(e)))
-        }}
-      >
         <label>
           Check after the agent&apos;s edits (empty: go vet, tsc or cargo check for the files changed; “off”; or a command){' '}
-          <input value={check} onChange={(e) => setCheck(e.target.value)} placeholder="automatic" size={24} data-testid="diagnostics-mode" spellCheck={false} />
+          <input value={check.text} onChange={(e) => check.change(e.target.value)} placeholder="automatic" size={24} aria-invalid={!!check.error} data-testid="diagnostics-mode" spellCheck={false} />
+          <FieldNote field={check} id="diagnostics-mode" />
         </label>
-        <button type="submit" data-testid="diagnostics-mode-save">Save</button>
-      </form>
+      </div>
     </section>
   )
 }

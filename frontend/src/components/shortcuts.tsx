@@ -2,14 +2,15 @@ import { useEffect, useRef } from 'react'
 
 // The window's keyboard shortcuts, as the list (Ctrl+/) shows them. Ctrl is Cmd on a Mac.
 export const shortcuts: { keys: string; what: string }[] = [
-  { keys: 'Esc', what: "Stop the agent's turn; on an approval card, deny the call" },
-  { keys: 'Enter', what: 'On an approval card: allow the call once' },
+  { keys: 'Esc', what: "Stop the agent's turn (what you queued goes back in the box); on an approval card, deny the call" },
+  { keys: 'Enter', what: 'On an approval card: allow the call once; in the request box while the agent works: queue the message' },
   { keys: 'Ctrl+N', what: 'New conversation' },
   { keys: 'Ctrl+P', what: 'Open a file by name' },
   { keys: 'Ctrl+Shift+F', what: 'Search the project' },
   { keys: 'Ctrl+L', what: 'Go to the request box' },
   { keys: 'Ctrl+,', what: 'Settings' },
   { keys: 'Ctrl+/', what: 'This list of shortcuts' },
+  { keys: '← →', what: "On the agent panel's edge: resize the panel (Shift: further; Home, End: widest, narrowest)" },
 ]
 
 // matches says whether a key event is the combination ("Ctrl+Shift+F", "Ctrl+,", "Esc").

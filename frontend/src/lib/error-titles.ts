@@ -32,6 +32,12 @@ export const errorTitles: Record<string, ErrorTitle> = {
   unsupported_media: { title: 'A kind of file the model cannot be shown' },
   fetch_failed: { title: 'The page could not be fetched', action: retry },
   no_user: { title: 'There is nobody here to answer the question' },
+  not_a_repository: { title: 'Not the top folder of a git repository: no worktree can be made' },
+  no_commit: { title: 'The repository has no commit yet to branch from' },
+  branch_exists: { title: 'A branch of that name already exists' },
+  conflict: { title: 'The main checkout changed the same files: nothing was applied' },
+  server_failed: { title: 'The MCP server did not answer', action: settings('Open MCP servers') },
+  tool_failed: { title: "The MCP server's tool reported a failure" },
   internal: { title: 'Something went wrong inside Rooted', action: retry },
   // Made by the window, not the backend.
   denied_by_user: { title: 'You said no' },

@@ -26,6 +26,7 @@ vi.mock('../bridge', () => ({
   providers: () => Promise.resolve({ providers: [provider], active: 'p' }),
   projectSettings: () => Promise.resolve({ allowlist: [], auto_approve_edits: false }),
   toolSpecs: () => Promise.resolve(specs),
+  onMCPServersChanged: () => () => undefined,
   instructions: () => Promise.resolve(null),
   repoInfo: () => Promise.resolve(null),
   conversations: () => Promise.resolve([]),

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { instructions as loadInstructions, projectSettings, providers as loadProviders, toolSpecs, type Instructions, type ProjectSettings, type ProvidersView, type ToolSpec } from '../bridge'
+import { instructions as loadInstructions, onMCPServersChanged, projectSettings, providers as loadProviders, toolSpecs, type Instructions, type ProjectSettings, type ProvidersView, type ToolSpec } from '../bridge'
 
 // useAgentConfig loads what the agent of a project works with: the providers, the project's settings (allowlist,
 // rules), the tool specs and the instruction files (AGENTS.md and friends), again whenever the project changes.
@@ -35,6 +35,16 @@ export function useAgentConfig(root: string) {
       .then(setSpecs)
       .catch(() => undefined)
   }, [root, refreshProviders, refreshSettings])
+  // The project's MCP servers connect after it opens, and their tools change: the list follows them.
+  useEffect(
+    () =>
+      onMCPServersChanged(() => {
+        toolSpecs()
+          .then(setSpecs)
+          .catch(() => undefined)
+      }),
+    [root],
+  )
 
   // Ready once the tools, the project's rules and the providers are known: a request sent before would run
   // without tools or approvals.

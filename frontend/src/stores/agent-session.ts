@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { describeImage, userContent, type PastedImage } from '../lib/paste-image'
 import { callTool, command, repoInfo, toBackendError, type Project } from '../bridge'
 import { expandCommand } from '../agent/commands'
@@ -23,6 +23,14 @@ import { stepLimit } from './step-limit'
 import { useToolCalls } from './tool-calls'
 
 export type { Approval } from './tool-calls'
+
+// Pending is a message the user sent while the agent worked: given to the model at its next step ('step'), or
+// sent as the next request when the turn ends ('next').
+export interface Pending {
+  id: string
+  text: string
+  mode: 'step' | 'next'
+}
 
 // ModelFactory makes the model for a provider; tests and the window use the real one.
 export type ModelFactory = typeof createModel
@@ -58,6 +66,19 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const [running, setRunning] = useState(false)
   const [compacting, setCompacting] = useState(false)
   const abort = useRef<AbortController | null>(null)
+  // The messages sent while the agent works, in order; the ref is what a running turn reads.
+  const [queue, setQueueState] = useState<Pending[]>([])
+  const queueRef = useRef<Pending[]>([])
+  const setQueue = useCallback((f: (q: Pending[]) => Pending[]) => {
+    queueRef.current = f(queueRef.current)
+    setQueueState(queueRef.current)
+  }, [])
+  // filesSeq counts the changes made to the files from outside a turn (a review's revert, Undo all), for the
+  // turns' bars to count their files again.
+  const [filesSeq, setFilesSeq] = useState(0)
+
+  // afterTurn is set when a turn ended on its own: what is still queued then is sent as the next request.
+  const afterTurn = useRef(false)
   const notice = useCallback((tone: 'error' | 'info', text: string) => update((c) => withNotice(c, tone, text)), [update])
 
   const { provider, settings, specs, ready, reloadInstructions } = cfg
@@ -91,20 +112,33 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       abort.current = ctl
       try {
         const notes = convRef.current.notes ?? []
+        // Comments the user left on lines of a review go with the request, one `path:line: text` a line.
+        const comments = convRef.current.comments ?? []
         // Files mentioned with @path (or @path:10-20) go with the request.
         const { attachments, attached } = await attachMentions(text, (path, offset, limit) => callTool('read_file', { path, offset, limit }))
-        const content = [notes.join('\n'), request, attachments].filter(Boolean).join('\n\n')
+        const commented = comments.length ? `Comments on your changes:\n${comments.join('\n')}` : ''
+        const content = [notes.join('\n'), request, commented, attachments].filter(Boolean).join('\n\n')
         const images = opts.images ?? []
         if (opts.resume) {
           // Continue: the model picks up after its last tool results, with no new request from the user.
-          update((c) => ({ ...c, halt: undefined, ...(notes.length ? { notes: [], messages: [...c.messages, { role: 'user' as const, content: notes.join('\n') }] } : {}) }))
+          const told = [notes.join('\n'), commented].filter(Boolean).join('\n\n')
+          update((c) => ({ ...c, halt: undefined, comments: [], ...(told ? { notes: [], messages: [...c.messages, { role: 'user' as const, content: told }] } : {}) }))
         } else {
           update((c) => ({
             ...c,
             title: c.title || titleFrom(text),
             notes: [],
+            comments: [],
             halt: undefined,
-            items: [...c.items, { kind: 'user', id: `u${Date.now()}`, text, at: c.messages.length, ...(attached.length || images.length ? { attached: [...attached, ...images.map(describeImage)] } : {}) }],
+            items: [
+              ...c.items,
+              {
+                kind: 'user',
+                id: `u${Date.now()}`,
+                text,
+                at: c.messages.length,
+                ...(attached.length || images.length || comments.length ? { attached: [...attached, ...images.map(describeImage), ...comments.map((k) => `comment ${k.split(': ')[0]}`)] } : {}) },
+            ],
             // Pasted images go as file parts; the conversation store keeps each base64 once, by hash, beside the log.
             messages: [...c.messages, { role: 'user' as const, content: userContent(content, images) }],
           }))
@@ -136,6 +170,13 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           calibration: convRef.current.context?.calibration,
           price: provider.price,
           reasoning: provider.effort || undefined,
+          steer: () => {
+            const now = queueRef.current.filter((p) => p.mode === 'step')
+            if (now.length === 0) return []
+            setQueue((q) => q.filter((p) => p.mode !== 'step'))
+            update((c) => ({ ...c, items: [...c.items, ...now.map((p): Item => ({ kind: 'steer', id: timeId('q'), text: p.text }))] }))
+            return now.map((p) => `Sent while you worked: ${p.text}`)
+          },
           local: {
             [planToolName]: planTool((plan) => update((c) => ({ ...c, plan }))),
             [spawnAgentName]: spawnAgentTool({ model, specs, execute, instructions: system, onEvent, window, price: provider.price, reasoning: provider.effort || undefined }),
@@ -147,6 +188,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         // threw): the panel says so and the next request can run.
         notice('error', `The request failed: ${String(e)}`)
       } finally {
+        afterTurn.current = !ctl.signal.aborted
         setCompacting(false)
         setRetry(undefined)
         setChecking(undefined)
@@ -155,7 +197,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         await flush()
       }
     },
-    [provider, running, ready, makeModel, update, notice, convRef, reloadInstructions, project, settings, specs, execute, flush],
+    [provider, running, ready, makeModel, update, notice, convRef, reloadInstructions, project, settings, specs, execute, flush, setQueue],
   )
 
   // compactNow summarises the older part of the conversation on the user's request.
@@ -247,18 +289,81 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         notes: [...(c.notes ?? []), '(Rooted: the user undid the rewind of the files; they are back as they were before it.)'],
         items: c.items.map((x) => (x.id === noticeId && x.kind === 'notice' ? { ...x, undone: true } : x)),
       }))
+      setFilesSeq((n) => n + 1)
       await flush()
     },
     [running, convRef, update, notice, flush, name],
   )
 
+  // restoreFiles puts paths back as they were in snapshot from (a turn's Undo all): restore_snapshot takes a
+  // snapshot of them first, which the notice's Undo puts back; the model is told.
+  const restoreFiles = useCallback(
+    async (from: string, paths: string[], title: string) => {
+      if (running) return
+      try {
+        const res = await callTool('restore_snapshot', { id: from, paths })
+        name(res.backup, `Before undoing “${title}”`)
+        update((c) => ({
+          ...c,
+          notes: [...(c.notes ?? []), `(Rooted: the user undid the changes of the request "${title}" to ${paths.join(', ')}; those files are back as they were before it. Earlier reads of them are out of date.)`],
+          items: [...c.items, { kind: 'notice', id: timeId('n'), tone: 'info', text: `Undid “${title}”: ${paths.length === 1 ? '1 file' : `${paths.length} files`} back as before it.`, ...(res.backup ? { undo: res.backup } : {}) }],
+        }))
+      } catch (e) {
+        const err = toBackendError(e)
+        notice('error', `Undoing the turn failed: ${err.code}: ${err.message}`)
+      } finally {
+        setFilesSeq((n) => n + 1)
+        await flush()
+      }
+    },
+    [running, name, update, notice, flush],
+  )
+
+  // tell adds a note the model reads with the next request (the user reverted a hunk), and names its snapshot.
+  const tell = useCallback(
+    (note: string, backup?: string, snapshotName?: string) => {
+      if (backup && snapshotName) name(backup, snapshotName)
+      update((c) => ({ ...c, notes: [...(c.notes ?? []), note] }))
+      setFilesSeq((n) => n + 1)
+    },
+    [name, update],
+  )
+
+  // Comments on a review's lines wait here, shown above the request box, until the next request takes them.
+  const addComment = useCallback((text: string) => update((c) => ({ ...c, comments: [...(c.comments ?? []), text] })), [update])
+  const removeComment = useCallback((k: number) => update((c) => ({ ...c, comments: (c.comments ?? []).filter((_, j) => j !== k) })), [update])
+
   const setPlanMode = useCallback((on: boolean) => update((c) => ({ ...c, planMode: on })), [update])
+
+  // What is still queued when a turn ends on its own goes as the next request, in one.
+  useEffect(() => {
+    if (running || !afterTurn.current || queue.length === 0) return
+    afterTurn.current = false
+    const next = queue.map((p) => p.text).join('\n\n')
+    setQueue(() => [])
+    void send(next)
+  }, [running, queue, send, setQueue])
+
+  const enqueue = useCallback((text: string, mode: Pending['mode'] = 'step') => setQueue((q) => [...q, { id: timeId('p'), text, mode }]), [setQueue])
+  const editQueued = useCallback((id: string, change: Partial<Omit<Pending, 'id'>>) => setQueue((q) => q.map((p) => (p.id === id ? { ...p, ...change } : p))), [setQueue])
+  const removeQueued = useCallback((id: string) => setQueue((q) => q.filter((p) => p.id !== id)), [setQueue])
+  // takeQueue empties the queue and returns its texts (Stop puts them back in the request box).
+  const takeQueue = useCallback(() => {
+    const texts = queueRef.current.map((p) => p.text)
+    setQueue(() => [])
+    return texts
+  }, [setQueue])
 
   const { cancelRunning, forgetGrants } = tools
   const stop = useCallback(() => {
+    afterTurn.current = false
     abort.current?.abort()
     cancelRunning()
   }, [cancelRunning])
+  // The project's view unmounts when the window shows another project: its agent stops there, so no call it would
+  // make next goes out while the bridge acts on the other project.
+  // (stop is stable: cancelRunning never changes, so this runs on unmount only.)
+  useEffect(() => stop, [stop])
 
   const undo = useCallback(
     async (item: ToolItem) => {
@@ -296,6 +401,16 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   return {
     rewind,
     undoRestore,
+    restoreFiles,
+    tell,
+    queue,
+    enqueue,
+    editQueued,
+    removeQueued,
+    takeQueue,
+    addComment,
+    removeComment,
+    filesSeq,
     setPlanMode,
     conv: store.conv,
     list: store.list,

@@ -49,8 +49,8 @@ describe('useLiveProject', () => {
     const p = mount('/p')
     await act(async () => {})
     expect(p.status()).toEqual(bridge.status)
-    send({ root: '/old', changes: [{ path: 'x', op: 'create' }], watch: bridge.status })
-    send({ root: '/p', changes: [{ path: 'a.go', op: 'write' }], watch: bridge.status })
+    send({ workspace: 'old-1', root: '/old', changes: [{ path: 'x', op: 'create' }], watch: bridge.status })
+    send({ workspace: 'p-2', root: '/p', changes: [{ path: 'a.go', op: 'write' }], watch: bridge.status })
     expect(p.heard).toEqual([[{ path: 'a.go', op: 'write' }]])
     // Live: no polling.
     act(() => vi.advanceTimersByTime(10_000))
@@ -64,7 +64,7 @@ describe('useLiveProject', () => {
     const p = mount('/p')
     await act(async () => {})
     const degraded = { active: true, watched: 8192, degraded: true, reason: 'the system limit on file watches is reached' }
-    send({ root: '/p', changes: [{ path: 'big', op: 'create' }], watch: degraded })
+    send({ workspace: 'p-2', root: '/p', changes: [{ path: 'big', op: 'create' }], watch: degraded })
     expect(p.status()).toEqual(degraded)
     act(() => vi.advanceTimersByTime(6_500))
     expect(p.heard.slice(1)).toEqual([[{ path: '', op: 'rescan' }], [{ path: '', op: 'rescan' }]])

@@ -84,7 +84,7 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck, onBack
           // The card shows the change in its context: the diff a dry run of the same call would make. A dry run
           // refused (no_match, not_read, ...) is the answer the model gets without asking the user.
           try {
-            const dry = await callTool(call.name as 'write_file', { ...call.input, dry_run: true } as never)
+            const dry = await callTool(call.name as 'write_file', { ...call.input, dry_run: true } as never, convRef.current.id)
             card(call.id, { preview: (dry as { diff?: string }).diff ?? '' })
           } catch (e) {
             const out = failure(e)
@@ -113,10 +113,15 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck, onBack
         let output: unknown
         if (call.name === 'exec_shell') {
           let live = ''
-          const run = runTool('exec_shell', call.input, (o) => {
-            live += o.data
-            card(call.id, { live })
-          })
+          const run = runTool(
+            'exec_shell',
+            call.input,
+            (o) => {
+              live += o.data
+              card(call.id, { live })
+            },
+            convRef.current.id,
+          )
           const stop = () => void run.cancel()
           running.current.set(call.id, stop)
           signal?.addEventListener('abort', stop, { once: true })
@@ -127,7 +132,7 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck, onBack
             running.current.delete(call.id)
           }
         } else {
-          output = await callTool(call.name, input)
+          output = await callTool(call.name, input, convRef.current.id)
         }
         const refused = textOnly ? imageRefused(output) : null
         if (refused) {

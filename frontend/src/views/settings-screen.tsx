@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import {
   testProvider,
   type ProbeResult,
@@ -15,15 +15,18 @@ import {
   toBackendError,
   type BackendError,
   type ProjectSettings,
+  type ProjectSettingsInput,
   type ProviderInput,
   type ProvidersView,
   type ProviderView,
 } from '../bridge'
 import { ErrorNotice } from '../components/error-notice'
 import { PermissionRules } from '../components/permission-rules'
+import { MCPServers } from '../components/mcp-servers'
 import type { Price } from '../llm/cost'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { useShortcut } from '../components/shortcuts'
+import { FieldNote, parseAbsoluteLines, parseAny, parseWhole, parseWords, useAutoField, type AutoField } from '../components/auto-field'
 
 interface Props {
   onClose: (changed: boolean) => void
@@ -55,72 +58,105 @@ const sections = [
   { id: 'settings-agent', label: 'Agent' },
   { id: 'settings-project', label: 'This project', project: true },
   { id: 'settings-permissions', label: 'Permissions', project: true },
+  { id: 'settings-mcp-servers', label: 'MCP servers', project: true },
+  { id: 'settings-advanced', label: 'Advanced', project: true },
 ]
 
 export function SettingsScreen({ onClose }: Props) {
   const [provs, setProvs] = useState<ProvidersView | null>(null)
   const [edit, setEdit] = useState<ProviderInput | null>(null)
+  // editing is the id of the saved provider the form edits (null: a new one, added with its button); its changes
+  // save as they are made, a moment after the last, when the form is complete.
+  const [editing, setEditing] = useState<string | null>(null)
+  const [providerNote, setProviderNote] = useState<{ saved: boolean; error?: string } | null>(null)
+  const lastProvider = useRef('')
   const [models, setModels] = useState<string[]>([])
   const [price, setPrice] = useState<PriceText>(priceText(null))
   const [proj, setProj] = useState<ProjectSettings | null>(null)
-  // savedProj is the project's settings as last saved: a switch saves at once from it, so the fields still being
-  // typed in are not saved with it.
-  const [savedProj, setSavedProj] = useState<ProjectSettings | null>(null)
-  const [allow, setAllow] = useState('')
-  const [readable, setReadable] = useState('')
-  const [sockets, setSockets] = useState('')
-  const [envAllow, setEnvAllow] = useState('')
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
   const [changed, setChanged] = useState(false)
-  useShortcut('Esc', () => onClose(changed)) // Esc closes Settings, as Close does
-  const [userText, setUserText] = useState('')
-  const [steps, setSteps] = useState('')
-
+  const providerProblem = edit ? formProblem(edit, price) : null
   useEffect(() => {
-    loadProviders().then(setProvs).catch((e: unknown) => setError(toBackendError(e)))
-    loadInstructions()
-      .then((v) => setUserText(v.user))
-      .catch(() => undefined)
-    stepLimit()
-      .then((n) => setSteps(String(n)))
-      .catch(() => undefined)
-    projectSettings()
-      .then((p) => {
-        setProj(p)
-        setSavedProj(p)
-        setAllow(p.allowlist.join(' '))
-        setReadable(p.readable.join('\n'))
-        setSockets(p.unix_sockets.join('\n'))
-        setEnvAllow(p.env_allow.join(' '))
-      })
-      .catch((e: unknown) => setError(toBackendError(e)))
-  }, [])
-
+    if (!edit || !editing || providerProblem || formKey(edit, price) === lastProvider.current) return
+    const key = formKey(edit, price)
+    const t = setTimeout(() => {
+      saveProvider({ ...edit, price: priceOf(price) })
+        .then((v) => {
+          lastProvider.current = key
+          setProvs(v)
+          setProviderNote({ saved: true })
+          setError(null)
+          setSaved(`saved ${edit.name || edit.id}`)
+          setChanged(true)
+        })
+        .catch((e: unknown) => setProviderNote({ saved: false, error: toBackendError(e).message }))
+    }, 600)
+    return () => clearTimeout(t)
+  }, [edit, price, editing, providerProblem])
+  useShortcut('Esc', () => onClose(changed)) // Esc closes Settings, as Close does
   const fail = (e: unknown) => setError(toBackendError(e))
   const done = (what: string) => {
     setError(null)
     setSaved(what)
     setChanged(true)
   }
+  // Every field saves as it changes (useAutoField): the project's from the settings as last saved, with the one
+  // field changed, so two fields saved one after the other both land.
+  const savedRef = useRef<ProjectSettings | null>(null)
+  const saveProject = async (patch: Partial<ProjectSettingsInput>) => {
+    const base = savedRef.current
+    if (!base) return
+    const p = await saveProjectSettings({ ...inputOf(base), ...patch })
+    savedRef.current = p
+    setProj((cur) => (cur ? { ...cur, ...patch, sandbox: p.sandbox, search: p.search } : p))
+    done('project settings saved')
+  }
+  const allow = useAutoField(parseWords, (v) => saveProject({ allowlist: v }))
+  const readable = useAutoField(parseAbsoluteLines, (v) => saveProject({ readable: v }))
+  const sockets = useAutoField(parseAbsoluteLines, (v) => saveProject({ unix_sockets: v }))
+  const envAllow = useAutoField(parseWords, (v) => saveProject({ env_allow: v }))
+  const keep = useAutoField(parseWhole(1), (v) => saveProject({ snapshot_keep: v }))
+  const maxAge = useAutoField(parseWhole(1), (v) => saveProject({ snapshot_max_age_days: v }))
+  const memory = useAutoField(parseWhole(0), (v) => saveProject({ search_memory_mib: v }))
+  const steps = useAutoField(parseWhole(1, 10000), (v) =>
+    setStepLimit(v).then((n) => done(`the agent stops after ${n} steps of one request and offers Continue`)),
+  )
+  const userText = useAutoField(parseAny, (v) => saveUserInstructions(v).then(() => done('your instructions are used from the next request')), 800)
+
+  useEffect(() => {
+    loadProviders().then(setProvs).catch((e: unknown) => setError(toBackendError(e)))
+    loadInstructions()
+      .then((v) => userText.load(v.user))
+      .catch(() => undefined)
+    stepLimit()
+      .then((n) => steps.load(String(n)))
+      .catch(() => undefined)
+    projectSettings()
+      .then((p) => {
+        setProj(p)
+        savedRef.current = p
+        allow.load(p.allowlist.join(' '))
+        readable.load(p.readable.join('\n'))
+        sockets.load(p.unix_sockets.join('\n'))
+        envAllow.load(p.env_allow.join(' '))
+        keep.load(String(p.snapshot_keep))
+        maxAge.load(String(p.snapshot_max_age_days))
+        memory.load(String(p.search_memory_mib))
+      })
+      .catch((e: unknown) => setError(toBackendError(e)))
+    // Loaded once, when Settings opens; the fields' load functions are stable.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
   // toggle saves one switch of the project's settings as it changes.
   const toggle = (patch: Partial<ProjectSettings>, what: string) => {
-    if (!proj || !savedProj) return
+    const saved = savedRef.current
+    if (!proj || !saved) return
     setProj({ ...proj, ...patch })
-    const base = { ...savedProj, ...patch }
-    saveProjectSettings({
-      allowlist: base.allowlist,
-      network: base.network,
-      readable: base.readable,
-      unix_sockets: base.unix_sockets,
-      env_allow: base.env_allow,
-      auto_approve_edits: base.auto_approve_edits,
-      snapshot_keep: base.snapshot_keep,
-      snapshot_max_age_days: base.snapshot_max_age_days,
-      search_memory_mib: base.search_memory_mib,
-    })
+    saveProjectSettings({ ...inputOf(saved), ...patch })
       .then((p) => {
-        setSavedProj(p)
+        savedRef.current = p
         setProj((cur) => (cur ? { ...cur, network: p.network, auto_approve_edits: p.auto_approve_edits, sandbox: p.sandbox } : p))
         done(what)
       })
@@ -129,7 +165,10 @@ export function SettingsScreen({ onClose }: Props) {
   const editProvider = (p: ProviderView | null) => {
     setModels([])
     setPrice(priceText(p?.price))
-    setEdit(p ? { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, effort: p.effort ?? '', text_only: p.text_only ?? false } : { ...blank })
+    setEditing(p?.id ?? null)
+    setProviderNote(null)
+    lastProvider.current = p ? formKey(providerInput(p), priceText(p.price)) : ''
+    setEdit(p ? providerInput(p) : { ...blank })
   }
   // fetchModels is Test connection: the provider as the form has it, saved or not, tried by the backend.
   const [probe, setProbe] = useState<ProbeResult | null>(null)
@@ -185,16 +224,20 @@ export function SettingsScreen({ onClose }: Props) {
             className="provider-form"
             onSubmit={(ev) => {
               ev.preventDefault()
+              if (editing || providerProblem) return
               saveProvider({ ...edit, price: priceOf(price) })
                 .then((v) => {
                   setProvs(v)
-                  setEdit({ ...edit, api_key: '', clear_key: false })
+                  const next = { ...edit, api_key: '', clear_key: false }
+                  setEdit(next)
+                  setEditing(edit.id)
+                  lastProvider.current = formKey(next, price)
                   done(`saved ${edit.name || edit.id}`)
                 })
                 .catch(fail)
             }}
           >
-            <label>Id <input value={edit.id} onChange={(e) => setEdit({ ...edit, id: e.target.value })} required data-testid="provider-id" /></label>
+            <label>Id <input value={edit.id} onChange={(e) => setEdit({ ...edit, id: e.target.value })} required readOnly={!!editing} title={editing ? 'A saved provider keeps its id (add another for a new one)' : undefined} data-testid="provider-id" /></label>
             <label>Name <input value={edit.name} onChange={(e) => setEdit({ ...edit, name: e.target.value })} /></label>
             <label>
               Protocol{' '}
@@ -263,108 +306,82 @@ export function SettingsScreen({ onClose }: Props) {
               ))}
             </fieldset>
             {models.length ? <div className="muted" data-testid="provider-models">{models.length} models: {models.slice(0, 8).join(', ')}{models.length > 8 ? ', …' : ''}</div> : null}
-            <button type="submit" data-testid="provider-save">Save provider</button>
+            {editing ? (
+              <div className="provider-note" data-testid="provider-note">
+                {providerProblem ? (
+                  <span className="field-error" role="alert" data-testid="provider-form-error">{providerProblem}</span>
+                ) : providerNote?.error ? (
+                  <span className="field-error" role="alert" data-testid="provider-form-error">{providerNote.error}</span>
+                ) : providerNote?.saved ? (
+                  <span className="field-saved" role="status" data-testid="provider-form-saved">Saved</span>
+                ) : (
+                  <span className="muted">Changes save as you make them.</span>
+                )}
+              </div>
+            ) : (
+              <>
+                {providerProblem && (edit.id || edit.base_url) ? <span className="field-error" data-testid="provider-form-error">{providerProblem}</span> : null}
+                <button type="submit" disabled={!!providerProblem} data-testid="provider-save">Add provider</button>
+              </>
+            )}
           </form>
         ) : null}
 
         <h3 id="settings-agent">Agent</h3>
-        <form
-          className="step-limit"
-          onSubmit={(ev) => {
-            ev.preventDefault()
-            setStepLimit(Number(steps))
-              .then((n) => {
-                setSteps(String(n))
-                done(`the agent stops after ${n} steps of one request and offers Continue`)
-              })
-              .catch(fail)
-          }}
-        >
+        <div className="settings-fields">
           <label>
             Step limit: the most model calls one request may take before the agent stops and offers Continue (every project; 100 by default){' '}
-            <input type="number" min={1} max={10000} value={steps} onChange={(e) => setSteps(e.target.value)} required data-testid="settings-step-limit" style={{ width: '6em' }} />
+            <input type="number" min={1} max={10000} value={steps.text} onChange={(e) => steps.change(e.target.value)} aria-invalid={!!steps.error} data-testid="settings-step-limit" style={{ width: '6em' }} />
+            <FieldNote field={steps} id="settings-step-limit" />
           </label>
-          <button type="submit" data-testid="settings-step-limit-save">Save step limit</button>
-        </form>
-
-        <h3>Your instructions</h3>
-        <form
-          className="user-instructions"
-          onSubmit={(ev) => {
-            ev.preventDefault()
-            saveUserInstructions(userText)
-              .then((v) => {
-                setUserText(v.user)
-                done('your instructions are used from the next request')
-              })
-              .catch(fail)
-          }}
-        >
           <label>
-            Added to every conversation, in every project (the project's AGENTS.md is read too){' '}
-            <textarea value={userText} onChange={(e) => setUserText(e.target.value)} rows={4} placeholder="Answer in British English. Run the tests before saying you are done." data-testid="user-instructions" />
+            Your instructions, added to every conversation in every project (the project's AGENTS.md is read too){' '}
+            <textarea value={userText.text} onChange={(e) => userText.change(e.target.value)} rows={4} placeholder="Answer in British English. Run the tests before saying you are done." data-testid="user-instructions" />
+            <FieldNote field={userText} id="user-instructions" />
           </label>
-          <button type="submit" data-testid="user-instructions-save">Save instructions</button>
-        </form>
+        </div>
 
         {proj ? (
-          <form
-            className="project-form"
-            onSubmit={(ev) => {
-              ev.preventDefault()
-              saveProjectSettings({
-                allowlist: allow.split(/[\s,]+/).filter(Boolean),
-                network: proj.network,
-                readable: readable.split('\n').map((r) => r.trim()).filter(Boolean),
-                unix_sockets: sockets.split('\n').map((r) => r.trim()).filter(Boolean),
-                env_allow: envAllow.split(/[\s,]+/).filter(Boolean),
-                auto_approve_edits: proj.auto_approve_edits,
-                snapshot_keep: proj.snapshot_keep,
-                snapshot_max_age_days: proj.snapshot_max_age_days,
-                search_memory_mib: proj.search_memory_mib,
-              })
-                .then((p) => {
-                  setProj(p)
-                  setSavedProj(p)
-                  setAllow(p.allowlist.join(' '))
-                  setReadable(p.readable.join('\n'))
-                  setSockets(p.unix_sockets.join('\n'))
-                  setEnvAllow(p.env_allow.join(' '))
-                  done('project settings saved')
-                })
-                .catch(fail)
-            }}
-          >
+          <div className="project-form settings-fields">
             <h3 id="settings-project">This project</h3>
             <p className="muted">Kept in {proj.file}, never in the project itself.</p>
             <label>
               Programs the agent may run{' '}
-              <textarea value={allow} onChange={(e) => setAllow(e.target.value)} rows={2} data-testid="settings-allowlist" />
+              <textarea value={allow.text} onChange={(e) => allow.change(e.target.value)} rows={2} aria-invalid={!!allow.error} data-testid="settings-allowlist" />
+              <FieldNote field={allow} id="settings-allowlist" />
             </label>
-            <button type="button" className="link-button" onClick={() => setAllow(proj.default_allowlist.join(' '))}>Reset to the default list</button>
+            <button type="button" className="link-button" onClick={() => allow.change(proj.default_allowlist.join(' '))} data-testid="settings-allowlist-reset">Reset to the default list</button>
             <label className="inline">
               <input type="checkbox" checked={proj.network} onChange={(e) => toggle({ network: e.target.checked }, e.target.checked ? 'saved: commands may use the network' : 'saved: commands have no network')} data-testid="settings-network" /> Commands may use the network (off by default: <code>npm install</code> and the like need it)
-            </label>
-            <label>
-              More folders commands may read (one absolute path a line; your home folder's secrets stay closed otherwise){' '}
-              <textarea value={readable} onChange={(e) => setReadable(e.target.value)} rows={2} data-testid="settings-readable" />
-            </label>
-            <label>
-              Unix sockets outside the project commands may connect to (one absolute path a line, such as <code>/var/run/docker.sock</code>; none otherwise, network or not){' '}
-              <textarea value={sockets} onChange={(e) => setSockets(e.target.value)} rows={1} data-testid="settings-sockets" />
-            </label>
-            <label>
-              More environment variables commands get (names, or prefixes ending in <code>*</code>; a value that looks like a credential is still left out){' '}
-              <textarea value={envAllow} onChange={(e) => setEnvAllow(e.target.value)} rows={1} data-testid="settings-env-allow" />
             </label>
             <label className="inline">
               <input type="checkbox" checked={proj.auto_approve_edits} onChange={(e) => toggle({ auto_approve_edits: e.target.checked }, e.target.checked ? 'saved: the agent\'s edits apply without asking' : 'saved: the agent\'s edits ask first')} data-testid="settings-auto-edits" /> Apply the agent's file edits without asking (each is still snapshotted and can be undone)
             </label>
-            <label>Snapshots kept <input type="number" min={1} value={proj.snapshot_keep} onChange={(e) => setProj({ ...proj, snapshot_keep: Number(e.target.value) })} /></label>
-            <label>Snapshots expire after (days) <input type="number" min={1} value={proj.snapshot_max_age_days} onChange={(e) => setProj({ ...proj, snapshot_max_age_days: Number(e.target.value) })} /></label>
+            <SandboxStatus proj={proj} />
+          </div>
+        ) : null}
+        {proj ? <PermissionRules /> : null}
+        {proj ? <MCPServers /> : null}
+        {proj ? (
+          <details className="settings-advanced settings-fields" data-testid="settings-advanced">
+            <summary>
+              <h3 id="settings-advanced">Advanced</h3> <span className="muted">the sandbox's openings, snapshots and search memory</span>
+            </summary>
+            <AdvancedField field={readable} id="settings-readable" rows={2} label="More folders commands may read (one absolute path a line; your home folder's secrets stay closed otherwise)" />
+            <AdvancedField field={sockets} id="settings-sockets" rows={1} label={<>Unix sockets outside the project commands may connect to (one absolute path a line, such as <code>/var/run/docker.sock</code>; none otherwise, network or not)</>} />
+            <AdvancedField field={envAllow} id="settings-env-allow" rows={1} label={<>More environment variables commands get (names, or prefixes ending in <code>*</code>; a value that looks like a credential is still left out)</>} />
+            <label>
+              Snapshots kept <input type="number" min={1} value={keep.text} onChange={(e) => keep.change(e.target.value)} aria-invalid={!!keep.error} data-testid="settings-snapshot-keep" />
+              <FieldNote field={keep} id="settings-snapshot-keep" />
+            </label>
+            <label>
+              Snapshots expire after (days) <input type="number" min={1} value={maxAge.text} onChange={(e) => maxAge.change(e.target.value)} aria-invalid={!!maxAge.error} data-testid="settings-snapshot-age" />
+              <FieldNote field={maxAge} id="settings-snapshot-age" />
+            </label>
             <label>
               Search memory (MiB of file text kept in memory; 0: the default){' '}
-              <input type="number" min={0} value={proj.search_memory_mib} onChange={(e) => setProj({ ...proj, search_memory_mib: Number(e.target.value) })} data-testid="settings-search-memory" />
+              <input type="number" min={0} value={memory.text} onChange={(e) => memory.change(e.target.value)} aria-invalid={!!memory.error} data-testid="settings-search-memory" />
+              <FieldNote field={memory} id="settings-search-memory" />
             </label>
             <p className="muted" data-testid="settings-search-status">
               Search holds {proj.search.cached_mib.toFixed(1)} of {proj.search.budget_mib} MiB;{' '}
@@ -372,22 +389,71 @@ export function SettingsScreen({ onClose }: Props) {
                 ? `its trigram index covers ${proj.search.index_files} files in ${proj.search.index_disk_mib.toFixed(1)} MiB on disk${proj.search.changed ? ` (${proj.search.changed} changed since, searched directly)` : ''}.`
                 : 'its trigram index is built after the first search.'}
             </p>
-            <div className="sandbox-status" data-testid="settings-sandbox">
-              Sandbox: {proj.sandbox.active ? `${proj.sandbox.kind} ${proj.sandbox.level}: commands ${proj.sandbox.network ? 'may use the network' : 'have no network'}` : proj.sandbox.reason}
-              {proj.sandbox.active ? (
-                <details>
-                  <summary>What commands can read and write</summary>
-                  <p>Write (and read): {proj.sandbox.writable.join(', ')}</p>
-                  <p data-testid="settings-sandbox-readable">Read only: {proj.sandbox.readable.join(', ')}</p>
-                  <p className="muted">Nothing else: not the rest of your home folder (~/.ssh, ~/.aws, ~/.config, other projects), nor /tmp.</p>
-                </details>
-              ) : null}
-            </div>
-            <button type="submit" data-testid="settings-save">Save project settings</button>
-          </form>
+          </details>
         ) : null}
-        {proj ? <PermissionRules /> : null}
       </div>
     </div>
   )
+}
+
+// inputOf is what saving the project's settings takes, from the settings as read.
+function inputOf(p: ProjectSettings): ProjectSettingsInput {
+  return {
+    allowlist: p.allowlist,
+    network: p.network,
+    readable: p.readable,
+    unix_sockets: p.unix_sockets,
+    env_allow: p.env_allow,
+    auto_approve_edits: p.auto_approve_edits,
+    snapshot_keep: p.snapshot_keep,
+    snapshot_max_age_days: p.snapshot_max_age_days,
+    search_memory_mib: p.search_memory_mib,
+  }
+}
+
+function AdvancedField({ field, id, rows, label }: { field: AutoField; id: string; rows: number; label: ReactNode }) {
+  return (
+    <label>
+      {label}{' '}
+      <textarea value={field.text} onChange={(e) => field.change(e.target.value)} rows={rows} aria-invalid={!!field.error} data-testid={id} />
+      <FieldNote field={field} id={id} />
+    </label>
+  )
+}
+
+// SandboxStatus says what the sandbox in force lets commands do.
+function SandboxStatus({ proj }: { proj: ProjectSettings }) {
+  return (
+    <div className="sandbox-status" data-testid="settings-sandbox">
+      Sandbox: {proj.sandbox.active ? `${proj.sandbox.kind} ${proj.sandbox.level}: commands ${proj.sandbox.network ? 'may use the network' : 'have no network'}` : proj.sandbox.reason}
+      {proj.sandbox.active ? (
+        <details>
+          <summary>What commands can read and write</summary>
+          <p>Write (and read): {proj.sandbox.writable.join(', ')}</p>
+          <p data-testid="settings-sandbox-readable">Read only: {proj.sandbox.readable.join(', ')}</p>
+          <p className="muted">Nothing else: not the rest of your home folder (~/.ssh, ~/.aws, ~/.config, other projects), nor /tmp.</p>
+        </details>
+      ) : null}
+    </div>
+  )
+}
+
+// formKey is the provider form as it stands, to tell a change from what was last saved.
+const formKey = (p: ProviderInput, price: PriceText) => JSON.stringify([p, price])
+
+// providerInput is the form of a saved provider (its key is never shown: empty keeps it).
+function providerInput(p: ProviderView): ProviderInput {
+  return { id: p.id, name: p.name, kind: p.kind, base_url: p.base_url, model: p.model, api_key: '', clear_key: false, context_window: p.context_window, price: p.price ?? null, effort: p.effort ?? '', text_only: p.text_only ?? false }
+}
+
+// formProblem is why the provider form cannot be saved as it stands, or null.
+function formProblem(p: ProviderInput, price: PriceText): string | null {
+  if (!p.id.trim()) return 'an id is needed'
+  if (!p.base_url.trim()) return 'a base URL is needed'
+  const given = [price.input, price.output, price.cached].map((x) => x.trim())
+  if (given.some(Boolean)) {
+    if (!given[0] || !given[1]) return 'a price needs both input and output'
+    if (given.some((x) => x !== '' && !(Number(x) >= 0))) return 'a price is a number of dollars, 0 or more'
+  }
+  return null
 }

@@ -255,6 +255,7 @@ export namespace app {
 	    }
 	}
 	export class Project {
+	    id: string;
 	    root: string;
 	    name: string;
 	    cwd: string;
@@ -266,6 +267,7 @@ export namespace app {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
 	        this.root = source["root"];
 	        this.name = source["name"];
 	        this.cwd = source["cwd"];
@@ -597,6 +599,38 @@ export namespace app {
 	        this.reason = source["reason"];
 	    }
 	}
+	export class WorktreeOpened {
+	    worktree: worktree.Worktree;
+	    project: Project;
+	
+	    static createFrom(source: any = {}) {
+	        return new WorktreeOpened(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.worktree = this.convertValues(source["worktree"], worktree.Worktree);
+	        this.project = this.convertValues(source["project"], Project);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 
@@ -639,6 +673,57 @@ export namespace llm {
 
 }
 
+export namespace mcpclient {
+	
+	export class Status {
+	    name: string;
+	    state: string;
+	    transport: string;
+	    protocol?: string;
+	    tools?: string[];
+	    error?: string;
+	    stderr?: string;
+	    sandbox?: shell.SandboxInfo;
+	    data_dir?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Status(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.state = source["state"];
+	        this.transport = source["transport"];
+	        this.protocol = source["protocol"];
+	        this.tools = source["tools"];
+	        this.error = source["error"];
+	        this.stderr = source["stderr"];
+	        this.sandbox = this.convertValues(source["sandbox"], shell.SandboxInfo);
+	        this.data_dir = source["data_dir"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace repoinfo {
 	
 	export class Info {
@@ -657,6 +742,43 @@ export namespace repoinfo {
 	        this.status = source["status"];
 	        this.more = source["more"];
 	        this.commits = source["commits"];
+	    }
+	}
+
+}
+
+export namespace shell {
+	
+	export class SandboxInfo {
+	    active: boolean;
+	    kind?: string;
+	    level?: number;
+	    readable?: string[];
+	    writable?: string[];
+	    network: boolean;
+	    unix_sockets?: string[];
+	    processes?: string;
+	    protection?: string;
+	    capabilities?: string;
+	    reason?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SandboxInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.active = source["active"];
+	        this.kind = source["kind"];
+	        this.level = source["level"];
+	        this.readable = source["readable"];
+	        this.writable = source["writable"];
+	        this.network = source["network"];
+	        this.unix_sockets = source["unix_sockets"];
+	        this.processes = source["processes"];
+	        this.protection = source["protection"];
+	        this.capabilities = source["capabilities"];
+	        this.reason = source["reason"];
 	    }
 	}
 
@@ -749,6 +871,92 @@ export namespace skills {
 	    }
 	}
 	
+
+}
+
+export namespace worktree {
+	
+	export class Applied {
+	    worktree: string;
+	    snapshot?: string;
+	    changed: string[];
+	    same?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Applied(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.worktree = source["worktree"];
+	        this.snapshot = source["snapshot"];
+	        this.changed = source["changed"];
+	        this.same = source["same"];
+	    }
+	}
+	export class SetupResult {
+	    command: string[];
+	    exit_code: number;
+	    output?: string;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SetupResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.exit_code = source["exit_code"];
+	        this.output = source["output"];
+	        this.error = source["error"];
+	    }
+	}
+	export class Worktree {
+	    name: string;
+	    branch: string;
+	    path: string;
+	    project: string;
+	    base: string;
+	    // Go type: time
+	    created: any;
+	    changed_files: number;
+	    setup?: SetupResult;
+	
+	    static createFrom(source: any = {}) {
+	        return new Worktree(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.branch = source["branch"];
+	        this.path = source["path"];
+	        this.project = source["project"];
+	        this.base = source["base"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.changed_files = source["changed_files"];
+	        this.setup = this.convertValues(source["setup"], SetupResult);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

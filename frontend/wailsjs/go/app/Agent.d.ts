@@ -8,29 +8,29 @@ export function AppendConversation(arg1:string,arg2:string,arg3:string):Promise<
 
 export function CancelFetch(arg1:string):Promise<boolean>;
 
-export function ConversationBlob(arg1:string,arg2:string):Promise<string>;
+export function ConversationBlob(arg1:string,arg2:string,arg3:string):Promise<string>;
 
-export function ConversationBlobsContaining(arg1:string,arg2:string):Promise<Array<string>>;
+export function ConversationBlobsContaining(arg1:string,arg2:string,arg3:string):Promise<Array<string>>;
 
-export function Conversations():Promise<Array<app.ConversationMeta>>;
+export function Conversations(arg1:string):Promise<Array<app.ConversationMeta>>;
 
-export function DeleteConversation(arg1:string):Promise<void>;
+export function DeleteConversation(arg1:string,arg2:string):Promise<void>;
 
 export function DeleteProvider(arg1:string):Promise<app.ProvidersView>;
 
-export function ExportConversation(arg1:string,arg2:string):Promise<string>;
+export function ExportConversation(arg1:string,arg2:string,arg3:string):Promise<string>;
 
 export function Fetch(arg1:string,arg2:app.LLMRequest):Promise<void>;
 
-export function LoadConversation(arg1:string):Promise<string>;
+export function LoadConversation(arg1:string,arg2:string):Promise<string>;
 
 export function Providers():Promise<app.ProvidersView>;
 
-export function RenameConversation(arg1:string,arg2:string):Promise<app.ConversationMeta>;
+export function RenameConversation(arg1:string,arg2:string,arg3:string):Promise<app.ConversationMeta>;
 
-export function RepoInfo():Promise<repoinfo.Info>;
+export function RepoInfo(arg1:string):Promise<repoinfo.Info>;
 
-export function SaveConversationExport(arg1:string,arg2:string):Promise<string>;
+export function SaveConversationExport(arg1:string,arg2:string,arg3:string):Promise<string>;
 
 export function SaveProvider(arg1:app.ProviderInput):Promise<app.ProvidersView>;
 

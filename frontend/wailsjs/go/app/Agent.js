@@ -10,52 +10,52 @@ export function CancelFetch(arg1) {
   return window['go']['app']['Agent']['CancelFetch'](arg1);
 }
 
-export function ConversationBlob(arg1, arg2) {
-  return window['go']['app']['Agent']['ConversationBlob'](arg1, arg2);
+export function ConversationBlob(arg1, arg2, arg3) {
+  return window['go']['app']['Agent']['ConversationBlob'](arg1, arg2, arg3);
 }
 
-export function ConversationBlobsContaining(arg1, arg2) {
-  return window['go']['app']['Agent']['ConversationBlobsContaining'](arg1, arg2);
+export function ConversationBlobsContaining(arg1, arg2, arg3) {
+  return window['go']['app']['Agent']['ConversationBlobsContaining'](arg1, arg2, arg3);
 }
 
-export function Conversations() {
-  return window['go']['app']['Agent']['Conversations']();
+export function Conversations(arg1) {
+  return window['go']['app']['Agent']['Conversations'](arg1);
 }
 
-export function DeleteConversation(arg1) {
-  return window['go']['app']['Agent']['DeleteConversation'](arg1);
+export function DeleteConversation(arg1, arg2) {
+  return window['go']['app']['Agent']['DeleteConversation'](arg1, arg2);
 }
 
 export function DeleteProvider(arg1) {
   return window['go']['app']['Agent']['DeleteProvider'](arg1);
 }
 
-export function ExportConversation(arg1, arg2) {
-  return window['go']['app']['Agent']['ExportConversation'](arg1, arg2);
+export function ExportConversation(arg1, arg2, arg3) {
+  return window['go']['app']['Agent']['ExportConversation'](arg1, arg2, arg3);
 }
 
 export function Fetch(arg1, arg2) {
   return window['go']['app']['Agent']['Fetch'](arg1, arg2);
 }
 
-export function LoadConversation(arg1) {
-  return window['go']['app']['Agent']['LoadConversation'](arg1);
+export function LoadConversation(arg1, arg2) {
+  return window['go']['app']['Agent']['LoadConversation'](arg1, arg2);
 }
 
 export function Providers() {
   return window['go']['app']['Agent']['Providers']();
 }
 
-export function RenameConversation(arg1, arg2) {
-  return window['go']['app']['Agent']['RenameConversation'](arg1, arg2);
+export function RenameConversation(arg1, arg2, arg3) {
+  return window['go']['app']['Agent']['RenameConversation'](arg1, arg2, arg3);
 }
 
-export function RepoInfo() {
-  return window['go']['app']['Agent']['RepoInfo']();
+export function RepoInfo(arg1) {
+  return window['go']['app']['Agent']['RepoInfo'](arg1);
 }
 
-export function SaveConversationExport(arg1, arg2) {
-  return window['go']['app']['Agent']['SaveConversationExport'](arg1, arg2);
+export function SaveConversationExport(arg1, arg2, arg3) {
+  return window['go']['app']['Agent']['SaveConversationExport'](arg1, arg2, arg3);
 }
 
 export function SaveProvider(arg1) {

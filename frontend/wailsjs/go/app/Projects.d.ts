@@ -4,12 +4,18 @@ import {app} from '../models';
 
 export function Choose():Promise<app.Project>;
 
+export function Close(arg1:string):Promise<void>;
+
 export function Current():Promise<app.Project>;
 
+export function Focus(arg1:string):Promise<void>;
+
 export function Forget(arg1:string):Promise<void>;
+
+export function List():Promise<Array<app.Project>>;
 
 export function Open(arg1:string):Promise<app.Project>;
 
 export function Recent():Promise<Array<app.RecentProject>>;
 
-export function Watch():Promise<app.WatchStatus>;
+export function Watch(arg1:string):Promise<app.WatchStatus>;

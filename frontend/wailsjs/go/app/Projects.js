@@ -6,12 +6,24 @@ export function Choose() {
   return window['go']['app']['Projects']['Choose']();
 }
 
+export function Close(arg1) {
+  return window['go']['app']['Projects']['Close'](arg1);
+}
+
 export function Current() {
   return window['go']['app']['Projects']['Current']();
 }
 
+export function Focus(arg1) {
+  return window['go']['app']['Projects']['Focus'](arg1);
+}
+
 export function Forget(arg1) {
   return window['go']['app']['Projects']['Forget'](arg1);
+}
+
+export function List() {
+  return window['go']['app']['Projects']['List']();
 }
 
 export function Open(arg1) {
@@ -22,6 +34,6 @@ export function Recent() {
   return window['go']['app']['Projects']['Recent']();
 }
 
-export function Watch() {
-  return window['go']['app']['Projects']['Watch']();
+export function Watch(arg1) {
+  return window['go']['app']['Projects']['Watch'](arg1);
 }

@@ -1,0 +1,189 @@
+package app
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/rooted-dev/rooted/backend/mcpclient"
+	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/version"
+	"github.com/rooted-dev/rooted/backend/workspace"
+)
+
+// EventMCPServers says an open project's MCP servers changed state or tools (MCPServersChanged): Settings re-reads
+// their status, and the agent its tool list.
+const EventMCPServers = "mcp:servers"
+
+// MCPServersChanged names the project whose servers changed.
+type MCPServersChanged struct {
+	Workspace string `json:"workspace"`
+	Root      string `json:"root"`
+}
+
+// MCPServers holds each open project's MCP servers (mcpclient): their tools join that project's registry
+// (workspace.Extension), and Settings shows their status. They start when the project is first asked for its
+// tools, and end when the project closes.
+type MCPServers struct {
+	set   *workspace.Set
+	store *settings.Store
+	emit  func(name string, data any)
+}
+
+// extend gives a newly opened workspace its servers (workspace.Options.Extend). Apart from MCPServers, whose
+// exported methods are the window's to call: the webview neither lists tool values nor ends servers.
+func (x *MCPServers) extend(id, root string) workspace.Extension {
+	return &projectServers{x: x, id: id, root: root}
+}
+
+// projectServers are one open project's servers: their manager, replaced by a restart, ended with the project.
+type projectServers struct {
+	x        *MCPServers
+	id, root string
+
+	mu     sync.Mutex
+	m      *mcpclient.Manager
+	closed bool
+}
+
+// current is the project's manager, started on first use; nil once the project has closed.
+func (p *projectServers) current() *mcpclient.Manager {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil
+	}
+	if p.m == nil {
+		p.m = mcpclient.New(mcpclient.Options{
+			Root: p.root, Settings: p.x.store, Version: version.Version,
+			OnChange: func() {
+				if p.x.emit != nil {
+					p.x.emit(EventMCPServers, MCPServersChanged{Workspace: p.id, Root: p.root})
+				}
+			},
+		})
+		p.m.Start()
+	}
+	return p.m
+}
+
+// DynamicTools lists the tools of the project's servers connected now (tool.Dynamic).
+func (p *projectServers) DynamicTools() []*tool.Tool {
+	if m := p.current(); m != nil {
+		return m.DynamicTools()
+	}
+	return nil
+}
+
+// DynamicTool returns a tool of the project's servers (tool.Dynamic).
+func (p *projectServers) DynamicTool(name string) (*tool.Tool, bool) {
+	if m := p.current(); m != nil {
+		return m.DynamicTool(name)
+	}
+	return nil, false
+}
+
+// restart ends the servers; the next use starts them with the settings as they are then.
+func (p *projectServers) restart() {
+	p.mu.Lock()
+	old := p.m
+	p.m = nil
+	p.mu.Unlock()
+	if old != nil {
+		_ = old.Close()
+	}
+}
+
+// Close ends the servers for good (the project closed).
+func (p *projectServers) Close() error {
+	p.mu.Lock()
+	m := p.m
+	p.m, p.closed = nil, true
+	p.mu.Unlock()
+	if m != nil {
+		return m.Close()
+	}
+	return nil
+}
+
+// servers are the servers of open project id.
+func (x *MCPServers) servers(id string) (*projectServers, error) {
+	w, err := open(x.set, id)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := w.Extension().(*projectServers)
+	if !ok {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "project %s has no MCP client", id))
+	}
+	return p, nil
+}
+
+// Status lists project id's servers with their state: starting, connected with its tools, failed with why and the
+// end of its error output.
+func (x *MCPServers) Status(id string) ([]mcpclient.Status, error) {
+	p, err := x.servers(id)
+	if err != nil {
+		return nil, err
+	}
+	if m := p.current(); m != nil {
+		return m.Status(), nil
+	}
+	return []mcpclient.Status{}, nil
+}
+
+// Restart ends project id's servers and starts them again, with the settings as they are now.
+func (x *MCPServers) Restart(id string) ([]mcpclient.Status, error) {
+	p, err := x.servers(id)
+	if err != nil {
+		return nil, err
+	}
+	p.restart()
+	return x.Status(id)
+}
+
+// Config is project id's mcp_servers as JSON text, for Settings to edit ("{}" for none).
+func (x *MCPServers) Config(id string) (string, error) {
+	p, err := x.servers(id)
+	if err != nil {
+		return "", err
+	}
+	if x.store == nil {
+		return "{}", nil
+	}
+	proj, err := x.store.Project(p.root)
+	if err != nil {
+		return "", reject(tool.Errorf(tool.CodeInternal, "reading settings: %v", err))
+	}
+	if len(proj.MCPServers) == 0 {
+		return "{}", nil
+	}
+	b, err := json.MarshalIndent(proj.MCPServers, "", "  ")
+	if err != nil {
+		return "", reject(tool.Errorf(tool.CodeInternal, "%v", err))
+	}
+	return string(b), nil
+}
+
+// SaveConfig replaces project id's mcp_servers with text (mcpclient.ParseServers checks it first; a mistake is
+// invalid_argument and changes nothing), and starts the servers again with it.
+func (x *MCPServers) SaveConfig(id, text string) ([]mcpclient.Status, error) {
+	p, err := x.servers(id)
+	if err != nil {
+		return nil, err
+	}
+	if x.store == nil {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "no settings file here (no config directory)"))
+	}
+	servers, err := mcpclient.ParseServers([]byte(text))
+	if err != nil {
+		return nil, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "mcp_servers", Message: err.Error()})
+	}
+	if err := x.store.UpdateProject(p.root, func(q *settings.Project) error {
+		q.MCPServers = servers
+		return nil
+	}); err != nil {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
+	}
+	return x.Restart(id)
+}

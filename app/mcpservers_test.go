@@ -1,0 +1,122 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
+	"github.com/rooted-dev/rooted/backend/permissions"
+	"github.com/rooted-dev/rooted/backend/settings"
+)
+
+// The window's agent gets a project's MCP servers' tools through the bound tool list and call, the approval
+// check asks about them (a foreign read-only hint counts for nothing), a deny rule refuses them, Settings shows
+// the server connected, another project open beside it has none of them, and closing the project ends them.
+func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, other := t.TempDir(), t.TempDir()
+	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.workspaces.CloseAll() // the first snapshots of the projects opened run behind; they end before the folders go
+	proj, err := svc.Projects.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := proj.ID
+	if err := svc.settings.SetProject(proj.Root, settings.Project{MCPServers: map[string]settings.MCPServer{
+		"calc": {Command: self, Env: map[string]string{mcpfixture.Env: "2026"}, Readable: []string{filepath.Dir(self)}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := svc.Tools.Call(id, "mcp__calc__add", `{"a": 40, "b": 2}`)
+	if err != nil || !strings.Contains(out, `"text":"42"`) {
+		t.Fatalf("call: %s %v", out, err)
+	}
+	specs, err := svc.Tools.Specs(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range specs {
+		names = append(names, s.Name)
+		if s.Name == "mcp__calc__add" && s.ReadOnly {
+			t.Error("the server's readOnlyHint made add read-only")
+		}
+	}
+	if !strings.Contains(strings.Join(names, ","), "mcp__calc__add") {
+		t.Fatalf("specs: %v", names)
+	}
+	if c := svc.Permissions.Check(id, "mcp__calc__add", `{"a":1,"b":2}`); c.Action != "" || c.Error != "" || c.ReadOnly {
+		t.Errorf("check with no rule (the window asks): %+v", c)
+	}
+	if err := svc.settings.UpdateProject(proj.Root, func(p *settings.Project) error {
+		p.Rules = append(p.Rules, permissions.Rule{Action: permissions.Deny, Tool: "mcp__calc__*"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if c := svc.Permissions.Check(id, "mcp__calc__add", `{"a":1,"b":2}`); c.Action != "deny" {
+		t.Errorf("check under deny mcp__calc__*: %+v", c)
+	}
+	if _, err := svc.Tools.Call(id, "mcp__calc__add", `{"a":1,"b":2}`); err == nil || !strings.Contains(err.Error(), "permission_denied") {
+		t.Errorf("a call under deny mcp__calc__* ran: %v", err)
+	}
+	st, _ := svc.MCPServers.Status(id)
+	if len(st) != 1 || st[0].State != "connected" || len(st[0].Tools) != 5 {
+		b, _ := json.Marshal(st)
+		t.Errorf("status: %s", b)
+	}
+	beside, err := svc.Projects.Open(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := svc.MCPServers.Status(beside.ID); len(st) != 0 {
+		t.Errorf("another project shows the first one's servers: %+v", st)
+	}
+	if st, _ := svc.MCPServers.Status(id); len(st) != 1 || st[0].State != "connected" {
+		t.Errorf("opening another project beside it ended the first one's servers: %+v", st)
+	}
+	// Settings edits the entry: a mistake changes nothing; a fix restarts the servers with it.
+	if _, err := svc.MCPServers.SaveConfig(id, `{"calc": {"command": "x", "netwrok": true}}`); err == nil || !strings.Contains(err.Error(), "invalid_argument") {
+		t.Errorf("a misspelt grant was saved: %v", err)
+	}
+	if text, _ := svc.MCPServers.Config(id); !strings.Contains(text, mcpfixture.Env) {
+		t.Errorf("config after a refused save: %s", text)
+	}
+	if st, err := svc.MCPServers.SaveConfig(id, `{}`); err != nil || len(st) != 0 {
+		t.Errorf("removing every server: %+v %v", st, err)
+	}
+	// Closing the project ends its servers: the fixture's process is gone.
+	if _, err := svc.MCPServers.SaveConfig(id, fmt.Sprintf(`{"calc": {"command": %q, "env": {%q: "2026"}, "readable": [%q]}}`, self, mcpfixture.Env, filepath.Dir(self))); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = svc.MCPServers.Status(id)
+	w, _ := svc.workspaces.Get(id)
+	ext := w.Extension().(*projectServers)
+	m := ext.current()
+	if _, ok := m.DynamicTool("mcp__calc__add"); !ok {
+		t.Fatal("the server did not start again after the save")
+	}
+	if err := svc.Projects.Close(id); err != nil {
+		t.Fatal(err)
+	}
+	if got := ext.current(); got != nil {
+		t.Error("a closed project's servers can still be started")
+	}
+	for _, s := range m.Status() {
+		if s.State == "connected" {
+			t.Errorf("a closed project's server is still connected: %+v", s)
+		}
+	}
+}

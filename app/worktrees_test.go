@@ -1,0 +1,105 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
+	"github.com/rooted-dev/rooted/backend/tool"
+)
+
+// A conversation started in a worktree, as the window starts one: the worktree is opened as the project, the
+// agent's edit and command happen there and leave the main checkout as it was; Apply brings them home; Discard
+// of the open worktree closes it as a project, shows the main checkout and leaves no branch.
+func TestConversationInAWorktreeAsTheWindowDoes(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	main := testtree.Repo(t, map[string]string{"README.md": "# Demo\n", "notes.txt": "one\n"})
+	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.workspaces.CloseAll()
+	home, err := svc.Projects.Open(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, err := svc.Worktrees.Start(home.ID, "Rewrite the readme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if started.Project.Root != started.Worktree.Path || strings.HasPrefix(started.Project.Root, main) {
+		t.Fatalf("Start opened %+v", started)
+	}
+	call := func(name string, args any) error {
+		b, _ := json.Marshal(args)
+		_, err := svc.Tools.CallIn(started.Project.ID, "conv-1", name, string(b))
+		return err
+	}
+	for _, c := range []struct {
+		name string
+		args any
+	}{
+		{"read_file", map[string]any{"path": "README.md"}},
+		{"write_file", map[string]any{"path": "README.md", "content": "# Rewritten\n"}},
+		{"exec_shell", map[string]any{"command": "cp", "args": []string{"notes.txt", "copy.txt"}}},
+	} {
+		if err := call(c.name, c.args); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+	}
+	// Another conversation has read nothing: it cannot overwrite what the first one wrote.
+	b, _ := json.Marshal(map[string]any{"path": "README.md", "content": "# Other\n"})
+	if _, err := svc.Tools.CallIn(started.Project.ID, "conv-2", "write_file", string(b)); err == nil || !strings.Contains(err.Error(), tool.CodeNotRead) {
+		t.Fatalf("a second conversation's unread write: %v", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(main, "README.md")); string(got) != "# Demo\n" {
+		t.Fatalf("the main checkout changed before Apply: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(main, "copy.txt")); err == nil {
+		t.Fatal("the worktree's command wrote into the main checkout")
+	}
+	list, err := svc.Worktrees.List(home.ID)
+	if err != nil || len(list) != 1 || list[0].Changed != 2 {
+		t.Fatalf("List = %+v, %v", list, err)
+	}
+
+	if _, err := svc.Worktrees.Apply(home.ID, started.Worktree.Name); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"README.md": "# Rewritten\n", "copy.txt": "one\n"} {
+		if got, _ := os.ReadFile(filepath.Join(main, name)); string(got) != want {
+			t.Fatalf("after Apply %s = %q, want %q", name, got, want)
+		}
+	}
+	back, err := svc.Worktrees.Discard(started.Project.ID, started.Worktree.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back == nil || back.Root != main {
+		t.Fatalf("Discard of the open worktree opened %+v, want the main checkout", back)
+	}
+	for _, p := range svc.Projects.List() {
+		if p.Root == started.Worktree.Path {
+			t.Fatalf("the discarded worktree is still open as a project: %+v", svc.Projects.List())
+		}
+	}
+	if _, err := os.Stat(started.Worktree.Path); err == nil {
+		t.Fatal("Discard left the worktree's folder")
+	}
+	if out := testtree.Git(t, main, "branch", "--list", started.Worktree.Branch); out != "" {
+		t.Fatalf("Discard left the branch: %q", out)
+	}
+	recent, err := svc.Projects.Recent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recent {
+		if r.Path == started.Worktree.Path {
+			t.Fatalf("the discarded worktree is still among the recent projects: %+v", recent)
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/worktree"
+)
+
+const worktreeSynopsis = "new NAME [--branch B] [--no-setup] | list | apply NAME | commit NAME [-m MSG] | discard NAME  [--root DIR] [--json]"
+
+// runWorktree makes and brings home the project's worktrees, as the window's conversations do.
+func runWorktree(ctx context.Context, stdio IO, args []string) int {
+	c := newFileCommand("worktree", worktreeSynopsis, stdio)
+	branch := c.fs.String("branch", "", "new: the exact branch to create (default rooted/NAME, made unique)")
+	noSetup := c.fs.Bool("no-setup", false, "new: do not run the project's worktree_setup command")
+	message := c.fs.String("m", "", "commit: the commit message (default \"Rooted: NAME\")")
+	pos, err := parseInterleaved(c.fs, args)
+	if err != nil {
+		return flagExit(err)
+	}
+	if len(pos) == 0 {
+		return usageError(stdio, c.fs, "want new, list, apply, commit or discard")
+	}
+	verb, rest := pos[0], pos[1:]
+	switch {
+	case verb == "list" && len(rest) == 0:
+	case (verb == "new" || verb == "apply" || verb == "commit" || verb == "discard") && len(rest) == 1:
+	default:
+		return usageError(stdio, c.fs, "want new NAME, list, apply NAME, commit NAME or discard NAME")
+	}
+	w, terr := c.pf.open()
+	if terr != nil {
+		return c.fail(terr)
+	}
+	info, err := w.Session().Info()
+	_ = w.Close()
+	if err != nil {
+		return c.fail(tool.Errorf(tool.CodeNoProject, "%v", err))
+	}
+	var store *settings.Store
+	if path, err := settings.DefaultPath(); err == nil {
+		store = settings.NewStore(path)
+	}
+	m, err := worktree.ForUser(store, func(s *session.Session) tools.Deps { return tools.UserDeps(s, false) })
+	if err != nil {
+		return c.fail(tool.Errorf(tool.CodeInternal, "no cache folder to keep worktrees in: %v", err))
+	}
+	var out any
+	human := ""
+	switch verb {
+	case "new":
+		opt := worktree.NewOptions{Name: rest[0], Branch: *branch}
+		if *noSetup {
+			opt.Setup = []string{}
+		}
+		var w worktree.Worktree
+		if w, err = m.New(ctx, info.Root, opt); err == nil {
+			out, human = w, fmt.Sprintf("%s  %s  %s\n", w.Name, w.Branch, w.Path)
+			if w.Setup != nil {
+				human += fmt.Sprintf("setup %v: exit %d %s\n%s\n", w.Setup.Command, w.Setup.ExitCode, w.Setup.Error, w.Setup.Output)
+			}
+		}
+	case "list":
+		var list []worktree.Worktree
+		if list, err = m.List(ctx, info.Root); err == nil {
+			if list == nil {
+				list = []worktree.Worktree{}
+			}
+			out = map[string]any{"worktrees": list}
+			for _, w := range list {
+				human += fmt.Sprintf("%s  %s  %d file%s changed  from %.12s  %s\n", w.Name, w.Branch, w.Changed, plural(w.Changed), w.Base, w.Path)
+			}
+			if len(list) == 0 {
+				human = "no worktrees: rooted worktree new NAME makes one\n"
+			}
+		}
+	case "apply":
+		var a worktree.Applied
+		if a, err = m.Apply(ctx, info.Root, rest[0]); err == nil {
+			out, human = a, fmt.Sprintf("applied %d file%s from %s", len(a.Changed), plural(len(a.Changed)), a.Worktree)
+			if a.Snapshot != "" {
+				human += fmt.Sprintf(" (the state before: snapshot %.12s)", a.Snapshot)
+			}
+			human += "\n"
+		}
+	case "commit":
+		var id string
+		if id, err = m.Commit(ctx, info.Root, rest[0], *message); err == nil {
+			out = map[string]any{"worktree": rest[0], "commit": id, "committed": id != ""}
+			human = fmt.Sprintf("committed %.12s\n", id)
+			if id == "" {
+				human = "nothing to commit\n"
+			}
+		}
+	case "discard":
+		if err = m.Discard(ctx, info.Root, rest[0]); err == nil {
+			out, human = map[string]any{"worktree": rest[0], "discarded": true}, "discarded "+rest[0]+"\n"
+		}
+	}
+	if err != nil {
+		var te *tool.Error
+		if !errors.As(err, &te) {
+			te = tools.Classify(err)
+		}
+		return c.fail(te)
+	}
+	if *c.asJSON {
+		b, err := json.Marshal(out)
+		if err != nil {
+			return c.fail(tool.Errorf(tool.CodeInternal, "%v", err))
+		}
+		return printJSON(stdio, b)
+	}
+	fmt.Fprint(stdio.Stdout, human)
+	return ExitOK
+}

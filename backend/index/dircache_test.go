@@ -1,0 +1,105 @@
+package index
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rooted-dev/rooted/backend/search"
+)
+
+// The folder cache holds at most maxOpenDirs folders; when full it lets go of those used least recently, so a folder
+// searches keep reading from stays open, and every folder it hands out reads its files, even one let go of (or
+// cleared) while a caller holds it.
+func TestDirCacheKeepsTheFoldersInUse(t *testing.T) {
+	files := map[string]string{}
+	for i := range maxOpenDirs + 1 {
+		files[fmt.Sprintf("d%04d/f.txt", i)] = fmt.Sprintf("content %d", i)
+	}
+	root, _ := fixture(t, files)
+	var c dirCache
+	t.Cleanup(c.clear)
+	read := func(i int) {
+		t.Helper()
+		d := c.get(root, fmt.Sprintf("d%04d", i))
+		if d == nil {
+			t.Fatalf("folder %d not opened", i)
+		}
+		defer d.Release()
+		data, release, err := search.ReadIn(d, "f.txt")
+		if err != nil || string(data) != fmt.Sprintf("content %d", i) {
+			t.Fatalf("folder %d: read %q, %v", i, data, err)
+		}
+		release()
+	}
+	held := func(i int) bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.m[fmt.Sprintf("d%04d", i)] != nil
+	}
+	for i := range maxOpenDirs {
+		read(i)
+	}
+	read(0) // in use again: the most recent
+	kept := c.get(root, "d0001")
+	kept.Release() // d0001 used again too, then d0002...d0511 are the least recent half
+	read(maxOpenDirs)
+	if !held(0) || !held(1) || !held(maxOpenDirs) || !held(maxOpenDirs-1) {
+		t.Error("a folder used recently was let go of")
+	}
+	if held(2) || len(c.m) > maxOpenDirs/2+3 {
+		t.Errorf("the least recently used half was kept: %d folders", len(c.m))
+	}
+	// A folder held by a caller reads its files after the cache lets go of it.
+	d := c.get(root, "d0005")
+	c.clear()
+	data, release, err := search.ReadIn(d, "f.txt")
+	if err != nil || string(data) != "content 5" {
+		t.Errorf("a folder held across a clear: %q, %v", data, err)
+	}
+	release()
+	d.Release()
+}
+
+// A folder renamed away and another made at its path: once the change is reported, a file is read from the new
+// folder, not through the descriptor of the old one; folders elsewhere stay open.
+func TestDirCacheFollowsAReplacedFolder(t *testing.T) {
+	root, dir := fixture(t, map[string]string{"a/f.txt": "old", "a/sub/g.txt": "old sub", "b/h.txt": "b"})
+	x, err := NewIndex(root, dir, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	read := func(rel, want string) {
+		t.Helper()
+		data, release, err := x.readByPath(rel)
+		if err != nil || string(data) != want {
+			t.Fatalf("%s: %q, %v; want %q", rel, data, err, want)
+		}
+		release()
+	}
+	read("a/f.txt", "old")
+	read("a/sub/g.txt", "old sub")
+	read("b/h.txt", "b")
+	if err := os.Rename(filepath.Join(dir, "a"), filepath.Join(dir, "old-a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "a", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for rel, content := range map[string]string{"a/f.txt": "new", "a/sub/g.txt": "new sub"} {
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x.Invalidate("a", true)
+	read("a/f.txt", "new")
+	read("a/sub/g.txt", "new sub")
+	x.dirs.mu.Lock()
+	_, kept := x.dirs.m["b"]
+	x.dirs.mu.Unlock()
+	if !kept {
+		t.Error("a folder the change did not touch was let go of")
+	}
+}

@@ -1,0 +1,95 @@
+package mcpclient
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+
+	"github.com/rooted-dev/rooted/backend/cmdenv"
+	"github.com/rooted-dev/rooted/backend/sandbox"
+	"github.com/rooted-dev/rooted/backend/toolcache"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/shell"
+)
+
+// serverName is what a server may be called: its name becomes part of its tools' names and of a folder's.
+var serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$`)
+
+// DataDir is the private folder of the server name in the project at root: its HOME, its temporary folder and
+// its caches, kept between runs. The project's part is the id Rooted keys the project's tool caches by, which
+// changes when the folder at root is another one (toolcache.ToolCacheDir).
+func (m *Manager) DataDir(name string) string {
+	return filepath.Join(m.opts.DataDir, filepath.Base(toolcache.ToolCacheDir(m.opts.Root)), name)
+}
+
+// stdioSpec is how the program of server name starts: in the project, in the sandbox, with the environment
+// commands get and a home of its own.
+func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.Project) (shell.StdioSpec, string, error) {
+	if !serverName.MatchString(name) {
+		return shell.StdioSpec{}, "", fmt.Errorf("the server's name %q is not one letters, digits, - and _ make (at most 40)", name)
+	}
+	data := m.DataDir(name)
+	home, tmp, cache := filepath.Join(data, "home"), filepath.Join(data, "tmp"), filepath.Join(data, "cache")
+	for _, d := range []string{home, tmp, cache} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return shell.StdioSpec{}, "", fmt.Errorf("making the server's data folder: %w", err)
+		}
+	}
+	// npm and pip read credentials from the user's config files; a server gets empty ones, as commands do.
+	npmrc := filepath.Join(data, "npmrc")
+	if err := os.WriteFile(npmrc, nil, 0o600); err != nil {
+		return shell.StdioSpec{}, "", err
+	}
+	userHome, _ := os.UserHomeDir()
+	readable := append([]string{m.opts.Root}, proj.Readable...)
+	readable = append(readable, cfg.Readable...)
+	writable := []string{data}
+	if cfg.WriteProject {
+		writable = append(writable, m.opts.Root)
+	}
+	policy := sandbox.Policy{
+		Readable: cmdenv.Readable(userHome, os.Getenv, readable...),
+		Writable: writable,
+		Network:  proj.Network || cfg.Network,
+		Sockets:  proj.UnixSockets,
+	}
+	extra := []string{
+		"HOME=" + home, "TMPDIR=" + tmp, "XDG_CACHE_HOME=" + cache, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "npm_config_cache=" + filepath.Join(cache, "npm"),
+		"NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull, "PWD=" + m.opts.Root,
+	}
+	// What the user wrote in the server's entry is theirs to give, and comes last so that it wins.
+	for _, k := range sortedNames(cfg.Env) {
+		extra = append(extra, k+"="+cfg.Env[k])
+	}
+	env, _ := cmdenv.Environ(os.Environ(), proj.EnvAllow, m.opts.SecretEnv, extra...)
+	argv := append([]string{cfg.Command}, cfg.Args...)
+	return shell.StdioSpec{
+		Argv: slices.Clip(argv), Dir: m.opts.Root, Env: env, Policy: policy, Sandbox: m.opts.Probe(policy),
+	}, data, nil
+}
+
+// httpTransport is a Streamable HTTP connection to cfg.URL that sends cfg.Headers with every request.
+func httpTransport(cfg settings.MCPServer) (mcp.Transport, error) {
+	client := &http.Client{Transport: headerTransport{headers: cfg.Headers, base: http.DefaultTransport}}
+	return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client}, nil
+}
+
+type headerTransport struct {
+	headers map[string]string
+	base    http.RoundTripper
+}
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h.headers {
+		r.Header.Set(k, v)
+	}
+	return h.base.RoundTrip(r)
+}

@@ -1,4 +1,0 @@
-package shell
-
-// dirIdentity is "" on Windows: the id stays the one first stored for the path.
-func dirIdentity(string) string { return "" }

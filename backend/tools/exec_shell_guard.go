@@ -1,0 +1,90 @@
+package tools
+
+import (
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/rooted-dev/rooted/backend/gitguard"
+	"github.com/rooted-dev/rooted/backend/sandbox"
+	"github.com/rooted-dev/rooted/backend/shell"
+	"github.com/rooted-dev/rooted/backend/tool"
+)
+
+// commandGuard protects, around one command, what tools outside the sandbox run or trust later: bound read-only
+// for the whole run where the sandbox has a mount namespace, watched and put back as it changes where it has not
+// or where a path is not there yet, and compared before and after as the last word; and it notes what the command
+// changed in dependency folders.
+type commandGuard struct {
+	root       *os.Root
+	abs        string
+	git        *gitguard.State
+	pr         protection
+	home       fs.FileInfo
+	depsBefore map[string]uint64
+	watcher    *watcher
+}
+
+// guardCommand records the state the guard compares against and sets spec's read-only and pinned paths.
+func guardCommand(guard *gitguard.Guard, root *os.Root, abs string, spec *shell.Spec) (*commandGuard, error) {
+	git, err := guard.ScanWithin(root, abs)
+	if err != nil {
+		return nil, &tool.Error{Code: tool.CodeInternal, Message: err.Error() + "; nothing was run: a folder of the project may hang whoever reads it (a network mount, a named pipe)"}
+	}
+	g := &commandGuard{root: root, abs: abs, git: git}
+	g.pr = protect(git, root, abs, spec.Argv, envValue(spec.Env, "PATH"))
+	spec.Policy.ReadOnly = g.pr.readOnly(abs)
+	spec.Policy.Pinned = g.pr.pinned(abs, spec.Policy.ReadOnly)
+	if g.pr.depsWritable || spec.Sandbox.Processes != sandbox.ProcessesNamespace {
+		g.depsBefore = depPrints(abs, g.pr.deps)
+	}
+	g.home = gitguard.Home(root)
+	return g, nil
+}
+
+// watch starts watching what could not be bound; stop ends the command at the first change put back.
+func (g *commandGuard) watch(stop func()) {
+	g.watcher = watchProtected(g.root, g.abs, g.pr.watched(), stop)
+}
+
+// finish stops watching, moves back a .git the command renamed away, and puts back what the command changed that
+// git would run later. tripped names the first watched change, which ended the command.
+func (g *commandGuard) finish() (restored []string, tripped string) {
+	restored, tripped = g.watcher.close()
+	if back := gitguard.MoveBack(g.root, g.home); back != "" {
+		restored = append(restored, back)
+	}
+	return append(restored, g.git.RestoreWithin(g.root, g.abs)...), tripped
+}
+
+// explain fills out's protection, dependency changes and hints: what a failure likely means and what the guard
+// did, in words the model can act on.
+func (g *commandGuard) explain(out *execShellOut, policy sandbox.Policy, tripped string) {
+	res := &out.Result
+	if res.Sandbox.Protection == "" { // nothing to bind: what is not there yet was watched all the same
+		res.Sandbox.Protection = sandbox.ProtectionWatched
+		if res.Sandbox.Active && res.Sandbox.Processes == sandbox.ProcessesNamespace {
+			res.Sandbox.Protection = sandbox.ProtectionReadOnly
+		}
+	}
+	out.Hint = shell.NetworkHint(*res, policy)
+	if out.Hint == "" {
+		out.Hint = shell.SandboxHint(*res, policy) // the sandbox's lists reach a model only when they explain a failure
+	}
+	if tripped != "" {
+		out.StoppedBecause = "the command changed " + tripped + ", which tools outside the sandbox run or trust; Rooted put it back and ended the command"
+		out.Hint = strings.TrimSpace(out.Hint + " Rooted ended the command: " + out.StoppedBecause + ".")
+	}
+	if g.depsBefore != nil {
+		out.DependenciesChanged = depsChanged(g.depsBefore, depPrints(g.abs, g.pr.deps))
+	}
+	if len(out.GitRestored) > 0 {
+		out.Hint = strings.TrimSpace(out.Hint + " The command changed what git, editors or hooks run later, outside the sandbox (" + strings.Join(out.GitRestored, "; ") + "); Rooted put it back. Do not change git hooks, executable git settings or editor task files with commands.")
+	}
+	if res.ExitCode != 0 && res.Sandbox.Protection == sandbox.ProtectionReadOnly && readOnlyRefusal(res.Stderr) {
+		out.Hint = strings.TrimSpace(out.Hint + " What tools outside the sandbox run later is read-only to commands: every git folder's config, config.worktree, commondir, hooks and info, a core.hooksPath folder, the project's folders on PATH, editor and hook-manager files (.vscode, .idea, .envrc, lefthook.yml, ...), and dependency folders but to the package manager's install commands. If such a change is needed, ask the user to make it, or edit a work-tree file with the file tools.")
+	}
+	if len(out.DependenciesChanged) > 0 && !g.pr.depsWritable {
+		out.Hint = strings.TrimSpace(out.Hint + " The command changed code in dependency folders that hooks and test runners run (" + strings.Join(out.DependenciesChanged, ", ") + "); only the package manager's install commands should.")
+	}
+}

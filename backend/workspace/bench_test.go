@@ -1,0 +1,143 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkEditBesideSearchStorm measures what one workspace's work costs another in the same process: the latency
+// of an edit with its snapshot (write_file, backed up first) in workspace A, alone and then while workspace B
+// runs a storm of searches (one searcher per CPU, back to back; ROOTED_BENCH_SEARCHERS sets how many). It reports
+// both medians and their ratio (storm/alone; 1.0 is no cost). ROOTED_BENCH_FILES sets B's size (default 4000
+// files of 4 KiB).
+func BenchmarkEditBesideSearchStorm(b *testing.B) {
+	set := &Set{Options: Options{Live: true}}
+	b.Cleanup(set.CloseAll)
+	a := benchOpen(b, set, benchTree(b, 200))
+	n := 4000
+	if s := os.Getenv("ROOTED_BENCH_FILES"); s != "" {
+		fmt.Sscan(s, &n)
+	}
+	other := benchOpen(b, set, benchTree(b, n))
+	if _, e := a.Registry().Call(context.Background(), "read_file", []byte(`{"path": "f0.txt"}`)); e != nil {
+		b.Fatal(e)
+	}
+	edits := 0
+	edit := func() time.Duration {
+		edits++
+		args := fmt.Sprintf(`{"path": "f0.txt", "content": "edit %d\n"}`, edits)
+		start := time.Now()
+		if _, e := a.Registry().Call(context.Background(), "write_file", []byte(args)); e != nil {
+			b.Fatal(e)
+		}
+		return time.Since(start)
+	}
+	for range 5 { // warm: the first snapshot and the index are done
+		edit()
+	}
+	b.ResetTimer()
+	alone := make([]time.Duration, 0, b.N)
+	for range b.N {
+		alone = append(alone, edit())
+	}
+
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	searches := 0
+	var mu sync.Mutex
+	searchers := runtime.NumCPU()
+	if s := os.Getenv("ROOTED_BENCH_SEARCHERS"); s != "" {
+		fmt.Sscan(s, &searchers)
+	}
+	for i := range searchers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			queries := []string{`{"query": "needle%d"}`, `{"query": "ha[yz]+stack%d", "regex": true}`, `{"query": "LINE %d", "case_insensitive": true}`}
+			for j := 0; ctx.Err() == nil; j++ {
+				q := fmt.Sprintf(queries[j%len(queries)], (i+j)%97)
+				if _, e := other.Registry().Call(ctx, "search_files", []byte(q)); e != nil && ctx.Err() == nil {
+					b.Error(e)
+					return
+				}
+				mu.Lock()
+				searches++
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(200 * time.Millisecond) // the storm under way
+	storm := make([]time.Duration, 0, b.N)
+	for range b.N {
+		storm = append(storm, edit())
+	}
+	stop()
+	wg.Wait()
+	b.StopTimer()
+	ma, ms := median(alone), median(storm)
+	b.ReportMetric(float64(ma.Microseconds())/1000, "alone-ms")
+	b.ReportMetric(float64(ms.Microseconds())/1000, "storm-ms")
+	b.ReportMetric(float64(ms)/float64(ma), "ratio")
+	b.ReportMetric(float64(searches), "searches")
+}
+
+func median(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+// benchTree writes n files of about 4 KiB of text to search through.
+func benchTree(b *testing.B, n int) string {
+	dir := b.TempDir()
+	var line strings.Builder
+	for i := range 64 {
+		fmt.Fprintf(&line, "LINE %d haystack haystack haystack haystack haystack %d\n", i, i*7)
+	}
+	body := line.String()
+	for i := range n {
+		sub := filepath.Join(dir, fmt.Sprintf("d%02d", i%50))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		text := body
+		if i%40 == 0 {
+			text += fmt.Sprintf("needle%d\n", i%97)
+		}
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%d.txt", i)), []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f0.txt"), []byte("start\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// benchOpen opens dir and waits until it is prepared and its first snapshot is taken.
+func benchOpen(b *testing.B, set *Set, dir string) *Workspace {
+	w, _, err := set.Open(context.Background(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.WaitReady(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		raw, e := w.Registry().Call(context.Background(), "list_snapshots", []byte(`{}`))
+		if e == nil && strings.Contains(string(raw), `"id"`) {
+			return w
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("no first snapshot of %s", dir)
+		}
+	}
+}

@@ -1,0 +1,46 @@
+// Typed wrappers for the shown project's MCP servers: the servers the user's settings name, whose tools the agent
+// uses, each started in Rooted's sandbox.
+import * as MCPServers from '../../wailsjs/go/app/MCPServers'
+import { EventsOn } from '../../wailsjs/runtime/runtime'
+import { EventMCPServers } from './events'
+import { workspace } from './workspace'
+import { wrap } from './wrap'
+
+// MCPServerStatus is one server's state (backend/mcpclient Status).
+export interface MCPServerStatus {
+  name: string
+  state: 'starting' | 'connected' | 'failed' | 'stopped' | 'disabled'
+  transport: 'stdio' | 'http'
+  protocol?: string
+  tools?: string[]
+  error?: string // why it failed, and what to grant it when that is the likely cause
+  stderr?: string // the last of its error output
+  sandbox?: { active: boolean; readable?: string[]; writable?: string[]; network: boolean; reason?: string }
+  data_dir?: string
+}
+
+export const mcpServers = (): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.Status(workspace())) ?? []) as MCPServerStatus[])
+
+// restartMCPServers ends the project's servers and starts them again with the settings as they are now.
+export const restartMCPServers = (): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.Restart(workspace())) ?? []) as MCPServerStatus[])
+
+// MCPServersChanged names the project whose servers changed.
+export interface MCPServersChanged {
+  workspace: string
+  root: string
+}
+
+// onMCPServersChanged hears when a server of the shown project changes state or tools (another project's changes
+// are not for this view); it returns the unsubscribe function.
+export function onMCPServersChanged(f: (e: MCPServersChanged) => void): () => void {
+  return EventsOn(EventMCPServers, (e: MCPServersChanged) => {
+    if (e.workspace === workspace()) f(e)
+  })
+}
+
+// mcpServersConfig is the project's mcp_servers entry as JSON text ('{}' for none).
+export const mcpServersConfig = (): Promise<string> => wrap(() => MCPServers.Config(workspace()))
+
+// saveMCPServersConfig replaces the project's mcp_servers with text, checked by the backend first (a mistake is
+// invalid_argument and changes nothing), and starts the servers again with it.
+export const saveMCPServersConfig = (text: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SaveConfig(workspace(), text)) ?? []) as MCPServerStatus[])

@@ -1,0 +1,120 @@
+import { useEffect, useState } from 'react'
+import { mcpServers, mcpServersConfig, onMCPServersChanged, restartMCPServers, saveMCPServersConfig, toBackendError, type BackendError, type MCPServerStatus } from '../bridge'
+import { ErrorNotice } from './error-notice'
+
+// stateWords says a server's state as the list shows it.
+export function stateWords(s: MCPServerStatus): string {
+  switch (s.state) {
+    case 'connected':
+      return `connected, ${s.tools?.length ?? 0} tool${s.tools?.length === 1 ? '' : 's'}${s.protocol ? ` (${s.protocol})` : ''}`
+    case 'failed':
+      return 'failed'
+    case 'starting':
+      return 'starting…'
+    case 'disabled':
+      return 'disabled'
+    default:
+      return 'not started (starts at its first call)'
+  }
+}
+
+// MCPServers shows the open project's MCP servers, the ones the user's settings name (mcp_servers in the
+// project's entry): each one's state, its tools, why it failed with the end of its error output, and the sandbox
+// it runs in. It follows their changes as the backend reports them.
+export function MCPServers() {
+  const [servers, setServers] = useState<MCPServerStatus[] | null>(null)
+  const [error, setError] = useState<BackendError | null>(null)
+  const [config, setConfig] = useState('')
+  const [saved, setSaved] = useState('')
+  useEffect(() => {
+    mcpServersConfig()
+      .then(setConfig)
+      .catch(() => undefined)
+  }, [])
+  useEffect(() => {
+    const load = () =>
+      mcpServers()
+        .then(setServers)
+        .catch((e: unknown) => setError(toBackendError(e)))
+    load()
+    return onMCPServersChanged(() => load())
+  }, [])
+  if (!servers) return error ? <ErrorNotice error={error} /> : null
+  return (
+    <section className="mcp-servers" data-testid="mcp-servers">
+      <h3 id="settings-mcp-servers">MCP servers the agent uses</h3>
+      <p className="muted">
+        Named in the <code>mcp_servers</code> entry of this project in Rooted's settings file, never in the project. Each program runs in Rooted's sandbox: it reads the project and the
+        toolchains, writes only a folder of its own, and has the network only if commands have it or its entry says <code>"network": true</code> (<code>"write_project": true</code> lets it change
+        the project, <code>"readable"</code> names more folders it may read). Every call of its tools asks first, unless a permission rule allows it (<code>mcp__server__*</code> covers a whole server).
+      </p>
+      {error ? <ErrorNotice error={error} /> : null}
+      {servers.length === 0 ? <p className="tree-empty">no MCP servers in this project's settings</p> : null}
+      <ul className="rule-list">
+        {servers.map((s) => (
+          <li key={s.name} data-testid={`mcp-server-${s.name}`}>
+            <strong>{s.name}</strong> <span className="muted">{s.transport}</span> · <span data-testid="mcp-server-state">{stateWords(s)}</span>
+            {s.state === 'failed' && s.error ? <pre className="mcp-server-error">{s.error}</pre> : null}
+            {s.tools?.length ? <div className="muted">{s.tools.join(', ')}</div> : null}
+            {s.stderr ? (
+              <details>
+                <summary>Its error output (the last of it)</summary>
+                <pre>{s.stderr}</pre>
+              </details>
+            ) : null}
+            {s.sandbox ? (
+              <details>
+                <summary>Its sandbox</summary>
+                {s.sandbox.active ? (
+                  <>
+                    <p>Write (and read): {(s.sandbox.writable ?? []).join(', ')}</p>
+                    <p>Read only: {(s.sandbox.readable ?? []).join(', ')}</p>
+                    <p>Network: {s.sandbox.network ? 'yes' : 'no'}</p>
+                  </>
+                ) : (
+                  <p>{s.sandbox.reason}</p>
+                )}
+              </details>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <details>
+        <summary>Edit the servers (JSON, as other clients write them)</summary>
+        <p className="muted">
+          <code>{'{"name": {"command": "npx", "args": ["-y", "some-server"], "env": {"KEY": "…"}}}'}</code> or <code>{'{"name": {"url": "https://…", "headers": {"Authorization": "Bearer …"}}}'}</code>
+        </p>
+        <textarea value={config} onChange={(e) => setConfig(e.target.value)} rows={8} spellCheck={false} data-testid="mcp-servers-config" />
+        <button
+          type="button"
+          onClick={() =>
+            saveMCPServersConfig(config)
+              .then((st) => {
+                setServers(st)
+                setError(null)
+                setSaved('saved: the servers start again with it')
+              })
+              .catch((e: unknown) => setError(toBackendError(e)))
+          }
+          data-testid="mcp-servers-save"
+        >
+          Save the servers
+        </button>
+        {saved ? <div className="settings-saved">{saved}</div> : null}
+      </details>
+      {servers.length > 0 ? (
+        <button
+          type="button"
+          onClick={() =>
+            restartMCPServers()
+              .then(setServers)
+              .catch((e: unknown) => setError(toBackendError(e)))
+          }
+          data-testid="mcp-servers-restart"
+        >
+          Restart the servers (after editing their settings)
+        </button>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,62 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { closeProject, currentProject, focusProject, openProjects, setWorkspace, toBackendError, type BackendError, type Project } from '../bridge'
+
+// OpenProjects is the window's list of open projects and the one it shows.
+export interface OpenProjects {
+  ready: boolean // the backend's list has been read
+  projects: Project[]
+  current: Project | null
+  startError: BackendError | null // a folder given at start that could not be opened
+  show: (p: Project) => void // show an open project, or one just opened (added to the list)
+  close: (p: Project) => Promise<void> // close a project in the backend: its jobs end, the others go on
+  hide: () => void // show the folder picker; every project stays open
+}
+
+// useOpenProjects follows the projects open in the backend. The bridge's calls act on the project shown: it is
+// set before the project's view mounts (a view's effects call the bridge at once), and the view is keyed by the
+// project's id, so a switch mounts a new view rather than pointing the old one's calls elsewhere.
+export function useOpenProjects(): OpenProjects {
+  const [ready, setReady] = useState(false)
+  const [projects, setProjects] = useState<Project[]>([])
+  const [current, setCurrent] = useState<Project | null>(null)
+  const [startError, setStartError] = useState<BackendError | null>(null)
+  const shown = useRef<string | null>(null) // current's id, for the callbacks
+
+  const show = useCallback((p: Project) => {
+    shown.current = p.id
+    setWorkspace(p.id)
+    setStartError(null)
+    setCurrent(p)
+    setProjects((list) => (list.some((x) => x.id === p.id) ? list : [...list, p]))
+    focusProject(p.id).catch(() => undefined) // only where a reloaded window comes back to
+  }, [])
+
+  const hide = useCallback(() => {
+    shown.current = null
+    setWorkspace('')
+    setCurrent(null)
+  }, [])
+
+  const close = useCallback(
+    async (p: Project) => {
+      await closeProject(p.id).catch(() => undefined) // closed already: it goes from the list all the same
+      setProjects((list) => list.filter((x) => x.id !== p.id))
+      if (shown.current === p.id) hide()
+    },
+    [hide],
+  )
+
+  // A project given on the command line (--root) is already open in the backend, and a reloaded window finds
+  // every project it had open.
+  useEffect(() => {
+    Promise.all([currentProject(), openProjects()])
+      .then(([cur, list]) => {
+        setProjects(list)
+        if (cur) show(cur)
+      })
+      .catch((e: unknown) => setStartError(toBackendError(e)))
+      .finally(() => setReady(true))
+  }, [show])
+
+  return { ready, projects, current, startError, show, close, hide }
+}
