@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { appendConversation, conversations as listConversations, deleteConversation, loadConversation, renameConversation, setConversationUnsaved, type ConversationMeta } from '../bridge'
+import { appendConversation, setConversationUnsaved, type ConversationMeta } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { newConversation, restore, type Conversation } from '../agent/conversation'
 import { diffEvents } from '../agent/conversation-events'
 
@@ -18,6 +19,7 @@ export interface SaveFailure {
 // everything since the last one that succeeded; until one does, saveError says so, and the conversation is not
 // closed (flush resolves false, and open and startNew keep it open).
 export function useConversationStore(root: string) {
+  const { conversations: listConversations, deleteConversation, loadConversation, renameConversation } = useBridge()
   const [conv, setConv] = useState<Conversation>(newConversation)
   const [list, setList] = useState<ConversationMeta[]>([])
   const [saveError, setSaveError] = useState<SaveFailure | null>(null)
@@ -36,7 +38,7 @@ export function useConversationStore(root: string) {
     listConversations()
       .then(setList)
       .catch(() => undefined)
-  }, [])
+  }, [listConversations])
 
   useEffect(() => {
     refreshList()
@@ -124,7 +126,7 @@ export function useConversationStore(root: string) {
       show(c, c)
       return true
     },
-    [flush, list, show],
+    [flush, list, loadConversation, show],
   )
 
   const startNew = useCallback(async (): Promise<boolean> => {
@@ -144,7 +146,7 @@ export function useConversationStore(root: string) {
       }
       refreshList()
     },
-    [refreshList],
+    [refreshList, renameConversation],
   )
 
   const remove = useCallback(
@@ -153,7 +155,7 @@ export function useConversationStore(root: string) {
       if (convRef.current.id === id) show(newConversation(), null)
       refreshList()
     },
-    [refreshList, show],
+    [deleteConversation, refreshList, show],
   )
 
   return { conv, convRef, list, saveError, refreshList, update, flush, open, startNew, rename, remove }

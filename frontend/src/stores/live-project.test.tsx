@@ -2,6 +2,8 @@
 import { act } from 'react'
 import { createRoot } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ProjectBridge } from '../bridge'
+import { ProjectScopeContext } from './project-scope'
 import type { FsChange, FsChanges, WatchStatus } from '../bridge'
 import { useChanges, useLiveProject } from './live-project'
 
@@ -22,6 +24,9 @@ const send = (c: FsChanges) => act(() => bridge.listeners.forEach((l) => l(c)))
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
+// The project's view gives its hooks its bridge: here the hand-written one above, as project p-2's.
+const scope = { bridge: { ...(await import('../bridge')), workspace: 'p-2' } as unknown as ProjectBridge, shown: true, report: () => undefined }
+
 function mount(root: string) {
   const heard: FsChange[][] = []
   let status: WatchStatus | null = null
@@ -33,7 +38,11 @@ function mount(root: string) {
   }
   const host = document.createElement('div')
   const r = createRoot(host)
-  act(() => r.render(<Probe />))
+  act(() => r.render(
+      <ProjectScopeContext.Provider value={scope}>
+        <Probe />
+      </ProjectScopeContext.Provider>,
+    ))
   return { heard, status: () => status, unmount: () => act(() => r.unmount()) }
 }
 

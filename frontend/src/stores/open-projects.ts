@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { closeProject, currentProject, focusProject, openProjects, setWorkspace, toBackendError, type BackendError, type Project } from '../bridge'
+import { closeProject, currentProject, focusProject, openProjects, toBackendError, type BackendError, type Project } from '../bridge'
 
 // OpenProjects is the window's list of open projects and the one it shows.
 export interface OpenProjects {
@@ -12,9 +12,9 @@ export interface OpenProjects {
   hide: () => void // show the folder picker; every project stays open
 }
 
-// useOpenProjects follows the projects open in the backend. The bridge's calls act on the project shown: it is
-// set before the project's view mounts (a view's effects call the bridge at once), and the view is keyed by the
-// project's id, so a switch mounts a new view rather than pointing the old one's calls elsewhere.
+// useOpenProjects follows the projects open in the backend and which one the window shows. Every open project's
+// view stays mounted (its agent works on while another is shown) and makes its calls through its own project's
+// bridge, so which project is shown decides what the user sees, never where a call goes.
 export function useOpenProjects(): OpenProjects {
   const [ready, setReady] = useState(false)
   const [projects, setProjects] = useState<Project[]>([])
@@ -24,7 +24,6 @@ export function useOpenProjects(): OpenProjects {
 
   const show = useCallback((p: Project) => {
     shown.current = p.id
-    setWorkspace(p.id)
     setStartError(null)
     setCurrent(p)
     setProjects((list) => (list.some((x) => x.id === p.id) ? list : [...list, p]))
@@ -33,7 +32,6 @@ export function useOpenProjects(): OpenProjects {
 
   const hide = useCallback(() => {
     shown.current = null
-    setWorkspace('')
     setCurrent(null)
   }, [])
 
