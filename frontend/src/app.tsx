@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import { bridgeFor, onSnapshotProgress, type Project } from './bridge'
+import { bridgeFor, onSnapshotProgress, setConversationUnsaved, type Project } from './bridge'
 import type { AgentState } from './agent/progress'
 import { ProjectStrip } from './components/project-strip'
 import { StatusBar } from './components/status-bar'
@@ -19,6 +19,20 @@ export function App() {
       return next === (all[id] ?? '') ? all : { ...all, [id]: next }
     })
   }, [])
+
+  // Why a project's open conversation is not saved, by id: the backend (which asks before the window closes) hears
+  // the first reason any open project has, so one project saving cannot hide another's failure.
+  const [unsavedBy, setUnsavedBy] = useState<Record<string, string>>({})
+  const unsaved = useCallback((id: string, reason: string) => setUnsavedBy((all) => ((all[id] ?? '') === reason ? all : { ...all, [id]: reason })), [])
+  // A closed project's reason goes with it.
+  const unsavedReason = useMemo(() => {
+    const names = new Map(projects.map((p) => [p.id, p.name]))
+    const [id, reason] = Object.entries(unsavedBy).find(([id, r]) => r && names.has(id)) ?? ['', '']
+    return reason ? `${names.get(id)}: ${reason}` : ''
+  }, [unsavedBy, projects])
+  useEffect(() => {
+    void setConversationUnsaved(unsavedReason).catch(() => undefined)
+  }, [unsavedReason])
 
   // The first snapshot of a large project takes a while; say so, for the project shown, until it is done.
   const [snapshotMessage, setSnapshotMessage] = useState<string | undefined>()
@@ -46,7 +60,7 @@ export function App() {
           {/* Every open project's view stays mounted, the one not shown hidden: its agent, approvals and jobs go
               on while the user works in another. Closing a project unmounts its view, which stops its agent. */}
           {projects.map((p) => (
-            <ProjectView key={p.id} project={p} shown={p.id === project?.id} onClose={hide} report={report} />
+            <ProjectView key={p.id} project={p} shown={p.id === project?.id} onClose={hide} report={report} unsaved={unsaved} />
           ))}
           {project ? null : <OpenProject onOpened={show} initialError={open.startError} />}
         </div>
@@ -58,9 +72,20 @@ export function App() {
 
 // ProjectView is one open project's workbench with its scope: its own bridge, made once for its id, so every call
 // its views and agent make goes to it whichever project is shown.
-function ProjectView({ project, shown, onClose, report }: { project: Project; shown: boolean; onClose: () => void; report: (id: string, f: (old: AgentState) => AgentState) => void }) {
-  const bridge = useMemo(() => bridgeFor(project.id), [project.id])
-  const scope = useMemo<ProjectScope>(() => ({ bridge, shown, report: (f) => report(project.id, f) }), [bridge, shown, report, project.id])
+interface ViewProps {
+  project: Project
+  shown: boolean
+  onClose: () => void
+  report: (id: string, f: (old: AgentState) => AgentState) => void
+  unsaved: (id: string, reason: string) => void
+}
+
+function ProjectView({ project, shown, onClose, report, unsaved }: ViewProps) {
+  const id = project.id
+  const bridge = useMemo(() => bridgeFor(id), [id])
+  const reportMine = useCallback((f: (old: AgentState) => AgentState) => report(id, f), [report, id])
+  const unsavedMine = useCallback((reason: string) => unsaved(id, reason), [unsaved, id])
+  const scope = useMemo<ProjectScope>(() => ({ bridge, shown, report: reportMine, unsaved: unsavedMine }), [bridge, shown, reportMine, unsavedMine])
   return (
     <ProjectScopeContext.Provider value={scope}>
       <div className="project-view" hidden={!shown} data-testid="project-view" data-project={project.id}>

@@ -148,8 +148,8 @@ describe('a project view’s calls', () => {
       return null
     }
     const scopes = (shown: string): Record<string, ProjectScope> => ({
-      alpha: { bridge: bridges.alpha, shown: shown === 'alpha', report: () => undefined },
-      beta: { bridge: bridges.beta, shown: shown === 'beta', report: () => undefined },
+      alpha: { bridge: bridges.alpha, shown: shown === 'alpha', report: () => undefined, unsaved: () => undefined },
+      beta: { bridge: bridges.beta, shown: shown === 'beta', report: () => undefined, unsaved: () => undefined },
     })
     const bridges = { alpha: bridgeFor('alpha-1'), beta: bridgeFor('beta-2') }
     const render = (s: Record<string, ProjectScope>) => (

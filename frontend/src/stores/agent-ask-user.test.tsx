@@ -53,7 +53,8 @@ vi.mock('./step-limit', () => ({ stepLimit: () => Promise.resolve(10) }))
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
 // The project's view gives its hooks its bridge: here the hand-written one above, as project p-2's.
-const scope = { bridge: { ...(await import('../bridge')), workspace: 'p-2' } as unknown as ProjectBridge, shown: true, report: () => undefined }
+const mocked = await import('../bridge')
+const scope = { bridge: { ...mocked, workspace: 'p-2' } as unknown as ProjectBridge, shown: true, report: () => undefined, unsaved: (r: string) => void mocked.setConversationUnsaved?.(r) }
 
 type Chunk = Record<string, unknown>
 const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 7, text: 7, reasoning: undefined } }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { appendConversation, setConversationUnsaved, type ConversationMeta } from '../bridge'
-import { useBridge } from '../stores/project-scope'
+import { appendConversation, type ConversationMeta } from '../bridge'
+import { useProjectScope } from '../stores/project-scope'
 import { newConversation, restore, type Conversation } from '../agent/conversation'
 import { diffEvents } from '../agent/conversation-events'
 
@@ -19,7 +19,8 @@ export interface SaveFailure {
 // everything since the last one that succeeded; until one does, saveError says so, and the conversation is not
 // closed (flush resolves false, and open and startNew keep it open).
 export function useConversationStore(root: string) {
-  const { conversations: listConversations, deleteConversation, loadConversation, renameConversation } = useBridge()
+  const { bridge, unsaved } = useProjectScope()
+  const { conversations: listConversations, deleteConversation, loadConversation, renameConversation } = bridge
   const [conv, setConv] = useState<Conversation>(newConversation)
   const [list, setList] = useState<ConversationMeta[]>([])
   const [saveError, setSaveError] = useState<SaveFailure | null>(null)
@@ -56,7 +57,7 @@ export function useConversationStore(root: string) {
       if (failing.current) {
         failing.current = null
         setSaveError(null)
-        void setConversationUnsaved('').catch(() => undefined)
+        unsaved('')
       }
       refreshList()
       return true
@@ -64,10 +65,10 @@ export function useConversationStore(root: string) {
       const message = e instanceof Error ? e.message : String((e as { message?: string }).message ?? e)
       failing.current = { message, since: failing.current?.since ?? Date.now() }
       setSaveError(failing.current)
-      void setConversationUnsaved(message).catch(() => undefined)
+      unsaved(message)
       return false
     }
-  }, [root, refreshList])
+  }, [root, refreshList, unsaved])
 
   const schedule = useCallback((delay: number) => {
     if (timer.current) return

@@ -25,7 +25,8 @@ const send = (c: FsChanges) => act(() => bridge.listeners.forEach((l) => l(c)))
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
 // The project's view gives its hooks its bridge: here the hand-written one above, as project p-2's.
-const scope = { bridge: { ...(await import('../bridge')), workspace: 'p-2' } as unknown as ProjectBridge, shown: true, report: () => undefined }
+const mocked = await import('../bridge')
+const scope = { bridge: { ...mocked, workspace: 'p-2' } as unknown as ProjectBridge, shown: true, report: () => undefined, unsaved: (r: string) => void mocked.setConversationUnsaved?.(r) }
 
 function mount(root: string) {
   const heard: FsChange[][] = []

@@ -9,6 +9,9 @@ export interface ProjectScope {
   bridge: ProjectBridge
   shown: boolean
   report: (f: (old: AgentState) => AgentState) => void // sets the state the strip shows from the one it shows
+  // unsaved says why the project's open conversation is not saved ('' once it is); the window asks before
+  // closing while any open project has a reason.
+  unsaved: (reason: string) => void
 }
 
 export const ProjectScopeContext = createContext<ProjectScope | null>(null)
