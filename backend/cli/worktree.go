@@ -52,58 +52,7 @@ func runWorktree(ctx context.Context, stdio IO, args []string) int {
 	if err != nil {
 		return c.fail(tool.Errorf(tool.CodeInternal, "no cache folder to keep worktrees in: %v", err))
 	}
-	var out any
-	human := ""
-	switch verb {
-	case "new":
-		opt := worktree.NewOptions{Name: rest[0], Branch: *branch}
-		if *noSetup {
-			opt.Setup = []string{}
-		}
-		var w worktree.Worktree
-		if w, err = m.New(ctx, info.Root, opt); err == nil {
-			out, human = w, fmt.Sprintf("%s  %s  %s\n", w.Name, w.Branch, w.Path)
-			if w.Setup != nil {
-				human += fmt.Sprintf("setup %v: exit %d %s\n%s\n", w.Setup.Command, w.Setup.ExitCode, w.Setup.Error, w.Setup.Output)
-			}
-		}
-	case "list":
-		var list []worktree.Worktree
-		if list, err = m.List(ctx, info.Root); err == nil {
-			if list == nil {
-				list = []worktree.Worktree{}
-			}
-			out = map[string]any{"worktrees": list}
-			for _, w := range list {
-				human += fmt.Sprintf("%s  %s  %d file%s changed  from %.12s  %s\n", w.Name, w.Branch, w.Changed, plural(w.Changed), w.Base, w.Path)
-			}
-			if len(list) == 0 {
-				human = "no worktrees: rooted worktree new NAME makes one\n"
-			}
-		}
-	case "apply":
-		var a worktree.Applied
-		if a, err = m.Apply(ctx, info.Root, rest[0]); err == nil {
-			out, human = a, fmt.Sprintf("applied %d file%s from %s", len(a.Changed), plural(len(a.Changed)), a.Worktree)
-			if a.Snapshot != "" {
-				human += fmt.Sprintf(" (the state before: snapshot %.12s)", a.Snapshot)
-			}
-			human += "\n"
-		}
-	case "commit":
-		var id string
-		if id, err = m.Commit(ctx, info.Root, rest[0], *message); err == nil {
-			out = map[string]any{"worktree": rest[0], "commit": id, "committed": id != ""}
-			human = fmt.Sprintf("committed %.12s\n", id)
-			if id == "" {
-				human = "nothing to commit\n"
-			}
-		}
-	case "discard":
-		if err = m.Discard(ctx, info.Root, rest[0]); err == nil {
-			out, human = map[string]any{"worktree": rest[0], "discarded": true}, "discarded "+rest[0]+"\n"
-		}
-	}
+	out, human, err := worktreeVerb(ctx, m, info.Root, verb, rest, worktreeFlags{branch: *branch, noSetup: *noSetup, message: *message})
 	if err != nil {
 		var te *tool.Error
 		if !errors.As(err, &te) {
@@ -120,4 +69,71 @@ func runWorktree(ctx context.Context, stdio IO, args []string) int {
 	}
 	fmt.Fprint(stdio.Stdout, human)
 	return ExitOK
+}
+
+// worktreeFlags are the flags of rooted worktree's verbs.
+type worktreeFlags struct {
+	branch, message string
+	noSetup         bool
+}
+
+// worktreeVerb runs one verb on the project at root's worktrees; it returns the result as JSON shows it and as a
+// person reads it.
+func worktreeVerb(ctx context.Context, m *worktree.Manager, root, verb string, rest []string, f worktreeFlags) (out any, human string, err error) {
+	switch verb {
+	case "new":
+		opt := worktree.NewOptions{Name: rest[0], Branch: f.branch}
+		if f.noSetup {
+			opt.Setup = []string{}
+		}
+		w, err := m.New(ctx, root, opt)
+		if err != nil {
+			return nil, "", err
+		}
+		human = fmt.Sprintf("%s  %s  %s\n", w.Name, w.Branch, w.Path)
+		if w.Setup != nil {
+			human += fmt.Sprintf("setup %v: exit %d %s\n%s\n", w.Setup.Command, w.Setup.ExitCode, w.Setup.Error, w.Setup.Output)
+		}
+		return w, human, nil
+	case "list":
+		list, err := m.List(ctx, root)
+		if err != nil {
+			return nil, "", err
+		}
+		if list == nil {
+			list = []worktree.Worktree{}
+		}
+		for _, w := range list {
+			human += fmt.Sprintf("%s  %s  %d file%s changed  from %.12s  %s\n", w.Name, w.Branch, w.Changed, plural(w.Changed), w.Base, w.Path)
+		}
+		if len(list) == 0 {
+			human = "no worktrees: rooted worktree new NAME makes one\n"
+		}
+		return map[string]any{"worktrees": list}, human, nil
+	case "apply":
+		a, err := m.Apply(ctx, root, rest[0])
+		if err != nil {
+			return nil, "", err
+		}
+		human = fmt.Sprintf("applied %d file%s from %s", len(a.Changed), plural(len(a.Changed)), a.Worktree)
+		if a.Snapshot != "" {
+			human += fmt.Sprintf(" (the state before: snapshot %.12s)", a.Snapshot)
+		}
+		return a, human + "\n", nil
+	case "commit":
+		id, err := m.Commit(ctx, root, rest[0], f.message)
+		if err != nil {
+			return nil, "", err
+		}
+		human = fmt.Sprintf("committed %.12s\n", id)
+		if id == "" {
+			human = "nothing to commit\n"
+		}
+		return map[string]any{"worktree": rest[0], "commit": id, "committed": id != ""}, human, nil
+	default: // discard
+		if err := m.Discard(ctx, root, rest[0]); err != nil {
+			return nil, "", err
+		}
+		return map[string]any{"worktree": rest[0], "discarded": true}, "discarded " + rest[0] + "\n", nil
+	}
 }

@@ -75,89 +75,115 @@ func Read(root *os.Root, rel string, opt ReadOptions) (Content, error) {
 			Detail: fmt.Sprintf("%s, looks like %s", HumanSize(fi.Size()), guessType(head)),
 		}
 	}
-	c := Content{Size: fi.Size(), ModTime: fi.ModTime()}
+	s := lineScan{c: Content{Size: fi.Size(), ModTime: fi.ModTime(), TotalLinesKnown: true}, ranged: ranged, maxBytes: maxBytes}
 	// An offset or limit past any file's lines counts as no more than that (it would overflow the sums below).
-	c.StartLine = min(max(opt.Offset, 1), math.MaxInt32)
+	s.c.StartLine = min(max(opt.Offset, 1), math.MaxInt32)
 	limit := min(opt.Limit, math.MaxInt32)
-	last := 0 // last line number to keep; 0 means all
 	if limit > 0 {
-		last = c.StartLine + limit - 1
+		s.last = s.c.StartLine + limit - 1
 	}
 	// The text is built in a strings.Builder, whose String does not copy, sized once for what the read can return:
 	// the file, at most the cap, and for a line range at most 128 bytes a line (a Go file averages 30). A 1 MiB
 	// read is one allocation rather than a doubling buffer and a copy; a short range of a big file stays small.
-	var out strings.Builder
 	grow := min(fi.Size(), int64(maxBytes))
 	if limit > 0 {
 		grow = min(grow, int64(limit)*128)
 	}
-	out.Grow(int(grow))
-	var crlf, lf, inLine bool
-	var prev byte // last byte of the previous piece, so a CR split from its LF still counts as CRLF
-	line := 0
-	var consumed int64
-	c.TotalLinesKnown = true
+	s.out.Grow(int(grow))
+	if err := s.scan(br); err != nil {
+		return Content{}, err
+	}
+	return s.finish(), nil
+}
+
+// lineScan reads a file line by line, keeping the lines of the range asked for (up to the byte cap), counting
+// the rest where that is cheap, and noting the line endings it sees.
+type lineScan struct {
+	c        Content
+	out      strings.Builder
+	ranged   bool
+	maxBytes int
+	last     int // last line number to keep; 0 means all
+
+	line     int
+	consumed int64
+	inLine   bool
+	crlf, lf bool
+	prev     byte // last byte of the previous piece, so a CR split from its LF still counts as CRLF
+}
+
+func (s *lineScan) scan(br *bufio.Reader) error {
 	for {
 		// ReadSlice returns a long line in several pieces (ErrBufferFull); inLine counts it once.
 		piece, err := br.ReadSlice('\n')
-		if n := len(piece); n > 0 {
-			if !inLine {
-				line++
-				inLine = true
-			}
-			// Past the range (or the byte cap), the rest is read only to count lines, and only if it is short.
-			if ranged && (c.Truncated || (last != 0 && line > last)) && fi.Size()-consumed > CountBeyond {
-				c.Truncated, c.TotalLinesKnown = true, false
-				break
-			}
-			consumed += int64(n)
-			if line >= c.StartLine && (last == 0 || line <= last) && !c.Truncated {
-				if out.Len()+n > maxBytes {
-					c.Truncated = true
-				} else {
-					out.Write(piece)
-					c.EndLine = line
-				}
-			}
-			if piece[n-1] == '\n' {
-				inLine = false
-				if (n > 1 && piece[n-2] == '\r') || (n == 1 && prev == '\r') {
-					crlf = true
-				} else {
-					lf = true
-				}
-			}
-			prev = piece[n-1]
+		if len(piece) > 0 && !s.take(piece) {
+			return nil
 		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return Content{}, err
+		switch err {
+		case nil, bufio.ErrBufferFull:
+		case io.EOF:
+			return nil
+		default:
+			return err
 		}
 	}
-	c.TotalLines = line
-	if last != 0 && c.TotalLines > last {
+}
+
+// take adds a piece of a line; false when the rest of the file is not worth reading.
+func (s *lineScan) take(piece []byte) bool {
+	n := len(piece)
+	if !s.inLine {
+		s.line++
+		s.inLine = true
+	}
+	// Past the range (or the byte cap), the rest is read only to count lines, and only if it is short.
+	if s.ranged && (s.c.Truncated || (s.last != 0 && s.line > s.last)) && s.c.Size-s.consumed > CountBeyond {
+		s.c.Truncated, s.c.TotalLinesKnown = true, false
+		return false
+	}
+	s.consumed += int64(n)
+	if s.line >= s.c.StartLine && (s.last == 0 || s.line <= s.last) && !s.c.Truncated {
+		if s.out.Len()+n > s.maxBytes {
+			s.c.Truncated = true
+		} else {
+			s.out.Write(piece)
+			s.c.EndLine = s.line
+		}
+	}
+	if piece[n-1] == '\n' {
+		s.inLine = false
+		if (n > 1 && piece[n-2] == '\r') || (n == 1 && s.prev == '\r') {
+			s.crlf = true
+		} else {
+			s.lf = true
+		}
+	}
+	s.prev = piece[n-1]
+	return true
+}
+
+// finish completes the content from what the scan saw.
+func (s *lineScan) finish() Content {
+	c := s.c
+	c.TotalLines = s.line // all of them when TotalLinesKnown, else those up to where the scan stopped
+	if s.last != 0 && s.line > s.last {
 		c.Truncated = true
 	}
 	if c.EndLine == 0 {
 		c.EndLine = c.StartLine - 1
 	}
-	c.Text = out.String()
+	c.Text = s.out.String()
 	switch {
-	case crlf && lf:
+	case s.crlf && s.lf:
 		c.LineEnding = "mixed"
-	case crlf:
+	case s.crlf:
 		c.LineEnding = "crlf"
-	case lf:
+	case s.lf:
 		c.LineEnding = "lf"
 	default:
 		c.LineEnding = "none"
 	}
-	return c, nil
+	return c
 }
 
 // guessType names a binary file's kind for messages ("a PNG image", "a ZIP archive") from its first bytes. The

@@ -94,13 +94,14 @@ export function MCPServers() {
               .then((st) => {
                 setServers(st)
                 setError(null)
-                setSaved('saved: the servers start again with it')
+                setSaved('applied: saved, and the servers start again with it')
               })
               .catch((e: unknown) => setError(toBackendError(e)))
           }
           data-testid="mcp-servers-save"
+          title="Servers are programs Rooted starts: the edit takes effect when you apply it, not as you type"
         >
-          Save the servers
+          Apply and restart the servers
         </button>
         {saved ? <div className="settings-saved">{saved}</div> : null}
       </details>

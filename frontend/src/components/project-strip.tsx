@@ -20,8 +20,8 @@ const stateWords: Record<Exclude<AgentState, ''>, { label: string; title: string
 }
 
 // ProjectStrip lists the open projects down the window's left edge: the one shown is marked, a click shows
-// another (whose agent and jobs kept running meanwhile: the agent's state and the running jobs are shown beside
-// its name), × closes one (ending its agent and jobs only), + opens another folder.
+// another (whose agent and jobs kept running meanwhile: the agent's state is a dot on its initial, the running
+// jobs a count), × closes one (ending its agent and jobs only), + opens another folder.
 export function ProjectStrip({ projects, current, states, onSwitch, onClose, onOpen }: Props) {
   const running = useRunningJobs(projects)
   return (
@@ -31,7 +31,7 @@ export function ProjectStrip({ projects, current, states, onSwitch, onClose, onO
           <li key={p.id} className={p.id === current ? 'current' : undefined}>
             <button
               className="project-strip-item"
-              title={p.root}
+              title={`${p.name}\n${p.root}`}
               aria-current={p.id === current ? 'page' : undefined}
               data-testid="project-strip-item"
               onClick={() => onSwitch(p)}
@@ -40,7 +40,7 @@ export function ProjectStrip({ projects, current, states, onSwitch, onClose, onO
               <span className="project-strip-name">{p.name}</span>
               {states[p.id] ? (
                 <span className={`project-strip-agent ${states[p.id]}`} title={stateWords[states[p.id] as Exclude<AgentState, ''>].title} data-testid="project-strip-agent" data-state={states[p.id]}>
-                  {stateWords[states[p.id] as Exclude<AgentState, ''>].label}
+                  <span className="project-strip-agent-word">{stateWords[states[p.id] as Exclude<AgentState, ''>].label}</span>
                 </span>
               ) : null}
               {running[p.id] ? (
