@@ -42,10 +42,10 @@ const safeRead = (p) => {
 }
 
 describe('an agent in a project not shown', { timeout: 600_000 }, () => {
-  let page, alpha, beta, betaBefore
+  let page, alpha, beta, betaBefore, llm
 
   before(async () => {
-    ;({ page, fixture: alpha } = await startAgentScenario({
+    ;({ page, fixture: alpha, llm } = await startAgentScenario({
       script,
       fixture: { name: 'alpha-project', files: { 'notes.txt': 'alpha notes\n', 'slow.js': "setTimeout(() => console.log('slow done'), 4000)\n" } },
       provider: { id: 'scripted', name: 'Scripted' },
@@ -121,10 +121,21 @@ describe('an agent in a project not shown', { timeout: 600_000 }, () => {
     await screenshot(page, 'e2e-background-agent-done.png')
   })
 
-  test('closing alpha leaves beta open and working', async () => {
-    await page.getByRole('button', { name: 'Close alpha-project' }).click()
-    await page.getByTestId('open-project').waitFor()
+  test("closing alpha while its agent works stops that agent and leaves beta open", async () => {
+    await view().getByTestId('new-conversation').click()
+    await view().getByTestId('agent-input').fill('work in the background')
+    await view().getByTestId('agent-send').click()
+    await view().locator('[data-testid="tool-card"][data-tool="exec_shell"]').first().waitFor()
+    await agentState('alpha-project', 'working').waitFor()
+    const asked = llm.requests.length
     await show('beta-project')
+    await strip('alpha-project').hover() // its × shows on hover
+    await page.getByRole('button', { name: 'Close alpha-project' }).click()
+    // Stopped with its view: once its slow command would have ended, the model was asked nothing more.
+    await new Promise((r) => setTimeout(r, 6000))
+    assert.equal(llm.requests.length, asked, "alpha's agent went on after alpha closed")
+    assert.equal(await strip('alpha-project').count(), 0)
+    await view().getByTestId('project-name').filter({ hasText: 'beta-project' }).waitFor()
     await view().locator('[data-testid="tree-node"][data-path="beta-only.txt"]').waitFor()
     assert.equal(await page.getByTestId('project-view').count(), 1, "alpha's view is gone with it")
   })

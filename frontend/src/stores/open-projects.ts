@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { flushSync } from 'react-dom'
 import { closeProject, currentProject, focusProject, openProjects, toBackendError, type BackendError, type Project } from '../bridge'
 
 // OpenProjects is the window's list of open projects and the one it shows.
@@ -8,7 +9,7 @@ export interface OpenProjects {
   current: Project | null
   startError: BackendError | null // a folder given at start that could not be opened
   show: (p: Project) => void // show an open project, or one just opened (added to the list)
-  close: (p: Project) => Promise<void> // close a project in the backend: its jobs end, the others go on
+  close: (p: Project) => Promise<void> // close a project: its view and agent first, then in the backend its jobs; the others go on
   hide: () => void // show the folder picker; every project stays open
 }
 
@@ -37,9 +38,13 @@ export function useOpenProjects(): OpenProjects {
 
   const close = useCallback(
     async (p: Project) => {
+      // Its view goes first, at once: unmounting it stops its agent, so no step of a turn runs on against a
+      // project being closed (a command the close kills would otherwise come back as a result the model acts on).
+      flushSync(() => {
+        setProjects((list) => list.filter((x) => x.id !== p.id))
+        if (shown.current === p.id) hide()
+      })
       await closeProject(p.id).catch(() => undefined) // closed already: it goes from the list all the same
-      setProjects((list) => list.filter((x) => x.id !== p.id))
-      if (shown.current === p.id) hide()
     },
     [hide],
   )

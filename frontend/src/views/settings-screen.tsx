@@ -174,7 +174,7 @@ export function SettingsScreen({ onClose }: Props) {
         </header>
         <nav className="settings-nav" aria-label="Sections" data-testid="settings-nav">
           {sections.filter((x) => proj || !x.project).map((x) => (
-            <button key={x.id} type="button" onClick={() => document.getElementById(x.id)?.scrollIntoView({ block: 'start' })} data-testid="settings-nav-item">
+            <button key={x.id} type="button" onClick={(e) => e.currentTarget.closest('.settings')?.querySelector(`#${x.id}`)?.scrollIntoView({ block: 'start' })} data-testid="settings-nav-item">
               {x.label}
             </button>
           ))}
