@@ -47,13 +47,13 @@ as_user() {
 echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
 as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv'
-as_user "$dir/cmdenv.test" -test.run 'TestEnv|TestGoEnvFileWithAToken'
+as_user "$dir/cmdenv.test" -test.run 'TestEnv|TestGoEnvFileWithAToken|TestSandboxEtcEntries'
 as_user "$dir/toolcache.test" -test.run 'TestGoCachesLeaveOutCredentials'
 echo "test-unprivileged: the sandbox backend's conformance table, in every process mode it offers, as $user"
 as_user "$dir/sandbox.test" -test.run 'TestConformance|TestNoneSaysSo' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|conformance_test'
 echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
 as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestPinnedFoldersCannotBeRenamed|TestNothingOutlivesAKilledRooted'
-as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry'
+as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry|TestGitConfigCredentialsNeverReachCommands'
 as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestSwappedGitFolderNeverRunsOutside|TestSwappedDependencyParentIsRefusedOrReported|TestReplantingInALoopEndsTheCommand|TestToolConfigFilesAnywhereAreProtected|TestWhatTheGuardComparesIsHeldDuringTheRun|TestGuardedIsProtected|TestUsersOwnEditsDuringAJobStay' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
 as_user "$dir/gitguard.test"
 as_user "$dir/gitdir.test"
@@ -62,7 +62,7 @@ as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCa
 as_user "$dir/toolcache.test" -test.run 'TestRootedFollowsNoPlantedLink|TestToolCacheDirFollowsTheFolder'
 as_user "$dir/cmdenv.test" -test.run 'TestTrusted|TestRootOwnedChain'
 as_user "$dir/cmdpolicy.test" -test.run 'TestGitOptionsThatRunPrograms|TestArgumentAttacks'
-as_user "$dir/permissions.test" -test.run 'TestRuleSpellings|TestDecideCommand'
+as_user "$dir/permissions.test" -test.run 'TestRuleSpellings|TestDecideCommand|TestRuleOptionMeanings|TestCanonicalOptions'
 echo "test-unprivileged: named-pipe .gitignore files and git-folder files that would block git, as $user"
 as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot|TestSeedingSkipsObjectsGitWouldBlockOn|TestByteBudget' 2>&1 | grep -v 'WARN file skipped'
 as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestNamedPipesInTheGitFolderDoNotBlockTheStatus|TestDescribe'

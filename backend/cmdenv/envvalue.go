@@ -24,13 +24,83 @@ import (
 var assignKeyWords = []string{
 	"TOKEN", "AUTHTOKEN", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PASSPHRASE", "PWD", "CREDENTIAL",
 	"CREDENTIALS", "AUTH", "KEY", "APIKEY", "SESSION", "SESSIONID", "COOKIE", "PRIVATE", "DSN", "PAT", "OTP", "TOTP",
-	"SIG", "SIGNATURE", "JWT", "BEARER",
+	"SIG", "SIGNATURE", "JWT", "BEARER", "LOGIN", "PW", "PASSCODE", "ENTITLEMENT",
 }
 
 // assignAnyWords mark an assignment as a credential wherever they stand in its name.
 var assignAnyWords = []string{
 	"TOKEN", "AUTHTOKEN", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASSPHRASE", "APIKEY", "CREDENTIAL",
 	"CREDENTIALS", "SIGNATURE",
+}
+
+// A token also stands in a URL's path, with no name to give it away: Cloudsmith's entitlement URLs
+// (https://dl.cloudsmith.io/TOKEN/org/repo/...), Gemfury's (https://npm.fury.io/TOKEN/user/), private
+// registries' (https://h/api/TOKEN/index/). A path segment is taken for one by its shape (tokenLike): a run of 16
+// or more letters and digits, both present, switching between lower case, upper case and digits at least three
+// times. Words joined by "-", "_" or "." (python3-packages-2024, x86_64-unknown-linux-gnu, a UUID), version
+// stamps and numeric project ids (/api/v4/projects/12345678/) pass; a hexadecimal hash in a path is taken for a
+// token too, which only drops a variable (reported) rather than leaking one.
+
+// urlPath is a URL's path in a value: everything after the host up to a query, fragment, blank or list separator.
+var urlPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#,;|]+(/[^\s?#,;|]*)`)
+})
+
+// secretPath reports whether a URL in value has a path segment shaped like a token.
+func secretPath(value string) bool {
+	if !strings.Contains(value, "://") {
+		return false
+	}
+	for _, m := range urlPath().FindAllStringSubmatch(value, -1) {
+		for _, seg := range strings.Split(m[1], "/") {
+			if dec, err := url.PathUnescape(seg); err == nil {
+				seg = dec
+			}
+			for _, piece := range strings.FieldsFunc(seg, func(r rune) bool {
+				return r == '-' || r == '_' || r == '.' || r == '+' || r == '~' || r == ':' || r == '@'
+			}) {
+				if tokenLike(piece) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// tokenLike says a word looks generated rather than written: 16 or more ASCII letters and digits, both present,
+// changing between lower case, upper case and digit at least three times.
+func tokenLike(w string) bool {
+	if len(w) < 16 {
+		return false
+	}
+	class := func(c byte) int {
+		switch {
+		case c >= 'a' && c <= 'z':
+			return 1
+		case c >= 'A' && c <= 'Z':
+			return 2
+		case c >= '0' && c <= '9':
+			return 3
+		}
+		return 0
+	}
+	changes, letters, digits := 0, false, false
+	for i := 0; i < len(w); i++ {
+		c := class(w[i])
+		switch c {
+		case 0:
+			return false
+		case 3:
+			digits = true
+		default:
+			letters = true
+		}
+		if i > 0 && c != class(w[i-1]) {
+			changes++
+		}
+	}
+	return letters && digits && changes >= 3
 }
 
 // assignment is the name an "=" assigns to: the run of name characters just before it (after "?", "&", ";", "#",
@@ -41,7 +111,7 @@ var assignment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // in it whose name reads as one (secretAssignment), or by an option that takes a credential as its next word
 // (--api-token S). A percent-encoded value (?access%5Ftoken=) is read decoded too.
 func SecretIn(value string) bool {
-	if secretValue().MatchString(value) || secretAssignment(value) || secretOption(value) {
+	if secretValue().MatchString(value) || secretAssignment(value) || secretOption(value) || secretPath(value) {
 		return true
 	}
 	if dec, err := url.PathUnescape(value); err == nil && dec != value {

@@ -42,6 +42,19 @@ func TestEnvDropsSecretAssignments(t *testing.T) {
 		"NODE_OPTIONS=--max-old-space-size=4096 --api-token S25", "MAVEN_OPTS=-Xss4m --password S26",
 		// one-time passwords
 		"npm_config_otp=123456", "NPM_CONFIG_OTP=123456", "YARN_NPM_OTP=123456",
+		// tokens standing in a URL's path (Cloudsmith, Gemfury, private registries' forms)
+		"PIP_EXTRA_INDEX_URL=https://dl.cloudsmith.io/kfpA9n4JcZ1n8aBu/org/repo/python/simple/",
+		"npm_config_registry=https://npm.fury.io/hYU7pgX2kL9mQ3zR4t/acme/",
+		"PIP_INDEX_URL=https://pypi.fury.io/1a2B3c4D5e6F7g8H9i0J/acme/",
+		"CARGO_REGISTRIES_MY_INDEX=sparse+https://h.example/api/Zq81xPw02LmNn7Ty/index/",
+		"POETRY_REPOSITORIES_X_URL=https://h.example/repo/aB3dE5fG7hJ9kL1mN/simple/",
+		"YARN_NPM_REGISTRY_SERVER=https://h.example/S0mE7oKen9Va1ueXyZ",
+		"GOPROXY=https://proxy.example/t/0123456789abcdef0123456789abcdef01234567,direct",
+		"PIP_FIND_LINKS=https://a.example/links https://dl.cloudsmith.io/basic/x/ https://dl.cloudsmith.io/kfpA9n4JcZ1n8aBu/org/",
+		"npm_config_registry=https://npm.fury.io/hYU7pgX2%6BL9mQ3zR4t/acme/",
+		// JVM options named by the words SonarQube, Nexus and friends use for credentials
+		"JAVA_TOOL_OPTIONS=-Dsonar.login=squ_0123456789abcdef", "MAVEN_OPTS=-Dnexus.pw=S03",
+		"GRADLE_OPTS=-Dartifactory.pwd=S27", "SBT_OPTS=-Drepo.passcode=S28", "JAVA_OPTS=-Dsonar.userKey=S29",
 	}
 	keep := []string{
 		"HTTPS_PROXY=http://proxy.example:3128", "http_proxy=http://proxy.example:3128/", "NO_PROXY=localhost,.corp.example",
@@ -56,6 +69,18 @@ func TestEnvDropsSecretAssignments(t *testing.T) {
 		"PYTHONWARNINGS=ignore::DeprecationWarning", "PIP_TRUSTED_HOST=pypi.example",
 		"NODE_OPTIONS=--no-auth --max-old-space-size 4096", "PIP_INDEX_URL=https://h.example/my%20index/simple",
 		"RUSTFLAGS=-C target-cpu=native --cap-lints warn",
+		// URL paths made of words, versions, ids and UUIDs
+		"PIP_INDEX_URL=https://gitlab.example.com/api/v4/projects/12345678/packages/pypi/simple",
+		"npm_config_registry=https://art.example/artifactory/api/npm/npm-remote-2024/",
+		"npm_config_registry=https://pkgs.dev.azure.com/org/3f2504e0-4f89-11d3-9a0c-0305e82c3301/_packaging/feed/npm/registry/",
+		"PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cu121",
+		"PIP_FIND_LINKS=https://h.example/python3-packages-2024/x86_64-unknown-linux-gnu/",
+		"NVM_NODEJS_ORG_MIRROR=https://nodejs.org/dist/node-v22.1.0-linux-x64/",
+		"RUSTUP_DIST_SERVER=https://static.rust-lang.org/aarch64-apple-darwin20/",
+		"GOPROXY=https://goproxy.example/release-20240115/,direct",
+		"npm_config_registry=https://maven.pkg.github.com/MyCompanyPackages/repo",
+		"JAVA_TOOL_OPTIONS=-Duser.language=en -Djava.security.egd=file:/dev/./urandom",
+		"MAVEN_OPTS=-Dmaven.wagon.http.pool=false -Dhttps.protocols=TLSv1.2",
 	}
 	base := append(slices.Clone(drop), keep...)
 	got, dropped := Environ(base, nil, nil)
@@ -95,11 +120,17 @@ func TestNameWords(t *testing.T) {
 // FuzzSecretAssignment: a value that assigns a token to a query parameter or a property is dropped whatever
 // surrounds it, and nothing panics.
 func FuzzSecretAssignment(f *testing.F) {
-	for _, s := range []string{"https://r.example/", "-Dfile.encoding=UTF-8", "a=b&c=d", "=", "-X=main.v=1", "é=ü", "?"} {
+	for _, s := range []string{
+		"https://r.example/", "-Dfile.encoding=UTF-8", "a=b&c=d", "=", "-X=main.v=1", "é=ü", "?", "https://h/%zz",
+		"https://h/a-b_c.d/12345678/", "sparse+https://h/", "://", "https://h/aB3dE5fG7hJ9kL1mN",
+	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, around string) {
-		for _, v := range []string{around + " -Dgpr.key=S", "https://h/?x=1&token=S " + around, around + "&access_token=S"} {
+		for _, v := range []string{
+			around + " -Dgpr.key=S", "https://h/?x=1&token=S " + around, around + "&access_token=S",
+			around + " https://dl.cloudsmith.io/kfpA9n4JcZ1n8aBu/org/repo/", around + " -Dsonar.login=S",
+		} {
 			if !SecretIn(v) {
 				t.Fatalf("%q passed", v)
 			}

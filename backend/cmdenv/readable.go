@@ -17,19 +17,47 @@ import (
 // SystemReadable are read (and executed) by every build: programs, libraries, the kernel's views of this process.
 var SystemReadable = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix", "/snap", "/proc", "/sys"}
 
-// etcPrivate are the entries of /etc that hold secrets: password hashes, sudo rules, host and VPN keys, stored
-// network passwords. Every other entry of /etc is readable (name resolution, certificates, ld.so.cache, ...).
-var etcPrivate = []string{
-	"shadow", "shadow-", "gshadow", "gshadow-", "sudoers", "sudoers.d", "krb5.keytab", "NetworkManager", "wireguard",
-	"ppp", "docker", "openvpn", "ipsec.secrets", "ipsec.d", "credstore", "credstore.encrypted", "ssh", "ssl", "security",
-	"libvirt", "cups",
+// etcReadable is what programs need from /etc, by entry (those that exist are readable): name resolution, users
+// and groups without their passwords, the dynamic linker's configuration, locale and time zone, Debian's
+// alternatives (where /usr/bin/cc, java, editor lead), certificates and TLS settings, the OS's release, MIME and
+// file-type tables, terminal descriptions, and the system configurations of the toolchains that hold no secrets
+// (Java's, Python's, Perl's). Everything else in /etc is unreadable, whatever its name: a secret file no list
+// foresaw (a database's maintenance password, a CI runner's token, apt's auth.conf, a Wi-Fi password in netplan,
+// cifs passwords in fstab, a system-wide npmrc or pip.conf) stays closed, even to a command running as root.
+var etcReadable = []string{
+	// name resolution and the network's tables
+	"hosts", "host.conf", "resolv.conf", "nsswitch.conf", "gai.conf", "services", "protocols", "networks", "rpc",
+	"hostname", "ethertypes", "netconfig",
+	// users and groups (not shadow, gshadow)
+	"passwd", "group",
+	// the dynamic linker
+	"ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ld.so.preload",
+	// locale and time zone
+	"locale.alias", "locale.conf", "locale.gen", "localtime", "timezone", "zoneinfo",
+	// programs chosen by the system
+	"alternatives",
+	// certificates and TLS
+	"ca-certificates", "ca-certificates.conf", "gnutls", "crypto-policies", "pkcs11", "gss", "krb5.conf",
+	// the OS
+	"os-release", "lsb-release", "debian_version", "redhat-release", "system-release", "system-release-cpe",
+	"alpine-release", "arch-release", "fedora-release", "mtab",
+	// file types, terminals, fonts, XML catalogues
+	"mime.types", "magic", "magic.mime", "terminfo", "inputrc", "shells", "fonts", "xml", "sgml",
+	// toolchains' system configuration
+	"perl", "gitattributes",
 }
 
-// etcPartly are private folders of /etc with some public entries.
+// etcReadablePrefixes are entries read by the name's start: versioned toolchain folders (java-17-openjdk,
+// python3.11: Debian links the JDK's conf and Python's sitecustomize.py there).
+var etcReadablePrefixes = []string{"java-", "python3", "ImageMagick-"}
+
+// etcPartly are folders of /etc with secrets beside the entries programs need: host keys beside ssh's client
+// configuration, private keys beside the certificates.
 var etcPartly = map[string][]string{
-	"ssh":      {"ssh_config", "ssh_config.d", "moduli"},
-	"ssl":      {"certs", "openssl.cnf"},
-	"security": {"limits.conf", "limits.d", "pam_env.conf"},
+	"ssh":     {"ssh_config", "ssh_config.d", "ssh_known_hosts", "moduli"},
+	"ssl":     {"certs", "openssl.cnf"},
+	"pki":     {"tls/certs", "tls/cert.pem", "tls/openssl.cnf", "ca-trust", "java"},
+	"default": {"locale"},
 }
 
 // homeReadable are toolchain folders and files in the home directory (those that exist): language runtimes and
@@ -140,7 +168,7 @@ func tooWide(p, home string) bool {
 	return p == home || strings.HasPrefix(home, p+string(filepath.Separator))
 }
 
-// EtcEntries lists /etc's entries less the private ones, with the public parts of partly private folders.
+// EtcEntries lists the entries of etc programs may read (etcReadable, etcReadablePrefixes, etcPartly).
 func EtcEntries(etc string) []string {
 	entries, err := os.ReadDir(etc)
 	if err != nil {
@@ -149,12 +177,12 @@ func EtcEntries(etc string) []string {
 	var out []string
 	for _, e := range entries {
 		name := e.Name()
-		if !slices.Contains(etcPrivate, name) {
+		if slices.Contains(etcReadable, name) || slices.ContainsFunc(etcReadablePrefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
 			out = append(out, filepath.Join(etc, name))
 			continue
 		}
 		for _, sub := range etcPartly[name] {
-			out = append(out, filepath.Join(etc, name, sub))
+			out = append(out, filepath.Join(etc, name, filepath.FromSlash(sub)))
 		}
 	}
 	return out
@@ -167,7 +195,7 @@ func Summarize(readable []string) []string {
 	for _, p := range readable {
 		if strings.HasPrefix(p, "/etc/") {
 			if !etc {
-				out = append(out, "/etc (less "+strings.Join(etcPrivate, ", ")+")")
+				out = append(out, "/etc: only what programs need (name resolution, certificates, users and groups without passwords, ld.so, locale, time zone, alternatives, OS release, toolchains' settings)")
 				etc = true
 			}
 			continue

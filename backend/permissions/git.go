@@ -25,7 +25,7 @@ func Canonical(argv []string) []string {
 	switch argv[0] {
 	case "git":
 		if c, ok := gitCommand(argv); ok {
-			return append([]string{"git", c.Meaning}, c.Args...)
+			return append([]string{"git", c.Meaning}, gitOptionForm(c.Meaning, c.Args).words...)
 		}
 	case "go":
 		if len(argv) > 2 && argv[1] == "-C" {
@@ -41,37 +41,25 @@ func Canonical(argv []string) []string {
 }
 
 func canonicalRm(argv []string) []string {
-	var opts, rest []string
+	words := canonicalOptions(argv[1:], rmOptions, nil).words
+	var rest []string
 	recursive := false
-	for i, a := range argv[1:] {
-		switch {
-		case a == "--":
-			rest = append(rest, argv[1+i:]...)
-			goto done
-		case len(a) > 2 && strings.HasPrefix("--recursive", a):
-			recursive = true // GNU getopt takes any unique prefix: --rec, --r
-		case strings.HasPrefix(a, "--"):
-			opts = append(opts, a)
-		case strings.HasPrefix(a, "-") && len(a) > 1 && strings.Contains(a[1:], "-"):
-			opts = append(opts, a) // not a cluster rm accepts; kept whole
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			for _, c := range a[1:] {
-				if c == 'r' || c == 'R' {
-					recursive = true
-					continue
-				}
-				opts = append(opts, "-"+string(c))
-			}
-		default:
-			rest = append(rest, a)
+	for i, w := range words {
+		if w == "--" {
+			rest = append(rest, words[i:]...)
+			break
 		}
+		if w == "-r" {
+			recursive = true
+			continue
+		}
+		rest = append(rest, w)
 	}
-done:
 	out := []string{"rm"}
 	if recursive {
 		out = append(out, "-r")
 	}
-	return append(append(out, opts...), rest...)
+	return append(out, rest...)
 }
 
 // gitReadOnly are subcommands that only read (with the exceptions readOnlyGit checks: options that write a file or

@@ -95,6 +95,8 @@ type leading struct {
 	flags, valued []string
 	plus          bool // words starting with "+" are options too (cargo +nightly)
 	word          func(string) string
+	// dashCommand says the word after a "--" before the command is the command (npm -- publish is npm publish).
+	dashCommand bool
 }
 
 var leadingOptions = map[string]leading{
@@ -103,7 +105,10 @@ var leadingOptions = map[string]leading{
 		"--force", "--dry-run", "--json", "-s", "--silent", "-q", "--quiet", "-d", "--verbose", "-y", "--yes",
 		"--ignore-scripts", "--offline", "--prefer-offline", "--prefer-online", "--production", "--no-save", "-ws",
 		"--workspaces", "--include-workspace-root", "--if-present", "--legacy-peer-deps", "--no-audit", "--no-fund",
-	}, word: npmWord},
+	}, valued: []string{
+		"--registry", "--tag", "--prefix", "-C", "-w", "--workspace", "--userconfig", "--globalconfig", "--cache",
+		"--otp", "--access", "--loglevel",
+	}, word: npmWord, dashCommand: true},
 	"npx":   {flags: []string{"-y", "--yes", "--no", "-q", "--quiet"}, valued: []string{"-p", "--package", "-c", "--call"}},
 	"cargo": {flags: []string{"-v", "-vv", "--verbose", "-q", "--quiet", "--frozen", "--locked", "--offline", "-V", "--version", "-h", "--help", "--list"}, valued: []string{"--color", "--config", "-Z", "-C", "--explain"}, plus: true},
 	"pnpm":  {flags: []string{"-r", "--recursive", "-w", "--workspace-root", "-s", "--silent", "--offline", "--prefer-offline"}, valued: []string{"-F", "--filter", "-C", "--dir", "--reporter"}},
@@ -122,7 +127,13 @@ func optionReadings(argv []string, l leading) [][]string {
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		if a == "--" {
-			break
+			if !l.dashCommand || i+1 >= len(argv) || strings.HasPrefix(argv[i+1], "-") {
+				break
+			}
+			// The command follows, whatever it looks like; the "--" itself is gone once npm has read it.
+			out := []string{argv[0], word(argv[i+1])}
+			out = append(out, argv[1:i]...)
+			return [][]string{append(out, argv[i+2:]...)}
 		}
 		switch {
 		case l.plus && strings.HasPrefix(a, "+"):
@@ -174,7 +185,13 @@ func npmWord(w string) string {
 func Readings(argv []string) [][]string {
 	if len(argv) > 1 {
 		if l, ok := leadingOptions[argv[0]]; ok {
-			return optionReadings(argv, l)
+			rs := optionReadings(argv, l)
+			if argv[0] == "npm" {
+				for i := range rs {
+					rs[i] = canonicalNpm(rs[i])
+				}
+			}
+			return rs
 		}
 	}
 	return [][]string{Canonical(argv)}

@@ -152,6 +152,11 @@ func FuzzReadings(f *testing.F) {
 		"npm pub", "npm --registry x publish", "git reset --har", "git commit --amen", "go test -exec x", "make -f x",
 		"npm --", "git -C", "git", "npm", "cargo +nightly publish", "npx --yes x", "pnpm --filter a publish",
 		"git subtree push -P x origin main", "git submodule foreach git push", "git bisect run git bisect run x",
+		"git push -uf origin +main", "git push origin :main -- x", "git branch -Dq x", "git commit -mfix -a",
+		"git commit -m", "git checkout -b", "git stash", "git stash save -u", "git clean -fdxe x", "git rebase -xmake",
+		"git tag -n5", "rm -fR --verb x", "rm -f-r x", "rm --", "npm -- publish", "npm --", "npm i -gD x",
+		"npm -ws publish", "npx -c 'git push'", "npx --weird git push", "npm x -- npm pub", "pnpm exec", "bunx",
+		"yarn dlx -- git push", "bun x git push -f", "npx npx npx git push", "npx -c",
 	} {
 		f.Add(s)
 	}

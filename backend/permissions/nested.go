@@ -24,8 +24,16 @@ func alsoReadings(argv []string, split Splitter) [][]string {
 }
 
 func nestedReadings(argv []string, split Splitter, depth int) [][]string {
-	if depth == 0 || len(argv) == 0 || argv[0] != "git" {
+	if depth == 0 || len(argv) == 0 {
 		return nil
+	}
+	if argv[0] != "git" {
+		var out [][]string
+		for _, inner := range runs(argv, split) {
+			out = append(out, Readings(inner)...)
+			out = append(out, nestedReadings(inner, split, depth-1)...)
+		}
+		return out
 	}
 	c, ok := gitCommand(argv)
 	if !ok {

@@ -154,7 +154,9 @@ func DecideCommand(argv []string, rules []Rule, split Splitter) Decision {
 	// Deny and ask rules also see what the command does through another (git subtree push is a push).
 	covers := append(slices.Clone(readings), alsoReadings(argv, split)...)
 	why := Sensitive(argv)
-	readOnly := why == "" && len(readings) == 1 && ReadOnly(argv)
+	nestedWhy := runsSensitive(argv, split) // npx git push: what a package runner runs
+	unknown := unknownForm(argv)
+	readOnly := why == "" && nestedWhy == "" && unknown == "" && len(readings) == 1 && ReadOnly(argv)
 	var best *Rule
 	bestLen := -1
 	var bestPrefix []string
@@ -201,6 +203,12 @@ func DecideCommand(argv []string, rules []Rule, split Splitter) Decision {
 	case best.Action == Allow && why != "" && bestLen < 2:
 		// "allow git" does not cover git push: the rule must name it.
 		d.Action, d.Rule = Ask, best
+	case best.Action == Allow && nestedWhy != "" && !runsNamed(bestPrefix, split):
+		// "allow npx" does not cover npx git push: the rule must name what it runs.
+		d.Action, d.Rule, d.Sensitive, d.Why = Ask, best, true, nestedWhy
+	case best.Action == Allow && unknown != "":
+		d.Action, d.Rule, d.Sensitive = Ask, best, true
+		d.Why = "Rooted does not know what " + unknown + " means to " + Join(words[:min(2, len(words))]) + ", so no rule allows it"
 	case best.Action == Allow && other != "" && RunsOther(bestPrefix) == "":
 		// "allow go test" does not cover go test -exec PROGRAM: the rule must name the option.
 		d.Action, d.Rule = Ask, best

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"sync"
 
@@ -22,7 +23,12 @@ func GitSandboxAvailable() bool { return gitSandboxProbe() }
 // the system and read, writing only write, with no network, keeping stdin and files descriptors from 3 on. Where
 // there is no sandbox it runs argv as it is.
 func GitCommand(ctx context.Context, argv, read, write []string, files int) (*exec.Cmd, error) {
-	p := Policy{Readable: append(append([]string{}, cmdenv.SystemReadable...), cmdenv.EtcEntries("/etc")...), Writable: write, Stdin: true, Files: files}
+	// Rooted's own git reads the system's git configuration too (commands do not: it is in the Credentials table).
+	etc := cmdenv.EtcEntries("/etc")
+	if _, err := os.Stat("/etc/gitconfig"); err == nil {
+		etc = append(etc, "/etc/gitconfig")
+	}
+	p := Policy{Readable: append(append([]string{}, cmdenv.SystemReadable...), etc...), Writable: write, Stdin: true, Files: files}
 	p.Readable = append(p.Readable, read...)
 	b := Platform()
 	l, err := b.Launch(argv, p, b.Probe(p))

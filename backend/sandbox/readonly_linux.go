@@ -68,11 +68,43 @@ func bindReadOnly(paths []string) error {
 	return nil
 }
 
+// bindCopies binds each substitute's From file onto its Path, read-only. A Path that is gone or a link is passed
+// over, as bindReadOnly does (the original is then not there to read either); a From that cannot be opened is an
+// error, and the command does not run: it would read the original.
+func bindCopies(subs []Substitute) error {
+	for _, s := range subs {
+		dst, err := unix.Openat2(unix.AT_FDCWD, s.Path, &unix.OpenHow{
+			Flags: unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW, Resolve: unix.RESOLVE_NO_SYMLINKS,
+		})
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ELOOP) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("replacing %s: %w", s.Path, err)
+		}
+		src, err := unix.Open(s.From, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+		if err != nil {
+			unix.Close(dst)
+			return fmt.Errorf("replacing %s: %w", s.Path, err)
+		}
+		err = bindFdFrom(src, dst, s.Path)
+		unix.Close(src)
+		unix.Close(dst)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // bindFd binds the file fd holds onto itself, then makes that new mount read-only, keeping the flags the kernel
 // locks in a user namespace (nosuid, nodev, noexec and the atime ones may not be dropped there).
-func bindFd(fd int, p string) error {
-	self := "/proc/self/fd/" + strconv.Itoa(fd)
-	if err := unix.Mount(self, self, "", unix.MS_BIND, ""); err != nil {
+func bindFd(fd int, p string) error { return bindFdFrom(fd, fd, p) }
+
+// bindFdFrom binds the file src holds onto the one dst holds (at p), then makes that new mount read-only.
+func bindFdFrom(src, dst int, p string) error {
+	from, onto := "/proc/self/fd/"+strconv.Itoa(src), "/proc/self/fd/"+strconv.Itoa(dst)
+	if err := unix.Mount(from, onto, "", unix.MS_BIND, ""); err != nil {
 		return fmt.Errorf("protecting %s: %w", p, err)
 	}
 	// The new mount is on top: the path names it now, while the descriptor still holds the one beneath.

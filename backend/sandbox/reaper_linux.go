@@ -48,6 +48,9 @@ func reaper(argv []string) int {
 		if err == nil {
 			err = bindReadOnly(p.ReadOnly)
 		}
+		if err == nil {
+			err = bindCopies(p.Substitutes) // after ReadOnly: a folder bound later would hide them
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
 			return 126

@@ -24,8 +24,18 @@ type Policy struct {
 	// mount point cannot be renamed or removed (EBUSY), so the command cannot move the read-only binds away with
 	// their folder and put a folder of its own in its place. List outer folders before inner ones.
 	Pinned []string `json:"pinned,omitempty"`
+	// Substitutes are files inside the project the command sees as other content (a git folder's config less
+	// its credentials): in a mount namespace each Path is replaced, read-only, by its From file for the whole run,
+	// after ReadOnly is bound. Without one the command reads Path itself (Info.Redacted says which).
+	Substitutes []Substitute `json:"substitutes,omitempty"`
 	// Grace is how long the helper lets the program's processes end after TERM before it kills them (ms).
 	GraceMS int64 `json:"grace_ms,omitempty"`
+}
+
+// Substitute is one file of Policy.Substitutes: From is bound read-only onto Path.
+type Substitute struct {
+	Path string `json:"path"`
+	From string `json:"from"`
 }
 
 // Info says whether a command ran sandboxed, and how.
@@ -50,6 +60,12 @@ type Info struct {
 	// change possible), or "watched (weaker)" where no namespace could be made: changes are put back as they
 	// happen, so a tool outside the sandbox may see one for a moment. Empty: nothing was listed.
 	Protection string `json:"protection,omitempty"`
+	// Redacted says how the credentials in the project's git configuration (a token in a remote's URL, an
+	// http.extraHeader, an inline credential helper) were kept from the command: "copies without credentials"
+	// (each such file replaced, in the command's mount namespace, by a copy less them), or "readable (weaker)"
+	// where no namespace could be made: the command could read them; Rooted hides them in its output. Empty: the
+	// project's git configuration holds none.
+	Redacted string `json:"redacted,omitempty"`
 	// Capabilities is what the command holds: "none" (every set emptied, the bounding set included, and
 	// no_new_privs), or "none in effect" (an unprivileged user: nothing permitted or effective, no_new_privs, the
 	// bounding set left as the kernel gave it since only a privileged process may shrink it).

@@ -105,6 +105,9 @@ func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, 
 	if err != nil {
 		return execShellOut{}, err
 	}
+	// The project's git configuration without its credentials (gitredact.go).
+	red := redactConfigs(ctx, root.Root, info.Root, g.git, &spec)
+	defer red.close()
 	// The first change put back ends the command (the helper then ends every process it started): one race per
 	// command at most, never a loop of them.
 	// A trip KILLs at once: a grace period would be time to plant again.
@@ -116,6 +119,7 @@ func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, 
 	if err != nil {
 		return execShellOut{}, err
 	}
+	red.apply(&res)
 	// The command may have changed anything in the project: the search index re-reads what it reports.
 	d.changedAll()
 	out := execShellOut{Command: c.argv, Cwd: info.CwdRel, Backup: backup, Result: res, GitRestored: restored}

@@ -122,7 +122,9 @@ describe('layout', { timeout: 600_000 }, () => {
 
     await page.getByTestId('area-agent').click()
     assert.deepEqual(await visible(), { side: false, main: false, agent: true })
-    assert.ok((await slotWidth()) >= 895, 'the agent has the whole width')
+    const rail = await page.getByTestId('project-strip').evaluate((el) => el.getBoundingClientRect().width)
+    assert.ok(rail <= 56, `the open projects' rail stays narrow: ${rail}`)
+    assert.ok((await slotWidth()) >= 895 - rail, 'the agent has the whole width beside the rail')
     assert.deepEqual(await overflow(page), [])
     const agentIds = ['agent-input', 'agent-send', 'agent-model', 'area-side', 'area-main', 'area-agent']
     assert.deepEqual(await inView(page, agentIds), all(agentIds))

@@ -1,6 +1,6 @@
 // Several projects open in one window: the strip down the left edge lists them, a click switches between them
-// (each showing its own files), a background job of one keeps running while another is shown, and closing a
-// project ends its job and leaves the other open.
+// (each showing its own files, its view kept as it was left), a background job of one keeps running while another
+// is shown, and closing a project ends its job and leaves the other open.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -38,9 +38,11 @@ describe('workspaces', { timeout: 600_000 }, () => {
 
   after(cleanupAll)
 
+  // Every open project's view stays mounted; the one shown is the one not hidden.
+  const view = () => page.locator('[data-testid="project-view"]:not([hidden])')
   const strip = () => page.getByTestId('project-strip-item')
-  const showing = (name) => page.getByTestId('project-name').filter({ hasText: name }).waitFor()
-  const inTree = (rel) => page.locator(`[data-testid="tree-node"][data-path="${rel}"]`)
+  const showing = (name) => view().getByTestId('project-name').filter({ hasText: name }).waitFor()
+  const inTree = (rel) => view().locator(`[data-testid="tree-node"][data-path="${rel}"]`)
 
   test('opens two projects side by side, each listed in the strip and showing its own files', async () => {
     await openProject(page, alpha)
@@ -73,13 +75,13 @@ describe('workspaces', { timeout: 600_000 }, () => {
       const out = JSON.parse(await window.go.app.Tools.Call(id, 'exec_shell', JSON.stringify({ command: 'node', args: ['-e', program], background: true })))
       return out.job.id
     }, program)
-    await page.getByTestId('tab-run').click()
-    await page.locator(`[data-testid="job"][data-id="${job}"][data-state="running"]`).waitFor()
+    await view().getByTestId('tab-run').click()
+    await view().locator(`[data-testid="job"][data-id="${job}"][data-state="running"]`).waitFor()
 
     await strip().filter({ hasText: 'beta-project' }).click()
     await showing('beta-project')
-    await page.getByTestId('tab-run').click()
-    assert.equal(await page.locator('[data-testid="job"]').count(), 0, "beta's Run tab lists none of alpha's jobs")
+    await view().getByTestId('tab-run').click()
+    assert.equal(await view().locator('[data-testid="job"]').count(), 0, "beta's Run tab lists none of alpha's jobs")
     assert.ok(await beating(), "alpha's job runs while beta is shown")
     // The strip says so: alpha, not on screen, has one command running; beta none.
     await strip().filter({ hasText: 'alpha-project' }).getByTestId('project-strip-jobs').filter({ hasText: '1' }).waitFor()
@@ -87,8 +89,8 @@ describe('workspaces', { timeout: 600_000 }, () => {
 
     await strip().filter({ hasText: 'alpha-project' }).click()
     await showing('alpha-project')
-    await page.getByTestId('tab-run').click()
-    await page.locator(`[data-testid="job"][data-id="${job}"][data-state="running"]`).waitFor()
+    await view().getByTestId('tab-run').click()
+    await view().locator(`[data-testid="job"][data-id="${job}"][data-state="running"]`).waitFor()
   })
 
   test('closing alpha ends its job and leaves beta open', async () => {
@@ -102,8 +104,12 @@ describe('workspaces', { timeout: 600_000 }, () => {
     await new Promise((r) => setTimeout(r, 1500))
     assert.equal(beat(), last, "alpha's job ended with alpha")
 
+    // Beta's view stayed mounted all along: it comes back as it was left (on its Run tab).
     await strip().filter({ hasText: 'beta-project' }).click()
     await showing('beta-project')
+    assert.equal(await view().getByTestId('tab-run').getAttribute('aria-selected'), 'true')
+    await view().getByTestId('tab-files').click()
     await inTree('beta-only.txt').waitFor()
+    assert.equal(await page.getByTestId('project-view').count(), 1, "alpha's view went with alpha")
   })
 })

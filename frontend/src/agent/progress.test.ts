@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { Item } from './conversation'
-import { attentionNeeded, elapsedText, progress } from './progress'
+import { agentState, attentionNeeded, elapsedText, progress, type AgentState } from './progress'
 
 const user: Item = { kind: 'user', id: 'u1', text: 'run the tests' }
 const tool = (id: string, name: string, input: Record<string, unknown>, state: 'running' | 'waiting' | 'done', parent?: string): Item => ({ kind: 'tool', id, name, input, state, ...(parent ? { parent } : {}) })
@@ -55,4 +55,17 @@ describe('what a person away from the window is told', () => {
     ['still working', [user, tool('t1', 'exec_shell', { command: 'go test' }, 'running')], true, true, undefined],
     ['idle, as it was', [user, { kind: 'assistant', id: 'a', text: 'done' }], false, false, undefined],
   ])('%s', (_, items, running, wasRunning, want) => expect(attentionNeeded(items, running, wasRunning)).toBe(want))
+})
+
+describe('the strip says what a project’s agent is doing', () => {
+  const failed: Item = { kind: 'notice', id: 'n1', tone: 'error', text: 'the provider refused' }
+  test.each<[string, Item[], boolean, boolean, AgentState]>([
+    ['nothing asked yet', [], false, false, ''],
+    ['a turn running', [user, tool('t1', 'exec_shell', { command: 'go test' }, 'running')], true, true, 'working'],
+    ['a call waiting for approval', [user, tool('t1', 'patch_file', { path: 'a.go' }, 'waiting')], true, true, 'waiting'],
+    ['a question waiting', [user, tool('t1', 'ask_user', { question: 'which?' }, 'waiting')], true, true, 'waiting'],
+    ['the turn just ended', [user, { kind: 'assistant', id: 'a1', text: 'Done.' }], false, true, 'done'],
+    ['the turn just stopped with an error', [user, failed], false, true, 'failed'],
+    ['an ended turn seen already', [user, { kind: 'assistant', id: 'a1', text: 'Done.' }], false, false, ''],
+  ])('%s', (_, items, running, wasRunning, want) => expect(agentState(items, running, wasRunning)).toBe(want))
 })

@@ -100,3 +100,17 @@ export function attentionNeeded(items: Item[], running: boolean, wasRunning: boo
   }
   return undefined
 }
+
+// AgentState is what a project's agent is doing, in a word, for the list of open projects: working, waiting for
+// the user (an approval or an answer), just done or just stopped with an error; '' when there is nothing to say.
+export type AgentState = '' | 'working' | 'waiting' | 'done' | 'failed'
+
+// agentState is the agent's state now, from its conversation and whether a turn runs (wasRunning: whether one ran
+// at the last look, so the end of a turn is seen once).
+export function agentState(items: Item[], running: boolean, wasRunning: boolean): AgentState {
+  if (items.some((it) => it.kind === 'tool' && it.state === 'waiting')) return 'waiting'
+  if (running) return 'working'
+  if (!wasRunning) return ''
+  const last = items.at(-1)
+  return last?.kind === 'notice' && last.tone === 'error' ? 'failed' : 'done'
+}

@@ -73,28 +73,28 @@ export function cached(hash: string): string | undefined {
   return t
 }
 
-// readBlob returns the result a reference names.
-export async function readBlob(convId: string, hash: string): Promise<string> {
+// readBlob returns the result a reference names, stored with conversation convId of project ws.
+export async function readBlob(ws: string, convId: string, hash: string): Promise<string> {
   const hit = cached(hash)
   if (hit !== undefined) return hit
-  const text = await conversationBlob(convId, hash)
+  const text = await conversationBlob(ws, convId, hash)
   remember(hash, text)
   return text
 }
 
 // hydrate returns v with every reference replaced by what it names (what the model is sent).
-export async function hydrate<T>(convId: string, v: T): Promise<T> {
+export async function hydrate<T>(ws: string, convId: string, v: T): Promise<T> {
   const hashes = [...new Set(refsIn(v))]
   if (hashes.length === 0) return v
   const texts = new Map<string, string>()
-  for (const h of hashes) texts.set(h, await readBlob(convId, h))
+  for (const h of hashes) texts.set(h, await readBlob(ws, convId, h))
   return replaceRefs(v, (r) => texts.get(r.$blob) ?? '')
 }
 
 // forModel returns the model's messages for a request: the latest keep turns with their stored results read in,
 // the older ones with a note in place of each (context's elideOld sends any result of theirs over 2,000
 // characters as such a note anyway), so a reopened day's conversation is not read whole to ask one question.
-export async function forModel(convId: string, messages: ModelMessage[], keep = keepTurns): Promise<ModelMessage[]> {
+export async function forModel(ws: string, convId: string, messages: ModelMessage[], keep = keepTurns): Promise<ModelMessage[]> {
   let turns = 0
   let cut = 0
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -104,7 +104,7 @@ export async function forModel(convId: string, messages: ModelMessage[], keep = 
     }
   }
   const older = messages.slice(0, cut).map((m) => replaceRefs(m, (r) => `[Rooted: this result (${r.bytes.toLocaleString('en')} bytes) was elided from the conversation to save context; call the tool again if you need it.]`))
-  return [...older, ...(await hydrate(convId, messages.slice(cut)))]
+  return [...older, ...(await hydrate(ws, convId, messages.slice(cut)))]
 }
 
 // sizeText says how large a stored result is, for the line that stands in for it until it is read.

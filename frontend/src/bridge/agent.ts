@@ -6,7 +6,6 @@ import { app } from '../../wailsjs/go/models'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { EventLLM, type LLMStream } from './events'
 import { wrap } from './wrap'
-import { workspace } from './workspace'
 import type { Price } from '../llm/cost'
 import type { SkillCatalog } from '../agent/skills'
 import type { CommandBody, CommandInfo } from '../agent/commands'
@@ -108,24 +107,24 @@ export function onLLMStream(f: (e: LLMStream) => void): () => void {
   return EventsOn(EventLLM, f)
 }
 
-export const conversations = (): Promise<ConversationMeta[]> => wrap(async () => (await Agent.Conversations(workspace())) ?? [])
-export const loadConversation = (id: string): Promise<unknown> => wrap(async () => JSON.parse(await Agent.LoadConversation(workspace(), id)) as unknown)
+export const conversations = (ws: string): Promise<ConversationMeta[]> => wrap(async () => (await Agent.Conversations(ws)) ?? [])
+export const loadConversation = (ws: string, id: string): Promise<unknown> => wrap(async () => JSON.parse(await Agent.LoadConversation(ws, id)) as unknown)
 // appendConversation saves events (see agent/conversation-events) to a conversation of the project at root: on
 // disk when it resolves, none of them when it rejects.
 export const appendConversation = (root: string, id: string, events: unknown[]): Promise<ConversationMeta> => wrap(() => Agent.AppendConversation(root, id, JSON.stringify(events)))
 // conversationBlob reads a stored result a loaded conversation refers to ({"$blob": hash, "bytes": n}).
-export const conversationBlob = (id: string, hash: string): Promise<string> => wrap(() => Agent.ConversationBlob(workspace(), id, hash))
-export const conversationBlobsContaining = (id: string, text: string): Promise<string[]> => wrap(async () => (await Agent.ConversationBlobsContaining(workspace(), id, text)) ?? [])
+export const conversationBlob = (ws: string, id: string, hash: string): Promise<string> => wrap(() => Agent.ConversationBlob(ws, id, hash))
+export const conversationBlobsContaining = (ws: string, id: string, text: string): Promise<string[]> => wrap(async () => (await Agent.ConversationBlobsContaining(ws, id, text)) ?? [])
 // setConversationUnsaved tells the backend why the open conversation is not saved ('' once it is): closing the
 // window asks first meanwhile.
 export const setConversationUnsaved = (reason: string): Promise<void> => wrap(() => Agent.SetConversationUnsaved(reason))
-export const exportConversation = (id: string, format: 'markdown' | 'json'): Promise<string> => wrap(() => Agent.ExportConversation(workspace(), id, format))
-export const saveConversationExport = (id: string, format: 'markdown' | 'json'): Promise<string> => wrap(() => Agent.SaveConversationExport(workspace(), id, format))
-export const renameConversation = (id: string, title: string): Promise<ConversationMeta> => wrap(() => Agent.RenameConversation(workspace(), id, title))
-export const deleteConversation = (id: string): Promise<void> => wrap(() => Agent.DeleteConversation(workspace(), id))
+export const exportConversation = (ws: string, id: string, format: 'markdown' | 'json'): Promise<string> => wrap(() => Agent.ExportConversation(ws, id, format))
+export const saveConversationExport = (ws: string, id: string, format: 'markdown' | 'json'): Promise<string> => wrap(() => Agent.SaveConversationExport(ws, id, format))
+export const renameConversation = (ws: string, id: string, title: string): Promise<ConversationMeta> => wrap(() => Agent.RenameConversation(ws, id, title))
+export const deleteConversation = (ws: string, id: string): Promise<void> => wrap(() => Agent.DeleteConversation(ws, id))
 
-export const projectSettings = (): Promise<ProjectSettings> => wrap(() => Settings.Project(workspace()) as Promise<ProjectSettings>)
-export const saveProjectSettings = (s: ProjectSettingsInput): Promise<ProjectSettings> => wrap(() => Settings.Save(workspace(), s) as Promise<ProjectSettings>)
+export const projectSettings = (ws: string): Promise<ProjectSettings> => wrap(() => Settings.Project(ws) as Promise<ProjectSettings>)
+export const saveProjectSettings = (ws: string, s: ProjectSettingsInput): Promise<ProjectSettings> => wrap(() => Settings.Save(ws, s) as Promise<ProjectSettings>)
 
 export interface InstructionFile {
   path: string
@@ -143,7 +142,7 @@ export interface Instructions {
   commands?: CommandInfo[] // the prompt files /name runs, nearest first
 }
 
-export const instructions = (): Promise<Instructions> => wrap(() => Settings.Instructions(workspace()) as Promise<Instructions>)
+export const instructions = (ws: string): Promise<Instructions> => wrap(() => Settings.Instructions(ws) as Promise<Instructions>)
 // RepoInfo is the project's git branch, short status and last commits, for the system prompt.
 export interface RepoInfo {
   branch: string // "" when the project is not a git repository
@@ -151,10 +150,10 @@ export interface RepoInfo {
   more: number // status lines left out
   commits: string[]
 }
-export const repoInfo = (): Promise<RepoInfo> => wrap(() => Agent.RepoInfo(workspace()) as Promise<RepoInfo>)
+export const repoInfo = (ws: string): Promise<RepoInfo> => wrap(() => Agent.RepoInfo(ws) as Promise<RepoInfo>)
 // command reads what /name expands: the prompt file called name, else the skill.
-export const command = (name: string): Promise<CommandBody> => wrap(() => Settings.Command(workspace(), name) as Promise<CommandBody>)
-export const saveUserInstructions = (text: string): Promise<Instructions> => wrap(() => Settings.SaveUserInstructions(workspace(), text) as Promise<Instructions>)
+export const command = (ws: string, name: string): Promise<CommandBody> => wrap(() => Settings.Command(ws, name) as Promise<CommandBody>)
+export const saveUserInstructions = (ws: string, text: string): Promise<Instructions> => wrap(() => Settings.SaveUserInstructions(ws, text) as Promise<Instructions>)
 
 // The step limit: how many model calls one request may take before the agent stops and offers Continue (settings.json,
 // the same for every project; 100 until set).

@@ -1,7 +1,6 @@
 // Typed wrappers for the check Rooted runs after the agent's edits.
 import * as Diagnostics from '../../wailsjs/go/app/Diagnostics'
 import { wrap } from './wrap'
-import { workspace } from './workspace'
 
 export interface DiagnosticsResult {
   checks: string[] // the commands run; none when the project has no check for the changed files
@@ -9,13 +8,13 @@ export interface DiagnosticsResult {
   error: string // why a check could not run or finish
 }
 
-export const diagnose = (paths: string[]): Promise<DiagnosticsResult> =>
+export const diagnose = (ws: string, paths: string[]): Promise<DiagnosticsResult> =>
   wrap(async () => {
-    const r = await Diagnostics.After(workspace(), paths)
+    const r = await Diagnostics.After(ws, paths)
     return { checks: r.checks ?? [], problems: r.problems ?? [], error: r.error }
   })
 
 // diagnosticsMode is the project's setting: '' (found for the files changed), 'off', or a command line.
-export const diagnosticsMode = (): Promise<string> => wrap(() => Diagnostics.Mode(workspace()))
+export const diagnosticsMode = (ws: string): Promise<string> => wrap(() => Diagnostics.Mode(ws))
 
-export const setDiagnosticsMode = (mode: string): Promise<string> => wrap(() => Diagnostics.SetMode(workspace(), mode))
+export const setDiagnosticsMode = (ws: string, mode: string): Promise<string> => wrap(() => Diagnostics.SetMode(ws, mode))

@@ -3,7 +3,6 @@
 import * as MCPServers from '../../wailsjs/go/app/MCPServers'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { EventMCPServers } from './events'
-import { workspace } from './workspace'
 import { wrap } from './wrap'
 
 // MCPServerStatus is one server's state (backend/mcpclient Status).
@@ -19,10 +18,10 @@ export interface MCPServerStatus {
   data_dir?: string
 }
 
-export const mcpServers = (): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.Status(workspace())) ?? []) as MCPServerStatus[])
+export const mcpServers = (ws: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.Status(ws)) ?? []) as MCPServerStatus[])
 
 // restartMCPServers ends the project's servers and starts them again with the settings as they are now.
-export const restartMCPServers = (): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.Restart(workspace())) ?? []) as MCPServerStatus[])
+export const restartMCPServers = (ws: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.Restart(ws)) ?? []) as MCPServerStatus[])
 
 // MCPServersChanged names the project whose servers changed.
 export interface MCPServersChanged {
@@ -32,15 +31,15 @@ export interface MCPServersChanged {
 
 // onMCPServersChanged hears when a server of the shown project changes state or tools (another project's changes
 // are not for this view); it returns the unsubscribe function.
-export function onMCPServersChanged(f: (e: MCPServersChanged) => void): () => void {
+export function onMCPServersChanged(ws: string, f: (e: MCPServersChanged) => void): () => void {
   return EventsOn(EventMCPServers, (e: MCPServersChanged) => {
-    if (e.workspace === workspace()) f(e)
+    if (e.workspace === ws) f(e)
   })
 }
 
 // mcpServersConfig is the project's mcp_servers entry as JSON text ('{}' for none).
-export const mcpServersConfig = (): Promise<string> => wrap(() => MCPServers.Config(workspace()))
+export const mcpServersConfig = (ws: string): Promise<string> => wrap(() => MCPServers.Config(ws))
 
 // saveMCPServersConfig replaces the project's mcp_servers with text, checked by the backend first (a mistake is
 // invalid_argument and changes nothing), and starts the servers again with it.
-export const saveMCPServersConfig = (text: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SaveConfig(workspace(), text)) ?? []) as MCPServerStatus[])
+export const saveMCPServersConfig = (ws: string, text: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SaveConfig(ws, text)) ?? []) as MCPServerStatus[])

@@ -5,7 +5,6 @@ import * as Permissions from '../../wailsjs/go/app/Permissions'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
 import { EventJobs, type JobsChanged } from './events'
 import { wrap } from './wrap'
-import { workspace } from './workspace'
 
 export type RuleAction = 'allow' | 'ask' | 'deny'
 
@@ -32,17 +31,17 @@ export interface CallCheck {
   grant: string
 }
 
-export const checkCall = (name: string, args: Record<string, unknown>): Promise<CallCheck> =>
+export const checkCall = (ws: string, name: string, args: Record<string, unknown>): Promise<CallCheck> =>
   wrap(async () => {
-    const c = await Permissions.Check(workspace(), name, JSON.stringify(args))
+    const c = await Permissions.Check(ws, name, JSON.stringify(args))
     return { ...c, action: c.action as CallCheck['action'], rule: c.rule as Rule | undefined, error: c.error ? (JSON.parse(c.error) as CallCheck['error']) : undefined }
   })
 
-export const permissionRules = (): Promise<Rule[]> => wrap(async () => ((await Permissions.Rules(workspace())) ?? []) as Rule[])
+export const permissionRules = (ws: string): Promise<Rule[]> => wrap(async () => ((await Permissions.Rules(ws)) ?? []) as Rule[])
 
-export const addPermissionRule = (r: Rule): Promise<Rule[]> => wrap(async () => ((await Permissions.AddRule(workspace(), r)) ?? []) as Rule[])
+export const addPermissionRule = (ws: string, r: Rule): Promise<Rule[]> => wrap(async () => ((await Permissions.AddRule(ws, r)) ?? []) as Rule[])
 
-export const setPermissionRules = (rs: Rule[]): Promise<Rule[]> => wrap(async () => ((await Permissions.SetRules(workspace(), rs)) ?? []) as Rule[])
+export const setPermissionRules = (ws: string, rs: Rule[]): Promise<Rule[]> => wrap(async () => ((await Permissions.SetRules(ws, rs)) ?? []) as Rule[])
 
 export interface Job {
   id: string
@@ -63,20 +62,20 @@ export interface JobOutput extends Job {
   dropped: number
 }
 
-export const listJobs = (): Promise<Job[]> => wrap(async () => (await Jobs.List(workspace())) ?? [])
+export const listJobs = (ws: string): Promise<Job[]> => wrap(async () => (await Jobs.List(ws)) ?? [])
 
 // listJobsOf lists the jobs of open project ws, whichever is shown (the project strip's running count).
 export const listJobsOf = (ws: string): Promise<Job[]> => wrap(async () => (await Jobs.List(ws)) ?? [])
 
-export const jobOutput = (id: string, since: number): Promise<JobOutput> => wrap(() => Jobs.Output(workspace(), id, since))
+export const jobOutput = (ws: string, id: string, since: number): Promise<JobOutput> => wrap(() => Jobs.Output(ws, id, since))
 
-export const killJob = (id: string): Promise<Job> => wrap(() => Jobs.Kill(workspace(), id))
+export const killJob = (ws: string, id: string): Promise<Job> => wrap(() => Jobs.Kill(ws, id))
 
 // onJobsChanged hears when background jobs of the project shown start, end or write output (another open
 // project's jobs run on unheard); it returns the unsubscribe function.
-export function onJobsChanged(f: (c: JobsChanged) => void): () => void {
+export function onJobsChanged(ws: string, f: (c: JobsChanged) => void): () => void {
   return EventsOn(EventJobs, (c: JobsChanged) => {
-    if (c.workspace === workspace()) f(c)
+    if (c.workspace === ws) f(c)
   })
 }
 
@@ -87,6 +86,6 @@ export function onAnyJobsChanged(f: (c: JobsChanged) => void): () => void {
 
 // backgroundAfter is when a command still running moves to the background, in seconds: 0 the default (a minute),
 // negative never.
-export const backgroundAfter = (): Promise<number> => wrap(() => Jobs.BackgroundAfter(workspace()))
+export const backgroundAfter = (ws: string): Promise<number> => wrap(() => Jobs.BackgroundAfter(ws))
 
-export const setBackgroundAfter = (sec: number): Promise<number> => wrap(() => Jobs.SetBackgroundAfter(workspace(), sec))
+export const setBackgroundAfter = (ws: string, sec: number): Promise<number> => wrap(() => Jobs.SetBackgroundAfter(ws, sec))

@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import type { Item } from '../agent/conversation'
 import { planToolName } from '../agent/plan'
 import { hydrate, refsIn, replaceRefs, sizeText } from '../agent/stored'
+import { useBridge } from '../stores/project-scope'
 import { turnEnds, turnRange } from '../agent/turn-review'
 import { FindBar } from './find-bar'
 import { TurnBar } from './turn-bar'
@@ -184,12 +185,13 @@ function TurnEnd({ items, request, seq, onReview }: { items: Item[]; request: nu
 // Resolved shows an item with its stored results read in (a line stands in for each until it is): only the
 // items in view are, so a long conversation's results are read as the reader reaches them.
 function Resolved({ convId, it, ...rest }: { convId: string; it: Item; index: number; s: Session; onOpen: (rel: string, line?: number) => void; onEditResend: (text: string) => void }) {
+  const { workspace } = useBridge()
   const stored = useMemo(() => refsIn(it).length > 0, [it])
   const [loaded, setLoaded] = useState<{ from: Item; item: Item } | null>(null)
   useEffect(() => {
     if (!stored) return
     let live = true
-    hydrate(convId, it)
+    hydrate(workspace, convId, it)
       .then((item) => {
         if (live) setLoaded({ from: it, item })
       })
@@ -197,7 +199,7 @@ function Resolved({ convId, it, ...rest }: { convId: string; it: Item; index: nu
     return () => {
       live = false
     }
-  }, [convId, it, stored])
+  }, [workspace, convId, it, stored])
   const shown = !stored ? it : loaded?.from === it ? loaded.item : replaceRefs(it, (r) => `[stored result, ${sizeText(r.bytes)}: loading…]`)
   return <LogItem it={shown} {...rest} />
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { ImageChips, usePastedImages } from './image-chips'
-import { callTool, setActiveProvider, type Project } from '../bridge'
+import { setActiveProvider, type Project } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { mentionAt } from '../agent/mentions'
 import { commandAt, commandOptions } from '../agent/commands'
 import { formatCost } from '../llm/cost'
@@ -31,8 +32,9 @@ interface Props {
 // AgentPanel is the conversation with the agent: the request box, the streamed answer, a card per tool call with
 // its approval, the conversation list, Stop, and the tokens used.
 export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention, onReview }: Props) {
+  const { callTool } = useBridge()
   const s = useAgentSession(project)
-  useAttention(s.conv.items, s.running, s.conv.title || project.name)
+  useAttention(s.conv.items, s.running, s.conv.title || project.name, project.name)
   const [text, setText] = useState('')
   const [showList, setShowList] = useState(false)
   const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use

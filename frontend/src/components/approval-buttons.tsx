@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { addPermissionRule, toBackendError, type BackendError, type CallCheck } from '../bridge'
+import { toBackendError, type BackendError, type CallCheck } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { alwaysRule } from '../agent/approvals'
 import type { ToolItem } from '../agent/conversation'
 import { ErrorNotice } from './error-notice'
@@ -8,6 +9,7 @@ import { ErrorNotice } from './error-notice'
 // user's settings, for every later conversation) and allows this call. For a command that destroys or publishes,
 // or hands an interpreter code (node -e), it says why the card asks even though its program may be allowed.
 export function AlwaysAllow({ item, check, onAllow }: { item: ToolItem; check: CallCheck | null; onAllow: () => void }) {
+  const { addPermissionRule } = useBridge()
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<BackendError | null>(null)
   const always = check && !check.error ? alwaysRule(item.name, check.suggest) : null

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
-import { checkCall, type CallCheck } from '../bridge'
+import { type CallCheck } from '../bridge'
+import { useBridge, useShown } from '../stores/project-scope'
 import { fetchDomain, sessionGrant } from '../agent/approvals'
 import type { ToolItem } from '../agent/conversation'
 import type { Approval } from '../stores/agent-session'
@@ -13,6 +14,8 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '')
 // the log while the card is on screen. Enter allows once and Esc denies, for the first card that waits, unless
 // the keys are typing somewhere else.
 export function ApprovalCard({ item, onAnswer }: { item: ToolItem; onAnswer: (id: string, a: Approval) => void }) {
+  const { checkCall } = useBridge()
+  const shown = useShown()
   const [reason, setReason] = useState('')
   // proposal is the user's edit of the proposed text (null: not editing), sent back with the approval.
   const [proposal, setProposal] = useState<string[] | null>(null)
@@ -27,23 +30,26 @@ export function ApprovalCard({ item, onAnswer }: { item: ToolItem; onAnswer: (id
     return () => {
       live = false
     }
-  }, [item.name, item.input])
+  }, [item.name, item.input, checkCall])
   const grant = sessionGrant(item.name, item.input, check?.grant)
   const editable = item.name === 'patch_file' || item.name === 'write_file'
   const allow = (kind: 'once' | 'session') => onAnswer(item.id, proposal ? { kind, input: withProposal(item, proposal) } : { kind })
   const deny = () => onAnswer(item.id, { kind: 'deny', reason })
 
-  // Registered anew each render, so the keys answer with the card's current reason and edit.
+  // Registered anew each render, so the keys answer with the card's current reason and edit. A card of a project
+  // not shown takes no keys: Enter in one project never approves another's call.
   useEffect(() => {
+    if (!shown) return
     const onKey = (e: KeyboardEvent) => {
       if ((e.key !== 'Enter' && e.key !== 'Escape') || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.isComposing) return
-      if (document.querySelector('[data-testid="approval"]') !== box.current) return // the first card that waits
+      const view = box.current?.closest('[data-testid="project-view"]') ?? document
+      if (view.querySelector('[data-testid="approval"]') !== box.current) return // the first card that waits
       const t = e.target instanceof HTMLElement ? e.target : null
       const inReason = t !== null && t === reasonBox.current
       // The request box counts as free while it is empty (the focus stays there after Send); any other field
       // the user types in keeps its keys, and so does an open @-file list.
       const composer = t?.dataset.testid === 'agent-input'
-      const free = !t || inReason || (composer ? (t as HTMLTextAreaElement).value === '' && !document.querySelector('[data-testid="mention-list"]') : !typing(t))
+      const free = !t || inReason || (composer ? (t as HTMLTextAreaElement).value === '' && !view.querySelector('[data-testid="mention-list"]') : !typing(t))
       if (!free) return
       if (e.key === 'Escape') {
         e.preventDefault()

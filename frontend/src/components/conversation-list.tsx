@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { saveConversationExport, toBackendError, type ConversationMeta } from '../bridge'
+import { toBackendError, type ConversationMeta } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { relativeTime } from '../lib/relative-time'
 
 interface Props {
@@ -13,6 +14,7 @@ interface Props {
 // ConversationList is the project's saved conversations, most recent first, each with when it began and last
 // changed, renamed in place, exported as Markdown or JSON, or deleted.
 export function ConversationList({ list, selected, onOpen, onRename, onRemove }: Props) {
+  const { saveConversationExport } = useBridge()
   const [error, setError] = useState('')
   const onError = (t: string) => setError(t)
   const [editing, setEditing] = useState<{ id: string; title: string } | null>(null)

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
-import { callTool, toBackendError, type BackendError, type DirEntry } from '../bridge'
+import { toBackendError, type BackendError, type DirEntry } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { dirChanged } from '../lib/fs-changes'
 import { absolute, joinRel } from '../lib/paths'
 import { useChanges, type ChangeFeed } from '../stores/live-project'
@@ -30,6 +31,7 @@ interface DirProps extends Props {
 }
 
 function DirChildren({ root, rel, depth, selected, onOpenFile, feed }: DirProps) {
+  const { callTool } = useBridge()
   const [entries, setEntries] = useState<DirEntry[] | null>(null)
   const [truncated, setTruncated] = useState<{ shown: number; total: number } | null>(null)
   const [error, setError] = useState<BackendError | null>(null)
@@ -51,7 +53,7 @@ function DirChildren({ root, rel, depth, selected, onOpenFile, feed }: DirProps)
     return () => {
       live = false
     }
-  }, [root, rel, version])
+  }, [root, rel, version, callTool])
 
   if (error) return <ErrorNotice error={error} />
   if (!entries) return <div className="tree-loading" style={{ paddingLeft: indent(depth) }}>…</div>

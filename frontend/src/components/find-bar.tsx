@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { conversationBlobsContaining } from '../bridge'
+import { useBridge, useShown } from '../stores/project-scope'
 import type { Item } from '../agent/conversation'
 import { findItems } from '../agent/find'
 import { refsIn } from '../agent/stored'
@@ -15,6 +15,8 @@ interface Props {
 // (searched by the store), so a word is found in an item the log has not rendered. Enter goes to the next
 // match, Shift+Enter to the one before, Escape closes.
 export function FindBar({ convId, items, onCurrent }: Props) {
+  const { conversationBlobsContaining } = useBridge()
+  const shown = useShown()
   const [open, setOpen] = useState(false)
   const [query, setQuery] = useState('')
   const [hits, setHits] = useState<number[]>([])
@@ -26,6 +28,7 @@ export function FindBar({ convId, items, onCurrent }: Props) {
   })
 
   useEffect(() => {
+    if (!shown) return // Ctrl+F is for the project shown
     const onKey = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.key.toLowerCase() !== 'f' || e.shiftKey || e.altKey) return
       // The file pane's editor has its own search.
@@ -39,7 +42,7 @@ export function FindBar({ convId, items, onCurrent }: Props) {
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [])
+  }, [shown])
 
   // The search runs again when the query or the conversation changes (a word may arrive in new output).
   useEffect(() => {
@@ -61,7 +64,7 @@ export function FindBar({ convId, items, onCurrent }: Props) {
       live = false
       clearTimeout(timer)
     }
-  }, [open, query, items, convId])
+  }, [open, query, items, convId, conversationBlobsContaining])
 
   const found = open && query.trim() ? hits : []
   const current = found.length > 0 ? found[Math.min(at, found.length - 1)] : null

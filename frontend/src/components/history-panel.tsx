@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import { callTool, toBackendError, type BackendError, type Snapshot, type SnapshotLogEntry } from '../bridge'
+import { toBackendError, type BackendError, type Snapshot, type SnapshotLogEntry } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { relativeTime } from '../lib/relative-time'
 import { snapshotNames, webStorage } from '../lib/snapshot-names'
 import { ErrorNotice } from './error-notice'
@@ -15,6 +16,7 @@ interface Props {
 
 // HistoryPanel is the timeline of snapshots, newest first, and the log of every backup and restore.
 export function HistoryPanel({ selected, onSelect, refresh, root }: Props) {
+  const { callTool } = useBridge()
   const [snapshots, setSnapshots] = useState<Snapshot[] | null>(null)
   const [log, setLog] = useState<SnapshotLogEntry[] | null>(null)
   const [showLog, setShowLog] = useState(false)
@@ -30,7 +32,7 @@ export function HistoryPanel({ selected, onSelect, refresh, root }: Props) {
     callTool('list_snapshots', { log: true, limit: 200 })
       .then((r) => setLog(r.log ?? []))
       .catch(() => undefined)
-  }, [])
+  }, [callTool])
   useEffect(load, [load, refresh])
   // Read again with each listing: the names of snapshots taken since.
   const names = useMemo(() => {

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
-import { jobOutput, killJob, listJobs, onJobsChanged, toBackendError, type BackendError, type Job } from '../bridge'
+import { toBackendError, type BackendError, type Job } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { ErrorNotice } from './error-notice'
 
 // The list follows the backend's reports (a job started, ended or wrote output); this slow look is only a
@@ -10,6 +11,7 @@ const keepChars = 200_000 // of each job's output on screen; the backend keeps i
 // JobList shows the project's background commands (the agent's servers, watchers and long builds) with their
 // output as it comes and a Stop button that ends the job and everything it started.
 export function JobList() {
+  const { jobOutput, killJob, listJobs, onJobsChanged } = useBridge()
   const [jobs, setJobs] = useState<Job[]>([])
   const [out, setOut] = useState<Record<string, string>>({})
   const [error, setError] = useState<BackendError | null>(null)
@@ -61,7 +63,7 @@ export function JobList() {
       off()
       clearTimeout(timer)
     }
-  }, [])
+  }, [jobOutput, listJobs, onJobsChanged])
 
   if (jobs.length === 0) return null
   return (

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
-import { mcpServers, mcpServersConfig, onMCPServersChanged, restartMCPServers, saveMCPServersConfig, toBackendError, type BackendError, type MCPServerStatus } from '../bridge'
+import { toBackendError, type BackendError, type MCPServerStatus } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { ErrorNotice } from './error-notice'
 
 // stateWords says a server's state as the list shows it.
@@ -22,6 +23,7 @@ export function stateWords(s: MCPServerStatus): string {
 // project's entry): each one's state, its tools, why it failed with the end of its error output, and the sandbox
 // it runs in. It follows their changes as the backend reports them.
 export function MCPServers() {
+  const { mcpServers, mcpServersConfig, onMCPServersChanged, restartMCPServers, saveMCPServersConfig } = useBridge()
   const [servers, setServers] = useState<MCPServerStatus[] | null>(null)
   const [error, setError] = useState<BackendError | null>(null)
   const [config, setConfig] = useState('')
@@ -30,7 +32,7 @@ export function MCPServers() {
     mcpServersConfig()
       .then(setConfig)
       .catch(() => undefined)
-  }, [])
+  }, [mcpServersConfig])
   useEffect(() => {
     const load = () =>
       mcpServers()
@@ -38,7 +40,7 @@ export function MCPServers() {
         .catch((e: unknown) => setError(toBackendError(e)))
     load()
     return onMCPServersChanged(() => load())
-  }, [])
+  }, [mcpServers, onMCPServersChanged])
   if (!servers) return error ? <ErrorNotice error={error} /> : null
   return (
     <section className="mcp-servers" data-testid="mcp-servers">
@@ -92,13 +94,14 @@ export function MCPServers() {
               .then((st) => {
                 setServers(st)
                 setError(null)
-                setSaved('saved: the servers start again with it')
+                setSaved('applied: saved, and the servers start again with it')
               })
               .catch((e: unknown) => setError(toBackendError(e)))
           }
           data-testid="mcp-servers-save"
+          title="Servers are programs Rooted starts: the edit takes effect when you apply it, not as you type"
         >
-          Save the servers
+          Apply and restart the servers
         </button>
         {saved ? <div className="settings-saved">{saved}</div> : null}
       </details>

@@ -1,16 +1,6 @@
 import { useEffect, useState } from 'react'
-import {
-  backgroundAfter,
-  diagnosticsMode,
-  permissionRules,
-  setBackgroundAfter,
-  setDiagnosticsMode,
-  setPermissionRules,
-  toBackendError,
-  type BackendError,
-  type Rule,
-  type RuleAction,
-} from '../bridge'
+import { toBackendError, type BackendError, type Rule, type RuleAction } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { ruleActions, ruleTools, ruleWords } from '../lib/rule-words'
 import { ErrorNotice } from './error-notice'
 import { FieldNote, parseAny, useAutoField, type Parsed } from './auto-field'
@@ -30,6 +20,7 @@ const blank: Rule = { action: 'allow', tool: 'exec_shell', command: '' }
 // whole tool; deny wins) and when a long command moves to the background. Rules are kept in the user's settings,
 // never in the project.
 export function PermissionRules() {
+  const { backgroundAfter, diagnosticsMode, permissionRules, setBackgroundAfter, setDiagnosticsMode, setPermissionRules } = useBridge()
   const [rules, setRules] = useState<Rule[] | null>(null)
   const [draft, setDraft] = useState<Rule>(blank)
   const [error, setError] = useState<BackendError | null>(null)
@@ -53,7 +44,7 @@ export function PermissionRules() {
     diagnosticsMode()
       .then(loadCheck)
       .catch(() => undefined)
-  }, [loadAfter, loadCheck])
+  }, [backgroundAfter, diagnosticsMode, loadAfter, loadCheck, permissionRules])
   const save = (next: Rule[], what: string) =>
     setPermissionRules(next)
       .then((r) => {

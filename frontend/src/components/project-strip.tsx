@@ -1,19 +1,28 @@
 import type { Project } from '../bridge'
+import type { AgentState } from '../agent/progress'
 import { useRunningJobs } from '../stores/running-jobs'
 import './project-strip.css'
 
 interface Props {
   projects: Project[]
   current: string | null // the id of the project shown; null while the folder picker is
+  states: Record<string, AgentState> // what each project's agent is doing, by id
   onSwitch: (p: Project) => void
   onClose: (p: Project) => void
   onOpen: () => void
 }
 
+const stateWords: Record<Exclude<AgentState, ''>, { label: string; title: string }> = {
+  working: { label: 'working', title: 'The agent is working' },
+  waiting: { label: 'needs you', title: 'The agent waits for your approval or answer' },
+  done: { label: 'done', title: 'The agent finished while you were away' },
+  failed: { label: 'failed', title: 'The agent stopped with an error while you were away' },
+}
+
 // ProjectStrip lists the open projects down the window's left edge: the one shown is marked, a click shows
-// another (whose jobs kept running meanwhile, counted beside its name), × closes one (ending its jobs only), +
-// opens another folder.
-export function ProjectStrip({ projects, current, onSwitch, onClose, onOpen }: Props) {
+// another (whose agent and jobs kept running meanwhile: the agent's state is a dot on its initial, the running
+// jobs a count), × closes one (ending its agent and jobs only), + opens another folder.
+export function ProjectStrip({ projects, current, states, onSwitch, onClose, onOpen }: Props) {
   const running = useRunningJobs(projects)
   return (
     <nav className="project-strip" aria-label="Open projects" data-testid="project-strip">
@@ -22,20 +31,25 @@ export function ProjectStrip({ projects, current, onSwitch, onClose, onOpen }: P
           <li key={p.id} className={p.id === current ? 'current' : undefined}>
             <button
               className="project-strip-item"
-              title={p.root}
+              title={`${p.name}\n${p.root}`}
               aria-current={p.id === current ? 'page' : undefined}
               data-testid="project-strip-item"
               onClick={() => onSwitch(p)}
             >
               <span className="project-strip-initial" aria-hidden="true">{initial(p.name)}</span>
               <span className="project-strip-name">{p.name}</span>
+              {states[p.id] ? (
+                <span className={`project-strip-agent ${states[p.id]}`} title={stateWords[states[p.id] as Exclude<AgentState, ''>].title} data-testid="project-strip-agent" data-state={states[p.id]}>
+                  <span className="project-strip-agent-word">{stateWords[states[p.id] as Exclude<AgentState, ''>].label}</span>
+                </span>
+              ) : null}
               {running[p.id] ? (
                 <span className="project-strip-jobs" title={`${running[p.id]} background command${running[p.id] === 1 ? '' : 's'} running`} data-testid="project-strip-jobs">
                   {running[p.id]}
                 </span>
               ) : null}
             </button>
-            <button className="project-strip-close" title={`Close ${p.name} (its background commands end)`} aria-label={`Close ${p.name}`} onClick={() => onClose(p)}>
+            <button className="project-strip-close" title={`Close ${p.name} (its agent stops and its background commands end)`} aria-label={`Close ${p.name}`} onClick={() => onClose(p)}>
               ×
             </button>
           </li>

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
-import { callTool } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { useShortcut } from './shortcuts'
 
 // QuickOpen opens a file by a part of its name (Ctrl+P): the project's files whose path holds what is typed, the
 // arrows to choose, Enter to open, Esc to close.
 export function QuickOpen({ onOpen, onClose }: { onOpen: (rel: string) => void; onClose: () => void }) {
+  const { callTool } = useBridge()
   const [query, setQuery] = useState('')
   const [files, setFiles] = useState<string[]>([])
   const [index, setIndex] = useState(0)
@@ -21,7 +22,7 @@ export function QuickOpen({ onOpen, onClose }: { onOpen: (rel: string) => void; 
         setIndex(0)
       })
       .catch(() => n === seq.current && setFiles([]))
-  }, [query])
+  }, [callTool, query])
   const pick = (rel: string | undefined) => {
     if (!rel) return
     onOpen(rel)

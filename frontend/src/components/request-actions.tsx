@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { callTool, toBackendError } from '../bridge'
+import { toBackendError } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { snapshotBefore } from '../agent/conversation'
 import { restorePlan, type PlannedChange } from '../agent/restore-plan'
 import type { Session } from './log-item'
@@ -18,6 +19,7 @@ interface Props {
 // files a restore will change (the diff of the request's snapshot against now) before anything is done; *Edit*
 // cuts the conversation there and puts the request back in the box.
 export function RequestActions({ s, index, onEditResend }: Props) {
+  const { callTool } = useBridge()
   const [sheet, setSheet] = useState<Sheet | null>(null)
   const snap = snapshotBefore(s.conv.items, index)
   const open = async () => {

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react'
-import { runTool, toBackendError, type BackendError, type ExecResult, type RunningCall } from '../bridge'
+import { toBackendError, type BackendError, type ExecResult, type RunningCall } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { sandboxLabel } from '../lib/sandbox-label'
 import { ErrorNotice } from './error-notice'
 import { JobList } from './job-list'
@@ -17,6 +18,7 @@ interface Run {
 // the program and everything it started. Above them, the background jobs the agent started.
 // onSettings opens Settings: a command refused for a program not on the project's list offers it.
 export function RunPanel({ onSettings }: { onSettings?: () => void }) {
+  const { runTool } = useBridge()
   const [command, setCommand] = useState('')
   const [runs, setRuns] = useState<Run[]>([])
   const seq = useRef(0)

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
-import { callTool, toBackendError, type BackendError, type SearchResult } from '../bridge'
+import { toBackendError, type BackendError, type SearchResult } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { searchChanged } from '../lib/fs-changes'
 import { groupMatches, highlight } from '../lib/group-matches'
 import { useChanges, type ChangeFeed } from '../stores/live-project'
@@ -16,6 +17,7 @@ interface Props {
 // change runs the search again (after the same short pause as typing), keeping the old results until the new ones
 // are in.
 export function SearchPanel({ root, onOpen, feed }: Props) {
+  const { callTool } = useBridge()
   const [query, setQuery] = useState('')
   const [regex, setRegex] = useState(false)
   const [caseInsensitive, setCaseInsensitive] = useState(true)
@@ -52,7 +54,7 @@ export function SearchPanel({ root, onOpen, feed }: Props) {
         .finally(() => gen === generation.current && setBusy(false))
     }, 150)
     return () => clearTimeout(timer)
-  }, [query, regex, caseInsensitive, glob, root, version])
+  }, [query, regex, caseInsensitive, glob, root, version, callTool])
 
   const empty = query.trim() === ''
   const result = empty ? null : found

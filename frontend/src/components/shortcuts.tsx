@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react'
+import { useShown } from '../stores/project-scope'
 
 // The window's keyboard shortcuts, as the list (Ctrl+/) shows them. Ctrl is Cmd on a Mac.
 export const shortcuts: { keys: string; what: string }[] = [
@@ -28,20 +29,22 @@ export function matches(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | '
 
 // useShortcut calls handler when the combination is pressed anywhere in the window, unless something handled the
 // key already (an approval card, a dialog, a field that uses it). handler returning false leaves the key alone.
+// A project view that is not shown takes no keys: they are for the project the user sees.
 export function useShortcut(combo: string, handler: (e: KeyboardEvent) => boolean | void, enabled = true) {
+  const shown = useShown()
   const current = useRef(handler)
   useEffect(() => {
     current.current = handler
   })
   useEffect(() => {
-    if (!enabled) return
+    if (!enabled || !shown) return
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.isComposing || !matches(e, combo)) return
       if (current.current(e) !== false) e.preventDefault()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [combo, enabled])
+  }, [combo, enabled, shown])
 }
 
 // ShortcutsHelp is the list of shortcuts (Ctrl+/); Esc or a click outside closes it.

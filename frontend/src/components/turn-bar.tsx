@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { callTool } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { diffSummary, parseDiff, type Range } from '../agent/turn-review'
 
 interface Props {
@@ -12,6 +12,7 @@ interface Props {
 // TurnBar closes a finished turn that changed files: "3 files +12 −4", counted from the snapshots (commands'
 // changes included); a click opens the turn's review in the centre pane.
 export function TurnBar({ range, seq, onReview }: Props) {
+  const { callTool } = useBridge()
   const [summary, setSummary] = useState<string | null>(null)
   useEffect(() => {
     let live = true
@@ -24,7 +25,7 @@ export function TurnBar({ range, seq, onReview }: Props) {
     return () => {
       live = false
     }
-  }, [range.from, range.to, seq])
+  }, [callTool, range.from, range.to, seq])
   if (summary === null) return null
   return (
     <button className="turn-bar" onClick={onReview} data-testid="turn-bar" title="Review what this turn changed, as one diff">

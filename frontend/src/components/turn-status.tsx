@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { InitializeNotifications, SendNotification, WindowSetTitle } from '../../wailsjs/runtime/runtime'
 import type { Item } from '../agent/conversation'
-import { attentionNeeded, elapsedText, progress, type TurnActivity } from '../agent/progress'
+import { agentState, attentionNeeded, elapsedText, progress, type TurnActivity } from '../agent/progress'
+import { useProjectScope } from '../stores/project-scope'
 
 // TurnStatus is the row under the log while the agent works: the step it is on, in words, and how long that step
 // has taken, ticking each second ("Running go test ./... · 41 s", "Waiting for Anthropic (HTTP 529) · retry in 4 s").
@@ -40,28 +41,47 @@ function setTitle(t: string) {
 // useAttention tells a person who is not looking that the agent needs them or is done: the window's title
 // ("● Needs approval — Rooted") until the window is focused again, and a desktop notification: the system's own
 // through Wails (D-Bus on Linux), else the web view's Notification where it grants one (WebKitGTK asks the
-// application, and Wails v2 does not answer, so that is refused there); the title is there either way.
-export function useAttention(items: Item[], running: boolean, title: string) {
+// application, and Wails v2 does not answer, so that is refused there); the title is there either way. Not
+// looking includes working in another project: a hidden project's agent says so even in a focused window, naming
+// its project. It also reports the agent's state to the project strip.
+export function useAttention(items: Item[], running: boolean, title: string, projectName: string) {
+  const { shown, report } = useProjectScope()
   const wasRunning = useRef(running)
   const said = useRef<string | undefined>(undefined)
   // Whether the system's notifications were set up: once per window (setting them up again reconnects).
   const native = useRef(false)
   useEffect(() => {
     const focused = () => {
+      if (!shown) return // a hidden project's news stays until it is looked at
       said.current = undefined
       setTitle(baseTitle)
     }
     window.addEventListener('focus', focused)
     return () => window.removeEventListener('focus', focused)
-  }, [])
+  }, [shown])
+  // Showing the project is looking at it: what it said is read.
+  useEffect(() => {
+    if (!shown || said.current === undefined) return
+    said.current = undefined
+    setTitle(baseTitle)
+  }, [shown])
   useEffect(() => {
     const need = attentionNeeded(items, running, wasRunning.current)
+    const state = agentState(items, running, wasRunning.current)
     wasRunning.current = running
-    if (!need || document.hasFocus() || said.current === need) return
+    // The strip marks what happened out of sight (done, failed) until the project is shown; working and waiting
+    // for as long as they last.
+    report((s) => (state === 'done' || state === 'failed' ? (shown ? '' : state) : state === '' && (s === 'done' || s === 'failed') && !shown ? s : state))
+    if (!need || (shown && document.hasFocus()) || said.current === need) return
     said.current = need
-    setTitle(`● ${need} — ${baseTitle}`)
-    void notify(native, `${need} — ${baseTitle}`, title)
-  }, [items, running, title])
+    const heading = shown ? need : `${projectName}: ${need}`
+    setTitle(`● ${heading} — ${baseTitle}`)
+    void notify(native, `${heading} — ${baseTitle}`, title)
+  }, [items, running, title, shown, report, projectName])
+  // Shown again, a done or failed mark is read.
+  useEffect(() => {
+    if (shown) report((s) => (s === 'done' || s === 'failed' ? '' : s))
+  }, [shown, report])
 }
 
 async function notify(native: { current: boolean }, heading: string, body: string) {

@@ -4,6 +4,8 @@ import { createRoot } from 'react-dom/client'
 import { simulateReadableStream } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { describe, expect, it, vi } from 'vitest'
+import type { ProjectBridge } from '../bridge'
+import { ProjectScopeContext } from './project-scope'
 import type { ProviderView, ToolSpec } from '../bridge'
 import { useAgentSession } from './agent-session'
 
@@ -50,6 +52,10 @@ vi.mock('../bridge/tool-text', () => ({ toolText: async (_name: string, output: 
 vi.mock('./step-limit', () => ({ stepLimit: () => Promise.resolve(10) }))
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
+// The project's view gives its hooks its bridge: here the hand-written one above, as project p-2's.
+const mocked = await import('../bridge')
+const scope = { bridge: { ...mocked, workspace: 'p-2' } as unknown as ProjectBridge, shown: true, report: () => undefined, unsaved: (r: string) => void mocked.setConversationUnsaved?.(r) }
+
 type Chunk = Record<string, unknown>
 const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 7, text: 7, reasoning: undefined } }
 const text = (t: string): Chunk[] => [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: t }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage }]
@@ -72,7 +78,11 @@ function mount(model: MockLanguageModelV4) {
     return null
   }
   const r = createRoot(document.createElement('div'))
-  act(() => r.render(<Probe />))
+  act(() => r.render(
+      <ProjectScopeContext.Provider value={scope}>
+        <Probe />
+      </ProjectScopeContext.Provider>,
+    ))
   return { now: () => s as unknown as Session, unmount: () => act(() => r.unmount()) }
 }
 

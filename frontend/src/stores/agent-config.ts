@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState } from 'react'
-import { instructions as loadInstructions, onMCPServersChanged, projectSettings, providers as loadProviders, toolSpecs, type Instructions, type ProjectSettings, type ProvidersView, type ToolSpec } from '../bridge'
+import { providers as loadProviders, type Instructions, type ProjectSettings, type ProvidersView, type ToolSpec } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 
 // useAgentConfig loads what the agent of a project works with: the providers, the project's settings (allowlist,
 // rules), the tool specs and the instruction files (AGENTS.md and friends), again whenever the project changes.
 export function useAgentConfig(root: string) {
+  const { instructions: loadInstructions, onMCPServersChanged, projectSettings, toolSpecs } = useBridge()
   const [provs, setProvs] = useState<ProvidersView | null>(null)
   const [settings, setSettings] = useState<ProjectSettings | null>(null)
   const [specs, setSpecs] = useState<ToolSpec[]>([])
@@ -18,13 +20,13 @@ export function useAgentConfig(root: string) {
     projectSettings()
       .then(setSettings)
       .catch(() => undefined)
-  }, [])
+  }, [projectSettings])
   // reloadInstructions reads the instruction files again (each request does: they may have changed).
   const reloadInstructions = useCallback(async () => {
     const loaded = await loadInstructions().catch(() => null)
     setExtra(loaded)
     return loaded
-  }, [])
+  }, [loadInstructions])
   useEffect(() => {
     refreshProviders()
     refreshSettings()
@@ -34,7 +36,7 @@ export function useAgentConfig(root: string) {
     toolSpecs()
       .then(setSpecs)
       .catch(() => undefined)
-  }, [root, refreshProviders, refreshSettings])
+  }, [root, refreshProviders, refreshSettings, loadInstructions, toolSpecs])
   // The project's MCP servers connect after it opens, and their tools change: the list follows them.
   useEffect(
     () =>
@@ -43,7 +45,7 @@ export function useAgentConfig(root: string) {
           .then(setSpecs)
           .catch(() => undefined)
       }),
-    [root],
+    [onMCPServersChanged, root, toolSpecs],
   )
 
   // Ready once the tools, the project's rules and the providers are known: a request sent before would run

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { describeImage, userContent, type PastedImage } from '../lib/paste-image'
-import { callTool, command, repoInfo, toBackendError, type Project } from '../bridge'
+import { toBackendError, type Project } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { expandCommand } from '../agent/commands'
 import { cutBefore, snapshotBefore, titleFrom, type Item, type ToolItem } from '../agent/conversation'
 import { compactedMessages, splitForCompaction } from '../agent/context'
@@ -40,6 +41,7 @@ export type ModelFactory = typeof createModel
 // approvals (useToolCalls); how each event changes the conversation is agent/turn-state. Here they meet: a
 // request's turn, compaction, rewind, undo and switching conversations.
 export function useAgentSession(project: Project, makeModel: ModelFactory = createModel) {
+  const { callTool, command, repoInfo, workspace } = useBridge()
   const cfg = useAgentConfig(project.root)
   const store = useConversationStore(project.root)
   const { convRef, update, flush } = store
@@ -161,7 +163,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           model,
           instructions: system,
           maxSteps: limit,
-          messages: await forModel(convRef.current.id, convRef.current.messages),
+          messages: await forModel(workspace, convRef.current.id, convRef.current.messages),
           specs,
           execute,
           onEvent,
@@ -197,13 +199,13 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         await flush()
       }
     },
-    [provider, running, ready, makeModel, update, notice, convRef, reloadInstructions, project, settings, specs, execute, flush, setQueue],
+    [provider, running, ready, notice, makeModel, command, convRef, reloadInstructions, callTool, repoInfo, project.root, project.cwd, settings?.allowlist, workspace, specs, execute, update, setQueue, flush],
   )
 
   // compactNow summarises the older part of the conversation on the user's request.
   const compactNow = useCallback(async () => {
     if (!provider?.model || running) return
-    const { older, recent } = splitForCompaction(await forModel(convRef.current.id, convRef.current.messages))
+    const { older, recent } = splitForCompaction(await forModel(workspace, convRef.current.id, convRef.current.messages))
     if (older.length === 0) {
       notice('info', 'Nothing to compact yet: the conversation is one turn.')
       return
@@ -224,7 +226,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       setRunning(false)
       await flush()
     }
-  }, [provider, running, convRef, makeModel, update, notice, flush])
+  }, [provider, running, workspace, convRef, notice, makeModel, update, flush])
 
   // rewind takes the conversation back to just before the request at index i: its code (the snapshot before that
   // request's first change, restored through restore_snapshot, which backs up first so a rewind can be undone),
@@ -233,7 +235,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     async (i: number, what: { code: boolean; conversation: boolean }): Promise<string | undefined> => {
       if (running) return undefined
       const c = convRef.current
-      const it = await hydrate(c.id, c.items[i]) // a long request was stored apart from the log
+      const it = await hydrate(workspace, c.id, c.items[i]) // a long request was stored apart from the log
       if (it?.kind !== 'user') return undefined
       const notes: string[] = []
       const shown: Item[] = [] // notices go in after the cut, or the cut would take them away
@@ -267,7 +269,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       await flush()
       return it.text
     },
-    [running, convRef, update, notice, flush, name],
+    [running, convRef, workspace, update, flush, callTool, name, notice],
   )
 
   // undoRestore puts the files back as they were before a restore: the snapshot the restore took first.
@@ -292,7 +294,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       setFilesSeq((n) => n + 1)
       await flush()
     },
-    [running, convRef, update, notice, flush, name],
+    [running, convRef, update, flush, callTool, name, notice],
   )
 
   // restoreFiles puts paths back as they were in snapshot from (a turn's Undo all): restore_snapshot takes a
@@ -316,7 +318,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         await flush()
       }
     },
-    [running, name, update, notice, flush],
+    [running, callTool, name, update, notice, flush],
   )
 
   // tell adds a note the model reads with the next request (the user reverted a hunk), and names its snapshot.
@@ -377,7 +379,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
       }))
       await flush()
     },
-    [update, flush],
+    [callTool, update, flush],
   )
 
   // Another conversation starts with no grants: what the user allowed was allowed for that one.

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { appendConversation, conversations as listConversations, deleteConversation, loadConversation, renameConversation, setConversationUnsaved, type ConversationMeta } from '../bridge'
+import { appendConversation, type ConversationMeta } from '../bridge'
+import { useProjectScope } from '../stores/project-scope'
 import { newConversation, restore, type Conversation } from '../agent/conversation'
 import { diffEvents } from '../agent/conversation-events'
 
@@ -18,6 +19,8 @@ export interface SaveFailure {
 // everything since the last one that succeeded; until one does, saveError says so, and the conversation is not
 // closed (flush resolves false, and open and startNew keep it open).
 export function useConversationStore(root: string) {
+  const { bridge, unsaved } = useProjectScope()
+  const { conversations: listConversations, deleteConversation, loadConversation, renameConversation } = bridge
   const [conv, setConv] = useState<Conversation>(newConversation)
   const [list, setList] = useState<ConversationMeta[]>([])
   const [saveError, setSaveError] = useState<SaveFailure | null>(null)
@@ -36,7 +39,7 @@ export function useConversationStore(root: string) {
     listConversations()
       .then(setList)
       .catch(() => undefined)
-  }, [])
+  }, [listConversations])
 
   useEffect(() => {
     refreshList()
@@ -54,7 +57,7 @@ export function useConversationStore(root: string) {
       if (failing.current) {
         failing.current = null
         setSaveError(null)
-        void setConversationUnsaved('').catch(() => undefined)
+        unsaved('')
       }
       refreshList()
       return true
@@ -62,10 +65,10 @@ export function useConversationStore(root: string) {
       const message = e instanceof Error ? e.message : String((e as { message?: string }).message ?? e)
       failing.current = { message, since: failing.current?.since ?? Date.now() }
       setSaveError(failing.current)
-      void setConversationUnsaved(message).catch(() => undefined)
+      unsaved(message)
       return false
     }
-  }, [root, refreshList])
+  }, [root, refreshList, unsaved])
 
   const schedule = useCallback((delay: number) => {
     if (timer.current) return
@@ -124,7 +127,7 @@ export function useConversationStore(root: string) {
       show(c, c)
       return true
     },
-    [flush, list, show],
+    [flush, list, loadConversation, show],
   )
 
   const startNew = useCallback(async (): Promise<boolean> => {
@@ -144,7 +147,7 @@ export function useConversationStore(root: string) {
       }
       refreshList()
     },
-    [refreshList],
+    [refreshList, renameConversation],
   )
 
   const remove = useCallback(
@@ -153,7 +156,7 @@ export function useConversationStore(root: string) {
       if (convRef.current.id === id) show(newConversation(), null)
       refreshList()
     },
-    [refreshList, show],
+    [deleteConversation, refreshList, show],
   )
 
   return { conv, convRef, list, saveError, refreshList, update, flush, open, startNew, rename, remove }

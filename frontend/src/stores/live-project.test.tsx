@@ -2,6 +2,8 @@
 import { act } from 'react'
 import { createRoot } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ProjectBridge } from '../bridge'
+import { ProjectScopeContext } from './project-scope'
 import type { FsChange, FsChanges, WatchStatus } from '../bridge'
 import { useChanges, useLiveProject } from './live-project'
 
@@ -22,6 +24,10 @@ const send = (c: FsChanges) => act(() => bridge.listeners.forEach((l) => l(c)))
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
+// The project's view gives its hooks its bridge: here the hand-written one above, as project p-2's.
+const mocked = await import('../bridge')
+const scope = { bridge: { ...mocked, workspace: 'p-2' } as unknown as ProjectBridge, shown: true, report: () => undefined, unsaved: (r: string) => void mocked.setConversationUnsaved?.(r) }
+
 function mount(root: string) {
   const heard: FsChange[][] = []
   let status: WatchStatus | null = null
@@ -33,7 +39,11 @@ function mount(root: string) {
   }
   const host = document.createElement('div')
   const r = createRoot(host)
-  act(() => r.render(<Probe />))
+  act(() => r.render(
+      <ProjectScopeContext.Provider value={scope}>
+        <Probe />
+      </ProjectScopeContext.Provider>,
+    ))
   return { heard, status: () => status, unmount: () => act(() => r.unmount()) }
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
-import { onFsChanges, watchStatus, type FsChange, type WatchStatus } from '../bridge'
+import { type FsChange, type WatchStatus } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 
 export type ChangeListener = (changes: FsChange[]) => void
 
@@ -17,6 +18,7 @@ const rescanAll: FsChange[] = [{ path: '', op: 'rescan' }]
 // system's watch limit, or no watcher at all) it says so in status and, instead of events, asks every view to
 // re-read what it shows every few seconds.
 export function useLiveProject(root: string): { status: WatchStatus | null; feed: ChangeFeed } {
+  const { onFsChanges, watchStatus } = useBridge()
   const listeners = useRef(new Set<ChangeListener>())
   const [status, setStatus] = useState<WatchStatus | null>(null)
   const publish = (changes: FsChange[]) => {
@@ -37,7 +39,7 @@ export function useLiveProject(root: string): { status: WatchStatus | null; feed
       live = false
       off()
     }
-  }, [root])
+  }, [onFsChanges, root, watchStatus])
 
   const polling = status !== null && (status.degraded || !status.active)
   useEffect(() => {

@@ -5,11 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Project } from '../bridge'
 import { useOpenProjects, type OpenProjects } from './open-projects'
 
-// The bridge is the Wails boundary; here it is a list of open projects and the id calls would act on.
+// The bridge is the Wails boundary; here it is a list of open projects.
 const bridge = vi.hoisted(() => ({
   open: [] as Project[],
   current: null as Project | null,
-  workspace: '',
   closed: [] as string[],
   focused: [] as string[],
 }))
@@ -24,9 +23,6 @@ vi.mock('../bridge', () => ({
     bridge.focused.push(id)
     return Promise.resolve()
   },
-  setWorkspace: (id: string) => {
-    bridge.workspace = id
-  },
   toBackendError: (e: unknown) => e,
 }))
 
@@ -36,50 +32,45 @@ const project = (id: string, name: string): Project => ({ id, root: `/p/${name}`
 const alpha = project('alpha-1', 'alpha')
 const beta = project('beta-2', 'beta')
 
-async function mount(): Promise<{ get: () => OpenProjects; workspaceAtRender: () => string[] }> {
+async function mount(): Promise<{ get: () => OpenProjects }> {
   let state!: OpenProjects
-  const seen: string[] = []
   function Probe() {
     state = useOpenProjects()
-    seen.push(bridge.workspace) // what a view rendered now would call the backend with
     return null
   }
   const host = document.createElement('div')
   await act(async () => createRoot(host).render(<Probe />))
-  return { get: () => state, workspaceAtRender: () => seen }
+  return { get: () => state }
 }
 
 describe('useOpenProjects', () => {
   afterEach(() => {
-    Object.assign(bridge, { open: [], current: null, workspace: '', closed: [], focused: [] })
+    Object.assign(bridge, { open: [], current: null, closed: [], focused: [] })
   })
 
-  it('comes back to the projects open in the backend and the one shown, with the bridge acting on it', async () => {
+  it('comes back to the projects open in the backend and the one shown', async () => {
     bridge.open = [alpha, beta]
     bridge.current = beta
     const s = await mount()
     expect(s.get().ready).toBe(true)
     expect(s.get().projects.map((p) => p.id)).toEqual(['alpha-1', 'beta-2'])
     expect(s.get().current?.id).toBe('beta-2')
-    expect(bridge.workspace).toBe('beta-2')
   })
 
-  it('switches the bridge before the next render, and adds a project just opened', async () => {
+  it('shows another project, adds one just opened, and tells the backend which is shown', async () => {
     bridge.open = [alpha]
     bridge.current = alpha
     const s = await mount()
     await act(async () => s.get().show(beta))
     expect(s.get().current?.id).toBe('beta-2')
     expect(s.get().projects.map((p) => p.id)).toEqual(['alpha-1', 'beta-2'])
-    // Every render showing beta already had the bridge on beta: its view's first calls act on it.
-    expect(s.workspaceAtRender().at(-1)).toBe('beta-2')
     expect(bridge.focused.at(-1)).toBe('beta-2')
     await act(async () => s.get().show(alpha))
     expect(s.get().projects).toHaveLength(2) // shown again, not added twice
-    expect(bridge.workspace).toBe('alpha-1')
+    expect(s.get().current?.id).toBe('alpha-1')
   })
 
-  it('closing the project shown leaves the bridge on none and the other project open', async () => {
+  it('closing the project shown shows none and leaves the other project open', async () => {
     bridge.open = [alpha, beta]
     bridge.current = alpha
     const s = await mount()
@@ -87,12 +78,10 @@ describe('useOpenProjects', () => {
     expect(bridge.closed).toEqual(['alpha-1'])
     expect(s.get().projects.map((p) => p.id)).toEqual(['beta-2'])
     expect(s.get().current).toBeNull()
-    expect(bridge.workspace).toBe('')
     // Closing one not shown keeps the one shown.
     await act(async () => s.get().show(beta))
     bridge.open = [beta]
     await act(async () => s.get().close(project('gamma-3', 'gamma')))
     expect(s.get().current?.id).toBe('beta-2')
-    expect(bridge.workspace).toBe('beta-2')
   })
 })

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { closeProject, currentProject, focusProject, openProjects, setWorkspace, toBackendError, type BackendError, type Project } from '../bridge'
+import { flushSync } from 'react-dom'
+import { closeProject, currentProject, focusProject, openProjects, toBackendError, type BackendError, type Project } from '../bridge'
 
 // OpenProjects is the window's list of open projects and the one it shows.
 export interface OpenProjects {
@@ -8,13 +9,13 @@ export interface OpenProjects {
   current: Project | null
   startError: BackendError | null // a folder given at start that could not be opened
   show: (p: Project) => void // show an open project, or one just opened (added to the list)
-  close: (p: Project) => Promise<void> // close a project in the backend: its jobs end, the others go on
+  close: (p: Project) => Promise<void> // close a project: its view and agent first, then in the backend its jobs; the others go on
   hide: () => void // show the folder picker; every project stays open
 }
 
-// useOpenProjects follows the projects open in the backend. The bridge's calls act on the project shown: it is
-// set before the project's view mounts (a view's effects call the bridge at once), and the view is keyed by the
-// project's id, so a switch mounts a new view rather than pointing the old one's calls elsewhere.
+// useOpenProjects follows the projects open in the backend and which one the window shows. Every open project's
+// view stays mounted (its agent works on while another is shown) and makes its calls through its own project's
+// bridge, so which project is shown decides what the user sees, never where a call goes.
 export function useOpenProjects(): OpenProjects {
   const [ready, setReady] = useState(false)
   const [projects, setProjects] = useState<Project[]>([])
@@ -24,7 +25,6 @@ export function useOpenProjects(): OpenProjects {
 
   const show = useCallback((p: Project) => {
     shown.current = p.id
-    setWorkspace(p.id)
     setStartError(null)
     setCurrent(p)
     setProjects((list) => (list.some((x) => x.id === p.id) ? list : [...list, p]))
@@ -33,15 +33,18 @@ export function useOpenProjects(): OpenProjects {
 
   const hide = useCallback(() => {
     shown.current = null
-    setWorkspace('')
     setCurrent(null)
   }, [])
 
   const close = useCallback(
     async (p: Project) => {
+      // Its view goes first, at once: unmounting it stops its agent, so no step of a turn runs on against a
+      // project being closed (a command the close kills would otherwise come back as a result the model acts on).
+      flushSync(() => {
+        setProjects((list) => list.filter((x) => x.id !== p.id))
+        if (shown.current === p.id) hide()
+      })
       await closeProject(p.id).catch(() => undefined) // closed already: it goes from the list all the same
-      setProjects((list) => list.filter((x) => x.id !== p.id))
-      if (shown.current === p.id) hide()
     },
     [hide],
   )

@@ -1,5 +1,6 @@
 import { useCallback, useRef, type RefObject } from 'react'
-import { callTool, checkCall, diagnose, runTool, toBackendError, type ProjectSettings, type ToolSpec } from '../bridge'
+import { toBackendError, type ProjectSettings, type ToolSpec } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { denial, needsApproval, noGrants, sessionGrant, type Grants } from '../agent/approvals'
 import { askUserInput, askUserName } from '../agent/ask-user'
 import type { Conversation } from '../agent/conversation'
@@ -36,6 +37,7 @@ function failure(e: unknown) {
 // edit's dry-run diff to look at, and grants for the session), the call itself with a command's live output, and
 // after an edit its diff and the project's diagnostics. Every step shows on the call's card.
 export function useToolCalls({ specs, settings, convRef, update, onCheck, onBackup, textOnly }: ToolCallDeps) {
+  const { callTool, checkCall, diagnose, runTool } = useBridge()
   const grants = useRef<Grants>(noGrants())
   const waiting = useRef(new Map<string, (a: Approval) => void>())
   const running = useRef(new Map<string, () => void>())
@@ -173,7 +175,7 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck, onBack
         return out
       }
     },
-    [specs, settings, convRef, card, update, onCheck, onBackup, textOnly],
+    [specs, checkCall, convRef, settings?.auto_approve_edits, card, callTool, textOnly, runTool, onCheck, diagnose, update, onBackup],
   )
 
   // answer settles the approval the call id waits for.

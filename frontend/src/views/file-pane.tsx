@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { resultImage } from '../agent/images'
 import { ResultImage } from '../components/result-image'
-import { toBackendError, userCall, type BackendError, type ReadFileResult } from '../bridge'
+import { toBackendError, type BackendError, type ReadFileResult } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { CodeViewer } from '../components/code-viewer'
 import { ErrorNotice } from '../components/error-notice'
 import { fileChanged } from '../lib/fs-changes'
@@ -35,6 +36,7 @@ async function sha256(text: string): Promise<string> {
 // build, the agent) it is read again in place, unless it holds unsaved edits: then a banner offers the choice,
 // and a save over a changed file is refused rather than lose either side.
 export function FilePane({ root, target, feed, onMention }: Props) {
+  const { userCall } = useBridge()
   const [state, setState] = useState<State>(target ? { kind: 'loading' } : { kind: 'empty' })
   const [version, setVersion] = useState(0)
   const [reloaded, setReloaded] = useState<Date | null>(null)
@@ -100,7 +102,7 @@ export function FilePane({ root, target, feed, onMention }: Props) {
     return () => {
       live = false
     }
-  }, [root, rel, version])
+  }, [root, rel, version, userCall])
 
   const editable = state.kind === 'file' && !state.partial
   const save = async (force = false) => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
-import { callTool, toBackendError, userCall } from '../bridge'
+import { toBackendError } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { changedLines, diffSummary, hunkLine, parseDiff, revertHunk, type FileDiff, type Hunk, type Range } from '../agent/turn-review'
 import { absolute } from '../lib/paths'
 
@@ -54,6 +55,7 @@ async function sha256(text: string): Promise<string> {
 // from the turn's snapshot; *Undo all* restores every file of the turn as the rewind does; a comment on a line goes
 // with the next request.
 export function ReviewPane({ req, onClose }: { req: ReviewRequest; onClose: () => void }) {
+  const { callTool, userCall } = useBridge()
   const [scope, setScope] = useState(req.scope)
   const [seen, setSeen] = useState(req.seq)
   if (seen !== req.seq) {
@@ -84,7 +86,7 @@ export function ReviewPane({ req, onClose }: { req: ReviewRequest; onClose: () =
     return () => {
       live = false
     }
-  }, [range, want])
+  }, [callTool, range, want])
 
   const files = loaded.state === 'ready' ? loaded.files : []
   const paths = [...new Set(files.flatMap((f) => (f.oldPath ? [f.path, f.oldPath] : [f.path])))]

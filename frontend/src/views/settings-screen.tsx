@@ -1,25 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
-import {
-  testProvider,
-  type ProbeResult,
-  deleteProvider,
-  efforts,
-  type Effort,
-  instructions as loadInstructions,
-  saveUserInstructions,
-  projectSettings,
-  providers as loadProviders,
-  saveProjectSettings,
-  saveProvider,
-  setActiveProvider,
-  toBackendError,
-  type BackendError,
-  type ProjectSettings,
-  type ProjectSettingsInput,
-  type ProviderInput,
-  type ProvidersView,
-  type ProviderView,
-} from '../bridge'
+import { testProvider, type ProbeResult, deleteProvider, efforts, type Effort, providers as loadProviders, saveProvider, setActiveProvider, toBackendError, type BackendError, type ProjectSettings, type ProjectSettingsInput, type ProviderInput, type ProvidersView, type ProviderView } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { ErrorNotice } from '../components/error-notice'
 import { PermissionRules } from '../components/permission-rules'
 import { MCPServers } from '../components/mcp-servers'
@@ -63,6 +44,7 @@ const sections = [
 ]
 
 export function SettingsScreen({ onClose }: Props) {
+  const { instructions: loadInstructions, saveUserInstructions, projectSettings, saveProjectSettings } = useBridge()
   const [provs, setProvs] = useState<ProvidersView | null>(null)
   const [edit, setEdit] = useState<ProviderInput | null>(null)
   // editing is the id of the saved provider the form edits (null: a new one, added with its button); its changes
@@ -192,7 +174,7 @@ export function SettingsScreen({ onClose }: Props) {
         </header>
         <nav className="settings-nav" aria-label="Sections" data-testid="settings-nav">
           {sections.filter((x) => proj || !x.project).map((x) => (
-            <button key={x.id} type="button" onClick={() => document.getElementById(x.id)?.scrollIntoView({ block: 'start' })} data-testid="settings-nav-item">
+            <button key={x.id} type="button" onClick={(e) => e.currentTarget.closest('.settings')?.querySelector(`#${x.id}`)?.scrollIntoView({ block: 'start' })} data-testid="settings-nav-item">
               {x.label}
             </button>
           ))}

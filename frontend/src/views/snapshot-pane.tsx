@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
-import { callTool, toBackendError, type BackendError, type RestoreResult, type Snapshot } from '../bridge'
+import { toBackendError, type BackendError, type RestoreResult, type Snapshot } from '../bridge'
+import { useBridge } from '../stores/project-scope'
 import { CodeViewer } from '../components/code-viewer'
 import { ErrorNotice } from '../components/error-notice'
 
@@ -10,6 +11,7 @@ interface Props {
 
 // SnapshotPane shows what changed since a snapshot and restores it on request (the restore is itself backed up).
 export function SnapshotPane({ snapshot, onRestored }: Props) {
+  const { callTool } = useBridge()
   const [diff, setDiff] = useState<string | null>(null)
   const [error, setError] = useState<BackendError | null>(null)
   const [done, setDone] = useState<RestoreResult | null>(null)
@@ -32,7 +34,7 @@ export function SnapshotPane({ snapshot, onRestored }: Props) {
     return () => {
       live = false
     }
-  }, [snapshot.id])
+  }, [callTool, snapshot.id])
 
   const restore = async () => {
     if (!window.confirm(`Put the project back as it was before "${snapshot.reason}"? The present state is saved first, so this can be undone.`)) return

@@ -100,7 +100,7 @@ export function Workbench({ project, onClose }: Props) {
   useShortcut('Ctrl+/', () => setHelp((h) => !h))
   useShortcut('Ctrl+Shift+F', () => {
     showTab('search')
-    requestAnimationFrame(() => document.querySelector<HTMLInputElement>('[data-testid="search-input"]')?.focus())
+    requestAnimationFrame(() => bench.current?.querySelector<HTMLInputElement>('[data-testid="search-input"]')?.focus())
   })
   return (
     <div className={`workbench${narrow ? ' narrow' : ''}`} ref={bench}>
