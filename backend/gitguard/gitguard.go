@@ -26,6 +26,8 @@ import (
 	"iter"
 	"maps"
 	"os"
+	"path"
+	"slices"
 	"strings"
 	"time"
 )
@@ -63,7 +65,13 @@ type State struct {
 	odd      map[string]bool    // named pipes, sockets and devices in git folders: git would block on or misread them
 	todos    map[string]guarded // an operation's todo list git resumes on --continue (rebase -i, cherry-pick, revert)
 	hookDirs map[string]bool    // core.hooksPath folders inside a work tree
-	deps     []string           // dependency folders (node_modules, .venv, ...), outermost only
+	// includes are the files the configuration includes from inside the project, whether or not they exist: git
+	// skips a missing one silently, and reads it as soon as it appears.
+	includes map[string]bool
+	// includedBy is the git folder whose configuration includes a file (first found), for its core.hooksPath.
+	includedBy map[string]string
+	deps       []string // dependency folders (node_modules, .venv, ...), outermost only
+	budget     int64    // bytes the scan may still hold (scanBudget)
 }
 
 // Dirs are the git folders of the project (root-relative), each with its work tree ("" for a bare one).
@@ -77,6 +85,34 @@ func (st *State) Pointers() iter.Seq[string] { return maps.Keys(st.pointers) }
 
 // HookDirs are the core.hooksPath folders inside a work tree.
 func (st *State) HookDirs() iter.Seq[string] { return maps.Keys(st.hookDirs) }
+
+// Guarded lists every path the guard compares after a command (every .git file and link but folders, configuration
+// file and include target, commondir, hook, hooks folder, and link in a git folder but in its data folders; todo
+// lists aside): what must also be held during the command, or a tool outside could run a change before the
+// comparison.
+func (st *State) Guarded() []string {
+	var out []string
+	for p, e := range st.entries {
+		if !e.mode.IsDir() { // a .git folder itself is git's data: what it holds is guarded by name
+			out = append(out, p)
+		}
+	}
+	// Todo lists are left out: git rewrites them and removes their folder as a rebase goes on, which a bind would
+	// refuse; and only the user's own --continue runs them. The comparison after the command drops their exec
+	// lines.
+	for _, m := range []map[string]guarded{st.configs, st.hooks, st.pointers} {
+		out = append(out, slices.Collect(maps.Keys(m))...)
+	}
+	for p := range st.links {
+		if !skipInGitDir[path.Base(p)] {
+			out = append(out, p)
+		}
+	}
+	out = append(out, slices.Collect(maps.Keys(st.hookDirs))...)
+	out = append(out, slices.Collect(maps.Keys(st.includes))...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
 
 // Deps are the dependency folders (DependencyFolders) of the project, outermost only.
 func (st *State) Deps() []string { return st.deps }
@@ -107,16 +143,17 @@ func (g *Guard) ScanWithin(root *os.Root, abs string) (*State, error) {
 	}
 }
 
-// RestoreWithin puts back what a command changed since before was scanned (restore), or past the deadline
-// returns a report that says what was not checked.
-func (before *State) RestoreWithin(root *os.Root, abs string) []string {
+// RestoreWithin puts back what a command changed since before was scanned (restore), or past the deadline returns
+// ErrTimeout with what was not checked: nothing is said to be put back that was not. (The restore goes on in the
+// background and may still finish.)
+func (before *State) RestoreWithin(root *os.Root, abs string) ([]string, error) {
 	done := make(chan []string, 1)
 	go func() { done <- before.restore(root, abs) }()
 	select {
 	case said := <-done:
-		return said
+		return said, nil
 	case <-time.After(guardDeadline):
-		return []string{fmt.Sprintf("could not check what git runs later within %s: run git in this project only after looking at its git folders (hooks, config, rebase-merge)", guardDeadline)}
+		return []string{fmt.Sprintf("could not check what git runs later within %s: nothing was put back; run git in this project only after looking at its git folders (hooks, config, rebase-merge)", guardDeadline)}, ErrTimeout
 	}
 }
 

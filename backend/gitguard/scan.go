@@ -23,6 +23,7 @@ func (g *Guard) scan(root *os.Root, abs string) *State {
 		guard:   g,
 		entries: map[string]guarded{}, dirs: map[string]string{}, configs: map[string]guarded{},
 		hooks: map[string]guarded{}, pointers: map[string]guarded{}, links: map[string]guarded{}, todos: map[string]guarded{}, odd: map[string]bool{}, hookDirs: map[string]bool{},
+		includes: map[string]bool{}, includedBy: map[string]string{}, budget: scanBudget,
 	}
 	if _, err := root.Lstat(".git"); err == nil {
 		st.addEntry(root, abs, ".git")
@@ -202,16 +203,32 @@ func (st *State) addGitDir(root *os.Root, abs, g, worktree string) {
 	}
 }
 
-// guardedLimit is the most of a configuration file or hook the guard reads: a larger one is guarded as unreadable
-// (a new one removed, a changed one put back), never half-read.
-const guardedLimit = 64 << 20
+// guardedLimit is the most of a hook or todo list the guard reads, configLimit of a configuration file or
+// commondir (git has no use for more; a larger one is refused from its size, unread): a larger file is guarded as
+// unreadable (a new one removed, a changed one put back), never half-read. scanBudget bounds the bytes one scan
+// holds in all: past it, files are guarded as unreadable too, so that a command making many folders with large
+// (sparse) configurations costs the guard no more than this, and what it made is removed, not trusted.
+const (
+	guardedLimit = 64 << 20
+	configLimit  = 1 << 20
+	scanBudget   = 256 << 20
+)
 
 func (st *State) read(root *os.Root, into map[string]guarded, p string) {
 	fi, err := root.Lstat(p)
 	if err != nil || !fi.Mode().IsRegular() {
 		return
 	}
-	b, err := readRegular(root, p, guardedLimit)
+	limit := int64(guardedLimit)
+	if path.Base(p) == "config" || path.Base(p) == "config.worktree" || path.Base(p) == "commondir" || st.includes[p] {
+		limit = configLimit
+	}
+	if fi.Size() > limit || fi.Size() > st.budget {
+		into[p] = guarded{mode: fi.Mode(), info: fi, unreadable: true}
+		return
+	}
+	b, err := readRegular(root, p, limit)
+	st.budget -= int64(len(b))
 	into[p] = guarded{mode: fi.Mode(), data: b, info: fi, unreadable: err != nil}
 }
 
@@ -261,6 +278,10 @@ func (st *State) addConfigured(root *os.Root, abs string) {
 					continue // in the home folder: not the project's to guard
 				}
 				if inc := inside(abs, path.Dir(p), v); inc != "" {
+					st.includes[inc] = true
+					if _, ok := st.includedBy[inc]; !ok {
+						st.includedBy[inc] = st.gitDirOf(p)
+					}
 					if _, seen := st.configs[inc]; !seen {
 						st.read(root, st.configs, inc)
 						if _, ok := st.configs[inc]; ok {
@@ -270,9 +291,10 @@ func (st *State) addConfigured(root *os.Root, abs string) {
 				}
 			}
 		}
-		// core.hooksPath, relative to the work tree, of a repository with one.
-		worktree, ok := st.dirs[path.Dir(p)]
-		if !ok || worktree == "" || path.Base(p) != "config" && path.Base(p) != "config.worktree" {
+		// core.hooksPath, relative to the work tree, of a repository with one: set in its own configuration or in a
+		// file it includes (git takes the last one across includes; every one found is guarded, a superset).
+		worktree, ok := st.dirs[st.gitDirOf(p)]
+		if !ok || worktree == "" {
 			continue
 		}
 		if v := keys["core.hookspath"]; len(v) > 0 && v[len(v)-1] != "" && !strings.HasPrefix(v[len(v)-1], "~") {
@@ -284,6 +306,17 @@ func (st *State) addConfigured(root *os.Root, abs string) {
 			}
 		}
 	}
+}
+
+// gitDirOf is the git folder whose configuration p is, or includes (directly or through other includes: each
+// include records the folder its includer belongs to); "" for none.
+func (st *State) gitDirOf(p string) string {
+	if b := path.Base(p); b == "config" || b == "config.worktree" {
+		if _, ok := st.dirs[path.Dir(p)]; ok {
+			return path.Dir(p)
+		}
+	}
+	return st.includedBy[p]
 }
 
 // addHookDir records the files of a hooks folder in the work tree: git runs them as hooks.

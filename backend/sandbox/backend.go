@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 	"time"
@@ -39,6 +40,10 @@ type Launch struct {
 	Linger time.Duration
 	// Info is what the command runs under, Protection included.
 	Info Info
+	// Abort, when set, is the signal that makes the started process end every process of the command at once
+	// (KILL, no grace): a helper that holds processes outside the caller's process group. Without it the caller
+	// kills the process group itself.
+	Abort os.Signal
 }
 
 // Probe reports the sandbox a command would run in under p on this platform.

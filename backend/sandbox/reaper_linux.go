@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -96,10 +97,14 @@ func reaper(argv []string) int {
 	if grace <= 0 {
 		grace = 2 * time.Second
 	}
+	// ended: the command was KILLed as a whole (parentGone); its status is that, whoever reaps it first.
+	var ended atomic.Bool
 	go func() {
 		for sig := range sigs {
 			if sig == parentGone {
-				// Rooted is gone: nothing may run on unwatched. KILL to every descendant, now.
+				// Rooted is gone, or ends the command at once: nothing may run on unwatched. KILL to every
+				// descendant, now.
+				ended.Store(true)
 				endAll(pidns)
 				os.Exit(128 + int(syscall.SIGKILL))
 			}
@@ -127,6 +132,9 @@ func reaper(argv []string) int {
 		}
 	}
 	endAll(pidns)
+	if ended.Load() {
+		status = 128 + int(syscall.SIGKILL)
+	}
 	return status
 }
 

@@ -177,7 +177,9 @@ func (linuxBackend) Launch(argv []string, p Policy, info Info) (Launch, error) {
 		Setup: func(cmd *exec.Cmd) { isolate(cmd, info) }, Linger: 10 * time.Second, Info: info,
 	}
 	if pidns {
-		l.Linger = 500 * time.Millisecond
+		l.Linger = 500 * time.Millisecond // and a KILL to the namespace's init ends every process in it at once
+	} else {
+		l.Abort = parentGone // the subreaper KILLs every descendant at once, as when Rooted is gone
 	}
 	return l, nil
 }

@@ -61,6 +61,11 @@ type Result struct {
 	EnvDropped int `json:"env_dropped"`
 }
 
+// ErrAbort, as the cause of the context's cancellation (context.WithCancelCause), ends the command at once: every
+// process is KILLed with no grace period. For a command found doing what it must not (changing what tools outside
+// the sandbox run), where each moment it still runs is one more chance to do it again.
+var ErrAbort = errors.New("the command was ended at once")
+
 // ErrStart says the program could not be started at all (not installed, not executable).
 var ErrStart = errors.New("could not start the program")
 
@@ -107,7 +112,11 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 		waitErr = stop(cmd, done, hardAfter)
 	case <-ctx.Done():
 		res.Cancelled = true
-		waitErr = stop(cmd, done, hardAfter)
+		if errors.Is(context.Cause(ctx), ErrAbort) {
+			waitErr = abort(cmd, launch, done)
+		} else {
+			waitErr = stop(cmd, done, hardAfter)
+		}
 	}
 	// A finished leader can leave children behind in its group; they go with it.
 	signalTree(cmd, true)
@@ -170,6 +179,21 @@ func start(spec Spec, stdout, stderr io.Writer) (*exec.Cmd, sandbox.Launch, erro
 		}
 		info = weaker
 	}
+}
+
+// abort KILLs every process of the command now: through the backend's helper, which holds processes that left the
+// group (and, in a PID namespace, every one), and the group itself right after, for a helper that could not.
+func abort(cmd *exec.Cmd, launch sandbox.Launch, done <-chan error) error {
+	if launch.Abort != nil && cmd.Process != nil {
+		_ = cmd.Process.Signal(launch.Abort)
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(launch.Linger):
+		}
+	}
+	signalTree(cmd, true)
+	return <-done
 }
 
 // stop ends the process group: TERM, then KILL after the grace period.

@@ -110,11 +110,12 @@ func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, 
 	defer red.close()
 	// The first change put back ends the command (the helper then ends every process it started): one race per
 	// command at most, never a loop of them.
-	runCtx, stopRun := context.WithCancel(ctx)
-	defer stopRun()
-	g.watch(stopRun)
+	// A trip KILLs at once: a grace period would be time to plant again.
+	runCtx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
+	g.watch(func() { stopRun(shell.ErrAbort) })
 	res, err := shell.Run(runCtx, spec)
-	restored, tripped := g.finish()
+	restored, tripped := g.finish(res.Sandbox)
 	if err != nil {
 		return execShellOut{}, err
 	}

@@ -20,9 +20,12 @@ type commandGuard struct {
 	abs        string
 	git        *gitguard.State
 	pr         protection
+	bound      []string // what the helper binds read-only: none without a mount namespace
 	home       fs.FileInfo
 	depsBefore map[string]uint64
 	watcher    *watcher
+	// unchecked: the comparison after the command did not finish in time, so nothing may be said to be put back.
+	unchecked bool
 }
 
 // guardCommand records the state the guard compares against and sets spec's read-only and pinned paths.
@@ -35,6 +38,9 @@ func guardCommand(guard *gitguard.Guard, root *os.Root, abs string, spec *shell.
 	g.pr = protect(git, root, abs, spec.Argv, envValue(spec.Env, "PATH"))
 	spec.Policy.ReadOnly = g.pr.readOnly(abs)
 	spec.Policy.Pinned = g.pr.pinned(abs, spec.Policy.ReadOnly)
+	if spec.Sandbox.Active && spec.Sandbox.Processes == sandbox.ProcessesNamespace {
+		g.bound = spec.Policy.ReadOnly
+	}
 	if g.pr.depsWritable || spec.Sandbox.Processes != sandbox.ProcessesNamespace {
 		g.depsBefore = depPrints(abs, g.pr.deps)
 	}
@@ -44,17 +50,20 @@ func guardCommand(guard *gitguard.Guard, root *os.Root, abs string, spec *shell.
 
 // watch starts watching what could not be bound; stop ends the command at the first change put back.
 func (g *commandGuard) watch(stop func()) {
-	g.watcher = watchProtected(g.root, g.abs, g.pr.watched(), stop)
+	g.watcher = watchProtected(g.root, g.abs, g.pr.watched(g.abs, nil), g.pr.watched(g.abs, g.bound), g.git, stop)
 }
 
 // finish stops watching, moves back a .git the command renamed away, and puts back what the command changed that
-// git would run later. tripped names the first watched change, which ended the command.
-func (g *commandGuard) finish() (restored []string, tripped string) {
-	restored, tripped = g.watcher.close()
+// git would run later. tripped names the first watched change, which ended the command. ran is the sandbox the
+// command ran in: where it had no mount namespace after all, nothing was bound, and every path is checked.
+func (g *commandGuard) finish(ran sandbox.Info) (restored []string, tripped string) {
+	restored, tripped = g.watcher.close(len(g.bound) > 0 && ran.Processes != sandbox.ProcessesNamespace)
 	if back := gitguard.MoveBack(g.root, g.home); back != "" {
 		restored = append(restored, back)
 	}
-	return append(restored, g.git.RestoreWithin(g.root, g.abs)...), tripped
+	said, err := g.git.RestoreWithin(g.root, g.abs)
+	g.unchecked = err != nil
+	return append(restored, said...), tripped
 }
 
 // explain fills out's protection, dependency changes and hints: what a failure likely means and what the guard
@@ -72,13 +81,18 @@ func (g *commandGuard) explain(out *execShellOut, policy sandbox.Policy, tripped
 		out.Hint = shell.SandboxHint(*res, policy) // the sandbox's lists reach a model only when they explain a failure
 	}
 	if tripped != "" {
-		out.StoppedBecause = "the command changed " + tripped + ", which tools outside the sandbox run or trust; Rooted put it back and ended the command"
+		// The watcher sees a change, not who made it: where the binds hold, only what did not exist is watched, which
+		// the command or the user may have made.
+		out.StoppedBecause = tripped + " changed while the command ran, and tools outside the sandbox run or trust it; Rooted put it back and ended the command"
 		out.Hint = strings.TrimSpace(out.Hint + " Rooted ended the command: " + out.StoppedBecause + ".")
 	}
 	if g.depsBefore != nil {
 		out.DependenciesChanged = depsChanged(g.depsBefore, depPrints(g.abs, g.pr.deps))
 	}
-	if len(out.GitRestored) > 0 {
+	switch {
+	case g.unchecked:
+		out.Hint = strings.TrimSpace(out.Hint + " Rooted could not finish checking what git runs later after this command (" + strings.Join(out.GitRestored, "; ") + "). Tell the user: git in this project should not be run until its git folders have been looked at.")
+	case len(out.GitRestored) > 0:
 		out.Hint = strings.TrimSpace(out.Hint + " The command changed what git, editors or hooks run later, outside the sandbox (" + strings.Join(out.GitRestored, "; ") + "); Rooted put it back. Do not change git hooks, executable git settings or editor task files with commands.")
 	}
 	if res.ExitCode != 0 && res.Sandbox.Protection == sandbox.ProtectionReadOnly && readOnlyRefusal(res.Stderr) {

@@ -168,8 +168,11 @@ func protect(st *gitguard.State, root *os.Root, abs string, argv []string, pathE
 			add(p)
 		}
 	}
-	for d := range st.HookDirs() {
-		add(d)
+	// Whatever the guard compares after the command is held during it too (a .git file re-pointed, an include
+	// target created, a hooks folder named in an included file, a todo list): otherwise a change undone before
+	// the end runs outside unseen.
+	for _, p := range st.Guarded() {
+		add(p)
 	}
 	for _, f := range editorFiles {
 		add(f)
@@ -197,11 +200,68 @@ func protect(st *gitguard.State, root *os.Root, abs string, argv []string, pathE
 			add(d)
 		}
 	}
+	// Where a gitlink leads and no .git is yet (a submodule not checked out, or a gitlink the command adds: the
+	// watcher follows the indexes), a .git the command creates would be entered by the user's git status, which
+	// runs its core.fsmonitor: watched, so that its creation ends the command.
+	for index, wt := range st.Indexes() {
+		for _, l := range gitguard.Gitlinks(root, index, wt) {
+			if _, err := root.Lstat(path.Join(l, ".git")); err != nil {
+				add(path.Join(l, ".git"))
+			}
+		}
+	}
+	// A protected path that is a link (.git/hooks -> ../tools/hooks), or a link inside a protected folder (a hook
+	// linked to a tracked script), is held with what it leads to inside the project: git runs the target.
+	for p := range set {
+		for _, t := range linkTargets(root, abs, p, st.Deps()) {
+			if !pr.depsWritable || !gitguard.InsideAny(st.Deps(), t) {
+				set[t] = true
+			}
+		}
+	}
 	for p := range set {
 		pr.paths = append(pr.paths, p)
 	}
 	slices.Sort(pr.paths)
 	return pr
+}
+
+// linkTargets lists, root-relative, where the link p leads, or the links directly in the folder p lead, when
+// inside the project. A link leading out of it is not the project's to hold: the sandbox cannot write there.
+// A folder's links are looked at one level deep (hooks, settings files), which is where tools follow them; but
+// not in dependency folders (node_modules/.bin's hundreds of links lead into node_modules, bound whole).
+func linkTargets(root *os.Root, abs, p string, deps []string) []string {
+	fi, err := root.Lstat(p)
+	if err != nil {
+		return nil
+	}
+	var links []string
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		links = []string{p}
+	case fi.IsDir() && !gitguard.InsideAny(deps, p):
+		entries, _ := fs.ReadDir(root.FS(), p)
+		for _, e := range entries {
+			if e.Type()&fs.ModeSymlink != 0 {
+				links = append(links, path.Join(p, e.Name()))
+			}
+		}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range links {
+		t, err := filepath.EvalSymlinks(filepath.Join(real, filepath.FromSlash(l)))
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(real, t); err == nil && filepath.IsLocal(rel) {
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return out
 }
 
 // looksLikeGitDir reports whether a folder holding a config file is a git folder (has a HEAD), not a work-tree
@@ -261,13 +321,23 @@ func (pr protection) pinned(abs string, readOnly []string) []string {
 }
 
 // watched are the protected paths the watcher keeps: all but the dependency folders, which are too large to keep a
-// copy of (bound read-only where they can be, and fingerprinted: depPrints).
-func (pr protection) watched() []string {
+// copy of (bound read-only where they can be, and fingerprinted: depPrints). Where the command has a mount
+// namespace, only what could not be bound (absent, or a link): a bound path cannot change by the command's hand,
+// so a change to it is the user's own (git remote add in a terminal), which is not the watcher's to undo.
+func (pr protection) watched(abs string, bound []string) []string {
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
 	var out []string
 	for _, p := range pr.paths {
-		if !gitguard.InsideAny(pr.deps, p) {
-			out = append(out, p)
+		if gitguard.InsideAny(pr.deps, p) {
+			continue
 		}
+		full := filepath.Join(abs, filepath.FromSlash(p))
+		if slices.ContainsFunc(bound, func(o string) bool { return full == o || strings.HasPrefix(full, o+string(filepath.Separator)) }) {
+			continue
+		}
+		out = append(out, p)
 	}
 	return out
 }

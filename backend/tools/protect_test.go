@@ -319,7 +319,7 @@ func TestProtectedPaths(t *testing.T) {
 	if !slices.Contains(install.paths, ".git/config") || !install.depsWritable {
 		t.Errorf("an install: %+v", install)
 	}
-	if w := pr.watched(); slices.ContainsFunc(w, func(p string) bool { return gitguard.InsideAny(pr.deps, p) }) {
+	if w := pr.watched(root, nil); slices.ContainsFunc(w, func(p string) bool { return gitguard.InsideAny(pr.deps, p) }) {
 		t.Errorf("a dependency folder is watched (too large to keep a copy of): %q", w)
 	}
 }

@@ -21,7 +21,8 @@ import (
 type watcher struct {
 	root   *os.Root
 	abs    string
-	paths  []string
+	paths  []string // recorded: checked at the end where the binds could not be made after all
+	live   []string // watched while the command runs: what could not be bound
 	before map[string]*gitguard.Node
 	w      *fsnotify.Watcher
 	mu     sync.Mutex
@@ -33,12 +34,22 @@ type watcher struct {
 	// and its undoing into a steady rate). tripped names what it changed.
 	stop    func()
 	tripped string
+	// indexes are the repositories' index files with their work trees: a gitlink added to one during the run is
+	// followed (gitlinkAdded). existed are the .git entries that were there before the command.
+	indexes map[string]string
+	existed func(string) bool
 }
 
-// watchProtected records the protected paths and starts watching them. Without inotify (or with its limits
-// reached) it still records them: close then puts back what changed, at the end.
-func watchProtected(root *os.Root, abs string, paths []string, stop func()) *watcher {
-	w := &watcher{root: root, abs: abs, paths: paths, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop}
+// watchProtected records the protected paths and starts watching live, those among them that could not be bound,
+// and the repositories' indexes (st.Indexes): where a gitlink added during the run leads, a .git that was not
+// there before the command (st.HasEntry) is watched from then on, so that a repository the command makes there,
+// which the user's git status would enter, ends the command. Without inotify (or with its limits reached) it still
+// records the paths: close then puts back what changed, at the end.
+func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguard.State, stop func()) *watcher {
+	w := &watcher{
+		root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop,
+		indexes: st.Indexes(), existed: st.HasEntry,
+	}
 	for _, p := range paths {
 		budget := gitguard.MaxCaptured
 		w.before[p] = gitguard.Capture(root, p, &budget)
@@ -48,11 +59,38 @@ func watchProtected(root *os.Root, abs string, paths []string, stop func()) *wat
 		return w
 	}
 	w.w = fw
-	for _, p := range paths {
+	for _, p := range live {
 		w.watch(p)
+	}
+	for index := range w.indexes {
+		w.w.Add(filepath.Join(abs, filepath.FromSlash(path.Dir(index))))
 	}
 	go w.loop()
 	return w
+}
+
+// gitlinkAdded watches the .git where each gitlink of index leads, if it did not exist before the command and is
+// not watched yet, and checks it at once.
+func (w *watcher) gitlinkAdded(index string) {
+	w.mu.Lock()
+	wt, ok := w.indexes[index]
+	var added []string
+	if ok && !w.stopped {
+		for _, l := range gitguard.Gitlinks(w.root, index, wt) {
+			p := path.Join(l, ".git")
+			if _, seen := w.before[p]; seen || w.existed(p) {
+				continue
+			}
+			w.before[p] = &gitguard.Node{}
+			w.live = append(w.live, p)
+			w.paths = append(w.paths, p)
+			added = append(added, p)
+		}
+	}
+	w.mu.Unlock()
+	for _, p := range added {
+		w.check(p, false)
+	}
 }
 
 // watch adds every folder from the root down to the one p is in (renaming one moves p: .git renamed to .gitx and
@@ -79,12 +117,17 @@ func (w *watcher) loop() {
 			for _, p := range w.owners(ev.Name) {
 				w.check(p, false)
 			}
+			if rel, err := filepath.Rel(w.abs, ev.Name); err == nil {
+				if _, ok := w.indexes[filepath.ToSlash(rel)]; ok {
+					w.gitlinkAdded(filepath.ToSlash(rel))
+				}
+			}
 		case err, ok := <-w.w.Errors:
 			if !ok {
 				return
 			}
 			if errors.Is(err, fsnotify.ErrEventOverflow) { // events lost: look at everything
-				for _, p := range w.paths {
+				for _, p := range w.live {
 					w.check(p, false)
 				}
 			}
@@ -101,7 +144,7 @@ func (w *watcher) owners(name string) []string {
 	}
 	rel = filepath.ToSlash(rel)
 	var out []string
-	for _, p := range w.paths {
+	for _, p := range w.live {
 		if rel == p || strings.HasPrefix(rel, p+"/") || strings.HasPrefix(p, rel+"/") {
 			out = append(out, p)
 		}
@@ -116,6 +159,12 @@ func (w *watcher) check(p string, last bool) {
 	defer w.mu.Unlock()
 	if w.stopped && !last {
 		return
+	}
+	// Watched again first: a folder above p that was missing may have just been made (.config for
+	// .config/mise.toml), and what is made in it next must be seen; what happened before the watch is seen by the
+	// capture that follows.
+	if w.w != nil && !last {
+		w.watch(p)
 	}
 	budget := gitguard.MaxCaptured
 	now := gitguard.Capture(w.root, p, &budget)
@@ -135,16 +184,22 @@ func (w *watcher) check(p string, last bool) {
 }
 
 // close stops watching, puts back what changed since the last event (the last word where events were lost or
-// never came), and returns what was put back during the whole run. The inotify descriptor is closed on the side:
-// the kernel waits for a grace period to release its watches (some 20 ms), which no command should wait for.
-func (w *watcher) close() (restored []string, stopped string) {
+// never came), and returns what was put back during the whole run. unbound says the binds were not made after all
+// (the namespace could not be had when the command started): every recorded path is then checked. The inotify
+// descriptor is closed on the side: the kernel waits for a grace period to release its watches (some 20 ms),
+// which no command should wait for.
+func (w *watcher) close(unbound bool) (restored []string, stopped string) {
 	w.mu.Lock()
 	w.stopped = true
 	w.mu.Unlock()
 	if w.w != nil {
 		go w.w.Close()
 	}
-	for _, p := range w.paths {
+	last := w.live
+	if unbound {
+		last = w.paths
+	}
+	for _, p := range last {
 		w.check(p, true)
 	}
 	w.mu.Lock()
