@@ -64,6 +64,10 @@ type Options struct {
 	Probe func(sandbox.Policy) sandbox.Info
 	// OnChange, when set, hears of every change of a server's status or tools.
 	OnChange func()
+	// Secrets resolves ${keyring:NAME} in a server's env and headers; nil: none can be.
+	Secrets Secrets
+	// LookupEnv reads the user's environment for ${NAME} and env_vars (os.LookupEnv when nil).
+	LookupEnv func(string) (string, bool)
 }
 
 // Manager holds the MCP servers of one project.
@@ -79,6 +83,9 @@ type Manager struct {
 func New(opts Options) *Manager {
 	if opts.Probe == nil {
 		opts.Probe = sandbox.Probe
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
 	}
 	if opts.DataDir == "" {
 		base, err := os.UserCacheDir()
@@ -244,6 +251,10 @@ func (m *Manager) Close() error {
 	}
 	wg.Wait()
 	return nil
+}
+
+func (m *Manager) resolver() resolver {
+	return resolver{lookupEnv: m.opts.LookupEnv, secrets: m.opts.Secrets}
 }
 
 func (m *Manager) changed() {

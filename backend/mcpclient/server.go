@@ -246,7 +246,7 @@ func (s *server) transport(ctx context.Context, c *conn, proj settings.Project, 
 	case cfg.URL != "" && cfg.Command != "":
 		return nil, errors.New(`its entry names both a "command" and a "url"; keep one`)
 	case cfg.URL != "":
-		return httpTransport(cfg)
+		return s.httpTransport(cfg)
 	case cfg.Command != "":
 		spec, dataDir, err := s.m.stdioSpec(s.name, cfg, proj)
 		if err != nil {
