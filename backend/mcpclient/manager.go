@@ -19,6 +19,7 @@ package mcpclient
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -68,6 +69,13 @@ type Options struct {
 	Secrets Secrets
 	// LookupEnv reads the user's environment for ${NAME} and env_vars (os.LookupEnv when nil).
 	LookupEnv func(string) (string, bool)
+	// Grants keeps the user's OAuth grants for HTTP servers; nil: a server that asks for OAuth fails.
+	Grants Grants
+	// ClientIDMetadataURL is Rooted's published Client ID Metadata Document (an https URL), offered first to an
+	// authorization server that takes one; "": dynamic registration only.
+	ClientIDMetadataURL string
+	// HTTPClient reaches HTTP servers and authorization servers (http.DefaultClient's transport when nil).
+	HTTPClient *http.Client
 }
 
 // Manager holds the MCP servers of one project.
@@ -204,6 +212,9 @@ type Status struct {
 	Tools     []string `json:"tools,omitempty"`
 	// Error says why the server failed, with what it needs to be granted when that is the likely cause.
 	Error string `json:"error,omitempty"`
+	// Auth is an HTTP server's OAuth: "sign_in" when it asked for a sign-in that no stored grant answers (SignIn),
+	// "signed_in" when a grant for its URL is stored.
+	Auth string `json:"auth,omitempty"`
 	// Stderr is the last of the server's error output.
 	Stderr string `json:"stderr,omitempty"`
 	// Sandbox is where a program runs: what it may read and write, and the network.
@@ -224,6 +235,11 @@ func (m *Manager) Status() []Status {
 		}
 		if cfg.Disabled {
 			st.State = "disabled"
+		}
+		if cfg.URL != "" && m.opts.Grants != nil {
+			if g, _ := m.opts.Grants.Grant(cfg.URL); g != nil {
+				st.Auth = "signed_in"
+			}
 		}
 		m.mu.Lock()
 		s := m.servers[name]

@@ -35,6 +35,7 @@ type server struct {
 	dataDir  string
 	protocol string
 	legacy   bool // the server ended on the 2026 probe: it is asked with initialize alone
+	signIn   bool // its last connect failed for want of a sign-in
 }
 
 // conn is one run of a server: its process (nil over HTTP), its session and the tools it listed.
@@ -77,6 +78,7 @@ func (s *server) begin() bool {
 func (s *server) finish() {
 	c, err := s.connect()
 	s.mu.Lock()
+	s.signIn = errors.Is(err, ErrSignIn)
 	if err != nil {
 		s.state, s.err = "failed", err.Error()
 	} else if s.m.isClosed() {
@@ -444,6 +446,9 @@ func (s *server) status(st *Status) {
 		st.State = s.state
 	}
 	st.Error, st.Protocol, st.Sandbox, st.DataDir = s.err, s.protocol, s.info, s.dataDir
+	if s.signIn && s.state == "failed" {
+		st.Auth = "sign_in"
+	}
 	if s.state != "failed" {
 		st.Error = ""
 	}
@@ -469,6 +474,10 @@ func (m *Manager) isClosed() bool {
 func (s *server) needs(err error, cfg settings.MCPServer, proj settings.Project) error {
 	msg := err.Error() + s.stderrNote()
 	if cfg.Command == "" {
+		if errors.Is(err, ErrSignIn) {
+			// Kept an ErrSignIn, so that the status offers the sign-in.
+			return fmt.Errorf("%q %w: Sign in from its entry in Settings, MCP servers (or run rooted mcp sign-in %s)", s.name, ErrSignIn, s.name)
+		}
 		return errors.New(msg)
 	}
 	var grants []string
