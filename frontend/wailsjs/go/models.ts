@@ -682,6 +682,7 @@ export namespace mcpclient {
 	    protocol?: string;
 	    tools?: string[];
 	    error?: string;
+	    auth?: string;
 	    stderr?: string;
 	    sandbox?: sandbox.Info;
 	    data_dir?: string;
@@ -698,6 +699,7 @@ export namespace mcpclient {
 	        this.protocol = source["protocol"];
 	        this.tools = source["tools"];
 	        this.error = source["error"];
+	        this.auth = source["auth"];
 	        this.stderr = source["stderr"];
 	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Info);
 	        this.data_dir = source["data_dir"];
