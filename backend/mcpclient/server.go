@@ -476,7 +476,7 @@ func (s *server) needs(err error, cfg settings.MCPServer, proj settings.Project)
 	if cfg.Command == "" {
 		if errors.Is(err, ErrSignIn) {
 			// Kept an ErrSignIn, so that the status offers the sign-in.
-			return fmt.Errorf("%q %w: Sign in from its entry in Settings, MCP servers (or run rooted mcp sign-in %s)", s.name, ErrSignIn, s.name)
+			return fmt.Errorf("%q %w: Sign in from its entry in Settings, MCP servers, or run rooted-mcp sign-in %s --root %s", s.name, ErrSignIn, s.name, s.m.opts.Root)
 		}
 		return errors.New(msg)
 	}
