@@ -14,6 +14,7 @@ require (
 	github.com/wailsapp/wails/v2 v2.16.0
 	golang.org/x/image v0.48.0
 	golang.org/x/net v0.56.0
+	golang.org/x/oauth2 v0.35.0
 	golang.org/x/sys v0.50.0
 )
 
@@ -52,7 +53,6 @@ require (
 	github.com/wailsapp/mimetype v1.4.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/crypto v0.53.0 // indirect
-	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 	golang.org/x/time v0.15.0 // indirect

@@ -74,7 +74,7 @@ echo "test-unprivileged: a conversation's worktree made, worked in and applied t
 as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: MCP servers in the sandbox (no secret, no network), killed, hung and flooding, as $user"
 as_user "$dir/shell.test" -test.run 'TestStartStdio'
-as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose'
+as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose'
 echo "test-unprivileged: web_fetch refuses this machine's and its network's addresses, as $user"
 as_user "$dir/webfetch.test" -test.run 'TestRefused|TestRedirectToAnotherHost|TestFetchArticle'
 as_user "$dir/tools.test" -test.run 'TestWebFetch'

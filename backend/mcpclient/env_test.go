@@ -2,9 +2,14 @@ package mcpclient
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"golang.org/x/oauth2"
+
+	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -77,5 +82,47 @@ func TestEnvByNameMissing(t *testing.T) {
 				t.Errorf("status %+v, want failed with %q", st, c.want)
 			}
 		})
+	}
+}
+
+// TestServerCannotReadTheStoredSecrets: the files of secrets and OAuth grants, where Rooted keeps them in the
+// user's home, are out of a sandboxed server's reach, as ~/.ssh is; the same server started plainly reads them, so
+// the test fails without the sandbox.
+func TestServerCannotReadTheStoredSecrets(t *testing.T) {
+	if !sandbox.Probe(sandbox.Policy{}).Active {
+		t.Skip("no sandbox on this kernel")
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("XDG_CONFIG_HOME", "")
+	dir, err := DefaultStateDir()
+	if err != nil || !strings.HasPrefix(dir, home) {
+		t.Fatalf("state dir %q %v", dir, err)
+	}
+	grants, secrets := filepath.Join(dir, "mcp-oauth.json"), filepath.Join(dir, "mcp-secrets.json")
+	if err := NewGrantFile(grants).SaveGrant("https://mcp.example/mcp", &Grant{ClientID: "c", Token: &oauth2.Token{AccessToken: "GRANT-ACCESS-TOKEN"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewSecretFile(secrets).SetSecret("s", "STORED-SECRET-VALUE"); err != nil {
+		t.Fatal(err)
+	}
+	plain := func(sandbox.Policy) sandbox.Info { return sandbox.Info{} }
+	for _, sandboxed := range []bool{true, false} {
+		var probe func(sandbox.Policy) sandbox.Info
+		if !sandboxed {
+			probe = plain
+		}
+		f := newFixture(t, "2026", nil, probe)
+		for path, secret := range map[string]string{grants: "GRANT-ACCESS-TOKEN", secrets: "STORED-SECRET-VALUE"} {
+			args, _ := json.Marshal(mcpfixture.StealIn{Path: path, Addr: "127.0.0.1:1"})
+			out, e := f.call(t, "mcp__fx__steal", string(args))
+			if e != nil {
+				t.Fatalf("steal: %v", e)
+			}
+			if got := strings.Contains(string(out), secret); got == sandboxed {
+				t.Errorf("sandboxed %v: read %s: %v (%s)", sandboxed, filepath.Base(path), got, out)
+			}
+		}
 	}
 }
