@@ -12,6 +12,12 @@
 // server of the project. A server's tool is never read-only to the registry: its own readOnlyHint cannot spare a
 // call the user's approval.
 //
+// What a server's entry names by name comes from the user, never the project: the variables of env_vars and ${NAME}
+// references pass to that server alone, past the credential table that holds for every other; ${keyring:NAME} is
+// read from the key store (Secrets). An HTTP server that asks for OAuth is never signed in to behind the user's
+// back: its status asks for SignIn, which runs the authorization-code flow with PKCE in the user's browser and
+// stores the grant (Grants) outside every project, renewed with its refresh token.
+//
 // Both protocol eras: the go-sdk client asks server/discover (2026-07-28) first and falls back to initialize (the
 // 2025 versions) on any other answer; a server's tools/list_changed notification (or its subscription in the 2026
 // era) re-reads its tools.

@@ -188,3 +188,27 @@ func TestOAuthClientIDMetadataDocument(t *testing.T) {
 		t.Errorf("registrations %d, client ids %v; want none and %s", regs, ids, doc)
 	}
 }
+
+// TestOAuthRevoked: a grant the server stops taking mid-session fails the call with the sign-in to do, and the
+// status offers it again; no browser opens by itself.
+func TestOAuthRevoked(t *testing.T) {
+	a := mcpfixture.NewAuthServer(t)
+	f := newOAuthFixture(t, mcpfixture.ProtectedServer(t, a))
+	m, reg := f.manager(t, "")
+	var b mcpfixture.Browser
+	if err := m.SignIn(context.Background(), "web", b.Open); err != nil {
+		t.Fatalf("sign in: %v", err)
+	}
+	addOK(t, reg)
+	a.ExpireAll() // revoked: the token's own expiry is an hour away, so no refresh is tried
+	_, e := reg.Call(context.Background(), "mcp__web__add", []byte(`{"A": 2, "B": 3}`))
+	if e == nil || e.Code != tool.CodeServerFailed || !strings.Contains(e.Message, "sign in") {
+		t.Fatalf("a call with a revoked grant: %v", e)
+	}
+	if st := m.Status(); st[0].State != "failed" || st[0].Auth != "sign_in" {
+		t.Errorf("status: %+v", st)
+	}
+	if b.Count() != 1 {
+		t.Errorf("the browser opened %d times; want only the sign-in's", b.Count())
+	}
+}

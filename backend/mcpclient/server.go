@@ -411,6 +411,17 @@ func (s *server) call(ctx context.Context, remote string, args json.RawMessage) 
 	case err == nil:
 	case ctx.Err() != nil:
 		return nil, ctx.Err() // the caller gave up; the server keeps running
+	case errors.Is(err, ErrSignIn):
+		// The grant was refused mid-session (revoked, or its refresh refused): the status offers the sign-in.
+		why := fmt.Sprintf("%q %v: Sign in from its entry in Settings, MCP servers, or run rooted-mcp sign-in %s --root %s", s.name, ErrSignIn, s.name, s.m.opts.Root)
+		s.mu.Lock()
+		if s.conn == c {
+			s.conn, s.state, s.err, s.signIn = nil, "failed", why, true
+		}
+		s.mu.Unlock()
+		go c.close()
+		s.m.changed()
+		return nil, s.failure("the MCP server %s", why)
 	case callCtx.Err() != nil:
 		// A server that does not answer in time may never answer: it is ended, and started afresh next time.
 		s.drop(c, "")
