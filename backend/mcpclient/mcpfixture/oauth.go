@@ -43,6 +43,13 @@ type AuthServer struct {
 type codeGrant struct{ challenge, redirect, clientID string }
 
 func NewAuthServer(t testing.TB) *AuthServer {
+	a := StartAuthServer()
+	t.Cleanup(a.Close)
+	return a
+}
+
+// StartAuthServer is NewAuthServer for a process of its own (the browser tests' fixture): its caller closes it.
+func StartAuthServer() *AuthServer {
 	a := &AuthServer{codes: map[string]codeGrant{}, access: map[string]time.Time{}, refresh: map[string]bool{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
@@ -131,7 +138,6 @@ func NewAuthServer(t testing.TB) *AuthServer {
 		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": at, "token_type": "Bearer", "refresh_token": rt, "expires_in": 3600})
 	})
 	a.Server = httptest.NewServer(mux)
-	t.Cleanup(a.Close)
 	return a
 }
 
@@ -160,6 +166,13 @@ func (a *AuthServer) Counts() (registrations, authorizes, refreshes int) {
 // ProtectedServer is an MCP server whose every request needs a token of a: a 401 names its protected-resource
 // metadata (RFC 9728), which names a as its authorization server.
 func ProtectedServer(t testing.TB, a *AuthServer) string {
+	url, stop := StartProtectedServer(a)
+	t.Cleanup(stop)
+	return url
+}
+
+// StartProtectedServer is ProtectedServer for a process of its own: its URL, and what stops it.
+func StartProtectedServer(a *AuthServer) (string, func()) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "protected", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "add"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct{ A, B float64 }) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprint(in.A + in.B)}}}, nil, nil
@@ -175,13 +188,12 @@ func ProtectedServer(t testing.TB, a *AuthServer) string {
 	}
 	mux := http.NewServeMux()
 	ts := httptest.NewServer(mux)
-	t.Cleanup(ts.Close)
 	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
 	mux.Handle("/mcp", auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: ts.URL + "/.well-known/oauth-protected-resource"})(mcpHandler))
 	mux.Handle("/.well-known/oauth-protected-resource", auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource: ts.URL + "/mcp", AuthorizationServers: []string{a.URL},
 	}))
-	return ts.URL + "/mcp"
+	return ts.URL + "/mcp", ts.Close
 }
 
 // Browser is the user's browser for the tests: it follows the authorization URL and its redirect back to Rooted's
