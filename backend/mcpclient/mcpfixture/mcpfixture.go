@@ -1,5 +1,6 @@
 // Package mcpfixture is the MCP servers the tests of Rooted's MCP client start, as a user's server would be (in
-// the sandbox, over stdio): a test binary whose TestMain calls RunIfAsked doubles as them.
+// the sandbox, over stdio): a test binary whose TestMain calls RunIfAsked doubles as them. AuthServer and
+// ProtectedServer are an OAuth authorization server and an MCP server that needs its tokens (oauth.go).
 package mcpfixture
 
 import (
@@ -26,7 +27,7 @@ import (
 //   - grow {}: adds the tool extra, and says the list changed (notifications/tools/list_changed).
 //   - env {}: its environment, one NAME=value a line.
 //
-// It is not linked into Rooted: only tests import it.
+// It is not linked into Rooted: only tests import it, and oauthserver, the browser tests' fixture program.
 const Env = "FIXTURE_MCP"
 
 // RunIfAsked serves as the fixture the environment names, and exits; it returns at once when none is named.
