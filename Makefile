@@ -114,7 +114,7 @@ lint: $(DIST) ## go vet (Linux, Windows, macOS), go mod tidy, staticcheck, gofum
 	scripts/check-bindings.sh $(WAILS) $(TAGS)
 
 test-go: $(DIST) ## Go unit tests with the race detector; as root, the sandbox's tests again as nobody
-	go test -race -tags $(TAGS) ./...
+	go test -race -timeout 30m -tags $(TAGS) ./...
 	scripts/test-unprivileged.sh $(TAGS)
 
 test-frontend: $(NPM_STAMP) ## vitest unit tests
