@@ -7,6 +7,7 @@ package keyringtest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -79,7 +80,7 @@ func SecretService(t testing.TB) string {
 func StartKeyring(t testing.TB, addr, password string) {
 	t.Helper()
 	gk := need(t, "gnome-keyring-daemon", "gnome-keyring")
-	home := t.TempDir()
+	home := shortDir(t) // its control socket is below it
 	run := filepath.Join(home, "run")
 	if err := os.Mkdir(run, 0o700); err != nil {
 		t.Fatal(err)
@@ -94,10 +95,17 @@ func StartKeyring(t testing.TB, addr, password string) {
 		"XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_RUNTIME_DIR=" + run, "DBUS_SESSION_BUS_ADDRESS=" + addr,
 	}
 	cmd.Stdin = strings.NewReader(password)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting gnome-keyring-daemon: %v", err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
 	conn, err := dbus.Connect(addr)
 	if err != nil {
 		t.Fatalf("connecting to the test bus: %v", err)
@@ -111,8 +119,11 @@ func StartKeyring(t testing.TB, addr, password string) {
 			return
 		}
 		select {
+		case err := <-exited:
+			exited <- err // for the cleanup
+			t.Fatalf("gnome-keyring-daemon ended before it took the Secret Service's name (%v):\n%s", err, out.String())
 		case <-ctx.Done():
-			t.Fatal("gnome-keyring-daemon did not take the Secret Service's name on the test bus within 20 s")
+			t.Fatalf("gnome-keyring-daemon did not take the Secret Service's name on the test bus within 20 s:\n%s", out.String())
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
