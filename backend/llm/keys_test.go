@@ -167,3 +167,34 @@ func TestMoveKeysIntoTheKeyring(t *testing.T) {
 		t.Fatalf("a second start moved %v, %v", moved, err)
 	}
 }
+
+// BenchmarkLoad reads the providers with their keys, as every relayed request does: three providers with keys,
+// from the keys file and from GNOME Keyring on a private bus (three D-Bus round trips each).
+func BenchmarkLoad(b *testing.B) {
+	for _, where := range []string{"file", "keyring"} {
+		b.Run(where, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "rooted", "providers.json")
+			var keys keystore.Store
+			if where == "keyring" {
+				ring, err := keystore.DialSecretService(context.Background(), keyringtest.SecretService(b))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer ring.Close()
+				keys = ring
+			}
+			s := NewStoreWith(path, noEnv, keys)
+			for _, id := range []string{"a", "b", "c"} {
+				if _, err := s.SaveProvider(ProviderChange{ID: id, Kind: "openai-compatible", BaseURL: "https://api.example.com/v1", APIKey: "sk-" + id}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				c, err := s.Load()
+				if err != nil || provider(c, "c").APIKey != "sk-c" {
+					b.Fatal(c, err)
+				}
+			}
+		})
+	}
+}

@@ -132,6 +132,9 @@ type Store struct {
 	path   string
 	getenv func(string) string
 	keys   keystore.Store
+	// held are the keys read from or written to keys, by provider id ("" for none): each is read once per run,
+	// since every relayed request loads the providers and a keyring answers in D-Bus round trips, not microseconds.
+	held map[string]string
 }
 
 // NewStore keeps providers in path and their keys in KeysPath(path); getenv (os.Getenv when nil) supplies keys
@@ -148,7 +151,7 @@ func NewStoreWith(path string, getenv func(string) string, keys keystore.Store) 
 	if keys == nil {
 		keys = keystore.NewFile(KeysPath(path))
 	}
-	return &Store{path: path, getenv: getenv, keys: keys}
+	return &Store{path: path, getenv: getenv, keys: keys, held: map[string]string{}}
 }
 
 // KeysPath is the file that holds the keys of the providers in path where no keyring answers: keys.json beside it.
@@ -184,13 +187,26 @@ func (s *Store) load() (Config, error) {
 		if p.APIKey != "" {
 			continue
 		}
-		key, err := s.keys.Get(context.Background(), s.KeyService(), p.ID)
-		if err != nil && !errors.Is(err, keystore.ErrNotFound) {
-			return Config{}, fmt.Errorf("reading the key of provider %q: %w", p.ID, err)
+		key, err := s.stored(context.Background(), p.ID)
+		if err != nil {
+			return Config{}, err
 		}
 		c.Providers[i].APIKey = key
 	}
 	return c, nil
+}
+
+// stored is the key the key store holds for provider id ("" for none), read once.
+func (s *Store) stored(ctx context.Context, id string) (string, error) {
+	if key, ok := s.held[id]; ok {
+		return key, nil
+	}
+	key, err := s.keys.Get(ctx, s.KeyService(), id)
+	if err != nil && !errors.Is(err, keystore.ErrNotFound) {
+		return "", fmt.Errorf("reading the key of provider %q: %w", id, err)
+	}
+	s.held[id] = key
+	return key, nil
 }
 
 // readFile is the providers file as written.
@@ -257,9 +273,9 @@ func (s *Store) save(c Config) error {
 		keys[p.ID] = p.APIKey
 	}
 	for _, id := range slices.Sorted(maps.Keys(ids)) {
-		held, err := s.keys.Get(ctx, s.KeyService(), id)
-		if err != nil && !errors.Is(err, keystore.ErrNotFound) {
-			return fmt.Errorf("reading the key of provider %q: %w", id, err)
+		held, err := s.stored(ctx, id)
+		if err != nil {
+			return err
 		}
 		switch key := keys[id]; {
 		case key == held:
@@ -269,9 +285,11 @@ func (s *Store) save(c Config) error {
 			}
 		default:
 			if err := s.keys.Set(ctx, s.KeyService(), id, key); err != nil {
+				delete(s.held, id) // the store may hold either now: read it again
 				return fmt.Errorf("storing the key of provider %q: %w", id, err)
 			}
 		}
+		s.held[id] = keys[id]
 	}
 	return configfile.WriteJSON(s.path, withoutKeys(c))
 }
@@ -315,6 +333,7 @@ func (s *Store) MoveKeys(ctx context.Context, from keystore.Store) (moved []stri
 			continue
 		}
 		c.Providers[i].APIKey = ""
+		s.held[p.ID] = p.APIKey
 		moved = append(moved, p.ID)
 	}
 	if len(moved) > 0 {
@@ -330,6 +349,9 @@ func (s *Store) MoveKeys(ctx context.Context, from keystore.Store) (moved []stri
 			}
 		}
 		m, err := keystore.Move(ctx, from, s.keys, s.KeyService(), rest)
+		for _, id := range m {
+			delete(s.held, id) // read from the store when next needed
+		}
 		moved = append(moved, m...)
 		errs = append(errs, err)
 	}
