@@ -55,17 +55,16 @@ type Options struct {
 }
 
 // Open returns the store secrets go to: the system keyring when one answers, else the file, with where they are
-// and, for the file, why. The keyring's store is also returned as the file store's successor: keys found in
-// the file move there (see Move).
+// and, for the file, why. A caller moves what the file holds into a keyring with Move.
 func Open(ctx context.Context, o Options) (Store, Where) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	if k, name, err := openKeyring(ctx, o); err == nil {
-		return k, Where{Keyring: true, Name: name}
-	} else {
+	k, name, err := openKeyring(ctx, o)
+	if err != nil {
 		return NewFile(o.File), Where{Path: o.File, Name: o.File, Reason: err.Error()}
 	}
+	return k, Where{Keyring: true, Name: name}
 }
 
 // Move copies the secret of each account from `from` to `to`, reads it back from `to`, and only then deletes it
