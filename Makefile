@@ -42,7 +42,7 @@ help: ## list the targets
 deps: ## install what building needs (apt packages, the wails CLI)
 	@scripts/deps.sh build
 
-deps-test: ## install what testing needs as well (Xvfb, Chromium, ImageMagick, gofumpt, nfpm)
+deps-test: ## install what testing needs as well (Xvfb, Chromium, ImageMagick, GNOME Keyring, gofumpt, nfpm)
 	@scripts/deps.sh test
 
 deps-package: ## install what packaging needs (nfpm)

@@ -234,6 +234,24 @@ export namespace app {
 	        this.dropped = source["dropped"];
 	    }
 	}
+	export class KeyStorage {
+	    keyring: boolean;
+	    name: string;
+	    reason?: string;
+	    problem?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KeyStorage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.keyring = source["keyring"];
+	        this.name = source["name"];
+	        this.reason = source["reason"];
+	        this.problem = source["problem"];
+	    }
+	}
 	export class LLMRequest {
 	    provider: string;
 	    url: string;
