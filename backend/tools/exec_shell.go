@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,6 +74,9 @@ func execShell(d Deps) *tool.Tool {
 			defer os.RemoveAll(tmp)
 			policy := proj.Policy(info.Root, tmp)
 			caches := shell.ToolCacheDir(info.Root)
+			if !writesLinkedCaches(argv) {
+				policy = readOnlyIn(policy, shell.LinkedPackageCaches(caches))
+			}
 			goEnv, _ := shell.GoCaches(caches, proj.Network, os.Getenv) // writable in the policy
 			// git and cargo read credentials from the user's configuration; commands get filtered copies instead.
 			gitEnv, _ := gitconfig.SandboxGlobal(tmp, os.Getenv)
@@ -128,7 +132,13 @@ func execShell(d Deps) *tool.Tool {
 			if back := moveBack(root.Root, home); back != "" {
 				restored = append(restored, back)
 			}
-			restored = append(restored, git.restoreWithin(root.Root, info.Root)...)
+			said, after := git.restoreWithin(root.Root, info.Root)
+			restored = append(restored, said...)
+			var newDeps []string
+			if after != nil { // what the command created that the name rule protects
+				left, made := leftBehind(root.Root, git, after, pr.depsWritable)
+				restored, newDeps = append(restored, left...), made
+			}
 			if err != nil {
 				return execShellOut{}, err
 			}
@@ -149,13 +159,18 @@ func execShell(d Deps) *tool.Tool {
 				out.Hint = strings.TrimSpace(out.Hint + " Rooted ended the command: " + out.StoppedBecause + ".")
 			}
 			if depsBefore != nil {
-				out.DependenciesChanged = depsChanged(depsBefore, depPrints(info.Root, pr.deps))
+				out.DependenciesChanged = depsChanged(depsBefore, depPrints(info.Root, slices.Concat(pr.deps, newDeps)))
+			}
+			if !pr.depsWritable { // removed: nothing of them is left to fingerprint
+				out.DependenciesChanged = slices.Compact(slices.Sorted(slices.Values(append(out.DependenciesChanged, newDeps...))))
+				out.GitRestored = append(out.GitRestored, dropChangedCaches(root.Root, pr.deps, out.DependenciesChanged)...)
+				restored = out.GitRestored
 			}
 			if len(restored) > 0 {
 				out.Hint = strings.TrimSpace(out.Hint + " The command changed what git, editors or hooks run later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks, executable git settings or editor task files with commands.")
 			}
 			if res.ExitCode != 0 && res.Sandbox.Protection == "read-only" && readOnlyRefusal(res.Stderr) {
-				out.Hint = strings.TrimSpace(out.Hint + " What tools outside the sandbox run later is read-only to commands: every git folder's config, config.worktree, commondir, hooks and info, a core.hooksPath folder, the project's folders on PATH, editor and hook-manager files (.vscode, .idea, .envrc, lefthook.yml, ...), and dependency folders but to the package manager's install commands. If such a change is needed, ask the user to make it, or edit a work-tree file with the file tools.")
+				out.Hint = strings.TrimSpace(out.Hint + " What tools outside the sandbox run later is read-only to commands: every git folder's config, config.worktree, commondir, hooks and info, a core.hooksPath folder, the project's folders on PATH, editor, hook-manager and coding-agent files (.vscode, .idea, .envrc, lefthook.yml, .claude, .mcp.json, go.work, ...), and dependency folders (node_modules, .venv, __pycache__, ...) but to the package manager's install commands. If such a change is needed, ask the user to make it, or edit a work-tree file with the file tools.")
 			}
 			if len(out.DependenciesChanged) > 0 && !pr.depsWritable {
 				out.Hint = strings.TrimSpace(out.Hint + " The command changed code in dependency folders that hooks and test runners run (" + strings.Join(out.DependenciesChanged, ", ") + "); only the package manager's install commands should.")

@@ -61,6 +61,7 @@ type gitState struct {
 	todos    map[string]guarded // an operation's todo list git resumes on --continue (rebase -i, cherry-pick, revert)
 	hookDirs map[string]bool    // core.hooksPath folders inside a work tree
 	deps     []string           // dependency folders (node_modules, .venv, ...), outermost only
+	tools    []string           // tool files by name (isToolName) outside dependency folders, outermost only
 }
 
 // skipInGitDir are the parts of a git folder that hold data, not programs or settings: not read by the guard.
@@ -93,14 +94,21 @@ func guardGitWithin(root *os.Root, abs string) (*gitState, error) {
 }
 
 // restoreWithin is restore, or past the deadline a report that says what was not checked.
-func (before *gitState) restoreWithin(root *os.Root, abs string) []string {
-	done := make(chan []string, 1)
-	go func() { done <- before.restore(root, abs) }()
+func (before *gitState) restoreWithin(root *os.Root, abs string) ([]string, *gitState) {
+	type result struct {
+		said  []string
+		after *gitState
+	}
+	done := make(chan result, 1)
+	go func() {
+		said, after := before.restoreScan(root, abs)
+		done <- result{said, after}
+	}()
 	select {
-	case said := <-done:
-		return said
+	case r := <-done:
+		return r.said, r.after
 	case <-time.After(guardDeadline):
-		return []string{fmt.Sprintf("could not check what git runs later within %s: run git in this project only after looking at its git folders (hooks, config, rebase-merge)", guardDeadline)}
+		return []string{fmt.Sprintf("could not check what git runs later within %s: run git in this project only after looking at its git folders (hooks, config, rebase-merge)", guardDeadline)}, nil
 	}
 }
 
@@ -116,8 +124,9 @@ func scanGit(root *os.Root, abs string) *gitState {
 	// Where the file system counts a folder's subfolders, a folder without any is not looked into further: only
 	// its names are read, which is most of a node_modules.
 	var found, bare []string
-	var walk func(dir *os.Root, rel string)
-	walk = func(dir *os.Root, rel string) {
+	// in says what the folder lies in: "dep" (a dependency folder) or "tool" (a tool folder), "" in the work tree.
+	var walk func(dir *os.Root, rel, in string)
+	walk = func(dir *os.Root, rel, in string) {
 		f, err := dir.Open(".")
 		if err != nil {
 			return
@@ -146,8 +155,16 @@ func scanGit(root *os.Root, abs string) *gitState {
 		if rel != "." && slices.Contains(names, "HEAD") && gitdir.Is(filepath.Join(abs, filepath.FromSlash(rel))) {
 			bare = append(bare, rel)
 		}
-		if rel != "." && depFolders[path.Base(rel)] && !insideDeps(st.deps, rel) {
+		if rel != "." && in != "dep" && isDepFolder(path.Base(rel), names) {
 			st.deps = append(st.deps, rel)
+			in = "dep"
+		}
+		if in == "" {
+			for _, name := range names {
+				if isToolName(name) {
+					st.tools = append(st.tools, path.Join(rel, name))
+				}
+			}
 		}
 		if left == 0 {
 			return // no folders in it: nothing to walk into
@@ -166,12 +183,16 @@ func scanGit(root *os.Root, abs string) *gitState {
 			}
 			left--
 			if sub, err := dir.OpenRoot(name); err == nil {
-				walk(sub, path.Join(rel, name))
+				sin := in
+				if sin == "" && isToolName(name) {
+					sin = "tool"
+				}
+				walk(sub, path.Join(rel, name), sin)
 				sub.Close()
 			}
 		}
 	}
-	walk(root, ".")
+	walk(root, ".", "")
 	for _, p := range found {
 		st.addEntry(root, abs, p)
 	}
@@ -403,6 +424,12 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 
 // restore undoes what a command changed of what git would read, and returns what it undid, and what it could not.
 func (before *gitState) restore(root *os.Root, abs string) []string {
+	said, _ := before.restoreScan(root, abs)
+	return said
+}
+
+// restoreScan is restore, and the project's state as it left it (nil where it had no time to look).
+func (before *gitState) restoreScan(root *os.Root, abs string) ([]string, *gitState) {
 	u := putBack{root: root}
 	after := scanGit(root, abs)
 	rescan := false
@@ -570,7 +597,7 @@ func (before *gitState) restore(root *os.Root, abs string) []string {
 			}
 		}
 	}
-	return u.report()
+	return u.report(), after
 }
 
 // isTodo reports whether p (root-relative, in a git folder) is a todo list git carries on with later: an
