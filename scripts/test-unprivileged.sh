@@ -44,6 +44,8 @@ echo "test-unprivileged: read-only paths during a command, and nothing outliving
 as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestPinnedFoldersCannotBeRenamed|TestNothingOutlivesAKilledRooted'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry'
 as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestPutBack|TestSwappedGitFolderNeverRunsOutside|TestSwappedDependencyParentIsRefusedOrReported|TestReplantingInALoopEndsTheCommand|TestToolConfigFilesAnywhereAreProtected' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
+echo "test-unprivileged: what tools run later, protected by name at any depth (dependency folders, bytecode, tool and agent files, go.work, .env, linked caches), as $user"
+as_user "$dir/tools.test" -test.run 'TestNewDependencyFolderDoesNotShadowTheHoistedOne|TestPlantedBytecodeNeverRunsOutside|TestToolFilesCreatedAnywhereAreRemoved|TestPlantedNpmrcAndGoWorkNeverRunOutside|TestFilesAnEnvrcLoadsAreProtected|TestLinkedPackageCacheIsReadOnlyToCommands|TestWritesLinkedCaches|TestChangedBuildOutputsAreReported' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
 as_user "$dir/gitdir.test"
 echo "test-unprivileged: caches, links in the folders Rooted writes, a planted git on PATH, and rule spellings, as $user"
 as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater|TestRootedFollowsNoPlantedLink|TestToolCacheDirFollowsTheFolder|TestTrusted|TestRootOwnedChain|TestGitOptionsThatRunPrograms|TestArgumentAttacks'

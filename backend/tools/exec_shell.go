@@ -40,6 +40,9 @@ type execShellOut struct {
 	// DependenciesChanged lists the packages of the dependency folders (node_modules, .venv, ...) the command
 	// added, removed or changed: code that hooks and test runners run later.
 	DependenciesChanged []string `json:"dependencies_changed,omitempty"`
+	// OutputsChanged lists the build outputs (target/, dist/, build/, .next/) the command added or changed that
+	// runners execute as they are: cargo run and cargo test do not rebuild a binary whose sources did not change.
+	OutputsChanged []string `json:"outputs_changed,omitempty"`
 	// StoppedBecause, when set, says Rooted ended the command as soon as it changed a protected path (one that
 	// could not be bound read-only, or any where only watching was possible): what it changed was put back.
 	StoppedBecause string `json:"stopped_because,omitempty"`
@@ -165,6 +168,9 @@ func execShell(d Deps) *tool.Tool {
 				out.DependenciesChanged = slices.Compact(slices.Sorted(slices.Values(append(out.DependenciesChanged, newDeps...))))
 				out.GitRestored = append(out.GitRestored, dropChangedCaches(root.Root, pr.deps, out.DependenciesChanged)...)
 				restored = out.GitRestored
+			}
+			if after != nil {
+				out.OutputsChanged = outputsChanged(git.outputs, after.outputs)
 			}
 			if len(restored) > 0 {
 				out.Hint = strings.TrimSpace(out.Hint + " The command changed what git, editors or hooks run later, outside the sandbox (" + strings.Join(restored, "; ") + "); Rooted put it back. Do not change git hooks, executable git settings or editor task files with commands.")

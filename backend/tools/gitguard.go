@@ -62,6 +62,7 @@ type gitState struct {
 	hookDirs map[string]bool    // core.hooksPath folders inside a work tree
 	deps     []string           // dependency folders (node_modules, .venv, ...), outermost only
 	tools    []string           // tool files by name (isToolName) outside dependency folders, outermost only
+	outputs  map[string]uint64  // build outputs runners execute without rebuilding, fingerprinted (outputPrint)
 }
 
 // skipInGitDir are the parts of a git folder that hold data, not programs or settings: not read by the guard.
@@ -116,6 +117,7 @@ func scanGit(root *os.Root, abs string) *gitState {
 	st := &gitState{
 		entries: map[string]guarded{}, dirs: map[string]string{}, configs: map[string]guarded{},
 		hooks: map[string]guarded{}, pointers: map[string]guarded{}, links: map[string]guarded{}, todos: map[string]guarded{}, odd: map[string]bool{}, hookDirs: map[string]bool{},
+		outputs: map[string]uint64{},
 	}
 	if _, err := root.Lstat(".git"); err == nil {
 		st.addEntry(root, abs, ".git")
@@ -166,6 +168,9 @@ func scanGit(root *os.Root, abs string) *gitState {
 				}
 			}
 		}
+		if in == "out" {
+			st.addOutputs(dir, rel, names)
+		}
 		if left == 0 {
 			return // no folders in it: nothing to walk into
 		}
@@ -184,8 +189,13 @@ func scanGit(root *os.Root, abs string) *gitState {
 			left--
 			if sub, err := dir.OpenRoot(name); err == nil {
 				sin := in
-				if sin == "" && isToolName(name) {
+				switch {
+				case sin == "" && isToolName(name):
 					sin = "tool"
+				case sin == "" && outputFolders[name]:
+					sin = "out"
+				case sin == "out" && skipInOutputs[name]:
+					sin = "skip"
 				}
 				walk(sub, path.Join(rel, name), sin)
 				sub.Close()

@@ -322,3 +322,39 @@ func reportsTool(said []string, f string) bool {
 	}
 	return false
 }
+
+// cargo run and cargo test run a binary in target/ without rebuilding it when its sources did not change, and
+// npm start runs dist/ as it is: a command that replaces one (its modification time kept) is reported file by
+// file, in the result and its text; a command that changes none reports nothing.
+func TestChangedBuildOutputsAreReported(t *testing.T) {
+	for _, mode := range guardModes(t) {
+		t.Run(mode, func(t *testing.T) {
+			fakeHome(t)
+			reg, root := registryWithJobs(t, mode, "main.go")
+			writeAll(t, root, "target/debug/app", "target/debug/deps/app-1a2b3c", "target/debug/deps/app-1a2b3c.d", "target/debug/incremental/x/y", "web/dist/index.js", "README.md")
+			os.Chmod(filepath.Join(root, "target/debug/app"), 0o755)
+			os.Chmod(filepath.Join(root, "target/debug/deps/app-1a2b3c"), 0o755)
+			out, e := call[struct {
+				protectedOut
+				OutputsChanged []string `json:"outputs_changed"`
+			}](t, reg, "exec_shell", `{"command": "ls", "backup": false}`)
+			if e != nil || len(out.OutputsChanged) != 0 {
+				t.Fatalf("ls: %v %q", e, out.OutputsChanged)
+			}
+			js := `const fs = require("fs");
+				for (const f of ["target/debug/app", "target/debug/deps/app-1a2b3c", "web/dist/index.js", "target/debug/deps/app-1a2b3c.d", "README.md"]) {
+					const st = fs.statSync(f); fs.writeFileSync(f, "#!/bin/sh\necho payload\n"); fs.utimesSync(f, st.atime, st.mtime);
+				}`
+			out, e = call[struct {
+				protectedOut
+				OutputsChanged []string `json:"outputs_changed"`
+			}](t, reg, "exec_shell", `{"command": "node", "args": ["-e", `+jsonString(js)+`], "backup": false}`)
+			if e != nil {
+				t.Fatal(e)
+			}
+			if want := []string{"target/debug/app", "target/debug/deps/app-1a2b3c", "web/dist/index.js"}; !slices.Equal(out.OutputsChanged, want) {
+				t.Errorf("outputs_changed %q, want %q", out.OutputsChanged, want)
+			}
+		})
+	}
+}
