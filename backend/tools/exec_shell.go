@@ -129,7 +129,7 @@ func execShell(d Deps) *tool.Tool {
 			runCtx, stopRun := context.WithCancel(ctx)
 			defer stopRun()
 			home := gitHome(root.Root)
-			watch := watchProtected(root.Root, info.Root, pr.watched(), stopRun)
+			watch := watchProtected(root.Root, info.Root, pr.watched(), stopRun, git.folders, pr.createdRule(git))
 			res, err := shell.Run(runCtx, spec)
 			restored, tripped := watch.close()
 			if back := moveBack(root.Root, home); back != "" {

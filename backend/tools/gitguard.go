@@ -63,6 +63,7 @@ type gitState struct {
 	deps     []string           // dependency folders (node_modules, .venv, ...), outermost only
 	tools    []string           // tool files by name (isToolName) outside dependency folders, outermost only
 	outputs  map[string]uint64  // build outputs runners execute without rebuilding, fingerprinted (outputPrint)
+	folders  []string           // work-tree folders outside dependency, tool and output folders ("." first)
 }
 
 // skipInGitDir are the parts of a git folder that hold data, not programs or settings: not read by the guard.
@@ -162,6 +163,7 @@ func scanGit(root *os.Root, abs string) *gitState {
 			in = "dep"
 		}
 		if in == "" {
+			st.folders = append(st.folders, rel)
 			for _, name := range names {
 				if isToolName(name) {
 					st.tools = append(st.tools, path.Join(rel, name))

@@ -16,6 +16,23 @@ import (
 //     that would shadow the hoisted one, a venv by any name, a __pycache__;
 //   - either way the result says what was removed, and a new dependency folder is among dependencies_changed.
 
+// createdRule is what the watcher ends a command for when it appears during the run: a tool file the command
+// created anywhere, or a dependency folder a command that is no install created. __pycache__ is left to the check
+// after the run (a test runner older than PYTHONPYCACHEPREFIX may still write one).
+func (pr protection) createdRule(before *gitState) func(rel string) bool {
+	existed := map[string]bool{}
+	for _, p := range slices.Concat(before.tools, before.deps, pr.paths) {
+		existed[p] = true
+	}
+	return func(rel string) bool {
+		if existed[rel] || insideDeps(before.deps, rel) {
+			return false
+		}
+		name := path.Base(rel)
+		return isToolName(name) || !pr.depsWritable && depFolders[name] && name != "__pycache__"
+	}
+}
+
 // leftBehind removes what the command created that the name rule protects, comparing the guard's walks before
 // and after it. It returns what it said, and the dependency folders the command created (removed unless
 // depsWritable).

@@ -64,9 +64,6 @@ func TestNewDependencyFolderDoesNotShadowTheHoistedOne(t *testing.T) {
 			if e != nil {
 				t.Fatal(e)
 			}
-			if out.ExitCode != 0 {
-				t.Fatalf("the command failed: %+v", out)
-			}
 			if _, err := os.Lstat(filepath.Join(root, "web", "node_modules")); err == nil {
 				t.Error("web/node_modules, made by a command that is no install, is still there")
 			}
@@ -354,6 +351,43 @@ func TestChangedBuildOutputsAreReported(t *testing.T) {
 			}
 			if want := []string{"target/debug/app", "target/debug/deps/app-1a2b3c", "web/dist/index.js"}; !slices.Equal(out.OutputsChanged, want) {
 				t.Errorf("outputs_changed %q, want %q", out.OutputsChanged, want)
+			}
+		})
+	}
+}
+
+// A tool file or dependency folder a command creates in a subfolder ends the command as soon as it appears (the
+// watcher watches every work-tree folder for them), not only after it: a command that plants one and goes on
+// (sleeps, then would remove it before it ends) does not get to go on. A command that makes ordinary folders
+// (mkdir -p, a build's output) runs to its end.
+func TestCreatingAToolFileEndsTheCommand(t *testing.T) {
+	for _, mode := range guardModes(t) {
+		t.Run(mode, func(t *testing.T) {
+			fakeHome(t)
+			reg, root := registryWithJobs(t, mode, "main.go")
+			writeAll(t, root, "pkg/package.json")
+			for _, f := range []string{"pkg/.vscode/tasks.json", "pkg/a/b/.claude/settings.json", "web/node_modules/foo/index.js", "pkg/x.code-workspace", "", "src/deep/er/file.go"} {
+				os.Remove(filepath.Join(root, "done"))
+				js := `const fs = require('fs'), path = require('path'), f = process.argv[1];
+					if (f) { fs.mkdirSync(path.dirname(f), {recursive: true}); fs.writeFileSync(f, 'planted\n'); }
+					setTimeout(() => fs.writeFileSync('done', 'went on'), 1500);`
+				out, e := call[stoppedOut](t, reg, "exec_shell", `{"command": "node", "args": ["-e", `+jsonString(js)+`, `+jsonString(f)+`], "backup": false}`)
+				if e != nil {
+					t.Fatalf("%s: %v", f, e)
+				}
+				_, err := os.Lstat(filepath.Join(root, "done"))
+				if f == "" || strings.HasPrefix(f, "src/") {
+					if err != nil || out.StoppedBecause != "" {
+						t.Errorf("%q: an ordinary command was ended: %+v", f, out)
+					}
+					continue
+				}
+				if err == nil || out.StoppedBecause == "" {
+					t.Errorf("%s: the command went on after creating it: %+v", f, out)
+				}
+				if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f))); err == nil {
+					t.Errorf("%s: still there", f)
+				}
 			}
 		})
 	}

@@ -31,11 +31,71 @@ type watcher struct {
 	// and its undoing into a steady rate). tripped names what it changed.
 	stop    func()
 	tripped string
+	// created judges a name created in a work-tree folder (nameRule): a tool file or dependency folder that a
+	// command makes anywhere ends it at once, not only after it (leftBehind removes it then).
+	created func(rel string) bool
 }
 
-// watchProtected records the protected paths and starts watching them. Without inotify (or with its limits
+// maxNameWatches bounds the work-tree folders watched for new tool files and dependency folders: past it, what a
+// command creates is still removed after it (leftBehind), only not while it runs.
+const maxNameWatches = 20000
+
+// watchNames watches the work-tree folders for what created judges, each folder of folders and every folder a
+// command makes in them.
+func (w *watcher) watchNames(folders []string, created func(string) bool) {
+	if w.w == nil || len(folders) > maxNameWatches {
+		return
+	}
+	w.created = created
+	for _, f := range folders {
+		w.w.Add(filepath.Join(w.abs, filepath.FromSlash(f)))
+	}
+}
+
+// newEntry looks at an entry created in a watched folder: a name the rule protects ends the command; a folder is
+// watched in turn, and what it already holds (mkdir -p made it all at once) is looked at the same way.
+func (w *watcher) newEntry(full string, depth int) {
+	rel, err := filepath.Rel(w.abs, full)
+	if err != nil || !filepath.IsLocal(rel) || depth > 8 {
+		return
+	}
+	w.mu.Lock()
+	stopped := w.stopped || w.tripped != ""
+	w.mu.Unlock()
+	if stopped {
+		return
+	}
+	rel = filepath.ToSlash(rel)
+	if w.created(rel) {
+		w.mu.Lock()
+		if !w.stopped && w.tripped == "" {
+			w.tripped = rel
+			if w.stop != nil {
+				w.stop()
+			}
+		}
+		w.mu.Unlock()
+		return
+	}
+	// Not into what holds no tool files of the user's: git's data, an install's dependency folders, build output.
+	if name := path.Base(rel); name == ".git" || depFolders[name] || outputFolders[name] {
+		return
+	}
+	fi, err := os.Lstat(full)
+	if err != nil || !fi.IsDir() {
+		return
+	}
+	w.w.Add(full)
+	entries, _ := os.ReadDir(full)
+	for _, e := range entries {
+		w.newEntry(filepath.Join(full, e.Name()), depth+1)
+	}
+}
+
+// watchProtected records the protected paths and starts watching them, and the work-tree folders for what
+// created judges (watchNames). Without inotify (or with its limits
 // reached) it still records them: close then puts back what changed, at the end.
-func watchProtected(root *os.Root, abs string, paths []string, stop func()) *watcher {
+func watchProtected(root *os.Root, abs string, paths []string, stop func(), folders []string, created func(string) bool) *watcher {
 	w := &watcher{root: root, abs: abs, paths: paths, before: map[string]*node{}, undo: putBack{root: root}, stop: stop}
 	for _, p := range paths {
 		budget := maxCaptured
@@ -49,6 +109,7 @@ func watchProtected(root *os.Root, abs string, paths []string, stop func()) *wat
 	for _, p := range paths {
 		w.watch(p)
 	}
+	w.watchNames(folders, created) // before the loop reads w.created
 	go w.loop()
 	return w
 }
@@ -80,6 +141,9 @@ func (w *watcher) loop() {
 		case ev, ok := <-w.w.Events:
 			if !ok {
 				return
+			}
+			if w.created != nil && ev.Op&fsnotify.Create != 0 {
+				w.newEntry(ev.Name, 0)
 			}
 			for _, p := range w.owners(ev.Name) {
 				w.check(p, false)
