@@ -17,6 +17,10 @@
 // Every put-back goes through the project's os.Root (no link followed), and the report says what was put back and
 // what could not be, never one for the other. This is the last word after a command; the sandbox's read-only
 // binds (package sandbox) keep most of these paths from changing at all while it runs.
+//
+// The same walk finds, by name at any depth, what other tools run programs from (names.go): dependency folders,
+// tool files by the caller's rule (Guard.WithToolNames), and build outputs' runnable files, fingerprinted; so the
+// caller protects what exists before a command and judges what it created after it, with no second walk.
 package gitguard
 
 import (
