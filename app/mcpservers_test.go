@@ -113,7 +113,11 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 	if got := ext.current(); got != nil {
 		t.Error("a closed project's servers can still be started")
 	}
-	for _, s := range m.Status() {
+	after := m.Status()
+	if len(after) != 1 {
+		t.Fatalf("the closed project's server is not listed: %+v", after)
+	}
+	for _, s := range after {
 		if s.State == "connected" {
 			t.Errorf("a closed project's server is still connected: %+v", s)
 		}

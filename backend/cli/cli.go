@@ -10,6 +10,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/webfetch"
@@ -128,6 +129,23 @@ func (p *projectFlags) openWith(web webfetch.Fetcher) (*workspace.Workspace, *to
 		}
 	}
 	return w, nil
+}
+
+// projectRoot is the absolute root the flags name, as a session resolves it (links followed), for a command that
+// acts on Rooted's data about the project rather than on its files (its conversations, its worktrees).
+func (p *projectFlags) projectRoot() (string, *tool.Error) {
+	s, err := session.Open(p.root)
+	if err != nil {
+		e := tools.Classify(err)
+		e.Message = fmt.Sprintf("cannot open project root %s: %s", p.root, e.Message)
+		return "", e
+	}
+	defer s.Close()
+	info, err := s.Info()
+	if err != nil {
+		return "", tool.Errorf(tool.CodeNoProject, "%v", err)
+	}
+	return info.Root, nil
 }
 
 // parseInterleaved parses flags that may come before or after positional arguments, as users type them.

@@ -41,14 +41,9 @@ func runConversations(_ context.Context, stdio IO, args []string) int {
 	if *format != conversations.Markdown && *format != conversations.JSON {
 		return usageError(stdio, c.fs, "--format is markdown or json, not %q", *format)
 	}
-	w, terr := c.pf.open()
+	root, terr := c.pf.projectRoot()
 	if terr != nil {
 		return c.fail(terr)
-	}
-	info, err := w.Session().Info()
-	_ = w.Close()
-	if err != nil {
-		return c.fail(tool.Errorf(tool.CodeNoProject, "%v", err))
 	}
 	base := *data
 	if base == "" {
@@ -56,10 +51,10 @@ func runConversations(_ context.Context, stdio IO, args []string) int {
 			return c.fail(tool.Errorf(tool.CodeInternal, "no data folder: %v", err))
 		}
 	}
-	store := conversations.ForProject(base, info.Root)
+	store := conversations.ForProject(base, root)
 	switch verb {
 	case "list":
-		err = listConversations(stdio, store, info.Root, *c.asJSON)
+		err = listConversations(stdio, store, root, *c.asJSON)
 	case "show":
 		f := conversations.Markdown
 		if *c.asJSON {

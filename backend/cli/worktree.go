@@ -35,14 +35,9 @@ func runWorktree(ctx context.Context, stdio IO, args []string) int {
 	default:
 		return usageError(stdio, c.fs, "want new NAME, list, apply NAME, commit NAME or discard NAME")
 	}
-	w, terr := c.pf.open()
+	root, terr := c.pf.projectRoot()
 	if terr != nil {
 		return c.fail(terr)
-	}
-	info, err := w.Session().Info()
-	_ = w.Close()
-	if err != nil {
-		return c.fail(tool.Errorf(tool.CodeNoProject, "%v", err))
 	}
 	var store *settings.Store
 	if path, err := settings.DefaultPath(); err == nil {
@@ -52,7 +47,7 @@ func runWorktree(ctx context.Context, stdio IO, args []string) int {
 	if err != nil {
 		return c.fail(tool.Errorf(tool.CodeInternal, "no cache folder to keep worktrees in: %v", err))
 	}
-	out, human, err := worktreeVerb(ctx, m, info.Root, verb, rest, worktreeFlags{branch: *branch, noSetup: *noSetup, message: *message})
+	out, human, err := worktreeVerb(ctx, m, root, verb, rest, worktreeFlags{branch: *branch, noSetup: *noSetup, message: *message})
 	if err != nil {
 		var te *tool.Error
 		if !errors.As(err, &te) {

@@ -3,12 +3,13 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 
 	"github.com/rooted-dev/rooted/backend/sandbox"
 
@@ -113,20 +114,7 @@ func TestSandboxedServer(t *testing.T) {
 	if !sandbox.Probe(sandbox.Policy{}).Active {
 		t.Skip("no sandbox on this kernel")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	ln := testtree.Listener(t, "")
 	plain := func(sandbox.Policy) sandbox.Info { return sandbox.Info{} }
 	for _, era := range eras {
 		for _, sandboxed := range []bool{true, false} {
@@ -139,7 +127,7 @@ func TestSandboxedServer(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				f := newFixture(t, era, nil, probe)
-				args, _ := json.Marshal(mcpfixture.StealIn{Path: f.secret, Addr: ln.Addr().String()})
+				args, _ := json.Marshal(mcpfixture.StealIn{Path: f.secret, Addr: ln.String()})
 				out, e := f.call(t, "mcp__fx__steal", string(args))
 				if e != nil {
 					t.Fatalf("steal: %v", e)
@@ -160,22 +148,9 @@ func TestSandboxedServer(t *testing.T) {
 
 // TestNetworkGrant: a server the user grants the network connects.
 func TestNetworkGrant(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	ln := testtree.Listener(t, "")
 	f := newFixture(t, "2026", func(c *settings.MCPServer) { c.Network = true }, nil)
-	args, _ := json.Marshal(mcpfixture.StealIn{Path: f.secret, Addr: ln.Addr().String()})
+	args, _ := json.Marshal(mcpfixture.StealIn{Path: f.secret, Addr: ln.String()})
 	out, e := f.call(t, "mcp__fx__steal", string(args))
 	if e != nil || !strings.Contains(string(out), "connect: ok") {
 		t.Fatalf("with the network granted: %s %v", out, e)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 
 	"github.com/rooted-dev/rooted/backend/cmdenv"
 	"github.com/rooted-dev/rooted/backend/sandbox"
@@ -171,22 +172,8 @@ func conform(t *testing.T, m mode) {
 	})
 	t.Run("network is off unless granted", func(t *testing.T) {
 		python := systemProgram(t, "python3")
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				c.Write([]byte("HELLO\n"))
-				c.Close()
-			}
-		}()
-		connect := "import socket\nprint('STARTED', flush=True)\ns = socket.create_connection(('127.0.0.1', " + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) + "), 5)\nprint(s.recv(16).decode().strip())"
+		ln := testtree.Listener(t, "HELLO\n")
+		connect := "import socket\nprint('STARTED', flush=True)\ns = socket.create_connection(('127.0.0.1', " + strconv.Itoa(ln.Port) + "), 5)\nprint(s.recv(16).decode().strip())"
 		for _, granted := range []bool{false, true} {
 			w := newWorld(t, granted)
 			info := m.info

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 
 	"golang.org/x/sys/unix"
 
@@ -102,21 +103,8 @@ func TestSandboxBlocksNetwork(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("Landlock is Linux's")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln := testtree.Listener(t, "")
+	port := strconv.Itoa(ln.Port)
 	script := `const s = require("net").connect(` + port + `, "127.0.0.1", () => { console.log("connected"); s.destroy() }); s.on("error", e => { console.log(e.code); process.exit(3) })`
 	for _, network := range []bool{true, false} {
 		e := newSandbox(t, network)

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
@@ -156,20 +157,7 @@ func TestExecShellNetworkOffByDefault(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the sandbox is Landlock's")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	ln := testtree.Listener(t, "")
 	_, root := makeLayout(t, nil)
 	s, _ := session.Open(root)
 	defer s.Close()
@@ -180,7 +168,7 @@ func TestExecShellNetworkOffByDefault(t *testing.T) {
 		Hint    string
 		Sandbox struct{ Active, Network bool }
 	}
-	script := `{"command": "node", "args": ["-e", "const s = require('net').connect(` + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) + `, '127.0.0.1', () => { console.log('connected'); s.destroy() }); s.on('error', e => { console.error('request to http://127.0.0.1 failed: connect ' + e.code); process.exit(1) })"]}`
+	script := `{"command": "node", "args": ["-e", "const s = require('net').connect(` + strconv.Itoa(ln.Port) + `, '127.0.0.1', () => { console.log('connected'); s.destroy() }); s.on('error', e => { console.error('request to http://127.0.0.1 failed: connect ' + e.code); process.exit(1) })"]}`
 	out, e := call[netOut](t, reg, "exec_shell", script)
 	if e != nil || out.ExitCode == 0 || out.Sandbox.Network || !strings.Contains(out.Hint, "no network access") || !strings.Contains(out.Hint, "Settings") {
 		t.Fatalf("a new project's command reached the network, or no hint: %+v, %v", out, e)

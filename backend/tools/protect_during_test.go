@@ -93,7 +93,9 @@ os.remove('.gitconfig.local'); print('removed')`,
 				git config --add include.path ../.gitconfig-shared && ` + commit,
 			script: `import os
 for name in ['.githooks/pre-commit', '.githooks/post-commit']:
-    open(name, 'w').write('#!/bin/sh\necho ran >> MARKER\nexit 0\n'); os.chmod(name, 0o755); print('wrote', name)`,
+    open(name, 'w').write('#!/bin/sh\necho ran >> MARKER\nexit 0\n'); os.chmod(name, 0o755); print('wrote', name)
+time.sleep(5)  # still running when the change is seen: "ended at once" is what the case checks
+print('done')`,
 			after: `echo x >> f && git add -A && git commit -qm user`,
 			bound: true, stoppedFor: ".githooks", gone: []string{".githooks/post-commit"},
 		},
@@ -101,9 +103,11 @@ for name in ['.githooks/pre-commit', '.githooks/post-commit']:
 			name: "hooks behind a link (.git/hooks -> ../tools/hooks)",
 			setup: `git init -q && mkdir -p tools/hooks && printf '#!/bin/sh\nexit 0\n' > tools/hooks/pre-commit &&
 				chmod +x tools/hooks/pre-commit && rm -rf .git/hooks && ln -s ../tools/hooks .git/hooks && ` + commit,
-			script: `import os
+			script: `import os, time
 for name in ['tools/hooks/pre-commit', 'tools/hooks/post-commit']:
-    open(name, 'w').write('#!/bin/sh\necho ran >> MARKER\nexit 0\n'); os.chmod(name, 0o755); print('wrote', name)`,
+    open(name, 'w').write('#!/bin/sh\necho ran >> MARKER\nexit 0\n'); os.chmod(name, 0o755); print('wrote', name)
+time.sleep(5)  # still running when the change is seen: "ended at once" is what the case checks
+print('done')`,
 			after: `echo x >> f && git add -A && git commit -qm user`,
 			bound: true, stoppedFor: "tools/hooks", gone: []string{"tools/hooks/post-commit"},
 		},

@@ -39,9 +39,14 @@ export function ProjectStrip({ projects, current, states, onSwitch, onClose, onO
               <span className="project-strip-initial" aria-hidden="true">{initial(p.name)}</span>
               <span className="project-strip-name">{p.name}</span>
               {states[p.id] ? (
-                <span className={`project-strip-agent ${states[p.id]}`} title={stateWords[states[p.id] as Exclude<AgentState, ''>].title} data-testid="project-strip-agent" data-state={states[p.id]}>
-                  <span className="project-strip-agent-word">{stateWords[states[p.id] as Exclude<AgentState, ''>].label}</span>
-                </span>
+                <span
+                  className={`project-strip-agent ${states[p.id]}`}
+                  role="img"
+                  aria-label={stateWords[states[p.id] as Exclude<AgentState, ''>].label}
+                  title={stateWords[states[p.id] as Exclude<AgentState, ''>].title}
+                  data-testid="project-strip-agent"
+                  data-state={states[p.id]}
+                />
               ) : null}
               {running[p.id] ? (
                 <span className="project-strip-jobs" title={`${running[p.id]} background command${running[p.id] === 1 ? '' : 's'} running`} data-testid="project-strip-jobs">

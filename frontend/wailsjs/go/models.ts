@@ -759,6 +759,7 @@ export namespace sandbox {
 	    unix_sockets?: string[];
 	    processes?: string;
 	    protection?: string;
+	    redacted?: string;
 	    capabilities?: string;
 	    reason?: string;
 	
@@ -777,6 +778,7 @@ export namespace sandbox {
 	        this.unix_sockets = source["unix_sockets"];
 	        this.processes = source["processes"];
 	        this.protection = source["protection"];
+	        this.redacted = source["redacted"];
 	        this.capabilities = source["capabilities"];
 	        this.reason = source["reason"];
 	    }
