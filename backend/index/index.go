@@ -114,6 +114,11 @@ type Options struct {
 	// Lane is the workspace's share of the process's scheduler: the build, the merge and the watcher's first walk
 	// wait for the searches of this lane only. nil: for every search of the process.
 	Lane *sched.Lane
+
+	// checkEvery and checked, for tests: how many files the check of a saved index tells searches of at a time,
+	// and a hook told after each (check.go).
+	checkEvery int
+	checked    func(files int)
 }
 
 type listKey struct{ hidden, ignored bool }
@@ -128,6 +133,10 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 		tri: newNarrower(root, abs, hooks.CacheDir), budget: DefaultBudget,
 	}
 	x.tri.yielder.Lane = hooks.Lane
+	if hooks.checkEvery > 0 {
+		x.tri.checkEvery = hooks.checkEvery
+	}
+	x.tri.checked = hooks.checked
 	// The watcher's first walk of the tree waits while a search runs, as the trigram build does: until the index
 	// has started, searches read the disk, and the walk would take half the machine from them.
 	w, err := watch.New(root, abs, watch.Options{Notify: x.changed, Yield: x.tri.yield})
@@ -135,7 +144,7 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 		return nil, err
 	}
 	x.watcher = w
-	x.tri.startValidation(x.listIdentities)
+	x.tri.startCheck(x.listEach)
 	go func() {
 		// The index itself uses Notify; batches are for whoever shows the tree. The channel closes with the watcher.
 		for batch := range w.Events() {
@@ -429,7 +438,6 @@ func (x *Index) Narrow(ctx context.Context, opt search.Options) func(search.File
 	if !x.live() {
 		return nil
 	}
-	x.tri.waitValid(ctx)
 	c := x.tri.keep(opt)
 	if c == nil {
 		x.tri.build(x.listIdentities, x.searchable)
@@ -438,17 +446,38 @@ func (x *Index) Narrow(ctx context.Context, opt search.Options) func(search.File
 	x.mu.RLock()
 	l := x.lists[listKey{opt.IncludeHidden, opt.IncludeIgnored}]
 	x.mu.RUnlock()
-	if l == nil {
-		return func(f search.File) search.Verdict { return c.byName(f.Rel) }
+	var nums []int32
+	if l != nil {
+		nums = l.tables(c).nums
 	}
-	nums := l.tables(c).nums
-	return func(f search.File) search.Verdict {
-		// The walk may come from a list made since (the tree changed): the name at that place says which. A file of
-		// this very list is its own string, which compares at once.
-		if i := f.Ordinal - 1; i >= 0 && i < len(l.names) && l.names[i] == f.Rel {
-			return c.verdict(nums[i], f.Rel)
+	// number is the file's number in the index, looked up by its place in the list when the walk comes from it: the
+	// walk may come from a list made since (the tree changed), and the name at that place says which. A file of this
+	// very list is its own string, which compares at once.
+	number := func(f search.File) (int32, bool) {
+		if i := f.Ordinal - 1; l != nil && i >= 0 && i < len(l.names) && l.names[i] == f.Rel {
+			return nums[i], true
 		}
-		return c.byName(f.Rel)
+		return 0, false
+	}
+	if c.check == nil {
+		return func(f search.File) search.Verdict {
+			if num, ok := number(f); ok {
+				return c.verdict(num, f.Rel)
+			}
+			return c.byName(f.Rel)
+		}
+	}
+	// A saved index still being checked (check.go): a file the check has not reached is stat'ed here.
+	return func(f search.File) search.Verdict {
+		num, ok := number(f)
+		if !ok {
+			if c.dirty[f.Rel] {
+				return search.MayMatch
+			}
+			num = c.number(f.Rel)
+		}
+		v := c.verdict(num, f.Rel)
+		return c.recheck(v, num, f.Rel, func() (fileID, bool) { return x.identityNow(f) })
 	}
 }
 
