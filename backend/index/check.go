@@ -1,12 +1,14 @@
 package index
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path"
 	"slices"
 
 	"github.com/rooted-dev/rooted/backend/search"
+	"github.com/rooted-dev/rooted/backend/walk"
 )
 
 // A trigram index kept from an earlier opening (saved.go) serves searches as soon as the watcher is up, before the
@@ -81,15 +83,28 @@ func (c *candidates) recheck(v search.Verdict, num int32, rel string, now func()
 	return search.MayMatch
 }
 
-// identityNow stats the file f of a search's walk as the check does; false when it cannot (a link, which the check
-// stats through the root: the search reads it instead).
-func (x *Index) identityNow(f search.File) (fileID, bool) {
+// byNameNow is the verdict on f looked up by its name, stat'ing it (now) when the check has not reached it.
+func (c *candidates) byNameNow(f search.File, now func() (fileID, bool)) search.Verdict {
+	if c.dirty[f.Rel] {
+		return search.MayMatch
+	}
+	num := c.number(f.Rel)
+	return c.recheck(c.verdict(num, f.Rel), num, f.Rel, now)
+}
+
+// identityNow stats the file f of a search's walk as the check does: from its folder's descriptor, the walk's or
+// one the index keeps open (dirs, nil: none). False when it cannot, and for a link (which the check stats through
+// the root): the search reads those instead.
+func identityNow(f search.File, dirs func(dir string) *walk.Dir) (fileID, bool) {
 	if f.Type&fs.ModeSymlink != 0 {
 		return unknownID, false
 	}
 	d, name := f.Dir, f.Name
 	if d == nil {
-		if d = x.dirs.get(x.root, path.Dir(f.Rel)); d == nil {
+		if dirs == nil {
+			return unknownID, false
+		}
+		if d = dirs(path.Dir(f.Rel)); d == nil {
 			return unknownID, false
 		}
 		defer d.Release()
@@ -99,6 +114,26 @@ func (x *Index) identityNow(f search.File) (fileID, bool) {
 	return id, err == nil
 }
 
+// savedSource serves the searches of a project whose index was kept from an earlier opening while the index is
+// starting (its watcher's first walk: seconds on a big project): the disk, walked and read as a one-shot search
+// does, narrowed by the index kept with every file it would rule out stat'ed and compared with the manifest, since
+// the check has not begun. Nothing here depends on the watcher: each verdict is of the file as it is now.
+type savedSource struct {
+	search.DiskSource
+	tri *narrower
+}
+
+// Narrow: see savedSource.
+func (s savedSource) Narrow(_ context.Context, opt search.Options) func(search.File) search.Verdict {
+	c := s.tri.keep(opt)
+	if c == nil {
+		return nil
+	}
+	return func(f search.File) search.Verdict {
+		return c.byNameNow(f, func() (fileID, bool) { return identityNow(f, nil) })
+	}
+}
+
 // checking reports whether a saved index in use is being checked against the tree.
 func (n *narrower) checking() bool {
 	n.mu.Lock()
@@ -106,23 +141,16 @@ func (n *narrower) checking() bool {
 	return n.check != nil
 }
 
-// startCheck puts a saved index found at opening in use, and checks it against the tree (list walks it) in the
-// background. The watcher is running by now, so a change after a file's check is reported as any change is.
-func (n *narrower) startCheck(list func(each func(listed)) []listed) {
-	n.mu.Lock()
-	s := n.pending
-	n.pending = nil
-	if s == nil || n.closed {
-		n.mu.Unlock()
-		return
-	}
+// useSaved puts a saved index found at opening in use at once, every file of it unchecked: until the check
+// (startCheck) reaches a file, a search stats it. n.mu is not held; n is not yet shared.
+func (n *narrower) useSaved(s *saved) {
 	covered := &nameTable{data: s.m.Covered.Data, off: s.m.Covered.Off}
 	binary := &nameTable{data: s.m.Binary.Data, off: s.m.Binary.Off}
-	ck := &checkState{
+	n.check = &checkState{
 		ids: s.m.CoveredIDs, binIDs: s.m.BinaryIDs,
 		seen: make([]uint64, (covered.Len()+63)/64), seenBin: make([]uint64, (binary.Len()+63)/64),
 	}
-	n.segs, n.segPaths, n.covered, n.binary, n.check = s.segs, s.paths, covered, binary, ck
+	n.segs, n.segPaths, n.covered, n.binary = s.segs, s.paths, covered, binary
 	n.building = true // no build starts until the check has ended
 	n.gen = max(n.gen, s.m.Gen)
 	n.built++
@@ -132,8 +160,18 @@ func (n *narrower) startCheck(list func(each func(listed)) []listed) {
 			n.stats.DiskBytes += fi.Size()
 		}
 	}
+}
+
+// startCheck checks the saved index in use against the tree (list walks it), in the background. It is called once
+// the watcher is running, so a change after a file's check is reported as any change is.
+func (n *narrower) startCheck(list func(each func(listed)) []listed) {
+	n.mu.Lock()
+	ck := n.check
+	closed := n.closed
 	n.mu.Unlock()
-	go n.runCheck(ck, list)
+	if ck != nil && !closed {
+		go n.runCheck(ck, list)
+	}
 }
 
 // runCheck checks every file of the tree against the manifest (see the invariant above), telling searches of what
@@ -162,6 +200,9 @@ func (n *narrower) runCheck(ck *checkState, list func(each func(listed)) []liste
 		if hook != nil {
 			hook(done)
 		}
+		// A search running now stats the files not checked yet itself: the check waits rather than take half
+		// the machine from it for the same work.
+		n.yield()
 	}
 	list(func(f listed) {
 		if i, ok := covered.find(f.rel); ok {

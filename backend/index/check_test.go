@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -65,6 +66,40 @@ func TestSearchesDuringTheCheckOfAReopenedIndex(t *testing.T) {
 	write("d4/zbin.dat", "needle, text now too\n")
 	write(".gitignore", "# nothing\n")
 
+	queries := []search.Options{
+		{Query: "zzz-not-there", Output: search.OutputCount},
+		{Query: "needle", Output: search.OutputFiles, Limit: 1000},
+		{Query: "needle", Output: search.OutputContent, Limit: 1000},
+		{Query: "nedl", Output: search.OutputCount},
+		{Query: "line", Output: search.OutputCount, Limit: 1000},
+		{Query: "ne+dle", Regex: true, Output: search.OutputFiles, Limit: 1000},
+		{Query: "needle", Output: search.OutputFiles, Glob: mustGlob(t, "d4/**"), Limit: 1000},
+	}
+	// compare runs the queries through src and the disk; read is how many files src read so far. The changed
+	// files, read by a literal in no file: the eight changed while closed, two changed while open, .gitignore and
+	// skip.later.
+	compare := func(when string, src search.Source, read func() int64) {
+		t.Helper()
+		for _, q := range queries {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			before := read()
+			got, err1 := search.Search(ctx, src, "", q)
+			cancel()
+			want, err2 := search.Search(context.Background(), search.DiskSource{Root: r}, "", q)
+			if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, query %+v:\nindex %+v (%v)\nfull scan %+v (%v)", when, q, got, err1, want, err2)
+			}
+			if n := read() - before; q.Query == "zzz-not-there" && n > 11 {
+				t.Errorf("%s: a literal in no file read %d files", when, n)
+			}
+		}
+	}
+
+	// Before the index has started (its watcher's first walk), the index kept, loaded, serves searches.
+	early := &countingSaved{savedSource: savedSource{DiskSource: search.DiskSource{Root: r}, tri: newNarrower(r, dir, cache)}}
+	compare("before the index has started", early, early.n.Load)
+	early.tri.close()
+
 	reached, gate := make(chan int, 1), make(chan struct{})
 	hooked := false
 	y, err := NewIndex(r, dir, Options{CacheDir: cache, checkEvery: 50, checked: func(files int) {
@@ -108,44 +143,20 @@ func TestSearchesDuringTheCheckOfAReopenedIndex(t *testing.T) {
 		}
 	}
 
-	queries := []search.Options{
-		{Query: "zzz-not-there", Output: search.OutputCount},
-		{Query: "needle", Output: search.OutputFiles, Limit: 1000},
-		{Query: "needle", Output: search.OutputContent, Limit: 1000},
-		{Query: "nedl", Output: search.OutputCount},
-		{Query: "line", Output: search.OutputCount, Limit: 1000},
-		{Query: "ne+dle", Regex: true, Output: search.OutputFiles, Limit: 1000},
-		{Query: "needle", Output: search.OutputFiles, Glob: mustGlob(t, "d4/**"), Limit: 1000},
+	// Twice: the first walks the disk (no list in memory yet during the check), the second the list it left.
+	c := &countingIndex{Index: y}
+	for round := range 2 {
+		compare(fmt.Sprintf("during the check, round %d", round), c, c.n.Load)
 	}
-	compare := func(when string) {
-		t.Helper()
-		// Twice: the first walks the disk (no list in memory yet during the check), the second the list it left.
-		for round := range 2 {
-			for _, q := range queries {
-				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-				c := &countingIndex{Index: y}
-				got, err1 := search.Search(ctx, c, "", q)
-				cancel()
-				want, err2 := search.Search(context.Background(), search.DiskSource{Root: r}, "", q)
-				if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
-					t.Errorf("%s, round %d, query %+v:\nindex %+v (%v)\nfull scan %+v (%v)", when, round, q, got, err1, want, err2)
-				}
-				// Narrowed all the same: read are the files changed and the candidates. The changed: the eight of
-				// the check's part and the other's, two while open, .gitignore and skip.later.
-				if q.Query == "zzz-not-there" && c.n.Load() > 11 {
-					t.Errorf("%s, round %d: a literal in no file read %d files", when, round, c.n.Load())
-				}
-			}
-		}
-	}
-	compare("during the check")
 	if _, _, st := y.Memory(); st.Ready || !st.Reopened {
 		t.Fatalf("during the check: %+v, want the index kept and not yet checked", st)
 	}
 	close(gate)
 	held = false
 	waitFor(t, "the check to end", func() bool { _, _, st := y.Memory(); return st.Ready })
-	compare("after the check")
+	for round := range 2 {
+		compare(fmt.Sprintf("after the check, round %d", round), c, c.n.Load)
+	}
 	// The files changed while closed or during the check are noted, and so is the one removed: the next save
 	// marks them unknown.
 	y.tri.mu.Lock()
@@ -155,6 +166,17 @@ func TestSearchesDuringTheCheckOfAReopenedIndex(t *testing.T) {
 		}
 	}
 	y.tri.mu.Unlock()
+}
+
+// countingSaved counts the files a savedSource reads.
+type countingSaved struct {
+	savedSource
+	n atomic.Int64
+}
+
+func (c *countingSaved) Content(f search.File) ([]byte, func(), error) {
+	c.n.Add(1)
+	return c.savedSource.Content(f)
 }
 
 // waitFor polls done until it holds, for at most 30 s.

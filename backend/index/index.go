@@ -119,6 +119,8 @@ type Options struct {
 	// and a hook told after each (check.go).
 	checkEvery int
 	checked    func(files int)
+	// tri is the trigram index, already loaded (Indexes: a saved one serves searches while the index starts).
+	tri *narrower
 }
 
 type listKey struct{ hidden, ignored bool }
@@ -128,9 +130,13 @@ const maxCachedFile = 4 << 20
 // NewIndex indexes the project at root (absolute path abs) and starts watching it; hooks follow its watcher.
 // Close releases the watcher.
 func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
+	tri := hooks.tri
+	if tri == nil {
+		tri = newNarrower(root, abs, hooks.CacheDir)
+	}
 	x := &Index{
 		root: root, disk: search.DiskSource{Root: root}, lists: map[listKey]*fileList{}, content: map[string][]byte{}, hooks: hooks,
-		tri: newNarrower(root, abs, hooks.CacheDir), budget: DefaultBudget,
+		tri: tri, budget: DefaultBudget,
 	}
 	x.tri.yielder.Lane = hooks.Lane
 	if hooks.checkEvery > 0 {
@@ -141,6 +147,7 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 	// has started, searches read the disk, and the walk would take half the machine from them.
 	w, err := watch.New(root, abs, watch.Options{Notify: x.changed, Yield: x.tri.yield})
 	if err != nil {
+		x.tri.close()
 		return nil, err
 	}
 	x.watcher = w
@@ -468,16 +475,13 @@ func (x *Index) Narrow(ctx context.Context, opt search.Options) func(search.File
 		}
 	}
 	// A saved index still being checked (check.go): a file the check has not reached is stat'ed here.
+	dirs := func(dir string) *walk.Dir { return x.dirs.get(x.root, dir) }
 	return func(f search.File) search.Verdict {
-		num, ok := number(f)
-		if !ok {
-			if c.dirty[f.Rel] {
-				return search.MayMatch
-			}
-			num = c.number(f.Rel)
+		now := func() (fileID, bool) { return identityNow(f, dirs) }
+		if num, ok := number(f); ok {
+			return c.recheck(c.verdict(num, f.Rel), num, f.Rel, now)
 		}
-		v := c.verdict(num, f.Rel)
-		return c.recheck(v, num, f.Rel, func() (fileID, bool) { return x.identityNow(f) })
+		return c.byNameNow(f, now)
 	}
 }
 

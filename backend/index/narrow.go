@@ -43,7 +43,6 @@ type narrower struct {
 	// coveredIDs and binaryIDs are the identities of covered's and binary's files when the build listed them: what
 	// is saved for the next opening (saved.go).
 	coveredIDs, binaryIDs []fileID
-	pending               *saved          // an index found on disk at opening, to be checked against the tree
 	check                 *checkState     // the saved index in use is being checked against the tree (check.go)
 	checkEvery            int             // files the check tells searches of at a time (tests make it small)
 	checked               func(int)       // told of the files checked so far after each such step, n.mu not held (tests)
@@ -124,11 +123,11 @@ func newNarrower(root *os.Root, abs, cache string) *narrower {
 	rand.Read(tag[:])
 	n := &narrower{root: root, dirty: map[string]bool{}, pairs: segmentPairs, tag: hex.EncodeToString(tag[:]), checkEvery: checkEvery}
 	if n.dir = indexDir(abs, cache); n.dir != "" {
-		// An index kept from an earlier opening is put in use once the watcher is up, and checked against the
-		// tree meanwhile (startCheck).
-		n.pending = n.load()
-		if n.pending != nil {
+		// An index kept from an earlier opening is in use at once, and checked against the tree once the watcher
+		// is up (check.go).
+		if s := n.load(); s != nil {
 			prune(n.dir)
+			n.useSaved(s)
 		}
 	}
 	return n
@@ -457,12 +456,6 @@ func (n *narrower) close() {
 	n.closed = true
 	for _, s := range n.segs {
 		s.Close()
-	}
-	if n.pending != nil {
-		for _, s := range n.pending.segs {
-			s.Close()
-		}
-		n.pending = nil
 	}
 	n.segs = nil
 	n.stale = true
