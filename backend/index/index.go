@@ -4,8 +4,11 @@
 //
 // Guarantees: a search through an Index returns exactly what a search of the disk would (a change the watcher
 // or Rooted's own writes report is never answered from what was held before it); background work (the trigram
-// build) waits for searches in progress. Not guaranteed: when the watcher cannot cover the tree (the system's
-// watch limit), the Index reads the disk as a one-shot search does.
+// build) waits for searches in progress. A trigram index kept from an earlier opening serves searches at once, before
+// the watcher is up and while it is checked against the tree, with the same guarantee: a search issued before the
+// check ends finds a file changed, created or removed while the project was closed as it is now (check.go says how).
+// Not guaranteed: when the watcher cannot cover the tree (the system's watch limit), the Index reads the disk as a
+// one-shot search does.
 package index
 
 import (
