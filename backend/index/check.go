@@ -11,11 +11,11 @@ import (
 	"github.com/rooted-dev/rooted/backend/walk"
 )
 
-// A trigram index kept from an earlier opening (saved.go) serves searches as soon as the watcher is up, before the
-// check of the tree against its manifest has ended: on a 460k-file project that check is a walk and a stat of
-// every file, seconds that the first search used to wait for.
+// A trigram index kept from an earlier opening (saved.go) serves searches as soon as it is loaded: through
+// savedSource while the watcher's first walk runs, then through the Index while the check of the tree against its
+// manifest runs. On a 460k-file project the two are seconds each, which the first search used to wait for.
 //
-// Invariant: a search issued while the check runs returns what a full scan of the disk would, at that moment. A file
+// Invariant: a search issued before the check ends returns what a full scan of the disk would, at that moment. A file
 // changed, created or removed while the project was closed is found, or not found, as it is now. It holds because a
 // search reads every file to which the index does not give a verdict of CannotMatch or BinaryFile (it reads it as
 // it is now, so no match is stale), and the index gives one only where it knows the file is as the build saw it:
@@ -27,6 +27,8 @@ import (
 //   - a file the check has not reached yet is stat'ed by the search itself, one stat from its folder's descriptor
 //     and no read, and compared with the manifest as the check would: read when it differs or cannot be stat'ed;
 //   - a file removed is in no walk, so in no result.
+//
+// Before the watcher is up the check has not begun, so a search (savedSource) stats every file it would rule out.
 //
 // The check tells searches what it has found checkEvery files at a time, its changed files and the files it has
 // reached together, under the narrower's lock; a search takes both at its start (keep). When the check ends, the
