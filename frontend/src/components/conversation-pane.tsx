@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { ImageChips, usePastedImages } from './image-chips'
-import { setActiveProvider, type Project } from '../bridge'
-import { useBridge } from '../stores/project-scope'
+import { setActiveProvider, type ConversationMeta, type Project } from '../bridge'
+import { useProjectScope } from '../stores/project-scope'
 import { mentionAt } from '../agent/mentions'
 import { commandAt, commandOptions } from '../agent/commands'
 import { formatCost } from '../llm/cost'
@@ -9,7 +9,6 @@ import { contextWindow, listModels } from '../llm/providers'
 import { useAgentSession } from '../stores/agent-session'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { AgentLog } from './agent-log'
-import { ConversationList } from './conversation-list'
 import { SetupCard, useProviderCheck } from './setup-card'
 import { useShortcut } from './shortcuts'
 import { TurnStatus, useAttention } from './turn-status'
@@ -27,16 +26,69 @@ interface Props {
   mention?: { text: string; seq: number } | null
   // onReview opens a turn's review in the centre pane.
   onReview?: (r: Omit<ReviewRequest, 'seq'>) => void
+  // initial is the saved conversation this pane opens when it mounts (none: a new one).
+  initial?: { id: string; title: string }
+  // projectShown says whether the pane's project is the one shown (its own scope's shown says whether the pane is).
+  projectShown: boolean
+  // onInfo hears what the conversation list shows of this pane: its conversation, state and cost.
+  onInfo: (info: PaneInfo) => void
+  // handle receives what the list does to the conversation this pane holds (rename, delete).
+  handle: (h: PaneHandle) => void
+  onNew: () => void
+  onToggleList: () => void
 }
 
-// AgentPanel is the conversation with the agent: the request box, the streamed answer, a card per tool call with
-// its approval, the conversation list, Stop, and the tokens used.
-export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention, onReview }: Props) {
-  const { callTool } = useBridge()
+// PaneInfo is a pane's conversation as the list of conversations shows it.
+export interface PaneInfo {
+  id: string
+  title: string
+  items: number
+  running: boolean
+  cost?: number
+  list: ConversationMeta[] // the project's saved conversations, as this pane's store last read them
+  unsaved: boolean
+  loaded: boolean // the saved conversation it opens is shown (always true for a new one)
+}
+
+export interface PaneHandle {
+  rename: (id: string, title: string) => Promise<void>
+  remove: (id: string) => Promise<void>
+}
+
+// ConversationPane is one conversation with the agent: the request box, the streamed answer, a card per tool call
+// with its approval, Stop, and the tokens used. Each conversation that runs has a pane of its own, mounted whether
+// it is shown or not (AgentPanel keeps them): its own session, so its turn, approvals and queue are its own.
+export function ConversationPane({ project, onOpen, onSettings, settingsSeq, mention, onReview, initial, projectShown, onInfo, handle, onNew, onToggleList }: Props) {
+  const { bridge, shown } = useProjectScope()
+  const { callTool } = bridge
   const s = useAgentSession(project)
-  useAttention(s.conv.items, s.running, s.conv.title || project.name, project.name)
+  const title = s.conv.title || 'New conversation'
+  // A conversation out of sight in the project shown is named by its title; in a project not shown, by the project.
+  useAttention(s.conv.items, s.running, s.conv.title || project.name, projectShown ? title : project.name)
+  // The saved conversation the pane was made for is loaded once, as it mounts.
+  const [loaded, setLoaded] = useState(!initial)
+  const openRef = useRef(s.open)
+  const initialRef = useRef(initial)
+  useEffect(() => {
+    const first = initialRef.current
+    if (!first) return
+    let live = true
+    openRef.current(first.id, first.title)
+      .catch(() => false)
+      .finally(() => {
+        if (live) setLoaded(true)
+      })
+    return () => {
+      live = false
+    }
+  }, [])
+  const cost = s.conv.usage.cost
+  const { running, list, saveError, rename, remove } = s
+  useEffect(() => {
+    onInfo({ id: s.conv.id, title: s.conv.title, items: s.conv.items.length, running, cost, list, unsaved: saveError !== null, loaded })
+  }, [onInfo, s.conv.id, s.conv.title, s.conv.items.length, running, cost, list, saveError, loaded])
+  useEffect(() => handle({ rename, remove }), [handle, rename, remove])
   const [text, setText] = useState('')
-  const [showList, setShowList] = useState(false)
   const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
   const input = useRef<HTMLTextAreaElement>(null)
   // The @mention being typed and the project paths that complete it.
@@ -103,13 +155,18 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention, 
   }
 
   // A new mention is added to the request as it renders (state that follows a prop), then the box takes focus.
+  // Only the pane shown takes it; the others mark it taken, so it is not added when they are shown later.
   const [takenMention, setTakenMention] = useState(mention)
   if (mention !== takenMention) {
     setTakenMention(mention)
-    if (mention) setText((t) => (t && !/\s$/.test(t) ? `${t} ${mention.text} ` : `${t}${mention.text} `))
+    if (mention && shown) setText((t) => (t && !/\s$/.test(t) ? `${t} ${mention.text} ` : `${t}${mention.text} `))
   }
+  const shownRef = useRef(shown)
   useEffect(() => {
-    if (mention) input.current?.focus()
+    shownRef.current = shown
+  })
+  useEffect(() => {
+    if (mention && shownRef.current) input.current?.focus()
   }, [mention])
 
   const active = s.providers?.providers.find((p) => p.id === s.providers?.active)
@@ -152,9 +209,8 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention, 
     if (!s.running || document.querySelector('[data-testid="mention-list"]')) return false
     stop()
   })
-  useShortcut('Ctrl+N', () => {
-    if (!s.running) void s.startNew().then(() => input.current?.focus())
-  })
+  // A new conversation opens beside this one, which goes on if it runs.
+  useShortcut('Ctrl+N', () => onNew())
   useShortcut('Ctrl+L', () => input.current?.focus())
   const pasted = usePastedImages(active?.text_only ?? false)
   // While the agent works, Enter queues the message: given to the model at its next step unless the user makes
@@ -175,27 +231,18 @@ export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention, 
     void s.send(t, sent.length ? { images: sent } : {})
   }
   return (
-    <section className="agent-panel" data-testid="agent-panel">
+    <section className="conversation-pane" data-testid="conversation-pane" data-conversation={s.conv.id} hidden={!shown}>
       <header className="agent-header">
-        <button className="link-button" onClick={() => setShowList((v) => !v)} data-testid="conversations-toggle" title="Conversations">
+        <button className="link-button" onClick={onToggleList} data-testid="conversations-toggle" title="Conversations">
           ☰
         </button>
-        <span className="agent-title" data-testid="conversation-title">{s.conv.title || 'New conversation'}</span>
+        <span className="agent-title" data-testid="conversation-title">{title}</span>
         <button className="link-button" onClick={() => void s.compactNow()} disabled={s.running || s.conv.messages.length < 3} data-testid="compact" title="Summarise the older part of the conversation to free context">
           Compact
         </button>
-        <button className="link-button" onClick={() => void s.startNew()} disabled={s.running} data-testid="new-conversation">New</button>
+        <button className="link-button" onClick={onNew} data-testid="new-conversation" title="A new conversation (Ctrl+N); one that runs goes on">New</button>
         <button className="link-button" onClick={onSettings} data-testid="open-settings" title="Settings">⚙</button>
       </header>
-      {showList ? (
-        <ConversationList
-          list={s.list}
-          selected={s.conv.id}
-          onOpen={(id) => void s.open(id).then((ok) => ok && setShowList(false))}
-          onRename={s.rename}
-          onRemove={(id) => void s.remove(id)}
-        />
-      ) : null}
       <SetupCard
         check={setup}
         taken={s.providers?.providers ?? []}
