@@ -56,7 +56,9 @@ export function AgentPanel(props: Props) {
     setInfo((all) => ({ ...all, [key]: i }))
     if (i.cost !== undefined) setCosts((all) => (all[i.id] === i.cost ? all : { ...all, [i.id]: i.cost as number }))
   }, [])
-  const onHandle = useCallback((key: string, h: PaneHandle) => handles.current.set(key, h), [])
+  const onHandle = useCallback((key: string, h: PaneHandle) => {
+    handles.current.set(key, h)
+  }, [])
 
   // show puts slot key in view; the panes that need nobody (idle, seen, saved) go, their conversations saved.
   const show = useCallback(

@@ -87,7 +87,9 @@ export function ConversationPane({ project, onOpen, onSettings, settingsSeq, men
   useEffect(() => {
     onInfo({ id: s.conv.id, title: s.conv.title, items: s.conv.items.length, running, cost, list, unsaved: saveError !== null, loaded })
   }, [onInfo, s.conv.id, s.conv.title, s.conv.items.length, running, cost, list, saveError, loaded])
-  useEffect(() => handle({ rename, remove }), [handle, rename, remove])
+  useEffect(() => {
+    handle({ rename, remove })
+  }, [handle, rename, remove])
   const [text, setText] = useState('')
   const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
   const input = useRef<HTMLTextAreaElement>(null)
