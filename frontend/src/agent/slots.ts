@@ -1,10 +1,11 @@
 import type { AgentState } from './progress'
 
 // Slot is a mounted conversation pane: key names it for its life; initial is the saved conversation it opened
-// (none: it began as a new one).
+// (none: it began as a new one); focus, that its request box takes the focus as it mounts (the user asked for it).
 export interface Slot {
   key: string
   initial?: { id: string; title: string }
+  focus?: boolean
 }
 
 // SlotLook is what deciding whether a pane stays needs to know of it.

@@ -80,10 +80,12 @@ export function AgentPanel(props: Props) {
   const open = useCallback(
     (id: string, title: string) => {
       const have = slotOf(id)
-      if (have) show(have.key)
-      else {
+      if (have) {
+        show(have.key)
+        handles.current.get(have.key)?.focus()
+      } else {
         const key = `s${++seq.current}`
-        show(key, { key, initial: { id, title } })
+        show(key, { key, initial: { id, title }, focus: true })
       }
       setShowList(false)
     },
@@ -92,9 +94,12 @@ export function AgentPanel(props: Props) {
   const startNew = useCallback(() => {
     const now = info[shownKey]
     // The conversation in view is new and empty: it is the new one.
-    if (now && now.items === 0 && now.loaded) return
+    if (now && now.items === 0 && now.loaded) {
+      handles.current.get(shownKey)?.focus()
+      return
+    }
     const key = `s${++seq.current}`
-    show(key, { key })
+    show(key, { key, focus: true })
     setShowList(false)
   }, [info, shownKey, show])
 
@@ -118,7 +123,8 @@ export function AgentPanel(props: Props) {
     for (const [id, cost] of Object.entries(costs)) out[id] ??= { state: '', running: false, cost }
     return out
   }, [slots, info, states, costs])
-  const live = slots.filter((s) => info[s.key] && (s.key === shownKey || info[s.key].running || states[s.key]))
+  // The strip of conversations at work: those running, waiting, with news, or not saved yet (kept open until they are).
+  const live = slots.filter((s) => info[s.key] && (s.key === shownKey || info[s.key].running || states[s.key] || reasons[s.key]))
 
   const toggleList = useCallback(() => setShowList((v) => !v), [])
   const rename = useCallback(
@@ -152,7 +158,10 @@ export function AgentPanel(props: Props) {
               <button
                 key={s.key}
                 className={`live-conversation${s.key === shownKey ? ' selected' : ''}`}
-                onClick={() => show(s.key)}
+                onClick={() => {
+                  show(s.key)
+                  handles.current.get(s.key)?.focus()
+                }}
                 aria-current={s.key === shownKey ? 'true' : undefined}
                 title={`${i.title || 'New conversation'}${st ? `: ${stateWords[st]}` : ''}`}
                 data-testid="live-conversation"
@@ -168,7 +177,7 @@ export function AgentPanel(props: Props) {
       ) : null}
       {slots.map((s) => (
         <PaneScope key={s.key} slot={s.key} shown={projectShown && s.key === shownKey} parent={parent} report={setState} unsaved={setReason} onInfo={onInfo} onHandle={onHandle}>
-          {(info, handle) => <ConversationPane {...props} initial={s.initial} projectShown={projectShown} onInfo={info} handle={handle} onNew={startNew} onToggleList={toggleList} />}
+          {(info, handle) => <ConversationPane {...props} initial={s.initial} focus={s.focus} projectShown={projectShown} onInfo={info} handle={handle} onNew={startNew} onToggleList={toggleList} />}
         </PaneScope>
       ))}
     </section>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { ImageChips, usePastedImages } from './image-chips'
 import { setActiveProvider, type ConversationMeta, type Project } from '../bridge'
 import { useProjectScope } from '../stores/project-scope'
@@ -28,6 +28,7 @@ interface Props {
   onReview?: (r: Omit<ReviewRequest, 'seq'>) => void
   // initial is the saved conversation this pane opens when it mounts (none: a new one).
   initial?: { id: string; title: string }
+  focus?: boolean // the request box takes the focus as the pane mounts
   // projectShown says whether the pane's project is the one shown (its own scope's shown says whether the pane is).
   projectShown: boolean
   // onInfo hears what the conversation list shows of this pane: its conversation, state and cost.
@@ -53,12 +54,13 @@ export interface PaneInfo {
 export interface PaneHandle {
   rename: (id: string, title: string) => Promise<void>
   remove: (id: string) => Promise<void>
+  focus: () => void // the request box, once the pane is in view
 }
 
 // ConversationPane is one conversation with the agent: the request box, the streamed answer, a card per tool call
 // with its approval, Stop, and the tokens used. Each conversation that runs has a pane of its own, mounted whether
 // it is shown or not (AgentPanel keeps them): its own session, so its turn, approvals and queue are its own.
-export function ConversationPane({ project, onOpen, onSettings, settingsSeq, mention, onReview, initial, projectShown, onInfo, handle, onNew, onToggleList }: Props) {
+export function ConversationPane({ project, onOpen, onSettings, settingsSeq, mention, onReview, initial, focus, projectShown, onInfo, handle, onNew, onToggleList }: Props) {
   const { bridge, shown } = useProjectScope()
   const { callTool } = bridge
   const s = useAgentSession(project)
@@ -87,12 +89,18 @@ export function ConversationPane({ project, onOpen, onSettings, settingsSeq, men
   useEffect(() => {
     onInfo({ id: s.conv.id, title: s.conv.title, items: s.conv.items.length, running, cost, list, unsaved: saveError !== null, loaded })
   }, [onInfo, s.conv.id, s.conv.title, s.conv.items.length, running, cost, list, saveError, loaded])
-  useEffect(() => {
-    handle({ rename, remove })
-  }, [handle, rename, remove])
   const [text, setText] = useState('')
-  const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
   const input = useRef<HTMLTextAreaElement>(null)
+  // Focus waits a frame: the pane just put in view is hidden until its render lands.
+  useEffect(() => {
+    handle({ rename, remove, focus: () => requestAnimationFrame(() => input.current?.focus()) })
+  }, [handle, rename, remove])
+  // A pane the user asked for takes the focus as it lands (before it paints, so the first key typed is in the box).
+  const focusFirst = useRef(focus)
+  useLayoutEffect(() => {
+    if (focusFirst.current) input.current?.focus()
+  }, [])
+  const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
   // The @mention being typed and the project paths that complete it.
   const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number; sigil?: '/' } | null>(null)
   const lookup = useRef(0)
