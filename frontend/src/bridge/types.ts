@@ -114,6 +114,9 @@ export interface ExecResult {
   git_restored?: string[]
   // dependencies_changed: the packages of node_modules, .venv, ... the command added, removed or changed.
   dependencies_changed?: string[]
+  // outputs_changed: the build outputs (target/, dist/, build/, .next/) the command added or changed, which
+  // runners execute as they are.
+  outputs_changed?: string[]
   // job, when the command runs on in the background: its id, and the offset to read its output on from.
   job?: { id: string; running: boolean; next: number }
 }
