@@ -20,7 +20,8 @@ function conversation(req) {
 const slow = { name: 'exec_shell', input: { command: 'node slow.js' } }
 
 // long loop: a slow command, an edit that waits for approval, then slow commands until it is stopped.
-// quick: an edit that waits for approval, then a reply. second loop: slow commands until it is stopped.
+// quick: an edit that waits for approval, then a reply. second loop: slow commands until it is stopped. one slow
+// step: a slow command, then a reply.
 function script(req) {
   const { first, results } = conversation(req)
   if (first.includes('long loop')) {
@@ -32,6 +33,7 @@ function script(req) {
     return { text: 'Quick finished.' }
   }
   if (first.includes('second loop')) return { tools: [slow] }
+  if (first.includes('one slow step')) return results.length === 0 ? { tools: [slow] } : { text: 'The slow step is done.' }
   return { text: 'ok' }
 }
 
@@ -128,5 +130,21 @@ describe('conversations at once in one project', { timeout: 600_000 }, () => {
     await pane().getByTestId('agent-stop').click()
     await pane().getByTestId('agent-send').waitFor()
     await rail('working').waitFor({ state: 'detached' })
+  })
+
+  test('a conversation that finishes out of sight says so until it is looked at', async () => {
+    await pane().getByTestId('new-conversation').click()
+    await pane().getByTestId('conversation-title').filter({ hasText: 'New conversation' }).waitFor()
+    await ask('one slow step, then answer')
+    await pane().locator('[data-testid="tool-card"][data-tool="exec_shell"]').first().waitFor()
+    await pane().getByTestId('new-conversation').click()
+    await pane().getByTestId('conversation-title').filter({ hasText: 'New conversation' }).waitFor()
+    await live('one slow step').and(page.locator('[data-state="done"]')).waitFor({ timeout: 30_000 })
+    await page.waitForFunction(() => document.title.includes('one slow step, then answer: Finished'))
+    await live('one slow step').click()
+    await pane().getByTestId('msg-assistant').filter({ hasText: 'The slow step is done.' }).waitFor()
+    // Looked at, its news is read: the strip goes with the other conversation (new, empty, closed).
+    await page.getByTestId('live-conversations').waitFor({ state: 'detached' })
+    assert.equal(await page.getByTestId('conversation-pane').count(), 1)
   })
 })
