@@ -1,7 +1,7 @@
 // Conversations of one project run at once: a long one (a slow command again and again) goes on while a quick one
 // is asked, approved and finishes beside it. Each keeps its own approvals and cards: Enter in the one in view
 // approves only its call, the other's waits (the list, the rail and the window's title say so); Stop in one leaves
-// the other running.
+// the other running; one that finishes out of sight says so (its dot, the window's title) until it is looked at.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
