@@ -3,7 +3,9 @@
 //     view while all four work (the goal is under 50 ms), and the same while one works alone;
 //   - tool-call time: for each conversation, from the stand-in sending a tool call to the model being asked again
 //     with its result (the card, the backend's call, the result sent back), four at once against one alone (the
-//     goal is no more than 1.5x).
+//     goal is no more than 1.5x);
+//   - the page's main-thread time (Chromium's TaskDuration and ScriptDuration) per tool call, which a loaded
+//     machine stretches less than it stretches wall-clock times.
 // Usage (from the repository, the e2e lock held as the e2e tests hold it):
 //   flock /tmp/rooted-e2e.lock node bench/parallel-conversations.mjs
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -91,16 +93,29 @@ try {
     return page.evaluate(() => window.__keyLatency)
   }
 
+  // The renderer's main-thread time so far (seconds of task and of script), from Chromium's own counters.
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Performance.enable')
+  const busy = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics')
+    const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]))
+    return { task: m.TaskDuration, script: m.ScriptDuration }
+  }
+  const perCall = (a, b, n) => `${(((b.task - a.task) * 1000) / n).toFixed(1)} ms of tasks, ${(((b.script - a.script) * 1000) / n).toFixed(1)} ms of script`
+
   // One alone.
+  const busy0 = await busy()
   const t0 = Date.now()
   await ask('work 0')
   const keysAlone = await typeWhile(run('work 0').finished)
   await run('work 0').finished
   const aloneWall = Date.now() - t0
+  const busy1 = await busy()
   await pane().getByTestId('msg-assistant').filter({ hasText: 'Done: work 0.' }).waitFor()
   const alone = stats(run('work 0').times)
 
   // Four at once: each in a new conversation, the earlier ones going on out of sight.
+  const busy2 = await busy()
   const t1 = Date.now()
   for (const name of four) {
     await pane().getByTestId('new-conversation').click()
@@ -110,6 +125,7 @@ try {
   const keysFour = await typeWhile(Promise.all(four.map((n) => run(n).finished)))
   await Promise.all(four.map((n) => run(n).finished))
   const fourWall = Date.now() - t1
+  const busy3 = await busy()
   await page.getByTestId('live-conversation').first().waitFor()
 
   console.log(`tool-call time, one conversation alone (${calls} calls, ${(aloneWall / 1000).toFixed(1)} s): ${say(alone)}`)
@@ -121,6 +137,8 @@ try {
   }
   const all = stats(four.flatMap((n) => run(n).times))
   console.log(`tool-call time, all four at once (${(fourWall / 1000).toFixed(1)} s for all): ${say(all)}; worst conversation's median ${worst.toFixed(2)}x alone`)
+  const share = (a, b, wall) => `${Math.round(((b.task - a.task) * 100000) / wall)}% of the time busy`
+  console.log(`main thread per tool call (typing included), one alone: ${perCall(busy0, busy1, calls)}, ${share(busy0, busy1, aloneWall)}; four at once: ${perCall(busy2, busy3, calls * four.length)}, ${share(busy2, busy3, fourWall)}`)
   console.log(`input latency, one conversation working: ${say(stats(keysAlone))}`)
   console.log(`input latency, four conversations working: ${say(stats(keysFour))}`)
 } finally {

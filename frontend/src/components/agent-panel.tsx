@@ -91,7 +91,14 @@ export function AgentPanel(props: Props) {
     },
     [slotOf, show],
   )
+  // startNew reads the panel's state through a ref, so it keeps its identity and the panes (memoised) are not
+  // rendered again each time one of them reports.
+  const latest = useRef({ info, shownKey, show })
+  useEffect(() => {
+    latest.current = { info, shownKey, show }
+  })
   const startNew = useCallback(() => {
+    const { info, shownKey, show } = latest.current
     const now = info[shownKey]
     // The conversation in view is new and empty: it is the new one.
     if (now && now.items === 0 && now.loaded) {
@@ -101,7 +108,7 @@ export function AgentPanel(props: Props) {
     const key = `s${++seq.current}`
     show(key, { key, focus: true })
     setShowList(false)
-  }, [info, shownKey, show])
+  }, [])
 
   // The list: every saved conversation (as the freshest pane read them), with a new one not yet saved on top.
   const shownInfo = info[shownKey]

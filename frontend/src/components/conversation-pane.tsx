@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { ImageChips, usePastedImages } from './image-chips'
 import { setActiveProvider, type ConversationMeta, type Project } from '../bridge'
 import { useProjectScope } from '../stores/project-scope'
@@ -60,7 +60,7 @@ export interface PaneHandle {
 // ConversationPane is one conversation with the agent: the request box, the streamed answer, a card per tool call
 // with its approval, Stop, and the tokens used. Each conversation that runs has a pane of its own, mounted whether
 // it is shown or not (AgentPanel keeps them): its own session, so its turn, approvals and queue are its own.
-export function ConversationPane({ project, onOpen, onSettings, settingsSeq, mention, onReview, initial, focus, projectShown, onInfo, handle, onNew, onToggleList }: Props) {
+export const ConversationPane = memo(function ConversationPane({ project, onOpen, onSettings, settingsSeq, mention, onReview, initial, focus, projectShown, onInfo, handle, onNew, onToggleList }: Props) {
   const { bridge, shown } = useProjectScope()
   const { callTool } = bridge
   const s = useAgentSession(project)
@@ -480,7 +480,7 @@ export function ConversationPane({ project, onOpen, onSettings, settingsSeq, men
       </footer>
     </section>
   )
-}
+})
 
 function compact(n: number): string {
   return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n)
