@@ -72,6 +72,7 @@ export function AgentPanel(props: Props) {
       setInfo(only)
       setStates(only)
       setReasons(only)
+      for (const k of [...handles.current.keys()]) if (!keys.has(k)) handles.current.delete(k)
     },
     [slots, info, states, reasons],
   )
@@ -191,7 +192,7 @@ export function AgentPanel(props: Props) {
   )
 }
 
-export const stateWords: Record<Exclude<AgentState, ''>, string> = {
+const stateWords: Record<Exclude<AgentState, ''>, string> = {
   working: 'working',
   waiting: 'needs you',
   done: 'done',
