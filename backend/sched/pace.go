@@ -7,8 +7,14 @@ import (
 
 // MaxPace bounds one pause of a search for other lanes' Foreground work. An edit with its snapshot takes a few
 // milliseconds, so a pause usually ends with it; work that runs longer (edits back to back) lets the search go
-// on unpaused for a fifth of MaxPace after each pause that reached it, so a search beside it still ends.
+// on unpaused for a tenth of MaxPace (eagerPace) after each pause that reached it, so a search beside it still
+// ends, at about a tenth of its speed alone.
 const MaxPace = 50 * time.Millisecond
+
+// eagerPace is the share of MaxPace a search then runs unpaused. Every edit that overlaps such a spell shares
+// the machine with the search again: with a fifth, edits back to back beside a storm took 1.2-1.25 times their
+// time alone on a loaded 2-core machine (BenchmarkEditBesideSearchStorm), with a tenth 1.06-1.08.
+const eagerPace = 10
 
 // WithMaxPace sets how long one pause of a search lasts at most (MaxPace unless set), before any lane is used;
 // it returns s.
@@ -19,7 +25,7 @@ func (s *Scheduler) WithMaxPace(d time.Duration) *Scheduler {
 
 // Pace is what a search calls at its steps (between files, before listing a folder): while another lane has
 // Foreground work, it waits until that work ends, ctx ends, or the wait reaches MaxPace (after which the lane's
-// searches do not pause for a fifth of MaxPace). With no such work it returns at once, after two atomic loads:
+// searches do not pause for a tenth of MaxPace). With no such work it returns at once, after two atomic loads:
 // it is cheap enough to call for every file. On a nil lane it returns at once.
 //
 // Why pause rather than only share the CPUs (Slot): beside a storm of searches in another workspace, an edit with
@@ -50,7 +56,7 @@ func (l *Lane) Pace(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-limit.C:
-			l.eager.Store(time.Now().Add(s.maxPace / 5).UnixNano())
+			l.eager.Store(time.Now().Add(s.maxPace / eagerPace).UnixNano())
 			return
 		}
 	}

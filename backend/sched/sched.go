@@ -8,7 +8,7 @@
 // a lane, background work waits for foreground work at most Yielder.MaxWait at a time, so it is never starved.
 // Between lanes, short foreground work comes before searches: while a lane has Foreground work (an edit, a read:
 // anything but a search), the searches of the other lanes pause at their steps (Lane.Pace, between files), for at
-// most MaxPace at a time, after which they run unpaused for a fifth of it, so a search storm in one workspace
+// most MaxPace at a time, after which they run unpaused for a tenth of it, so a search storm in one workspace
 // costs another's edit almost nothing and a search is never starved. A lane's searches never pause for its own
 // foreground work.
 // The CPUs are shared fairly between the lanes with foreground work: parallel work (a search's workers) takes a

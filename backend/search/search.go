@@ -245,6 +245,9 @@ func (p *pipeline) walk() {
 	defer close(p.jobs)
 	p.cur = make([]File, 0, p.batchSize)
 	defer p.flush()
+	// Before the index's narrowing too (a union of posting lists for a regexp, a search's largest step before it
+	// reads a file).
+	p.opt.Lane.Pace(p.ctx)
 	if cw, ok := p.src.(CandidateWalker); ok && p.opt.File == "" && p.opt.Glob.Empty() {
 		rest, handled, err := cw.WalkCandidates(p.ctx, p.dir, p.opt, func(f File, n int) bool {
 			f.ruledOutBefore = n
