@@ -16,6 +16,11 @@ const MaxPace = 50 * time.Millisecond
 // time alone on a loaded 2-core machine (BenchmarkEditBesideSearchStorm), with a tenth 1.06-1.08.
 const eagerPace = 10
 
+// settlePace is how long no other lane must have had Foreground work before a paused search goes on: edits back
+// to back leave gaps of a fraction of a millisecond between them (the next call being decoded), and waking every
+// paused step of a storm's searches in each gap put them back beside the next edit.
+const settlePace = 2 * time.Millisecond
+
 // WithMaxPace sets how long one pause of a search lasts at most (MaxPace unless set), before any lane is used;
 // it returns s.
 func (s *Scheduler) WithMaxPace(d time.Duration) *Scheduler {
@@ -24,8 +29,8 @@ func (s *Scheduler) WithMaxPace(d time.Duration) *Scheduler {
 }
 
 // Pace is what a search calls at its steps (between files, before listing a folder): while another lane has
-// Foreground work, it waits until that work ends, ctx ends, or the wait reaches MaxPace (after which the lane's
-// searches do not pause for a tenth of MaxPace). With no such work it returns at once, after two atomic loads:
+// Foreground work, it waits until that work has ended (and no other has started for settlePace), ctx ends, or the
+// wait reaches MaxPace (after which the lane's searches do not pause for a tenth of MaxPace). With no such work it returns at once, after two atomic loads:
 // it is cheap enough to call for every file. On a nil lane it returns at once.
 //
 // Why pause rather than only share the CPUs (Slot): beside a storm of searches in another workspace, an edit with
@@ -46,13 +51,24 @@ func (l *Lane) Pace(ctx context.Context) {
 	defer l.pausing.Add(-1)
 	limit := time.NewTimer(s.maxPace)
 	defer limit.Stop()
+	quiet := time.NewTimer(s.settle) // armed while no other lane has Foreground work
+	quiet.Stop()
+	defer quiet.Stop()
+	armed := false
 	for {
 		n, changed := s.urgent.Watch()
-		if n-l.own() <= 0 {
-			return
+		if free := n-l.own() <= 0; free != armed {
+			if free {
+				quiet.Reset(s.settle)
+			} else {
+				quiet.Stop()
+			}
+			armed = free
 		}
 		select {
 		case <-changed:
+		case <-quiet.C:
+			return
 		case <-ctx.Done():
 			return
 		case <-limit.C:
@@ -60,6 +76,12 @@ func (l *Lane) Pace(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// Holding reports whether Pace would pause now: work that cannot pause halfway (a walk's listing of a folder
+// ahead of its visit) is better not started.
+func (l *Lane) Holding() bool {
+	return l != nil && l.s != nil && l.others() > 0 && time.Now().UnixNano() >= l.eager.Load()
 }
 
 // others is how many other lanes have Foreground work now (it may be off by one for a moment while a lane's

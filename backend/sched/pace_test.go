@@ -170,3 +170,28 @@ func TestPaceNilLane(t *testing.T) {
 		t.Fatal("a nil lane is pausing")
 	}
 }
+
+// A pause outlasts the gap between two edits back to back: it ends only once no other lane's edit has started
+// for settlePace (here never, so only the context ends it).
+func TestPaceOutlastsGapsBetweenEdits(t *testing.T) {
+	s := New()
+	s.maxPace, s.settle = never, never
+	a, b := s.Lane("a"), s.Lane("b")
+	end := b.Foreground()
+	ctx, cancel := context.WithCancel(context.Background())
+	returned := make(chan struct{})
+	go func() { a.Pace(ctx); close(returned) }()
+	waitUntil(t, a.Pausing, "the pause")
+	for range 3 {
+		end()
+		end = b.Foreground()
+	}
+	end()
+	select {
+	case <-returned:
+		t.Fatal("the pause ended in the gap between two edits")
+	case <-time.After(5 * time.Millisecond):
+	}
+	cancel()
+	within(t, returned, "Pace")
+}

@@ -40,6 +40,7 @@ type Scheduler struct {
 
 	urgent  Count         // lanes with Foreground work (not searches): the other lanes' searches pause for them
 	maxPace time.Duration // MaxPace, shorter in tests
+	settle  time.Duration // settlePace
 }
 
 // New returns a scheduler with no lanes, sharing GOMAXPROCS slots.
@@ -47,7 +48,7 @@ func New() *Scheduler { return NewWithCPUs(runtime.GOMAXPROCS(0)) }
 
 // NewWithCPUs returns a scheduler sharing cpus slots (at least one).
 func NewWithCPUs(cpus int) *Scheduler {
-	s := &Scheduler{lanes: map[*Lane]struct{}{}, cpus: max(cpus, 1), maxPace: MaxPace}
+	s := &Scheduler{lanes: map[*Lane]struct{}{}, cpus: max(cpus, 1), maxPace: MaxPace, settle: settlePace}
 	s.freed = sync.NewCond(&s.mu)
 	return s
 }

@@ -52,6 +52,9 @@ type Options struct {
 type Pacer interface {
 	// Pace returns when the walk may go on; it returns early when ctx ends.
 	Pace(ctx context.Context)
+	// Holding reports whether Pace would wait now: no folder is then listed ahead (the walk lists it when it gets
+	// there), since a listing, once started, runs to its end.
+	Holding() bool
 }
 
 // Entry is one visited name: a file of any type, or, with Options.Dirs, a directory.
@@ -238,6 +241,9 @@ func listedOnly(entries []entry, read func(string) ([]byte, error)) func(string)
 
 // listAhead starts listing the subdirectory name of parent in the background when there is room, else returns nil.
 func (w *walker) listAhead(rel string, parent *Dir, name string) *listing {
+	if w.opt.Pacer != nil && w.opt.Pacer.Holding() {
+		return nil
+	}
 	select {
 	case w.ahead <- struct{}{}:
 	default:

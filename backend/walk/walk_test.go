@@ -247,11 +247,15 @@ func TestSwappedFolderIsNotEntered(t *testing.T) {
 	}
 }
 
-// gatePacer holds every read-ahead at Pace until open is closed, counting those waiting.
+// gatePacer holds every read-ahead at Pace until open is closed, counting those waiting; holding is what Holding
+// answers.
 type gatePacer struct {
 	open    chan struct{}
 	waiting atomic.Int32
+	holding bool
 }
+
+func (p *gatePacer) Holding() bool { return p.holding }
 
 func (p *gatePacer) Pace(ctx context.Context) {
 	p.waiting.Add(1)
@@ -302,5 +306,24 @@ func TestPacerHoldsReadAhead(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("paced walk visited %v, want %v", got, want)
+	}
+}
+
+// While the Pacer holds, no folder is listed ahead (a listing cannot pause halfway): the walk lists each itself
+// when it gets there, and visits the same entries.
+func TestHoldingPacerListsNothingAhead(t *testing.T) {
+	t.Parallel()
+	r, _ := testtree.Root(t, map[string]string{"a.go": "a", "s1/b.go": "b", "s2/c.go": "c", "s2/deep/d.go": "d"})
+	want, err := collect(t, r, "", Options{Sorted: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &gatePacer{open: make(chan struct{}), holding: true} // open never closes: a Pace would hang the walk
+	got, err := collect(t, r, "", Options{Sorted: true, Ahead: 4, Pacer: p}, nil)
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("held walk visited %v (%v), want %v", got, err, want)
+	}
+	if n := p.waiting.Load(); n != 0 {
+		t.Fatalf("%d folders listed ahead while the pacer held", n)
 	}
 }
