@@ -278,4 +278,6 @@ func (s grantFileStore) Set(_ context.Context, _, account, secret string) error 
 	return s.f.SaveGrant(account, g)
 }
 
-func (s grantFileStore) Delete(_ context.Context, _, account string) error { return s.f.DeleteGrant(account) }
+func (s grantFileStore) Delete(_ context.Context, _, account string) error {
+	return s.f.DeleteGrant(account)
+}
