@@ -185,3 +185,25 @@ func TestKeysMoveFailureLosesNothing(t *testing.T) {
 		t.Errorf("the file lost gh: %q", v)
 	}
 }
+
+// BenchmarkOpenKeysAndRead is what rooted call pays for the keyring before it starts a server: the Secret
+// Service found, its collection checked, and one secret read.
+func BenchmarkOpenKeysAndRead(b *testing.B) {
+	ctx := context.Background()
+	addr := keyringtest.SecretService(b)
+	dir := b.TempDir()
+	if err := OpenKeys(ctx, dir, keystore.Options{Bus: addr, Getenv: noEnv}).Secrets.SetSecret("tok", "SECRET"); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		k := OpenKeys(ctx, dir, keystore.Options{Bus: addr, Getenv: noEnv})
+		if v, err := k.Secrets.Secret("tok"); err != nil || v != "SECRET" {
+			b.Fatal(v, err)
+		}
+		if s, ok := k.Secrets.(*ringSecrets); ok {
+			if c, ok := s.ring.(interface{ Close() }); ok {
+				c.Close() // a run's connection ends with its process
+			}
+		}
+	}
+}
