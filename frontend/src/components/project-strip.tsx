@@ -1,6 +1,7 @@
 import type { Project } from '../bridge'
 import type { AgentState } from '../agent/progress'
 import { useRunningJobs } from '../stores/running-jobs'
+import { BranchIcon } from './branch-icon'
 import './project-strip.css'
 
 interface Props {
@@ -39,8 +40,8 @@ export function ProjectStrip({ projects, current, states, onSwitch, onClose, onO
               <span className="project-strip-initial" aria-hidden="true">{initial(p.name)}</span>
               <span className="project-strip-name">{p.worktree ? `${p.name} (worktree of ${p.worktree.main_name} on ${p.worktree.branch})` : p.name}</span>
               {p.worktree ? (
-                <span className="project-strip-branch" aria-hidden="true" data-testid="project-strip-worktree">
-                  ⑂
+                <span className="project-strip-branch" data-testid="project-strip-worktree">
+                  <BranchIcon size={11} />
                 </span>
               ) : null}
               {states[p.id] ? (

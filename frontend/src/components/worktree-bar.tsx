@@ -14,6 +14,7 @@ import {
   type WorktreeApplied,
   type WorktreeConflict,
 } from '../bridge'
+import { BranchIcon } from './branch-icon'
 import { ErrorNotice } from './error-notice'
 import { changedWords } from './worktree-menu'
 import './worktrees.css'
@@ -49,10 +50,25 @@ export function WorktreeBar({ project, open, onShow, onDiscard, discardError }: 
   const [message, setMessage] = useState('')
   const [confirming, setConfirming] = useState(false)
 
+  // One count at a time: counting runs git over the whole worktree, and an agent's edits can come faster than
+  // that; changes meanwhile make one more count when it ends.
+  const counting = useRef<'idle' | 'running' | 'again'>('idle')
   const count = useCallback(() => {
-    worktreeOf(project.id)
-      .then(setState)
-      .catch(() => undefined) // the bar keeps the last count; the actions report their own failures
+    if (counting.current !== 'idle') {
+      counting.current = 'again'
+      return
+    }
+    const run = (): Promise<void> =>
+      worktreeOf(project.id)
+        .then(setState)
+        .catch(() => undefined) // the bar keeps the last count; the actions report their own failures
+        .then(() => {
+          if (counting.current !== 'again') return
+          counting.current = 'running'
+          return run()
+        })
+    counting.current = 'running'
+    void run().finally(() => (counting.current = 'idle'))
   }, [project.id])
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   useEffect(() => {
@@ -115,7 +131,7 @@ export function WorktreeBar({ project, open, onShow, onDiscard, discardError }: 
     <div className="worktree-bar-wrap" data-testid="worktree-bar">
       <div className="worktree-bar">
         <span className="worktree-branch" title={`A worktree of ${wt.main} on its own branch`} data-testid="worktree-branch">
-          ⑂ {wt.branch}
+          <BranchIcon /> {wt.branch}
         </span>
         <span className="worktree-of">worktree of {wt.main_name}</span>
         <span className="worktree-changed" data-testid="worktree-changed" data-count={state?.changed_files ?? ''}>

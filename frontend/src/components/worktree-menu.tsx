@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { startWorktree, openWorktree, toBackendError, worktrees, type BackendError, type Project, type ToolOutput, type Worktree } from '../bridge'
+import { useShown } from '../stores/project-scope'
+import { BranchIcon } from './branch-icon'
 import { ErrorNotice } from './error-notice'
 import './worktrees.css'
 
@@ -30,7 +32,11 @@ export function WorktreeMenu({ project, open, onOpened }: Props) {
       })
       .catch((e: unknown) => setListError(toBackendError(e)))
   }, [project.id])
-  useEffect(load, [load])
+  // Listed again whenever the project is shown: a worktree closed or discarded meanwhile changes the count.
+  const visible = useShown()
+  useEffect(() => {
+    if (visible) load()
+  }, [visible, load])
   const others = (list ?? []).filter((w) => w.path !== project.root)
   return (
     <>
@@ -40,10 +46,11 @@ export function WorktreeMenu({ project, open, onOpened }: Props) {
           load()
           setShown(true)
         }}
-        title="Start a conversation in a worktree of its own (the main checkout is untouched until you apply it), or reopen one"
+        title="New conversation in a worktree: a checkout of its own, the main one untouched until you apply it; or reopen one"
+        aria-label={`New conversation in a worktree${others.length ? ` (${others.length} to reopen)` : ''}`}
         data-testid="worktree-menu"
       >
-        ⑂ New in worktree{others.length ? ` (${others.length})` : ''}
+        <BranchIcon /> Worktree{others.length ? ` (${others.length})` : ''}
       </button>
       {shown ? (
         <WorktreeDialog project={project} open={open} list={others} listError={listError} onOpened={onOpened} onClose={() => setShown(false)} />
@@ -148,7 +155,9 @@ function WorktreeDialog({ project, open, list, listError, onOpened, onClose }: D
                 const isOpen = open.some((p) => p.root === w.path)
                 return (
                   <li key={w.name} data-testid="worktree-item" data-name={w.name}>
-                    <span className="worktree-branch">⑂ {w.branch}</span>
+                    <span className="worktree-branch">
+                      <BranchIcon /> {w.branch}
+                    </span>
                     <span className="worktree-changed">{changedWords(w.changed_files)}</span>
                     <button onClick={() => void reopen(w)} disabled={busy} data-testid="worktree-reopen">
                       {isOpen ? 'Show' : 'Open'}
