@@ -123,8 +123,8 @@ func newServices(opt Options) (*services, error) {
 	if err != nil {
 		return nil, fmt.Errorf("locating the config directory: %w", err)
 	}
-	providers := llm.NewStore(providersFile, nil)
-	svc.Agent = &Agent{providers: providers, relay: &llm.Relay{Store: providers}, set: set, emit: svc.events.Emit}
+	providers, keys := openProviders(providersFile)
+	svc.Agent = &Agent{providers: providers, keys: keys, relay: &llm.Relay{Store: providers}, set: set, emit: svc.events.Emit}
 	if base, err := conversations.DefaultBase(); err == nil {
 		svc.Agent.dataDir = base
 	}

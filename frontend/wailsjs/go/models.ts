@@ -234,6 +234,24 @@ export namespace app {
 	        this.dropped = source["dropped"];
 	    }
 	}
+	export class KeyStorage {
+	    keyring: boolean;
+	    name: string;
+	    reason?: string;
+	    problem?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KeyStorage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.keyring = source["keyring"];
+	        this.name = source["name"];
+	        this.reason = source["reason"];
+	        this.problem = source["problem"];
+	    }
+	}
 	export class LLMRequest {
 	    provider: string;
 	    url: string;
@@ -721,6 +739,7 @@ export namespace mcpclient {
 	    protocol?: string;
 	    tools?: string[];
 	    error?: string;
+	    auth?: string;
 	    stderr?: string;
 	    sandbox?: sandbox.Info;
 	    data_dir?: string;
@@ -737,6 +756,7 @@ export namespace mcpclient {
 	        this.protocol = source["protocol"];
 	        this.tools = source["tools"];
 	        this.error = source["error"];
+	        this.auth = source["auth"];
 	        this.stderr = source["stderr"];
 	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Info);
 	        this.data_dir = source["data_dir"];
