@@ -186,6 +186,21 @@ describe('worktrees in the window', { timeout: 900_000 }, () => {
     assert.deepEqual(files(main), { ...original, 'README.md': '# Rewritten\n', 'copy.txt': 'one\n' }, 'what was applied stays')
   })
 
+  test("a setup command that fails is said on the worktree's bar, with its output; the worktree opens all the same", async () => {
+    setSetup(['node', '-e', "console.error('no lockfile here'); process.exit(3)"])
+    await startWorktree('Setup fails')
+    const failed = view().getByTestId('worktree-setup-failed')
+    await failed.filter({ hasText: 'exited with status 3' }).waitFor()
+    await failed.locator('summary').click()
+    await failed.filter({ hasText: 'no lockfile here' }).waitFor()
+    assert.equal((await view().getByTestId('worktree-branch').innerText()).trim(), 'rooted/setup-fails')
+    setSetup(undefined)
+    const bar = view().getByTestId('worktree-bar')
+    await bar.getByTestId('worktree-discard').click()
+    await bar.getByTestId('worktree-discard-yes').click()
+    await view().getByTestId('project-name').filter({ hasText: 'home' }).waitFor()
+  })
+
   test('click to a usable worktree project (measured)', async () => {
     // Per run, from the click on Start: its view shown (with its bar), its request box focused (the user can type),
     // its bar's count of changed files in.

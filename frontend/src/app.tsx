@@ -96,7 +96,7 @@ function ProjectView({ project, shown, onClose, report, unsaved, worktrees }: Vi
       <div className="project-view" hidden={!shown} data-testid="project-view" data-project={project.id}>
         {/* A worktree's bar heads its view: its branch, what it changed, and the ways to bring it home. */}
         {project.worktree ? (
-          <WorktreeBar project={{ ...project, worktree: project.worktree }} open={worktrees.projects} onShow={worktrees.show} onDiscard={worktrees.discard} discardError={worktrees.discardErrors[id]} />
+          <WorktreeBar project={{ ...project, worktree: project.worktree }} open={worktrees.projects} onShow={worktrees.show} onDiscard={worktrees.discard} discardError={worktrees.discardErrors[id]} setupFailure={worktrees.setupFailures[id]} />
         ) : null}
         <Workbench project={project} onClose={onClose} headerExtra={<WorktreeMenu project={project} open={worktrees.projects} onOpened={worktrees.opened} />} />
       </div>

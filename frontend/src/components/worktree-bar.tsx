@@ -25,6 +25,7 @@ interface Props {
   onShow: (p: Project) => void // show a project (the main checkout after Apply)
   onDiscard: (p: Project) => Promise<void> // closes the project and removes the worktree and its branch; throws on failure
   discardError?: BackendError | null // why the last Discard failed (the bar was closed meanwhile)
+  setupFailure?: Worktree['setup'] // the setup command that failed when the worktree was made
 }
 
 // Outcome is what the last action did, shown under the bar until the next one.
@@ -41,7 +42,7 @@ const refreshAfter = 400
 // WorktreeBar heads a project that is a worktree: its branch, how many files it changed against its base, and the
 // three ways to bring it home: Apply to the main checkout (one change, snapshotted first; a conflict names the
 // files and changes nothing), Commit on branch, Discard (worktree and branch removed, the project closed).
-export function WorktreeBar({ project, open, onShow, onDiscard, discardError }: Props) {
+export function WorktreeBar({ project, open, onShow, onDiscard, discardError, setupFailure }: Props) {
   const wt = project.worktree
   const [state, setState] = useState<Worktree | null>(null)
   const [busy, setBusy] = useState(false)
@@ -49,6 +50,7 @@ export function WorktreeBar({ project, open, onShow, onDiscard, discardError }: 
   const [committing, setCommitting] = useState(false)
   const [message, setMessage] = useState('')
   const [confirming, setConfirming] = useState(false)
+  const [setupShown, setSetupShown] = useState(true)
 
   // One count at a time: counting runs git over the whole worktree, and an agent's edits can come faster than
   // that; changes meanwhile make one more count when it ends.
@@ -149,6 +151,22 @@ export function WorktreeBar({ project, open, onShow, onDiscard, discardError }: 
           </button>
         </span>
       </div>
+      {setupFailure && setupShown ? (
+        <div className="worktree-outcome conflict" role="alert" data-testid="worktree-setup-failed">
+          <span>
+            The setup command <code>{setupFailure.command.join(' ')}</code> failed ({setupFailure.error}); the worktree is here all the same.
+          </span>
+          {setupFailure.output ? (
+            <details>
+              <summary>Its output</summary>
+              <pre className="worktree-progress">{setupFailure.output}</pre>
+            </details>
+          ) : null}
+          <button className="link-button" onClick={() => setSetupShown(false)}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
       {committing ? (
         <form
           className="worktree-commit-form"

@@ -8,7 +8,7 @@ import './worktrees.css'
 interface Props {
   project: Project // the project whose header holds the menu (a main checkout, or one of its worktrees)
   open: Project[] // the projects open in the window, to tell a worktree open already from one to reopen
-  onOpened: (p: Project) => void // show a worktree opened (new or reopened) as a project
+  onOpened: (p: Project, setup?: Worktree['setup']) => void // show a worktree opened (new or reopened) as a project
 }
 
 // progressLine is one line of what Start does: a step (status) or the setup command's output.
@@ -64,7 +64,7 @@ interface DialogProps {
   open: Project[]
   list: Worktree[]
   listError: BackendError | null
-  onOpened: (p: Project) => void
+  onOpened: (p: Project, setup?: Worktree['setup']) => void
   onClose: () => void
 }
 
@@ -89,12 +89,9 @@ function WorktreeDialog({ project, open, list, listError, onOpened, onClose }: D
     setProgress([])
     try {
       const r = await startWorktree(project.id, n, (o) => setProgress((old) => [...old, { stream: o.stream, data: o.data }]))
-      const setup = r.worktree.setup
-      if (setup?.error) {
-        // The worktree is made and opened all the same: the user sees why setup failed and decides.
-        setProgress((old) => [...old, { stream: 'stderr', data: `the setup command failed (${setup.error}); the worktree is open all the same\n` }])
-      }
-      opened(r.project)
+      // Made and opened even when its setup command failed: the worktree's bar says so.
+      onClose()
+      onOpened(r.project, r.worktree.setup)
     } catch (e) {
       setError(toBackendError(e))
     } finally {

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react'
-import { discardWorktree, toBackendError, type BackendError, type Project } from '../bridge'
+import { discardWorktree, toBackendError, type BackendError, type Project, type Worktree } from '../bridge'
 import type { OpenProjects } from './open-projects'
 
 // WorktreeActions are what a project's worktree controls ask of the window: showing a worktree opened as a
@@ -7,9 +7,10 @@ import type { OpenProjects } from './open-projects'
 export interface WorktreeActions {
   projects: Project[]
   show: (p: Project) => void
-  opened: (p: Project) => void
+  opened: (p: Project, setup?: Worktree['setup']) => void // setup: what a new worktree's setup command did
   discard: (p: Project) => Promise<void>
   discardErrors: Record<string, BackendError> // why a Discard failed, by the project id it was of
+  setupFailures: Record<string, NonNullable<Worktree['setup']>> // a new worktree's setup command that failed, by project id
 }
 
 // focusTries bounds how many frames opened waits for the new project's request box to be there.
@@ -19,10 +20,13 @@ const focusTries = 60
 export function useWorktreeActions(open: OpenProjects): WorktreeActions {
   const { projects, show, drop } = open
   const [discardErrors, setDiscardErrors] = useState<Record<string, BackendError>>({})
+  const [setupFailures, setSetupFailures] = useState<Record<string, NonNullable<Worktree['setup']>>>({})
 
-  // opened shows a worktree's project with its request box focused: the user goes on typing the conversation.
+  // opened shows a worktree's project with its request box focused: the user goes on typing the conversation. A
+  // setup command that failed is said on the worktree's bar, where the user decides what to do about it.
   const opened = useCallback(
-    (p: Project) => {
+    (p: Project, setup?: Worktree['setup']) => {
+      if (setup?.error) setSetupFailures((all) => ({ ...all, [p.id]: setup }))
       show(p)
       let tries = 0
       const focus = () => {
@@ -54,5 +58,5 @@ export function useWorktreeActions(open: OpenProjects): WorktreeActions {
     [drop, show],
   )
 
-  return { projects, show, opened, discard, discardErrors }
+  return { projects, show, opened, discard, discardErrors, setupFailures }
 }
