@@ -42,7 +42,7 @@ help: ## list the targets
 deps: ## install what building needs (apt packages, the wails CLI)
 	@scripts/deps.sh build
 
-deps-test: ## install what testing needs as well (Xvfb, Chromium, ImageMagick, gofumpt, nfpm)
+deps-test: ## install what testing needs as well (Xvfb, Chromium, ImageMagick, GNOME Keyring, gofumpt, nfpm)
 	@scripts/deps.sh test
 
 deps-package: ## install what packaging needs (nfpm)
@@ -108,13 +108,13 @@ lint: $(DIST) ## go vet (Linux, Windows, macOS), go mod tidy, staticcheck, gofum
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted-mcp
 	@if go list -deps ./cmd/rooted ./cmd/rooted-mcp | grep -q 'wailsapp\|webkit'; then echo "cmd/rooted and cmd/rooted-mcp must not link Wails, GTK or WebKit"; exit 1; fi
-	@if go list -deps ./cmd/rooted | grep -qx 'net/http\|github.com/modelcontextprotocol/go-sdk/mcp'; then echo "cmd/rooted must not link net/http or the MCP SDK (they cost every command's start-up)"; exit 1; fi
+	@if go list -deps ./cmd/rooted | grep -qx 'net/http\|github.com/modelcontextprotocol/go-sdk/mcp\|github.com/godbus/dbus/v5'; then echo "cmd/rooted must not link net/http, the MCP SDK or D-Bus (they cost every command's start-up)"; exit 1; fi
 	@out=$$($(GOFUMPT) -l app backend cmd main.go); if [ -n "$$out" ]; then echo "gofumpt would reformat:"; echo "$$out"; exit 1; fi
 	cd frontend && npm run typecheck && npm run lint
 	scripts/check-bindings.sh $(WAILS) $(TAGS)
 
 test-go: $(DIST) ## Go unit tests with the race detector; as root, the sandbox's tests again as nobody
-	go test -race -tags $(TAGS) ./...
+	go test -race -timeout 30m -tags $(TAGS) ./...
 	scripts/test-unprivileged.sh $(TAGS)
 
 test-frontend: $(NPM_STAMP) ## vitest unit tests

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/rooted-dev/rooted/backend/cli"
 	"github.com/rooted-dev/rooted/backend/mcpclient"
@@ -10,13 +11,26 @@ import (
 	"github.com/rooted-dev/rooted/backend/version"
 )
 
-// foreign is the MCP client of rooted call and rooted tools: the servers the user's settings name for root.
+// openForeign is the MCP client of rooted call and rooted tools: the servers the user's settings name for root.
 func openForeign(root string) cli.ForeignTools {
-	var store *settings.Store
+	return foreign{newManager(root)}
+}
+
+// newManager is root's MCP client with the user's settings, the secrets their entries name and the OAuth grants
+// the window (or rooted-mcp sign-in) stored: opened as the window opens them, from the system keyring where one
+// answers, else from the files.
+func newManager(root string) *mcpclient.Manager {
+	opts := mcpclient.Options{Root: root, Version: version.Version}
 	if path, err := settings.DefaultPath(); err == nil {
-		store = settings.NewStore(path)
+		opts.Settings = settings.NewStore(path)
 	}
-	return foreign{mcpclient.New(mcpclient.Options{Root: root, Settings: store, Version: version.Version})}
+	if k, err := mcpclient.OpenUserKeys(context.Background()); err == nil {
+		opts.Secrets, opts.Grants = k.Secrets, k.Grants
+		if k.Problem != "" {
+			fmt.Fprintf(os.Stderr, "rooted: some MCP secrets or sign-ins stayed in their files: %s\n", k.Problem)
+		}
+	}
+	return mcpclient.New(opts)
 }
 
 type foreign struct{ *mcpclient.Manager }

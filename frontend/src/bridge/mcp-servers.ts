@@ -2,6 +2,7 @@
 // uses, each started in Rooted's sandbox.
 import * as MCPServers from '../../wailsjs/go/app/MCPServers'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
+import type { KeyStorage } from './agent'
 import { EventMCPServers } from './events'
 import { wrap } from './wrap'
 
@@ -13,6 +14,7 @@ export interface MCPServerStatus {
   protocol?: string
   tools?: string[]
   error?: string // why it failed, and what to grant it when that is the likely cause
+  auth?: 'sign_in' | 'signed_in' // an HTTP server that wants the user to sign in (OAuth), or one signed in
   stderr?: string // the last of its error output
   sandbox?: { active: boolean; readable?: string[]; writable?: string[]; network: boolean; reason?: string }
   data_dir?: string
@@ -43,3 +45,20 @@ export const mcpServersConfig = (ws: string): Promise<string> => wrap(() => MCPS
 // saveMCPServersConfig replaces the project's mcp_servers with text, checked by the backend first (a mistake is
 // invalid_argument and changes nothing), and starts the servers again with it.
 export const saveMCPServersConfig = (ws: string, text: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SaveConfig(ws, text)) ?? []) as MCPServerStatus[])
+
+// signInMCPServer signs the user in to the project's HTTP server name with OAuth in the system browser; it settles
+// when the browser comes back (or the sign-in times out), with the servers' state.
+export const signInMCPServer = (ws: string, name: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SignIn(ws, name)) ?? []) as MCPServerStatus[])
+
+// signOutMCPServer forgets the user's sign-in for the project's HTTP server name.
+export const signOutMCPServer = (ws: string, name: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SignOut(ws, name)) ?? []) as MCPServerStatus[])
+
+// mcpSecretNames lists the secrets stored for servers' entries to name as ${keyring:NAME} (names only, never values).
+export const mcpSecretNames = (): Promise<string[]> => wrap(async () => (await MCPServers.SecretNames()) ?? [])
+
+// setMCPSecret stores a secret for servers' entries (an empty value removes it); it answers the names stored.
+export const setMCPSecret = (name: string, value: string): Promise<string[]> => wrap(async () => (await MCPServers.SetSecret(name, value)) ?? [])
+
+// mcpSecretStorage says where the servers' secrets and sign-ins are kept: the system keyring, or (with why not) a
+// file; in the API keys' words (KeyStorage).
+export const mcpSecretStorage = (): Promise<KeyStorage> => wrap(() => MCPServers.SecretStorage() as Promise<KeyStorage>)
