@@ -44,6 +44,9 @@ type Launch struct {
 	// (KILL, no grace): a helper that holds processes outside the caller's process group. Without it the caller
 	// kills the process group itself.
 	Abort os.Signal
+	// Bridge, in allow-list mode (Info.Proxy), hands over the listener of the command's network namespace once the
+	// process has started (Bridge.Listener); the caller closes it if the process does not start.
+	Bridge *Bridge
 }
 
 // Probe reports the sandbox a command would run in under p on this platform.
@@ -73,8 +76,13 @@ type None struct{}
 func (None) Name() string { return "none" }
 
 // Probe reports that there is no sandbox here.
-func (None) Probe(Policy) Info {
-	return Info{Kind: "none", Network: true, Reason: fmt.Sprintf("no OS sandbox on %s: commands run with your user's full rights, limited only by the allowlist and the path checks", runtime.GOOS)}
+func (None) Probe(p Policy) Info {
+	info := Info{Kind: "none", Network: true}
+	if p.Proxied {
+		info.NetworkNote = "allow-list mode needs the sandbox, and there is none here: commands reach every host"
+	}
+	info.Reason = fmt.Sprintf("no OS sandbox on %s: commands run with your user's full rights, limited only by the allowlist and the path checks", runtime.GOOS)
+	return info
 }
 
 // Launch runs argv as it is.
