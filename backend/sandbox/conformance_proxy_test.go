@@ -69,8 +69,10 @@ func allowList(t *testing.T, m mode) {
 	}
 	proxy := netproxy.New(netproxy.Options{Hosts: []string{"listed.example.com", "*.inward.example.com", "inward.example.com"}, Resolver: web.Resolver, Exempt: web.Options().Exempt})
 	inwardURL := "https://inward.example.com:" + strconv.Itoa(inward.Port) + "/"
-	argv := []string{python, "-c", fetchScript, ca, web.Sites["listed.example.com"].URL("/ok"), web.Sites["unlisted.example.com"].URL("/no"), inwardURL,
-		"-d", inward.String(), "-d", "1.1.1.1:443", "-d", "1.1.1.1:" + strconv.Itoa(sandbox.ProxyPort)}
+	argv := []string{
+		python, "-c", fetchScript, ca, web.Sites["listed.example.com"].URL("/ok"), web.Sites["unlisted.example.com"].URL("/no"), inwardURL,
+		"-d", inward.String(), "-d", "1.1.1.1:443", "-d", "1.1.1.1:" + strconv.Itoa(sandbox.ProxyPort),
+	}
 	res, err := shell.Run(context.Background(), shell.Spec{
 		Argv: argv, Dir: w.project, Timeout: time.Minute, Policy: p, Sandbox: info, Backend: m.backend, Proxy: proxy,
 		Env: cmdenv.Env(os.Environ(), nil, append([]string{"HOME=" + w.home, "TMPDIR=" + w.tmp}, shell.ProxyEnv(sandbox.ProxyAddr)...)...),

@@ -11,6 +11,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/gitguard"
+	"github.com/rooted-dev/rooted/backend/netproxy"
 	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -90,14 +91,21 @@ func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, 
 		return execShellOut{}, err
 	}
 	policy := c.proj.Policy(info.Root, tmp)
+	sb := sandbox.Probe(policy)
 	env, dropped, err := shell.Environment(shell.EnvRequest{
-		Project: info.Root, Root: root.Root, Cwd: info.Cwd, Tmp: tmp, Program: c.argv[0], Network: c.proj.Network,
-		Allow: c.proj.EnvAllow, Drop: d.SecretEnv,
+		Project: info.Root, Root: root.Root, Cwd: info.Cwd, Tmp: tmp, Program: c.argv[0], Network: c.proj.Network.On(),
+		Proxy: sb.Proxy, Allow: c.proj.EnvAllow, Drop: d.SecretEnv,
 	})
 	if err != nil {
 		return execShellOut{}, err
 	}
-	spec := shell.Spec{Argv: c.argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: sandbox.Probe(policy), Env: env, EnvDropped: dropped, Live: live}
+	spec := shell.Spec{Argv: c.argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: sb, Env: env, EnvDropped: dropped, Live: live}
+	if sb.Proxy != "" {
+		// One proxy per command: what it refused is this command's.
+		o := d.CommandProxy
+		o.Hosts = c.proj.Hosts()
+		spec.Proxy = netproxy.New(o)
+	}
 	if d.WithoutNamespaces && spec.Sandbox.Processes == sandbox.ProcessesNamespace {
 		spec.Sandbox.Processes = sandbox.ProcessesSubreaper
 	}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"os"
 
+	"github.com/rooted-dev/rooted/backend/netproxy"
+
 	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/sched"
@@ -24,6 +26,9 @@ type Deps struct {
 	Session *session.Session
 	// Settings holds the user's per-project choices (allowlist, sandbox); nil means the defaults.
 	Settings *settings.Store
+	// CommandProxy configures the proxy of commands in allow-list mode (its hosts are the project's); the zero
+	// value resolves with the system and reaches public addresses only. Tests point its resolver at fixtures.
+	CommandProxy netproxy.Options
 	// SecretEnv names variables of this process that commands must not see (the app's own API keys), besides
 	// those shell.Env recognises by name.
 	SecretEnv []string
