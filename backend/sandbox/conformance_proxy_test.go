@@ -126,3 +126,20 @@ func allowList(t *testing.T, m mode) {
 		}
 	}
 }
+
+// Where the namespaces cannot be had now, allow-list mode's last fallback is the network off, and the result says
+// why; there is nothing weaker than that.
+func TestAllowListFallsBackToOff(t *testing.T) {
+	b := sandbox.Platform()
+	if !b.Probe(sandbox.Policy{}).Active {
+		t.Skip("no sandbox on this system: TestNoneSaysSo applies")
+	}
+	info := sandbox.Info{Active: true, Kind: "landlock", Processes: sandbox.ProcessesSubreaper, Proxy: sandbox.ProxyAddr}
+	off, ok := b.Weaker(info)
+	if !ok || off.Proxy != "" || off.Network || !strings.Contains(off.NetworkNote, "no network") {
+		t.Fatalf("Weaker(allow-list) = %+v, %v", off, ok)
+	}
+	if _, ok := b.Weaker(off); ok {
+		t.Error("something weaker than the network off was offered")
+	}
+}
