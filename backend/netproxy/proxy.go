@@ -25,8 +25,9 @@ import (
 
 // Options configure a Proxy.
 type Options struct {
-	// Hosts are the hosts allowed (Normalize's form: exact names and "*.parent").
-	Hosts []string
+	// Hosts are the hosts allowed (Normalize's form: exact names and "*.parent"); Denied those refused even where
+	// Hosts names them (the user's deny rules).
+	Hosts, Denied []string
 	// Resolver resolves host names (default net.DefaultResolver).
 	Resolver webfetch.Resolver
 	// Exempt are addresses let through although they are not public: a test's fixture servers, never set
@@ -37,6 +38,7 @@ type Options struct {
 // Proxy serves one command's connections. Safe for concurrent use.
 type Proxy struct {
 	hosts   []string
+	denied  []string
 	resolve webfetch.Resolver
 	exempt  map[netip.AddrPort]bool
 	dialer  net.Dialer
@@ -49,7 +51,7 @@ type Proxy struct {
 
 // New returns a proxy for one command.
 func New(o Options) *Proxy {
-	p := &Proxy{hosts: slices.Clone(o.Hosts), resolve: o.Resolver, exempt: map[netip.AddrPort]bool{}, open: map[io.Closer]bool{}}
+	p := &Proxy{hosts: slices.Clone(o.Hosts), denied: slices.Clone(o.Denied), resolve: o.Resolver, exempt: map[netip.AddrPort]bool{}, open: map[io.Closer]bool{}}
 	if p.resolve == nil {
 		p.resolve = net.DefaultResolver
 	}
@@ -189,9 +191,13 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 type RefusedError struct {
 	Host    string
 	Address *webfetch.AddressError // nil: the host is not on the list
+	Denied  bool                   // a rule of the user's denies it
 }
 
 func (e *RefusedError) Error() string {
+	if e.Denied {
+		return fmt.Sprintf("%s is denied to this project's commands by a network rule (Settings, Permissions)", e.Host)
+	}
 	if e.Address != nil {
 		return fmt.Sprintf("%s resolves to %s, a %s address, which commands never reach through the proxy", e.Host, e.Address.Addr, e.Address.Reason)
 	}
@@ -213,7 +219,10 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 	p.mu.Unlock()
 	body := "rooted: " + re.Error() + "\n"
 	reason := "Forbidden by Rooted: " + re.Host + " is not on this project's list of hosts"
-	if re.Address != nil {
+	switch {
+	case re.Denied:
+		reason = "Forbidden by Rooted: " + re.Host + " is denied by a rule"
+	case re.Address != nil:
 		reason = "Forbidden by Rooted: " + re.Host + " is a " + re.Address.Reason + " address"
 	}
 	hj, ok := w.(http.Hijacker)
@@ -234,6 +243,9 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 // check refuses a host that is not on the list.
 func (p *Proxy) check(host string) error {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if Allowed(p.denied, host) {
+		return &RefusedError{Host: host, Denied: true}
+	}
 	if !Allowed(p.hosts, host) {
 		return &RefusedError{Host: host}
 	}

@@ -239,3 +239,22 @@ func TestNormalize(t *testing.T) {
 		t.Error("Allowed matches wrongly")
 	}
 }
+
+// A host the user's rules deny is refused even where the list names it, and the refusal says a rule denies it.
+func TestDeniedHostIsRefusedThoughListed(t *testing.T) {
+	web := webfetchtest.New(t, http.HandlerFunc(hello), "pkg.example.com", "bad.example.com")
+	p, proxy := start(t, netproxy.Options{Hosts: []string{"pkg.example.com", "bad.example.com"}, Denied: []string{"bad.example.com"}, Resolver: web.Resolver, Exempt: web.Options().Exempt})
+	c := client(web, []*webfetchtest.Site{web.Sites["pkg.example.com"]}, proxy)
+	if res, err := c.Get(web.Sites["pkg.example.com"].URL("/")); err != nil {
+		t.Errorf("a listed host: %v", err)
+	} else {
+		res.Body.Close()
+	}
+	_, err := c.Get(web.Sites["bad.example.com"].URL("/"))
+	if err == nil || !strings.Contains(err.Error(), "bad.example.com is denied by a rule") {
+		t.Errorf("a denied host: %v", err)
+	}
+	if got := p.Refused(); !slices.Equal(got, []string{"bad.example.com"}) {
+		t.Errorf("Refused() = %v", got)
+	}
+}

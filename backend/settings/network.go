@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/rooted-dev/rooted/backend/netproxy"
+	"github.com/rooted-dev/rooted/backend/permissions"
 )
 
 // Network is what a project's commands may reach: nothing (NetworkOff, the default), anything (NetworkOn), or
@@ -59,14 +60,22 @@ func (n *Network) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Hosts is the list in force in allow-list mode: netproxy.DefaultHosts and the user's own, each in the form the
-// proxy compares (an entry that is not a host name is left out).
+// Hosts is the list in force in allow-list mode: netproxy.DefaultHosts, the user's own, and the hosts the
+// project's network rules allow (a card's "always"), each in the form the proxy compares (an entry that is not a
+// host name is left out).
 func (p Project) Hosts() []string {
 	out := slices.Clone(netproxy.DefaultHosts)
-	for _, h := range p.NetworkHosts {
+	allowed, _ := permissions.NetworkHosts(p.Rules)
+	for _, h := range append(slices.Clone(p.NetworkHosts), allowed...) {
 		if n, err := netproxy.Normalize(h); err == nil && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	return out
+}
+
+// DeniedHosts are the hosts the project's network rules deny: refused even where the list names them.
+func (p Project) DeniedHosts() []string {
+	_, denied := permissions.NetworkHosts(p.Rules)
+	return denied
 }

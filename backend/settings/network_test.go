@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/permissions"
 )
 
 // The network setting reads the booleans files have always held and "allowlist", writes off and on back as
@@ -54,6 +56,16 @@ func TestNetworkSetting(t *testing.T) {
 	if !slices.Contains(hosts, "proxy.golang.org") || !slices.Contains(hosts, "example.org") || !slices.Contains(hosts, "*.example.net") ||
 		slices.ContainsFunc(hosts, func(h string) bool { return strings.Contains(h, "/") }) {
 		t.Errorf("hosts: %v", hosts)
+	}
+	withRules := Project{NetworkHosts: []string{"listed.example.org"}, Rules: []permissions.Rule{
+		{Action: permissions.Allow, Tool: permissions.Network, Domain: "card.example.org"},
+		{Action: permissions.Deny, Tool: permissions.Network, Domain: "listed.example.org"},
+	}}
+	if h := withRules.Hosts(); !slices.Contains(h, "card.example.org") || !slices.Contains(h, "listed.example.org") {
+		t.Errorf("hosts with rules: %v", h)
+	}
+	if d := withRules.DeniedHosts(); !slices.Equal(d, []string{"listed.example.org"}) {
+		t.Errorf("denied hosts: %v", d)
 	}
 	if pol := (Project{Network: NetworkOn}).Policy("/a", "/tmp/x"); !pol.Network || pol.Proxied {
 		t.Errorf("network on: %+v", pol)

@@ -19,7 +19,7 @@ var offlineFailure = sync.OnceValue(func() *regexp.Regexp {
 // allow-list mode, the hosts the proxy refused, whatever the command's exit.
 func NetworkHint(res Result, p sandbox.Policy) string {
 	if len(res.NetworkRefused) > 0 {
-		return "the command tried to reach " + strings.Join(res.NetworkRefused, ", ") + ", which this project's commands may not reach (allow-list mode: only the package registries and the hosts the user listed); if the command needs it, ask the user to add it to the hosts commands may reach in Settings for this project, or reach what it needs another way"
+		return "the command tried to reach " + strings.Join(res.NetworkRefused, ", ") + ", which this project's commands may not reach (allow-list mode: only the package registries and the hosts the user listed); if the command needs it, ask the user to allow it (the card in the window, or the hosts commands may reach in Settings for this project), or reach what it needs another way"
 	}
 	if res.Sandbox.Proxy != "" {
 		return "" // allow-list mode held and refused nothing: the failure is not the network's
