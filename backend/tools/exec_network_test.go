@@ -3,7 +3,10 @@ package tools
 import (
 	"archive/zip"
 	"bytes"
+	"context"
+	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,42 +16,50 @@ import (
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/netproxy"
+	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
 )
 
-// goModuleProxy serves the module example.com/fixture v1.0.0 as a Go module proxy does.
+// goModuleProxy serves the module example.com/fixture, every version v1.0.N asked for, as a Go module proxy does.
 func goModuleProxy(t *testing.T) http.Handler {
 	t.Helper()
-	var zb bytes.Buffer
-	zw := zip.NewWriter(&zb)
-	for name, text := range map[string]string{
-		"example.com/fixture@v1.0.0/go.mod":     "module example.com/fixture\n\ngo 1.21\n",
-		"example.com/fixture@v1.0.0/fixture.go": "package fixture\n\nconst Hello = \"from the fixture\"\n",
-	} {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
+	zipOf := func(v string) []byte {
+		var zb bytes.Buffer
+		zw := zip.NewWriter(&zb)
+		for name, text := range map[string]string{
+			"go.mod":     "module example.com/fixture\n\ngo 1.21\n",
+			"fixture.go": "package fixture\n\nconst Hello = \"from the fixture\"\n",
+		} {
+			w, err := zw.Create("example.com/fixture@" + v + "/" + name)
+			if err != nil {
+				t.Error(err)
+			}
+			w.Write([]byte(text))
 		}
-		w.Write([]byte(text))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{
-		"/example.com/fixture/@v/list":        []byte("v1.0.0\n"),
-		"/example.com/fixture/@v/v1.0.0.info": []byte(`{"Version":"v1.0.0","Time":"2026-01-01T00:00:00Z"}`),
-		"/example.com/fixture/@v/v1.0.0.mod":  []byte("module example.com/fixture\n\ngo 1.21\n"),
-		"/example.com/fixture/@v/v1.0.0.zip":  zb.Bytes(),
+		zw.Close()
+		return zb.Bytes()
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, ok := files[r.URL.Path]
-		if !ok {
+		rest, ok := strings.CutPrefix(r.URL.Path, "/example.com/fixture/@v/")
+		v, ext, _ := strings.Cut(rest, ".0.")
+		if !ok || v != "v1" {
 			http.NotFound(w, r)
 			return
 		}
-		w.Write(b)
+		patch, ext, _ := strings.Cut(ext, ".")
+		version := "v1.0." + patch
+		switch ext {
+		case "info":
+			fmt.Fprintf(w, `{"Version":%q,"Time":"2026-01-01T00:00:00Z"}`, version)
+		case "mod":
+			fmt.Fprint(w, "module example.com/fixture\n\ngo 1.21\n")
+		case "zip":
+			w.Write(zipOf(version))
+		default:
+			http.NotFound(w, r)
+		}
 	})
 }
 
@@ -116,4 +127,22 @@ func TestExecShellAllowListGoModDownload(t *testing.T) {
 		t.Fatalf("an unlisted module proxy: %+v", out)
 	}
 	t.Logf("refused: %s\n%s", out.Stdout+out.Stderr, out.Hint)
+
+	// The window's card: allowed for this conversation, the host is reached; denied by a rule, it is refused even
+	// where the list names it.
+	granted := `{"command": "go", "args": ["mod", "download", "-json", "example.com/fixture@v1.0.4"]}`
+	raw, te := reg.Call(WithHosts(context.Background(), []string{"unlisted.example.com"}), "exec_shell", []byte(granted))
+	var grantedOut netOut
+	if te != nil || json.Unmarshal(raw, &grantedOut) != nil || grantedOut.ExitCode != 0 || len(grantedOut.NetworkRefused) != 0 || !strings.Contains(grantedOut.Stdout, `"Version": "v1.0.4"`) {
+		t.Fatalf("a host allowed for the conversation: %s, %v", raw, te)
+	}
+	t.Setenv("GOPROXY", web.Sites["goproxy.example.com"].URL(""))
+	deny := permissions.Rule{Action: permissions.Deny, Tool: permissions.Network, Domain: "goproxy.example.com"}
+	if err := store.SetProject(root, settings.Project{Network: settings.NetworkAllowlist, NetworkHosts: []string{"goproxy.example.com"}, Rules: []permissions.Rule{deny}}); err != nil {
+		t.Fatal(err)
+	}
+	out, e = call[netOut](t, reg, "exec_shell", `{"command": "go", "args": ["mod", "download", "-json", "example.com/fixture@v1.0.5"]}`)
+	if e != nil || out.ExitCode == 0 || !slices.Equal(out.NetworkRefused, []string{"goproxy.example.com"}) || !strings.Contains(out.Stdout, "denied by a rule") {
+		t.Fatalf("a listed host a rule denies: %+v, %v", out, e)
+	}
 }

@@ -103,7 +103,7 @@ func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, 
 	if sb.Proxy != "" {
 		// One proxy per command: what it refused is this command's.
 		o := d.CommandProxy
-		o.Hosts, o.Denied = c.proj.Hosts(), c.proj.DeniedHosts()
+		o.Hosts, o.Denied = append(c.proj.Hosts(), grantedHosts(ctx)...), c.proj.DeniedHosts()
 		spec.Proxy = netproxy.New(o)
 	}
 	if d.WithoutNamespaces && spec.Sandbox.Processes == sandbox.ProcessesNamespace {
