@@ -1,3 +1,7 @@
+// Package netproxy holds what decides where a project's commands may connect in allow-list mode: the default
+// hosts (the package registries), how an entry of the user's list is written, and how a host is matched against
+// the list. The proxy that applies it is package httpproxy, kept apart so that programs that only decide (the
+// CLI) do not link an HTTP stack.
 package netproxy
 
 import (

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/cmdenv"
-	"github.com/rooted-dev/rooted/backend/netproxy"
+	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
 	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/testtree"
@@ -67,7 +67,7 @@ func allowList(t *testing.T, m mode) {
 	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: web.Sites["listed.example.com"].Server.Certificate().Raw}), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	proxy := netproxy.New(netproxy.Options{Hosts: []string{"listed.example.com", "*.inward.example.com", "inward.example.com"}, Resolver: web.Resolver, Exempt: web.Options().Exempt})
+	proxy := httpproxy.New(httpproxy.Options{Hosts: []string{"listed.example.com", "*.inward.example.com", "inward.example.com"}, Resolver: web.Resolver, Exempt: web.Options().Exempt})
 	inwardURL := "https://inward.example.com:" + strconv.Itoa(inward.Port) + "/"
 	argv := []string{
 		python, "-c", fetchScript, ca, web.Sites["listed.example.com"].URL("/ok"), web.Sites["unlisted.example.com"].URL("/no"), inwardURL,

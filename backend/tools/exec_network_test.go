@@ -15,10 +15,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/netproxy"
+	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
 )
 
@@ -88,7 +89,9 @@ func TestExecShellAllowListGoModDownload(t *testing.T) {
 	if err := store.SetProject(root, settings.Project{Network: settings.NetworkAllowlist, NetworkHosts: []string{"goproxy.example.com"}}); err != nil {
 		t.Fatal(err)
 	}
-	reg := Registry(Deps{Session: s, Settings: store, CommandProxy: netproxy.Options{Resolver: web.Resolver, Exempt: web.Options().Exempt}})
+	reg := Registry(Deps{Session: s, Settings: store, CommandProxy: func(allow, deny []string) shell.Proxy {
+		return httpproxy.New(httpproxy.Options{Hosts: allow, Denied: deny, Resolver: web.Resolver, Exempt: web.Options().Exempt})
+	}})
 	type netOut struct {
 		execOut
 		Hint           string

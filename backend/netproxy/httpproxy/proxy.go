@@ -1,10 +1,10 @@
-// Package netproxy is the one way out of a command's network namespace in allow-list mode: an HTTP proxy run by
+// Package httpproxy is the one way out of a command's network namespace in allow-list mode: an HTTP proxy run by
 // Rooted, outside the sandbox, that opens tunnels (CONNECT) and forwards plain requests (absolute URIs) only to the
 // hosts on the project's list, only to public addresses (checked after resolution, with web_fetch's rules, and
 // dialled as checked, so a name cannot answer one address to the check and another to the connection), and
 // answers every other with a 403 that names the host and how to allow it. It records the hosts it refused, for
 // the command's result.
-package netproxy
+package httpproxy
 
 import (
 	"context"
@@ -20,12 +20,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/netproxy"
 	"github.com/rooted-dev/rooted/backend/webfetch"
 )
 
 // Options configure a Proxy.
 type Options struct {
-	// Hosts are the hosts allowed (Normalize's form: exact names and "*.parent"); Denied those refused even where
+	// Hosts are the hosts allowed (netproxy.Normalize's form: exact names and "*.parent"); Denied those refused even where
 	// Hosts names them (the user's deny rules).
 	Hosts, Denied []string
 	// Resolver resolves host names (default net.DefaultResolver).
@@ -243,10 +244,10 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 // check refuses a host that is not on the list.
 func (p *Proxy) check(host string) error {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if Allowed(p.denied, host) {
+	if netproxy.Allowed(p.denied, host) {
 		return &RefusedError{Host: host, Denied: true}
 	}
-	if !Allowed(p.hosts, host) {
+	if !netproxy.Allowed(p.hosts, host) {
 		return &RefusedError{Host: host}
 	}
 	return nil

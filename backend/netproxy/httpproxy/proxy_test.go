@@ -1,4 +1,4 @@
-package netproxy_test
+package httpproxy_test
 
 import (
 	"bufio"
@@ -16,14 +16,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/netproxy"
+	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
 )
 
 // start serves a proxy allowing hosts on a loopback listener until the test ends, and returns it with its URL.
-func start(t testing.TB, o netproxy.Options) (*netproxy.Proxy, *url.URL) {
+func start(t testing.TB, o httpproxy.Options) (*httpproxy.Proxy, *url.URL) {
 	t.Helper()
-	p := netproxy.New(o)
+	p := httpproxy.New(o)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestTunnelsOnlyToListedPublicHosts(t *testing.T) {
 	}
 	o := web.Options()
 	hosts := []string{"pkg.example.com", "*.mirror.example.com", "loop.example.com", "private.example.com", "meta.example.com", "mixed.example.com", "v6local.example.com", "127.0.0.1"}
-	p, proxy := start(t, netproxy.Options{Hosts: hosts, Resolver: web.Resolver, Exempt: o.Exempt})
+	p, proxy := start(t, httpproxy.Options{Hosts: hosts, Resolver: web.Resolver, Exempt: o.Exempt})
 	var sites []*webfetchtest.Site
 	for _, s := range web.Sites {
 		sites = append(sites, s)
@@ -118,7 +118,7 @@ func TestTunnelsOnlyToListedPublicHosts(t *testing.T) {
 
 // A refusal's body tells the user how to allow the host, for clients that print it (curl -v, a browser).
 func TestRefusalBodyNamesHostAndHowToAllowIt(t *testing.T) {
-	_, proxy := start(t, netproxy.Options{Hosts: []string{"pypi.org"}})
+	_, proxy := start(t, httpproxy.Options{Hosts: []string{"pypi.org"}})
 	conn, err := net.Dial("tcp", proxy.Host)
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +143,7 @@ func TestForwardsPlainHTTPToListedHosts(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ap := netip.MustParseAddrPort(srv.Listener.Addr().String())
 	r := webfetchtest.Resolver{"plain.example.com": {ap.Addr()}, "other.example.com": {ap.Addr()}}
-	p, proxy := start(t, netproxy.Options{Hosts: []string{"plain.example.com"}, Resolver: r, Exempt: []netip.AddrPort{ap}})
+	p, proxy := start(t, httpproxy.Options{Hosts: []string{"plain.example.com"}, Resolver: r, Exempt: []netip.AddrPort{ap}})
 	c := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
 	res, err := c.Get(fmt.Sprintf("http://plain.example.com:%d/x", ap.Port()))
 	if err != nil {
@@ -179,7 +179,7 @@ func TestForwardsPlainHTTPToListedHosts(t *testing.T) {
 // Ending the proxy's context closes its listener and the tunnels still open.
 func TestServeEndsWithItsContext(t *testing.T) {
 	web := webfetchtest.New(t, http.HandlerFunc(hello), "pkg.example.com")
-	p := netproxy.New(netproxy.Options{Hosts: []string{"pkg.example.com"}, Resolver: web.Resolver, Exempt: web.Options().Exempt})
+	p := httpproxy.New(httpproxy.Options{Hosts: []string{"pkg.example.com"}, Resolver: web.Resolver, Exempt: web.Options().Exempt})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -211,39 +211,10 @@ func TestServeEndsWithItsContext(t *testing.T) {
 	}
 }
 
-func TestNormalize(t *testing.T) {
-	for _, tc := range []struct{ in, want, err string }{
-		{"PyPI.org.", "pypi.org", ""},
-		{" *.pythonhosted.org ", "*.pythonhosted.org", ""},
-		{"bücher.example", "xn--bcher-kva.example", ""},
-		{"*", "", "every host"},
-		{"*.", "", "every host"},
-		{"https://pypi.org", "", "not a host name"},
-		{"pypi.org:443", "", "not a host name"},
-		{"localhost", "", "not a host name"},
-		{"a*.example.com", "", "not a host name"},
-	} {
-		got, err := netproxy.Normalize(tc.in)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("Normalize(%q) = %q, %v; want an error saying %q", tc.in, got, err, tc.err)
-			}
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("Normalize(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-	if !netproxy.Allowed([]string{"*.crates.io"}, "static.crates.io") || netproxy.Allowed([]string{"*.crates.io"}, "crates.io") ||
-		netproxy.Allowed([]string{"*.crates.io"}, "evilcrates.io") || !netproxy.Allowed([]string{"pypi.org"}, "PYPI.ORG.") {
-		t.Error("Allowed matches wrongly")
-	}
-}
-
 // A host the user's rules deny is refused even where the list names it, and the refusal says a rule denies it.
 func TestDeniedHostIsRefusedThoughListed(t *testing.T) {
 	web := webfetchtest.New(t, http.HandlerFunc(hello), "pkg.example.com", "bad.example.com")
-	p, proxy := start(t, netproxy.Options{Hosts: []string{"pkg.example.com", "bad.example.com"}, Denied: []string{"bad.example.com"}, Resolver: web.Resolver, Exempt: web.Options().Exempt})
+	p, proxy := start(t, httpproxy.Options{Hosts: []string{"pkg.example.com", "bad.example.com"}, Denied: []string{"bad.example.com"}, Resolver: web.Resolver, Exempt: web.Options().Exempt})
 	c := client(web, []*webfetchtest.Site{web.Sites["pkg.example.com"]}, proxy)
 	if res, err := c.Get(web.Sites["pkg.example.com"].URL("/")); err != nil {
 		t.Errorf("a listed host: %v", err)

@@ -1,4 +1,4 @@
-package netproxy_test
+package httpproxy_test
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/netproxy"
+	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
 )
 
@@ -27,7 +27,7 @@ func benchDownload(b *testing.B, size int) {
 	web := webfetchtest.New(b, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(body) }), "pkg.example.com")
 	site := web.Sites["pkg.example.com"]
 	o := web.Options()
-	_, proxy := start(b, netproxy.Options{Hosts: []string{"pkg.example.com"}, Resolver: web.Resolver, Exempt: o.Exempt})
+	_, proxy := start(b, httpproxy.Options{Hosts: []string{"pkg.example.com"}, Resolver: web.Resolver, Exempt: o.Exempt})
 	direct := site.Server.URL + "/f" // the address itself: no proxy, no name to resolve
 	for _, bc := range []struct {
 		name  string
