@@ -33,7 +33,11 @@ func (linuxBackend) Name() string { return "linux" }
 func (linuxBackend) Probe(p Policy) Info {
 	abi, err := llsys.LandlockGetABIVersion()
 	if err != nil || abi < 1 {
-		return Info{Reason: fmt.Sprintf("Landlock is not available in this kernel (%v): commands run with your user's full rights", err)}
+		info := Info{Reason: fmt.Sprintf("Landlock is not available in this kernel (%v): commands run with your user's full rights", err)}
+		if p.Proxied {
+			info.NetworkNote = "allow-list mode needs the sandbox, and there is none here: commands reach every host"
+		}
+		return info
 	}
 	info := Info{Active: true, Kind: "landlock", Level: abi, Readable: cmdenv.Summarize(p.Readable), Writable: p.Writable, Network: true}
 	if !p.Network && abi >= 4 {
