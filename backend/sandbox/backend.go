@@ -10,7 +10,8 @@ import (
 
 // Backend is what a platform must provide for commands to run confined. A backend whose Probe reports Active
 // holds, for every command it starts under a Policy: reads only under Readable and Writable (so the credentials
-// left out of Readable stay unreadable), writes only under Writable, no connection unless Network, the ReadOnly
+// left out of Readable stay unreadable), writes only under Writable, no connection unless Network (with Proxied,
+// only to the caller's proxy, from a network namespace of its own, or none where there is no namespace), the ReadOnly
 // paths unchangeable for the whole run (or Info.Protection says "watched (weaker)" and the caller watches them),
 // and no process of the command outliving its result or Rooted. conformance_test.go is the table every backend
 // must pass; a new platform's backend is an added file that passes it.
