@@ -42,7 +42,7 @@ help: ## list the targets
 deps: ## install what building needs (apt packages, the wails CLI)
 	@scripts/deps.sh build
 
-deps-test: ## install what testing needs as well (Xvfb, Chromium, ImageMagick, gofumpt, nfpm)
+deps-test: ## install what testing needs as well (Xvfb, Chromium, ImageMagick, GNOME Keyring, gofumpt, nfpm)
 	@scripts/deps.sh test
 
 deps-package: ## install what packaging needs (nfpm)
@@ -114,7 +114,7 @@ lint: $(DIST) ## go vet (Linux, Windows, macOS), go mod tidy, staticcheck, gofum
 	scripts/check-bindings.sh $(WAILS) $(TAGS)
 
 test-go: $(DIST) ## Go unit tests with the race detector; as root, the sandbox's tests again as nobody
-	go test -race -tags $(TAGS) ./...
+	go test -race -timeout 30m -tags $(TAGS) ./...
 	scripts/test-unprivileged.sh $(TAGS)
 
 test-frontend: $(NPM_STAMP) ## vitest unit tests

@@ -16,6 +16,7 @@ import (
 // carries its requests to them, and its conversations.
 type Agent struct {
 	providers *llm.Store
+	keys      KeyStorage // where the providers' keys are
 	relay     *llm.Relay
 	set       *workspace.Set
 	dataDir   string // conversations live below it; "" when there is no data directory

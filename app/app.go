@@ -119,14 +119,14 @@ func newServices(opt Options) (*services, error) {
 	svc.Permissions = &Permissions{set: set, store: store}
 	svc.Jobs = &Jobs{set: set, store: store}
 	svc.Diagnostics = &Diagnostics{set: set, store: store}
-	svc.Worktrees = newWorktrees(set, p, store)
+	svc.Worktrees = newWorktrees(set, p, store, svc.events.Emit)
 	svc.Settings = &Settings{set: set, store: store, skillDirs: skills.UserDirs(), commandDirs: skills.UserCommandDirs()}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {
 		return nil, fmt.Errorf("locating the config directory: %w", err)
 	}
-	providers := llm.NewStore(providersFile, nil)
-	svc.Agent = &Agent{providers: providers, relay: &llm.Relay{Store: providers}, set: set, emit: svc.events.Emit}
+	providers, keys := openProviders(providersFile)
+	svc.Agent = &Agent{providers: providers, keys: keys, relay: &llm.Relay{Store: providers}, set: set, emit: svc.events.Emit}
 	if base, err := conversations.DefaultBase(); err == nil {
 		svc.Agent.dataDir = base
 	}

@@ -1,7 +1,10 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
+	"os/exec"
+	"path/filepath"
 	"sync"
 
 	"github.com/rooted-dev/rooted/backend/mcpclient"
@@ -28,6 +31,52 @@ type MCPServers struct {
 	set   *workspace.Set
 	store *settings.Store
 	emit  func(name string, data any)
+
+	// The user's secrets (${keyring:NAME} in a server's entry) and OAuth grants, in Rooted's data folder: shared by
+	// every project, never in one. Secrets is the key store's interface, so that the system keyring can serve it.
+	stateOnce sync.Once
+	secrets   secretStore
+	grants    mcpclient.Grants
+	// open shows an authorization URL to the user: the system browser (nil: xdg-open).
+	open func(ctx context.Context, url string) error
+}
+
+// secretStore is what Settings does with the key store: the servers read secrets, the window stores them and lists
+// their names (never their values).
+type secretStore interface {
+	mcpclient.Secrets
+	SetSecret(name, value string) error
+	SecretNames() ([]string, error)
+}
+
+// state opens the secrets and grants files on first use.
+func (x *MCPServers) state() (secretStore, mcpclient.Grants) {
+	x.stateOnce.Do(func() {
+		if x.secrets != nil && x.grants != nil {
+			return
+		}
+		dir, err := mcpclient.DefaultStateDir()
+		if err != nil {
+			return
+		}
+		if x.secrets == nil {
+			x.secrets = mcpclient.NewSecretFile(filepath.Join(dir, "mcp-secrets.json"))
+		}
+		if x.grants == nil {
+			x.grants = mcpclient.NewGrantFile(filepath.Join(dir, "mcp-oauth.json"))
+		}
+	})
+	return x.secrets, x.grants
+}
+
+// openBrowser opens url in the user's browser (xdg-open), not waiting for it.
+func openBrowser(_ context.Context, url string) error {
+	cmd := exec.Command("xdg-open", url)
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go func() { _ = cmd.Wait() }()
+	return nil
 }
 
 // extend gives a newly opened workspace its servers (workspace.Options.Extend). Apart from MCPServers, whose
@@ -54,14 +103,19 @@ func (p *projectServers) current() *mcpclient.Manager {
 		return nil
 	}
 	if p.m == nil {
-		p.m = mcpclient.New(mcpclient.Options{
-			Root: p.root, Settings: p.x.store, Version: version.Version,
+		secrets, grants := p.x.state()
+		opts := mcpclient.Options{
+			Root: p.root, Settings: p.x.store, Version: version.Version, Grants: grants,
 			OnChange: func() {
 				if p.x.emit != nil {
 					p.x.emit(EventMCPServers, MCPServersChanged{Workspace: p.id, Root: p.root})
 				}
 			},
-		})
+		}
+		if secrets != nil {
+			opts.Secrets = secrets
+		}
+		p.m = mcpclient.New(opts)
 		p.m.Start()
 	}
 	return p.m
@@ -186,4 +240,68 @@ func (x *MCPServers) SaveConfig(id, text string) ([]mcpclient.Status, error) {
 		return nil, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
 	}
 	return x.Restart(id)
+}
+
+// SignIn signs the user in to project id's HTTP server name with OAuth in the system browser, and waits for the
+// sign-in to end (at most mcpclient.SignInTimeout); the server then starts with the grant, which every project
+// naming the same URL shares.
+func (x *MCPServers) SignIn(id, name string) ([]mcpclient.Status, error) {
+	p, err := x.servers(id)
+	if err != nil {
+		return nil, err
+	}
+	m := p.current()
+	if m == nil {
+		return nil, reject(tool.Errorf(tool.CodeNotFound, "project %s is closed", id))
+	}
+	open := x.open
+	if open == nil {
+		open = openBrowser
+	}
+	if err := m.SignIn(context.Background(), name, open); err != nil {
+		return nil, reject(&tool.Error{Code: tool.CodeServerFailed, Message: err.Error(), Details: map[string]any{"server": name}})
+	}
+	return m.Status(), nil
+}
+
+// SignOut forgets the user's OAuth grant for project id's HTTP server name.
+func (x *MCPServers) SignOut(id, name string) ([]mcpclient.Status, error) {
+	p, err := x.servers(id)
+	if err != nil {
+		return nil, err
+	}
+	m := p.current()
+	if m == nil {
+		return nil, reject(tool.Errorf(tool.CodeNotFound, "project %s is closed", id))
+	}
+	if err := m.SignOut(name); err != nil {
+		return nil, reject(tool.Errorf(tool.CodeInvalidArgument, "%v", err))
+	}
+	return m.Status(), nil
+}
+
+// SecretNames lists the names of the secrets stored for servers' entries (${keyring:NAME}); never their values.
+func (x *MCPServers) SecretNames() ([]string, error) {
+	secrets, _ := x.state()
+	if secrets == nil {
+		return []string{}, nil
+	}
+	names, err := secrets.SecretNames()
+	if err != nil {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "reading the secrets: %v", err))
+	}
+	return names, nil
+}
+
+// SetSecret stores value as the secret name, for servers' entries to name as ${keyring:name}; an empty value
+// removes it. Servers read it when they start: saving restarts none.
+func (x *MCPServers) SetSecret(name, value string) ([]string, error) {
+	secrets, _ := x.state()
+	if secrets == nil {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "no data folder here to keep secrets in"))
+	}
+	if err := secrets.SetSecret(name, value); err != nil {
+		return nil, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "name", Message: err.Error()})
+	}
+	return x.SecretNames()
 }

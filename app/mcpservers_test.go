@@ -73,7 +73,7 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 		t.Errorf("a call under deny mcp__calc__* ran: %v", err)
 	}
 	st, _ := svc.MCPServers.Status(id)
-	if len(st) != 1 || st[0].State != "connected" || len(st[0].Tools) != 5 {
+	if len(st) != 1 || st[0].State != "connected" || len(st[0].Tools) != 6 {
 		b, _ := json.Marshal(st)
 		t.Errorf("status: %s", b)
 	}
@@ -121,5 +121,50 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 		if s.State == "connected" {
 			t.Errorf("a closed project's server is still connected: %+v", s)
 		}
+	}
+}
+
+// A secret stored from Settings reaches the server whose entry names it as ${keyring:NAME}, and is kept in a file
+// only the user reads, not in the settings file; the window lists its name, never its value.
+func TestMCPServerSecretFromSettings(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	data := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.workspaces.CloseAll()
+	proj, err := svc.Projects.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := svc.MCPServers.SetSecret("calc-token", "tok-from-settings")
+	if err != nil || len(names) != 1 || names[0] != "calc-token" {
+		t.Fatalf("set secret: %v %v", names, err)
+	}
+	if _, err := svc.MCPServers.SetSecret("a/b", "x"); err == nil || !strings.Contains(err.Error(), "invalid_argument") {
+		t.Errorf("a bad secret name: %v", err)
+	}
+	if _, err := svc.MCPServers.SaveConfig(proj.ID, fmt.Sprintf(`{"calc": {"command": %q, "env": {%q: "2026", "CALC_TOKEN": "${keyring:calc-token}"}, "readable": [%q]}}`,
+		self, mcpfixture.Env, filepath.Dir(self))); err != nil {
+		t.Fatal(err)
+	}
+	out, err := svc.Tools.Call(proj.ID, "mcp__calc__env", `{}`)
+	if err != nil || !strings.Contains(out, "CALC_TOKEN=tok-from-settings") {
+		t.Fatalf("the server's environment: %s %v", out, err)
+	}
+	file := filepath.Join(data, "rooted", "mcp-secrets.json")
+	if info, err := os.Stat(file); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the secrets file: %v %v", info, err)
+	}
+	path, _ := settings.DefaultPath()
+	if b, _ := os.ReadFile(path); strings.Contains(string(b), "tok-from-settings") || !strings.Contains(string(b), "${keyring:calc-token}") {
+		t.Errorf("the settings file: %s", b)
 	}
 }

@@ -16,7 +16,8 @@ NODE_VERSION=22.23.3
 NODE_HOME=/usr/local/lib/rooted-node22
 
 build_pkgs=(gcc pkg-config git libgtk-3-dev libwebkit2gtk-4.1-dev)
-test_pkgs=(xvfb xauth x11-utils imagemagick chromium git ripgrep desktop-file-utils)
+# dbus-daemon and gnome-keyring: the key store's tests run a real Secret Service on a private session bus.
+test_pkgs=(xvfb xauth x11-utils imagemagick chromium git ripgrep desktop-file-utils dbus-daemon gnome-keyring)
 
 die() { echo "deps: $*" >&2; exit 1; }
 

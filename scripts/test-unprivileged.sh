@@ -34,6 +34,8 @@ go test -c -tags "$tags" -o "$dir/conversations.test" ./backend/conversations
 go test -c -tags "$tags" -o "$dir/skills.test" ./backend/skills
 go test -c -tags "$tags" -o "$dir/worktree.test" ./backend/worktree
 go test -c -race -tags "$tags" -o "$dir/mcpclient.test" ./backend/mcpclient
+go test -c -race -o "$dir/keystore.test" ./backend/keystore
+go test -c -race -o "$dir/llm.test" ./backend/llm
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
@@ -47,7 +49,7 @@ as_user() {
 echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
 as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv'
-as_user "$dir/cmdenv.test" -test.run 'TestEnv|TestGoEnvFileWithAToken|TestSandboxEtcEntries'
+as_user "$dir/cmdenv.test" -test.run 'TestEnv|TestGoEnvFileWithAToken|TestSandboxEtcEntries|TestRootedConfigOutsideHome'
 as_user "$dir/toolcache.test" -test.run 'TestGoCachesLeaveOutCredentials'
 echo "test-unprivileged: the sandbox backend's conformance table, in every process mode it offers, as $user"
 as_user "$dir/sandbox.test" -test.run 'TestConformance|TestNoneSaysSo|TestAllowListFallsBackToOff' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|conformance_test'
@@ -58,6 +60,8 @@ as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestPinned
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry|TestGitConfigCredentialsNeverReachCommands'
 as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestSwappedGitFolderNeverRunsOutside|TestSwappedDependencyParentIsRefusedOrReported|TestReplantingInALoopEndsTheCommand|TestToolConfigFilesAnywhereAreProtected|TestWhatTheGuardComparesIsHeldDuringTheRun|TestGuardedIsProtected|TestUsersOwnEditsDuringAJobStay' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
 as_user "$dir/gitguard.test"
+echo "test-unprivileged: what tools run later, protected by name at any depth (dependency folders, bytecode, tool and agent files, go.work, .env, linked caches), as $user"
+as_user "$dir/tools.test" -test.run 'TestNewDependencyFolderDoesNotShadowTheHoistedOne|TestPlantedBytecodeNeverRunsOutside|TestToolFilesCreatedAnywhereAreRemoved|TestPlantedNpmrcAndGoWorkNeverRunOutside|TestFilesAnEnvrcLoadsAreProtected|TestLinkedPackageCacheIsReadOnlyToCommands|TestWritesLinkedCaches|TestChangedBuildOutputsAreReported|TestCreatingAToolFileEndsTheCommand' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
 as_user "$dir/gitdir.test"
 echo "test-unprivileged: caches, links in the folders Rooted writes, a planted git on PATH, and rule spellings, as $user"
 as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater'
@@ -76,7 +80,10 @@ echo "test-unprivileged: a conversation's worktree made, worked in and applied t
 as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: MCP servers in the sandbox (no secret, no network), killed, hung and flooding, as $user"
 as_user "$dir/shell.test" -test.run 'TestStartStdio'
-as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose'
+as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose'
+echo "test-unprivileged: API keys in GNOME Keyring on a private session bus, the 0600 keys file without one, and the move between them, as $user"
+as_user "$dir/keystore.test" -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'
+as_user "$dir/llm.test" -test.run 'TestKeys|TestMoveKeys' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'
 echo "test-unprivileged: web_fetch refuses this machine's and its network's addresses, as $user"
 as_user "$dir/webfetch.test" -test.run 'TestRefused|TestRedirectToAnotherHost|TestFetchArticle'
 as_user "$dir/tools.test" -test.run 'TestWebFetch'

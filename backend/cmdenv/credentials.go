@@ -74,6 +74,8 @@ var envCredentials = [][2]string{
 	{"UV_CONFIG_FILE", ""},
 	{"POETRY_CONFIG_DIR", "auth.toml"},
 	{"XDG_CONFIG_HOME", "go/env"},
+	// Rooted's own providers and the keys file (where no keyring holds them), wherever the config folder is.
+	{"XDG_CONFIG_HOME", "rooted"},
 }
 
 // onlyWithSecrets are the rows that are credentials only while they hold one: cargo reads ~/.cargo/config.toml for

@@ -56,7 +56,7 @@ func TestSparseConfigsAreRefusedBySize(t *testing.T) {
 	if held > configLimit {
 		t.Errorf("the scan holds %d bytes of configuration", held)
 	}
-	said, err := before.RestoreWithin(root, abs)
+	said, _, err := before.RestoreWithin(root, abs)
 	if err != nil {
 		t.Fatalf("restore: %v %q", err, said)
 	}

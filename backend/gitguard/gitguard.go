@@ -17,6 +17,10 @@
 // Every put-back goes through the project's os.Root (no link followed), and the report says what was put back and
 // what could not be, never one for the other. This is the last word after a command; the sandbox's read-only
 // binds (package sandbox) keep most of these paths from changing at all while it runs.
+//
+// The same walk finds, by name at any depth, what other tools run programs from (names.go): dependency folders,
+// tool files by the caller's rule (Guard.WithToolNames), and build outputs' runnable files, fingerprinted; so the
+// caller protects what exists before a command and judges what it created after it, with no second walk.
 package gitguard
 
 import (
@@ -37,6 +41,8 @@ import (
 // that memory is bounded and the Guard's own. A Guard is safe for concurrent use.
 type Guard struct {
 	lists configCache
+	// isTool is the name rule for tool files (WithToolNames); nil records none.
+	isTool func(name string) bool
 }
 
 // New returns a Guard.
@@ -70,8 +76,11 @@ type State struct {
 	includes map[string]bool
 	// includedBy is the git folder whose configuration includes a file (first found), for its core.hooksPath.
 	includedBy map[string]string
-	deps       []string // dependency folders (node_modules, .venv, ...), outermost only
-	budget     int64    // bytes the scan may still hold (scanBudget)
+	deps       []string          // dependency folders (node_modules, .venv, ...), outermost only
+	tools      []string          // tool files by name (Guard.isTool) outside dependency folders, outermost only
+	outputs    map[string]uint64 // runnable files of build outputs, fingerprinted (addOutputs)
+	folders    []string          // work-tree folders outside dependency, tool and output folders ("." first)
+	budget     int64             // bytes the scan may still hold (scanBudget)
 }
 
 // Dirs are the git folders of the project (root-relative), each with its work tree ("" for a bare one).
@@ -143,22 +152,27 @@ func (g *Guard) ScanWithin(root *os.Root, abs string) (*State, error) {
 	}
 }
 
-// RestoreWithin puts back what a command changed since before was scanned (restore), or past the deadline returns
-// ErrTimeout with what was not checked: nothing is said to be put back that was not. (The restore goes on in the
-// background and may still finish.)
-func (before *State) RestoreWithin(root *os.Root, abs string) ([]string, error) {
-	done := make(chan []string, 1)
-	go func() { done <- before.restore(root, abs) }()
+// RestoreWithin puts back what a command changed since before was scanned (restore), and returns what it said and
+// the project as the command left it (after the put-back); past the deadline it returns ErrTimeout with what was
+// not checked, and no state: nothing is said to be put back that was not. (The restore goes on in the background
+// and may still finish.)
+func (before *State) RestoreWithin(root *os.Root, abs string) ([]string, *State, error) {
+	type result struct {
+		said  []string
+		after *State
+	}
+	done := make(chan result, 1)
+	go func() {
+		said, after := before.restore(root, abs)
+		done <- result{said, after}
+	}()
 	select {
-	case said := <-done:
-		return said, nil
+	case r := <-done:
+		return r.said, r.after, nil
 	case <-time.After(guardDeadline):
-		return []string{fmt.Sprintf("could not check what git runs later within %s: nothing was put back; run git in this project only after looking at its git folders (hooks, config, rebase-merge)", guardDeadline)}, ErrTimeout
+		return []string{fmt.Sprintf("could not check what git runs later within %s: nothing was put back; run git in this project only after looking at its git folders (hooks, config, rebase-merge)", guardDeadline)}, nil, ErrTimeout
 	}
 }
-
-// DependencyFolders are the folders package managers fill with code that other tools later run.
-var DependencyFolders = map[string]bool{"node_modules": true, ".venv": true, "venv": true, "bower_components": true, ".yarn": true}
 
 // InsideAny reports whether the root-relative path rel is one of dirs or inside one.
 func InsideAny(deps []string, rel string) bool {

@@ -36,8 +36,8 @@ func (u *PutBack) outcome(err error, p, did string) bool {
 	return true
 }
 
-// remove takes away whatever is at p (a folder with its content); said is what the report says once it is gone.
-func (u *PutBack) remove(p, said string) bool {
+// Remove takes away whatever is at p (a folder with its content); said is what the report says once it is gone.
+func (u *PutBack) Remove(p, said string) bool {
 	return u.outcome(u.root.RemoveAll(p), p, said)
 }
 
@@ -159,7 +159,7 @@ func (u *PutBack) Tree(p string, want, have *Node) {
 	switch {
 	case Same(want, have):
 	case !want.exists:
-		u.remove(p, "removed "+p+", which the command created")
+		u.Remove(p, "removed "+p+", which the command created")
 	case want.mode&fs.ModeSymlink != 0:
 		u.link(p, string(want.data), "restored "+p+", which the command changed")
 	case want.partial && !want.mode.IsDir():

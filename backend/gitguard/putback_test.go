@@ -29,7 +29,7 @@ func TestPutBackReportsOnlyWhatItDid(t *testing.T) {
 		{"a link written", func(u *PutBack) bool { return u.link("d/l", "x", "restored d/l") }, true, "restored d/l"},
 		{"a link in a file", func(u *PutBack) bool { return u.link("file/l", "x", "restored file/l") }, false, "could not put back file/l"},
 		{"a rename from nothing", func(u *PutBack) bool { return u.rename("nothing", "d/x", "put back d/x") }, false, "could not put back d/x"},
-		{"a removal", func(u *PutBack) bool { return u.remove("d/l", "removed d/l") }, true, "removed d/l"},
+		{"a removal", func(u *PutBack) bool { return u.Remove("d/l", "removed d/l") }, true, "removed d/l"},
 		{"outside the root", func(u *PutBack) bool { return u.file("../escape", []byte("c"), 0o644, "restored ../escape") }, false, "could not put back ../escape"},
 	} {
 		u := PutBack{root: root}

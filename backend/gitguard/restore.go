@@ -15,14 +15,14 @@ import (
 // restore undoes what a command changed of what git would read since before was scanned, and returns what it
 // undid, and what it could not. The steps run in order, each on a scan of what the earlier ones left: first where
 // git finds its folders (the .git entries, links, special files and commondir pointers), then what it reads in
-// them (configuration, todo lists, hooks).
-func (before *State) restore(root *os.Root, abs string) []string {
+// them (configuration, todo lists, hooks). after is the project as the last scan found it.
+func (before *State) restore(root *os.Root, abs string) (said []string, after *State) {
 	r := &restoring{before: before, root: root, abs: abs, u: &PutBack{root: root}}
 	r.after = before.guard.scan(root, abs)
 	r.steps(true, r.gitEntries, r.newEntries, r.specialFiles, r.links, r.pointers)
 	r.steps(true, r.changedConfigs, r.newConfigs)
 	r.steps(false, r.todos, r.hooks, r.removedHooks)
-	return r.u.Report()
+	return r.u.Report(), r.after
 }
 
 // restoring is one restore: the scan before the command, the latest scan after it, and the account of what was
@@ -91,12 +91,12 @@ func (r *restoring) gitFolder(p string, b, a guarded, present bool) bool {
 	replaced := "removed " + p + ", which the command put in place of the repository's folder"
 	switch {
 	case src != "":
-		if present && !r.u.remove(p, replaced) {
+		if present && !r.u.Remove(p, replaced) {
 			return false
 		}
 		return r.u.rename(src, p, fmt.Sprintf("put back %s, which the command moved to %s", p, src))
 	case present:
-		return r.u.remove(p, replaced)
+		return r.u.Remove(p, replaced)
 	}
 	return false
 }
@@ -111,9 +111,9 @@ func (r *restoring) newEntries() bool {
 		}
 		switch {
 		case a.dest == "":
-			changed = r.u.remove(p, "removed "+p+": it leads git to a repository outside the project") || changed
+			changed = r.u.Remove(p, "removed "+p+": it leads git to a repository outside the project") || changed
 		case !gitdir.Is(filepath.Join(r.abs, filepath.FromSlash(a.dest))):
-			changed = r.u.remove(p, "removed "+p+": it leads git to no repository Rooted recognises") || changed
+			changed = r.u.Remove(p, "removed "+p+": it leads git to no repository Rooted recognises") || changed
 		}
 	}
 	return changed
@@ -125,7 +125,7 @@ func (r *restoring) specialFiles() bool {
 	changed := false
 	for p := range r.after.odd {
 		if !r.before.odd[p] {
-			changed = r.u.remove(p, "removed "+p+", a named pipe or other special file the command left in a git folder") || changed
+			changed = r.u.Remove(p, "removed "+p+", a named pipe or other special file the command left in a git folder") || changed
 		}
 	}
 	return changed
@@ -138,7 +138,7 @@ func (r *restoring) links() bool {
 		if b, had := r.before.links[p]; had && bytes.Equal(b.data, a.data) {
 			continue
 		}
-		changed = r.u.remove(p, "removed "+p+", a link the command put in a git folder") || changed
+		changed = r.u.Remove(p, "removed "+p+", a link the command put in a git folder") || changed
 	}
 	return changed
 }
@@ -158,7 +158,7 @@ func (r *restoring) pointers() bool {
 		if had {
 			changed = r.u.file(p, b.data, b.mode.Perm(), "restored "+p+", which the command pointed elsewhere") || changed
 		} else {
-			changed = r.u.remove(p, "removed "+p+", which pointed git at another repository") || changed
+			changed = r.u.Remove(p, "removed "+p+", which pointed git at another repository") || changed
 		}
 	}
 	return changed
@@ -211,13 +211,13 @@ func (r *restoring) newConfigs() bool {
 			continue
 		}
 		if a.unreadable {
-			changed = r.u.remove(p, fmt.Sprintf("removed %s: Rooted could not read it", p)) || changed
+			changed = r.u.Remove(p, fmt.Sprintf("removed %s: Rooted could not read it", p)) || changed
 			continue
 		}
 		keys, clean, err := r.before.guard.lists.stripNewRepoKeys(a.data)
 		switch {
 		case err != nil:
-			changed = r.u.remove(p, fmt.Sprintf("removed %s: git could not read it", p)) || changed
+			changed = r.u.Remove(p, fmt.Sprintf("removed %s: git could not read it", p)) || changed
 		case len(keys) > 0:
 			changed = r.u.file(p, clean, a.mode.Perm(), fmt.Sprintf("removed %s from %s, which the command created", strings.Join(keys, ", "), p)) || changed
 		}
@@ -234,7 +234,7 @@ func (r *restoring) todos() bool {
 			continue
 		}
 		if a.unreadable {
-			changed = r.u.remove(p, fmt.Sprintf("removed %s: Rooted could not read it", p)) || changed
+			changed = r.u.Remove(p, fmt.Sprintf("removed %s: Rooted could not read it", p)) || changed
 			continue
 		}
 		if clean, execs := withoutExecLines(a.data); execs > 0 {
@@ -252,7 +252,7 @@ func (r *restoring) hooks() bool {
 		switch {
 		case had && b.mode == a.mode && bytes.Equal(b.data, a.data):
 		case !had:
-			changed = r.u.remove(p, fmt.Sprintf("removed %s, a hook the command added (git would run it)", p)) || changed
+			changed = r.u.Remove(p, fmt.Sprintf("removed %s, a hook the command added (git would run it)", p)) || changed
 		case b.mode&fs.ModeSymlink != 0:
 			changed = r.u.link(p, string(b.data), fmt.Sprintf("restored %s, a hook the command changed (git would run it)", p)) || changed
 		default:

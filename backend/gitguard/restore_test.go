@@ -175,7 +175,7 @@ func TestRestoreSteps(t *testing.T) {
 			defer root.Close()
 			before := New().Scan(root, abs)
 			c.do(t, abs)
-			said := before.restore(root, abs)
+			said, _ := before.restore(root, abs)
 			joined := strings.Join(said, "\n")
 			switch {
 			case c.said == "" && len(said) > 0:
@@ -203,7 +203,7 @@ func TestRestoreNothingChanged(t *testing.T) {
 	}
 	defer root.Close()
 	fi, _ := os.Stat(filepath.Join(abs, ".git", "config"))
-	if said := New().Scan(root, abs).restore(root, abs); len(said) != 0 {
+	if said, _ := New().Scan(root, abs).restore(root, abs); len(said) != 0 {
 		t.Errorf("reported %q", said)
 	}
 	if now, _ := os.Stat(filepath.Join(abs, ".git", "config")); !now.ModTime().Equal(fi.ModTime()) {

@@ -23,7 +23,7 @@ func (g *Guard) scan(root *os.Root, abs string) *State {
 		guard:   g,
 		entries: map[string]guarded{}, dirs: map[string]string{}, configs: map[string]guarded{},
 		hooks: map[string]guarded{}, pointers: map[string]guarded{}, links: map[string]guarded{}, todos: map[string]guarded{}, odd: map[string]bool{}, hookDirs: map[string]bool{},
-		includes: map[string]bool{}, includedBy: map[string]string{}, budget: scanBudget,
+		includes: map[string]bool{}, includedBy: map[string]string{}, budget: scanBudget, outputs: map[string]uint64{},
 	}
 	if _, err := root.Lstat(".git"); err == nil {
 		st.addEntry(root, abs, ".git")
@@ -32,8 +32,10 @@ func (g *Guard) scan(root *os.Root, abs string) *State {
 	// Where the file system counts a folder's subfolders, a folder without any is not looked into further: only
 	// its names are read, which is most of a node_modules.
 	var found, bare []string
-	var walk func(dir *os.Root, rel string)
-	walk = func(dir *os.Root, rel string) {
+	// in says what the folder lies in: "dep" (a dependency folder), "tool" (a tool folder), "out" (a build output
+	// folder), "skip" (an output folder's compiler state), "" in the work tree.
+	var walk func(dir *os.Root, rel, in string)
+	walk = func(dir *os.Root, rel, in string) {
 		f, err := dir.Open(".")
 		if err != nil {
 			return
@@ -62,8 +64,20 @@ func (g *Guard) scan(root *os.Root, abs string) *State {
 		if rel != "." && slices.Contains(names, "HEAD") && gitdir.Is(filepath.Join(abs, filepath.FromSlash(rel))) {
 			bare = append(bare, rel)
 		}
-		if rel != "." && DependencyFolders[path.Base(rel)] && !InsideAny(st.deps, rel) {
+		if rel != "." && in != "dep" && IsDependencyFolder(path.Base(rel), names) {
 			st.deps = append(st.deps, rel)
+			in = "dep"
+		}
+		switch in {
+		case "":
+			st.folders = append(st.folders, rel)
+			for _, name := range names {
+				if g.isTool != nil && g.isTool(name) {
+					st.tools = append(st.tools, path.Join(rel, name))
+				}
+			}
+		case "out":
+			st.addOutputs(dir, rel, names)
 		}
 		if left == 0 {
 			return // no folders in it: nothing to walk into
@@ -82,12 +96,21 @@ func (g *Guard) scan(root *os.Root, abs string) *State {
 			}
 			left--
 			if sub, err := dir.OpenRoot(name); err == nil {
-				walk(sub, path.Join(rel, name))
+				sin := in
+				switch {
+				case sin == "" && g.isTool != nil && g.isTool(name):
+					sin = "tool"
+				case sin == "" && OutputFolders[name]:
+					sin = "out"
+				case sin == "out" && skipInOutputs[name]:
+					sin = "skip"
+				}
+				walk(sub, path.Join(rel, name), sin)
 				sub.Close()
 			}
 		}
 	}
-	walk(root, ".")
+	walk(root, ".", "")
 	for _, p := range found {
 		st.addEntry(root, abs, p)
 	}

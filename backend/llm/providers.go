@@ -1,8 +1,9 @@
 // Package llm keeps the user's LLM providers and relays the window's requests to them.
 //
-// Guarantees: API keys live only here, in providers.json in the user's config directory (mode 0600, its folder
-// 0700) or in the environment, and never travel to the web view: the window sees whether a provider has a key,
-// not the key. A request is relayed only to a URL under a configured provider's base URL, with that provider's key
+// Guarantees: API keys live in the system keyring where one answers (backend/keystore), else in keys.json beside
+// providers.json in the user's config directory (mode 0600, its folder 0700), or in the environment; never in
+// providers.json, whose keys from earlier versions MoveKeys moves out. They never travel to the web view: the
+// window sees whether a provider has a key, not the key. A request is relayed only to a URL under a configured provider's base URL, with that provider's key
 // put in by the relay; an environment key goes only to its own vendor's host (OPENAI_API_KEY to api.openai.com,
 // never to an OpenAI-compatible server elsewhere). Responses stream back as they arrive.
 //
@@ -10,9 +11,11 @@
 package llm
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/netip"
 	"net/url"
@@ -23,6 +26,7 @@ import (
 	"sync"
 
 	"github.com/rooted-dev/rooted/backend/configfile"
+	"github.com/rooted-dev/rooted/backend/keystore"
 	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
@@ -51,7 +55,9 @@ type Provider struct {
 	Kind    Kind   `json:"kind"`
 	BaseURL string `json:"base_url"`
 	Model   string `json:"model,omitempty"`
-	APIKey  string `json:"api_key,omitempty"`
+	// APIKey is the key the user gave; it is kept in the key store, not in providers.json (where earlier
+	// versions wrote it, so it is still read from there until MoveKeys or the next change moves it).
+	APIKey string `json:"api_key,omitempty"`
 	// ContextWindows overrides a model's context window in tokens, by model id, where the provider's model list
 	// does not say it or says it wrong.
 	ContextWindows map[string]int `json:"context_windows,omitempty"`
@@ -119,21 +125,41 @@ var (
 	ErrKeyInClear = errors.New("an API key is not sent in clear text")
 )
 
-// Store reads and writes the providers file. Its methods may be called concurrently: each edit is a
-// read-modify-write under one lock.
+// Store reads and writes the providers file, and the providers' keys in a key store. Its methods may be called
+// concurrently: each edit is a read-modify-write under one lock.
 type Store struct {
 	mu     sync.Mutex
 	path   string
 	getenv func(string) string
+	keys   keystore.Store
+	// held are the keys read from or written to keys, by provider id ("" for none): each is read once per run,
+	// since every relayed request loads the providers and a keyring answers in D-Bus round trips, not microseconds.
+	held map[string]string
 }
 
-// NewStore keeps providers in path; getenv (os.Getenv when nil) supplies keys from the environment.
+// NewStore keeps providers in path and their keys in KeysPath(path); getenv (os.Getenv when nil) supplies keys
+// from the environment.
 func NewStore(path string, getenv func(string) string) *Store {
+	return NewStoreWith(path, getenv, nil)
+}
+
+// NewStoreWith is NewStore with the keys in keys (nil: the file KeysPath(path)).
+func NewStoreWith(path string, getenv func(string) string, keys keystore.Store) *Store {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return &Store{path: path, getenv: getenv}
+	if keys == nil {
+		keys = keystore.NewFile(KeysPath(path))
+	}
+	return &Store{path: path, getenv: getenv, keys: keys, held: map[string]string{}}
 }
+
+// KeysPath is the file that holds the keys of the providers in path where no keyring answers: keys.json beside it.
+func KeysPath(path string) string { return filepath.Join(filepath.Dir(path), "keys.json") }
+
+// KeyService is the service a provider's key is stored under, its account being the provider's id: one per
+// providers file, so two configurations (another XDG_CONFIG_HOME) never share or overwrite each other's keys.
+func (s *Store) KeyService() string { return "rooted " + s.path }
 
 // DefaultPath is $XDG_CONFIG_HOME/rooted/providers.json (or the platform's config directory).
 func DefaultPath() (string, error) {
@@ -151,7 +177,40 @@ func (s *Store) Load() (Config, error) {
 	return s.load()
 }
 
+// load is the file with each provider's key from the key store (or, from an earlier version, the file).
 func (s *Store) load() (Config, error) {
+	c, err := s.readFile()
+	if err != nil {
+		return Config{}, err
+	}
+	for i, p := range c.Providers {
+		if p.APIKey != "" {
+			continue
+		}
+		key, err := s.stored(context.Background(), p.ID)
+		if err != nil {
+			return Config{}, err
+		}
+		c.Providers[i].APIKey = key
+	}
+	return c, nil
+}
+
+// stored is the key the key store holds for provider id ("" for none), read once.
+func (s *Store) stored(ctx context.Context, id string) (string, error) {
+	if key, ok := s.held[id]; ok {
+		return key, nil
+	}
+	key, err := s.keys.Get(ctx, s.KeyService(), id)
+	if err != nil && !errors.Is(err, keystore.ErrNotFound) {
+		return "", fmt.Errorf("reading the key of provider %q: %w", id, err)
+	}
+	s.held[id] = key
+	return key, nil
+}
+
+// readFile is the providers file as written.
+func (s *Store) readFile() (Config, error) {
 	b, err := smallfile.Read(s.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return DefaultConfig(), nil
@@ -193,11 +252,110 @@ func (s *Store) Save(c Config) error {
 	return s.save(c)
 }
 
+// save writes the keys that changed to the key store, removes those of providers that no longer have one, then
+// writes the file without keys. A key the store refuses is an error before the file changes.
 func (s *Store) save(c Config) error {
 	if err := validate(c); err != nil {
 		return err
 	}
-	return configfile.WriteJSON(s.path, c)
+	ctx := context.Background()
+	ids := map[string]bool{}
+	if old, err := s.readFile(); err == nil {
+		for _, p := range old.Providers {
+			ids[p.ID] = true
+		}
+	}
+	for _, p := range c.Providers {
+		ids[p.ID] = true
+	}
+	keys := map[string]string{}
+	for _, p := range c.Providers {
+		keys[p.ID] = p.APIKey
+	}
+	for _, id := range slices.Sorted(maps.Keys(ids)) {
+		held, err := s.stored(ctx, id)
+		if err != nil {
+			return err
+		}
+		switch key := keys[id]; {
+		case key == held:
+		case key == "":
+			if err := s.keys.Delete(ctx, s.KeyService(), id); err != nil {
+				return fmt.Errorf("removing the key of provider %q: %w", id, err)
+			}
+		default:
+			if err := s.keys.Set(ctx, s.KeyService(), id, key); err != nil {
+				delete(s.held, id) // the store may hold either now: read it again
+				return fmt.Errorf("storing the key of provider %q: %w", id, err)
+			}
+		}
+		s.held[id] = keys[id]
+	}
+	return configfile.WriteJSON(s.path, withoutKeys(c))
+}
+
+// withoutKeys is c as providers.json holds it.
+func withoutKeys(c Config) Config {
+	c.Providers = slices.Clone(c.Providers)
+	for i := range c.Providers {
+		c.Providers[i].APIKey = ""
+	}
+	return c
+}
+
+// MoveKeys moves the keys that providers.json holds (written by an earlier version) into the key store, and
+// those from (the keys file, when the store is now a keyring; nil: none) as well: each is read back from the
+// store before its old copy is removed, so one the store refuses stays where it was, and the error says so. It
+// returns the providers whose keys moved.
+func (s *Store) MoveKeys(ctx context.Context, from keystore.Store) (moved []string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, err := s.readFile()
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	var rest []string // providers whose key, if any, is not in the file
+	for i, p := range c.Providers {
+		if p.APIKey == "" {
+			rest = append(rest, p.ID)
+			continue
+		}
+		if err := s.keys.Set(ctx, s.KeyService(), p.ID, p.APIKey); err != nil {
+			errs = append(errs, fmt.Errorf("provider %q: its key stays in %s: %w", p.ID, s.path, err))
+			continue
+		}
+		if back, err := s.keys.Get(ctx, s.KeyService(), p.ID); err != nil || back != p.APIKey {
+			errs = append(errs, fmt.Errorf("provider %q: its key did not read back from the key store, so it stays in %s", p.ID, s.path))
+			continue
+		}
+		c.Providers[i].APIKey = ""
+		s.held[p.ID] = p.APIKey
+		moved = append(moved, p.ID)
+	}
+	if len(moved) > 0 {
+		if err := configfile.WriteJSON(s.path, c); err != nil {
+			return nil, errors.Join(append(errs, err)...)
+		}
+	}
+	if from != nil {
+		// A key moved from providers.json replaces an older copy in the keys file, which goes too.
+		for _, id := range moved {
+			if err := from.Delete(ctx, s.KeyService(), id); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		m, err := keystore.Move(ctx, from, s.keys, s.KeyService(), rest)
+		for _, id := range m {
+			delete(s.held, id) // read from the store when next needed
+		}
+		moved = append(moved, m...)
+		errs = append(errs, err)
+	}
+	return moved, errors.Join(errs...)
 }
 
 // validate checks every provider, and that no two share an id.

@@ -49,11 +49,26 @@ func checkServer(name string, s settings.MCPServer) error {
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			return fmt.Errorf("url %q is not an http or https URL", s.URL)
 		}
-		if s.Network || s.WriteProject || len(s.Readable) > 0 || len(s.Env) > 0 {
-			return fmt.Errorf(`network, write_project, readable and env are for a program; a "url" server runs elsewhere`)
+		if s.Network || s.WriteProject || len(s.Readable) > 0 || len(s.Env) > 0 || len(s.EnvVars) > 0 {
+			return fmt.Errorf(`network, write_project, readable, env and env_vars are for a program; a "url" server runs elsewhere`)
 		}
 	case len(s.Headers) > 0:
 		return fmt.Errorf(`headers are for a "url" server`)
+	}
+	for _, k := range s.EnvVars {
+		if !varName.MatchString(k) {
+			return fmt.Errorf("env_vars: %q is not a variable's name", k)
+		}
+	}
+	for _, part := range []struct {
+		what string
+		m    map[string]string
+	}{{"env", s.Env}, {"headers", s.Headers}} {
+		for _, k := range sortedNames(part.m) {
+			if err := checkRefs(part.m[k]); err != nil {
+				return fmt.Errorf("%s %s: %v", part.what, k, err)
+			}
+		}
 	}
 	for _, p := range s.Readable {
 		if !filepath.IsAbs(p) {

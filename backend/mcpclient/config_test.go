@@ -21,6 +21,12 @@ func TestParseServers(t *testing.T) {
 		{"headers on a command", `{"x": {"command": "a", "headers": {"A": "b"}}}`, "for a \"url\"", 0},
 		{"relative readable", `{"x": {"command": "a", "readable": ["data"]}}`, "not absolute", 0},
 		{"bad name", `{"a/b": {"command": "a"}}`, "name", 0},
+		{"variables by name", `{"gh": {"command": "a", "env_vars": ["GITHUB_TOKEN"], "env": {"A": "${HOME}/x", "B": "${env:B}", "C": "${C:-none}", "D": "$D", "E": "${keyring:e-token}"}}}`, "", 1},
+		{"secret header", `{"x": {"url": "https://b", "headers": {"Authorization": "Bearer ${keyring:docs.token}"}}}`, "", 1},
+		{"bad variable name", `{"x": {"command": "a", "env_vars": ["A-B"]}}`, "not a variable's name", 0},
+		{"bad reference", `{"x": {"command": "a", "env": {"A": "${not a name}"}}}`, "names no environment variable", 0},
+		{"bad secret name", `{"x": {"url": "https://b", "headers": {"A": "${keyring:a/b}"}}}`, "a secret's name", 0},
+		{"env_vars on a url", `{"x": {"url": "https://b", "env_vars": ["A"]}}`, "for a program", 0},
 		{"not an object", `[1]`, "mcp_servers", 0},
 		{"trailing", `{} {}`, "after the object", 0},
 	} {

@@ -12,6 +12,12 @@
 // server of the project. A server's tool is never read-only to the registry: its own readOnlyHint cannot spare a
 // call the user's approval.
 //
+// What a server's entry names by name comes from the user, never the project: the variables of env_vars and ${NAME}
+// references pass to that server alone, past the credential table that holds for every other; ${keyring:NAME} is
+// read from the key store (Secrets). An HTTP server that asks for OAuth is never signed in to behind the user's
+// back: its status asks for SignIn, which runs the authorization-code flow with PKCE in the user's browser and
+// stores the grant (Grants) outside every project, renewed with its refresh token.
+//
 // Both protocol eras: the go-sdk client asks server/discover (2026-07-28) first and falls back to initialize (the
 // 2025 versions) on any other answer; a server's tools/list_changed notification (or its subscription in the 2026
 // era) re-reads its tools.
@@ -19,6 +25,7 @@ package mcpclient
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,6 +71,17 @@ type Options struct {
 	Probe func(sandbox.Policy) sandbox.Info
 	// OnChange, when set, hears of every change of a server's status or tools.
 	OnChange func()
+	// Secrets resolves ${keyring:NAME} in a server's env and headers; nil: none can be.
+	Secrets Secrets
+	// LookupEnv reads the user's environment for ${NAME} and env_vars (os.LookupEnv when nil).
+	LookupEnv func(string) (string, bool)
+	// Grants keeps the user's OAuth grants for HTTP servers; nil: a server that asks for OAuth fails.
+	Grants Grants
+	// ClientIDMetadataURL is Rooted's published Client ID Metadata Document (an https URL), offered first to an
+	// authorization server that takes one; "": dynamic registration only.
+	ClientIDMetadataURL string
+	// HTTPClient reaches HTTP servers and authorization servers (http.DefaultClient's transport when nil).
+	HTTPClient *http.Client
 }
 
 // Manager holds the MCP servers of one project.
@@ -79,6 +97,9 @@ type Manager struct {
 func New(opts Options) *Manager {
 	if opts.Probe == nil {
 		opts.Probe = sandbox.Probe
+	}
+	if opts.LookupEnv == nil {
+		opts.LookupEnv = os.LookupEnv
 	}
 	if opts.DataDir == "" {
 		base, err := os.UserCacheDir()
@@ -197,6 +218,9 @@ type Status struct {
 	Tools     []string `json:"tools,omitempty"`
 	// Error says why the server failed, with what it needs to be granted when that is the likely cause.
 	Error string `json:"error,omitempty"`
+	// Auth is an HTTP server's OAuth: "sign_in" when it asked for a sign-in that no stored grant answers (SignIn),
+	// "signed_in" when a grant for its URL is stored.
+	Auth string `json:"auth,omitempty"`
 	// Stderr is the last of the server's error output.
 	Stderr string `json:"stderr,omitempty"`
 	// Sandbox is where a program runs: what it may read and write, and the network.
@@ -217,6 +241,11 @@ func (m *Manager) Status() []Status {
 		}
 		if cfg.Disabled {
 			st.State = "disabled"
+		}
+		if cfg.URL != "" && m.opts.Grants != nil {
+			if g, _ := m.opts.Grants.Grant(cfg.URL); g != nil {
+				st.Auth = "signed_in"
+			}
 		}
 		m.mu.Lock()
 		s := m.servers[name]
@@ -244,6 +273,10 @@ func (m *Manager) Close() error {
 	}
 	wg.Wait()
 	return nil
+}
+
+func (m *Manager) resolver() resolver {
+	return resolver{lookupEnv: m.opts.LookupEnv, secrets: m.opts.Secrets}
 }
 
 func (m *Manager) changed() {

@@ -2,7 +2,6 @@ package mcpclient
 
 import (
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,8 +10,6 @@ import (
 	"github.com/rooted-dev/rooted/backend/cmdenv"
 	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/toolcache"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
@@ -64,32 +61,26 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "npm_config_cache=" + filepath.Join(cache, "npm"),
 		"NPM_CONFIG_USERCONFIG=" + npmrc, "PIP_CONFIG_FILE=" + os.DevNull, "PWD=" + m.opts.Root,
 	}
-	// What the user wrote in the server's entry is theirs to give, and comes last so that it wins.
-	for _, k := range sortedNames(cfg.Env) {
-		extra = append(extra, k+"="+cfg.Env[k])
+	// What the user wrote in the server's entry is theirs to give, and comes last so that it wins: the variables
+	// env_vars names, as they are, then env with its references resolved. Granted by name, these pass whatever the
+	// credential table says; every variable not named is still held to it.
+	for _, k := range cfg.EnvVars {
+		v, ok := m.opts.LookupEnv(k)
+		if !ok {
+			return shell.StdioSpec{}, "", fmt.Errorf("env_vars names %s, which is not set in Rooted's environment", k)
+		}
+		extra = append(extra, k+"="+v)
 	}
-	env, _ := cmdenv.Environ(os.Environ(), proj.EnvAllow, m.opts.SecretEnv, extra...)
+	env, err := m.resolver().expandAll("env", cfg.Env)
+	if err != nil {
+		return shell.StdioSpec{}, "", err
+	}
+	for _, k := range sortedNames(env) {
+		extra = append(extra, k+"="+env[k])
+	}
+	environ, _ := cmdenv.Environ(os.Environ(), proj.EnvAllow, m.opts.SecretEnv, extra...)
 	argv := append([]string{cfg.Command}, cfg.Args...)
 	return shell.StdioSpec{
-		Argv: slices.Clip(argv), Dir: m.opts.Root, Env: env, Policy: policy, Sandbox: m.opts.Probe(policy),
+		Argv: slices.Clip(argv), Dir: m.opts.Root, Env: environ, Policy: policy, Sandbox: m.opts.Probe(policy),
 	}, data, nil
-}
-
-// httpTransport is a Streamable HTTP connection to cfg.URL that sends cfg.Headers with every request.
-func httpTransport(cfg settings.MCPServer) (mcp.Transport, error) {
-	client := &http.Client{Transport: headerTransport{headers: cfg.Headers, base: http.DefaultTransport}}
-	return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: client}, nil
-}
-
-type headerTransport struct {
-	headers map[string]string
-	base    http.RoundTripper
-}
-
-func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, v := range h.headers {
-		r.Header.Set(k, v)
-	}
-	return h.base.RoundTrip(r)
 }

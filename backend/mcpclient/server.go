@@ -35,6 +35,7 @@ type server struct {
 	dataDir  string
 	protocol string
 	legacy   bool // the server ended on the 2026 probe: it is asked with initialize alone
+	signIn   bool // its last connect failed for want of a sign-in
 }
 
 // conn is one run of a server: its process (nil over HTTP), its session and the tools it listed.
@@ -77,6 +78,7 @@ func (s *server) begin() bool {
 func (s *server) finish() {
 	c, err := s.connect()
 	s.mu.Lock()
+	s.signIn = errors.Is(err, ErrSignIn)
 	if err != nil {
 		s.state, s.err = "failed", err.Error()
 	} else if s.m.isClosed() {
@@ -246,7 +248,7 @@ func (s *server) transport(ctx context.Context, c *conn, proj settings.Project, 
 	case cfg.URL != "" && cfg.Command != "":
 		return nil, errors.New(`its entry names both a "command" and a "url"; keep one`)
 	case cfg.URL != "":
-		return httpTransport(cfg)
+		return s.httpTransport(cfg)
 	case cfg.Command != "":
 		spec, dataDir, err := s.m.stdioSpec(s.name, cfg, proj)
 		if err != nil {
@@ -409,6 +411,17 @@ func (s *server) call(ctx context.Context, remote string, args json.RawMessage) 
 	case err == nil:
 	case ctx.Err() != nil:
 		return nil, ctx.Err() // the caller gave up; the server keeps running
+	case errors.Is(err, ErrSignIn):
+		// The grant was refused mid-session (revoked, or its refresh refused): the status offers the sign-in.
+		why := fmt.Sprintf("%q %v: Sign in from its entry in Settings, MCP servers, or run rooted-mcp sign-in %s --root %s", s.name, ErrSignIn, s.name, s.m.opts.Root)
+		s.mu.Lock()
+		if s.conn == c {
+			s.conn, s.state, s.err, s.signIn = nil, "failed", why, true
+		}
+		s.mu.Unlock()
+		go c.close()
+		s.m.changed()
+		return nil, s.failure("the MCP server %s", why)
 	case callCtx.Err() != nil:
 		// A server that does not answer in time may never answer: it is ended, and started afresh next time.
 		s.drop(c, "")
@@ -444,6 +457,9 @@ func (s *server) status(st *Status) {
 		st.State = s.state
 	}
 	st.Error, st.Protocol, st.Sandbox, st.DataDir = s.err, s.protocol, s.info, s.dataDir
+	if s.signIn && s.state == "failed" {
+		st.Auth = "sign_in"
+	}
 	if s.state != "failed" {
 		st.Error = ""
 	}
@@ -469,6 +485,10 @@ func (m *Manager) isClosed() bool {
 func (s *server) needs(err error, cfg settings.MCPServer, proj settings.Project) error {
 	msg := err.Error() + s.stderrNote()
 	if cfg.Command == "" {
+		if errors.Is(err, ErrSignIn) {
+			// Kept an ErrSignIn, so that the status offers the sign-in.
+			return fmt.Errorf("%q %w: Sign in from its entry in Settings, MCP servers, or run rooted-mcp sign-in %s --root %s", s.name, ErrSignIn, s.name, s.m.opts.Root)
+		}
 		return errors.New(msg)
 	}
 	var grants []string

@@ -7,11 +7,18 @@ package settings
 // A program runs in Rooted's sandbox: it reads the project, the system's and the toolchains' folders and Readable;
 // it writes only a data folder of its own (its HOME), and the project only with WriteProject; it connects only
 // where the project's commands may (Project.Network) unless Network grants it; it gets the environment commands
-// get, plus Env.
+// get, plus Env and the user's variables EnvVars names.
+//
+// Env and Headers values may name the user's environment variables (${NAME}, ${env:NAME}, ${NAME:-default}, or a
+// whole value $NAME) and secrets of Rooted's key store (${keyring:NAME}), resolved when the server starts, so that
+// no secret need be written here in clear.
 type MCPServer struct {
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	// EnvVars names variables of the user's environment this server gets as they are: granted by name, past the
+	// allow-list and the credential table that keep them from commands.
+	EnvVars []string          `json:"env_vars,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
 	// Network lets this server connect anywhere, whatever the project's setting for commands.

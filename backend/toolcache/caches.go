@@ -28,12 +28,21 @@ func userNpmCaches(home string) []string {
 }
 
 // PackageCacheDirs are a project's own package caches under dir (ToolCacheDir): npm's, pnpm's store, bun's and
-// yarn's caches, and cargo's registry (CargoHome).
+// yarn's caches, cargo's registry (CargoHome), and Python's compiled files (PYTHONPYCACHEPREFIX).
 func PackageCacheDirs(dir string) []string {
 	return []string{
 		filepath.Join(dir, "npm"), filepath.Join(dir, "pnpm-store"), filepath.Join(dir, "bun-cache"), filepath.Join(dir, "yarn-cache"),
-		CargoRegistryDir(dir),
+		CargoRegistryDir(dir), filepath.Join(dir, "pycache"),
 	}
+}
+
+// LinkedPackageCaches are the caches of PackageCacheDirs whose files the package managers put into the project by
+// hard link (pnpm's store, bun's cache, yarn's hardlinks modes): a file there is the same file as one in
+// node_modules, so whoever may write it may change node_modules whatever binds hold that path. Only install
+// commands may write them.
+func LinkedPackageCaches(dir string) []string {
+	d := PackageCacheDirs(dir)
+	return d[1:4]
 }
 
 // PackageCaches creates the project's own package caches under dir and returns the environment that points npm,
@@ -48,6 +57,9 @@ func PackageCaches(dir string, getenv func(string) string) []string {
 	return []string{
 		"npm_config_cache=" + dirs[0], "NPM_CONFIG_CACHE=" + dirs[0], "npm_config_store_dir=" + dirs[1],
 		"NPM_CONFIG_STORE_DIR=" + dirs[1], "BUN_INSTALL_CACHE_DIR=" + dirs[2], "YARN_CACHE_FOLDER=" + dirs[3],
+		// Python (3.8 and later) then writes no __pycache__ in the project, where the user's own python would
+		// load a compiled file whose header matches its source instead of the source.
+		"PYTHONPYCACHEPREFIX=" + dirs[5],
 	}
 }
 

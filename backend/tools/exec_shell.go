@@ -15,6 +15,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
+	"github.com/rooted-dev/rooted/backend/toolcache"
 )
 
 //go:embed exec_shell.md
@@ -42,6 +43,9 @@ type execShellOut struct {
 	// DependenciesChanged lists the packages of the dependency folders (node_modules, .venv, ...) the command
 	// added, removed or changed: code that hooks and test runners run later.
 	DependenciesChanged []string `json:"dependencies_changed,omitempty"`
+	// OutputsChanged lists the build outputs (target/, dist/, build/, .next/) the command added or changed that
+	// runners execute as they are: cargo run and cargo test do not rebuild a binary whose sources did not change.
+	OutputsChanged []string `json:"outputs_changed,omitempty"`
 	// StoppedBecause, when set, says Rooted ended the command as soon as it changed a protected path (one that
 	// could not be bound read-only, or any where only watching was possible): what it changed was put back.
 	StoppedBecause string `json:"stopped_because,omitempty"`
@@ -52,7 +56,7 @@ type execShellOut struct {
 func execShell(d Deps) *tool.Tool {
 	// One .git guard for the registry's commands: what it remembers of git's readings of configuration files
 	// serves every command's scans.
-	guard := gitguard.New()
+	guard := gitguard.New().WithToolNames(isToolName)
 	return tool.New(tool.Def{
 		Name: "exec_shell", Title: "Run command", Description: execShellDoc, Destructive: true, TextCarries: []string{"stdout", "stderr"},
 		Examples: []string{`{"command": "go test ./..."}`, `{"command": "git", "args": ["log", "--oneline", "-5"]}`, `{"command": "npm test", "timeout_ms": 120000}`, `{"command": "npm run dev", "background": true}`},
@@ -91,6 +95,9 @@ func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, 
 		return execShellOut{}, err
 	}
 	policy := c.proj.Policy(info.Root, tmp)
+	if !writesLinkedCaches(c.argv) {
+		policy = readOnlyIn(policy, toolcache.LinkedPackageCaches(toolcache.ToolCacheDir(info.Root)))
+	}
 	if policy.Proxied && d.CommandProxy == nil {
 		policy.Proxied = false
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/rooted-dev/rooted/backend/gitguard"
@@ -24,6 +25,10 @@ type commandGuard struct {
 	home       fs.FileInfo
 	depsBefore map[string]uint64
 	watcher    *watcher
+	// after is the project as the comparison after the command left it (nil where it did not finish); newDeps the
+	// dependency folders the command created (leftBehind).
+	after   *gitguard.State
+	newDeps []string
 	// unchecked: the comparison after the command did not finish in time, so nothing may be said to be put back.
 	unchecked bool
 }
@@ -50,7 +55,7 @@ func guardCommand(guard *gitguard.Guard, root *os.Root, abs string, spec *shell.
 
 // watch starts watching what could not be bound; stop ends the command at the first change put back.
 func (g *commandGuard) watch(stop func()) {
-	g.watcher = watchProtected(g.root, g.abs, g.pr.watched(g.abs, nil), g.pr.watched(g.abs, g.bound), g.git, stop)
+	g.watcher = watchProtected(g.root, g.abs, g.pr.watched(g.abs, nil), g.pr.watched(g.abs, g.bound), g.git, stop, g.pr.createdRule(g.git))
 }
 
 // finish stops watching, moves back a .git the command renamed away, and puts back what the command changed that
@@ -61,9 +66,15 @@ func (g *commandGuard) finish(ran sandbox.Info) (restored []string, tripped stri
 	if back := gitguard.MoveBack(g.root, g.home); back != "" {
 		restored = append(restored, back)
 	}
-	said, err := g.git.RestoreWithin(g.root, g.abs)
+	said, after, err := g.git.RestoreWithin(g.root, g.abs)
 	g.unchecked = err != nil
-	return append(restored, said...), tripped
+	restored = append(restored, said...)
+	if after != nil { // what the command created that the name rule protects
+		g.after = after
+		left, made := leftBehind(g.root, g.git, after, g.pr.depsWritable)
+		restored, g.newDeps = append(restored, left...), made
+	}
+	return restored, tripped
 }
 
 // explain fills out's protection, dependency changes and hints: what a failure likely means and what the guard
@@ -87,7 +98,14 @@ func (g *commandGuard) explain(out *execShellOut, policy sandbox.Policy, tripped
 		out.Hint = strings.TrimSpace(out.Hint + " Rooted ended the command: " + out.StoppedBecause + ".")
 	}
 	if g.depsBefore != nil {
-		out.DependenciesChanged = depsChanged(g.depsBefore, depPrints(g.abs, g.pr.deps))
+		out.DependenciesChanged = depsChanged(g.depsBefore, depPrints(g.abs, slices.Concat(g.pr.deps, g.newDeps)))
+	}
+	if !g.pr.depsWritable { // removed: nothing of them is left to fingerprint
+		out.DependenciesChanged = slices.Compact(slices.Sorted(slices.Values(append(out.DependenciesChanged, g.newDeps...))))
+		out.GitRestored = append(out.GitRestored, dropChangedCaches(g.root, g.pr.deps, out.DependenciesChanged)...)
+	}
+	if g.after != nil {
+		out.OutputsChanged = g.git.OutputsChanged(g.after)
 	}
 	switch {
 	case g.unchecked:
@@ -96,7 +114,7 @@ func (g *commandGuard) explain(out *execShellOut, policy sandbox.Policy, tripped
 		out.Hint = strings.TrimSpace(out.Hint + " The command changed what git, editors or hooks run later, outside the sandbox (" + strings.Join(out.GitRestored, "; ") + "); Rooted put it back. Do not change git hooks, executable git settings or editor task files with commands.")
 	}
 	if res.ExitCode != 0 && res.Sandbox.Protection == sandbox.ProtectionReadOnly && readOnlyRefusal(res.Stderr) {
-		out.Hint = strings.TrimSpace(out.Hint + " What tools outside the sandbox run later is read-only to commands: every git folder's config, config.worktree, commondir, hooks and info, a core.hooksPath folder, the project's folders on PATH, editor and hook-manager files (.vscode, .idea, .envrc, lefthook.yml, ...), and dependency folders but to the package manager's install commands. If such a change is needed, ask the user to make it, or edit a work-tree file with the file tools.")
+		out.Hint = strings.TrimSpace(out.Hint + " What tools outside the sandbox run later is read-only to commands: every git folder's config, config.worktree, commondir, hooks and info, a core.hooksPath folder, the project's folders on PATH, editor, hook-manager and coding-agent files (.vscode, .idea, .envrc, lefthook.yml, .claude, .mcp.json, go.work, ...), and dependency folders (node_modules, .venv, __pycache__, ...) but to the package manager's install commands. If such a change is needed, ask the user to make it, or edit a work-tree file with the file tools.")
 	}
 	if len(out.DependenciesChanged) > 0 && !g.pr.depsWritable {
 		out.Hint = strings.TrimSpace(out.Hint + " The command changed code in dependency folders that hooks and test runners run (" + strings.Join(out.DependenciesChanged, ", ") + "); only the package manager's install commands should.")

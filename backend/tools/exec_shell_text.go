@@ -65,6 +65,9 @@ func (r execShellOut) ModelTextWithin(budget int) string {
 	if len(r.DependenciesChanged) > 0 {
 		notes = append(notes, "dependencies changed: "+strings.Join(r.DependenciesChanged, ", "))
 	}
+	if len(r.OutputsChanged) > 0 {
+		notes = append(notes, "build outputs changed: "+strings.Join(r.OutputsChanged, ", "))
+	}
 	b.WriteString("(" + strings.Join(notes, "; ") + ")")
 	if r.Hint != "" {
 		b.WriteString("\nhint: " + r.Hint)

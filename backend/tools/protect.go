@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rooted-dev/rooted/backend/gitguard"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // What a command may not change: what a tool outside the sandbox later runs or trusts, with no decision by the
@@ -23,7 +24,7 @@ import (
 //   - files the configuration includes from the work tree, and a core.hooksPath folder in it (husky's .husky);
 //   - the project's folders on PATH (a venv's bin, node_modules/.bin): whatever is found there first runs;
 //   - editor and tool files that run programs (editorFiles);
-//   - dependency folders (gitguard.DependencyFolders): hooks (husky, lint-staged, lefthook, pre-commit) and npm test run their
+//   - dependency folders (gitguard.IsDependencyFolder): hooks (husky, lint-staged, lefthook, pre-commit) and npm test run their
 //     code; writable only to the package manager's own install commands (installs), and reported then.
 
 // editorFiles are the work-tree files and folders, at the project's root, that editors and shell tools run
@@ -40,6 +41,18 @@ var editorFiles = []string{
 	".devcontainer.json", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", "bunfig.toml", ".npmrc",
 	"mise.local.toml", ".mise.local.toml", ".config/mise.toml", ".config/mise", "mise/config.toml", ".tool-versions",
 	".cargo",
+	// Read by go itself, ignored by git in most Go projects: a workspace's replace directives win over go.mod's.
+	"go.work", "go.work.sum",
+}
+
+// agentFiles are the project files and folders of AI coding agents (the clients Rooted serves over MCP among
+// them) that start programs on the host: hooks run before and after each tool call, MCP servers started by the
+// client, plugins, lint and test commands, permission settings that let those run unasked. A folder is protected
+// whole, as editors' are. They are read wherever the agent is started, so they are tool files at any depth.
+var agentFiles = []string{
+	".claude", ".mcp.json", ".cursor", ".gemini", ".codex", ".opencode", "opencode.json", "opencode.jsonc", ".qwen",
+	".crush", ".crush.json", "crush.json", ".continue", ".roo", ".kiro", ".amazonq", ".windsurf", ".clinerules",
+	".aider.conf.yml", ".junie", ".trae", ".augment", ".amp",
 }
 
 // nestedEditorFiles are the names of editorFiles that tools also read in subfolders: a folder of a monorepo
@@ -51,32 +64,14 @@ var nestedEditorFiles = map[string]bool{
 	".mise.toml": true, "mise.toml": true, ".mise.local.toml": true, "mise.local.toml": true, ".npmrc": true,
 	".yarnrc": true, ".yarnrc.yml": true, ".pnpmfile.cjs": true, "bunfig.toml": true, ".cargo": true,
 	".tool-versions": true, ".pre-commit-config.yaml": true, "lefthook.yml": true, ".lefthook.yml": true,
+	"go.work": true, "go.work.sum": true,
 }
 
-// nestedEditor lists, root-relative, the files of nestedEditorFiles and the *.code-workspace files anywhere in
-// the project but inside git folders and dependency folders (whose contents are protected, or are not the
-// user's). Links are not followed.
-func nestedEditor(abs string) []string {
-	var out []string
-	filepath.WalkDir(abs, func(full string, d fs.DirEntry, err error) error {
-		if err != nil || full == abs {
-			return nil
-		}
-		name := d.Name()
-		if d.IsDir() && (name == ".git" || gitguard.DependencyFolders[name]) {
-			return filepath.SkipDir
-		}
-		if nestedEditorFiles[name] || strings.HasSuffix(name, ".code-workspace") {
-			if rel, err := filepath.Rel(abs, full); err == nil {
-				out = append(out, filepath.ToSlash(rel))
-			}
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-		}
-		return nil
-	})
-	return out
+// isToolName reports whether a file or folder named name, wherever it is in the work tree, is one that tools
+// outside the sandbox run programs from: the rule the guard's walk finds them by (gitguard.Guard.WithToolNames),
+// and a command's new files are judged by (leftBehind).
+func isToolName(name string) bool {
+	return nestedEditorFiles[name] || slices.Contains(agentFiles, name) || strings.HasSuffix(name, ".code-workspace")
 }
 
 // installs are the package managers' own commands that fill the dependency folders: a command among them may write
@@ -91,6 +86,12 @@ var installs = map[string][]string{
 	"uv":     {"sync", "add", "remove", "venv", "pip"},
 	"poetry": {"install", "add", "remove", "update", "lock", "sync"},
 	"pipenv": {"install", "uninstall", "sync", "update"},
+	"pdm":    {"install", "add", "remove", "update", "sync", "venv"},
+	"hatch":  {"env"},
+	"rye":    {"sync", "add", "remove"},
+	"deno":   {"install", "add", "remove"},
+	// These make a virtual environment whatever their arguments.
+	"virtualenv": {"*"}, "tox": {"*"}, "nox": {"*"},
 	"python": {"-m"}, "python3": {"-m"}, // -m pip / -m venv, checked below
 }
 
@@ -104,6 +105,9 @@ func isInstall(argv []string) bool {
 	if !ok {
 		return false
 	}
+	if slices.Equal(subs, []string{"*"}) {
+		return true
+	}
 	sub := ""
 	for _, a := range argv[1:] {
 		if !strings.HasPrefix(a, "-") || a == "-m" {
@@ -116,6 +120,30 @@ func isInstall(argv []string) bool {
 		return i+1 < len(argv) && (argv[i+1] == "venv" || argv[i+1] == "pip" && i+2 < len(argv) && (argv[i+2] == "install" || argv[i+2] == "uninstall"))
 	}
 	return slices.Contains(subs, sub)
+}
+
+// writesLinkedCaches reports whether argv may write the package caches whose files are hard-linked into
+// node_modules (toolcache.LinkedPackageCaches): an install, or a runner that fetches a package into the cache to
+// run it (bunx, pnpm dlx, yarn dlx). For any other command they are read-only, as node_modules is.
+func writesLinkedCaches(argv []string) bool {
+	if isInstall(argv) {
+		return true
+	}
+	switch name := filepath.Base(argv[0]); {
+	case name == "bunx":
+		return true
+	case len(argv) > 1 && (name == "bun" && argv[1] == "x" || (name == "pnpm" || name == "yarn") && argv[1] == "dlx"):
+		return true
+	}
+	return false
+}
+
+// readOnlyIn moves dirs from the policy's writable folders to its readable ones. Landlock then refuses every
+// write below them, through whatever path, in every process mode.
+func readOnlyIn(policy sandbox.Policy, dirs []string) sandbox.Policy {
+	policy.Writable = slices.DeleteFunc(slices.Clone(policy.Writable), func(w string) bool { return slices.Contains(dirs, w) })
+	policy.Readable = append(slices.Clone(policy.Readable), dirs...)
+	return policy
 }
 
 // protection is the list of root-relative paths a command may not change, found before it starts.
@@ -174,10 +202,10 @@ func protect(st *gitguard.State, root *os.Root, abs string, argv []string, pathE
 	for _, p := range st.Guarded() {
 		add(p)
 	}
-	for _, f := range editorFiles {
+	for _, f := range slices.Concat(editorFiles, agentFiles, st.Tools()) {
 		add(f)
 	}
-	for _, f := range nestedEditor(abs) {
+	for _, f := range envrcLoads(root, st.Tools()) {
 		add(f)
 	}
 	var pathDirs []string

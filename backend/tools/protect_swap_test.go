@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/gitguard"
 )
 
 type jobHintOut struct {
@@ -219,8 +221,9 @@ func writeAll(t *testing.T, root string, files ...string) {
 	}
 }
 
-// BenchmarkNestedEditor times the walk for tool files in subfolders, per command, in a work tree of 50 packages
-// of 10 folders of 5 files each (2,500 files) with a node_modules of 200 packages that the walk does not enter.
+// BenchmarkNestedEditor times the guard's walk, which finds the tool files and dependency folders by name too,
+// per command, in a work tree of 50 packages of 10 folders of 5 files each (2,500 files) with a node_modules of
+// 200 packages.
 func BenchmarkNestedEditor(b *testing.B) {
 	root := b.TempDir()
 	for p := range 50 {
@@ -236,9 +239,15 @@ func BenchmarkNestedEditor(b *testing.B) {
 		os.MkdirAll(filepath.Join(root, "node_modules", "pkg"+strconv.Itoa(p), "lib"), 0o755)
 	}
 	os.MkdirAll(filepath.Join(root, "packages", "p1", ".vscode"), 0o755)
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	guard := gitguard.New().WithToolNames(isToolName)
 	for b.Loop() {
-		if got := nestedEditor(root); len(got) != 1 {
-			b.Fatal(got)
+		if got := guard.Scan(r, root); len(got.Tools()) != 1 || len(got.Deps()) != 1 {
+			b.Fatal(got.Tools(), got.Deps())
 		}
 	}
 }

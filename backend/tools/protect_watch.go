@@ -38,14 +38,74 @@ type watcher struct {
 	// followed (gitlinkAdded). existed are the .git entries that were there before the command.
 	indexes map[string]string
 	existed func(string) bool
+	// created judges a name created in a work-tree folder (protection.createdRule): a tool file or dependency
+	// folder that a command makes anywhere ends it at once, not only after it (leftBehind removes it then).
+	created func(rel string) bool
+}
+
+// maxNameWatches bounds the work-tree folders watched for new tool files and dependency folders: past it, what a
+// command creates is still removed after it (leftBehind), only not while it runs.
+const maxNameWatches = 20000
+
+// watchNames watches the work-tree folders for what created judges, each folder of folders and every folder a
+// command makes in them.
+func (w *watcher) watchNames(folders []string, created func(string) bool) {
+	if w.w == nil || created == nil || len(folders) > maxNameWatches {
+		return
+	}
+	w.created = created
+	for _, f := range folders {
+		w.w.Add(filepath.Join(w.abs, filepath.FromSlash(f)))
+	}
+}
+
+// newEntry looks at an entry created in a watched folder: a name the rule protects ends the command; a folder is
+// watched in turn, and what it already holds (mkdir -p made it all at once) is looked at the same way.
+func (w *watcher) newEntry(full string, depth int) {
+	rel, err := filepath.Rel(w.abs, full)
+	if err != nil || !filepath.IsLocal(rel) || depth > 8 {
+		return
+	}
+	w.mu.Lock()
+	stopped := w.stopped || w.tripped != ""
+	w.mu.Unlock()
+	if stopped {
+		return
+	}
+	rel = filepath.ToSlash(rel)
+	if w.created(rel) {
+		w.mu.Lock()
+		if !w.stopped && w.tripped == "" {
+			w.tripped = rel
+			if w.stop != nil {
+				w.stop()
+			}
+		}
+		w.mu.Unlock()
+		return
+	}
+	// Not into what holds no tool files of the user's: git's data, an install's dependency folders, build output.
+	if name := path.Base(rel); name == ".git" || gitguard.DependencyFolders[name] || gitguard.OutputFolders[name] {
+		return
+	}
+	fi, err := os.Lstat(full)
+	if err != nil || !fi.IsDir() {
+		return
+	}
+	w.w.Add(full)
+	entries, _ := os.ReadDir(full)
+	for _, e := range entries {
+		w.newEntry(filepath.Join(full, e.Name()), depth+1)
+	}
 }
 
 // watchProtected records the protected paths and starts watching live, those among them that could not be bound,
 // and the repositories' indexes (st.Indexes): where a gitlink added during the run leads, a .git that was not
 // there before the command (st.HasEntry) is watched from then on, so that a repository the command makes there,
 // which the user's git status would enter, ends the command. Without inotify (or with its limits reached) it still
-// records the paths: close then puts back what changed, at the end.
-func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguard.State, stop func()) *watcher {
+// records the paths: close then puts back what changed, at the end. It watches the work-tree folders (st.Folders)
+// too, for a tool file or dependency folder the command creates (created, watchNames).
+func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguard.State, stop func(), created func(string) bool) *watcher {
 	w := &watcher{
 		root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop,
 		indexes: st.Indexes(), existed: st.HasEntry,
@@ -65,6 +125,7 @@ func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguar
 	for index := range w.indexes {
 		w.w.Add(filepath.Join(abs, filepath.FromSlash(path.Dir(index))))
 	}
+	w.watchNames(st.Folders(), created) // before the loop reads w.created
 	go w.loop()
 	return w
 }
@@ -113,6 +174,9 @@ func (w *watcher) loop() {
 		case ev, ok := <-w.w.Events:
 			if !ok {
 				return
+			}
+			if w.created != nil && ev.Op&fsnotify.Create != 0 {
+				w.newEntry(ev.Name, 0)
 			}
 			for _, p := range w.owners(ev.Name) {
 				w.check(p, false)

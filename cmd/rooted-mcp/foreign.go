@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/rooted-dev/rooted/backend/cli"
 	"github.com/rooted-dev/rooted/backend/mcpclient"
@@ -10,13 +11,23 @@ import (
 	"github.com/rooted-dev/rooted/backend/version"
 )
 
-// foreign is the MCP client of rooted call and rooted tools: the servers the user's settings name for root.
+// openForeign is the MCP client of rooted call and rooted tools: the servers the user's settings name for root.
 func openForeign(root string) cli.ForeignTools {
-	var store *settings.Store
+	return foreign{newManager(root)}
+}
+
+// newManager is root's MCP client with the user's settings, the secrets their entries name and the OAuth grants
+// the window (or rooted-mcp sign-in) stored: the same files the window uses.
+func newManager(root string) *mcpclient.Manager {
+	opts := mcpclient.Options{Root: root, Version: version.Version}
 	if path, err := settings.DefaultPath(); err == nil {
-		store = settings.NewStore(path)
+		opts.Settings = settings.NewStore(path)
 	}
-	return foreign{mcpclient.New(mcpclient.Options{Root: root, Settings: store, Version: version.Version})}
+	if dir, err := mcpclient.DefaultStateDir(); err == nil {
+		opts.Secrets = mcpclient.NewSecretFile(filepath.Join(dir, "mcp-secrets.json"))
+		opts.Grants = mcpclient.NewGrantFile(filepath.Join(dir, "mcp-oauth.json"))
+	}
+	return mcpclient.New(opts)
 }
 
 type foreign struct{ *mcpclient.Manager }

@@ -38,6 +38,9 @@ func main() {
 		code = cli.CallExtras(ctx, stdio, os.Args[2:], extras)
 	case len(os.Args) > 1 && os.Args[1] == "tools":
 		code = cli.ToolsExtras(ctx, stdio, os.Args[2:], extras)
+	case len(os.Args) > 1 && os.Args[1] == "sign-in":
+		// OAuth for an HTTP server of the project's settings, from a terminal.
+		code = signIn(ctx, stdio, os.Args[2:], newManager)
 	default:
 		code = serve(ctx, os.Stderr, os.Args[1:])
 	}

@@ -27,6 +27,10 @@ describe('settings', { timeout: 600_000 }, () => {
     const nav = page.getByTestId('settings-nav')
     await nav.getByRole('button', { name: 'Advanced' }).waitFor() // the project's sections, once its settings are read
     assert.deepEqual(await nav.getByTestId('settings-nav-item').allTextContents(), ['Providers', 'Agent', 'This project', 'Permissions', 'MCP servers', 'Advanced'])
+    // Under Providers, where the API keys are: the keyring by name, or the keys file, who may read it, and why there
+    // is no keyring (here, on CI, no session bus).
+    const keys = (await page.getByTestId('key-storage').innerText()).trim()
+    assert.match(keys, /^API keys: Stored in (.+ \(Secret Service\)|.+\/rooted\/keys\.json \(readable only by you\) — no system keyring found: .+)$/)
     await nav.getByRole('button', { name: 'Permissions' }).click()
     await page.waitForFunction(() => {
       const h = document.getElementById('settings-permissions').getBoundingClientRect()

@@ -1,5 +1,6 @@
 // Package mcpfixture is the MCP servers the tests of Rooted's MCP client start, as a user's server would be (in
-// the sandbox, over stdio): a test binary whose TestMain calls RunIfAsked doubles as them.
+// the sandbox, over stdio): a test binary whose TestMain calls RunIfAsked doubles as them. AuthServer and
+// ProtectedServer are an OAuth authorization server and an MCP server that needs its tokens (oauth.go).
 package mcpfixture
 
 import (
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,8 +25,9 @@ import (
 //   - hang {}: never answers.
 //   - flood {}: writes 64 MiB on stderr and answers one 20 MiB line.
 //   - grow {}: adds the tool extra, and says the list changed (notifications/tools/list_changed).
+//   - env {}: its environment, one NAME=value a line.
 //
-// It is not linked into Rooted: only tests import it.
+// It is not linked into Rooted: only tests import it, and oauthserver, the browser tests' fixture program.
 const Env = "FIXTURE_MCP"
 
 // RunIfAsked serves as the fixture the environment names, and exits; it returns at once when none is named.
@@ -86,6 +89,7 @@ func fixture2025(strict bool) {
 		{"name": "hang", "inputSchema": map[string]any{"type": "object"}},
 		{"name": "flood", "inputSchema": map[string]any{"type": "object"}},
 		{"name": "grow", "inputSchema": map[string]any{"type": "object"}},
+		{"name": "env", "inputSchema": map[string]any{"type": "object"}},
 	}
 	for in.Scan() {
 		var req struct {
@@ -118,6 +122,8 @@ func fixture2025(strict bool) {
 				var s StealIn
 				_ = json.Unmarshal(req.Params.Arguments, &s)
 				text(fixtureSteal(s))
+			case "env":
+				text(strings.Join(os.Environ(), "\n"))
 			case "hang":
 				select {}
 			case "flood":
@@ -179,6 +185,9 @@ func fixture2026() {
 			return text("extra"), nil, nil
 		})
 		return text("grown"), nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "env"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return text(strings.Join(os.Environ(), "\n")), nil, nil
 	})
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {

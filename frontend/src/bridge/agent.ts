@@ -106,6 +106,14 @@ export interface ProbeResult {
 
 // testProvider tries a provider as the form describes it, before it is saved; nothing is saved.
 export const testProvider = (p: ProviderInput): Promise<ProbeResult> => wrap(() => Agent.TestProvider(app.ProviderInput.createFrom(p)) as Promise<ProbeResult>)
+// KeyStorage says where the providers' API keys are kept: the system keyring, or (with why not) a file.
+export interface KeyStorage {
+  keyring: boolean
+  name: string // "GNOME Keyring (Secret Service)", or the keys file ("~/.config/rooted/keys.json")
+  reason?: string // why no system keyring is used
+  problem?: string // keys that could not be moved into the keyring at start, and why
+}
+export const keyStorage = (): Promise<KeyStorage> => wrap(() => Agent.KeyStorage() as Promise<KeyStorage>)
 export const setActiveProvider = (id: string, model: string): Promise<ProvidersView> => wrap(() => Agent.SetActive(id, model) as Promise<ProvidersView>)
 
 // relay sends a request through the backend; the response arrives as onLLMStream events carrying id.

@@ -13,6 +13,7 @@ export interface MCPServerStatus {
   protocol?: string
   tools?: string[]
   error?: string // why it failed, and what to grant it when that is the likely cause
+  auth?: 'sign_in' | 'signed_in' // an HTTP server that wants the user to sign in (OAuth), or one signed in
   stderr?: string // the last of its error output
   sandbox?: { active: boolean; readable?: string[]; writable?: string[]; network: boolean; reason?: string }
   data_dir?: string
@@ -43,3 +44,16 @@ export const mcpServersConfig = (ws: string): Promise<string> => wrap(() => MCPS
 // saveMCPServersConfig replaces the project's mcp_servers with text, checked by the backend first (a mistake is
 // invalid_argument and changes nothing), and starts the servers again with it.
 export const saveMCPServersConfig = (ws: string, text: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SaveConfig(ws, text)) ?? []) as MCPServerStatus[])
+
+// signInMCPServer signs the user in to the project's HTTP server name with OAuth in the system browser; it settles
+// when the browser comes back (or the sign-in times out), with the servers' state.
+export const signInMCPServer = (ws: string, name: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SignIn(ws, name)) ?? []) as MCPServerStatus[])
+
+// signOutMCPServer forgets the user's sign-in for the project's HTTP server name.
+export const signOutMCPServer = (ws: string, name: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SignOut(ws, name)) ?? []) as MCPServerStatus[])
+
+// mcpSecretNames lists the secrets stored for servers' entries to name as ${keyring:NAME} (names only, never values).
+export const mcpSecretNames = (): Promise<string[]> => wrap(async () => (await MCPServers.SecretNames()) ?? [])
+
+// setMCPSecret stores a secret for servers' entries (an empty value removes it); it answers the names stored.
+export const setMCPSecret = (name: string, value: string): Promise<string[]> => wrap(async () => (await MCPServers.SetSecret(name, value)) ?? [])

@@ -58,6 +58,8 @@ export interface ProjectBridge {
   onMCPServersChanged: Bound<typeof mcp.onMCPServersChanged>
   mcpServersConfig: Bound<typeof mcp.mcpServersConfig>
   saveMCPServersConfig: Bound<typeof mcp.saveMCPServersConfig>
+  signInMCPServer: Bound<typeof mcp.signInMCPServer>
+  signOutMCPServer: Bound<typeof mcp.signOutMCPServer>
 }
 
 // bridgeFor is project ws's bridge. An empty id is refused: a call with no project would reach none (no_project)
@@ -109,5 +111,7 @@ export function bridgeFor(ws: string): ProjectBridge {
     onMCPServersChanged: bind(mcp.onMCPServersChanged),
     mcpServersConfig: bind(mcp.mcpServersConfig),
     saveMCPServersConfig: bind(mcp.saveMCPServersConfig),
+    signInMCPServer: bind(mcp.signInMCPServer),
+    signOutMCPServer: bind(mcp.signOutMCPServer),
   }
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { toBackendError, type BackendError, type MCPServerStatus } from '../bridge'
+import { mcpSecretNames, setMCPSecret, toBackendError, type BackendError, type MCPServerStatus } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { ErrorNotice } from './error-notice'
 
@@ -23,7 +23,8 @@ export function stateWords(s: MCPServerStatus): string {
 // project's entry): each one's state, its tools, why it failed with the end of its error output, and the sandbox
 // it runs in. It follows their changes as the backend reports them.
 export function MCPServers() {
-  const { mcpServers, mcpServersConfig, onMCPServersChanged, restartMCPServers, saveMCPServersConfig } = useBridge()
+  const { mcpServers, mcpServersConfig, onMCPServersChanged, restartMCPServers, saveMCPServersConfig, signInMCPServer, signOutMCPServer } = useBridge()
+  const [signingIn, setSigningIn] = useState('')
   const [servers, setServers] = useState<MCPServerStatus[] | null>(null)
   const [error, setError] = useState<BackendError | null>(null)
   const [config, setConfig] = useState('')
@@ -57,6 +58,27 @@ export function MCPServers() {
           <li key={s.name} data-testid={`mcp-server-${s.name}`}>
             <strong>{s.name}</strong> <span className="muted">{s.transport}</span> · <span data-testid="mcp-server-state">{stateWords(s)}</span>
             {s.state === 'failed' && s.error ? <pre className="mcp-server-error">{s.error}</pre> : null}
+            {s.transport === 'http' && (s.auth === 'sign_in' || s.auth === 'signed_in') ? (
+              <button
+                type="button"
+                disabled={signingIn === s.name}
+                data-testid="mcp-server-sign-in"
+                title={s.auth === 'sign_in' ? 'Opens your browser to sign in to this server; Rooted keeps the sign-in outside the project' : 'Forget the sign-in stored for this server'}
+                onClick={() => {
+                  const act = s.auth === 'sign_in' ? signInMCPServer : signOutMCPServer
+                  setSigningIn(s.name)
+                  act(s.name)
+                    .then((st) => {
+                      setServers(st)
+                      setError(null)
+                    })
+                    .catch((e: unknown) => setError(toBackendError(e)))
+                    .finally(() => setSigningIn(''))
+                }}
+              >
+                {signingIn === s.name ? 'Waiting for the browser…' : s.auth === 'sign_in' ? 'Sign in' : 'Sign out'}
+              </button>
+            ) : null}
             {s.tools?.length ? <div className="muted">{s.tools.join(', ')}</div> : null}
             {s.stderr ? (
               <details>
@@ -84,7 +106,9 @@ export function MCPServers() {
       <details>
         <summary>Edit the servers (JSON, as other clients write them)</summary>
         <p className="muted">
-          <code>{'{"name": {"command": "npx", "args": ["-y", "some-server"], "env": {"KEY": "…"}}}'}</code> or <code>{'{"name": {"url": "https://…", "headers": {"Authorization": "Bearer …"}}}'}</code>
+          <code>{'{"name": {"command": "npx", "args": ["-y", "some-server"], "env_vars": ["GITHUB_TOKEN"], "env": {"KEY": "${keyring:my-key}"}}}'}</code> or{' '}
+          <code>{'{"name": {"url": "https://…", "headers": {"Authorization": "Bearer ${keyring:docs-token}"}}}'}</code>. <code>env_vars</code> and <code>{'${NAME}'}</code> pass your
+          environment's variables by name; <code>{'${keyring:NAME}'}</code> is a secret stored below, so none need be written here in clear. A server that asks for OAuth shows Sign in.
         </p>
         <textarea value={config} onChange={(e) => setConfig(e.target.value)} rows={8} spellCheck={false} data-testid="mcp-servers-config" />
         <button
@@ -105,6 +129,7 @@ export function MCPServers() {
         </button>
         {saved ? <div className="settings-saved">{saved}</div> : null}
       </details>
+      <MCPSecrets onError={setError} />
       {servers.length > 0 ? (
         <button
           type="button"
@@ -119,5 +144,48 @@ export function MCPServers() {
         </button>
       ) : null}
     </section>
+  )
+}
+
+// MCPSecrets stores the secrets servers' entries name as ${keyring:NAME}: the names are listed, the values never
+// come back to the window.
+function MCPSecrets({ onError }: { onError: (e: BackendError | null) => void }) {
+  const [names, setNames] = useState<string[]>([])
+  const [name, setName] = useState('')
+  const [value, setValue] = useState('')
+  useEffect(() => {
+    mcpSecretNames()
+      .then(setNames)
+      .catch(() => undefined)
+  }, [])
+  const store = (n: string, v: string) =>
+    setMCPSecret(n, v)
+      .then((ns) => {
+        setNames(ns)
+        setName('')
+        setValue('')
+        onError(null)
+      })
+      .catch((e: unknown) => onError(toBackendError(e)))
+  return (
+    <details data-testid="mcp-secrets">
+      <summary>Secrets for the servers ({names.length})</summary>
+      <p className="muted">Kept in a file of Rooted's data folder only you can read, never in a project. A server reads them when it starts.</p>
+      <ul className="rule-list">
+        {names.map((n) => (
+          <li key={n}>
+            <code>{`\${keyring:${n}}`}</code>{' '}
+            <button type="button" onClick={() => void store(n, '')}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <input aria-label="Secret name" placeholder="name" value={name} onChange={(e) => setName(e.target.value)} data-testid="mcp-secret-name" />
+      <input aria-label="Secret value" placeholder="value" type="password" value={value} onChange={(e) => setValue(e.target.value)} data-testid="mcp-secret-value" />
+      <button type="button" disabled={!name || !value} onClick={() => void store(name, value)} data-testid="mcp-secret-save">
+        Store
+      </button>
+    </details>
   )
 }

@@ -4,6 +4,7 @@ import { useBridge } from '../stores/project-scope'
 import { ErrorNotice } from '../components/error-notice'
 import { PermissionRules } from '../components/permission-rules'
 import { MCPServers } from '../components/mcp-servers'
+import { KeyStorageNote } from '../components/key-storage'
 import type { Price } from '../llm/cost'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { useShortcut } from '../components/shortcuts'
@@ -185,6 +186,7 @@ export function SettingsScreen({ onClose }: Props) {
         {saved ? <div className="settings-saved" data-testid="settings-saved">{saved}</div> : null}
 
         <h3 id="settings-providers">Providers</h3>
+        <KeyStorageNote />
         <ul className="provider-list">
           {provs?.providers.map((p) => (
             <li key={p.id} data-testid="provider" data-id={p.id}>

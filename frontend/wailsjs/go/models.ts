@@ -234,6 +234,24 @@ export namespace app {
 	        this.dropped = source["dropped"];
 	    }
 	}
+	export class KeyStorage {
+	    keyring: boolean;
+	    name: string;
+	    reason?: string;
+	    problem?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KeyStorage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.keyring = source["keyring"];
+	        this.name = source["name"];
+	        this.reason = source["reason"];
+	        this.problem = source["problem"];
+	    }
+	}
 	export class LLMRequest {
 	    provider: string;
 	    url: string;
@@ -254,12 +272,31 @@ export namespace app {
 	        this.body = source["body"];
 	    }
 	}
+	export class ProjectWorktree {
+	    name: string;
+	    branch: string;
+	    main: string;
+	    main_name: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectWorktree(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.branch = source["branch"];
+	        this.main = source["main"];
+	        this.main_name = source["main_name"];
+	    }
+	}
 	export class Project {
 	    id: string;
 	    root: string;
 	    name: string;
 	    cwd: string;
 	    cwd_relative: string;
+	    worktree?: ProjectWorktree;
 	
 	    static createFrom(source: any = {}) {
 	        return new Project(source);
@@ -272,7 +309,26 @@ export namespace app {
 	        this.name = source["name"];
 	        this.cwd = source["cwd"];
 	        this.cwd_relative = source["cwd_relative"];
+	        this.worktree = this.convertValues(source["worktree"], ProjectWorktree);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SearchView {
 	    budget_mib: number;
@@ -420,6 +476,7 @@ export namespace app {
 	        this.search_memory_mib = source["search_memory_mib"];
 	    }
 	}
+	
 	export class ProviderInput {
 	    id: string;
 	    name: string;
@@ -696,6 +753,7 @@ export namespace mcpclient {
 	    protocol?: string;
 	    tools?: string[];
 	    error?: string;
+	    auth?: string;
 	    stderr?: string;
 	    sandbox?: sandbox.Info;
 	    data_dir?: string;
@@ -712,6 +770,7 @@ export namespace mcpclient {
 	        this.protocol = source["protocol"];
 	        this.tools = source["tools"];
 	        this.error = source["error"];
+	        this.auth = source["auth"];
 	        this.stderr = source["stderr"];
 	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Info);
 	        this.data_dir = source["data_dir"];

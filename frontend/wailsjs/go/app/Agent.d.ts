@@ -22,6 +22,8 @@ export function ExportConversation(arg1:string,arg2:string,arg3:string):Promise<
 
 export function Fetch(arg1:string,arg2:app.LLMRequest):Promise<void>;
 
+export function KeyStorage():Promise<app.KeyStorage>;
+
 export function LoadConversation(arg1:string,arg2:string):Promise<string>;
 
 export function Providers():Promise<app.ProvidersView>;

@@ -38,6 +38,10 @@ export function Fetch(arg1, arg2) {
   return window['go']['app']['Agent']['Fetch'](arg1, arg2);
 }
 
+export function KeyStorage() {
+  return window['go']['app']['Agent']['KeyStorage']();
+}
+
 export function LoadConversation(arg1, arg2) {
   return window['go']['app']['Agent']['LoadConversation'](arg1, arg2);
 }

@@ -8,4 +8,12 @@ export function Restart(arg1:string):Promise<Array<mcpclient.Status>>;
 
 export function SaveConfig(arg1:string,arg2:string):Promise<Array<mcpclient.Status>>;
 
+export function SecretNames():Promise<Array<string>>;
+
+export function SetSecret(arg1:string,arg2:string):Promise<Array<string>>;
+
+export function SignIn(arg1:string,arg2:string):Promise<Array<mcpclient.Status>>;
+
+export function SignOut(arg1:string,arg2:string):Promise<Array<mcpclient.Status>>;
+
 export function Status(arg1:string):Promise<Array<mcpclient.Status>>;

@@ -14,6 +14,22 @@ export function SaveConfig(arg1, arg2) {
   return window['go']['app']['MCPServers']['SaveConfig'](arg1, arg2);
 }
 
+export function SecretNames() {
+  return window['go']['app']['MCPServers']['SecretNames']();
+}
+
+export function SetSecret(arg1, arg2) {
+  return window['go']['app']['MCPServers']['SetSecret'](arg1, arg2);
+}
+
+export function SignIn(arg1, arg2) {
+  return window['go']['app']['MCPServers']['SignIn'](arg1, arg2);
+}
+
+export function SignOut(arg1, arg2) {
+  return window['go']['app']['MCPServers']['SignOut'](arg1, arg2);
+}
+
 export function Status(arg1) {
   return window['go']['app']['MCPServers']['Status'](arg1);
 }

@@ -1,0 +1,138 @@
+package mcpclient
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// DefaultStateDir is where Rooted keeps what the MCP client must remember for the user across projects: the
+// secrets named in servers' entries and the OAuth grants. $XDG_DATA_HOME/rooted, else the user's config folder's
+// rooted: the user's, never a project's.
+func DefaultStateDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "rooted"), nil
+	}
+	d, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "rooted"), nil
+}
+
+// jsonFile is a JSON object kept in a file only its owner reads (0600, in a 0700 folder), replaced whole by a rename
+// so that a reader never sees half of it.
+type jsonFile[V any] struct {
+	path string
+	mu   sync.Mutex
+}
+
+func (f *jsonFile[V]) load() (map[string]V, error) {
+	b, err := os.ReadFile(f.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]V{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m := map[string]V{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %v", f.path, err)
+	}
+	return m, nil
+}
+
+func (f *jsonFile[V]) get(key string) (V, bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, err := f.load()
+	v, ok := m[key]
+	return v, ok, err
+}
+
+// update changes the object under the lock and writes it back.
+func (f *jsonFile[V]) update(change func(map[string]V)) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, err := f.load()
+	if err != nil {
+		return err
+	}
+	change(m)
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(f.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.path)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), f.path)
+}
+
+// SecretFile is a key store in a file of its own (0600): Secrets until the system keyring serves them.
+type SecretFile struct{ f jsonFile[string] }
+
+// NewSecretFile keeps secrets in path.
+func NewSecretFile(path string) *SecretFile { return &SecretFile{f: jsonFile[string]{path: path}} }
+
+// Secret returns the secret stored as name (Secrets).
+func (s *SecretFile) Secret(name string) (string, error) {
+	v, ok, err := s.f.get(name)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", fmt.Errorf("%q: %w", name, ErrNoSecret)
+	}
+	return v, nil
+}
+
+// SetSecret stores value as name; an empty value removes it.
+func (s *SecretFile) SetSecret(name, value string) error {
+	if !secretName.MatchString(name) {
+		return fmt.Errorf("a secret's name is letters, digits, '.', '_' and '-' (at most 64), not %q", name)
+	}
+	return s.f.update(func(m map[string]string) {
+		if value == "" {
+			delete(m, name)
+		} else {
+			m[name] = value
+		}
+	})
+}
+
+// SecretNames lists the names stored (never the values).
+func (s *SecretFile) SecretNames() ([]string, error) {
+	s.f.mu.Lock()
+	defer s.f.mu.Unlock()
+	m, err := s.f.load()
+	if err != nil {
+		return nil, err
+	}
+	return sortedNames(m), nil
+}
