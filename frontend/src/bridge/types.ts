@@ -156,6 +156,8 @@ export interface ExecResult {
   outputs_changed?: string[]
   // job, when the command runs on in the background: its id, and the offset to read its output on from.
   job?: { id: string; running: boolean; next: number }
+  // network_refused: in allow-list mode, the hosts the proxy refused the command.
+  network_refused?: string[]
 }
 
 export interface Snapshot {

@@ -357,6 +357,8 @@ export namespace app {
 	    kind: string;
 	    level: number;
 	    network: boolean;
+	    proxy?: string;
+	    network_note?: string;
 	    reason: string;
 	    readable: string[];
 	    writable: string[];
@@ -371,6 +373,8 @@ export namespace app {
 	        this.kind = source["kind"];
 	        this.level = source["level"];
 	        this.network = source["network"];
+	        this.proxy = source["proxy"];
+	        this.network_note = source["network_note"];
 	        this.reason = source["reason"];
 	        this.readable = source["readable"];
 	        this.writable = source["writable"];
@@ -381,6 +385,9 @@ export namespace app {
 	    allowlist: string[];
 	    default_allowlist: string[];
 	    network: boolean;
+	    network_mode: string;
+	    network_hosts: string[];
+	    default_hosts: string[];
 	    writable: string[];
 	    readable: string[];
 	    unix_sockets: string[];
@@ -403,6 +410,9 @@ export namespace app {
 	        this.allowlist = source["allowlist"];
 	        this.default_allowlist = source["default_allowlist"];
 	        this.network = source["network"];
+	        this.network_mode = source["network_mode"];
+	        this.network_hosts = source["network_hosts"];
+	        this.default_hosts = source["default_hosts"];
 	        this.writable = source["writable"];
 	        this.readable = source["readable"];
 	        this.unix_sockets = source["unix_sockets"];
@@ -437,6 +447,8 @@ export namespace app {
 	export class ProjectSettingsInput {
 	    allowlist: string[];
 	    network: boolean;
+	    network_mode?: string;
+	    network_hosts?: string[];
 	    readable: string[];
 	    unix_sockets: string[];
 	    env_allow: string[];
@@ -453,6 +465,8 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.allowlist = source["allowlist"];
 	        this.network = source["network"];
+	        this.network_mode = source["network_mode"];
+	        this.network_hosts = source["network_hosts"];
 	        this.readable = source["readable"];
 	        this.unix_sockets = source["unix_sockets"];
 	        this.env_allow = source["env_allow"];
@@ -815,6 +829,8 @@ export namespace sandbox {
 	    readable?: string[];
 	    writable?: string[];
 	    network: boolean;
+	    proxy?: string;
+	    network_note?: string;
 	    unix_sockets?: string[];
 	    processes?: string;
 	    protection?: string;
@@ -834,6 +850,8 @@ export namespace sandbox {
 	        this.readable = source["readable"];
 	        this.writable = source["writable"];
 	        this.network = source["network"];
+	        this.proxy = source["proxy"];
+	        this.network_note = source["network_note"];
 	        this.unix_sockets = source["unix_sockets"];
 	        this.processes = source["processes"];
 	        this.protection = source["protection"];
