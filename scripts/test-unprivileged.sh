@@ -59,10 +59,10 @@ as_user "$dir/tools.test" -test.run 'TestExecShellAllowListGoModDownload|TestExe
 echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
 as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestPinnedFoldersCannotBeRenamed|TestNothingOutlivesAKilledRooted'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry|TestGitConfigCredentialsNeverReachCommands'
-as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestSwappedGitFolderNeverRunsOutside|TestSwappedDependencyParentIsRefusedOrReported|TestReplantingInALoopEndsTheCommand|TestToolConfigFilesAnywhereAreProtected|TestWhatTheGuardComparesIsHeldDuringTheRun|TestGuardedIsProtected|TestUsersOwnEditsDuringAJobStay' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
+as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestSwappedGitFolderNeverRunsOutside|TestSwappedDependencyParentIsRefusedOrReported|TestReplantingInALoopEndsTheCommand|TestToolConfigFilesAnywhereAreProtected|TestWhatTheGuardComparesIsHeldDuringTheRun|TestGuardedIsProtected|TestUsersOwnEditsDuringAJobStay' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '
 as_user "$dir/gitguard.test"
 echo "test-unprivileged: what tools run later, protected by name at any depth (dependency folders, bytecode, tool and agent files, go.work, .env, linked caches), as $user"
-as_user "$dir/tools.test" -test.run 'TestNewDependencyFolderDoesNotShadowTheHoistedOne|TestPlantedBytecodeNeverRunsOutside|TestToolFilesCreatedAnywhereAreRemoved|TestPlantedNpmrcAndGoWorkNeverRunOutside|TestFilesAnEnvrcLoadsAreProtected|TestLinkedPackageCacheIsReadOnlyToCommands|TestWritesLinkedCaches|TestChangedBuildOutputsAreReported|TestCreatingAToolFileEndsTheCommand' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)'
+as_user "$dir/tools.test" -test.run 'TestNewDependencyFolderDoesNotShadowTheHoistedOne|TestPlantedBytecodeNeverRunsOutside|TestToolFilesCreatedAnywhereAreRemoved|TestPlantedNpmrcAndGoWorkNeverRunOutside|TestFilesAnEnvrcLoadsAreProtected|TestLinkedPackageCacheIsReadOnlyToCommands|TestWritesLinkedCaches|TestChangedBuildOutputsAreReported|TestCreatingAToolFileEndsTheCommand' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '
 as_user "$dir/gitdir.test"
 echo "test-unprivileged: caches, links in the folders Rooted writes, a planted git on PATH, and rule spellings, as $user"
 as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater'
@@ -74,7 +74,7 @@ echo "test-unprivileged: named-pipe .gitignore files and git-folder files that w
 as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapshot|TestSeedingSkipsObjectsGitWouldBlockOn|TestByteBudget' 2>&1 | grep -v 'WARN file skipped'
 as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestNamedPipesInTheGitFolderDoNotBlockTheStatus|TestDescribe'
 echo "test-unprivileged: conversations saved into a read-only folder, and killed while appending, as $user"
-as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSaveLosesNothing|TestKillDuringAppends|TestTornRecordIsDropped' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)'
+as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSaveLosesNothing|TestKillDuringAppends|TestTornRecordIsDropped' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '
 echo "test-unprivileged: skills and commands through links out of the project and pipes, as $user"
 as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: a conversation's worktree made, worked in and applied through the sandboxed git, as $user"
