@@ -38,6 +38,11 @@ type watcher struct {
 	// followed (gitlinkAdded). existed are the .git entries that were there before the command.
 	indexes map[string]string
 	existed func(string) bool
+	// submodules are the .git entries of declared submodules not checked out yet, each with the git folder git
+	// clones it into (gitguard.State.PendingSubmodules): git submodule update making them is let run, as long as
+	// entry and folder keep the shape git writes (fault); anything else there is put back and ends the command.
+	submodules map[string]string
+	fault      func(entry, dir string) string
 	// created judges a name created in a work-tree folder (protection.createdRule): a tool file or dependency
 	// folder that a command makes anywhere ends it at once, not only after it (leftBehind removes it then).
 	created func(rel string) bool
@@ -108,7 +113,8 @@ func (w *watcher) newEntry(full string, depth int) {
 func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguard.State, stop func(), created func(string) bool) *watcher {
 	w := &watcher{
 		root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop,
-		indexes: st.Indexes(), existed: st.HasEntry,
+		indexes: st.Indexes(), existed: st.HasEntry, submodules: st.PendingSubmodules(root),
+		fault: func(entry, dir string) string { return st.SubmoduleFault(root, abs, entry, dir) },
 	}
 	for _, p := range paths {
 		budget := gitguard.MaxCaptured
@@ -213,6 +219,11 @@ func (w *watcher) owners(name string) []string {
 			out = append(out, p)
 		}
 	}
+	for entry, dir := range w.submodules {
+		if rel == dir || strings.HasPrefix(rel, dir+"/") || strings.HasPrefix(dir, rel+"/") {
+			out = append(out, entry)
+		}
+	}
 	return out
 }
 
@@ -232,10 +243,22 @@ func (w *watcher) check(p string, last bool) {
 	}
 	budget := gitguard.MaxCaptured
 	now := gitguard.Capture(w.root, p, &budget)
-	if gitguard.Same(w.before[p], now) {
+	want := w.before[p]
+	if dir, ok := w.submodules[p]; ok {
+		// A declared submodule being cloned: judged by its shape, not against its absence. The git folder is
+		// watched from the start (it is made before the .git file), so that each change in it is judged as well.
+		if w.w != nil && !last {
+			w.watchSubmodule(dir)
+		}
+		if w.fault(p, dir) == "" {
+			return
+		}
+		want = &gitguard.Node{} // not git's shape: the .git goes, and with it the way into the folder
+	}
+	if gitguard.Same(want, now) {
 		return
 	}
-	w.undo.Tree(p, w.before[p], now)
+	w.undo.Tree(p, want, now)
 	if !last && w.tripped == "" {
 		w.tripped = p
 		if w.stop != nil {
@@ -244,6 +267,17 @@ func (w *watcher) check(p string, last bool) {
 	}
 	if w.w != nil && !last {
 		w.watch(p)
+	}
+}
+
+// watchSubmodule watches a declared submodule's git folder, and the folders in it git reads settings and hooks
+// from, from where it is (or will be) made down.
+func (w *watcher) watchSubmodule(dir string) {
+	for d := path.Dir(dir); d != "." && d != "/"; d = path.Dir(d) {
+		w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
+	}
+	for _, d := range []string{dir, path.Join(dir, "hooks"), path.Join(dir, "info")} {
+		w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
 	}
 }
 
