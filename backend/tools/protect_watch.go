@@ -2,14 +2,17 @@ package tools
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/rooted-dev/rooted/backend/gitdir"
 	"github.com/rooted-dev/rooted/backend/gitguard"
 )
 
@@ -43,6 +46,13 @@ type watcher struct {
 	// entry and folder keep the shape git writes (fault); anything else there is put back and ends the command.
 	submodules map[string]string
 	fault      func(entry, dir string) string
+	// repos are the repositories the command makes during the run where no gitlink leads (git init, git clone in
+	// a work-tree folder), by their .git, each with the git folder it leads to: judged from their making on, by
+	// the shape git gives a new repository (gitguard.State.NewRepoFault), and disarmed (DisarmRepo) the moment
+	// they hold more, so that git run in them outside (a shell prompt, an editor opening the folder) never runs
+	// what the command planted.
+	repos map[string]string
+	git   *gitguard.State
 	// created judges a name created in a work-tree folder (protection.createdRule): a tool file or dependency
 	// folder that a command makes anywhere ends it at once, not only after it (leftBehind removes it then).
 	created func(rel string) bool
@@ -89,8 +99,12 @@ func (w *watcher) newEntry(full string, depth int) {
 		w.mu.Unlock()
 		return
 	}
-	// Not into what holds no tool files of the user's: git's data, an install's dependency folders, build output.
-	if name := path.Base(rel); name == ".git" || gitguard.DependencyFolders[name] || gitguard.OutputFolders[name] {
+	if path.Base(rel) == ".git" {
+		w.repoMade(rel)
+		return
+	}
+	// Not into what holds no tool files of the user's: an install's dependency folders, build output.
+	if name := path.Base(rel); gitguard.DependencyFolders[name] || gitguard.OutputFolders[name] {
 		return
 	}
 	fi, err := os.Lstat(full)
@@ -115,6 +129,7 @@ func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguar
 		root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop,
 		indexes: st.Indexes(), existed: st.HasEntry, submodules: st.PendingSubmodules(root),
 		fault: func(entry, dir string) string { return st.SubmoduleFault(root, abs, entry, dir) },
+		repos: map[string]string{}, git: st,
 	}
 	for _, p := range paths {
 		budget := gitguard.MaxCaptured
@@ -134,6 +149,56 @@ func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguar
 	w.watchNames(st.Folders(), created) // before the loop reads w.created
 	go w.loop()
 	return w
+}
+
+// repoMade starts judging the repository the command is making at the .git entry, unless it is one the watcher
+// keeps otherwise (there before the command, a protected path, a declared submodule).
+func (w *watcher) repoMade(entry string) {
+	w.mu.Lock()
+	_, kept := w.before[entry]
+	_, sub := w.submodules[entry]
+	_, seen := w.repos[entry]
+	if kept || sub || seen || w.existed(entry) {
+		w.mu.Unlock()
+		return
+	}
+	w.repos[entry] = entry
+	w.mu.Unlock()
+	w.checkRepo(entry, false)
+}
+
+// checkRepo watches the new repository at entry where it is now, and disarms it, ending the command, as soon as it
+// holds more than git gives a new repository. Once the watcher is stopped only the last check does anything.
+func (w *watcher) checkRepo(entry string, last bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped && !last {
+		return
+	}
+	dir := entry
+	if b, err := w.root.ReadFile(entry); err == nil {
+		if t, ok := gitdir.ParseGitFile(b); ok {
+			if rel, err := filepath.Rel(w.abs, filepath.Join(w.abs, filepath.Dir(filepath.FromSlash(entry)), t)); err == nil && filepath.IsLocal(rel) {
+				dir = filepath.ToSlash(rel)
+			}
+		}
+	}
+	w.repos[entry] = dir
+	if w.w != nil && !last {
+		for _, d := range []string{path.Dir(dir), dir, path.Join(dir, "hooks"), path.Join(dir, "info")} {
+			w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
+		}
+	}
+	if w.git.NewRepoFault(w.root, w.abs, entry) == "" {
+		return
+	}
+	w.git.DisarmRepo(w.undo, w.root, w.abs, entry)
+	if !last && w.tripped == "" {
+		w.tripped = entry
+		if w.stop != nil {
+			w.stop()
+		}
+	}
 }
 
 // gitlinkAdded watches the .git where each gitlink of index leads, if it did not exist before the command and is
@@ -187,6 +252,9 @@ func (w *watcher) loop() {
 			for _, p := range w.owners(ev.Name) {
 				w.check(p, false)
 			}
+			for _, entry := range w.newRepos(ev.Name) {
+				w.checkRepo(entry, false)
+			}
 			if rel, err := filepath.Rel(w.abs, ev.Name); err == nil {
 				if _, ok := w.indexes[filepath.ToSlash(rel)]; ok {
 					w.gitlinkAdded(filepath.ToSlash(rel))
@@ -222,6 +290,27 @@ func (w *watcher) owners(name string) []string {
 	for entry, dir := range w.submodules {
 		if rel == dir || strings.HasPrefix(rel, dir+"/") || strings.HasPrefix(dir, rel+"/") {
 			out = append(out, entry)
+		}
+	}
+	return out
+}
+
+// newRepos are the repositories made during the run (repos) that an event's file is, or lies in.
+func (w *watcher) newRepos(name string) []string {
+	rel, err := filepath.Rel(w.abs, name)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for entry, dir := range w.repos {
+		for _, p := range []string{entry, dir} {
+			if rel == p || strings.HasPrefix(rel, p+"/") {
+				out = append(out, entry)
+				break
+			}
 		}
 	}
 	return out
@@ -299,6 +388,12 @@ func (w *watcher) close(unbound bool) (restored []string, stopped string) {
 	}
 	for _, p := range last {
 		w.check(p, true)
+	}
+	w.mu.Lock()
+	repos := slices.Collect(maps.Keys(w.repos))
+	w.mu.Unlock()
+	for _, entry := range repos {
+		w.checkRepo(entry, true)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
