@@ -15,6 +15,9 @@ import (
 type PutBack struct {
 	root *os.Root
 	said []string
+	// aside, when set, is where a copy of what is removed or overwritten is kept (SetAsideIn).
+	aside string
+	kept  int // copies kept so far
 }
 
 // NewPutBack puts things back in root.
@@ -159,12 +162,16 @@ func (u *PutBack) Tree(p string, want, have *Node) {
 	switch {
 	case Same(want, have):
 	case !want.exists:
+		u.keep(p)
 		u.Remove(p, "removed "+p+", which the command created")
 	case want.mode&fs.ModeSymlink != 0:
 		u.link(p, string(want.data), "restored "+p+", which the command changed")
 	case want.partial && !want.mode.IsDir():
 		u.outcome(errTooLarge, p, "")
 	case want.mode.IsRegular():
+		if have.exists {
+			u.keep(p)
+		}
 		u.file(p, want.data, want.mode.Perm(), "restored "+p+", which the command changed")
 	case want.mode.IsDir():
 		if !have.exists || !have.mode.IsDir() {

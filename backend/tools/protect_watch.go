@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 
@@ -131,6 +132,7 @@ func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguar
 		fault: func(entry, dir string) string { return st.SubmoduleFault(root, abs, entry, dir) },
 		repos: map[string]string{}, git: st,
 	}
+	w.undo.SetAsideIn(setAsideDir(abs))
 	for _, p := range paths {
 		budget := gitguard.MaxCaptured
 		w.before[p] = gitguard.Capture(root, p, &budget)
@@ -199,6 +201,17 @@ func (w *watcher) checkRepo(entry string, last bool) {
 			w.stop()
 		}
 	}
+}
+
+// setAsideDir is where the watcher keeps a copy of what it takes away during one command (gitguard.PutBack's
+// set-aside): the user's cache folder / rooted/set-aside/<project>-<time>, outside the project and outside what
+// commands may write (only each private cache under the cache folder's rooted/ is theirs).
+func setAsideDir(abs string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "rooted", "set-aside", filepath.Base(abs)+"-"+time.Now().Format("20060102-150405.000000000"))
 }
 
 // gitlinkAdded watches the .git where each gitlink of index leads, if it did not exist before the command and is
