@@ -223,6 +223,16 @@ func (st *State) DisarmRepo(u *PutBack, root *os.Root, abs, entry string) {
 	}
 	empty := st.guard.emptyState()
 	after := st.guard.newRepoScan(root, abs, entry, dir)
+	// A configuration file holding more than it may is taken out of git's way first, at once (git's reading of
+	// it is remembered from the judging): writing it back stripped asks git again, which takes a while, and git
+	// outside must not read it meanwhile. A repository without its configuration file runs nothing.
+	for p, c := range after.configs {
+		if c.unreadable || st.guard.lists.newRepoFault(c.data, func(k string, v []string) bool {
+			return k == "core.worktree" && after.keptWorktree(abs, p, v)
+		}) != "" {
+			root.Remove(p)
+		}
+	}
 	r := &restoring{before: empty, after: after, root: root, abs: abs, u: u}
 	r.steps(false, r.specialFiles, r.links, r.pointers, r.newConfigs, r.hooks)
 }
