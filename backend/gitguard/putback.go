@@ -162,17 +162,15 @@ func (u *PutBack) Tree(p string, want, have *Node) {
 	switch {
 	case Same(want, have):
 	case !want.exists:
-		u.keep(p)
 		u.Remove(p, "removed "+p+", which the command created")
+		u.keep(p, have)
 	case want.mode&fs.ModeSymlink != 0:
 		u.link(p, string(want.data), "restored "+p+", which the command changed")
 	case want.partial && !want.mode.IsDir():
 		u.outcome(errTooLarge, p, "")
 	case want.mode.IsRegular():
-		if have.exists {
-			u.keep(p)
-		}
 		u.file(p, want.data, want.mode.Perm(), "restored "+p+", which the command changed")
+		u.keep(p, have)
 	case want.mode.IsDir():
 		if !have.exists || !have.mode.IsDir() {
 			err := u.root.RemoveAll(p)

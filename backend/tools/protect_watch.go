@@ -54,6 +54,10 @@ type watcher struct {
 	// what the command planted.
 	repos map[string]string
 	git   *gitguard.State
+	// judging and again coalesce the judging of a new repository, which runs beside the event loop (it asks git,
+	// which takes a while, and the loop must see a gitlink added meanwhile at once); judges waits for them.
+	judging, again map[string]bool
+	judges         sync.WaitGroup
 	// created judges a name created in a work-tree folder (protection.createdRule): a tool file or dependency
 	// folder that a command makes anywhere ends it at once, not only after it (leftBehind removes it then).
 	created func(rel string) bool
@@ -130,7 +134,7 @@ func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguar
 		root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop,
 		indexes: st.Indexes(), existed: st.HasEntry, submodules: st.PendingSubmodules(root),
 		fault: func(entry, dir string) string { return st.SubmoduleFault(root, abs, entry, dir) },
-		repos: map[string]string{}, git: st,
+		repos: map[string]string{}, git: st, judging: map[string]bool{}, again: map[string]bool{},
 	}
 	w.undo.SetAsideIn(setAsideDir(abs))
 	for _, p := range paths {
@@ -166,15 +170,45 @@ func (w *watcher) repoMade(entry string) {
 	}
 	w.repos[entry] = entry
 	w.mu.Unlock()
-	w.checkRepo(entry, false)
+	w.judge(entry)
+}
+
+// judge has the new repository at entry judged (checkRepo) beside the event loop: one judging at a time per
+// repository, and one more after it when events came meanwhile.
+func (w *watcher) judge(entry string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	if w.judging[entry] {
+		w.again[entry] = true
+		return
+	}
+	w.judging[entry] = true
+	w.judges.Add(1)
+	go func() {
+		defer w.judges.Done()
+		for {
+			w.checkRepo(entry, false)
+			w.mu.Lock()
+			if !w.again[entry] || w.stopped {
+				w.judging[entry] = false
+				w.mu.Unlock()
+				return
+			}
+			w.again[entry] = false
+			w.mu.Unlock()
+		}
+	}()
 }
 
 // checkRepo watches the new repository at entry where it is now, and disarms it, ending the command, as soon as it
 // holds more than git gives a new repository. Once the watcher is stopped only the last check does anything.
 func (w *watcher) checkRepo(entry string, last bool) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.stopped && !last {
+		w.mu.Unlock()
 		return
 	}
 	dir := entry
@@ -191,16 +225,24 @@ func (w *watcher) checkRepo(entry string, last bool) {
 			w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
 		}
 	}
+	w.mu.Unlock()
+	// Judged without the lock: it asks git to read the configuration, which takes a while, and a gitlink added
+	// meanwhile (which makes git outside enter the repository) must still be seen at once (gitlinkAdded).
 	if w.git.NewRepoFault(w.root, w.abs, entry) == "" {
 		return
 	}
-	w.git.DisarmRepo(w.undo, w.root, w.abs, entry)
-	if !last && w.tripped == "" {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped && !last {
+		return // the command ended meanwhile: close judges it once more
+	}
+	if !last && w.tripped == "" { // ended first: nothing more is planted while it is disarmed
 		w.tripped = entry
 		if w.stop != nil {
 			w.stop()
 		}
 	}
+	w.git.DisarmRepo(w.undo, w.root, w.abs, entry)
 }
 
 // setAsideDir is where the watcher keeps a copy of what it takes away during one command (gitguard.PutBack's
@@ -266,7 +308,7 @@ func (w *watcher) loop() {
 				w.check(p, false)
 			}
 			for _, entry := range w.newRepos(ev.Name) {
-				w.checkRepo(entry, false)
+				w.judge(entry)
 			}
 			if rel, err := filepath.Rel(w.abs, ev.Name); err == nil {
 				if _, ok := w.indexes[filepath.ToSlash(rel)]; ok {
@@ -308,6 +350,9 @@ func (w *watcher) owners(name string) []string {
 	return out
 }
 
+// runsFrom are the names in a git folder that decide what git runs: its settings, hooks, and where it reads them.
+var runsFrom = map[string]bool{"config": true, "config.worktree": true, "commondir": true, "hooks": true, "info": true, "gitdir": true}
+
 // newRepos are the repositories made during the run (repos) that an event's file is, or lies in.
 func (w *watcher) newRepos(name string) []string {
 	rel, err := filepath.Rel(w.abs, name)
@@ -319,10 +364,18 @@ func (w *watcher) newRepos(name string) []string {
 	defer w.mu.Unlock()
 	var out []string
 	for entry, dir := range w.repos {
-		for _, p := range []string{entry, dir} {
-			if rel == p || strings.HasPrefix(rel, p+"/") {
+		switch {
+		case rel == entry || rel == dir || strings.HasPrefix(dir, rel+"/"):
+			out = append(out, entry)
+		case strings.HasPrefix(rel, dir+"/"):
+			// Only what git runs programs from, or a link or special file anywhere: git outside (a polling git
+			// status) writes its index and locks in the new repository all the time, and judging each of those
+			// would keep the watcher behind the one event that matters.
+			first, _, _ := strings.Cut(rel[len(dir)+1:], "/")
+			if runsFrom[first] {
 				out = append(out, entry)
-				break
+			} else if fi, err := os.Lstat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+				out = append(out, entry)
 			}
 		}
 	}
@@ -402,6 +455,7 @@ func (w *watcher) close(unbound bool) (restored []string, stopped string) {
 	for _, p := range last {
 		w.check(p, true)
 	}
+	w.judges.Wait()
 	w.mu.Lock()
 	repos := slices.Collect(maps.Keys(w.repos))
 	w.mu.Unlock()

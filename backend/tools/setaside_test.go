@@ -27,13 +27,20 @@ func TestWhatTheWatcherTakesAwayIsKept(t *testing.T) {
 			if mode == "subreaper" { // nothing is bound: a change to what was there is taken back too
 				edits[".vscode/settings.json"] = `{"editor.tabSize": 2}` + "\n"
 			}
+			started := filepath.Join(root, "started")
 			go func() {
-				time.Sleep(1500 * time.Millisecond) // the command is running, its watcher too
-				for p, b := range edits {
-					os.WriteFile(filepath.Join(root, p), []byte(b), 0o644)
+				for { // the command is running, its watcher too
+					if _, err := os.Stat(started); err == nil {
+						break
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+				for p, b := range edits { // as editors save: written beside, then renamed over
+					os.WriteFile(filepath.Join(root, p+".tmp"), []byte(b), 0o644)
+					os.Rename(filepath.Join(root, p+".tmp"), filepath.Join(root, p))
 				}
 			}()
-			out, e := call[stoppedOut](t, reg, "exec_shell", `{"command": "python3", "args": ["-c", "import time; time.sleep(4)"], "backup": false}`)
+			out, e := call[stoppedOut](t, reg, "exec_shell", `{"command": "python3", "args": ["-c", "import time; open('started', 'w').close(); time.sleep(6)"], "backup": false}`)
 			if e != nil {
 				t.Fatalf("exec_shell: %v", e)
 			}
