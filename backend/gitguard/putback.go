@@ -17,14 +17,17 @@ type PutBack struct {
 	said []string
 	// aside, when set, is where a copy of what is removed or overwritten is kept (SetAsideIn).
 	aside string
-	kept  int // copies kept so far
+	kept  int // copies written so far
+	// pending are the copies keep recorded, which Flush writes.
+	pending []keptCopy
 }
 
 // NewPutBack puts things back in root.
 func NewPutBack(root *os.Root) *PutBack { return &PutBack{root: root} }
 
-// Report lists what was put back and what could not be, each once.
+// Report lists what was put back and what could not be, each once (with the copies kept: Flush first).
 func (u *PutBack) Report() []string {
+	u.Flush()
 	out := slices.Clone(u.said)
 	slices.Sort(out)
 	return slices.Compact(out)

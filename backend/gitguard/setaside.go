@@ -17,24 +17,47 @@ import (
 // needed), and report where.
 func (u *PutBack) SetAsideIn(dir string) { u.aside = dir }
 
-// keep writes n, what p held when it was captured (before the put-back, which is not delayed by the copy), into
-// the set-aside folder, and reports where.
+// maxKept bounds the copies one PutBack keeps (a command re-planting a path in a loop would otherwise have a
+// capture held for each time).
+const maxKept = 100
+
+// keptCopy is a copy to write: what p held, captured before its put-back.
+type keptCopy struct {
+	p, dest string
+	n       *Node
+}
+
+// keep records n, what p held when it was captured before its put-back, to be written into the set-aside folder by
+// Flush: a copy written now would give a command that re-plants as fast as it can more time between each plant
+// and its undoing. The copy is what was captured, so writing it later changes nothing in it.
 func (u *PutBack) keep(p string, n *Node) {
 	if u.aside == "" || !n.exists {
 		return
 	}
-	// Each copy in a folder of its own: a path put back twice in a run (the command makes it again) keeps both.
-	u.kept++
-	dest := filepath.Join(u.aside, strconv.Itoa(u.kept), filepath.FromSlash(p))
-	whole, err := writeNode(dest, n)
-	switch {
-	case err != nil:
-		u.said = append(u.said, "could not keep a copy of "+p+" ("+err.Error()+")")
-	case !whole:
-		u.said = append(u.said, "kept part of "+p+" at "+dest+" (changed while the command ran: by the command, or by you)")
-	default:
-		u.said = append(u.said, "kept what "+p+" held at "+dest+" (changed while the command ran: by the command, or by you)")
+	if len(u.pending)+u.kept >= maxKept {
+		u.said = append(u.said, "kept no copy of "+p+": "+strconv.Itoa(maxKept)+" copies were kept already")
+		return
 	}
+	// Each copy in a folder of its own: a path put back twice in a run (the command makes it again) keeps both.
+	dest := filepath.Join(u.aside, strconv.Itoa(u.kept+len(u.pending)+1), filepath.FromSlash(p))
+	u.pending = append(u.pending, keptCopy{p: p, dest: dest, n: n})
+}
+
+// Flush writes the copies keep recorded, and reports where each is (or that it could not be written).
+func (u *PutBack) Flush() {
+	for _, c := range u.pending {
+		u.kept++
+		whole, err := writeNode(c.dest, c.n)
+		switch {
+		case err != nil:
+			u.said = append(u.said, "could not keep a copy of "+c.p+" ("+err.Error()+")")
+		case !whole:
+			u.said = append(u.said, "kept part of "+c.p+" at "+c.dest+" (changed while the command ran: by the command, or by you)")
+		default:
+			u.said = append(u.said, "kept what "+c.p+" held at "+c.dest+" (changed while the command ran: by the command, or by you)")
+		}
+	}
+	u.pending = nil
 }
 
 // writeNode writes the capture n at dest, private to the user; whole is false where the capture was partial (a

@@ -413,13 +413,13 @@ func (w *watcher) check(p string, last bool) {
 	if gitguard.Same(want, now) {
 		return
 	}
-	w.undo.Tree(p, want, now)
-	if !last && w.tripped == "" {
+	if !last && w.tripped == "" { // ended first: the put-back (and the copy it keeps) gives it no more time
 		w.tripped = p
 		if w.stop != nil {
 			w.stop()
 		}
 	}
+	w.undo.Tree(p, want, now)
 	if w.w != nil && !last {
 		w.watch(p)
 	}

@@ -23,9 +23,11 @@ func TestWhatTheWatcherTakesAwayIsKept(t *testing.T) {
 			mustGit(t, root, "init", "-q")
 			mustGit(t, root, "add", "-A")
 			mustGit(t, root, "commit", "-qm", "first")
+			// One edit a run: the first change the watcher takes back ends the command, and what the user changes
+			// after that is left alone.
 			edits := map[string]string{".envrc": "export A=1\n"}
 			if mode == "subreaper" { // nothing is bound: a change to what was there is taken back too
-				edits[".vscode/settings.json"] = `{"editor.tabSize": 2}` + "\n"
+				edits = map[string]string{".vscode/settings.json": `{"editor.tabSize": 2}` + "\n"}
 			}
 			started := filepath.Join(root, "started")
 			go func() {
@@ -35,9 +37,10 @@ func TestWhatTheWatcherTakesAwayIsKept(t *testing.T) {
 					}
 					time.Sleep(20 * time.Millisecond)
 				}
-				for p, b := range edits { // as editors save: written beside, then renamed over
-					os.WriteFile(filepath.Join(root, p+".tmp"), []byte(b), 0o644)
-					os.Rename(filepath.Join(root, p+".tmp"), filepath.Join(root, p))
+				for p, b := range edits { // as editors save: written elsewhere, then renamed over
+					tmp := filepath.Join(root, "saving.tmp")
+					os.WriteFile(tmp, []byte(b), 0o644)
+					os.Rename(tmp, filepath.Join(root, p))
 				}
 			}()
 			out, e := call[stoppedOut](t, reg, "exec_shell", `{"command": "python3", "args": ["-c", "import time; open('started', 'w').close(); time.sleep(6)"], "backup": false}`)
