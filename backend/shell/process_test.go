@@ -223,15 +223,17 @@ func TestTimeoutTermReachesEveryProcess(t *testing.T) {
 	for mode, e := range processModes(t, false) {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			waiter := func(name string) string {
-				m := filepath.Join(e.project, name)
-				return "trap 'echo term > " + m + "; exit 0' TERM; while :; do sleep 0.05; done"
+			trap := func(name string) string {
+				return "trap 'echo term > " + filepath.Join(e.project, name) + "; exit 0' TERM; "
 			}
-			script := "(" + waiter("child") + ") & " + waiter("command")
+			ready := filepath.Join(e.project, "ready")
+			// "started" once both have their trap set: a TERM before that would prove nothing.
+			script := "(" + trap("child") + "touch " + ready + "; while :; do sleep 0.05; done) & " + trap("command") +
+				"while [ ! -e " + ready + " ]; do sleep 0.05; done; echo started; while :; do sleep 0.05; done"
 			res, err := Run(context.Background(), Spec{
-				Argv: []string{"sh", "-c", "echo started; " + script}, Dir: e.project,
+				Argv: []string{"sh", "-c", script}, Dir: e.project,
 				Env:     cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
-				Timeout: 1500 * time.Millisecond, Grace: 5 * time.Second, Policy: e.policy, Sandbox: e.info,
+				Timeout: 3 * time.Second, Grace: 5 * time.Second, Policy: e.policy, Sandbox: e.info,
 			})
 			if err != nil || !res.TimedOut || !strings.Contains(res.Stdout, "started") {
 				t.Fatalf("%+v, %v", res, err)
