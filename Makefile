@@ -108,7 +108,7 @@ lint: $(DIST) ## go vet (Linux, Windows, macOS), go mod tidy, staticcheck, gofum
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted-mcp
 	@if go list -deps ./cmd/rooted ./cmd/rooted-mcp | grep -q 'wailsapp\|webkit'; then echo "cmd/rooted and cmd/rooted-mcp must not link Wails, GTK or WebKit"; exit 1; fi
-	@if go list -deps ./cmd/rooted | grep -qx 'net/http\|github.com/modelcontextprotocol/go-sdk/mcp'; then echo "cmd/rooted must not link net/http or the MCP SDK (they cost every command's start-up)"; exit 1; fi
+	@if go list -deps ./cmd/rooted | grep -qx 'net/http\|github.com/modelcontextprotocol/go-sdk/mcp\|github.com/godbus/dbus/v5'; then echo "cmd/rooted must not link net/http, the MCP SDK or D-Bus (they cost every command's start-up)"; exit 1; fi
 	@out=$$($(GOFUMPT) -l app backend cmd main.go); if [ -n "$$out" ]; then echo "gofumpt would reformat:"; echo "$$out"; exit 1; fi
 	cd frontend && npm run typecheck && npm run lint
 	scripts/check-bindings.sh $(WAILS) $(TAGS)

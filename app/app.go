@@ -12,6 +12,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
+
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -108,7 +110,7 @@ func newServices(opt Options) (*services, error) {
 	svc := &services{settings: store, events: &emitter{}}
 	svc.MCPServers = &MCPServers{store: store, emit: svc.events.Emit}
 	set := &workspace.Set{Options: workspace.Options{
-		Live: true, Settings: store, Web: httpfetch.New(httpfetch.Options{}), Events: svc.follow(), Extend: svc.MCPServers.extend,
+		Live: true, Settings: store, Web: httpfetch.New(httpfetch.Options{}), CommandProxy: httpproxy.ForCommands, Events: svc.follow(), Extend: svc.MCPServers.extend,
 	}}
 	svc.workspaces, svc.MCPServers.set = set, set
 	p := &Projects{set: set, recent: recent.NewStore(file), now: time.Now}
@@ -117,7 +119,7 @@ func newServices(opt Options) (*services, error) {
 	svc.Permissions = &Permissions{set: set, store: store}
 	svc.Jobs = &Jobs{set: set, store: store}
 	svc.Diagnostics = &Diagnostics{set: set, store: store}
-	svc.Worktrees = newWorktrees(set, p, store)
+	svc.Worktrees = newWorktrees(set, p, store, svc.events.Emit)
 	svc.Settings = &Settings{set: set, store: store, skillDirs: skills.UserDirs(), commandDirs: skills.UserCommandDirs()}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {

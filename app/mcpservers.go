@@ -3,10 +3,11 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os/exec"
-	"path/filepath"
 	"sync"
 
+	"github.com/rooted-dev/rooted/backend/keystore"
 	"github.com/rooted-dev/rooted/backend/mcpclient"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
@@ -32,41 +33,45 @@ type MCPServers struct {
 	store *settings.Store
 	emit  func(name string, data any)
 
-	// The user's secrets (${keyring:NAME} in a server's entry) and OAuth grants, in Rooted's data folder: shared by
-	// every project, never in one. Secrets is the key store's interface, so that the system keyring can serve it.
-	stateOnce sync.Once
-	secrets   secretStore
-	grants    mcpclient.Grants
+	// The user's secrets (${keyring:NAME} in a server's entry) and OAuth grants: shared by every project, never
+	// in one; in the system keyring where one answers, opened on first use the way the CLI opens them.
+	keysOnce sync.Once
+	keys     mcpclient.Keys
+	keysErr  error
 	// open shows an authorization URL to the user: the system browser (nil: xdg-open).
 	open func(ctx context.Context, url string) error
 }
 
-// secretStore is what Settings does with the key store: the servers read secrets, the window stores them and lists
-// their names (never their values).
-type secretStore interface {
-	mcpclient.Secrets
-	SetSecret(name, value string) error
-	SecretNames() ([]string, error)
-}
-
-// state opens the secrets and grants files on first use.
-func (x *MCPServers) state() (secretStore, mcpclient.Grants) {
-	x.stateOnce.Do(func() {
-		if x.secrets != nil && x.grants != nil {
-			return
+// state opens the secrets and grants on first use (mcpclient.OpenUserKeys); nil, nil with no data folder.
+func (x *MCPServers) state() (mcpclient.SecretStore, mcpclient.Grants) {
+	x.keysOnce.Do(func() {
+		x.keys, x.keysErr = mcpclient.OpenUserKeys(context.Background())
+		switch {
+		case x.keysErr != nil:
+			slog.Warn("no folder to keep MCP servers' secrets in", "err", x.keysErr)
+		case !x.keys.Where.Keyring:
+			slog.Info("MCP servers' secrets are kept in a file", "path", x.keys.Where.Path, "reason", x.keys.Where.Reason)
 		}
-		dir, err := mcpclient.DefaultStateDir()
-		if err != nil {
-			return
-		}
-		if x.secrets == nil {
-			x.secrets = mcpclient.NewSecretFile(filepath.Join(dir, "mcp-secrets.json"))
-		}
-		if x.grants == nil {
-			x.grants = mcpclient.NewGrantFile(filepath.Join(dir, "mcp-oauth.json"))
+		if x.keys.Problem != "" {
+			slog.Warn("moving MCP servers' secrets into the keyring", "err", x.keys.Problem)
 		}
 	})
-	return x.secrets, x.grants
+	return x.keys.Secrets, x.keys.Grants
+}
+
+// SecretStorage says where the MCP servers' secrets and sign-ins are kept, in the words Settings uses for the API
+// keys: the system keyring, or the secrets file and why.
+func (x *MCPServers) SecretStorage() (KeyStorage, error) {
+	x.state()
+	if x.keysErr != nil {
+		return KeyStorage{}, reject(tool.Errorf(tool.CodeInternal, "no data folder here to keep secrets in: %v", x.keysErr))
+	}
+	w := x.keys.Where
+	ks := KeyStorage{Keyring: w.Keyring, Name: w.Name, Reason: w.Reason, Problem: x.keys.Problem}
+	if !w.Keyring {
+		ks.Name = keystore.Shown(w.Path)
+	}
+	return ks, nil
 }
 
 // openBrowser opens url in the user's browser (xdg-open), not waiting for it.

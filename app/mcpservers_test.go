@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rooted-dev/rooted/backend/keystore"
 	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/settings"
@@ -162,6 +163,11 @@ func TestMCPServerSecretFromSettings(t *testing.T) {
 	file := filepath.Join(data, "rooted", "mcp-secrets.json")
 	if info, err := os.Stat(file); err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("the secrets file: %v %v", info, err)
+	}
+	// No keyring answers here (the tests' bus is disabled): Settings says the file, and why.
+	ks, err := svc.MCPServers.SecretStorage()
+	if err != nil || ks.Keyring || ks.Name != keystore.Shown(file) || !strings.Contains(ks.Reason, "no session bus") {
+		t.Errorf("SecretStorage = %+v, %v", ks, err)
 	}
 	path, _ := settings.DefaultPath()
 	if b, _ := os.ReadFile(path); strings.Contains(string(b), "tok-from-settings") || !strings.Contains(string(b), "${keyring:calc-token}") {

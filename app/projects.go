@@ -12,6 +12,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/recent"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/workspace"
+	"github.com/rooted-dev/rooted/backend/worktree"
 )
 
 // Project is an open project as the frontend sees it. ID names its workspace in every call that acts on it.
@@ -21,6 +22,18 @@ type Project struct {
 	Name        string `json:"name"`
 	Cwd         string `json:"cwd"`
 	CwdRelative string `json:"cwd_relative"`
+	// Worktree is set when the project is a worktree Rooted made of another (its main checkout), so the window
+	// can mark it as one and offer to bring its changes home.
+	Worktree *ProjectWorktree `json:"worktree,omitempty"`
+}
+
+// ProjectWorktree names the worktree an open project is: its name (for the Worktrees calls), its branch and the
+// main checkout it was made from.
+type ProjectWorktree struct {
+	Name     string `json:"name"`
+	Branch   string `json:"branch"`
+	Main     string `json:"main"`      // the main checkout's folder
+	MainName string `json:"main_name"` // its name, as the window shows projects
 }
 
 // RecentProject is one entry of the recent list; OpenedAt is RFC 3339.
@@ -36,6 +49,8 @@ type Projects struct {
 	set    *workspace.Set
 	recent *recent.Store
 	now    func() time.Time
+	// owner says whether a folder is a worktree Rooted made, and of which project; nil: none is.
+	owner func(dir string) (worktree.Worktree, bool)
 
 	mu       sync.Mutex
 	ctx      context.Context
@@ -49,12 +64,18 @@ func (p *Projects) setContext(ctx context.Context) {
 	p.mu.Unlock()
 }
 
-func toProject(w *workspace.Workspace) Project {
+func (p *Projects) toProject(w *workspace.Workspace) Project {
 	i, err := w.Session().Info()
 	if err != nil { // closed meanwhile: as it was opened
 		i = w.Info()
 	}
-	return Project{ID: w.ID(), Root: i.Root, Name: i.Name, Cwd: i.Cwd, CwdRelative: i.CwdRel}
+	proj := Project{ID: w.ID(), Root: i.Root, Name: i.Name, Cwd: i.Cwd, CwdRelative: i.CwdRel}
+	if p.owner != nil {
+		if wt, ok := p.owner(w.Root()); ok {
+			proj.Worktree = &ProjectWorktree{Name: wt.Name, Branch: wt.Branch, Main: wt.Project, MainName: filepath.Base(wt.Project)}
+		}
+	}
+	return proj
 }
 
 // Open opens the folder at path as a project beside those open, and remembers it; a folder open already is not
@@ -72,7 +93,7 @@ func (p *Projects) Open(path string) (Project, error) {
 	p.mu.Lock()
 	p.focused = w.ID()
 	p.mu.Unlock()
-	return toProject(w), nil
+	return p.toProject(w), nil
 }
 
 // Close closes project id: its background jobs end, its watcher stops, its snapshots' work finishes; the other
@@ -91,7 +112,7 @@ func (p *Projects) Close(id string) error {
 func (p *Projects) List() []Project {
 	out := []Project{}
 	for _, w := range p.set.List() {
-		out = append(out, toProject(w))
+		out = append(out, p.toProject(w))
 	}
 	return out
 }
@@ -145,14 +166,14 @@ func (p *Projects) Current() (*Project, error) {
 	open := p.set.List()
 	for _, w := range open {
 		if w.ID() == focused {
-			proj := toProject(w)
+			proj := p.toProject(w)
 			return &proj, nil
 		}
 	}
 	if len(open) == 0 {
 		return nil, nil
 	}
-	proj := toProject(open[len(open)-1])
+	proj := p.toProject(open[len(open)-1])
 	return &proj, nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/netproxy"
+
 	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/sandbox"
@@ -32,7 +34,10 @@ type ProjectSettings struct {
 	Root               string      `json:"root"`
 	Allowlist          []string    `json:"allowlist"`
 	DefaultAllowlist   []string    `json:"default_allowlist"`
-	Network            bool        `json:"network"`
+	Network            bool        `json:"network"`      // every host
+	NetworkMode        string      `json:"network_mode"` // "off", "on" or "allowlist"
+	NetworkHosts       []string    `json:"network_hosts"`
+	DefaultHosts       []string    `json:"default_hosts"` // what allow-list mode allows without NetworkHosts
 	Writable           []string    `json:"writable"`
 	Readable           []string    `json:"readable"`
 	UnixSockets        []string    `json:"unix_sockets"` // socket files outside the project commands may connect to
@@ -63,6 +68,8 @@ type SandboxView struct {
 	Kind     string   `json:"kind"`
 	Level    int      `json:"level"`
 	Network  bool     `json:"network"`
+	Proxy    string   `json:"proxy,omitempty"`        // allow-list mode in force: the proxy's address
+	NetNote  string   `json:"network_note,omitempty"` // why allow-list mode cannot hold here
 	Reason   string   `json:"reason"`
 	Readable []string `json:"readable"`
 	Writable []string `json:"writable"`
@@ -70,8 +77,12 @@ type SandboxView struct {
 
 // ProjectSettingsInput is what the screen saves.
 type ProjectSettingsInput struct {
-	Allowlist          []string `json:"allowlist"`
-	Network            bool     `json:"network"`
+	Allowlist []string `json:"allowlist"`
+	Network   bool     `json:"network"`
+	// NetworkMode, when set ("off", "on", "allowlist"), wins over Network; without it, Network true is "on", and
+	// false keeps allow-list mode where it is in force (a screen that knows only the switch saves it unchanged).
+	NetworkMode        string   `json:"network_mode,omitempty"`
+	NetworkHosts       []string `json:"network_hosts,omitempty"`
 	Readable           []string `json:"readable"`
 	UnixSockets        []string `json:"unix_sockets"`
 	EnvAllow           []string `json:"env_allow"`
@@ -103,12 +114,13 @@ func (s *Settings) view(w *workspace.Workspace, p settings.Project) ProjectSetti
 	snap := tools.SnapshotOptions(p, nil).WithDefaults()
 	sb := sandbox.Probe(p.Policy(root, filepath.Join(os.TempDir(), "rooted-exec-*")))
 	return ProjectSettings{
-		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: cmdpolicy.DefaultAllowlist, Network: p.Network,
+		Root: root, Allowlist: p.EffectiveAllowlist(), DefaultAllowlist: cmdpolicy.DefaultAllowlist, Network: p.Network.On(),
+		NetworkMode: networkMode(p.Network), NetworkHosts: append([]string{}, p.NetworkHosts...), DefaultHosts: netproxy.DefaultHosts,
 		Writable: append([]string{}, p.Writable...), Readable: append([]string{}, p.Readable...), AutoApproveEdits: p.AutoApproveEdits,
 		UnixSockets: append([]string{}, p.UnixSockets...), EnvAllow: append([]string{}, p.EnvAllow...),
 		SnapshotKeep: snap.Keep, SnapshotMaxAgeDays: int(snap.MaxAge / (24 * time.Hour)), SearchMemoryMiB: p.SearchMemoryMiB,
 		Sandbox: SandboxView{
-			Active: sb.Active, Kind: sb.Kind, Level: sb.Level, Network: sb.Network, Reason: sb.Reason,
+			Active: sb.Active, Kind: sb.Kind, Level: sb.Level, Network: sb.Network, Proxy: sb.Proxy, NetNote: sb.NetworkNote, Reason: sb.Reason,
 			Readable: append([]string{}, sb.Readable...), Writable: append([]string{}, sb.Writable...),
 		},
 		File:   s.store.Path(),
@@ -191,9 +203,37 @@ func (s *Settings) Save(ws string, in ProjectSettingsInput) (ProjectSettings, er
 		}
 		envAllow = append(envAllow, name)
 	}
+	var hosts []string
+	for _, h := range in.NetworkHosts {
+		if h = strings.TrimSpace(h); h == "" {
+			continue
+		}
+		n, err := netproxy.Normalize(h)
+		if err != nil {
+			return ProjectSettings{}, reject(&tool.Error{Code: tool.CodeInvalidArgument, Field: "network_hosts", Message: err.Error()})
+		}
+		if !slices.Contains(hosts, n) {
+			hosts = append(hosts, n)
+		}
+	}
+	mode, bad := networkInput(in)
+	if bad != nil {
+		return ProjectSettings{}, reject(bad)
+	}
 	// Only the fields this screen shows, in one read-modify-write: a rule added meanwhile (an approval card) stays.
 	err = s.store.UpdateProject(w.Root(), func(q *settings.Project) error {
-		q.Allowlist, q.Network, q.Readable, q.AutoApproveEdits = allow, in.Network, readable, in.AutoApproveEdits
+		q.Allowlist, q.Readable, q.AutoApproveEdits = allow, readable, in.AutoApproveEdits
+		if mode != nil {
+			q.Network = *mode
+		} else if in.Network || q.Network != settings.NetworkAllowlist {
+			q.Network = settings.NetworkOff
+			if in.Network {
+				q.Network = settings.NetworkOn
+			}
+		}
+		if in.NetworkMode != "" || in.NetworkHosts != nil {
+			q.NetworkHosts = hosts
+		}
 		q.UnixSockets, q.EnvAllow = sockets, envAllow
 		q.SnapshotKeep, q.SnapshotMaxAgeDays, q.SearchMemoryMiB = in.SnapshotKeep, in.SnapshotMaxAgeDays, in.SearchMemoryMiB
 		p = *q
@@ -234,4 +274,30 @@ func absolutePaths(field, what string, in []string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// networkMode is the settings screen's name of n.
+func networkMode(n settings.Network) string {
+	if n == settings.NetworkOff {
+		return "off"
+	}
+	return string(n)
+}
+
+// networkInput is the mode the screen chose by name; nil when it named none (only the switch).
+func networkInput(in ProjectSettingsInput) (*settings.Network, *tool.Error) {
+	var n settings.Network
+	switch in.NetworkMode {
+	case "":
+		return nil, nil
+	case "off":
+		n = settings.NetworkOff
+	case "on":
+		n = settings.NetworkOn
+	case "allowlist":
+		n = settings.NetworkAllowlist
+	default:
+		return nil, &tool.Error{Code: tool.CodeInvalidArgument, Field: "network_mode", Message: "network_mode is off, on or allowlist, not " + strconv.Quote(in.NetworkMode)}
+	}
+	return &n, nil
 }

@@ -59,7 +59,7 @@ func (s *streamer) flush() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.timer = nil
-	for _, stream := range []string{"stdout", "stderr"} {
+	for _, stream := range []string{streamStatus, "stdout", "stderr"} {
 		if b := s.pending[stream]; b != nil && b.Len() > 0 {
 			s.emit(ToolOutput{ID: s.id, Stream: stream, Data: b.String()})
 			b.Reset()

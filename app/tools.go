@@ -27,6 +27,7 @@ type Tools struct {
 	emit  func(name string, data any) // runtime.EventsEmit once the window is up
 
 	running calls
+	hosts   hostGrants // what the user allowed each conversation's commands to reach (AllowHost)
 }
 
 // Specs lists every tool of project id: the declared ones, then its MCP servers' (connected now); with id "",
@@ -84,6 +85,7 @@ func (t *Tools) RunIn(id, conversation, callID, name, args string) (string, erro
 	// The window's agent asks the user before a call that needs it (a fetch from a new domain among them), so a
 	// call that reaches here was approved.
 	ctx = tools.ApprovedCall(tool.InConversation(ctx, conversation), name, []byte(args))
+	ctx = tools.WithHosts(ctx, t.hosts.of(id, conversation))
 	out, e := w.Registry().Call(ctx, name, []byte(args))
 	if e != nil {
 		return "", reject(e)
@@ -104,7 +106,7 @@ func (t *Tools) CallIn(id, conversation, name, args string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	ctx := tool.InConversation(context.Background(), conversation)
+	ctx := tools.WithHosts(tool.InConversation(context.Background(), conversation), t.hosts.of(id, conversation))
 	out, e := w.Registry().Call(tools.ApprovedCall(ctx, name, []byte(args)), name, []byte(args))
 	if e != nil {
 		return "", reject(e)

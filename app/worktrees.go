@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
@@ -19,6 +21,7 @@ type Worktrees struct {
 	set      *workspace.Set
 	projects *Projects
 	manager  *worktree.Manager
+	emit     func(name string, data any) // the window's events; nil in tests that do not listen
 }
 
 // WorktreeOpened is a worktree made (or chosen) for a conversation and opened as the project.
@@ -28,13 +31,31 @@ type WorktreeOpened struct {
 }
 
 // newWorktrees returns the bound service, or one that refuses every call when there is no cache folder.
-func newWorktrees(set *workspace.Set, p *Projects, store *settings.Store) *Worktrees {
+func newWorktrees(set *workspace.Set, p *Projects, store *settings.Store, emit func(string, any)) *Worktrees {
 	m, err := worktree.ForUser(store, func(s *session.Session) tools.Deps { return tools.UserDeps(s, false) })
 	if err != nil {
-		return &Worktrees{set: set, projects: p} // main() refuses every call
+		return &Worktrees{set: set, projects: p, emit: emit} // main() refuses every call
 	}
-	return &Worktrees{set: set, projects: p, manager: m}
+	m.Setup = announced{m.Setup}
+	// Projects marks a worktree as one, so the window's rail and bar can say of what and on which branch.
+	p.owner = m.Owner
+	return &Worktrees{set: set, projects: p, manager: m, emit: emit}
 }
+
+// announced is a setup Runner that says, on the call's live output, which command it runs before running it: a
+// setup command is often slow (npm ci), and the window shows what it waits for.
+type announced struct{ worktree.Runner }
+
+func (a announced) RunSetup(ctx context.Context, dir string, argv []string) worktree.SetupResult {
+	if p := tool.ProgressFrom(ctx); p != nil {
+		p(streamStatus, []byte("running the setup command: "+strings.Join(argv, " ")+"\n"))
+	}
+	return a.Runner.RunSetup(ctx, dir, argv)
+}
+
+// streamStatus is the stream of a call's live output that says what step it is at, beside the commands' stdout
+// and stderr.
+const streamStatus = "status"
 
 // main returns the main checkout of open project id: the project itself, or the one it is a worktree of.
 func (w *Worktrees) main(id string) (string, error) {
@@ -67,17 +88,49 @@ func (w *Worktrees) List(id string) ([]worktree.Worktree, error) {
 	return list, nil
 }
 
+// Of returns the worktree open project id is, with how many files it changed since its base; nil when the
+// project is a main checkout (or its worktree's record is gone).
+func (w *Worktrees) Of(id string) (*worktree.Worktree, error) {
+	if w.manager == nil {
+		return nil, nil
+	}
+	ws, err := open(w.set, id)
+	if err != nil {
+		return nil, err
+	}
+	own, ok := w.manager.Owner(ws.Root())
+	if !ok {
+		return nil, nil
+	}
+	wt, err := w.manager.Status(context.Background(), own.Project, own.Name)
+	if err != nil {
+		return nil, rejectErr(err)
+	}
+	return &wt, nil
+}
+
 // Start makes a worktree named after the conversation (its setup command run in it) and opens it as a project
-// beside project id, for the conversation to run in.
-func (w *Worktrees) Start(id, name string) (WorktreeOpened, error) {
+// beside project id, for the conversation to run in. With a callID, what it does as it does it (the step, then
+// the setup command's output) comes as EventToolOutput events of that id, as a running tool's output does.
+func (w *Worktrees) Start(id, name, callID string) (WorktreeOpened, error) {
 	root, err := w.main(id)
 	if err != nil {
 		return WorktreeOpened{}, err
 	}
-	wt, err := w.manager.New(context.Background(), root, worktree.NewOptions{Name: name})
+	ctx := context.Background()
+	say := func(string) {}
+	if callID != "" && w.emit != nil {
+		st := newStreamer(callID, func(o ToolOutput) { w.emit(EventToolOutput, o) })
+		defer st.close()
+		ctx = tool.WithProgress(ctx, st.write)
+		say = func(s string) { st.write(streamStatus, []byte(s+"\n")) }
+	}
+	say("making the worktree: git worktree add, on a new branch from " + filepath.Base(root) + "'s HEAD")
+	wt, err := w.manager.New(ctx, root, worktree.NewOptions{Name: name})
 	if err != nil {
 		return WorktreeOpened{}, rejectErr(err)
 	}
+	say("opening " + wt.Branch + " as a project")
 	proj, err := w.projects.Open(wt.Path)
 	if err != nil {
 		return WorktreeOpened{Worktree: wt}, err

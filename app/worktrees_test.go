@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/testtree"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -27,7 +29,7 @@ func TestConversationInAWorktreeAsTheWindowDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	started, err := svc.Worktrees.Start(home.ID, "Rewrite the readme")
+	started, err := svc.Worktrees.Start(home.ID, "Rewrite the readme", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,5 +103,81 @@ func TestConversationInAWorktreeAsTheWindowDoes(t *testing.T) {
 		if r.Path == started.Worktree.Path {
 			t.Fatalf("the discarded worktree is still among the recent projects: %+v", recent)
 		}
+	}
+}
+
+// Starting a worktree from the window says what it does as it does it (the step, then the setup command and its
+// output, on the call's live output), and the worktree opened is marked as one of its main checkout wherever the
+// window lists projects; Of counts the files it changed, for the worktree's bar.
+func TestWorktreeStartShowsProgressAndIsMarked(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	main := testtree.Repo(t, map[string]string{"notes.txt": "set up from the notes\n"})
+	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.workspaces.CloseAll()
+	home, err := svc.Projects.Open(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.settings.SetProject(home.Root, settings.Project{Allowlist: []string{"cat", "cp"}, WorktreeSetup: []string{"cat", "notes.txt"}}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var out []ToolOutput
+	svc.events.start(func(name string, data any) {
+		if o, ok := data.(ToolOutput); ok && name == EventToolOutput && o.ID == "start-1" {
+			mu.Lock()
+			out = append(out, o)
+			mu.Unlock()
+		}
+	})
+	started, err := svc.Worktrees.Start(home.ID, "Fix the notes", "start-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if started.Worktree.Setup == nil || started.Worktree.Setup.Error != "" {
+		t.Fatalf("setup = %+v", started.Worktree.Setup)
+	}
+	mu.Lock()
+	streams := map[string]string{}
+	for _, o := range out {
+		streams[o.Stream] += o.Data
+	}
+	mu.Unlock()
+	for _, want := range []string{"git worktree add", "running the setup command: cat notes.txt", "opening rooted/fix-the-notes as a project"} {
+		if !strings.Contains(streams["status"], want) {
+			t.Errorf("status stream %q lacks %q", streams["status"], want)
+		}
+	}
+	if !strings.Contains(streams["stdout"], "set up from the notes") {
+		t.Errorf("the setup command's output did not stream: %q", streams)
+	}
+
+	// Listed, the worktree names its main checkout and branch; the main checkout is no worktree.
+	marks := map[string]*ProjectWorktree{}
+	for _, p := range svc.Projects.List() {
+		marks[p.Root] = p.Worktree
+	}
+	want := ProjectWorktree{Name: started.Worktree.Name, Branch: "rooted/fix-the-notes", Main: home.Root, MainName: home.Name}
+	if len(marks) != 2 || marks[home.Root] != nil || marks[started.Worktree.Path] == nil || *marks[started.Worktree.Path] != want {
+		t.Fatalf("projects listed as %+v, want the worktree marked %+v", marks, want)
+	}
+	if started.Project.Worktree == nil || *started.Project.Worktree != want {
+		t.Fatalf("Start returned the project %+v", started.Project)
+	}
+
+	// Of counts what the worktree changed; for the main checkout it is nil.
+	if wt, err := svc.Worktrees.Of(home.ID); err != nil || wt != nil {
+		t.Fatalf("Of(main) = %+v, %v", wt, err)
+	}
+	if err := os.WriteFile(filepath.Join(started.Worktree.Path, "new.txt"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wt, err := svc.Worktrees.Of(started.Project.ID)
+	if err != nil || wt == nil || wt.Changed != 1 || wt.Branch != want.Branch {
+		t.Fatalf("Of(worktree) = %+v, %v; want 1 file changed", wt, err)
 	}
 }

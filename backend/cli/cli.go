@@ -50,7 +50,7 @@ func commands() []command {
 		{"restore", "ID [--path P]...", "put the project (or some paths) back as in a snapshot; the restore is itself backed up", runRestore},
 		{"conversations", "list | show ID | export ID [--format markdown|json] [-o FILE]", "the project's agent conversations, as the window keeps them: list, print as Markdown, or export", runConversations},
 		{"worktree", "new NAME | list | apply NAME | commit NAME | discard NAME", "a git worktree of the project on a branch of its own, outside it, and bringing its changes home", runWorktree},
-		{"mcp", "[--root DIR]", "serve every tool over MCP on stdin/stdout (for Claude Desktop, Claude Code, Cursor, Zed)", runMCP},
+		{"mcp", "[--root DIR] | sign-in NAME [--root DIR]", "serve every tool over MCP on stdin/stdout (for Claude Desktop, Claude Code, Cursor, Zed); sign-in: sign in with OAuth to an MCP server the project's settings name", runMCP},
 		{"open", "[DIR]", "open the desktop app (on DIR); the same as rooted with no command", runOpen},
 		{"version", "[--json]", "print the version, commit, Go version and whether commands can be sandboxed here", runVersion},
 	}

@@ -35,9 +35,39 @@ func ParseMCP(stdio IO, args []string) (f MCPFlags, code int, ok bool) {
 	return f, ExitOK, true
 }
 
-// runMCP checks the flags here, so a mistake reads as any other command's, then becomes the MCP server.
+// SignInFlags are rooted mcp sign-in's.
+type SignInFlags struct {
+	Name string // the HTTP MCP server of the project's settings to sign in to
+	Root string // the project root
+}
+
+// ParseSignIn parses rooted mcp sign-in's arguments (those after "sign-in"), for rooted, which checks them before
+// it hands the sign-in to rooted-mcp, and for rooted-mcp. When ok is false, the command ends with exit code code.
+func ParseSignIn(stdio IO, args []string) (f SignInFlags, code int, ok bool) {
+	fs := newFlagSet("mcp sign-in", stdio, "NAME [--root DIR]\n\nSigns in with OAuth to the HTTP MCP server NAME of the project's settings: prints the URL to open in a\nbrowser on this machine, waits for the sign-in, and stores it where Rooted's window and CLI find it.")
+	fs.StringVar(&f.Root, "root", ".", "project root whose settings name the server")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return f, flagExit(err), false
+	}
+	switch {
+	case len(pos) == 0:
+		return f, usageError(stdio, fs, "name the server to sign in to"), false
+	case len(pos) > 1:
+		return f, usageError(stdio, fs, "unexpected argument %q", pos[1]), false
+	}
+	f.Name = pos[0]
+	return f, ExitOK, true
+}
+
+// runMCP checks the flags here, so a mistake reads as any other command's, then becomes the MCP server (or, for
+// sign-in, rooted-mcp's sign-in: the OAuth flow needs the HTTP client and the MCP SDK that rooted leaves out).
 func runMCP(_ context.Context, stdio IO, args []string) int {
-	if _, code, ok := ParseMCP(stdio, args); !ok {
+	if len(args) > 0 && args[0] == "sign-in" {
+		if _, code, ok := ParseSignIn(stdio, args[1:]); !ok {
+			return code
+		}
+	} else if _, code, ok := ParseMCP(stdio, args); !ok {
 		return code
 	}
 	server, err := findBeside(MCPName)

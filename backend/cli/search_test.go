@@ -102,3 +102,27 @@ func TestMCPUsage(t *testing.T) {
 		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
+
+// rooted mcp sign-in checks its arguments before it hands the sign-in to rooted-mcp.
+func TestMCPSignInUsage(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"mcp", "sign-in", "--help"}, ExitOK, "Usage: rooted mcp sign-in NAME [--root DIR]"},
+		{[]string{"mcp", "sign-in"}, ExitUsage, "rooted mcp sign-in: name the server to sign in to"},
+		{[]string{"mcp", "sign-in", "docs", "more"}, ExitUsage, `unexpected argument "more"`},
+		{[]string{"mcp", "sign-in", "docs", "--bogus"}, ExitUsage, "flag provided but not defined: -bogus"},
+	} {
+		code, _, errOut := run(t, "", c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q", c.args, code, errOut)
+		}
+	}
+	f, code, ok := ParseSignIn(IO{}, []string{"--root", "/p", "docs"})
+	if !ok || code != ExitOK || f != (SignInFlags{Name: "docs", Root: "/p"}) {
+		t.Errorf("ParseSignIn = %+v, %d, %v", f, code, ok)
+	}
+}

@@ -35,7 +35,11 @@ func (x *Index) WalkCandidates(ctx context.Context, dir string, opt search.Optio
 	if l == nil || !l.sorted {
 		return 0, false, nil
 	}
-	x.tri.waitValid(ctx) // an index kept from an earlier opening, being checked: far sooner in than a scan is done
+	if x.tri.checking() {
+		// An index kept from an earlier opening, being checked: the files the check has not reached are each
+		// stat'ed by the search's walk (Narrow), which the candidates alone would leave out.
+		return 0, false, nil
+	}
 	c := x.tri.keep(opt)
 	if c == nil {
 		return 0, false, nil // Narrow asks for a build

@@ -4,8 +4,11 @@
 //
 // Guarantees: a search through an Index returns exactly what a search of the disk would (a change the watcher
 // or Rooted's own writes report is never answered from what was held before it); background work (the trigram
-// build) waits for searches in progress. Not guaranteed: when the watcher cannot cover the tree (the system's
-// watch limit), the Index reads the disk as a one-shot search does.
+// build) waits for searches in progress. A trigram index kept from an earlier opening serves searches at once, before
+// the watcher is up and while it is checked against the tree, with the same guarantee: a search issued before the
+// check ends finds a file changed, created or removed while the project was closed as it is now (check.go says how).
+// Not guaranteed: when the watcher cannot cover the tree (the system's watch limit), the Index reads the disk as a
+// one-shot search does.
 package index
 
 import (
@@ -114,6 +117,13 @@ type Options struct {
 	// Lane is the workspace's share of the process's scheduler: the build, the merge and the watcher's first walk
 	// wait for the searches of this lane only. nil: for every search of the process.
 	Lane *sched.Lane
+
+	// checkEvery and checked, for tests: how many files the check of a saved index tells searches of at a time,
+	// and a hook told after each (check.go).
+	checkEvery int
+	checked    func(files int)
+	// tri is the trigram index, already loaded (Indexes: a saved one serves searches while the index starts).
+	tri *narrower
 }
 
 type listKey struct{ hidden, ignored bool }
@@ -123,19 +133,28 @@ const maxCachedFile = 4 << 20
 // NewIndex indexes the project at root (absolute path abs) and starts watching it; hooks follow its watcher.
 // Close releases the watcher.
 func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
+	tri := hooks.tri
+	if tri == nil {
+		tri = newNarrower(root, abs, hooks.CacheDir)
+	}
 	x := &Index{
 		root: root, disk: search.DiskSource{Root: root}, lists: map[listKey]*fileList{}, content: map[string][]byte{}, hooks: hooks,
-		tri: newNarrower(root, abs, hooks.CacheDir), budget: DefaultBudget,
+		tri: tri, budget: DefaultBudget,
 	}
 	x.tri.yielder.Lane = hooks.Lane
+	if hooks.checkEvery > 0 {
+		x.tri.checkEvery = hooks.checkEvery
+	}
+	x.tri.checked = hooks.checked
 	// The watcher's first walk of the tree waits while a search runs, as the trigram build does: until the index
 	// has started, searches read the disk, and the walk would take half the machine from them.
 	w, err := watch.New(root, abs, watch.Options{Notify: x.changed, Yield: x.tri.yield})
 	if err != nil {
+		x.tri.close()
 		return nil, err
 	}
 	x.watcher = w
-	x.tri.startValidation(x.listIdentities)
+	x.tri.startCheck(x.listEach)
 	go func() {
 		// The index itself uses Notify; batches are for whoever shows the tree. The channel closes with the watcher.
 		for batch := range w.Events() {
@@ -429,7 +448,6 @@ func (x *Index) Narrow(ctx context.Context, opt search.Options) func(search.File
 	if !x.live() {
 		return nil
 	}
-	x.tri.waitValid(ctx)
 	c := x.tri.keep(opt)
 	if c == nil {
 		x.tri.build(x.listIdentities, x.searchable)
@@ -438,17 +456,35 @@ func (x *Index) Narrow(ctx context.Context, opt search.Options) func(search.File
 	x.mu.RLock()
 	l := x.lists[listKey{opt.IncludeHidden, opt.IncludeIgnored}]
 	x.mu.RUnlock()
-	if l == nil {
-		return func(f search.File) search.Verdict { return c.byName(f.Rel) }
+	var nums []int32
+	if l != nil {
+		nums = l.tables(c).nums
 	}
-	nums := l.tables(c).nums
-	return func(f search.File) search.Verdict {
-		// The walk may come from a list made since (the tree changed): the name at that place says which. A file of
-		// this very list is its own string, which compares at once.
-		if i := f.Ordinal - 1; i >= 0 && i < len(l.names) && l.names[i] == f.Rel {
-			return c.verdict(nums[i], f.Rel)
+	// number is the file's number in the index, looked up by its place in the list when the walk comes from it: the
+	// walk may come from a list made since (the tree changed), and the name at that place says which. A file of this
+	// very list is its own string, which compares at once.
+	number := func(f search.File) (int32, bool) {
+		if i := f.Ordinal - 1; l != nil && i >= 0 && i < len(l.names) && l.names[i] == f.Rel {
+			return nums[i], true
 		}
-		return c.byName(f.Rel)
+		return 0, false
+	}
+	if c.check == nil {
+		return func(f search.File) search.Verdict {
+			if num, ok := number(f); ok {
+				return c.verdict(num, f.Rel)
+			}
+			return c.byName(f.Rel)
+		}
+	}
+	// A saved index still being checked (check.go): a file the check has not reached is stat'ed here.
+	dirs := func(dir string) *walk.Dir { return x.dirs.get(x.root, dir) }
+	return func(f search.File) search.Verdict {
+		now := func() (fileID, bool) { return identityNow(f, dirs) }
+		if num, ok := number(f); ok {
+			return c.recheck(c.verdict(num, f.Rel), num, f.Rel, now)
+		}
+		return c.byNameNow(f, now)
 	}
 }
 

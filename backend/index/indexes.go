@@ -36,6 +36,8 @@ type Indexes struct {
 	starting chan struct{} // closed once the index of root has started, or failed to
 	budget   int64         // for the next index; 0: DefaultBudget
 	saved    bool          // root's trigram index was kept from an earlier opening: searches wait for the start
+	loaded   chan struct{} // closed once that kept index is loaded, or found unusable
+	early    *narrower     // the kept index, loaded, serving searches until the index has started (savedSource)
 }
 
 // Source returns the index for root (absolute path abs), starting it on first use. Until it has started (the
@@ -48,7 +50,7 @@ func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 		if s.idx != nil {
 			s.idx.Close()
 		}
-		s.root, s.idx = root, nil
+		s.root, s.idx, s.early = root, nil, nil
 		hooks := Options{Lane: s.Lane}
 		if s.OnChange != nil {
 			hooks.Change = func(e watch.Event) { s.OnChange(root, e) }
@@ -56,20 +58,36 @@ func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 		if s.OnBatch != nil {
 			hooks.Batch = func(b []watch.Event, st watch.Status) { s.OnBatch(root, b, st) }
 		}
-		started := make(chan struct{})
-		s.starting = started
+		started, loaded := make(chan struct{}), make(chan struct{})
+		s.starting, s.loaded = started, loaded
 		dir := indexDir(abs, "")
 		_, err := os.Stat(filepath.Join(dir, manifestName))
-		s.saved = dir != "" && err == nil
+		saved := dir != "" && err == nil
+		s.saved = saved
 		go func() {
 			defer close(started)
+			if saved {
+				// Loaded first (the manifest and the segments' tables), to serve searches while the watcher's
+				// first walk runs.
+				hooks.tri = newNarrower(root, abs, "")
+				s.mu.Lock()
+				if s.root == root && s.starting == started {
+					s.early = hooks.tri
+				}
+				s.mu.Unlock()
+			}
+			close(loaded)
 			idx, err := NewIndex(root, abs, hooks)
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			current := s.root == root && s.starting == started
+			if current {
+				s.early = nil
+			}
 			if err != nil {
 				return
 			}
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.root != root || s.starting != started { // closed or replaced meanwhile
+			if !current { // closed or replaced meanwhile
 				idx.Close()
 				return
 			}
@@ -81,27 +99,39 @@ func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 	}
 	if s.idx == nil {
 		if s.starting != nil && s.saved {
-			// An index kept from an earlier opening is usable a few seconds after the watcher is up (a stat of
-			// each file), where a search of the disk reads every file: the search waits for it.
-			return startingSource{s: s, root: root, started: s.starting}
+			// An index kept from an earlier opening serves searches at once (savedSource, then the index while it
+			// checks the tree), where a search of the disk reads every file.
+			return startingSource{s: s, root: root, started: s.starting, loaded: s.loaded}
 		}
 		return search.DiskSource{Root: root}
 	}
 	return s.idx
 }
 
-// startingSource is the source of a search that waits for the index being started: every call waits until it has
-// started, then asks it, or the disk when it failed to start.
+// startingSource is the source of a search made while the index of a project whose trigram index was kept from an
+// earlier opening is starting: each call asks the kept index (savedSource) until the index has started, then the
+// index, or the disk when it failed to start.
 type startingSource struct {
 	s       *Indexes
 	root    *os.Root
 	started chan struct{}
+	loaded  chan struct{}
 }
 
 func (w startingSource) source() search.Source {
 	select {
 	case <-w.started:
 	default:
+		<-w.loaded // reading the manifest: a fraction of a second, against the seconds of the watcher's walk
+		w.s.mu.Lock()
+		early := w.s.early
+		if w.s.root != w.root {
+			early = nil
+		}
+		w.s.mu.Unlock()
+		if early != nil {
+			return savedSource{DiskSource: search.DiskSource{Root: w.root}, tri: early}
+		}
 		back := w.s.aside() // the watcher's first walk yields to searches: not to this one, which waits for it
 		<-w.started
 		back()
@@ -192,7 +222,7 @@ func (s *Indexes) Close() {
 	if s.idx != nil {
 		s.idx.Close()
 	}
-	s.idx, s.root, s.starting = nil, nil, nil
+	s.idx, s.root, s.starting, s.early = nil, nil, nil, nil
 	s.Limit.drop(s)
 }
 

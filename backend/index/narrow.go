@@ -43,8 +43,9 @@ type narrower struct {
 	// coveredIDs and binaryIDs are the identities of covered's and binary's files when the build listed them: what
 	// is saved for the next opening (saved.go).
 	coveredIDs, binaryIDs []fileID
-	pending               *saved          // an index found on disk at opening, to be checked against the tree
-	valid                 chan struct{}   // closed once no saved index is being checked
+	check                 *checkState     // the saved index in use is being checked against the tree (check.go)
+	checkEvery            int             // files the check tells searches of at a time (tests make it small)
+	checked               func(int)       // told of the files checked so far after each such step, n.mu not held (tests)
 	dirty                 map[string]bool // changed since the segments were built
 	during                map[string]bool // changed while a build runs (it may have read them before)
 	stale                 bool            // something changed that paths cannot describe (a rescan): do not narrow
@@ -120,16 +121,14 @@ const segmentPairs = 2 << 20
 func newNarrower(root *os.Root, abs, cache string) *narrower {
 	var tag [4]byte
 	rand.Read(tag[:])
-	n := &narrower{root: root, dirty: map[string]bool{}, pairs: segmentPairs, tag: hex.EncodeToString(tag[:]), valid: make(chan struct{})}
+	n := &narrower{root: root, dirty: map[string]bool{}, pairs: segmentPairs, tag: hex.EncodeToString(tag[:]), checkEvery: checkEvery}
 	if n.dir = indexDir(abs, cache); n.dir != "" {
-		// An index kept from an earlier opening is checked against the tree before use (startValidation).
-		n.pending = n.load()
-		if n.pending != nil {
+		// An index kept from an earlier opening is in use at once, and checked against the tree once the watcher
+		// is up (check.go).
+		if s := n.load(); s != nil {
 			prune(n.dir)
+			n.useSaved(s)
 		}
-	}
-	if n.pending == nil {
-		close(n.valid)
 	}
 	return n
 }
@@ -145,21 +144,6 @@ func indexDir(abs, cache string) string {
 	}
 	sum := sha256.Sum256([]byte(abs))
 	return filepath.Join(cache, "rooted", "search", filepath.Base(abs)+"-"+hex.EncodeToString(sum[:8]))
-}
-
-// startValidation checks a saved index found at opening against the tree, in the background (saved.go); the
-// watcher is running by now, so a change after a file's check is reported as any change is.
-func (n *narrower) startValidation(list func() []listed) {
-	n.mu.Lock()
-	s := n.pending
-	n.pending = nil
-	if s != nil {
-		n.building, n.during = true, map[string]bool{}
-	}
-	n.mu.Unlock()
-	if s != nil {
-		go n.validate(s, list)
-	}
 }
 
 // changed notes a change reported for rel ("" or a rescan: anything).
@@ -350,6 +334,7 @@ type candidates struct {
 	binary  *nameTable
 	dirty   map[string]bool // changed since the build, copied: the watcher adds to them while the search runs
 	built   int             // which build the numbers are of (narrower.built)
+	check   *checkView      // the saved index's check at the search's start; nil once it has ended (check.go)
 }
 
 // Numbers a list of files maps each of its names to (fileList.numbers): a file's number in the segments, or one
@@ -436,6 +421,9 @@ func (n *narrower) keep(opt search.Options) *candidates {
 		}
 		base += uint32(s.Files())
 	}
+	if n.check != nil {
+		c.check = n.check.view()
+	}
 	// A file changed since the build may match whatever the segments say: its bit is set, so a search that looks
 	// files up by number never asks for their names.
 	if len(n.dirty) > 0 {
@@ -455,7 +443,7 @@ func (n *narrower) Stats() NarrowStats {
 	defer n.mu.Unlock()
 	st := n.stats
 	st.Changed = len(n.dirty)
-	st.Ready = n.segs != nil && !n.stale && !n.partial
+	st.Ready = n.segs != nil && !n.stale && !n.partial && n.check == nil
 	return st
 }
 
@@ -468,13 +456,6 @@ func (n *narrower) close() {
 	n.closed = true
 	for _, s := range n.segs {
 		s.Close()
-	}
-	if n.pending != nil {
-		for _, s := range n.pending.segs {
-			s.Close()
-		}
-		n.pending = nil
-		close(n.valid)
 	}
 	n.segs = nil
 	n.stale = true

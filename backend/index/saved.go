@@ -65,7 +65,10 @@ type nameTableData struct {
 // listIdentities lists the files a trigram index covers (every file a search may read but ignored ones), each
 // with its identity now. The same walk gives the list in memory of a search's files, which the index keeps unless
 // the tree changed meanwhile: the first search after a build or a reopening walks nothing.
-func (x *Index) listIdentities() []listed {
+func (x *Index) listIdentities() []listed { return x.listEach(nil) }
+
+// listEach is listIdentities, telling each (when not nil) of every file as the walk reaches it, in path order.
+func (x *Index) listEach(each func(listed)) []listed {
 	var list []listed
 	x.mu.RLock()
 	epoch := x.epoch
@@ -85,6 +88,9 @@ func (x *Index) listIdentities() []listed {
 		}
 		total += max(id.Size, 0)
 		list = append(list, listed{f.Rel, racy(id, now)})
+		if each != nil {
+			each(list[len(list)-1])
+		}
 		f.Release()
 		return true
 	})
@@ -123,7 +129,9 @@ func racy(id fileID, now time.Time) fileID {
 // to a temporary file and renames it, so a reader sees the old manifest or the new one.
 func (n *narrower) save() error {
 	n.mu.Lock()
-	if n.dir == "" || n.segs == nil || n.stale || len(n.segPaths) != len(n.segs) {
+	// While a saved index is being checked, the manifest on disk stays as it is: the files not checked yet are not
+	// known to be unchanged, and the next opening checks them all again.
+	if n.dir == "" || n.segs == nil || n.stale || n.check != nil || len(n.segPaths) != len(n.segs) {
 		n.mu.Unlock()
 		return nil
 	}
@@ -236,64 +244,6 @@ func (n *narrower) load() *saved {
 		return nil
 	}
 	return s
-}
-
-// validate puts a saved index in use once every file of the tree is checked against it: a file whose identity
-// differs, or that it does not know, is searched directly, as one changed since a build is. Searches meanwhile
-// wait for it (waitValid): a check is a stat per file, far less than the scan a search would otherwise make.
-func (n *narrower) validate(s *saved, list func() []listed) {
-	defer close(n.valid)
-	files := list()
-	covered := &nameTable{data: s.m.Covered.Data, off: s.m.Covered.Off}
-	binary := &nameTable{data: s.m.Binary.Data, off: s.m.Binary.Off}
-	changed := map[string]bool{}
-	for _, f := range files {
-		i, ok := covered.find(f.rel)
-		if ok && (f.id == unknownID || s.m.CoveredIDs[i] != f.id) {
-			changed[f.rel] = true
-			s.m.CoveredIDs[i] = unknownID // not trusted at the next opening either, until rebuilt
-		}
-		if i, ok := binary.find(f.rel); ok && (f.id == unknownID || s.m.BinaryIDs[i] != f.id) {
-			changed[f.rel] = true
-			s.m.BinaryIDs[i] = unknownID
-		}
-	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.building = false
-	if n.closed || n.stale {
-		for _, seg := range s.segs {
-			seg.Close()
-		}
-		return
-	}
-	for rel := range n.during {
-		changed[rel] = true
-	}
-	n.segs, n.segPaths, n.covered, n.binary, n.dirty, n.during = s.segs, s.paths, covered, binary, changed, nil
-	n.coveredIDs, n.binaryIDs = nil, nil // on disk: the next save reads them (those changed are noted as dirty)
-	n.gen = max(n.gen, s.m.Gen)
-	n.built++
-	n.stats = NarrowStats{Files: covered.Len(), Segments: len(s.segs), Ready: true, Reopened: true}
-	for _, p := range s.paths {
-		if fi, err := os.Stat(p); err == nil {
-			n.stats.DiskBytes += fi.Size()
-		}
-	}
-	if len(s.segs) > 1 && !n.noMerge {
-		n.building = true
-		go n.merge(n.gen, s.segs)
-	}
-}
-
-// waitValid waits until a saved index found at opening is checked against the tree (or ctx ends).
-func (n *narrower) waitValid(ctx context.Context) {
-	// The search stays counted as running: the check yields to nothing, and other background work (the first
-	// snapshot's gits) keeps out of its way.
-	select {
-	case <-n.valid:
-	case <-ctx.Done():
-	}
 }
 
 // keptIndexes is how many projects' trigram indexes the cache keeps: opening a project prunes the least recently

@@ -70,6 +70,8 @@ func TestReopenedIndexIsCheckedAgainstTheTree(t *testing.T) {
 			t.Errorf("reopened, a literal in no file read %d files", c.n.Load())
 		}
 	}
+	// The check runs in the background, beside the searches: once it has ended, the changed files are noted.
+	waitFor(t, "the check to end", func() bool { _, _, st := y.Memory(); return st.Ready })
 	if _, _, st := y.Memory(); !st.Reopened || st.Changed < 3 {
 		t.Errorf("reopened: %+v, want the index kept and the changed files noted", st)
 	}

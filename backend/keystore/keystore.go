@@ -1,4 +1,4 @@
-// Package keystore keeps small secrets (the providers' API keys) where the system keeps them: in the user's
+// Package keystore keeps small secrets (the providers' API keys, the MCP servers' secrets and sign-ins) where the system keeps them: in the user's
 // keyring through the freedesktop Secret Service (GNOME Keyring, KWallet, KeePassXC) where one answers on the
 // session bus, or else in a file readable by the user only (mode 0600, its folder 0700).
 //

@@ -69,6 +69,9 @@ func (g *GrantFile) DeleteGrant(url string) error {
 	return g.f.update(func(m map[string]*Grant) { delete(m, url) })
 }
 
+// URLs lists the servers' URLs a grant is kept for.
+func (g *GrantFile) URLs() ([]string, error) { return g.f.keys() }
+
 // oauth is the auth.OAuthHandler of one HTTP server: it sends the stored grant's access token, renewed with its
 // refresh token (and the renewal stored), and on a 401 either fails with ErrSignIn or, when signing in (open set),
 // runs the authorization-code flow with PKCE through the go-sdk's handler: the protected resource's metadata

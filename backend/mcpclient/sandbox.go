@@ -53,7 +53,7 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 	policy := sandbox.Policy{
 		Readable: cmdenv.Readable(userHome, os.Getenv, readable...),
 		Writable: writable,
-		Network:  proj.Network || cfg.Network,
+		Network:  proj.Network.On() || cfg.Network,
 		Sockets:  proj.UnixSockets,
 	}
 	extra := []string{

@@ -492,7 +492,7 @@ func (s *server) needs(err error, cfg settings.MCPServer, proj settings.Project)
 		return errors.New(msg)
 	}
 	var grants []string
-	if !cfg.Network && !proj.Network {
+	if !cfg.Network && !proj.Network.On() {
 		grants = append(grants, `"network": true (it had no network; npx and uvx download packages)`)
 	}
 	if !cfg.WriteProject {

@@ -54,6 +54,17 @@ func (f *jsonFile[V]) get(key string) (V, bool, error) {
 	return v, ok, err
 }
 
+// keys lists the object's keys, sorted.
+func (f *jsonFile[V]) keys() ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m, err := f.load()
+	if err != nil {
+		return nil, err
+	}
+	return sortedNames(m), nil
+}
+
 // update changes the object under the lock and writes it back.
 func (f *jsonFile[V]) update(change func(map[string]V)) error {
 	f.mu.Lock()
@@ -63,6 +74,13 @@ func (f *jsonFile[V]) update(change func(map[string]V)) error {
 		return err
 	}
 	change(m)
+	if len(m) == 0 {
+		// Nothing left to keep (everything removed, or moved into the keyring): no file at all.
+		if err := os.Remove(f.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
@@ -128,11 +146,5 @@ func (s *SecretFile) SetSecret(name, value string) error {
 
 // SecretNames lists the names stored (never the values).
 func (s *SecretFile) SecretNames() ([]string, error) {
-	s.f.mu.Lock()
-	defer s.f.mu.Unlock()
-	m, err := s.f.load()
-	if err != nil {
-		return nil, err
-	}
-	return sortedNames(m), nil
+	return s.f.keys()
 }

@@ -34,6 +34,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rooted-dev/rooted/backend/index"
@@ -98,7 +100,7 @@ func New(opt Options) (*Server, error) {
 	s := &Server{fixed: opt.Root != "", log: log, texts: newTexts(), maxBytes: opt.MaxResultBytes}
 	// As in the window: a live workspace, whose watcher keeps the index, the snapshots' staging and the stale-file
 	// check current. ask_user's answer comes from the client's user by elicitation (ask.go).
-	s.wsOpt = workspace.Options{Live: true, Ask: answered, Web: web, Limit: &s.limit, Prepare: opt.prepare, Events: s.logEvent}
+	s.wsOpt = workspace.Options{Live: true, Ask: answered, Web: web, CommandProxy: httpproxy.ForCommands, Limit: &s.limit, Prepare: opt.prepare, Events: s.logEvent}
 	s.registry = tools.Registry(tools.Deps{Session: session.New()})
 	s.rootErr = "no project root: start the server with --root DIR, or use a client that provides MCP roots"
 	if opt.Root != "" {

@@ -10,18 +10,26 @@ import (
 // WebFetch is the tool whose rules name a domain.
 const WebFetch = "web_fetch"
 
-// normalizeDomain checks a web_fetch rule: a host name (docs.python.org), or *. and a name for every subdomain of it;
-// no command, no port, no scheme. A rule without a domain covers the whole tool (deny web_fetch, ask web_fetch);
-// allowing every domain at once is refused, as every command at once is for exec_shell.
+// Network names the rules for the hosts a project's commands reach in allow-list mode (through Rooted's proxy):
+// allow adds a host to the list, deny keeps it off even when the list names it. It is no tool the model calls;
+// its rules always name a domain.
+const Network = "network"
+
+// normalizeDomain checks a web_fetch or network rule: a host name (docs.python.org), or *. and a name for every
+// subdomain of it; no command, no port, no scheme. A web_fetch rule without a domain covers the whole tool (deny
+// web_fetch, ask web_fetch); allowing every domain at once is refused, as every command at once is for exec_shell.
 func normalizeDomain(r Rule) (Rule, error) {
-	if r.Tool != WebFetch {
-		return r, fmt.Errorf("only web_fetch rules name a domain (%s has none)", r.Tool)
+	if r.Tool != WebFetch && r.Tool != Network {
+		return r, fmt.Errorf("only web_fetch and network rules name a domain (%s has none)", r.Tool)
 	}
 	if r.Command != "" {
-		return r, fmt.Errorf("a web_fetch rule names a domain, not a command")
+		return r, fmt.Errorf("a %s rule names a domain, not a command", r.Tool)
 	}
 	d := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(r.Domain)), ".")
 	if d == "" {
+		if r.Tool == Network {
+			return r, fmt.Errorf("a network rule names a host commands may (or may not) reach (pypi.org, *.pythonhosted.org)")
+		}
 		if r.Action == Allow {
 			return r, fmt.Errorf("an allow rule for web_fetch names a domain (docs.python.org, *.python.org)")
 		}
@@ -64,4 +72,21 @@ func Covers(domain, host string) bool {
 		return strings.HasSuffix(host, "."+parent)
 	}
 	return domain == host
+}
+
+// NetworkHosts are the hosts the project's network rules allow and deny, for the proxy of commands in allow-list
+// mode ("ask" rules ask nothing there: a refused host is reported after the command, and allowed by a rule).
+func NetworkHosts(rules []Rule) (allow, deny []string) {
+	for _, r := range rules {
+		if r.Tool != Network || r.Domain == "" {
+			continue
+		}
+		switch r.Action {
+		case Allow:
+			allow = append(allow, r.Domain)
+		case Deny:
+			deny = append(deny, r.Domain)
+		}
+	}
+	return allow, deny
 }

@@ -72,7 +72,7 @@ func Normalize(r Rule, split Splitter) (Rule, error) {
 		r.Tool = "exec_shell"
 	}
 	r.Command = strings.TrimSpace(r.Command)
-	if r.Tool == WebFetch || r.Domain != "" {
+	if r.Tool == WebFetch || r.Tool == Network || r.Domain != "" {
 		return normalizeDomain(r)
 	}
 	if r.Tool != "exec_shell" {

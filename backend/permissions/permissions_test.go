@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/cmdpolicy"
@@ -213,5 +214,37 @@ func TestDecideDomain(t *testing.T) {
 	}
 	if got, err := Normalize(Rule{Action: Allow, Tool: " web_fetch ", Domain: " Docs.Python.org. "}, nil); err != nil || got.Domain != "docs.python.org" {
 		t.Errorf("Normalize: %+v %v", got, err)
+	}
+}
+
+// Network rules name a host (never a command, never none); their allows and denies are the proxy's additions to
+// the project's host list and its exceptions.
+func TestNetworkRules(t *testing.T) {
+	split := cmdpolicy.Split
+	r, err := Normalize(Rule{Action: Allow, Tool: Network, Domain: " PyPI.org. "}, split)
+	if err != nil || r.Domain != "pypi.org" {
+		t.Errorf("Normalize = %+v, %v", r, err)
+	}
+	for _, bad := range []Rule{
+		{Action: Allow, Tool: Network},
+		{Action: Deny, Tool: Network},
+		{Action: Allow, Tool: Network, Domain: "pypi.org", Command: "pip"},
+		{Action: Allow, Tool: Network, Domain: "https://pypi.org"},
+	} {
+		if _, err := Normalize(bad, split); err == nil {
+			t.Errorf("Normalize(%+v) accepted", bad)
+		}
+	}
+	allow, deny := NetworkHosts([]Rule{
+		{Action: Allow, Tool: Network, Domain: "a.example.org"},
+		{Action: Deny, Tool: Network, Domain: "*.bad.example"},
+		{Action: Allow, Tool: WebFetch, Domain: "docs.example.org"},
+		{Action: Ask, Tool: Network, Domain: "c.example.org"},
+	})
+	if !slices.Equal(allow, []string{"a.example.org"}) || !slices.Equal(deny, []string{"*.bad.example"}) {
+		t.Errorf("NetworkHosts = %v, %v", allow, deny)
+	}
+	if DecideDomain("a.example.org", []Rule{{Action: Allow, Tool: Network, Domain: "a.example.org"}}).Action != "" {
+		t.Error("a network rule decided a web_fetch")
 	}
 }

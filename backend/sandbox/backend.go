@@ -10,7 +10,8 @@ import (
 
 // Backend is what a platform must provide for commands to run confined. A backend whose Probe reports Active
 // holds, for every command it starts under a Policy: reads only under Readable and Writable (so the credentials
-// left out of Readable stay unreadable), writes only under Writable, no connection unless Network, the ReadOnly
+// left out of Readable stay unreadable), writes only under Writable, no connection unless Network (with Proxied,
+// only to the caller's proxy, from a network namespace of its own, or none where there is no namespace), the ReadOnly
 // paths unchangeable for the whole run (or Info.Protection says "watched (weaker)" and the caller watches them),
 // and no process of the command outliving its result or Rooted. conformance_test.go is the table every backend
 // must pass; a new platform's backend is an added file that passes it.
@@ -44,6 +45,9 @@ type Launch struct {
 	// (KILL, no grace): a helper that holds processes outside the caller's process group. Without it the caller
 	// kills the process group itself.
 	Abort os.Signal
+	// Bridge, in allow-list mode (Info.Proxy), hands over the listener of the command's network namespace once the
+	// process has started (Bridge.Listener); the caller closes it if the process does not start.
+	Bridge *Bridge
 }
 
 // Probe reports the sandbox a command would run in under p on this platform.
@@ -73,8 +77,13 @@ type None struct{}
 func (None) Name() string { return "none" }
 
 // Probe reports that there is no sandbox here.
-func (None) Probe(Policy) Info {
-	return Info{Kind: "none", Network: true, Reason: fmt.Sprintf("no OS sandbox on %s: commands run with your user's full rights, limited only by the allowlist and the path checks", runtime.GOOS)}
+func (None) Probe(p Policy) Info {
+	info := Info{Kind: "none", Network: true}
+	if p.Proxied {
+		info.NetworkNote = "allow-list mode needs the sandbox, and there is none here: commands reach every host"
+	}
+	info.Reason = fmt.Sprintf("no OS sandbox on %s: commands run with your user's full rights, limited only by the allowlist and the path checks", runtime.GOOS)
+	return info
 }
 
 // Launch runs argv as it is.

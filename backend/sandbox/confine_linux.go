@@ -92,8 +92,12 @@ func restrict(p Policy, abi int) error {
 	// With the network allowed, the layer does not handle it at all. The scopes (ABI 6) keep the command from
 	// signalling processes outside the sandbox (the helper included) and from abstract unix sockets made
 	// outside it.
-	if p.Network {
+	// In allow-list mode the one port the command may connect to is the proxy's, in its own network namespace.
+	switch {
+	case p.Network:
 		cfg.HandledAccessNet = 0
+	case p.Proxied:
+		rules = append(rules, landlock.ConnectTCP(ProxyPort))
 	}
 	if err := cfg.Restrict(rules...); err != nil {
 		return fmt.Errorf("applying the sandbox policy: %w", err)

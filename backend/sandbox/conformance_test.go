@@ -190,6 +190,7 @@ func conform(t *testing.T, m mode) {
 			}
 		}
 	})
+	t.Run("allow-list mode: listed hosts through the proxy, nothing else", func(t *testing.T) { allowList(t, m) })
 	t.Run("no process outlives the command", func(t *testing.T) {
 		w := newWorld(t, false)
 		marker := filepath.Join(w.project, "escaped")

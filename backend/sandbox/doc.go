@@ -1,6 +1,7 @@
 // Package sandbox confines one command to a Policy: it reads only under Policy.Readable and Policy.Writable,
 // writes only under Policy.Writable, connects nowhere unless Policy.Network (and to no unix socket made outside
-// the sandbox but those in Policy.Sockets), cannot change Policy.ReadOnly while it runs, holds no capability (even
+// the sandbox but those in Policy.Sockets) or, with Policy.Proxied, only to a listener in a network namespace of
+// its own that the caller serves a proxy on (Launch.Bridge), cannot change Policy.ReadOnly while it runs, holds no capability (even
 // when Rooted runs as root), gets /dev/null as input and no descriptor of Rooted's but its output, and
 // leaves no process behind, neither when its result is taken nor when Rooted dies.
 //

@@ -59,6 +59,13 @@ func reaper(argv []string) int {
 		fmt.Fprintln(os.Stderr, "rooted sandbox: becoming a subreaper:", err)
 		return 126
 	}
+	if p.Proxied {
+		// Before anything is confined: the listener is made, and handed over, with the helper's own rights.
+		if err := serveBridge(); err != nil {
+			fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
+			return 126
+		}
+	}
 	files := []uintptr{0, 1, 2}
 	if !p.Stdin {
 		null, err := os.Open(os.DevNull)

@@ -7,6 +7,12 @@ type Policy struct {
 	Readable []string `json:"readable"`
 	Writable []string `json:"writable"`
 	Network  bool     `json:"network"`
+	// Proxied (with Network off) is allow-list mode: the command gets a network namespace of its own, with only
+	// loopback, whose one way out is 127.0.0.1:ProxyPort, a listener the helper makes there before the command starts
+	// and hands to Rooted (Launch.Bridge), which serves a proxy on it from outside the sandbox. Landlock lets the
+	// command connect to that port only. Where no network namespace can be made, the command has no network
+	// (Info.NetworkNote says why).
+	Proxied bool `json:"proxied,omitempty"`
 	// Sockets are unix socket files outside the sandbox the user lets commands connect to (a docker socket).
 	Sockets []string `json:"sockets,omitempty"`
 	// Stdin and Files keep the caller's standard input and that many descriptors from 3 on for the program
@@ -47,6 +53,11 @@ type Info struct {
 	Readable []string `json:"readable,omitempty"`
 	Writable []string `json:"writable,omitempty"`
 	Network  bool     `json:"network"`
+	// Proxy is where the command's one way out listens in allow-list mode (ProxyAddr, in the command's own network
+	// namespace); empty otherwise.
+	Proxy string `json:"proxy,omitempty"`
+	// NetworkNote says why allow-list mode did not hold and the command had no network instead.
+	NetworkNote string `json:"network_note,omitempty"`
 	// UnixSockets are the unix socket files outside the sandbox the command could connect to: the ones the user
 	// named, or "*" (every one) where the kernel cannot tell them apart (Landlock before ABI 9) and the user
 	// named one. Empty: none.

@@ -33,11 +33,22 @@ func (linuxBackend) Name() string { return "linux" }
 func (linuxBackend) Probe(p Policy) Info {
 	abi, err := llsys.LandlockGetABIVersion()
 	if err != nil || abi < 1 {
-		return Info{Reason: fmt.Sprintf("Landlock is not available in this kernel (%v): commands run with your user's full rights", err)}
+		info := Info{Reason: fmt.Sprintf("Landlock is not available in this kernel (%v): commands run with your user's full rights", err)}
+		if p.Proxied {
+			info.NetworkNote = "allow-list mode needs the sandbox, and there is none here: commands reach every host"
+		}
+		return info
 	}
 	info := Info{Active: true, Kind: "landlock", Level: abi, Readable: cmdenv.Summarize(p.Readable), Writable: p.Writable, Network: true}
 	if !p.Network && abi >= 4 {
 		info.Network = false
+	}
+	if p.Proxied && !p.Network {
+		if netNamespace().flags != 0 {
+			info.Network, info.Proxy = false, ProxyAddr
+		} else {
+			info.NetworkNote = "allow-list mode needs a network namespace of its own for the command, which this system does not let Rooted make (user namespaces are off, or limited): commands have no network instead"
+		}
 	}
 	switch {
 	case len(p.Sockets) == 0:
@@ -81,6 +92,8 @@ func RunHelperIfAsked() {
 		if len(os.Args) > 2 {
 			os.Exit(confine(os.Args[2:]))
 		}
+	case netProbeArg:
+		os.Exit(netProbe())
 	case probeArg:
 		// Only as the init of a new PID namespace (with a mount namespace of its own): never remount the /proc
 		// of the namespace Rooted runs in.
@@ -126,7 +139,8 @@ var namespaces = sync.OnceValue(func() isolation {
 })
 
 // apply sets the clone flags, and for a user namespace the id mappings and the two capabilities the helper needs
-// in it (to mount /proc, and to drop the bounding set before the command starts).
+// in it (to mount /proc, to drop the bounding set before the command starts, and to bring loopback up in a network
+// namespace).
 func (c isolation) apply(attr *syscall.SysProcAttr) {
 	attr.Cloneflags |= c.flags
 	if !c.user {
@@ -136,7 +150,7 @@ func (c isolation) apply(attr *syscall.SysProcAttr) {
 	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	attr.GidMappingsEnableSetgroups = false
-	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP}
+	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN} // NET_ADMIN: loopback up
 }
 
 // isolate starts the helper in the namespaces Probe found, and has the kernel end it, and everything the command
@@ -150,6 +164,15 @@ func isolate(cmd *exec.Cmd, info Info) {
 	if info.Processes == ProcessesNamespace {
 		cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 		namespaces().apply(cmd.SysProcAttr)
+	}
+	if info.Proxy != "" {
+		// A network namespace of its own: inside the user namespace the helper already gets, or as root; else in
+		// one made for it.
+		if n := netNamespace(); cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWUSER != 0 || !n.user {
+			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET
+		} else {
+			n.apply(cmd.SysProcAttr)
+		}
 	}
 }
 
@@ -166,6 +189,7 @@ func (linuxBackend) Launch(argv []string, p Policy, info Info) (Launch, error) {
 	if err != nil {
 		return Launch{}, fmt.Errorf("locating the rooted binary for the sandbox helper: %w", err)
 	}
+	p.Proxied = info.Proxy != "" // and where allow-list mode could not hold, the helper keeps the network off
 	b, err := json.Marshal(p)
 	if err != nil {
 		return Launch{}, err
@@ -174,7 +198,19 @@ func (linuxBackend) Launch(argv []string, p Policy, info Info) (Launch, error) {
 	info.Protection = protection(p, pidns)
 	l := Launch{
 		Argv: append([]string{self, HelperArg}, argv...), Env: []string{policyEnv + "=" + string(b)},
-		Setup: func(cmd *exec.Cmd) { isolate(cmd, info) }, Linger: 10 * time.Second, Info: info,
+		Linger: 10 * time.Second, Info: info,
+	}
+	if p.Proxied {
+		if l.Bridge, err = newBridge(); err != nil {
+			return Launch{}, err
+		}
+	}
+	l.Setup = func(cmd *exec.Cmd) {
+		isolate(cmd, info)
+		if l.Bridge != nil {
+			// Without the namespace's identity the helper gets no bridge, and refuses to start the command.
+			_ = l.Bridge.attach(&cmd.ExtraFiles, &cmd.Env)
+		}
 	}
 	if pidns {
 		l.Linger = 500 * time.Millisecond // and a KILL to the namespace's init ends every process in it at once
@@ -186,10 +222,20 @@ func (linuxBackend) Launch(argv []string, p Policy, info Info) (Launch, error) {
 
 // Weaker trades the PID namespace for a subreaper when the namespaces cannot be had now (a limit on user
 // namespaces reached): the helper keeps the command's processes together as a subreaper instead, and Info says so.
+//
+// In allow-list mode, the last step is the network off: without the network namespace, which could not be made
+// either, the command has none, and NetworkNote says so.
 func (linuxBackend) Weaker(info Info) (Info, bool) {
-	if !info.Active || info.Processes != ProcessesNamespace {
+	switch {
+	case !info.Active:
 		return info, false
+	case info.Processes == ProcessesNamespace:
+		info.Processes = ProcessesSubreaper
+		return info, true
+	case info.Proxy != "":
+		info.Proxy = ""
+		info.NetworkNote = "allow-list mode needs a network namespace of its own for the command, which could not be made now (a limit on namespaces reached): the command had no network instead"
+		return info, true
 	}
-	info.Processes = ProcessesSubreaper
-	return info, true
+	return info, false
 }

@@ -14,7 +14,8 @@ import (
 // connects and binds, and its scopes (ABI 6) abstract unix sockets and signals; it has no word on UDP, raw sockets,
 // or (before ABI 9) connecting to a unix socket file (a docker socket, the session bus, an ssh agent). The filter
 // closes those: socket() is refused for every family but netlink (which programs use to list interfaces, not to
-// talk to anyone); with the network on, IP sockets are allowed too. Unix sockets are allowed where Landlock decides
+// talk to anyone); with the network on, IP sockets are allowed too, and in allow-list mode, where the command's
+// network namespace holds only loopback and Landlock lets it connect to the proxy's port alone. Unix sockets are allowed where Landlock decides
 // which files they may connect to (ABI 9), or where the user named a socket; else refused, with the network on as
 // off. Socket pairs stay: a program talks to its own children over them. io_uring, whose operations create and
 // connect sockets without a system call a filter can see, is refused, and on x86-64 so are 32-bit system calls'
@@ -95,7 +96,7 @@ type filterOpts struct {
 
 // filterFor is the filter for p under Landlock ABI abi.
 func filterFor(p Policy, abi int) filterOpts {
-	return filterOpts{inet: p.Network, unix: abi >= resolveUnixABI || len(p.Sockets) > 0}
+	return filterOpts{inet: p.Network || p.Proxied, unix: abi >= resolveUnixABI || len(p.Sockets) > 0}
 }
 
 // networkFilter is the filter for arch (GOARCH); nil when there is none for it.

@@ -182,8 +182,8 @@ func Search(ctx context.Context, src Source, dir string, opt Options) (Result, e
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Background work on the same files waits: the workspace's (its lane), and the index's (the process).
-	defer opt.Lane.Foreground()()
-	defer process.Foreground()()
+	defer opt.Lane.Search()()
+	defer process.Search()()
 
 	workers := runtime.GOMAXPROCS(0)
 	p := &pipeline{ctx: ctx, src: src, dir: dir, opt: opt, batchSize: 4, jobs: make(chan batch, 2*workers)}
@@ -245,6 +245,9 @@ func (p *pipeline) walk() {
 	defer close(p.jobs)
 	p.cur = make([]File, 0, p.batchSize)
 	defer p.flush()
+	// Before the index's narrowing too (a union of posting lists for a regexp, a search's largest step before it
+	// reads a file).
+	p.opt.Lane.Pace(p.ctx)
 	if cw, ok := p.src.(CandidateWalker); ok && p.opt.File == "" && p.opt.Glob.Empty() {
 		rest, handled, err := cw.WalkCandidates(p.ctx, p.dir, p.opt, func(f File, n int) bool {
 			f.ruledOutBefore = n
@@ -279,7 +282,7 @@ func (p *pipeline) walkOptions() (WalkOptions, func(File) Verdict) {
 		// listed (dir is that folder).
 		return WalkOptions{IncludeHidden: true, IncludeIgnored: true, Shallow: true, Match: func(p string) bool { return p == opt.File }}, nil
 	}
-	wo := WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match}
+	wo := WalkOptions{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Match: opt.Glob.Match, Pacer: paceOf(opt.Lane)}
 	var keep func(File) Verdict
 	if nw, ok := p.src.(Narrower); ok {
 		// The files that cannot match are not read at all; they still count as searched, so a result is the
@@ -292,6 +295,8 @@ func (p *pipeline) walkOptions() (WalkOptions, func(File) Verdict) {
 
 // add puts f in the current batch, sending it when full; false means the search has ended.
 func (p *pipeline) add(f File) bool {
+	// Another workspace's edit goes first: the walk pauses while it runs (sched.Lane.Pace).
+	p.opt.Lane.Pace(p.ctx)
 	if p.slot == nil {
 		// The walk takes a CPU of the lane's share too, while it fills a batch (not while it waits to hand it on:
 		// the workers may need the slot to take it).
@@ -340,6 +345,7 @@ func (p *pipeline) search(m *matcher, results chan<- done) {
 		// A CPU of the lane's share: beside another workspace's work, a search uses no more than its share.
 		release := p.opt.Lane.Slot()
 		for i, f := range b.files {
+			p.opt.Lane.Pace(p.ctx) // between files, as the walk: another workspace's edit goes first
 			if p.ctx.Err() == nil {
 				out[i] = searchFile(p.src, f, m, p.opt)
 			} else {

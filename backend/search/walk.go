@@ -30,6 +30,8 @@ type WalkOptions struct {
 	// in memory walks the disk instead, which opens each folder from its parent as it goes, where reading the
 	// files a list names opens their folders again by path.
 	ReadAll bool
+	// Pacer, when set, is asked before each folder the walk lists ahead of its visit (walk.Options.Pacer).
+	Pacer walk.Pacer
 }
 
 // File is one file a Source yields: where it is (a walk.Entry, with its open directory when it comes from the
@@ -54,7 +56,7 @@ const maxAhead = 64
 // walkFiles yields the regular files (and links to files inside the root) under the root-relative slash
 // directory start in path order, until emit returns false or ctx ends.
 func walkFiles(ctx context.Context, root *os.Root, start string, opt WalkOptions, emit func(File) bool) error {
-	wo := walk.Options{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Sorted: true, Ahead: maxAhead}
+	wo := walk.Options{IncludeHidden: opt.IncludeHidden, IncludeIgnored: opt.IncludeIgnored, Sorted: true, Ahead: maxAhead, Pacer: opt.Pacer}
 	if opt.Shallow {
 		wo.MaxDepth = 1
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/sched"
+	"github.com/rooted-dev/rooted/backend/walk"
 )
 
 // process counts every search of this process, whatever its lane, for background work that has not yet been
@@ -23,7 +24,7 @@ func Busy() bool { return process.Busy() }
 
 // Hold counts as a search running in this process (not in any lane) until the returned function is called: work
 // that stands for a search outside Search (and tests) holds process-wide background work back the same way.
-func Hold() (release func()) { return process.Foreground() }
+func Hold() (release func()) { return process.Search() }
 
 // Aside, called by a search's Source while it waits for background work (an index being started), stops counting
 // that search as running in the process until back is called: the work it waits for must not wait for it in turn.
@@ -64,3 +65,11 @@ func (y *Yielder) Waiting() bool { return y.inner().Waiting() }
 
 // Reset forgets an earlier wait's MaxWait, so the next Wait waits again at once.
 func (y *Yielder) Reset() { y.inner().Reset() }
+
+// paceOf is the lane as a walk's Pacer: nil when there is none, so the walk asks nothing.
+func paceOf(l *sched.Lane) walk.Pacer {
+	if l == nil {
+		return nil
+	}
+	return l
+}

@@ -3,12 +3,18 @@ package search
 import (
 	"context"
 	"fmt"
+	"maps"
+	"path"
+	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/sched"
 	"github.com/rooted-dev/rooted/backend/testtree"
+	"github.com/rooted-dev/rooted/backend/walk"
 )
 
 // gateSource is a source whose walk waits until gate is closed: a search of it runs until then.
@@ -133,7 +139,7 @@ func TestSearchWithinItsShare(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		cpus  int
-		other bool // another workspace has foreground work: the share halves
+		other bool // another workspace searches: the share halves
 	}{
 		{"one cpu", 1, false},
 		{"two cpus, another workspace busy", 2, true},
@@ -142,7 +148,7 @@ func TestSearchWithinItsShare(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := sched.NewWithCPUs(tc.cpus)
 			if tc.other {
-				defer s.Lane("other").Foreground()()
+				defer s.Lane("other").Search()()
 			}
 			for _, out := range []string{OutputCount, OutputContent, OutputFiles} {
 				got, err := Search(context.Background(), DiskSource{Root: root}, ".", Options{Query: "needle", Output: out, Limit: 1000, Lane: s.Lane("w")})
@@ -152,4 +158,100 @@ func TestSearchWithinItsShare(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A search pauses while another workspace's edit runs, and goes on once it ends, finding what it would have found;
+// it does not pause for an edit of its own workspace. Both where it walks the disk (the walk's read-ahead pauses
+// too) and where its files come from a list in memory (an index's), so the pause is the search's own.
+func TestSearchPausesForAnotherWorkspacesEdit(t *testing.T) {
+	files := map[string]string{}
+	for i := range 300 {
+		files[fmt.Sprintf("d%d/f%d.txt", i%7, i)] = fmt.Sprintf("line\nneedle %d\n", i)
+	}
+	root, _ := testtree.Root(t, files)
+	for _, tc := range []struct {
+		name string
+		src  Source
+	}{
+		{"disk", DiskSource{Root: root}},
+		{"memory", memorySource(files)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := Search(context.Background(), tc.src, ".", Options{Query: "needle", Output: OutputCount})
+			if err != nil || want.Total != 300 {
+				t.Fatalf("without a lane: %+v %v", want, err)
+			}
+			s := sched.New().WithMaxPace(time.Hour)
+			a, b := s.Lane("a"), s.Lane("b")
+			search := func(src Source) <-chan Result {
+				got := make(chan Result, 1)
+				go func() {
+					res, err := Search(context.Background(), src, ".", Options{Query: "needle", Output: OutputCount, Lane: a})
+					if err != nil {
+						t.Error(err)
+					}
+					got <- res
+				}()
+				return got
+			}
+
+			endOwn := a.Foreground() // an edit in the search's own workspace: no pause
+			if got := <-search(tc.src); got.Total != want.Total {
+				t.Fatalf("beside its own edit: total %d, want %d", got.Total, want.Total)
+			}
+			endOwn()
+
+			endEdit := b.Foreground()
+			src := &countingSource{Source: tc.src}
+			got := search(src)
+			for !a.Pausing() {
+				select {
+				case res := <-got:
+					t.Fatalf("the search ran to its end (%d files) while another workspace's edit ran", res.FilesSearched)
+				case <-time.After(time.Millisecond):
+				}
+			}
+			read := src.read.Load()
+			time.Sleep(20 * time.Millisecond)
+			if now := src.read.Load(); now > read+int64(runtime.GOMAXPROCS(0)) {
+				t.Fatalf("the search read %d files while paused", now-read) // each worker may finish the file it had
+			}
+			endEdit()
+			select {
+			case res := <-got:
+				if res.Total != want.Total || res.FilesSearched != want.FilesSearched {
+					t.Fatalf("after the pause: %+v, want %+v", res, want)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the search did not go on after the edit ended")
+			}
+		})
+	}
+}
+
+// memorySource is files listed and read from memory, in path order, as an index's lists are.
+type memorySource map[string]string
+
+func (m memorySource) Walk(ctx context.Context, _ string, _ WalkOptions, emit func(File) bool) error {
+	for _, rel := range slices.Sorted(maps.Keys(m)) {
+		if ctx.Err() != nil || !emit(File{Entry: walk.Entry{Rel: rel, Name: path.Base(rel)}}) {
+			break
+		}
+	}
+	return nil
+}
+
+func (m memorySource) Content(f File) ([]byte, func(), error) {
+	return []byte(m[f.Rel]), func() {}, nil
+}
+
+// countingSource counts the files whose content a search reads.
+type countingSource struct {
+	Source
+	read atomic.Int64
+}
+
+func (c *countingSource) Content(f File) ([]byte, func(), error) {
+	c.read.Add(1)
+	return c.Source.Content(f)
 }

@@ -26,9 +26,14 @@ import (
 type Project struct {
 	// Allowlist is the programs the agent may run; nil means cmdpolicy.DefaultAllowlist.
 	Allowlist []string `json:"allowlist"` // not omitempty: an empty list (nothing may run) differs from none
-	// Network lets commands reach the network (where the sandbox can block it). Off unless the user turns it on:
-	// a prompt-injected file should not be one approved command away from sending the project anywhere.
-	Network bool `json:"network,omitempty"`
+	// Network lets commands reach the network (where the sandbox can block it): every host (true), or only the
+	// hosts of NetworkHosts and netproxy.DefaultHosts, through Rooted's proxy ("allowlist"). Off unless the user
+	// turns it on: a prompt-injected file should not be one approved command away from sending the project
+	// anywhere.
+	Network Network `json:"network,omitempty"`
+	// NetworkHosts are the hosts commands reach in allow-list mode besides the package registries
+	// (netproxy.DefaultHosts): exact names, or "*.parent" for every subdomain of parent.
+	NetworkHosts []string `json:"network_hosts,omitempty"`
 	// Writable are directories commands may write besides the project, its temporary directory and the
 	// toolchain caches.
 	Writable []string `json:"writable,omitempty"`
@@ -105,7 +110,10 @@ func (p Project) Policy(root, tmp string) sandbox.Policy {
 	goBuild, goMods := toolcache.GoCacheDirs(caches)
 	writable := append([]string{root, tmp, goBuild, goMods}, p.Writable...)
 	writable = append(writable, toolcache.PackageCacheDirs(caches)...)
-	return sandbox.Policy{Readable: cmdenv.Readable(home, os.Getenv, p.Readable...), Writable: writable, Network: p.Network, Sockets: p.UnixSockets}
+	return sandbox.Policy{
+		Readable: cmdenv.Readable(home, os.Getenv, p.Readable...), Writable: writable, Sockets: p.UnixSockets,
+		Network: p.Network.On(), Proxied: p.Network == NetworkAllowlist,
+	}
 }
 
 // MaxTimeout is the longest a command may be given.

@@ -20,11 +20,11 @@ func TestProjectSettingsPersistPerRoot(t *testing.T) {
 	if err != nil || !slices.Equal(p.EffectiveAllowlist(), cmdpolicy.DefaultAllowlist) || p.MaxTimeout() != DefaultMaxTimeout {
 		t.Fatalf("defaults: %+v, %v", p, err)
 	}
-	if err := s.SetProject("/a", Project{Allowlist: []string{"go", "make"}, Network: true, MaxTimeoutMS: 60000}); err != nil {
+	if err := s.SetProject("/a", Project{Allowlist: []string{"go", "make"}, Network: NetworkOn, MaxTimeoutMS: 60000}); err != nil {
 		t.Fatal(err)
 	}
 	again, _ := NewStore(path).Project("/a")
-	if !slices.Equal(again.EffectiveAllowlist(), []string{"go", "make"}) || !again.Network || again.MaxTimeout() != time.Minute {
+	if !slices.Equal(again.EffectiveAllowlist(), []string{"go", "make"}) || !again.Network.On() || again.MaxTimeout() != time.Minute {
 		t.Errorf("persisted: %+v", again)
 	}
 	if other, _ := s.Project("/b"); other.Allowlist != nil {

@@ -160,7 +160,7 @@ func TestSandboxedCargoReadsTheUsersRegistryAndDownloadsIntoItsOwn(t *testing.T)
 	proj := filepath.Join(base, "project")
 	crateProject(t, proj, reg.srv.URL, "oldie", "newbie")
 	cacheDir := toolcache.ToolCacheDir(proj)
-	policy := settings.Project{Network: true}.Policy(proj, filepath.Join(base, "tmp"))
+	policy := settings.Project{Network: settings.NetworkOn}.Policy(proj, filepath.Join(base, "tmp"))
 	info := sandbox.Probe(policy)
 	if !info.Active {
 		t.Skip("no sandbox on this machine")

@@ -15,8 +15,18 @@ var offlineFailure = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)(EAI_AGAIN|ENOTFOUND|getaddrinfo|could not resolve host|temporary failure in name resolution|name or service not known|network is unreachable|connect EACCES|connect: permission denied|socket EACCES|socket: permission denied|dial tcp[^\n]*permission denied|failed to connect to|unable to access '?https?://|request to https?://\S+ failed|no such host|connection refused|ECONNREFUSED|ETIMEDOUT)`)
 }) // compiled on first use: start-up stays short
 
-// NetworkHint explains a failed command that looks like it needed the network, when the policy gave it none.
+// NetworkHint explains a failed command that looks like it needed the network, when the policy gave it none; in
+// allow-list mode, the hosts the proxy refused, whatever the command's exit.
 func NetworkHint(res Result, p sandbox.Policy) string {
+	if len(res.NetworkRefused) > 0 {
+		return "the command tried to reach " + strings.Join(res.NetworkRefused, ", ") + ", which this project's commands may not reach (allow-list mode: only the package registries and the hosts the user listed); if the command needs it, ask the user to allow it (the card in the window, or the hosts commands may reach in Settings for this project), or reach what it needs another way"
+	}
+	if res.Sandbox.Proxy != "" {
+		return "" // allow-list mode held and refused nothing: the failure is not the network's
+	}
+	if res.Sandbox.NetworkNote != "" && p.Proxied && (res.ExitCode != 0 || res.TimedOut) && offlineFailure().MatchString(res.Stderr+"\n"+res.Stdout) {
+		return res.Sandbox.NetworkNote
+	}
 	if p.Network || !res.Sandbox.Active || res.Sandbox.Network || (res.ExitCode == 0 && !res.TimedOut) {
 		return ""
 	}

@@ -37,3 +37,31 @@ func TestSandboxHint(t *testing.T) {
 		}
 	}
 }
+
+// In allow-list mode the hint names the hosts the proxy refused (even when the command went on and succeeded); a
+// failure with nothing refused is not the network's; where allow-list mode fell back to off, the hint says why.
+func TestNetworkHintInAllowListMode(t *testing.T) {
+	p := sandbox.Policy{Proxied: true}
+	proxied := sandbox.Info{Active: true, Proxy: sandbox.ProxyAddr}
+	off := sandbox.Info{Active: true, NetworkNote: "allow-list mode needs a network namespace of its own: commands have no network instead"}
+	for _, c := range []struct {
+		name string
+		res  Result
+		want []string
+	}{
+		{"refused", Result{ExitCode: 1, Sandbox: proxied, NetworkRefused: []string{"evil.example.net", "x.example.org"}, Stderr: "Forbidden by Rooted"}, []string{"evil.example.net, x.example.org", "Settings"}},
+		{"refused, went on", Result{Sandbox: proxied, NetworkRefused: []string{"evil.example.net"}}, []string{"evil.example.net"}},
+		{"nothing refused", Result{ExitCode: 1, Sandbox: proxied, Stderr: "connection refused"}, nil},
+		{"fallen back", Result{ExitCode: 1, Sandbox: off, Stderr: "dial tcp: lookup proxy.golang.org: no such host"}, []string{"network namespace"}},
+	} {
+		got := NetworkHint(c.res, p)
+		if len(c.want) == 0 && got != "" {
+			t.Errorf("%s: hint %q", c.name, got)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: hint %q lacks %q", c.name, got, w)
+			}
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os/exec"
 	"slices"
 	"time"
@@ -40,6 +41,17 @@ type Spec struct {
 	Live func(stream string, chunk []byte)
 	// EnvDropped is how many of the caller's variables Env left out; the result reports it.
 	EnvDropped int
+	// Proxy serves the command's connections in allow-list mode (Policy.Proxied, where the sandbox could give
+	// the command a network namespace: Sandbox.Proxy); nil leaves it without a way out.
+	Proxy Proxy
+}
+
+// Proxy is the one way out of a command's network namespace (package netproxy).
+type Proxy interface {
+	// Serve answers the connections on ln until ctx ends.
+	Serve(ctx context.Context, ln net.Listener) error
+	// Refused lists the hosts it refused.
+	Refused() []string
 }
 
 // DefaultOutputCap keeps up to 256 KiB of each stream: 128 KiB from the start and 128 KiB from the end.
@@ -59,6 +71,9 @@ type Result struct {
 	// EnvDropped is how many of Rooted's environment variables the command did not get (secrets, and whatever
 	// builds do not need).
 	EnvDropped int `json:"env_dropped"`
+	// NetworkRefused are the hosts the command tried to reach in allow-list mode that are not on the project's
+	// list (or resolve to an address commands never reach).
+	NetworkRefused []string `json:"network_refused,omitempty"`
 }
 
 // ErrAbort, as the cause of the context's cancellation (context.WithCancelCause), ends the command at once: every
@@ -95,6 +110,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	proxied := serveProxy(spec.Proxy, launch.Bridge)
 
 	var timer <-chan time.Time
 	if spec.Timeout > 0 {
@@ -120,6 +136,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	// A finished leader can leave children behind in its group; they go with it.
 	signalTree(cmd, true)
+	res.NetworkRefused = proxied()
 	res.DurationMS = time.Since(begun).Milliseconds()
 	var t1, t2 bool
 	res.Stdout, t1 = stdout.String()
@@ -173,11 +190,45 @@ func start(spec Spec, stdout, stderr io.Writer) (*exec.Cmd, sandbox.Launch, erro
 		if err == nil {
 			return cmd, launch, nil
 		}
+		if launch.Bridge != nil {
+			launch.Bridge.Close()
+		}
 		weaker, ok := spec.Backend.Weaker(info)
 		if !ok {
 			return nil, launch, fmt.Errorf("%w: %v", ErrStart, err)
 		}
 		info = weaker
+	}
+}
+
+// serveProxy serves p on the listener the sandbox hands over through b (allow-list mode) while the command runs;
+// the function it returns stops it and says which hosts it refused. Without a bridge there is nothing to serve;
+// without a proxy the listener is closed, and the command has no way out.
+func serveProxy(p Proxy, b *sandbox.Bridge) func() []string {
+	if b == nil {
+		return func() []string { return nil }
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		// The helper sends the listener before the command starts, or ends (closing its end) when it cannot.
+		ln, err := b.Listener(time.Minute)
+		if err != nil {
+			return
+		}
+		defer ln.Close()
+		if p != nil {
+			_ = p.Serve(ctx, ln) // what it refused is asked for below; an accept error ends a command's proxy
+		}
+	}()
+	return func() []string {
+		stop()
+		<-served
+		if p == nil {
+			return nil
+		}
+		return p.Refused()
 	}
 }
 

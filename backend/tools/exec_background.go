@@ -93,8 +93,8 @@ func (d Deps) backgrounded(job *jobs.Job, c execCheck, backup, how string) execS
 		Job:    &jobStarted{ID: job.ID(), Running: o.Running, Next: o.Next},
 	}
 	out.Hint = fmt.Sprintf("The command %s as %s. Read what it writes next with job_output {\"id\": %q, \"since\": %d} (wait_ms waits for new output), and stop it with job_kill {\"id\": %q}; it also ends when the project closes.", how, job.ID(), job.ID(), o.Next, job.ID())
-	if !c.proj.Network {
-		out.Hint += " This project's commands have no network: a server cannot listen on a port (not even localhost) and nothing can be fetched; if it must, ask the user to turn on \"Commands may use the network\" in Settings."
+	if !c.proj.Network.On() {
+		out.Hint += " This project's commands have no network: a server cannot listen on a port (not even localhost) and nothing can be fetched; if it must, ask the user to turn on \"Commands may use the network\" in Settings (in allow-list mode, only the listed hosts can be fetched, and nothing can listen either)."
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/gitguard"
 	"github.com/rooted-dev/rooted/backend/sandbox"
+	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/toolcache"
@@ -97,14 +98,25 @@ func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, 
 	if !writesLinkedCaches(c.argv) {
 		policy = readOnlyIn(policy, toolcache.LinkedPackageCaches(toolcache.ToolCacheDir(info.Root)))
 	}
+	if policy.Proxied && d.CommandProxy == nil {
+		policy.Proxied = false
+	}
+	sb := sandbox.Probe(policy)
+	if c.proj.Network == settings.NetworkAllowlist && d.CommandProxy == nil {
+		sb.NetworkNote = "allow-list mode needs Rooted's proxy, which this program leaves out (rooted links no HTTP stack, to start fast): the command had no network; run it through rooted-mcp, rooted mcp or the window"
+	}
 	env, dropped, err := shell.Environment(shell.EnvRequest{
-		Project: info.Root, Root: root.Root, Cwd: info.Cwd, Tmp: tmp, Program: c.argv[0], Network: c.proj.Network,
-		Allow: c.proj.EnvAllow, Drop: d.SecretEnv,
+		Project: info.Root, Root: root.Root, Cwd: info.Cwd, Tmp: tmp, Program: c.argv[0], Network: c.proj.Network.On(),
+		Proxy: sb.Proxy, Allow: c.proj.EnvAllow, Drop: d.SecretEnv,
 	})
 	if err != nil {
 		return execShellOut{}, err
 	}
-	spec := shell.Spec{Argv: c.argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: sandbox.Probe(policy), Env: env, EnvDropped: dropped, Live: live}
+	spec := shell.Spec{Argv: c.argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: sb, Env: env, EnvDropped: dropped, Live: live}
+	if sb.Proxy != "" {
+		// One proxy per command: what it refused is this command's.
+		spec.Proxy = d.CommandProxy(append(c.proj.Hosts(), grantedHosts(ctx)...), c.proj.DeniedHosts())
+	}
 	if d.WithoutNamespaces && spec.Sandbox.Processes == sandbox.ProcessesNamespace {
 		spec.Sandbox.Processes = sandbox.ProcessesSubreaper
 	}

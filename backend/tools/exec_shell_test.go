@@ -173,7 +173,7 @@ func TestExecShellNetworkOffByDefault(t *testing.T) {
 	if e != nil || out.ExitCode == 0 || out.Sandbox.Network || !strings.Contains(out.Hint, "no network access") || !strings.Contains(out.Hint, "Settings") {
 		t.Fatalf("a new project's command reached the network, or no hint: %+v, %v", out, e)
 	}
-	if err := store.SetProject(root, settings.Project{Network: true}); err != nil {
+	if err := store.SetProject(root, settings.Project{Network: settings.NetworkOn}); err != nil {
 		t.Fatal(err)
 	}
 	out, e = call[netOut](t, reg, "exec_shell", script)

@@ -32,6 +32,7 @@ func listDirectory(d Deps) *tool.Tool {
 		ReadOnly: true, Examples: []string{`{"path": "src"}`, `{}`, `{"path": ".", "limit": 50}`},
 		TextCarries: []string{"entries"}, Narrow: "list a subfolder, or find_files with a pattern",
 	}, func(ctx context.Context, in listDirectoryIn) (listDirectoryOut, error) {
+		defer d.Lane.Foreground()() // someone waits for it: other workspaces' searches pause (sched.Lane.Pace)
 		t, err := d.Session.Resolve(in.Path)
 		if err != nil {
 			return listDirectoryOut{}, err

@@ -56,6 +56,7 @@ func patchFile(d Deps) *tool.Tool {
 			`{"path": "main.go", "edits": [{"search": "a := 1", "replace": "a := 2"}, {"search": "b := 1", "replace": "b := 2"}]}`,
 		},
 	}, func(ctx context.Context, in patchFileIn) (patchFileOut, error) {
+		defer d.Lane.Foreground()() // someone waits for it: other workspaces' searches pause (sched.Lane.Pace)
 		edits, err := in.edits()
 		if err != nil {
 			return patchFileOut{}, err

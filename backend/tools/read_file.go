@@ -37,6 +37,7 @@ func readFile(d Deps) *tool.Tool {
 		Name: "read_file", Title: "Read file", Description: readFileDoc,
 		TextCarries: []string{"content"}, ReadOnly: true, Examples: []string{`{"path": "README.md"}`, `{"path": "big.log", "offset": 2001, "limit": 500}`},
 	}, func(ctx context.Context, in readFileIn) (readFileOut, error) {
+		defer d.Lane.Foreground()() // someone waits for it: other workspaces' searches pause (sched.Lane.Pace)
 		t, err := d.Session.Resolve(in.Path)
 		if err != nil {
 			return readFileOut{}, err

@@ -21,6 +21,7 @@ func restoreSnapshot(d Deps) *tool.Tool {
 		Name: "restore_snapshot", Title: "Restore snapshot", Description: restoreSnapshotDoc, Destructive: true,
 		Examples: []string{`{"id": "3f2a9c1b"}`, `{"id": "3f2a9c1b", "paths": ["src/main.go"]}`},
 	}, func(ctx context.Context, in restoreSnapshotIn) (snapshot.RestoreResult, error) {
+		defer d.Lane.Foreground()() // someone waits for it: other workspaces' searches pause (sched.Lane.Pace)
 		repo, err := d.repo()
 		if err != nil {
 			return snapshot.RestoreResult{}, err

@@ -6,6 +6,8 @@ import (
 	"context"
 	"os"
 
+	"github.com/rooted-dev/rooted/backend/shell"
+
 	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/sched"
@@ -24,6 +26,10 @@ type Deps struct {
 	Session *session.Session
 	// Settings holds the user's per-project choices (allowlist, sandbox); nil means the defaults.
 	Settings *settings.Store
+	// CommandProxy makes the proxy of one command in allow-list mode, from the hosts it allows and those it
+	// denies (httpproxy.New). Nil where the program links no HTTP stack (rooted's CLI): allow-list mode is then
+	// off, and the result says why.
+	CommandProxy func(allow, deny []string) shell.Proxy
 	// SecretEnv names variables of this process that commands must not see (the app's own API keys), besides
 	// those shell.Env recognises by name.
 	SecretEnv []string

@@ -43,6 +43,7 @@ func writeFile(d Deps) *tool.Tool {
 		TextCarries: []string{"diff"}, Narrow: "the write itself was made whole; read_file shows the file",
 		Examples: []string{`{"path": "src/hello.go", "content": "package main\n\nfunc main() {}\n"}`},
 	}, func(ctx context.Context, in writeFileIn) (writeFileOut, error) {
+		defer d.Lane.Foreground()() // someone waits for it: other workspaces' searches pause (sched.Lane.Pace)
 		t, err := d.Session.Resolve(in.Path)
 		if err != nil {
 			return writeFileOut{}, err

@@ -43,6 +43,18 @@ type Options struct {
 	// Ahead lists up to this many directories in parallel, ahead of the visit (reading directories is a good
 	// part of a search's system calls); 0 lists each when it is visited.
 	Ahead int
+	// Pacer, when set, is asked before each folder listed ahead: a search walking one workspace pauses there while
+	// another workspace's edit runs (sched.Lane.Pace), as its own steps do.
+	Pacer Pacer
+}
+
+// Pacer is what holds a walk's read-ahead back at its steps.
+type Pacer interface {
+	// Pace returns when the walk may go on; it returns early when ctx ends.
+	Pace(ctx context.Context)
+	// Holding reports whether Pace would wait now: no folder is then listed ahead (the walk lists it when it gets
+	// there), since a listing, once started, runs to its end.
+	Holding() bool
 }
 
 // Entry is one visited name: a file of any type, or, with Options.Dirs, a directory.
@@ -229,6 +241,9 @@ func listedOnly(entries []entry, read func(string) ([]byte, error)) func(string)
 
 // listAhead starts listing the subdirectory name of parent in the background when there is room, else returns nil.
 func (w *walker) listAhead(rel string, parent *Dir, name string) *listing {
+	if w.opt.Pacer != nil && w.opt.Pacer.Holding() {
+		return nil
+	}
 	select {
 	case w.ahead <- struct{}{}:
 	default:
@@ -239,6 +254,9 @@ func (w *walker) listAhead(rel string, parent *Dir, name string) *listing {
 	go func() {
 		defer func() { <-w.ahead }()
 		defer parent.release()
+		if w.opt.Pacer != nil {
+			w.opt.Pacer.Pace(w.ctx)
+		}
 		sub, err := parent.h.openSub(name)
 		if err != nil {
 			close(l.ready)

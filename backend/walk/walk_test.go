@@ -9,7 +9,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/ignore/ignoretest"
 	"github.com/rooted-dev/rooted/backend/testtree"
@@ -241,5 +244,86 @@ func TestSwappedFolderIsNotEntered(t *testing.T) {
 		if strings.Contains(p, "secret") {
 			t.Errorf("walked outside the project: %v", got)
 		}
+	}
+}
+
+// gatePacer holds every read-ahead at Pace until open is closed, counting those waiting; holding is what Holding
+// answers.
+type gatePacer struct {
+	open    chan struct{}
+	waiting atomic.Int32
+	holding bool
+}
+
+func (p *gatePacer) Holding() bool { return p.holding }
+
+func (p *gatePacer) Pace(ctx context.Context) {
+	p.waiting.Add(1)
+	select {
+	case <-p.open:
+	case <-ctx.Done():
+	}
+}
+
+// A folder listed ahead is listed only once the Pacer lets it: while it holds the read-ahead back, nothing below
+// the top is visited; once it lets go, the walk visits what it visits without one.
+func TestPacerHoldsReadAhead(t *testing.T) {
+	t.Parallel()
+	r, _ := testtree.Root(t, map[string]string{"a.go": "a", "s1/b.go": "b", "s2/c.go": "c", "s2/deep/d.go": "d"})
+	want, err := collect(t, r, "", Options{Sorted: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &gatePacer{open: make(chan struct{})}
+	var mu sync.Mutex
+	var got []string
+	done := make(chan error, 1)
+	go func() {
+		done <- Walk(context.Background(), r, "", Options{Sorted: true, Ahead: 4, Pacer: p}, func(e Entry) error {
+			mu.Lock()
+			got = append(got, e.Rel)
+			mu.Unlock()
+			return nil
+		})
+	}()
+	for p.waiting.Load() < 2 { // s1 and s2, listed ahead
+		select {
+		case err := <-done:
+			t.Fatalf("the walk ended (%v) with its read-ahead held back: %v", err, got)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	mu.Lock()
+	for _, rel := range got {
+		if rel != "a.go" {
+			t.Errorf("visited %s while the folders' listing was held back", rel)
+		}
+	}
+	mu.Unlock()
+	close(p.open)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("paced walk visited %v, want %v", got, want)
+	}
+}
+
+// While the Pacer holds, no folder is listed ahead (a listing cannot pause halfway): the walk lists each itself
+// when it gets there, and visits the same entries.
+func TestHoldingPacerListsNothingAhead(t *testing.T) {
+	t.Parallel()
+	r, _ := testtree.Root(t, map[string]string{"a.go": "a", "s1/b.go": "b", "s2/c.go": "c", "s2/deep/d.go": "d"})
+	want, err := collect(t, r, "", Options{Sorted: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &gatePacer{open: make(chan struct{}), holding: true} // open never closes: a Pace would hang the walk
+	got, err := collect(t, r, "", Options{Sorted: true, Ahead: 4, Pacer: p}, nil)
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("held walk visited %v (%v), want %v", got, err, want)
+	}
+	if n := p.waiting.Load(); n != 0 {
+		t.Fatalf("%d folders listed ahead while the pacer held", n)
 	}
 }

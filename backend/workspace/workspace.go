@@ -15,6 +15,8 @@ import (
 	"os"
 	"sync"
 
+	"github.com/rooted-dev/rooted/backend/shell"
+
 	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/repoinfo"
@@ -49,6 +51,9 @@ type Options struct {
 	Sched *sched.Scheduler
 	// Web fetches pages for web_fetch; nil: web_fetch refuses (rooted links no HTTP client).
 	Web webfetch.Fetcher
+	// CommandProxy makes the proxy of a command in allow-list mode (tools.Deps.CommandProxy); nil: that mode is
+	// off (rooted links no HTTP stack).
+	CommandProxy func(allow, deny []string) shell.Proxy
 	// Ask puts ask_user's question to the person at the face; nil: ask_user is refused with no_user.
 	Ask func(ctx context.Context, question string, choices []string) (string, error)
 	// Events, when set, hears every event of the workspace from its opening on (a later Subscribe may miss the
@@ -135,7 +140,7 @@ func Open(ctx context.Context, root, id string, opt Options) (*Workspace, error)
 // compose builds the tools' dependencies for the session, with the live parts' reports going to w's events.
 func compose(s *session.Session, opt Options, w *Workspace) tools.Deps {
 	d := tools.UserDeps(s, false)
-	d.Web, d.Ask, d.Lane = opt.Web, opt.Ask, w.lane
+	d.Web, d.Ask, d.Lane, d.CommandProxy = opt.Web, opt.Ask, w.lane, opt.CommandProxy
 	if opt.Settings != nil {
 		d.Settings = opt.Settings
 	}

@@ -249,14 +249,36 @@ func (m *Manager) List(ctx context.Context, project string) ([]Worktree, error) 
 		return nil, err
 	}
 	for i := range list {
-		list[i].Changed = -1
-		if tree, err := r.stateTree(ctx, list[i].Path); err == nil {
-			if ch, err := r.changes(ctx, list[i].Base, tree); err == nil {
-				list[i].Changed = len(ch)
-			}
-		}
+		list[i].Changed = r.count(ctx, list[i])
 	}
 	return list, nil
+}
+
+// count is how many files w differs from its base in, committed or not; -1 when that cannot be read.
+func (r repo) count(ctx context.Context, w Worktree) int {
+	tree, err := r.stateTree(ctx, w.Path)
+	if err != nil {
+		return -1
+	}
+	ch, err := r.changes(ctx, w.Base, tree)
+	if err != nil {
+		return -1
+	}
+	return len(ch)
+}
+
+// Status is Get with the number of files the worktree changed counted, as List counts them.
+func (m *Manager) Status(ctx context.Context, project, name string) (Worktree, error) {
+	r, err := openRepo(ctx, project)
+	if err != nil {
+		return Worktree{}, err
+	}
+	w, err := m.get(r, name)
+	if err != nil {
+		return Worktree{}, err
+	}
+	w.Changed = r.count(ctx, w)
+	return w, nil
 }
 
 // Get returns project's worktree called name.

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
+	"os"
 
 	"github.com/rooted-dev/rooted/backend/cli"
 	"github.com/rooted-dev/rooted/backend/mcpclient"
@@ -17,15 +17,18 @@ func openForeign(root string) cli.ForeignTools {
 }
 
 // newManager is root's MCP client with the user's settings, the secrets their entries name and the OAuth grants
-// the window (or rooted-mcp sign-in) stored: the same files the window uses.
+// the window (or rooted-mcp sign-in) stored: opened as the window opens them, from the system keyring where one
+// answers, else from the files.
 func newManager(root string) *mcpclient.Manager {
 	opts := mcpclient.Options{Root: root, Version: version.Version}
 	if path, err := settings.DefaultPath(); err == nil {
 		opts.Settings = settings.NewStore(path)
 	}
-	if dir, err := mcpclient.DefaultStateDir(); err == nil {
-		opts.Secrets = mcpclient.NewSecretFile(filepath.Join(dir, "mcp-secrets.json"))
-		opts.Grants = mcpclient.NewGrantFile(filepath.Join(dir, "mcp-oauth.json"))
+	if k, err := mcpclient.OpenUserKeys(context.Background()); err == nil {
+		opts.Secrets, opts.Grants = k.Secrets, k.Grants
+		if k.Problem != "" {
+			fmt.Fprintf(os.Stderr, "rooted: some MCP secrets or sign-ins stayed in their files: %s\n", k.Problem)
+		}
 	}
 	return mcpclient.New(opts)
 }

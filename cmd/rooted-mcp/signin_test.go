@@ -83,10 +83,10 @@ func TestSignInUsage(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--help"}, cli.ExitOK, "Usage: rooted-mcp sign-in"},
+		{[]string{"--help"}, cli.ExitOK, "Usage: rooted mcp sign-in NAME"},
 		{nil, cli.ExitUsage, "name the server"},
 		{[]string{"a", "b"}, cli.ExitUsage, `unexpected argument "b"`},
-		{[]string{"a", "--bogus"}, cli.ExitUsage, "unknown flag --bogus"},
+		{[]string{"a", "--bogus"}, cli.ExitUsage, "flag provided but not defined: -bogus"},
 		{[]string{"a"}, cli.ExitToolError, `no server "a"`},
 	} {
 		var stderr bytes.Buffer

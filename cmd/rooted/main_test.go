@@ -72,4 +72,11 @@ func TestStartsTheDesktopAppBesideIt(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(out)) != want {
 		t.Errorf("rooted mcp: %v %q, want %q", err, out, want)
 	}
+	// rooted mcp sign-in is rooted-mcp's sign-in, its arguments checked first.
+	cmd = exec.Command(link, "mcp", "sign-in", "docs", "--root", project)
+	out, err = cmd.CombinedOutput()
+	want = "mcp pid=" + strconv.Itoa(cmd.Process.Pid) + " args=sign-in docs --root " + project
+	if err != nil || strings.TrimSpace(string(out)) != want {
+		t.Errorf("rooted mcp sign-in: %v %q, want %q", err, out, want)
+	}
 }

@@ -76,7 +76,10 @@ describe('agent loop', { timeout: 600_000 }, () => {
     await page.getByTestId('agent-model').filter({ hasText: `${id} · scripted` }).waitFor()
   }
 
+  // Each request in a new conversation, once the last one's turn is over (New no longer waits for it: the
+  // conversation still running would go on beside the new one).
   async function ask(text) {
+    await page.getByTestId('agent-send').waitFor()
     await page.getByTestId('new-conversation').click()
     await page.getByTestId('agent-input').fill(text)
     await page.getByTestId('agent-send').click()

@@ -42,3 +42,11 @@ export async function askAgent(page, text) {
   await page.getByTestId('agent-input').fill(text)
   await page.getByTestId('agent-send').click()
 }
+
+// newConversation starts a new conversation once the one in view is idle. New itself does not wait for a turn to
+// end (the running conversation goes on beside the new one); a scenario of one conversation at a time waits, so its
+// page holds one conversation's pane.
+export async function newConversation(page) {
+  await page.getByTestId('agent-send').waitFor()
+  await page.getByTestId('new-conversation').click()
+}

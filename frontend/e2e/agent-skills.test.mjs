@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { cleanupAll, screenshot } from './harness.mjs'
-import { askAgent, startAgentScenario } from './agent-scenario.mjs'
+import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
 import { toolResults } from './fake-llm.mjs'
 
 function script(req) {
@@ -77,14 +77,14 @@ describe('skills, commands and ask_user', { timeout: 600_000 }, () => {
   })
 
   test('use_skill reads the skill through the backend without asking', async () => {
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await askAgent(page, 'deploy it')
     await page.getByTestId('msg-assistant').filter({ hasText: 'Deploying as the skill says.' }).waitFor()
     await page.locator('[data-testid="tool-card"][data-tool="use_skill"][data-state="done"]').waitFor()
   })
 
   test('ask_user waits for a click on a choice, and the model gets that answer', async () => {
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await askAgent(page, 'set up the database for the tests')
     const card = page.locator('[data-testid="ask-user"][data-state="waiting"]')
     await card.getByTestId('ask-question').filter({ hasText: 'Which database should the tests use?' }).waitFor()
@@ -99,7 +99,7 @@ describe('skills, commands and ask_user', { timeout: 600_000 }, () => {
   })
 
   test("a subagent's calls nest under its card, and Stop ends it", async () => {
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await askAgent(page, 'survey with a helper')
     const card = page.getByTestId('subagent-card')
     await card.waitFor()

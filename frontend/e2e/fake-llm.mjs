@@ -2,7 +2,8 @@
 // tool calls included), OpenAI's Responses API streamed (/v1/responses, what Codex CLI speaks), Anthropic's Messages
 // streaming protocol (/v1/messages), Gemini's generateContent and streamGenerateContent (SSE), and Ollama's own API
 // (/api/chat as NDJSON lines, /api/show, /api/tags), and lists models (/v1/models).
-// Replies come from a script: a function of the conversation so far, returning text and/or tool calls.
+// Replies come from a script: a function of the conversation so far, returning text and/or tool calls (or a promise
+// of them).
 import http from 'node:http'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
@@ -284,7 +285,7 @@ export async function startFakeLLM(script, opts = {}) {
       res.end(JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }))
       return
     }
-    const reply = script(request)
+    const reply = await script(request) // a script may hold its answer (a promise), as a slow model does
     if (protocol === 'gemini') {
       if (stream) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { cleanupAll, screenshot } from './harness.mjs'
 import { toolResults } from './fake-llm.mjs'
-import { askAgent, startAgentScenario, useProvider } from './agent-scenario.mjs'
+import { askAgent, newConversation, startAgentScenario, useProvider } from './agent-scenario.mjs'
 
 // A 1×1 PNG and a 1×1 JPEG: small enough to be sent as they are, byte for byte.
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
@@ -74,7 +74,7 @@ describe('images', { timeout: 600_000 }, () => {
     test(`a pasted ${k.image.type} reaches the ${k.provider.kind} stand-in as base64 with its media type`, async () => {
       const { path, ...p } = k.provider
       await useProvider(page, { ...p, model: 'scripted', base_url: `${llm.url}${path}` })
-      await page.getByTestId('new-conversation').click()
+      await newConversation(page)
       await paste(page, k.image.name, k.image.type, k.image.b64)
       const before = llm.requests.length
       await askAgent(page, 'describe this image')
@@ -88,7 +88,7 @@ describe('images', { timeout: 600_000 }, () => {
 
   test('read_file of a PNG reaches Anthropic as an image in the tool result, and its card shows it', async () => {
     await useProvider(page, { id: 'an', name: 'Anthropic', kind: 'anthropic', model: 'scripted', base_url: `${llm.url}/v1` })
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     const before = llm.requests.length
     await askAgent(page, 'look at shot.png')
     await page.getByTestId('msg-assistant').filter({ hasText: 'Seen the file.' }).waitFor()
@@ -105,7 +105,7 @@ describe('images', { timeout: 600_000 }, () => {
 
   test('a model marked text-only gets unsupported_media for read_file of a PNG, and no pasted image', async () => {
     await useProvider(page, { id: 'an', name: 'Anthropic', kind: 'anthropic', model: 'scripted', base_url: `${llm.url}/v1`, text_only: true })
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await page.getByTestId('agent-input').evaluate((el) => {
       const dt = new DataTransfer()
       dt.items.add(new File([new Uint8Array([137, 80, 78, 71])], 'x.png', { type: 'image/png' }))

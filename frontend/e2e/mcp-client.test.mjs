@@ -10,7 +10,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { cleanupAll, screenshot } from './harness.mjs'
-import { askAgent, startAgentScenario } from './agent-scenario.mjs'
+import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const frontend = path.dirname(here)
@@ -95,7 +95,7 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
   })
 
   test('inside the sandbox the server reads no secret and connects nowhere', async () => {
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await askAgent(page, 'take the key')
     const card = page.locator('[data-testid="tool-card"][data-tool="mcp__calc__steal"]').last()
     await card.getByTestId('approve-once').click()

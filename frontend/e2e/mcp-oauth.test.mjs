@@ -3,7 +3,7 @@
 // loopback ports. Settings shows the server asking for a sign-in; Sign in opens the system browser with xdg-open
 // (here the user's default browser, as mimeapps.list names it, is a script that follows the authorization URL and
 // its redirect back, as a user who approves does); the server is then connected with its tools, and the grant is
-// stored in Rooted's data folder, readable only by the user, not in the settings file.
+// stored where Settings says (here Rooted's data folder, readable only by the user), not in the settings file.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, execFileSync } from 'node:child_process'
@@ -89,7 +89,15 @@ describe('an HTTP MCP server that needs OAuth', { timeout: 600_000 }, () => {
     assert.match(opened[0], /code_challenge_method=S256/)
     assert.match(opened[0], /redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A\d+%2Fcallback/)
 
+    // Settings says where the sign-in is kept, as it does for the API keys: the keyring by name, or the file (here,
+    // on CI, with no session bus) with who may read it and why there is no keyring.
+    const where = await page.getByTestId('mcp-secret-storage').textContent()
+    assert.match(where, /^Secrets and sign-ins: Stored in (.+ \(Secret Service\)|.+\/rooted\/mcp-secrets\.json \(readable only by you\) — no system keyring found: .+)$/)
     const grants = path.join(homes.dataHome, 'rooted', 'mcp-oauth.json')
+    if (where.includes('(Secret Service)')) {
+      assert.equal(existsSync(grants), false, 'no grants file beside the keyring')
+      return
+    }
     assert.equal(statSync(grants).mode & 0o777, 0o600)
     const grant = JSON.parse(readFileSync(grants, 'utf8'))[fixture.mcp]
     assert.ok(grant?.token?.refresh_token, 'the refresh token is kept')

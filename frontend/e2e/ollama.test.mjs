@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { cleanupAll, screenshot } from './harness.mjs'
 import { toolResults } from './fake-llm.mjs'
-import { askAgent, startAgentScenario } from './agent-scenario.mjs'
+import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
 
 // What /api/show says of the model: trained for 12,288 tokens, no num_ctx in its parameters.
 const show = { parameters: 'stop "<|eot_id|>"\ntemperature 0.2', model_info: { 'general.architecture': 'llama', 'llama.context_length': 12288, 'llama.embedding_length': 4096 } }
@@ -77,7 +77,7 @@ describe('Ollama through its own API', { timeout: 600_000 }, () => {
     await page.getByTestId('provider-form-saved').waitFor()
     await page.getByTestId('settings-saved').filter({ hasText: 'saved' }).waitFor()
     await page.getByTestId('settings-close').click()
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     const from = llm.requests.length
     await askAgent(page, 'say something')
     await page.getByTestId('msg-assistant').filter({ hasText: 'ok' }).waitFor()

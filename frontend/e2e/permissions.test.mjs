@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { cleanupAll, screenshot } from './harness.mjs'
-import { askAgent, startAgentScenario } from './agent-scenario.mjs'
+import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
 
 // turn is the latest request of the user and the tool results the model got since.
 function turn(req) {
@@ -101,7 +101,7 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
   })
 
   test('Always allow holds in a new conversation and after a reload', async () => {
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await ask('run the tests')
     const card = lastCard()
     const always = card.getByTestId('approve-always')
@@ -111,7 +111,7 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
     await page.getByTestId('msg-assistant').filter({ hasText: 'Tests passed.' }).waitFor({ timeout: 180_000 })
 
     // A new conversation: the rule holds, the command runs without a card asking.
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await ask('run the tests')
     await page.getByTestId('msg-assistant').filter({ hasText: 'Tests passed.' }).waitFor({ timeout: 180_000 })
     assert.equal(await page.getByTestId('approval').count(), 0)
@@ -136,7 +136,7 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
     await page.locator('[data-testid="rule"][data-action="allow"][data-command="git"]').waitFor()
     await page.getByTestId('settings-close').click()
 
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await ask('status, then push')
     const push = page.locator('[data-testid="tool-card"][data-tool="exec_shell"]', { hasText: 'git push' })
     await push.getByTestId('approval').waitFor()
@@ -152,7 +152,7 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
   })
 
   test('a compile error introduced by an edit reaches the model in the edit\'s result', async () => {
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await ask('break Add')
     const card = page.locator('[data-testid="tool-card"][data-tool="patch_file"]').last()
     await card.getByTestId('approve-once').click()
@@ -169,7 +169,7 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
   })
 
   test('a background job: the model reads its output, the Run tab shows it live and stops it', async () => {
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await ask('start the ticker')
     const card = lastCard()
     await card.getByTestId('approve-once').click()

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { cleanupAll, screenshot } from './harness.mjs'
-import { askAgent, startAgentScenario } from './agent-scenario.mjs'
+import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
 import { contrastFailures, lightControls } from './contrast.mjs'
 
 function turn(req) {
@@ -91,7 +91,7 @@ describe('the dark theme', { timeout: 600_000 }, () => {
     await check('rewind')
 
     // Plan mode, with Start under the plan.
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await page.getByTestId('plan-mode').check()
     await askAgent(page, 'plan the fix')
     await page.getByTestId('plan-start').waitFor()

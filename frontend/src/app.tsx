@@ -3,7 +3,10 @@ import { bridgeFor, onSnapshotProgress, setConversationUnsaved, type Project } f
 import type { AgentState } from './agent/progress'
 import { ProjectStrip } from './components/project-strip'
 import { StatusBar } from './components/status-bar'
+import { WorktreeBar } from './components/worktree-bar'
+import { WorktreeMenu } from './components/worktree-menu'
 import { useOpenProjects } from './stores/open-projects'
+import { useWorktreeActions, type WorktreeActions } from './stores/worktree-actions'
 import { ProjectScopeContext, type ProjectScope } from './stores/project-scope'
 import { OpenProject } from './views/open-project'
 import { Workbench } from './views/workbench'
@@ -11,6 +14,7 @@ import { Workbench } from './views/workbench'
 export function App() {
   const open = useOpenProjects()
   const { projects, current: project, show, close, hide } = open
+  const worktrees = useWorktreeActions(open)
   // What each open project's agent is doing, for the strip.
   const [states, setStates] = useState<Record<string, AgentState>>({})
   const report = useCallback((id: string, f: (old: AgentState) => AgentState) => {
@@ -60,7 +64,7 @@ export function App() {
           {/* Every open project's view stays mounted, the one not shown hidden: its agent, approvals and jobs go
               on while the user works in another. Closing a project unmounts its view, which stops its agent. */}
           {projects.map((p) => (
-            <ProjectView key={p.id} project={p} shown={p.id === project?.id} onClose={hide} report={report} unsaved={unsaved} />
+            <ProjectView key={p.id} project={p} shown={p.id === project?.id} onClose={hide} report={report} unsaved={unsaved} worktrees={worktrees} />
           ))}
           {project ? null : <OpenProject onOpened={show} initialError={open.startError} />}
         </div>
@@ -78,9 +82,10 @@ interface ViewProps {
   onClose: () => void
   report: (id: string, f: (old: AgentState) => AgentState) => void
   unsaved: (id: string, reason: string) => void
+  worktrees: WorktreeActions
 }
 
-function ProjectView({ project, shown, onClose, report, unsaved }: ViewProps) {
+function ProjectView({ project, shown, onClose, report, unsaved, worktrees }: ViewProps) {
   const id = project.id
   const bridge = useMemo(() => bridgeFor(id), [id])
   const reportMine = useCallback((f: (old: AgentState) => AgentState) => report(id, f), [report, id])
@@ -89,7 +94,11 @@ function ProjectView({ project, shown, onClose, report, unsaved }: ViewProps) {
   return (
     <ProjectScopeContext.Provider value={scope}>
       <div className="project-view" hidden={!shown} data-testid="project-view" data-project={project.id}>
-        <Workbench project={project} onClose={onClose} />
+        {/* A worktree's bar heads its view: its branch, what it changed, and the ways to bring it home. */}
+        {project.worktree ? (
+          <WorktreeBar project={{ ...project, worktree: project.worktree }} open={worktrees.projects} onShow={worktrees.show} onDiscard={worktrees.discard} discardError={worktrees.discardErrors[id]} setupFailure={worktrees.setupFailures[id]} />
+        ) : null}
+        <Workbench project={project} onClose={onClose} headerExtra={<WorktreeMenu project={project} open={worktrees.projects} onOpened={worktrees.opened} />} />
       </div>
     </ProjectScopeContext.Provider>
   )

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/gitexec"
@@ -180,6 +181,13 @@ func (s *Store) WriteTree(es []Entry) ([20]byte, error) {
 	return sha, err
 }
 
+// zlibWriters keeps compressors between objects: a new zlib writer allocates some 800 KB of tables, which made each
+// edit's snapshot allocate megabytes and drove the garbage collector for every workspace in the process.
+var zlibWriters = sync.Pool{New: func() any {
+	zw, _ := zlib.NewWriterLevel(io.Discard, zlib.BestSpeed)
+	return zw
+}}
+
 // Write stores an object unless it is already stored loose, and returns its name. An object already there has its
 // time renewed, as git does, so that a prune with a grace period does not take it before a ref names it.
 func (s *Store) Write(kind string, content []byte) ([20]byte, error) {
@@ -203,7 +211,8 @@ func (s *Store) Write(kind string, content []byte) ([20]byte, error) {
 	if err != nil {
 		return sha, err
 	}
-	zw, _ := zlib.NewWriterLevel(tmp, zlib.BestSpeed)
+	zw := zlibWriters.Get().(*zlib.Writer)
+	zw.Reset(tmp)
 	_, err = zw.Write([]byte(header))
 	if err == nil {
 		_, err = zw.Write(content)
@@ -211,6 +220,8 @@ func (s *Store) Write(kind string, content []byte) ([20]byte, error) {
 	if err == nil {
 		err = zw.Close()
 	}
+	zw.Reset(io.Discard) // holds no file while pooled
+	zlibWriters.Put(zw)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

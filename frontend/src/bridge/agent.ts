@@ -69,7 +69,11 @@ export interface ProjectSettings {
   root: string
   allowlist: string[]
   default_allowlist: string[]
-  network: boolean
+  network: boolean // every host
+  // network_mode: 'off', 'on' (every host), or 'allowlist': only default_hosts and network_hosts, through Rooted's proxy.
+  network_mode: 'off' | 'on' | 'allowlist'
+  network_hosts: string[]
+  default_hosts: string[]
   writable: string[]
   readable: string[]
   unix_sockets: string[] // socket files outside the project commands may connect to (docker's, say)
@@ -77,13 +81,17 @@ export interface ProjectSettings {
   auto_approve_edits: boolean
   snapshot_keep: number
   snapshot_max_age_days: number
-  sandbox: { active: boolean; kind: string; level: number; network: boolean; reason: string; readable: string[]; writable: string[] }
+  // proxy: allow-list mode holds (the proxy's address inside the command's network namespace); network_note: why it cannot.
+  sandbox: { active: boolean; kind: string; level: number; network: boolean; proxy?: string; network_note?: string; reason: string; readable: string[]; writable: string[] }
   file: string
   search_memory_mib: number
   search: { budget_mib: number; cached_mib: number; index_ready: boolean; index_files: number; index_disk_mib: number; changed: number }
 }
 
-export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'network' | 'readable' | 'unix_sockets' | 'env_allow' | 'auto_approve_edits' | 'snapshot_keep' | 'snapshot_max_age_days' | 'search_memory_mib'>
+// network_mode and network_hosts are sent only to change them: without network_mode, network true is 'on' and false
+// keeps allow-list mode where it is in force.
+export type ProjectSettingsInput = Pick<ProjectSettings, 'allowlist' | 'network' | 'readable' | 'unix_sockets' | 'env_allow' | 'auto_approve_edits' | 'snapshot_keep' | 'snapshot_max_age_days' | 'search_memory_mib'> &
+  Partial<Pick<ProjectSettings, 'network_mode' | 'network_hosts'>>
 
 export const providers = (): Promise<ProvidersView> => wrap(() => Agent.Providers() as Promise<ProvidersView>)
 export const saveProvider = (p: ProviderInput): Promise<ProvidersView> => wrap(() => Agent.SaveProvider(app.ProviderInput.createFrom(p)) as Promise<ProvidersView>)

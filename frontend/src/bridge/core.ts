@@ -84,3 +84,7 @@ export function onFsChanges(ws: string, f: (c: FsChanges) => void): () => void {
 
 // watchStatus says whether project ws is watched live.
 export const watchStatus = (ws: string): Promise<WatchStatus> => wrap(() => Projects.Watch(ws))
+
+// allowHost lets one conversation's commands reach host in allow-list mode while the window runs (a refused
+// host's card, "allow for this conversation").
+export const allowHost = (ws: string, conversation: string, host: string): Promise<void> => wrap(() => Tools.AllowHost(ws, conversation, host))

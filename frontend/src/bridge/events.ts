@@ -4,7 +4,7 @@ export const EventToolOutput = 'tool:output'
 // ToolOutput is a piece of a running tool's output.
 export interface ToolOutput {
   id: string
-  stream: 'stdout' | 'stderr'
+  stream: 'stdout' | 'stderr' | 'status' // status: the step a long call is at (making a worktree)
   data: string
 }
 

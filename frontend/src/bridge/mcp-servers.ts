@@ -2,6 +2,7 @@
 // uses, each started in Rooted's sandbox.
 import * as MCPServers from '../../wailsjs/go/app/MCPServers'
 import { EventsOn } from '../../wailsjs/runtime/runtime'
+import type { KeyStorage } from './agent'
 import { EventMCPServers } from './events'
 import { wrap } from './wrap'
 
@@ -57,3 +58,7 @@ export const mcpSecretNames = (): Promise<string[]> => wrap(async () => (await M
 
 // setMCPSecret stores a secret for servers' entries (an empty value removes it); it answers the names stored.
 export const setMCPSecret = (name: string, value: string): Promise<string[]> => wrap(async () => (await MCPServers.SetSecret(name, value)) ?? [])
+
+// mcpSecretStorage says where the servers' secrets and sign-ins are kept: the system keyring, or (with why not) a
+// file; in the API keys' words (KeyStorage).
+export const mcpSecretStorage = (): Promise<KeyStorage> => wrap(() => MCPServers.SecretStorage() as Promise<KeyStorage>)

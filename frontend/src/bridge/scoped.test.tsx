@@ -28,7 +28,7 @@ const wails = vi.hoisted(() => {
     )
   return { calls, listeners, mod }
 })
-vi.mock('../../wailsjs/go/app/Tools', () => wails.mod('Tools', ['Specs', 'CallIn', 'UserCall', 'RunIn', 'Cancel', 'Text']))
+vi.mock('../../wailsjs/go/app/Tools', () => wails.mod('Tools', ['Specs', 'CallIn', 'UserCall', 'RunIn', 'Cancel', 'Text', 'AllowHost']))
 vi.mock('../../wailsjs/go/app/Projects', () => wails.mod('Projects', ['Open', 'Choose', 'Current', 'List', 'Close', 'Focus', 'Recent', 'Forget', 'Watch']))
 vi.mock('../../wailsjs/go/app/Agent', () =>
   wails.mod('Agent', ['Conversations', 'LoadConversation', 'ConversationBlob', 'ConversationBlobsContaining', 'ExportConversation', 'SaveConversationExport', 'RenameConversation', 'DeleteConversation', 'RepoInfo']),
@@ -64,6 +64,7 @@ const everyCall: [string, unknown[]][] = [
   ['userCall', ['read_file', { path: 'a' }]],
   ['runTool', ['exec_shell', { command: 'true' }, () => undefined]],
   ['toolSpecs', []],
+  ['allowHost', ['conv-1', 'pypi.example.org']],
   ['watchStatus', []],
   ['conversations', []],
   ['loadConversation', ['c']],

@@ -23,6 +23,7 @@ export interface ProjectBridge {
   userCall<N extends 'read_file' | 'write_file' | 'find_files' | 'list_directory'>(name: N, args: Record<string, unknown>): Promise<ToolResults[N]>
   runTool<N extends keyof ToolResults>(name: N, args: Record<string, unknown>, onOutput: (o: ToolOutput) => void, conversation?: string): core.RunningCall<ToolResults[N]>
   toolSpecs: Bound<typeof core.toolSpecs>
+  allowHost: Bound<typeof core.allowHost>
   onFsChanges: Bound<typeof core.onFsChanges>
   watchStatus: Bound<typeof core.watchStatus>
   conversations: Bound<typeof agent.conversations>
@@ -75,6 +76,7 @@ export function bridgeFor(ws: string): ProjectBridge {
     userCall: (name, args) => core.userCall(ws, name, args),
     runTool: (name, args, onOutput, conversation) => core.runTool(ws, name, args, onOutput, conversation),
     toolSpecs: bind(core.toolSpecs),
+    allowHost: bind(core.allowHost),
     onFsChanges: bind(core.onFsChanges),
     watchStatus: bind(core.watchStatus),
     conversations: bind(agent.conversations),

@@ -45,6 +45,43 @@ export interface Project {
   name: string
   cwd: string
   cwd_relative: string
+  worktree?: ProjectWorktree // set when the project is a worktree Rooted made of another
+}
+
+// ProjectWorktree names the worktree a project is: its name (for the worktree calls), branch and main checkout.
+export interface ProjectWorktree {
+  name: string
+  branch: string
+  main: string // the main checkout's folder
+  main_name: string
+}
+
+// Worktree is a conversation's checkout (backend/worktree): changed_files counts the files that differ from its
+// base, committed on its branch or not (-1 when its folder is gone).
+export interface Worktree {
+  name: string
+  branch: string
+  path: string
+  project: string
+  base: string
+  created: string
+  changed_files: number
+  setup?: { command: string[]; exit_code: number; output?: string; error?: string }
+}
+
+// WorktreeApplied is what Apply brought into the main checkout: snapshot is the main checkout before it
+// (restore_snapshot of it undoes the whole change).
+export interface WorktreeApplied {
+  worktree: string
+  snapshot?: string
+  changed: string[]
+  same?: string[]
+}
+
+// WorktreeConflict is a file Apply refused to change (details.conflicts of a conflict error).
+export interface WorktreeConflict {
+  path: string
+  reason: string
 }
 
 export interface RecentProject {
@@ -119,6 +156,8 @@ export interface ExecResult {
   outputs_changed?: string[]
   // job, when the command runs on in the background: its id, and the offset to read its output on from.
   job?: { id: string; running: boolean; next: number }
+  // network_refused: in allow-list mode, the hosts the proxy refused the command.
+  network_refused?: string[]
 }
 
 export interface Snapshot {

@@ -1,430 +1,223 @@
-import { useEffect, useRef, useState } from 'react'
-import { ImageChips, usePastedImages } from './image-chips'
-import { setActiveProvider, type Project } from '../bridge'
-import { useBridge } from '../stores/project-scope'
-import { mentionAt } from '../agent/mentions'
-import { commandAt, commandOptions } from '../agent/commands'
-import { formatCost } from '../llm/cost'
-import { contextWindow, listModels } from '../llm/providers'
-import { useAgentSession } from '../stores/agent-session'
-import { setStepLimit, stepLimit } from '../stores/step-limit'
-import { AgentLog } from './agent-log'
-import { ConversationList } from './conversation-list'
-import { SetupCard, useProviderCheck } from './setup-card'
-import { useShortcut } from './shortcuts'
-import { TurnStatus, useAttention } from './turn-status'
-import { conversationRange, turnRange } from '../agent/turn-review'
-import { titleFrom } from '../agent/conversation'
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import type { Project } from '../bridge'
+import type { AgentState } from '../agent/progress'
+import { ProjectScopeContext, useProjectScope, type ProjectScope } from '../stores/project-scope'
+import { keepSlot, projectState, type Slot } from '../agent/slots'
+import { ConversationList, type ConversationMark } from './conversation-list'
+import { ConversationPane, type PaneHandle, type PaneInfo } from './conversation-pane'
 import type { ReviewRequest } from '../views/review-pane'
 
 interface Props {
   project: Project
   onOpen: (rel: string, line?: number) => void
   onSettings: () => void
-  // settingsSeq changes when the settings screen saved something; the panel reloads providers and settings.
   settingsSeq: number
-  // mention, when its seq changes, is added to the request box (the file pane's selected lines).
   mention?: { text: string; seq: number } | null
-  // onReview opens a turn's review in the centre pane.
   onReview?: (r: Omit<ReviewRequest, 'seq'>) => void
 }
 
-// AgentPanel is the conversation with the agent: the request box, the streamed answer, a card per tool call with
-// its approval, the conversation list, Stop, and the tokens used.
-export function AgentPanel({ project, onOpen, onSettings, settingsSeq, mention, onReview }: Props) {
-  const { callTool } = useBridge()
-  const s = useAgentSession(project)
-  useAttention(s.conv.items, s.running, s.conv.title || project.name, project.name)
-  const [text, setText] = useState('')
+// AgentPanel holds a project's conversations with the agent. Any number run at once: each conversation that runs,
+// waits for the user or has news not yet seen keeps a pane of its own mounted (its own session: turn, approvals,
+// cards, queue, Stop), the one in view shown and the others hidden, as the window keeps every open project's view.
+// Each pane has a scope of its own inside the project's, so keys, approvals and notifications go to the pane in
+// view, and the project's state on the rail is the sum of its conversations' (needs you if any needs approval).
+export function AgentPanel(props: Props) {
+  const parent = useProjectScope()
+  const seq = useRef(0)
+  const [slots, setSlots] = useState<Slot[]>(() => [{ key: 's0' }])
+  const [shownKey, setShownKey] = useState('s0')
+  const [info, setInfo] = useState<Record<string, PaneInfo>>({})
+  const [states, setStates] = useState<Record<string, AgentState>>({})
+  const [reasons, setReasons] = useState<Record<string, string>>({})
+  // What the list knows of conversations whose pane has gone (idle and seen): their cost this session.
+  const [costs, setCosts] = useState<Record<string, number>>({})
   const [showList, setShowList] = useState(false)
-  const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
-  const input = useRef<HTMLTextAreaElement>(null)
-  // The @mention being typed and the project paths that complete it.
-  const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number; sigil?: '/' } | null>(null)
-  const lookup = useRef(0)
-  const suggest = (value: string, caret: number) => {
-    const cmd = commandAt(value, caret) // a /command's name, completed from the commands and skills found
-    if (cmd) {
-      const options = commandOptions(cmd.query, s.extra?.commands ?? [], s.extra?.skills?.skills ?? [])
-      return setComplete(options.length ? { ...cmd, options, index: 0, sigil: '/' } : null)
-    }
-    const at = mentionAt(value, caret)
-    if (!at) return setComplete(null)
-    const seq = ++lookup.current
-    const q = at.query.replace(/[*?[\]{}]/g, '')
-    const glob = q.includes('/') ? [`${q}*`, `**/${q}*`] : [`**/*${q}*`]
-    callTool('find_files', { glob, path: '.', limit: 8 })
-      .then((r) => {
-        if (seq === lookup.current) setComplete({ ...at, options: r.files.map((f) => f.path), index: 0 })
-      })
-      .catch(() => setComplete(null))
-  }
-  const pick = (path: string) => {
-    if (!complete) return
-    // The word as typed now: keys typed after the options were listed (a fast typist's last letters) belong to
-    // it and go with it, rather than staying behind the completion.
-    const caretNow = input.current?.selectionStart ?? text.length
-    const at = (complete.sigil ? commandAt : mentionAt)(text, caretNow)
-    const start = at && at.start === complete.start ? at.start : complete.start
-    const end = at && at.start === complete.start ? caretNow : complete.start + 1 + complete.query.length
-    const next = `${text.slice(0, start)}${complete.sigil ?? '@'}${path} ${text.slice(end)}`
-    setText(next)
-    setComplete(null)
-    requestAnimationFrame(() => {
-      const pos = start + path.length + 2
-      input.current?.setSelectionRange(pos, pos)
-      input.current?.focus()
-    })
-  }
-  const { refreshProviders, refreshSettings } = s
-  useEffect(() => {
-    if (settingsSeq > 0) {
-      refreshProviders()
-      refreshSettings()
-    }
-  }, [settingsSeq, refreshProviders, refreshSettings])
-  // The step limit is a setting (settings.json); the box under the request shows and changes it.
-  const [steps, setSteps] = useState('')
-  useEffect(() => {
-    let live = true
-    stepLimit()
-      .then((n) => {
-        if (live) setSteps(String(n))
-      })
-      .catch(() => undefined)
-    return () => {
-      live = false
-    }
-  }, [settingsSeq])
-  const changeSteps = (value: string) => {
-    setSteps(value)
-    const n = Number(value)
-    if (Number.isInteger(n) && n > 0) void setStepLimit(n).catch(() => undefined)
-  }
+  const handles = useRef(new Map<string, PaneHandle>())
 
-  // A new mention is added to the request as it renders (state that follows a prop), then the box takes focus.
-  const [takenMention, setTakenMention] = useState(mention)
-  if (mention !== takenMention) {
-    setTakenMention(mention)
-    if (mention) setText((t) => (t && !/\s$/.test(t) ? `${t} ${mention.text} ` : `${t}${mention.text} `))
-  }
-  useEffect(() => {
-    if (mention) input.current?.focus()
-  }, [mention])
+  const { report: reportProject, unsaved: unsavedProject, shown: projectShown } = parent
+  // The rail shows the project's state: needs you if any conversation does, else working if any works; a
+  // conversation's done or failed counts there only while the project is out of sight (in sight, the list says it).
+  const setState = useCallback(
+    (key: string, f: (old: AgentState) => AgentState) =>
+      setStates((all) => {
+        const next = f(all[key] ?? '')
+        return next === (all[key] ?? '') ? all : { ...all, [key]: next }
+      }),
+    [],
+  )
+  const aggregate = projectState(Object.values(states), projectShown)
+  useEffect(() => reportProject(() => aggregate), [aggregate, reportProject])
+  // The first reason any conversation is not saved is the project's.
+  const setReason = useCallback((key: string, reason: string) => setReasons((all) => ((all[key] ?? '') === reason ? all : { ...all, [key]: reason })), [])
+  const firstReason = Object.values(reasons).find(Boolean) ?? ''
+  useEffect(() => unsavedProject(firstReason), [firstReason, unsavedProject])
 
-  const active = s.providers?.providers.find((p) => p.id === s.providers?.active)
-  const activeId = active?.id
-  // The context window the chosen model runs with (for Ollama, the num_ctx each request carries), shown before the
-  // first request says how full it is.
-  const windowKey = active?.model ? `${active.id} ${active.base_url} ${active.model} ${active.context_window}` : ''
-  const [inForce, setInForce] = useState<{ key: string; tokens: number } | null>(null)
+  const onInfo = useCallback((key: string, i: PaneInfo) => {
+    setInfo((all) => ({ ...all, [key]: i }))
+    if (i.cost !== undefined) setCosts((all) => (all[i.id] === i.cost ? all : { ...all, [i.id]: i.cost as number }))
+  }, [])
+  const onHandle = useCallback((key: string, h: PaneHandle) => {
+    handles.current.set(key, h)
+  }, [])
+
+  // show puts slot key in view; the panes that need nobody (idle, seen, saved) go, their conversations saved.
+  const show = useCallback(
+    (key: string, add?: Slot) => {
+      setShownKey(key)
+      const kept = (add ? [...slots, add] : slots).filter((s) => keepSlot(s.key, key, info[s.key], states[s.key], reasons[s.key]))
+      setSlots(kept)
+      // What the panes that go reported goes with them (a state left behind would stay on the rail).
+      const keys = new Set(kept.map((s) => s.key))
+      const only = <T,>(all: Record<string, T>) => Object.fromEntries(Object.entries(all).filter(([k]) => keys.has(k)))
+      setInfo(only)
+      setStates(only)
+      setReasons(only)
+      for (const k of [...handles.current.keys()]) if (!keys.has(k)) handles.current.delete(k)
+    },
+    [slots, info, states, reasons],
+  )
+  const slotOf = useCallback((id: string) => slots.find((s) => (info[s.key]?.id ?? s.initial?.id) === id), [slots, info])
+
+  const open = useCallback(
+    (id: string, title: string) => {
+      const have = slotOf(id)
+      if (have) {
+        show(have.key)
+        handles.current.get(have.key)?.focus()
+      } else {
+        const key = `s${++seq.current}`
+        show(key, { key, initial: { id, title }, focus: true })
+      }
+      setShowList(false)
+    },
+    [slotOf, show],
+  )
+  // startNew reads the panel's state through a ref, so it keeps its identity and the panes (memoised) are not
+  // rendered again each time one of them reports.
+  const latest = useRef({ info, shownKey, show })
   useEffect(() => {
-    if (!active?.model) return
-    let live = true
-    contextWindow(active, active.model)
-      .then((tokens) => {
-        if (live) setInForce({ key: windowKey, tokens })
-      })
-      .catch(() => undefined)
-    return () => {
-      live = false
-    }
-  }, [active, windowKey])
-  const windowNow = inForce && inForce.key === windowKey ? inForce.tokens : undefined
-  const [modelsFor, setModelsFor] = useState(activeId)
-  if (modelsFor !== activeId) {
-    setModelsFor(activeId)
-    setModels(null) // another provider's list is asked for again on first use
-  }
-  // The first run: a provider that does not answer blocks Send, with the reason and a card to fix it; the typed
-  // request stays in the box.
-  const setup = useProviderCheck(active, s.providers !== null, s.refreshProviders)
-  const blocked = setup.blocked ?? (active && !active.model && !setup.checking ? `Choose a model for ${active.name} in the picker below` : null)
-  // Esc stops a turn (an approval card waiting takes Esc first, as Deny; an open @-file list closes first);
-  // Ctrl+N starts a conversation; Ctrl+L goes to the request box.
-  // Stop puts what was queued back in the request box, to send again or not.
-  const stop = () => {
-    s.stop()
-    const back = s.takeQueue()
-    if (back.length) setText((t) => [t.trim(), ...back].filter(Boolean).join('\n\n'))
-  }
-  useShortcut('Esc', () => {
-    if (!s.running || document.querySelector('[data-testid="mention-list"]')) return false
-    stop()
+    latest.current = { info, shownKey, show }
   })
-  useShortcut('Ctrl+N', () => {
-    if (!s.running) void s.startNew().then(() => input.current?.focus())
-  })
-  useShortcut('Ctrl+L', () => input.current?.focus())
-  const pasted = usePastedImages(active?.text_only ?? false)
-  // While the agent works, Enter queues the message: given to the model at its next step unless the user makes
-  // it the next request.
-  const submit = () => {
-    const t = text.trim()
-    if (t && s.running) {
-      s.enqueue(t)
-      setText('')
+  const startNew = useCallback(() => {
+    const { info, shownKey, show } = latest.current
+    const now = info[shownKey]
+    // The conversation in view is new and empty: it is the new one.
+    if (now && now.items === 0 && now.loaded) {
+      handles.current.get(shownKey)?.focus()
       return
     }
-    if (!t || s.running || !s.ready || blocked) return
-    setText('')
-    const sent = pasted.images
-    pasted.clear()
-    // The focus stays in the request box (not on Stop, where Enter would stop the turn an approval waits in).
-    input.current?.focus()
-    void s.send(t, sent.length ? { images: sent } : {})
-  }
+    const key = `s${++seq.current}`
+    show(key, { key, focus: true })
+    setShowList(false)
+  }, [])
+
+  // The list: every saved conversation (as the freshest pane read them), with a new one not yet saved on top.
+  const shownInfo = info[shownKey]
+  const list = useMemo(() => {
+    const saved = Object.values(info).reduce((best, i) => (i.list.length >= best.length ? i.list : best), shownInfo?.list ?? [])
+    const unsavedNew = slots
+      .map((s) => info[s.key])
+      .filter((i): i is PaneInfo => !!i && i.items > 0 && !saved.some((m) => m.id === i.id))
+      .map((i) => ({ id: i.id, title: i.title || 'New conversation', created: new Date().toISOString(), updated: new Date().toISOString() }))
+    return [...unsavedNew, ...saved]
+  }, [info, shownInfo, slots])
+  const marks = useMemo(() => {
+    const out: Record<string, ConversationMark> = {}
+    for (const s of slots) {
+      const i = info[s.key]
+      if (!i) continue
+      out[i.id] = { state: states[s.key] ?? '', running: i.running, cost: i.cost }
+    }
+    for (const [id, cost] of Object.entries(costs)) out[id] ??= { state: '', running: false, cost }
+    return out
+  }, [slots, info, states, costs])
+  // The strip of conversations at work: those running, waiting, with news, or not saved yet (kept open until they are).
+  const live = slots.filter((s) => info[s.key] && (s.key === shownKey || info[s.key].running || states[s.key] || reasons[s.key]))
+
+  const toggleList = useCallback(() => setShowList((v) => !v), [])
+  const rename = useCallback(
+    (id: string, title: string) => {
+      const s = slotOf(id)
+      const h = handles.current.get(s?.key ?? shownKey)
+      return h ? h.rename(id, title) : Promise.resolve()
+    },
+    [slotOf, shownKey],
+  )
+  const remove = useCallback(
+    (id: string) => {
+      const s = slotOf(id)
+      if (s && info[s.key]?.running) return // Stop it first: the list offers no delete for it
+      void handles.current.get(s?.key ?? shownKey)?.remove(id)
+    },
+    [slotOf, info, shownKey],
+  )
+
   return (
     <section className="agent-panel" data-testid="agent-panel">
-      <header className="agent-header">
-        <button className="link-button" onClick={() => setShowList((v) => !v)} data-testid="conversations-toggle" title="Conversations">
-          ☰
-        </button>
-        <span className="agent-title" data-testid="conversation-title">{s.conv.title || 'New conversation'}</span>
-        <button className="link-button" onClick={() => void s.compactNow()} disabled={s.running || s.conv.messages.length < 3} data-testid="compact" title="Summarise the older part of the conversation to free context">
-          Compact
-        </button>
-        <button className="link-button" onClick={() => void s.startNew()} disabled={s.running} data-testid="new-conversation">New</button>
-        <button className="link-button" onClick={onSettings} data-testid="open-settings" title="Settings">⚙</button>
-      </header>
       {showList ? (
-        <ConversationList
-          list={s.list}
-          selected={s.conv.id}
-          onOpen={(id) => void s.open(id).then((ok) => ok && setShowList(false))}
-          onRename={s.rename}
-          onRemove={(id) => void s.remove(id)}
-        />
+        <ConversationList list={list} selected={shownInfo?.id ?? ''} marks={marks} onOpen={(id) => open(id, list.find((m) => m.id === id)?.title ?? '')} onRename={rename} onRemove={remove} />
       ) : null}
-      <SetupCard
-        check={setup}
-        taken={s.providers?.providers ?? []}
-        onAdded={() => {
-          s.refreshProviders()
-          input.current?.focus() // the request typed before setting up is ready to send
-        }}
-      />
-      {s.extra && s.extra.files.length + (s.extra.user ? 1 : 0) > 0 ? (
-        <div className="agent-instructions muted" data-testid="agent-instructions" title={s.extra.files.map((f) => `${f.path}: ${f.size} bytes${f.truncated ? ' (cut)' : ''}`).join('\n')}>
-          Instructions: {[...s.extra.files.map((f) => f.path + (f.truncated ? ' (cut)' : '')), ...(s.extra.user ? ['yours'] : [])].join(', ')}
-        </div>
-      ) : null}
-      {s.extra?.skills && s.extra.skills.skills.length + (s.extra.skills.problems?.length ?? 0) > 0 ? (
-        <div
-          className="agent-instructions muted"
-          data-testid="agent-skills"
-          title={[...s.extra.skills.skills.map((k) => `${k.name}: ${k.path}`), ...(s.extra.skills.problems ?? []).map((p) => `left out: ${p.path}: ${p.reason}`)].join('\n')}
-        >
-          Skills: {s.extra.skills.skills.map((k) => k.name).join(', ') || 'none'}
-          {s.extra.skills.problems?.length ? ` (${s.extra.skills.problems.length} left out)` : ''}
-        </div>
-      ) : null}
-      {s.conv.plan && s.conv.plan.length > 0 ? (
-        <ol className="agent-plan" data-testid="plan">
-          {s.conv.plan.map((p, i) => (
-            <li key={i} className={`plan-${p.status}`} data-testid="plan-step" data-status={p.status}>
-              <span className="plan-mark">{p.status === 'done' ? '✓' : p.status === 'in_progress' ? '▸' : '○'}</span> {p.step}
-            </li>
-          ))}
-        </ol>
-      ) : null}
-      <AgentLog
-        s={s}
-        placeholder={active ? `Ask ${active.name}${active.model ? ` (${active.model})` : ''} to work on ${project.name}.` : 'Set up a model provider in Settings.'}
-        onOpen={onOpen}
-        onEditResend={(t) => {
-          setText(t)
-          input.current?.focus()
-        }}
-        onReview={(i) => {
-          const it = s.conv.items[i]
-          onReview?.({
-            root: project.root,
-            title: it?.kind === 'user' ? titleFrom(it.text) : 'this turn',
-            turn: turnRange(s.conv.items, i),
-            conversation: conversationRange(s.conv.items),
-            scope: 'turn',
-            actions: { restore: s.restoreFiles, comment: s.addComment, tell: s.tell },
-          })
-        }}
-      />
-      {s.running ? <TurnStatus items={s.conv.items} activity={s.activity} /> : null}
-      <footer className="agent-footer">
-        {complete && complete.options.length > 0 ? (
-          <ul className="mention-list" role="listbox" data-testid="mention-list">
-            {complete.options.map((o, i) => (
-              <li key={o} role="option" aria-selected={i === complete.index} className={i === complete.index ? 'selected' : ''} onMouseDown={(e) => { e.preventDefault(); pick(o) }} data-testid="mention-option">
-                {o}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        {s.queue.length > 0 ? (
-          <ul className="queued" data-testid="queued" aria-label="Messages sent while the agent works">
-            {s.queue.map((p) => (
-              <li key={p.id} data-testid="queued-message">
-                <input value={p.text} onChange={(e) => s.editQueued(p.id, { text: e.target.value })} aria-label="Queued message" data-testid="queued-text" />
-                <select value={p.mode} onChange={(e) => s.editQueued(p.id, { mode: e.target.value as 'step' | 'next' })} aria-label="When it goes" data-testid="queued-mode" title="When the agent gets this message">
-                  <option value="step">at its next step</option>
-                  <option value="next">as the next request</option>
-                </select>
-                <button className="link-button" onClick={() => s.removeQueued(p.id)} aria-label="Remove this queued message" data-testid="queued-remove">
-                  ✕
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        {s.conv.comments && s.conv.comments.length > 0 ? (
-          <ul className="review-comments" data-testid="pending-comments" aria-label="Comments that go with your next request">
-            {s.conv.comments.map((c, k) => (
-              <li key={`${k} ${c}`} data-testid="pending-comment">
-                <code>{c}</code>
-                <button className="link-button" onClick={() => s.removeComment(k)} aria-label={`Remove the comment ${c}`} title="Remove this comment">
-                  ✕
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <ImageChips images={pasted.images} error={pasted.error} remove={pasted.remove} />
-        <textarea
-          ref={input}
-          onPaste={pasted.onPaste}
-          onDrop={pasted.onDrop}
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value)
-            suggest(e.target.value, e.target.selectionStart ?? e.target.value.length)
-          }}
-          onBlur={() => setComplete(null)}
-          onKeyDown={(e) => {
-            if (complete && complete.options.length > 0) {
-              if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-                e.preventDefault()
-                const n = complete.options.length
-                setComplete({ ...complete, index: (complete.index + (e.key === 'ArrowDown' ? 1 : n - 1)) % n })
-                return
-              }
-              if (e.key === 'Enter' || e.key === 'Tab') {
-                e.preventDefault()
-                pick(complete.options[complete.index])
-                return
-              }
-              if (e.key === 'Escape') {
-                setComplete(null)
-                return
-              }
-            }
-            if (e.key === 'Enter' && !e.shiftKey) {
-              e.preventDefault()
-              submit()
-            }
-          }}
-          placeholder={s.running ? 'The agent is working: Enter queues a message for it (given at its next step)' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file, / for a command)'}
-          aria-label="Message to the agent"
-          data-testid="agent-input"
-          rows={3}
-        />
-        {blocked ? (
-          <div className="send-blocked" data-testid="send-blocked" role="status">
-            Send is off: {blocked}
-          </div>
-        ) : null}
-        <div className="agent-options" style={{ display: 'flex', gap: 12, fontSize: 12, alignItems: 'center' }}>
-          <label className="agent-plan-mode" title="Plan mode: the agent may only read and plan; Start lets it act">
-            <input type="checkbox" checked={!!s.conv.planMode} onChange={(e) => s.setPlanMode(e.target.checked)} disabled={s.running} data-testid="plan-mode" />
-            plan
-          </label>
-          <label className="agent-steps" title="Most model calls one request may take before the agent stops and asks whether to go on">
-            steps
-            <input
-              type="number"
-              min={1}
-              max={10000}
-              value={steps}
-              onChange={(e) => changeSteps(e.target.value)}
-              data-testid="agent-step-limit"
-              style={{ width: '4.5em', marginLeft: 4 }}
-              aria-label="Step limit"
-            />
-          </label>
-        </div>
-        <div className="agent-actions">
-          <span className="agent-model" data-testid="agent-model">{active ? `${active.name} · ${active.model || 'no model'}` : 'no provider'}</span>
-          {active ? (
-            <select
-              className="agent-model-pick"
-              value={active.model}
-              aria-label="Model"
-              title="Model"
-              data-testid="agent-model-pick"
-              disabled={s.running}
-              onFocus={() => {
-                if (models === null) {
-                  listModels(active)
-                    .then(setModels)
-                    .catch(() => setModels([]))
-                }
-              }}
-              onChange={(e) => {
-                void setActiveProvider(active.id, e.target.value).then(() => s.refreshProviders())
-              }}
-            >
-              {active.model ? null : <option value="">choose a model…</option>}
-              {[...new Set([active.model, ...(models ?? [])])].filter(Boolean).map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-          ) : null}
-          {s.conv.context ? (
-            <span
-              className={`agent-context${s.conv.context.used > 0.8 * s.conv.context.window ? ' full' : ''}`}
-              data-testid="agent-context"
-              title="How full the model's context window was at the last request (the provider's count); older parts are summarised before it overflows"
-            >
-              context {compact(s.conv.context.used)} / {compact(s.conv.context.window)} ({Math.round((100 * s.conv.context.used) / s.conv.context.window)}%)
-            </span>
-          ) : windowNow ? (
-            <span className="agent-context" data-testid="agent-context" title={active?.kind === 'ollama' ? "The model's context window, sent to Ollama as num_ctx with each request" : "The model's context window"}>
-              context {compact(windowNow)}
-            </span>
-          ) : null}
-          <span
-            className="agent-usage"
-            data-testid="agent-usage"
-            title={
-              s.conv.usage.last
-                ? `Tokens used by this conversation. Last request: ${s.conv.usage.last.input.toLocaleString()} in (${s.conv.usage.last.cached.toLocaleString()} from the provider's cache), ${s.conv.usage.last.output.toLocaleString()} out`
-                : 'Tokens used by this conversation'
-            }
-          >
-            {s.conv.usage.input.toLocaleString()} in{s.conv.usage.cached ? <span data-testid="agent-cached"> ({s.conv.usage.cached.toLocaleString()} cached)</span> : null} · {s.conv.usage.output.toLocaleString()} out
-            {s.conv.usage.cost !== undefined ? (
-              <span
-                data-testid="agent-cost"
-                title={`US dollars this conversation cost, as the provider reported it or at the price set for the model${s.conv.usage.costUnknown ? `; ${s.conv.usage.costUnknown} request(s) of unknown cost are not counted` : ''}`}
+      {live.length > 1 ? (
+        <nav className="live-conversations" aria-label="Conversations at work" data-testid="live-conversations">
+          {live.map((s) => {
+            const i = info[s.key]
+            const st = states[s.key] ?? ''
+            return (
+              <button
+                key={s.key}
+                className={`live-conversation${s.key === shownKey ? ' selected' : ''}`}
+                onClick={() => {
+                  show(s.key)
+                  handles.current.get(s.key)?.focus()
+                }}
+                aria-current={s.key === shownKey ? 'true' : undefined}
+                title={`${i.title || 'New conversation'}${st ? `: ${stateWords[st]}` : ''}`}
+                data-testid="live-conversation"
+                data-id={i.id}
+                data-state={st}
               >
-                {' '}
-                · {formatCost(s.conv.usage.cost)}
-                {s.conv.usage.costUnknown ? '+' : ''}
-                {s.conv.usage.last?.cost !== undefined ? <span data-testid="agent-cost-last"> (last {formatCost(s.conv.usage.last.cost)})</span> : null}
-              </span>
-            ) : null}
-          </span>
-          {s.running ? (
-            <button key="stop" className="danger" onClick={stop} data-testid="agent-stop" title="Stop the agent (Esc); what you queued goes back in the box">Stop</button>
-          ) : (
-            <button key="send" onClick={submit} disabled={!text.trim() || !s.ready || !!blocked} title={blocked ? `Send is off: ${blocked}` : undefined} data-testid="agent-send">Send</button>
-          )}
-        </div>
-      </footer>
+                {st ? <span className={`conversation-state ${st}`} role="img" aria-label={stateWords[st]} /> : null}
+                <span className="live-conversation-title">{i.title || 'New conversation'}</span>
+              </button>
+            )
+          })}
+        </nav>
+      ) : null}
+      {slots.map((s) => (
+        <PaneScope key={s.key} slot={s.key} shown={projectShown && s.key === shownKey} parent={parent} report={setState} unsaved={setReason} onInfo={onInfo} onHandle={onHandle}>
+          {(info, handle) => <ConversationPane {...props} initial={s.initial} focus={s.focus} projectShown={projectShown} onInfo={info} handle={handle} onNew={startNew} onToggleList={toggleList} />}
+        </PaneScope>
+      ))}
     </section>
   )
 }
 
-function compact(n: number): string {
-  return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n)
+const stateWords: Record<Exclude<AgentState, ''>, string> = {
+  working: 'working',
+  waiting: 'needs you',
+  done: 'done',
+  failed: 'stopped with an error',
+}
+
+interface PaneScopeProps {
+  slot: string
+  shown: boolean
+  parent: ProjectScope
+  report: (key: string, f: (old: AgentState) => AgentState) => void
+  unsaved: (key: string, reason: string) => void
+  onInfo: (key: string, i: PaneInfo) => void
+  onHandle: (key: string, h: PaneHandle) => void
+  children: (onInfo: (i: PaneInfo) => void, handle: (h: PaneHandle) => void) => ReactNode
+}
+
+// PaneScope is a conversation pane's own scope: the project's bridge, shown only while the project is shown and
+// the pane is in view, its state, save failures and news reported under its slot (through callbacks that keep
+// their identity, as the pane's effects depend on them).
+function PaneScope({ slot, shown, parent, report, unsaved, onInfo, onHandle, children }: PaneScopeProps) {
+  const reportMine = useCallback((f: (old: AgentState) => AgentState) => report(slot, f), [report, slot])
+  const unsavedMine = useCallback((reason: string) => unsaved(slot, reason), [unsaved, slot])
+  const infoMine = useCallback((i: PaneInfo) => onInfo(slot, i), [onInfo, slot])
+  const handleMine = useCallback((h: PaneHandle) => onHandle(slot, h), [onHandle, slot])
+  const scope = useMemo<ProjectScope>(() => ({ bridge: parent.bridge, shown, report: reportMine, unsaved: unsavedMine }), [parent.bridge, shown, reportMine, unsavedMine])
+  return <ProjectScopeContext.Provider value={scope}>{children(infoMine, handleMine)}</ProjectScopeContext.Provider>
 }

@@ -37,12 +37,14 @@ export function ApprovalCard({ item, onAnswer }: { item: ToolItem; onAnswer: (id
   const deny = () => onAnswer(item.id, { kind: 'deny', reason })
 
   // Registered anew each render, so the keys answer with the card's current reason and edit. A card of a project
-  // not shown takes no keys: Enter in one project never approves another's call.
+  // or a conversation not shown takes no keys: Enter never approves a call out of sight.
   useEffect(() => {
     if (!shown) return
     const onKey = (e: KeyboardEvent) => {
       if ((e.key !== 'Enter' && e.key !== 'Escape') || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.isComposing) return
-      const view = box.current?.closest('[data-testid="project-view"]') ?? document
+      // The first card that waits in its own conversation: another conversation of the project, hidden, may have
+      // one that waits too, earlier in the page.
+      const view = box.current?.closest('[data-testid="conversation-pane"]') ?? box.current?.closest('[data-testid="project-view"]') ?? document
       if (view.querySelector('[data-testid="approval"]') !== box.current) return // the first card that waits
       const t = e.target instanceof HTMLElement ? e.target : null
       const inReason = t !== null && t === reasonBox.current

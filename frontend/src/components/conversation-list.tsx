@@ -2,6 +2,18 @@ import { useState } from 'react'
 import { toBackendError, type ConversationMeta } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { relativeTime } from '../lib/relative-time'
+import { formatCost } from '../llm/cost'
+import type { AgentState } from '../agent/progress'
+
+// ConversationMark is what the list shows of a conversation the window has had open: what its agent does, and
+// what it cost.
+export interface ConversationMark {
+  state: AgentState
+  running: boolean
+  cost?: number
+}
+
+const stateWords: Record<Exclude<AgentState, ''>, string> = { working: 'working', waiting: 'needs approval', done: 'done', failed: 'failed' }
 
 interface Props {
   list: ConversationMeta[]
@@ -9,11 +21,13 @@ interface Props {
   onOpen: (id: string) => void
   onRename: (id: string, title: string) => Promise<void>
   onRemove: (id: string) => void
+  marks?: Record<string, ConversationMark>
 }
 
 // ConversationList is the project's saved conversations, most recent first, each with when it began and last
-// changed, renamed in place, exported as Markdown or JSON, or deleted.
-export function ConversationList({ list, selected, onOpen, onRename, onRemove }: Props) {
+// changed, renamed in place, exported as Markdown or JSON, or deleted; the ones at work say so (working, needs
+// approval, done, failed) with what they cost. One that runs is stopped before it can be deleted.
+export function ConversationList({ list, selected, onOpen, onRename, onRemove, marks = {} }: Props) {
   const { saveConversationExport } = useBridge()
   const [error, setError] = useState('')
   const onError = (t: string) => setError(t)
@@ -36,8 +50,12 @@ export function ConversationList({ list, selected, onOpen, onRename, onRemove }:
         </li>
       ) : null}
       {list.length === 0 ? <li className="tree-empty">no saved conversations</li> : null}
-      {list.map((m) => (
-        <li key={m.id} className={m.id === selected ? 'selected' : ''}>
+      {list.map((m) => {
+        const mark = marks[m.id]
+        const state = mark?.state || (mark?.running ? 'working' : '')
+        return (
+        <li key={m.id} className={m.id === selected ? 'selected' : ''} data-testid="conversation-row" data-id={m.id} data-state={state}>
+          {state ? <span className={`conversation-state ${state}`} role="img" aria-label={stateWords[state]} title={stateWords[state]} data-testid="conversation-state" /> : null}
           {editing?.id === m.id ? (
             <input
               className="conversation-rename"
@@ -57,6 +75,11 @@ export function ConversationList({ list, selected, onOpen, onRename, onRemove }:
               {m.title}
             </button>
           )}
+          {mark?.cost !== undefined ? (
+            <span className="conversation-cost muted" title="What this conversation cost" data-testid="conversation-cost">
+              {formatCost(mark.cost)}
+            </span>
+          ) : null}
           <span className="conversation-date muted" title={`started ${new Date(m.created).toLocaleString()}, last changed ${new Date(m.updated).toLocaleString()}`} data-testid="conversation-date">
             {relativeTime(m.updated)}
           </span>
@@ -71,8 +94,9 @@ export function ConversationList({ list, selected, onOpen, onRename, onRemove }:
           </button>
           <button
             className="link-button"
-            title="Delete"
+            title={mark?.running ? 'Stop it before deleting it' : 'Delete'}
             data-testid="conversation-delete"
+            disabled={mark?.running}
             onClick={() => {
               if (window.confirm(`Delete “${m.title}”?`)) onRemove(m.id)
             }}
@@ -80,7 +104,8 @@ export function ConversationList({ list, selected, onOpen, onRename, onRemove }:
             🗑
           </button>
         </li>
-      ))}
+        )
+      })}
     </ul>
   )
 }

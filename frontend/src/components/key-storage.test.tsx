@@ -37,6 +37,18 @@ describe('where Settings says the API keys are', () => {
     expect(text).toContain('Some keys stayed where they were: provider "claude": its key stays in providers.json: the keyring is locked')
   })
 
+  it('says the same for the MCP servers\' secrets, with what could stay behind', async () => {
+    backend.answer = null
+    const load = () => Promise.resolve({ keyring: true, name: 'GNOME Keyring (Secret Service)', problem: 'secrets: gh: the keyring is locked' })
+    const div = document.createElement('div')
+    const root = createRoot(div)
+    await act(async () => root.render(<KeyStorageNote label="Secrets and sign-ins" noun="secrets or sign-ins" load={load} testid="mcp-secret-storage" />))
+    expect(div.querySelector('[data-testid="mcp-secret-storage"]')?.textContent).toBe(
+      'Secrets and sign-ins: Stored in GNOME Keyring (Secret Service) Some secrets or sign-ins stayed where they were: secrets: gh: the keyring is locked',
+    )
+    act(() => root.unmount())
+  })
+
   it('words the file case even without a reason', () => {
     expect(keyStorageText({ keyring: false, name: '/x/keys.json' })).toBe('Stored in /x/keys.json (readable only by you) — no system keyring found: none answered')
   })

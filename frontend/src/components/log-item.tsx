@@ -74,7 +74,7 @@ export function LogItem({ it, index, s, onOpen, onEditResend }: Props) {
       )
     case 'tool':
       if (it.name === planToolName) return null // shown as the plan above
-      return <ToolCard item={it} onAnswer={s.answer} onUndo={(item) => void s.undo(item)} onOpen={onOpen} />
+      return <ToolCard item={it} conversation={s.conv.id} onAnswer={s.answer} onUndo={(item) => void s.undo(item)} onOpen={onOpen} />
   }
   return null
 }

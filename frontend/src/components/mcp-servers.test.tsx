@@ -7,7 +7,11 @@ import { ProjectScopeContext } from '../stores/project-scope'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
-vi.mock('../../wailsjs/go/app/MCPServers', () => ({ SecretNames: async () => ['docs-token'], SetSecret: async () => ['docs-token'] }))
+vi.mock('../../wailsjs/go/app/MCPServers', () => ({
+  SecretNames: async () => ['docs-token'],
+  SetSecret: async () => ['docs-token'],
+  SecretStorage: async () => ({ keyring: false, name: '~/.local/share/rooted/mcp-secrets.json', reason: 'no session bus: DBUS_SESSION_BUS_ADDRESS is not set' }),
+}))
 
 const { MCPServers } = await import('./mcp-servers')
 
@@ -43,6 +47,10 @@ describe('MCPServers', () => {
     expect(buttons).toHaveLength(1) // the program has nothing to sign in to
     expect(buttons[0].textContent).toBe('Sign in')
     expect(div.textContent).toContain('${keyring:docs-token}')
+    // The secrets say where they are kept, in the API keys' words.
+    expect(div.querySelector('[data-testid="mcp-secret-storage"]')?.textContent).toBe(
+      'Secrets and sign-ins: Stored in ~/.local/share/rooted/mcp-secrets.json (readable only by you) — no system keyring found: no session bus: DBUS_SESSION_BUS_ADDRESS is not set',
+    )
     await act(async () => buttons[0].click())
     await flush()
     expect(signIn).toHaveBeenCalledWith('docs')

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
-import { mcpSecretNames, setMCPSecret, toBackendError, type BackendError, type MCPServerStatus } from '../bridge'
+import { mcpSecretNames, mcpSecretStorage, setMCPSecret, toBackendError, type BackendError, type MCPServerStatus } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { ErrorNotice } from './error-notice'
+import { KeyStorageNote } from './key-storage'
 
 // stateWords says a server's state as the list shows it.
 export function stateWords(s: MCPServerStatus): string {
@@ -170,7 +171,8 @@ function MCPSecrets({ onError }: { onError: (e: BackendError | null) => void }) 
   return (
     <details data-testid="mcp-secrets">
       <summary>Secrets for the servers ({names.length})</summary>
-      <p className="muted">Kept in a file of Rooted's data folder only you can read, never in a project. A server reads them when it starts.</p>
+      <p className="muted">Kept for you, never in a project or the settings file; a server reads them when it starts. Sign-ins are kept in the same place.</p>
+      <KeyStorageNote label="Secrets and sign-ins" noun="secrets or sign-ins" load={mcpSecretStorage} testid="mcp-secret-storage" />
       <ul className="rule-list">
         {names.map((n) => (
           <li key={n}>

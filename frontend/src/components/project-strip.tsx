@@ -1,6 +1,7 @@
 import type { Project } from '../bridge'
 import type { AgentState } from '../agent/progress'
 import { useRunningJobs } from '../stores/running-jobs'
+import { BranchIcon } from './branch-icon'
 import './project-strip.css'
 
 interface Props {
@@ -27,17 +28,22 @@ export function ProjectStrip({ projects, current, states, onSwitch, onClose, onO
   return (
     <nav className="project-strip" aria-label="Open projects" data-testid="project-strip">
       <ul>
-        {projects.map((p) => (
-          <li key={p.id} className={p.id === current ? 'current' : undefined}>
+        {railOrder(projects).map((p) => (
+          <li key={p.id} className={[p.id === current ? 'current' : '', p.worktree ? 'worktree' : ''].filter(Boolean).join(' ') || undefined}>
             <button
               className="project-strip-item"
-              title={`${p.name}\n${p.root}`}
+              title={p.worktree ? `${p.name}\nworktree of ${p.worktree.main_name} on ${p.worktree.branch}\n${p.root}` : `${p.name}\n${p.root}`}
               aria-current={p.id === current ? 'page' : undefined}
               data-testid="project-strip-item"
               onClick={() => onSwitch(p)}
             >
               <span className="project-strip-initial" aria-hidden="true">{initial(p.name)}</span>
-              <span className="project-strip-name">{p.name}</span>
+              <span className="project-strip-name">{p.worktree ? `${p.name} (worktree of ${p.worktree.main_name} on ${p.worktree.branch})` : p.name}</span>
+              {p.worktree ? (
+                <span className="project-strip-branch" data-testid="project-strip-worktree">
+                  <BranchIcon size={11} />
+                </span>
+              ) : null}
               {states[p.id] ? (
                 <span
                   className={`project-strip-agent ${states[p.id]}`}
@@ -65,6 +71,19 @@ export function ProjectStrip({ projects, current, states, onSwitch, onClose, onO
       </button>
     </nav>
   )
+}
+
+// railOrder lists each main checkout followed by its worktrees open, so a worktree sits under the project it is
+// of; a worktree whose main checkout is not open keeps its place.
+export function railOrder(projects: Project[]): Project[] {
+  const mains = new Set(projects.filter((p) => !p.worktree).map((p) => p.root))
+  const out: Project[] = []
+  for (const p of projects) {
+    if (p.worktree && mains.has(p.worktree.main)) continue
+    out.push(p)
+    if (!p.worktree) out.push(...projects.filter((w) => w.worktree?.main === p.root))
+  }
+  return out
 }
 
 // initial is the project's badge: its name's first letter or digit.

@@ -8,12 +8,15 @@ import { ApprovalCard } from './approval-card'
 import { DiffView } from './diff-view'
 import { errorTitle } from '../lib/error-titles'
 import { AskUserCard } from './ask-user-card'
+import { HostCards } from './host-card'
 import { SubagentCard } from './subagent-card'
 import { DiagnosticsList } from './diagnostics-list'
 import type { Approval } from '../stores/agent-session'
 
 interface Props {
   item: ToolItem
+  // conversation is the id of the conversation the call belongs to (a refused host allowed "for this conversation").
+  conversation?: string
   onAnswer: (id: string, a: Approval) => void
   onUndo: (item: ToolItem) => void
   onOpen: (rel: string, line?: number) => void
@@ -55,7 +58,7 @@ export function ToolCard(props: Props) {
   )
 }
 
-function CallCard({ item, onAnswer, onUndo, onOpen }: Props) {
+function CallCard({ item, conversation, onAnswer, onUndo, onOpen }: Props) {
   const [busy, setBusy] = useState(false)
   return (
     <div className={`tool-card ${item.state}`} data-testid="tool-card" data-tool={item.name} data-state={item.state}>
@@ -95,6 +98,9 @@ function CallCard({ item, onAnswer, onUndo, onOpen }: Props) {
       ) : null}
       <DiagnosticsList output={item.output} />
       {item.name === 'exec_shell' && (item.live || item.output) ? <ExecOutput item={item} /> : null}
+      {item.name === 'exec_shell' && (item.output as ExecResult | undefined)?.network_refused?.length ? (
+        <HostCards hosts={(item.output as ExecResult).network_refused ?? []} conversation={conversation} />
+      ) : null}
       {item.name === 'search_files' && item.state === 'done' ? <Hits result={item.output as SearchResult} onOpen={onOpen} /> : null}
       {item.state === 'done' && resultImage(item.output) ? <ResultImage output={item.output} /> : null}
       {item.state === 'done' && !resultImage(item.output) && !['exec_shell', 'write_file', 'patch_file'].includes(item.name) ? <FullResult output={item.output} /> : null}

@@ -13,7 +13,7 @@ import { useAgentSession } from './agent-session'
 
 // The bridge is the Wails boundary: here a hand-written backend that records what the session asked of it.
 const backend = vi.hoisted(() => ({
-  calls: [] as { name: string; args: Record<string, unknown> }[],
+  calls: [] as { name: string; args: Record<string, unknown>; conversation?: string }[],
   saved: [] as { id: string; body: { items: unknown[] } }[],
   failWrite: false,
   failSave: false,
@@ -55,9 +55,10 @@ vi.mock('../bridge', () => ({
   runTool: () => {
     throw new Error('no commands here')
   },
-  callTool: (name: string, args: Record<string, unknown>) => {
-    backend.calls.push({ name, args })
+  callTool: (name: string, args: Record<string, unknown>, conversation?: string) => {
+    backend.calls.push({ name, args, conversation })
     if (name === 'get_working_directory') return Promise.resolve({ cwd: '.' })
+    if (name === 'read_file') return Promise.resolve({ path: args.path, content: 'one\n' })
     if (name === 'write_file' && backend.failWrite) return Promise.reject(Object.assign(new Error('a.txt: the disk is full'), { code: 'io_error' }))
     if (name === 'write_file' && args.dry_run) return Promise.resolve({ path: 'a.txt', diff: '+hello' })
     if (name === 'write_file') return Promise.resolve({ path: 'a.txt', bytes: 5, backup: 'snap1', diff: '+hello' })
@@ -109,6 +110,30 @@ function mount(model: MockLanguageModelV4) {
   return { now: () => s as unknown as Session, unmount: () => act(() => r.unmount()) }
 }
 
+// mountTwo mounts two sessions of the one project side by side, as the agent panel keeps a pane per conversation
+// that runs.
+function mountTwo(a: MockLanguageModelV4, b: MockLanguageModelV4) {
+  const s: { a: Session | null; b: Session | null } = { a: null, b: null }
+  function A() {
+    s.a = useAgentSession({ root: '/p', cwd: '.' } as never, () => a)
+    return null
+  }
+  function B() {
+    s.b = useAgentSession({ root: '/p', cwd: '.' } as never, () => b)
+    return null
+  }
+  const r = createRoot(document.createElement('div'))
+  act(() =>
+    r.render(
+      <ProjectScopeContext.Provider value={scope}>
+        <A />
+        <B />
+      </ProjectScopeContext.Provider>,
+    ),
+  )
+  return { a: () => s.a as unknown as Session, b: () => s.b as unknown as Session, unmount: () => act(() => r.unmount()) }
+}
+
 async function until(f: () => boolean) {
   for (let i = 0; i < 200 && !f(); i++) await act(() => new Promise((r) => setTimeout(r, 10)))
   expect(f()).toBe(true)
@@ -119,6 +144,59 @@ afterEach(() => {
   backend.saved = []
   backend.failWrite = false
   backend.failSave = false
+})
+
+describe('two sessions of one project at once', () => {
+  it('each call carries its own conversation; an approval and Stop act on their own session only', async () => {
+    const two = mountTwo(scripted([call('a1', 'write_file', { path: 'a.txt', content: 'from a' }), text('A is done.')]), scripted([call('b1', 'write_file', { path: 'b.txt', content: 'from b' }), text('B is done.')]))
+    await until(() => two.a().ready && two.b().ready)
+    let doneA: Promise<void> = Promise.resolve()
+    let doneB: Promise<void> = Promise.resolve()
+    act(() => {
+      doneA = two.a().send('write a')
+    })
+    act(() => {
+      doneB = two.b().send('write b')
+    })
+    const waiting = (s: Session, id: string) => s.conv.items.some((it) => it.kind === 'tool' && it.id === id && it.state === 'waiting')
+    await until(() => waiting(two.a(), 'a1') && waiting(two.b(), 'b1'))
+    const idA = two.a().conv.id
+    const idB = two.b().conv.id
+    expect(idA).not.toBe(idB)
+    // Each dry run (what the approval card shows) went out as its own conversation's.
+    expect(backend.calls.filter((c) => c.name === 'write_file').map((c) => [c.args.content, c.conversation])).toEqual([
+      ['from a', idA],
+      ['from b', idB],
+    ])
+    // B's answer given to A's session settles nothing; A's own does, and B still waits.
+    act(() => void two.a().answer('b1', { kind: 'once' }))
+    expect(waiting(two.b(), 'b1')).toBe(true)
+    act(() => void two.a().answer('a1', { kind: 'once' }))
+    await act(() => doneA)
+    expect(two.a().running).toBe(false)
+    expect(two.a().conv.items.at(-1)).toMatchObject({ kind: 'assistant', text: 'A is done.' })
+    expect(two.b().running).toBe(true)
+    expect(waiting(two.b(), 'b1')).toBe(true)
+    expect(backend.calls.filter((c) => c.name === 'write_file' && !c.args.dry_run).map((c) => [c.args.content, c.conversation])).toEqual([['from a', idA]])
+    // Stop in B stops B: its call is denied, A's conversation is as it was.
+    const aBefore = two.a().conv
+    act(() => two.b().stop())
+    await act(() => doneB)
+    expect(two.b().running).toBe(false)
+    expect(two.b().conv.items.find((it) => it.kind === 'tool')).toMatchObject({ state: 'denied' })
+    expect(two.a().conv).toBe(aBefore)
+    expect(backend.calls.filter((c) => c.name === 'write_file' && !c.args.dry_run)).toHaveLength(1)
+    two.unmount()
+  })
+
+  it("records a file the user @mentions as read by the conversation that sent it", async () => {
+    const two = mountTwo(scripted([text('Read it.')]), scripted([text('Nothing.')]))
+    await until(() => two.a().ready && two.b().ready)
+    await act(() => two.a().send('look at @notes.txt'))
+    const reads = backend.calls.filter((c) => c.name === 'read_file')
+    expect(reads).toEqual([{ name: 'read_file', args: { path: 'notes.txt', offset: undefined, limit: undefined }, conversation: two.a().conv.id }])
+    two.unmount()
+  })
 })
 
 describe('useAgentSession', () => {

@@ -116,8 +116,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         const notes = convRef.current.notes ?? []
         // Comments the user left on lines of a review go with the request, one `path:line: text` a line.
         const comments = convRef.current.comments ?? []
-        // Files mentioned with @path (or @path:10-20) go with the request.
-        const { attachments, attached } = await attachMentions(text, (path, offset, limit) => callTool('read_file', { path, offset, limit }))
+        // Files mentioned with @path (or @path:10-20) go with the request: this conversation's model reads them, so
+        // the read is recorded as this conversation's (it may then edit them; another conversation may not).
+        const { attachments, attached } = await attachMentions(text, (path, offset, limit) => callTool('read_file', { path, offset, limit }, convRef.current.id))
         const commented = comments.length ? `Comments on your changes:\n${comments.join('\n')}` : ''
         const content = [notes.join('\n'), request, commented, attachments].filter(Boolean).join('\n\n')
         const images = opts.images ?? []
@@ -362,8 +363,8 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
     abort.current?.abort()
     cancelRunning()
   }, [cancelRunning])
-  // The project's view unmounts when the window shows another project: its agent stops there, so no call it would
-  // make next goes out while the bridge acts on the other project.
+  // The session unmounts when its project closes (or, idle, when another conversation is shown): a turn still
+  // running stops with it, so no call of a conversation nobody can see or stop goes out.
   // (stop is stable: cancelRunning never changes, so this runs on unmount only.)
   useEffect(() => stop, [stop])
 
@@ -385,9 +386,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   // Another conversation starts with no grants: what the user allowed was allowed for that one.
   const { open: openStored, startNew: startStored } = store
   const open = useCallback(
-    async (id: string) => {
+    async (id: string, title?: string) => {
       if (running) return false
-      const ok = await openStored(id)
+      const ok = await openStored(id, title)
       if (ok) forgetGrants()
       return ok
     },

@@ -118,12 +118,13 @@ export function useConversationStore(root: string) {
     setConv(c)
   }, [])
 
-  // open shows a saved conversation; false (and the open one stays) when the open one could not be saved.
+  // open shows a saved conversation; false (and the open one stays) when the open one could not be saved. title is
+  // its title when the caller knows it (a list read elsewhere): a store just made has not listed the project's yet.
   const open = useCallback(
-    async (id: string): Promise<boolean> => {
+    async (id: string, title?: string): Promise<boolean> => {
       if (!(await flush())) return false
       const meta = list.find((m) => m.id === id)
-      const c = restore(id, meta?.title ?? '', await loadConversation(id))
+      const c = restore(id, meta?.title ?? title ?? '', await loadConversation(id))
       show(c, c)
       return true
     },

@@ -10,6 +10,7 @@ export interface OpenProjects {
   startError: BackendError | null // a folder given at start that could not be opened
   show: (p: Project) => void // show an open project, or one just opened (added to the list)
   close: (p: Project) => Promise<void> // close a project: its view and agent first, then in the backend its jobs; the others go on
+  drop: (p: Project) => void // take a project's view away (its agent stops) for a call that closes it in the backend itself
   hide: () => void // show the folder picker; every project stays open
 }
 
@@ -36,17 +37,23 @@ export function useOpenProjects(): OpenProjects {
     setCurrent(null)
   }, [])
 
-  const close = useCallback(
-    async (p: Project) => {
-      // Its view goes first, at once: unmounting it stops its agent, so no step of a turn runs on against a
-      // project being closed (a command the close kills would otherwise come back as a result the model acts on).
+  // Its view goes first, at once: unmounting it stops its agent, so no step of a turn runs on against a project
+  // being closed (a command the close kills would otherwise come back as a result the model acts on).
+  const drop = useCallback(
+    (p: Project) =>
       flushSync(() => {
         setProjects((list) => list.filter((x) => x.id !== p.id))
         if (shown.current === p.id) hide()
-      })
+      }),
+    [hide],
+  )
+
+  const close = useCallback(
+    async (p: Project) => {
+      drop(p)
       await closeProject(p.id).catch(() => undefined) // closed already: it goes from the list all the same
     },
-    [hide],
+    [drop],
   )
 
   // A project given on the command line (--root) is already open in the backend, and a reloaded window finds
@@ -61,5 +68,5 @@ export function useOpenProjects(): OpenProjects {
       .finally(() => setReady(true))
   }, [show])
 
-  return { ready, projects, current, startError, show, close, hide }
+  return { ready, projects, current, startError, show, close, drop, hide }
 }

@@ -99,6 +99,7 @@ export function SettingsScreen({ onClose }: Props) {
   const readable = useAutoField(parseAbsoluteLines, (v) => saveProject({ readable: v }))
   const sockets = useAutoField(parseAbsoluteLines, (v) => saveProject({ unix_sockets: v }))
   const envAllow = useAutoField(parseWords, (v) => saveProject({ env_allow: v }))
+  const hosts = useAutoField(parseWords, (v) => saveProject({ network_hosts: v }))
   const keep = useAutoField(parseWhole(1), (v) => saveProject({ snapshot_keep: v }))
   const maxAge = useAutoField(parseWhole(1), (v) => saveProject({ snapshot_max_age_days: v }))
   const memory = useAutoField(parseWhole(0), (v) => saveProject({ search_memory_mib: v }))
@@ -123,6 +124,7 @@ export function SettingsScreen({ onClose }: Props) {
         readable.load(p.readable.join('\n'))
         sockets.load(p.unix_sockets.join('\n'))
         envAllow.load(p.env_allow.join(' '))
+        hosts.load(p.network_hosts.join(' '))
         keep.load(String(p.snapshot_keep))
         maxAge.load(String(p.snapshot_max_age_days))
         memory.load(String(p.search_memory_mib))
@@ -140,7 +142,7 @@ export function SettingsScreen({ onClose }: Props) {
     saveProjectSettings({ ...inputOf(saved), ...patch })
       .then((p) => {
         savedRef.current = p
-        setProj((cur) => (cur ? { ...cur, network: p.network, auto_approve_edits: p.auto_approve_edits, sandbox: p.sandbox } : p))
+        setProj((cur) => (cur ? { ...cur, network: p.network, network_mode: p.network_mode, auto_approve_edits: p.auto_approve_edits, sandbox: p.sandbox } : p))
         done(what)
       })
       .catch(fail)
@@ -339,6 +341,23 @@ export function SettingsScreen({ onClose }: Props) {
               <input type="checkbox" checked={proj.network} onChange={(e) => toggle({ network: e.target.checked }, e.target.checked ? 'saved: commands may use the network' : 'saved: commands have no network')} data-testid="settings-network" /> Commands may use the network (off by default: <code>npm install</code> and the like need it)
             </label>
             <label className="inline">
+              <input
+                type="checkbox"
+                checked={proj.network_mode === 'allowlist'}
+                disabled={proj.network}
+                onChange={(e) => toggle({ network_mode: e.target.checked ? 'allowlist' : 'off' }, e.target.checked ? 'saved: commands reach only the listed hosts, through Rooted\'s proxy' : 'saved: commands have no network')}
+                data-testid="settings-network-allowlist"
+              />{' '}
+              … or only the package registries and the hosts below, through Rooted&apos;s proxy (a host a command is refused becomes a card to allow)
+            </label>
+            {proj.network_mode === 'allowlist' ? (
+              <label>
+                Hosts commands may reach besides {proj.default_hosts.join(', ')} (names, or <code>*.example.com</code> for its subdomains){' '}
+                <textarea value={hosts.text} onChange={(e) => hosts.change(e.target.value)} rows={1} aria-invalid={!!hosts.error} data-testid="settings-network-hosts" />
+                <FieldNote field={hosts} id="settings-network-hosts" />
+              </label>
+            ) : null}
+            <label className="inline">
               <input type="checkbox" checked={proj.auto_approve_edits} onChange={(e) => toggle({ auto_approve_edits: e.target.checked }, e.target.checked ? 'saved: the agent\'s edits apply without asking' : 'saved: the agent\'s edits ask first')} data-testid="settings-auto-edits" /> Apply the agent's file edits without asking (each is still snapshotted and can be undone)
             </label>
             <SandboxStatus proj={proj} />
@@ -409,7 +428,8 @@ function AdvancedField({ field, id, rows, label }: { field: AutoField; id: strin
 function SandboxStatus({ proj }: { proj: ProjectSettings }) {
   return (
     <div className="sandbox-status" data-testid="settings-sandbox">
-      Sandbox: {proj.sandbox.active ? `${proj.sandbox.kind} ${proj.sandbox.level}: commands ${proj.sandbox.network ? 'may use the network' : 'have no network'}` : proj.sandbox.reason}
+      Sandbox: {proj.sandbox.active ? `${proj.sandbox.kind} ${proj.sandbox.level}: commands ${proj.sandbox.network ? 'may use the network' : proj.sandbox.proxy ? 'reach only the listed hosts, through Rooted\'s proxy' : 'have no network'}` : proj.sandbox.reason}
+      {proj.sandbox.network_note ? <div className="muted" data-testid="settings-network-note">{proj.sandbox.network_note}</div> : null}
       {proj.sandbox.active ? (
         <details>
           <summary>What commands can read and write</summary>

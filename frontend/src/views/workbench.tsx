@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import type { Project, Snapshot } from '../bridge'
 import { FileTree } from '../components/file-tree'
 import { HistoryPanel } from '../components/history-panel'
@@ -37,6 +37,7 @@ function useNarrow(): boolean {
 interface Props {
   project: Project
   onClose: () => void
+  headerExtra?: ReactNode // beside the project's name (the worktree menu)
 }
 
 type Tab = 'files' | 'search' | 'run' | 'history'
@@ -50,7 +51,7 @@ export interface Target {
 }
 
 // Workbench is the open-project screen: files or search on the left, the file on the right.
-export function Workbench({ project, onClose }: Props) {
+export function Workbench({ project, onClose, headerExtra }: Props) {
   const [tab, setTab] = useState<Tab>('files')
   // The layout: the agent panel's width (kept across restarts); in a narrow window, the area shown.
   const narrow = useNarrow()
@@ -118,6 +119,7 @@ export function Workbench({ project, onClose }: Props) {
           <header className="sidebar-header">
             <span className="project-name" data-testid="project-name" title={project.root}>{project.name}</span>
             <WatchBadge status={live.status} />
+            {headerExtra}
             <button className="link-button" onClick={onClose} title="Open another folder">Switch…</button>
           </header>
           <nav className="tabs" role="tablist">

@@ -272,12 +272,31 @@ export namespace app {
 	        this.body = source["body"];
 	    }
 	}
+	export class ProjectWorktree {
+	    name: string;
+	    branch: string;
+	    main: string;
+	    main_name: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProjectWorktree(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.branch = source["branch"];
+	        this.main = source["main"];
+	        this.main_name = source["main_name"];
+	    }
+	}
 	export class Project {
 	    id: string;
 	    root: string;
 	    name: string;
 	    cwd: string;
 	    cwd_relative: string;
+	    worktree?: ProjectWorktree;
 	
 	    static createFrom(source: any = {}) {
 	        return new Project(source);
@@ -290,7 +309,26 @@ export namespace app {
 	        this.name = source["name"];
 	        this.cwd = source["cwd"];
 	        this.cwd_relative = source["cwd_relative"];
+	        this.worktree = this.convertValues(source["worktree"], ProjectWorktree);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class SearchView {
 	    budget_mib: number;
@@ -319,6 +357,8 @@ export namespace app {
 	    kind: string;
 	    level: number;
 	    network: boolean;
+	    proxy?: string;
+	    network_note?: string;
 	    reason: string;
 	    readable: string[];
 	    writable: string[];
@@ -333,6 +373,8 @@ export namespace app {
 	        this.kind = source["kind"];
 	        this.level = source["level"];
 	        this.network = source["network"];
+	        this.proxy = source["proxy"];
+	        this.network_note = source["network_note"];
 	        this.reason = source["reason"];
 	        this.readable = source["readable"];
 	        this.writable = source["writable"];
@@ -343,6 +385,9 @@ export namespace app {
 	    allowlist: string[];
 	    default_allowlist: string[];
 	    network: boolean;
+	    network_mode: string;
+	    network_hosts: string[];
+	    default_hosts: string[];
 	    writable: string[];
 	    readable: string[];
 	    unix_sockets: string[];
@@ -365,6 +410,9 @@ export namespace app {
 	        this.allowlist = source["allowlist"];
 	        this.default_allowlist = source["default_allowlist"];
 	        this.network = source["network"];
+	        this.network_mode = source["network_mode"];
+	        this.network_hosts = source["network_hosts"];
+	        this.default_hosts = source["default_hosts"];
 	        this.writable = source["writable"];
 	        this.readable = source["readable"];
 	        this.unix_sockets = source["unix_sockets"];
@@ -399,6 +447,8 @@ export namespace app {
 	export class ProjectSettingsInput {
 	    allowlist: string[];
 	    network: boolean;
+	    network_mode?: string;
+	    network_hosts?: string[];
 	    readable: string[];
 	    unix_sockets: string[];
 	    env_allow: string[];
@@ -415,6 +465,8 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.allowlist = source["allowlist"];
 	        this.network = source["network"];
+	        this.network_mode = source["network_mode"];
+	        this.network_hosts = source["network_hosts"];
 	        this.readable = source["readable"];
 	        this.unix_sockets = source["unix_sockets"];
 	        this.env_allow = source["env_allow"];
@@ -424,6 +476,7 @@ export namespace app {
 	        this.search_memory_mib = source["search_memory_mib"];
 	    }
 	}
+	
 	export class ProviderInput {
 	    id: string;
 	    name: string;
@@ -776,6 +829,8 @@ export namespace sandbox {
 	    readable?: string[];
 	    writable?: string[];
 	    network: boolean;
+	    proxy?: string;
+	    network_note?: string;
 	    unix_sockets?: string[];
 	    processes?: string;
 	    protection?: string;
@@ -795,6 +850,8 @@ export namespace sandbox {
 	        this.readable = source["readable"];
 	        this.writable = source["writable"];
 	        this.network = source["network"];
+	        this.proxy = source["proxy"];
+	        this.network_note = source["network_note"];
 	        this.unix_sockets = source["unix_sockets"];
 	        this.processes = source["processes"];
 	        this.protection = source["protection"];

@@ -18,6 +18,10 @@ export function SecretNames() {
   return window['go']['app']['MCPServers']['SecretNames']();
 }
 
+export function SecretStorage() {
+  return window['go']['app']['MCPServers']['SecretStorage']();
+}
+
 export function SetSecret(arg1, arg2) {
   return window['go']['app']['MCPServers']['SetSecret'](arg1, arg2);
 }

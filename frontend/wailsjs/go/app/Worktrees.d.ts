@@ -11,6 +11,8 @@ export function Discard(arg1:string,arg2:string):Promise<app.Project>;
 
 export function List(arg1:string):Promise<Array<worktree.Worktree>>;
 
+export function Of(arg1:string):Promise<worktree.Worktree>;
+
 export function Open(arg1:string,arg2:string):Promise<app.WorktreeOpened>;
 
-export function Start(arg1:string,arg2:string):Promise<app.WorktreeOpened>;
+export function Start(arg1:string,arg2:string,arg3:string):Promise<app.WorktreeOpened>;

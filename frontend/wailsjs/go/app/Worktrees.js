@@ -18,10 +18,14 @@ export function List(arg1) {
   return window['go']['app']['Worktrees']['List'](arg1);
 }
 
+export function Of(arg1) {
+  return window['go']['app']['Worktrees']['Of'](arg1);
+}
+
 export function Open(arg1, arg2) {
   return window['go']['app']['Worktrees']['Open'](arg1, arg2);
 }
 
-export function Start(arg1, arg2) {
-  return window['go']['app']['Worktrees']['Start'](arg1, arg2);
+export function Start(arg1, arg2, arg3) {
+  return window['go']['app']['Worktrees']['Start'](arg1, arg2, arg3);
 }

@@ -1,0 +1,332 @@
+// Package httpproxy is the one way out of a command's network namespace in allow-list mode: an HTTP proxy run by
+// Rooted, outside the sandbox, that opens tunnels (CONNECT) and forwards plain requests (absolute URIs) only to the
+// hosts on the project's list, only to public addresses (checked after resolution, with web_fetch's rules, and
+// dialled as checked, so a name cannot answer one address to the check and another to the connection), and
+// answers every other with a 403 that names the host and how to allow it. It records the hosts it refused, for
+// the command's result.
+package httpproxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/netproxy"
+	"github.com/rooted-dev/rooted/backend/webfetch"
+)
+
+// Options configure a Proxy.
+type Options struct {
+	// Hosts are the hosts allowed (netproxy.Normalize's form: exact names and "*.parent"); Denied those refused even where
+	// Hosts names them (the user's deny rules).
+	Hosts, Denied []string
+	// Resolver resolves host names (default net.DefaultResolver).
+	Resolver webfetch.Resolver
+	// Exempt are addresses let through although they are not public: a test's fixture servers, never set
+	// otherwise.
+	Exempt []netip.AddrPort
+}
+
+// Proxy serves one command's connections. Safe for concurrent use.
+type Proxy struct {
+	hosts   []string
+	denied  []string
+	resolve webfetch.Resolver
+	exempt  map[netip.AddrPort]bool
+	dialer  net.Dialer
+	plain   *http.Transport
+
+	mu      sync.Mutex
+	refused []string
+	open    map[io.Closer]bool
+}
+
+// New returns a proxy for one command.
+func New(o Options) *Proxy {
+	p := &Proxy{hosts: slices.Clone(o.Hosts), denied: slices.Clone(o.Denied), resolve: o.Resolver, exempt: map[netip.AddrPort]bool{}, open: map[io.Closer]bool{}}
+	if p.resolve == nil {
+		p.resolve = net.DefaultResolver
+	}
+	for _, a := range o.Exempt {
+		p.exempt[a] = true
+	}
+	p.dialer = net.Dialer{Timeout: 30 * time.Second, Control: p.control}
+	p.plain = &http.Transport{DialContext: p.dial, Proxy: nil, MaxIdleConns: 4, IdleConnTimeout: 30 * time.Second}
+	return p
+}
+
+// Refused lists the hosts the proxy refused, in the order first refused.
+func (p *Proxy) Refused() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.refused)
+}
+
+// Serve answers the connections on ln until ctx ends, then closes ln and every connection still open.
+func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	stop := context.AfterFunc(ctx, func() {
+		srv.Close()
+		p.closeAll()
+	})
+	defer stop()
+	err := srv.Serve(ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// ServeHTTP handles one request: a tunnel for CONNECT, a forwarded request for an absolute URI, a 400 otherwise.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodConnect:
+		p.tunnel(w, r)
+	case r.URL.IsAbs() && r.URL.Scheme == "http":
+		p.forward(w, r)
+	default:
+		http.Error(w, "rooted: this is the proxy for the project's commands; it takes CONNECT host:port, or a request for an absolute http:// URL", http.StatusBadRequest)
+	}
+}
+
+// tunnel opens a connection to the host of a CONNECT and copies both ways until either side ends.
+func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
+	host, port, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		http.Error(w, "rooted: CONNECT needs host:port", http.StatusBadRequest)
+		return
+	}
+	upstream, err := p.connect(r.Context(), host, port)
+	if err != nil {
+		p.refuse(w, host, err)
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		upstream.Close()
+		http.Error(w, "rooted: cannot tunnel", http.StatusInternalServerError)
+		return
+	}
+	client, buf, err := hj.Hijack()
+	if err != nil {
+		upstream.Close()
+		return
+	}
+	p.track(client, true)
+	p.track(upstream, true)
+	defer func() {
+		p.track(client, false)
+		p.track(upstream, false)
+		client.Close()
+		upstream.Close()
+	}()
+	if _, err := client.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
+		return
+	}
+	done := make(chan struct{}, 2)
+	go func() {
+		// What the client sent after its CONNECT, already read into buf, goes first.
+		io.Copy(upstream, io.MultiReader(io.LimitReader(buf, int64(buf.Reader.Buffered())), client))
+		closeWrite(upstream)
+		done <- struct{}{}
+	}()
+	go func() {
+		io.Copy(client, upstream)
+		closeWrite(client)
+		done <- struct{}{}
+	}()
+	<-done
+	<-done
+}
+
+// closeWrite ends one direction of a TCP connection, so the other side reads its end while the other direction
+// goes on.
+func closeWrite(c net.Conn) {
+	if tc, ok := c.(interface{ CloseWrite() error }); ok {
+		tc.CloseWrite()
+	}
+}
+
+// forward sends a plain http request on and its answer back, one request per connection.
+func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
+	host := r.URL.Hostname()
+	port := r.URL.Port()
+	if port == "" {
+		port = "80"
+	}
+	if err := p.check(host); err != nil {
+		p.refuse(w, host, err)
+		return
+	}
+	out := r.Clone(r.Context())
+	out.RequestURI = ""
+	out.Close = true
+	for _, h := range []string{"Proxy-Connection", "Proxy-Authorization", "Connection", "Keep-Alive", "Te", "Trailer", "Upgrade"} {
+		out.Header.Del(h)
+	}
+	res, err := p.plain.RoundTrip(out)
+	if err != nil {
+		p.refuse(w, host, err)
+		return
+	}
+	defer res.Body.Close()
+	for k, v := range res.Header {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Connection", "close")
+	w.WriteHeader(res.StatusCode)
+	io.Copy(w, res.Body)
+}
+
+// RefusedError is a host the proxy would not connect to: not on the list, or resolving to an address that is not
+// public.
+type RefusedError struct {
+	Host    string
+	Address *webfetch.AddressError // nil: the host is not on the list
+	Denied  bool                   // a rule of the user's denies it
+}
+
+func (e *RefusedError) Error() string {
+	if e.Denied {
+		return fmt.Sprintf("%s is denied to this project's commands by a network rule (Settings, Permissions)", e.Host)
+	}
+	if e.Address != nil {
+		return fmt.Sprintf("%s resolves to %s, a %s address, which commands never reach through the proxy", e.Host, e.Address.Addr, e.Address.Reason)
+	}
+	return fmt.Sprintf("%s is not on this project's list of hosts commands may reach; to allow it, add it to the hosts in Settings for this project (allow-list network)", e.Host)
+}
+
+// refuse answers 403 for a refused host, naming it in the status line (what Go, Python and curl print of a failed
+// tunnel) and in the body, and records it; 502 for a host that could not be reached.
+func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
+	var re *RefusedError
+	if !errors.As(err, &re) {
+		http.Error(w, fmt.Sprintf("rooted proxy: %s: %v", host, err), http.StatusBadGateway)
+		return
+	}
+	p.mu.Lock()
+	if !slices.Contains(p.refused, re.Host) {
+		p.refused = append(p.refused, re.Host)
+	}
+	p.mu.Unlock()
+	body := "rooted: " + re.Error() + "\n"
+	reason := "Forbidden by Rooted: " + re.Host + " is not on this project's list of hosts"
+	switch {
+	case re.Denied:
+		reason = "Forbidden by Rooted: " + re.Host + " is denied by a rule"
+	case re.Address != nil:
+		reason = "Forbidden by Rooted: " + re.Host + " is a " + re.Address.Reason + " address"
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		http.Error(w, body, http.StatusForbidden)
+		return
+	}
+	c, buf, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	fmt.Fprintf(buf, "HTTP/1.1 403 %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nX-Rooted-Refused-Host: %s\r\nConnection: close\r\n\r\n%s",
+		reason, len(body), re.Host, body)
+	buf.Flush()
+}
+
+// check refuses a host that is not on the list.
+func (p *Proxy) check(host string) error {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if netproxy.Allowed(p.denied, host) {
+		return &RefusedError{Host: host, Denied: true}
+	}
+	if !netproxy.Allowed(p.hosts, host) {
+		return &RefusedError{Host: host}
+	}
+	return nil
+}
+
+// connect checks host and dials it at port.
+func (p *Proxy) connect(ctx context.Context, host, port string) (net.Conn, error) {
+	if err := p.check(host); err != nil {
+		return nil, err
+	}
+	return p.dial(ctx, "tcp", net.JoinHostPort(host, port))
+}
+
+// dial resolves host, refuses it when any address it resolves to is not public (a name that answers both a public
+// and a private address is one whose owner points it inward), and dials the addresses it checked.
+func (p *Proxy) dial(ctx context.Context, network, address string) (net.Conn, error) {
+	host, portText, err := net.SplitHostPort(address)
+	if err != nil {
+		return nil, err
+	}
+	port, err := net.LookupPort(network, portText)
+	if err != nil {
+		return nil, err
+	}
+	var addrs []netip.Addr
+	if a, err := netip.ParseAddr(host); err == nil {
+		addrs = []netip.Addr{a}
+	} else if addrs, err = p.resolve.LookupNetIP(ctx, "ip", host); err != nil {
+		return nil, err
+	}
+	if len(addrs) == 0 {
+		return nil, fmt.Errorf("%s has no address", host)
+	}
+	for _, a := range addrs {
+		if why := webfetch.Refused(a); why != "" && !p.exempt[netip.AddrPortFrom(a.Unmap(), uint16(port))] {
+			return nil, &RefusedError{Host: host, Address: &webfetch.AddressError{Host: host, Addr: a.Unmap(), Reason: why}}
+		}
+	}
+	var first error
+	for _, a := range addrs {
+		c, err := p.dialer.DialContext(ctx, "tcp", netip.AddrPortFrom(a.Unmap(), uint16(port)).String())
+		if err == nil {
+			return c, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
+
+// control checks the socket's own address once more just before connect.
+func (p *Proxy) control(_, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("rooted proxy: unexpected address %q", address)
+	}
+	if why := webfetch.Refused(ap.Addr()); why != "" && !p.exempt[ap] {
+		return &webfetch.AddressError{Addr: ap.Addr().Unmap(), Reason: why}
+	}
+	return nil
+}
+
+// track keeps the tunnels' connections, which the server no longer tracks once hijacked, to close at the end.
+func (p *Proxy) track(c io.Closer, open bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if open {
+		p.open[c] = true
+	} else {
+		delete(p.open, c)
+	}
+}
+
+func (p *Proxy) closeAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.open {
+		c.Close()
+	}
+	p.plain.CloseIdleConnections()
+}

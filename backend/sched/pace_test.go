@@ -1,0 +1,197 @@
+package sched
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A search pauses only for Foreground work of another lane: not for its own lane's, not for other lanes'
+// searches.
+func TestPaceOnlyForOtherLanesForeground(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		foreground []string // lanes with Foreground work (an edit)
+		searching  []string // lanes with a search running besides the one pacing
+		wantPause  bool
+	}{
+		{"idle", nil, nil, false},
+		{"other lane edits", []string{"b"}, nil, true},
+		{"own lane edits", []string{"a"}, nil, false},
+		{"own and other lane edit", []string{"a", "b"}, nil, true},
+		{"other lane searches", nil, []string{"b"}, false},
+		{"other lanes search, own lane edits", []string{"a"}, []string{"b", "c"}, false},
+		{"two other lanes edit", []string{"b", "c", "c"}, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New()
+			s.maxPace = never
+			lanes := map[string]*Lane{"a": s.Lane("a"), "b": s.Lane("b"), "c": s.Lane("c")}
+			defer lanes["a"].Search()()
+			for _, name := range tc.searching {
+				defer lanes[name].Search()()
+			}
+			var ends []func()
+			for _, name := range tc.foreground {
+				ends = append(ends, lanes[name].Foreground())
+			}
+			returned := make(chan struct{})
+			go func() { lanes["a"].Pace(context.Background()); close(returned) }()
+			if tc.wantPause {
+				waitUntil(t, lanes["a"].Pausing, "the pause")
+				select {
+				case <-returned:
+					t.Fatal("Pace returned while another lane's edit runs")
+				default:
+				}
+				for _, end := range ends[:len(ends)-1] {
+					end()
+					select {
+					case <-returned:
+						t.Fatal("Pace returned while another lane's edit still runs")
+					case <-time.After(time.Millisecond):
+					}
+				}
+				ends[len(ends)-1]()
+			}
+			within(t, returned, "Pace")
+			for _, end := range ends {
+				end()
+			}
+			if lanes["a"].Pausing() {
+				t.Fatal("Pausing after Pace returned")
+			}
+		})
+	}
+}
+
+// Every event that ends a pause ends it: the other lane's edit ending, the context ending, the pause reaching
+// MaxPace.
+func TestPaceWakes(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		maxPace  time.Duration
+		wake     func(end func(), cancel context.CancelFunc)
+		wantEagr bool // the lane's searches then go on unpaused for a while
+	}{
+		{"edit ends", never, func(end func(), _ context.CancelFunc) { end() }, false},
+		{"context ends", never, func(_ func(), cancel context.CancelFunc) { cancel() }, false},
+		{"max pace", time.Millisecond, func(func(), context.CancelFunc) {}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New()
+			s.maxPace = tc.maxPace
+			a, b := s.Lane("a"), s.Lane("b")
+			end := b.Foreground()
+			defer end()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			returned := make(chan struct{})
+			go func() { a.Pace(ctx); close(returned) }()
+			waitUntil(t, func() bool {
+				select {
+				case <-returned:
+					return true
+				default:
+					return a.Pausing()
+				}
+			}, "the pause")
+			tc.wake(end, cancel)
+			within(t, returned, "Pace")
+			if eager := time.Now().UnixNano() < a.eager.Load(); eager != tc.wantEagr {
+				t.Fatalf("eager after the pause: %v, want %v", eager, tc.wantEagr)
+			}
+		})
+	}
+}
+
+// After a pause that reached MaxPace the lane's searches go on unpaused, however long the other lane's work
+// lasts; once that spell is over they pause again.
+func TestPaceNeverStarves(t *testing.T) {
+	s := New()
+	s.maxPace = time.Millisecond
+	a, b := s.Lane("a"), s.Lane("b")
+	defer b.Foreground()()
+	a.Pace(context.Background()) // reaches MaxPace
+	s.maxPace = never
+	a.eager.Store(time.Now().Add(never).UnixNano()) // a spell that cannot end during the test
+	for range 100 {
+		a.Pace(context.Background()) // returns at once, or the test hangs
+	}
+	a.eager.Store(0) // the spell is over
+	ctx, cancel := context.WithCancel(context.Background())
+	returned := make(chan struct{})
+	go func() { a.Pace(ctx); close(returned) }()
+	waitUntil(t, a.Pausing, "the pause after the spell")
+	cancel()
+	within(t, returned, "Pace")
+}
+
+// Many lanes editing and searching at once: every pause ends once the edits do, and the count of lanes with
+// Foreground work comes back to zero.
+func TestPaceManyLanesConcurrently(t *testing.T) {
+	s := New()
+	s.maxPace = never
+	var wg sync.WaitGroup
+	for range 8 {
+		l := s.Lane("w")
+		wg.Go(func() {
+			defer l.Close()
+			var inner sync.WaitGroup
+			for range 3 {
+				inner.Go(func() {
+					for range 100 {
+						l.Foreground()()
+					}
+				})
+				inner.Go(func() {
+					for range 100 {
+						l.Search()()
+						l.Pace(context.Background())
+					}
+				})
+			}
+			inner.Wait()
+		})
+	}
+	wg.Wait()
+	if n := s.urgent.Load(); n != 0 {
+		t.Fatalf("%d lanes still counted with Foreground work", n)
+	}
+}
+
+// A nil lane (one-shot use) never pauses.
+func TestPaceNilLane(t *testing.T) {
+	var l *Lane
+	l.Search()()
+	l.Pace(context.Background())
+	if l.Pausing() {
+		t.Fatal("a nil lane is pausing")
+	}
+}
+
+// A pause outlasts the gap between two edits back to back: it ends only once no other lane's edit has started
+// for settlePace (here never, so only the context ends it).
+func TestPaceOutlastsGapsBetweenEdits(t *testing.T) {
+	s := New()
+	s.maxPace, s.settle = never, never
+	a, b := s.Lane("a"), s.Lane("b")
+	end := b.Foreground()
+	ctx, cancel := context.WithCancel(context.Background())
+	returned := make(chan struct{})
+	go func() { a.Pace(ctx); close(returned) }()
+	waitUntil(t, a.Pausing, "the pause")
+	for range 3 {
+		end()
+		end = b.Foreground()
+	}
+	end()
+	select {
+	case <-returned:
+		t.Fatal("the pause ended in the gap between two edits")
+	case <-time.After(5 * time.Millisecond):
+	}
+	cancel()
+	within(t, returned, "Pace")
+}
