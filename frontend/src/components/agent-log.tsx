@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { Item } from '../agent/conversation'
 import { planToolName } from '../agent/plan'
@@ -27,8 +27,8 @@ const nearBottom = 48
 // call, and the controls that act on the whole log (Retry, Start, Continue). Only the items in view are in the
 // page (a day's conversation has thousands). While the agent writes, the log follows the end unless the reader
 // scrolled up: then it stays where they are and a pill says there is new output. Ctrl+F finds a word in the whole
-// conversation, stored tool results included.
-export function AgentLog({ s, placeholder, onOpen, onEditResend, onReview }: Props) {
+// conversation, stored tool results included. It is memoised: a key typed in the request box does not render it.
+export const AgentLog = memo(function AgentLog({ s, placeholder, onOpen, onEditResend, onReview }: Props) {
   const scroller = useRef<HTMLDivElement>(null)
   const items = s.conv.items
   // rows are the indices of the items shown (the plan tool's calls show as the plan above the log).
@@ -173,7 +173,7 @@ export function AgentLog({ s, placeholder, onOpen, onEditResend, onReview }: Pro
       ) : null}
     </div>
   )
-}
+})
 
 // TurnEnd is the bar of the turn of the request at index request, when it changed anything.
 function TurnEnd({ items, request, seq, onReview }: { items: Item[]; request: number; seq: number; onReview?: (index: number) => void }) {

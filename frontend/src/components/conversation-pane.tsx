@@ -1,4 +1,4 @@
-import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { ImageChips, usePastedImages } from './image-chips'
 import { setActiveProvider, type ConversationMeta, type Project } from '../bridge'
 import { useProjectScope } from '../stores/project-scope'
@@ -9,6 +9,7 @@ import { contextWindow, listModels } from '../llm/providers'
 import { useAgentSession } from '../stores/agent-session'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { AgentLog } from './agent-log'
+import { Composer, type ComposerHandle } from './composer'
 import { SetupCard, useProviderCheck } from './setup-card'
 import { useShortcut } from './shortcuts'
 import { TurnStatus, useAttention } from './turn-status'
@@ -67,6 +68,20 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   const title = s.conv.title || 'New conversation'
   // A conversation out of sight in the project shown is named by its title; in a project not shown, by the project.
   useAttention(s.conv.items, s.running, s.conv.title || project.name, projectShown ? title : project.name)
+  const review = useCallback(
+    (i: number) => {
+      const it = s.conv.items[i]
+      onReview?.({
+        root: project.root,
+        title: it?.kind === 'user' ? titleFrom(it.text) : 'this turn',
+        turn: turnRange(s.conv.items, i),
+        conversation: conversationRange(s.conv.items),
+        scope: 'turn',
+        actions: { restore: s.restoreFiles, comment: s.addComment, tell: s.tell },
+      })
+    },
+    [s, onReview, project.root],
+  )
   // The saved conversation the pane was made for is loaded once, as it mounts.
   const [loaded, setLoaded] = useState(!initial)
   const openRef = useRef(s.open)
@@ -89,8 +104,17 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   useEffect(() => {
     onInfo({ id: s.conv.id, title: s.conv.title, items: s.conv.items.length, running, cost, list, unsaved: saveError !== null, loaded })
   }, [onInfo, s.conv.id, s.conv.title, s.conv.items.length, running, cost, list, saveError, loaded])
-  const [text, setText] = useState('')
+  // The text typed is the composer's own state (a key renders the box alone); the pane knows only whether the box
+  // holds anything, for Send.
+  const composer = useRef<ComposerHandle>(null)
   const input = useRef<HTMLTextAreaElement>(null)
+  const [filled, setFilled] = useState(false)
+  const setText = (next: string | ((t: string) => string)) => composer.current?.setText(next)
+  // The log's callbacks keep their identity, so the memoised log is not rendered again when the pane is.
+  const editResend = useCallback((t: string) => {
+    composer.current?.setText(t)
+    input.current?.focus()
+  }, [])
   // Focus waits a frame: the pane just put in view is hidden until its render lands.
   useEffect(() => {
     handle({ rename, remove, focus: () => requestAnimationFrame(() => input.current?.focus()) })
@@ -104,6 +128,7 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   // The @mention being typed and the project paths that complete it.
   const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number; sigil?: '/' } | null>(null)
   const lookup = useRef(0)
+  const closeComplete = useCallback(() => setComplete(null), [])
   const suggest = (value: string, caret: number) => {
     const cmd = commandAt(value, caret) // a /command's name, completed from the commands and skills found
     if (cmd) {
@@ -123,6 +148,7 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   }
   const pick = (path: string) => {
     if (!complete) return
+    const text = composer.current?.text() ?? ''
     // The word as typed now: keys typed after the options were listed (a fast typist's last letters) belong to
     // it and go with it, rather than staying behind the completion.
     const caretNow = input.current?.selectionStart ?? text.length
@@ -164,13 +190,7 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
     if (Number.isInteger(n) && n > 0) void setStepLimit(n).catch(() => undefined)
   }
 
-  // A new mention is added to the request as it renders (state that follows a prop), then the box takes focus.
-  // Only the pane shown takes it; the others mark it taken, so it is not added when they are shown later.
-  const [takenMention, setTakenMention] = useState(mention)
-  if (mention !== takenMention) {
-    setTakenMention(mention)
-    if (mention && shown) setText((t) => (t && !/\s$/.test(t) ? `${t} ${mention.text} ` : `${t}${mention.text} `))
-  }
+  // A new mention is added to the request by the composer (only the pane shown takes it), then the box takes focus.
   const shownRef = useRef(shown)
   useEffect(() => {
     shownRef.current = shown
@@ -226,7 +246,7 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   // While the agent works, Enter queues the message: given to the model at its next step unless the user makes
   // it the next request.
   const submit = () => {
-    const t = text.trim()
+    const t = (composer.current?.text() ?? '').trim()
     if (t && s.running) {
       s.enqueue(t)
       setText('')
@@ -289,21 +309,8 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
         s={s}
         placeholder={active ? `Ask ${active.name}${active.model ? ` (${active.model})` : ''} to work on ${project.name}.` : 'Set up a model provider in Settings.'}
         onOpen={onOpen}
-        onEditResend={(t) => {
-          setText(t)
-          input.current?.focus()
-        }}
-        onReview={(i) => {
-          const it = s.conv.items[i]
-          onReview?.({
-            root: project.root,
-            title: it?.kind === 'user' ? titleFrom(it.text) : 'this turn',
-            turn: turnRange(s.conv.items, i),
-            conversation: conversationRange(s.conv.items),
-            scope: 'turn',
-            actions: { restore: s.restoreFiles, comment: s.addComment, tell: s.tell },
-          })
-        }}
+        onEditResend={editResend}
+        onReview={review}
       />
       {s.running ? <TurnStatus items={s.conv.items} activity={s.activity} /> : null}
       <footer className="agent-footer">
@@ -345,16 +352,12 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
           </ul>
         ) : null}
         <ImageChips images={pasted.images} error={pasted.error} remove={pasted.remove} />
-        <textarea
-          ref={input}
-          onPaste={pasted.onPaste}
-          onDrop={pasted.onDrop}
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value)
-            suggest(e.target.value, e.target.selectionStart ?? e.target.value.length)
-          }}
-          onBlur={() => setComplete(null)}
+        <Composer
+          handle={composer}
+          input={input}
+          onFilled={setFilled}
+          onInput={suggest}
+          onBlur={closeComplete}
           onKeyDown={(e) => {
             if (complete && complete.options.length > 0) {
               if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -378,10 +381,11 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
               submit()
             }
           }}
+          onPaste={pasted.onPaste}
+          onDrop={pasted.onDrop}
           placeholder={s.running ? 'The agent is working: Enter queues a message for it (given at its next step)' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file, / for a command)'}
-          aria-label="Message to the agent"
-          data-testid="agent-input"
-          rows={3}
+          mention={mention}
+          shown={shown}
         />
         {blocked ? (
           <div className="send-blocked" data-testid="send-blocked" role="status">
@@ -474,7 +478,7 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
           {s.running ? (
             <button key="stop" className="danger" onClick={stop} data-testid="agent-stop" title="Stop the agent (Esc); what you queued goes back in the box">Stop</button>
           ) : (
-            <button key="send" onClick={submit} disabled={!text.trim() || !s.ready || !!blocked} title={blocked ? `Send is off: ${blocked}` : undefined} data-testid="agent-send">Send</button>
+            <button key="send" onClick={submit} disabled={!filled || !s.ready || !!blocked} title={blocked ? `Send is off: ${blocked}` : undefined} data-testid="agent-send">Send</button>
           )}
         </div>
       </footer>

@@ -1,0 +1,130 @@
+// @vitest-environment jsdom
+import { act } from 'react'
+import { createRoot } from 'react-dom/client'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { ProjectBridge, ProviderView } from '../bridge'
+import { ProjectScopeContext } from '../stores/project-scope'
+
+// The bridge is the Wails boundary: here a hand-written backend with one provider that answers.
+const provider: ProviderView = { id: 'p', name: 'Stand-in', kind: 'openai-compatible', base_url: 'http://127.0.0.1:1/v1', model: 'm', has_key: false, context_window: 32000 }
+vi.mock('../bridge', () => ({
+  providers: () => Promise.resolve({ providers: [provider], active: 'p' }),
+  projectSettings: () => Promise.resolve({ allowlist: [], auto_approve_edits: false }),
+  toolSpecs: () => Promise.resolve([{ name: 'read_file', title: 'Read', description: 'Read a file', input_schema: { type: 'object' }, read_only: true, destructive: false, idempotent: true }]),
+  onMCPServersChanged: () => () => undefined,
+  instructions: () => Promise.resolve(null),
+  repoInfo: () => Promise.resolve(null),
+  conversations: () => Promise.resolve([]),
+  appendConversation: () => Promise.resolve({ id: 'c', title: '', created: '', updated: '' }),
+  setConversationUnsaved: () => Promise.resolve(),
+  loadConversation: () => Promise.resolve({}),
+  renameConversation: () => Promise.resolve(),
+  deleteConversation: () => Promise.resolve(),
+  checkCall: () => Promise.resolve({ action: 'ask' }),
+  diagnose: () => Promise.resolve(null),
+  testProvider: () => Promise.resolve({ ok: true, models: ['m'] }),
+  setActiveProvider: () => Promise.resolve(),
+  loadStepLimit: () => Promise.resolve(50),
+  saveStepLimit: (n: number) => Promise.resolve(n),
+  toBackendError: (e: unknown) => ({ code: 'internal', message: String(e) }),
+  callTool: (name: string) => (name === 'find_files' ? Promise.resolve({ files: [{ path: 'src/main.go' }] }) : Promise.reject(new Error(`unexpected ${name}`))),
+}))
+// The model is not asked here: the test types, it does not send.
+vi.mock('../llm/providers', () => ({
+  createModel: () => {
+    throw new Error('no model in this test')
+  },
+  contextWindow: () => Promise.resolve(32000),
+  listModels: () => Promise.resolve(['m']),
+}))
+// The log counts its renders: what a key costs is whether the log (and every card in it) renders again. The
+// stand-in is memoised as the real one is, so it renders when its props change (a new session, a new callback).
+const log = vi.hoisted(() => ({ renders: 0 }))
+vi.mock('./agent-log', async () => {
+  const { memo } = await import('react')
+  return {
+    AgentLog: memo(function AgentLog() {
+      log.renders++
+      return <div data-testid="agent-log" />
+    }),
+  }
+})
+
+;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+
+const mocked = await import('../bridge')
+const scope = { bridge: { ...mocked, workspace: 'p-1' } as unknown as ProjectBridge, shown: true, report: () => undefined, unsaved: () => undefined }
+const { ConversationPane } = await import('./conversation-pane')
+
+const settle = () => act(async () => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0))
+})
+
+// type puts each key's text in the box as the browser does: the value changes, then an input event.
+function type(box: HTMLTextAreaElement, keys: string) {
+  const setValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!
+  for (const k of keys) {
+    act(() => {
+      setValue.call(box, box.value + k)
+      box.setSelectionRange(box.value.length, box.value.length)
+      box.dispatchEvent(new Event('input', { bubbles: true }))
+    })
+  }
+}
+
+let unmount: (() => void) | null = null
+afterEach(() => {
+  unmount?.()
+  unmount = null
+  document.body.innerHTML = ''
+})
+
+async function mount() {
+  const host = document.createElement('div')
+  document.body.append(host)
+  const r = createRoot(host)
+  const noop = () => undefined
+  act(() =>
+    r.render(
+      <ProjectScopeContext.Provider value={scope}>
+        <ConversationPane project={{ root: '/p', name: 'p' } as never} onOpen={noop} onSettings={noop} settingsSeq={0} projectShown onInfo={noop} handle={noop} onNew={noop} onToggleList={noop} />
+      </ProjectScopeContext.Provider>,
+    ),
+  )
+  unmount = () => act(() => r.unmount())
+  await settle()
+  return host
+}
+
+describe('typing in the request box', () => {
+  it('renders the box alone: the log is not rendered again for a key', async () => {
+    const host = await mount()
+    const box = host.querySelector<HTMLTextAreaElement>('[data-testid="agent-input"]')!
+    const send = host.querySelector<HTMLButtonElement>('[data-testid="agent-send"]')!
+    expect(send.disabled).toBe(true)
+    const before = log.renders
+    type(box, 'fix the failing test in the parser')
+    expect(box.value).toBe('fix the failing test in the parser')
+    expect(log.renders - before).toBe(0)
+    // Send follows the box: on once it holds text, off again once it holds only blanks.
+    expect(send.disabled).toBe(false)
+    act(() => {
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(box, '  ')
+      box.dispatchEvent(new Event('input', { bubbles: true }))
+    })
+    expect(send.disabled).toBe(true)
+  })
+
+  it('still completes an @file mention typed in the box', async () => {
+    const host = await mount()
+    const box = host.querySelector<HTMLTextAreaElement>('[data-testid="agent-input"]')!
+    type(box, 'look at @mai')
+    await settle()
+    const option = host.querySelector<HTMLLIElement>('[data-testid="mention-option"]')
+    expect(option?.textContent).toBe('src/main.go')
+    act(() => {
+      option!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true }))
+    })
+    expect(box.value).toBe('look at @src/main.go ')
+  })
+})
