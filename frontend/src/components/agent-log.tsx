@@ -7,7 +7,7 @@ import { useBridge } from '../stores/project-scope'
 import { turnEnds, turnRange } from '../agent/turn-review'
 import { FindBar } from './find-bar'
 import { TurnBar } from './turn-bar'
-import { LogItem, type Session } from './log-item'
+import { LogItem, type ItemSession, type Session } from './log-item'
 
 interface Props {
   s: Session
@@ -31,6 +31,14 @@ const nearBottom = 48
 export const AgentLog = memo(function AgentLog({ s, placeholder, onOpen, onEditResend, onReview }: Props) {
   const scroller = useRef<HTMLDivElement>(null)
   const items = s.conv.items
+  // The items' view of the session changes when a turn starts or ends, not with each piece of a streamed answer.
+  const itemsNow = useRef(items)
+  useLayoutEffect(() => {
+    itemsNow.current = items
+  })
+  const { running, answer, undo, undoRestore, rewind } = s
+  const convId = s.conv.id
+  const view = useMemo<ItemSession>(() => ({ convId, running, items: () => itemsNow.current, answer, undo, undoRestore, rewind }), [convId, running, answer, undo, undoRestore, rewind])
   // rows are the indices of the items shown (the plan tool's calls show as the plan above the log).
   const rows = useMemo(() => items.flatMap((it, i) => (it.kind === 'tool' && it.name === planToolName ? [] : [i])), [items])
   // The virtualizer hands out functions the React compiler cannot memoise; this component is left to React.
@@ -128,7 +136,7 @@ export const AgentLog = memo(function AgentLog({ s, placeholder, onOpen, onEditR
                 data-find={index === current ? 'current' : undefined}
                 style={{ transform: `translateY(${v.start}px)` }}
               >
-                <Resolved convId={s.conv.id} it={items[index]} index={index} s={s} onOpen={onOpen} onEditResend={onEditResend} />
+                <Resolved convId={s.conv.id} it={items[index]} index={index} s={view} onOpen={onOpen} onEditResend={onEditResend} />
                 {ends.has(index) ? <TurnEnd items={items} request={ends.get(index)!} seq={s.filesSeq} onReview={onReview} /> : null}
               </div>
             )
@@ -184,7 +192,7 @@ function TurnEnd({ items, request, seq, onReview }: { items: Item[]; request: nu
 
 // Resolved shows an item with its stored results read in (a line stands in for each until it is): only the
 // items in view are, so a long conversation's results are read as the reader reaches them.
-function Resolved({ convId, it, ...rest }: { convId: string; it: Item; index: number; s: Session; onOpen: (rel: string, line?: number) => void; onEditResend: (text: string) => void }) {
+const Resolved = memo(function Resolved({ convId, it, ...rest }: { convId: string; it: Item; index: number; s: ItemSession; onOpen: (rel: string, line?: number) => void; onEditResend: (text: string) => void }) {
   const { workspace } = useBridge()
   const stored = useMemo(() => refsIn(it).length > 0, [it])
   const [loaded, setLoaded] = useState<{ from: Item; item: Item } | null>(null)
@@ -202,4 +210,4 @@ function Resolved({ convId, it, ...rest }: { convId: string; it: Item; index: nu
   }, [workspace, convId, it, stored])
   const shown = !stored ? it : loaded?.from === it ? loaded.item : replaceRefs(it, (r) => `[stored result, ${sizeText(r.bytes)}: loading…]`)
   return <LogItem it={shown} {...rest} />
-}
+})

@@ -1,3 +1,4 @@
+import { memo } from 'react'
 import { planToolName } from '../agent/plan'
 import type { Item } from '../agent/conversation'
 import type { useAgentSession } from '../stores/agent-session'
@@ -7,16 +8,29 @@ import { ToolCard } from './tool-card'
 
 export type Session = ReturnType<typeof useAgentSession>
 
+// ItemSession is the part of the session an item acts through. Its functions keep their identity while a turn
+// streams and items() reads the conversation as it is when called, so an item that did not change is not
+// rendered again for every piece of an answer streaming into the last one.
+export interface ItemSession {
+  convId: string
+  running: boolean
+  items: () => Item[]
+  answer: Session['answer']
+  undo: Session['undo']
+  undoRestore: Session['undoRestore']
+  rewind: Session['rewind']
+}
+
 interface Props {
   it: Item
   index: number
-  s: Session
+  s: ItemSession
   onOpen: (rel: string, line?: number) => void
   onEditResend: (text: string) => void
 }
 
-// LogItem is one item of the conversation as the log shows it.
-export function LogItem({ it, index, s, onOpen, onEditResend }: Props) {
+// LogItem is one item of the conversation as the log shows it, rendered again only when its props change.
+export const LogItem = memo(function LogItem({ it, index, s, onOpen, onEditResend }: Props) {
   switch (it.kind) {
     case 'user':
       return (
@@ -74,7 +88,7 @@ export function LogItem({ it, index, s, onOpen, onEditResend }: Props) {
       )
     case 'tool':
       if (it.name === planToolName) return null // shown as the plan above
-      return <ToolCard item={it} conversation={s.conv.id} onAnswer={s.answer} onUndo={(item) => void s.undo(item)} onOpen={onOpen} />
+      return <ToolCard item={it} conversation={s.convId} onAnswer={s.answer} onUndo={(item) => void s.undo(item)} onOpen={onOpen} />
   }
   return null
-}
+})

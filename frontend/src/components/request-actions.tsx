@@ -3,14 +3,14 @@ import { toBackendError } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { snapshotBefore } from '../agent/conversation'
 import { restorePlan, type PlannedChange } from '../agent/restore-plan'
-import type { Session } from './log-item'
+import type { ItemSession } from './log-item'
 
 type Sheet = { state: 'loading' } | { state: 'ready'; plan: PlannedChange[] } | { state: 'failed'; message: string }
 
 const changeText: Record<PlannedChange['change'], string> = { 'put back': 'put back', removed: 'removed', 'brought back': 'brought back' }
 
 interface Props {
-  s: Session
+  s: ItemSession
   index: number
   onEditResend: (text: string) => void
 }
@@ -21,7 +21,8 @@ interface Props {
 export function RequestActions({ s, index, onEditResend }: Props) {
   const { callTool } = useBridge()
   const [sheet, setSheet] = useState<Sheet | null>(null)
-  const snap = snapshotBefore(s.conv.items, index)
+  // Read as it renders: the actions show only between turns, and a turn's end renders every item again.
+  const snap = snapshotBefore(s.items(), index)
   const open = async () => {
     if (!snap) return setSheet({ state: 'ready', plan: [] })
     setSheet({ state: 'loading' })
