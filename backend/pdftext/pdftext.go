@@ -59,13 +59,46 @@ type Text struct {
 // Extractor extracts PDFs' text. The WebAssembly module is compiled on first use and the compiled code kept for
 // the later ones; the zero value is ready.
 type Extractor struct {
-	once  sync.Once
-	cache wazero.CompilationCache
+	once       sync.Once
+	cache      wazero.CompilationCache
+	compileErr error
+}
+
+// compile fills the cache with the compiled module, outside any file's deadline: compiling PDFium takes seconds
+// (more on a loaded machine) whatever the file, and the deadline is for what a file can make the parser do.
+func (x *Extractor) compile() {
+	x.cache = wazero.NewCompilationCache()
+	pool, err := webassembly.Init(x.config(context.Background()))
+	if err != nil {
+		x.compileErr = err
+		return
+	}
+	x.compileErr = pool.Close()
+}
+
+func (x *Extractor) config(ctx context.Context) webassembly.Config {
+	return webassembly.Config{
+		Context:  ctx,
+		MinIdle:  0,
+		MaxIdle:  1,
+		MaxTotal: 1,
+		FSConfig: wazero.NewFSConfig(), // nothing mounted: the parser sees the bytes it is given and no file
+		RuntimeConfig: wazero.NewRuntimeConfig().
+			WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
+			WithMemoryLimitPages(MemoryPages).
+			WithCloseOnContextDone(true).
+			WithCompilationCache(x.cache),
+		Stdout: io.Discard,
+		Stderr: io.Discard,
+	}
 }
 
 // Extract returns the text of the PDF data, page by page.
 func (x *Extractor) Extract(ctx context.Context, data []byte) (Text, error) {
-	x.once.Do(func() { x.cache = wazero.NewCompilationCache() })
+	x.once.Do(x.compile)
+	if x.compileErr != nil {
+		return Text{}, fmt.Errorf("starting the PDF reader: %w", x.compileErr)
+	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, Timeout)
@@ -81,20 +114,7 @@ func (x *Extractor) Extract(ctx context.Context, data []byte) (Text, error) {
 func (x *Extractor) extract(ctx context.Context, data []byte) (t Text, err error) {
 	// A fresh runtime per extraction: its memory is the file's alone, and closing the context closes the module
 	// mid-instruction (WithCloseOnContextDone), which is what bounds a parser stuck in a loop.
-	pool, err := webassembly.Init(webassembly.Config{
-		Context:  ctx,
-		MinIdle:  1,
-		MaxIdle:  1,
-		MaxTotal: 1,
-		FSConfig: wazero.NewFSConfig(), // nothing mounted: the parser sees the bytes it is given and no file
-		RuntimeConfig: wazero.NewRuntimeConfig().
-			WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
-			WithMemoryLimitPages(MemoryPages).
-			WithCloseOnContextDone(true).
-			WithCompilationCache(x.cache),
-		Stdout: io.Discard,
-		Stderr: io.Discard,
-	})
+	pool, err := webassembly.Init(x.config(ctx))
 	if err != nil {
 		return t, fmt.Errorf("starting the PDF reader: %w", err)
 	}
