@@ -36,6 +36,7 @@ go test -c -tags "$tags" -o "$dir/worktree.test" ./backend/worktree
 go test -c -race -tags "$tags" -o "$dir/mcpclient.test" ./backend/mcpclient
 go test -c -race -o "$dir/keystore.test" ./backend/keystore
 go test -c -race -o "$dir/llm.test" ./backend/llm
+go test -c -o "$dir/pdftext.test" ./backend/pdftext
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 go test -c -race -tags "$tags" -o "$dir/rooted-mcp.test" ./cmd/rooted-mcp
@@ -75,6 +76,8 @@ as_user "$dir/snapshot.test" -test.run 'TestNamedPipesGitOpensNeverBlockASnapsho
 as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestNamedPipesInTheGitFolderDoNotBlockTheStatus|TestDescribe'
 echo "test-unprivileged: conversations saved into a read-only folder, and killed while appending, as $user"
 as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSaveLosesNothing|TestKillDuringAppends|TestTornRecordIsDropped' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '
+echo "test-unprivileged: untrusted PDFs parsed in WebAssembly (text in order, a scan, truncated, encrypted, a deadline), as $user"
+as_user "$dir/pdftext.test" -test.run 'TestExtract'
 echo "test-unprivileged: skills and commands through links out of the project and pipes, as $user"
 as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: a conversation's worktree made, worked in and applied through the sandboxed git, as $user"

@@ -75,7 +75,24 @@ func Read(root *os.Root, rel string, opt ReadOptions) (Content, error) {
 			Detail: fmt.Sprintf("%s, looks like %s", HumanSize(fi.Size()), guessType(head)),
 		}
 	}
-	s := lineScan{c: Content{Size: fi.Size(), ModTime: fi.ModTime(), TotalLinesKnown: true}, ranged: ranged, maxBytes: maxBytes}
+	return window(br, fi.Size(), fi.ModTime(), opt, maxBytes, ranged)
+}
+
+// Window returns the lines of text opt asks for, exactly as Read returns a file's, for text that is not a file's
+// bytes (a PDF's extracted pages): capped at opt.MaxBytes, with Truncated saying more lines follow. A whole read
+// over the cap is cut there rather than refused, since the text cannot be read in another way. Size is the text's.
+func Window(text string, modTime time.Time, opt ReadOptions) Content {
+	maxBytes := opt.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	c, _ := window(bufio.NewReader(strings.NewReader(text)), int64(len(text)), modTime, opt, maxBytes, opt.Offset > 1 || opt.Limit > 0)
+	return c // a strings.Reader does not fail
+}
+
+// window scans the lines of br (size bytes) for the range opt asks for.
+func window(br *bufio.Reader, size int64, modTime time.Time, opt ReadOptions, maxBytes int, ranged bool) (Content, error) {
+	s := lineScan{c: Content{Size: size, ModTime: modTime, TotalLinesKnown: true}, ranged: ranged, maxBytes: maxBytes}
 	// An offset or limit past any file's lines counts as no more than that (it would overflow the sums below).
 	s.c.StartLine = min(max(opt.Offset, 1), math.MaxInt32)
 	limit := min(opt.Limit, math.MaxInt32)
@@ -85,7 +102,7 @@ func Read(root *os.Root, rel string, opt ReadOptions) (Content, error) {
 	// The text is built in a strings.Builder, whose String does not copy, sized once for what the read can return:
 	// the file, at most the cap, and for a line range at most 128 bytes a line (a Go file averages 30). A 1 MiB
 	// read is one allocation rather than a doubling buffer and a copy; a short range of a big file stays small.
-	grow := min(fi.Size(), int64(maxBytes))
+	grow := min(size, int64(maxBytes))
 	if limit > 0 {
 		grow = min(grow, int64(limit)*128)
 	}

@@ -29,6 +29,8 @@ var Codes = []CodeInfo{
 	{CodeNoUser, "a question for the user where there is no one to answer"},
 	{CodeUnsupportedMedia, "the file is of a kind this model or tool cannot take"},
 	{CodeFetchFailed, "a web page could not be fetched"},
+	{CodeEncryptedFile, "the file is encrypted and needs a password"},
+	{CodeDamagedFile, "the file is damaged: its format cannot be parsed"},
 	{CodeNotARepository, "the project is not the top folder of a git repository"},
 	{CodeNoCommit, "the repository has no commit yet"},
 	{CodeBranchExists, "a branch of that name already exists"},

@@ -25,6 +25,8 @@ const (
 	CodeBackupFailed     = "backup_failed"
 	CodeUnsupportedMedia = "unsupported_media"
 	CodeFetchFailed      = "fetch_failed"
+	CodeEncryptedFile    = "encrypted_file"   // read_file of a PDF that needs a password
+	CodeDamagedFile      = "damaged_file"     // read_file of a PDF that cannot be parsed
 	CodeNoUser           = "no_user"          // a tool that needs a person to answer, called where there is none
 	CodeNotARepository   = "not_a_repository" // worktrees: the project is not the top folder of a git repository
 	CodeNoCommit         = "no_commit"        // worktrees: the repository has no commit to branch from

@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	_ "embed"
+	"os"
+	"strings"
 	"time"
 	"unsafe"
 
 	"github.com/rooted-dev/rooted/backend/files"
+	"github.com/rooted-dev/rooted/backend/pdftext"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -30,9 +33,12 @@ type readFileOut struct {
 	Limit int `json:"limit,omitempty"`
 	// Img is the file as an image, for a PNG, JPEG, GIF or WebP (the text fields are then empty).
 	Img *imageOut `json:"image,omitempty"`
+	// PDF is set when the content is the text extracted from a PDF's pages (read_pdf.go).
+	PDF *pdfOut `json:"pdf,omitempty"`
 }
 
 func readFile(d Deps) *tool.Tool {
+	pdf := new(pdftext.Extractor) // compiled on the first PDF, kept for the next
 	return tool.New(tool.Def{
 		Name: "read_file", Title: "Read file", Description: readFileDoc,
 		TextCarries: []string{"content"}, ReadOnly: true, Examples: []string{`{"path": "README.md"}`, `{"path": "big.log", "offset": 2001, "limit": 500}`},
@@ -53,6 +59,19 @@ func readFile(d Deps) *tool.Tool {
 				c := files.Content{Size: im.originalBytes, ModTime: im.modTime}
 				return readFileOut{Path: t.Slash(), Exists: true, Content: c, Img: &im}, nil
 			}
+		}
+		if looksPDF(t.Root, t.Rel, c, err) {
+			// A PDF's bytes are not its text: its pages' text is returned instead, paged like a file's lines.
+			opt := files.ReadOptions{Offset: in.Offset, Limit: in.Limit}
+			pc, po, perr := readPDF(ctx, pdf, t.Root, t.Rel, opt)
+			if perr != nil {
+				return readFileOut{}, perr
+			}
+			if !tool.IsUser(ctx) {
+				// Seen by size and time only: a hash of the text would not be the file's.
+				d.Session.Saw(tool.Conversation(ctx), t, session.Version{Size: pc.Size, ModTime: pc.ModTime})
+			}
+			return readFileOut{Path: t.Slash(), Exists: true, Content: pc, Limit: in.Limit, PDF: po}, nil
 		}
 		if err != nil {
 			return readFileOut{}, err
@@ -121,5 +140,23 @@ func (r readFileOut) appendJSON(dst []byte, content bool) []byte {
 		dst = tool.AppendField(dst, "image", false)
 		dst = r.Img.appendJSON(dst, content)
 	}
+	if r.PDF != nil {
+		dst = tool.AppendField(dst, "pdf", false)
+		dst = r.PDF.appendJSON(dst)
+	}
 	return append(dst, '}')
+}
+
+// looksPDF says whether a read that gave c and err is of a PDF: a binary file, or one whose text (from its first
+// line, or else its first bytes) starts "%PDF-". A PDF with no NUL in its first 8000 bytes passes for text.
+func looksPDF(root *os.Root, rel string, c files.Content, err error) bool {
+	switch {
+	case err != nil:
+		return isImageCandidate(err) && isPDF(root, rel)
+	case c.StartLine == 1 && c.EndLine >= 1:
+		return strings.HasPrefix(c.Text, pdftext.Magic)
+	case c.Size >= int64(len(pdftext.Magic)):
+		return isPDF(root, rel)
+	}
+	return false
 }

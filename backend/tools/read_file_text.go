@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rooted-dev/rooted/backend/files"
+	"github.com/rooted-dev/rooted/backend/pdftext"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -100,6 +102,13 @@ func (r readFileOut) ModelTextWithin(budget int) string {
 		} else {
 			fmt.Fprintf(&b, "(%s: all %d lines)", quotedName(r.Path), last)
 		}
+	}
+	if r.PDF != nil {
+		fmt.Fprintf(&b, " (text extracted from a PDF of %s", tool.Plural(r.PDF.Pages, "page"))
+		if r.PDF.PagesRead < r.PDF.Pages {
+			fmt.Fprintf(&b, "; the text of pages after %d was not extracted, over %s", r.PDF.PagesRead, files.HumanSize(pdftext.MaxTextBytes))
+		}
+		b.WriteString(")")
 	}
 	if r.LineEnding == "crlf" || r.LineEnding == "mixed" {
 		b.WriteString(" (line endings: " + r.LineEnding + ")")

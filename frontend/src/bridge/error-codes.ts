@@ -20,6 +20,8 @@ export const BACKEND_ERROR_CODES = {
   no_user: 'a question for the user where there is no one to answer',
   unsupported_media: 'the file is of a kind this model or tool cannot take',
   fetch_failed: 'a web page could not be fetched',
+  encrypted_file: 'the file is encrypted and needs a password',
+  damaged_file: 'the file is damaged: its format cannot be parsed',
   not_a_repository: 'the project is not the top folder of a git repository',
   no_commit: 'the repository has no commit yet',
   branch_exists: 'a branch of that name already exists',

@@ -31,6 +31,8 @@ export const errorTitles: Record<string, ErrorTitle> = {
   backup_failed: { title: 'The snapshot before the change failed, so nothing was changed', action: retry },
   unsupported_media: { title: 'A kind of file the model cannot be shown' },
   fetch_failed: { title: 'The page could not be fetched', action: retry },
+  encrypted_file: { title: 'The file is encrypted' },
+  damaged_file: { title: 'The file is damaged and cannot be read' },
   no_user: { title: 'There is nobody here to answer the question' },
   not_a_repository: { title: 'Not the top folder of a git repository: no worktree can be made' },
   no_commit: { title: 'The repository has no commit yet to branch from' },
