@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { cleanupAll, screenshot } from './harness.mjs'
-import { askAgent, startAgentScenario } from './agent-scenario.mjs'
+import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
 
 // turn is the latest request of the user and the tool results the model got since.
 function turn(req) {
@@ -125,7 +125,7 @@ describe('the approval card', { timeout: 600_000 }, () => {
   })
 
   test('code written into a command is shown whole, offers no grant for node, keeps its answers in view, and Esc denies it', async () => {
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await askAgent(page, 'run the inline script')
     const exec = card('exec_shell')
     const command = exec.getByTestId('approval-command')
@@ -154,7 +154,7 @@ describe('the approval card', { timeout: 600_000 }, () => {
   })
 
   test('a script may be always allowed by name, never node as a whole; an ordinary program keeps both grants', async () => {
-    await page.getByTestId('new-conversation').click()
+    await newConversation(page)
     await askAgent(page, 'run the generator')
     const gen = card('exec_shell', 'node gen.js')
     await gen.getByTestId('approve-always').waitFor()
