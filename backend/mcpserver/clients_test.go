@@ -80,7 +80,7 @@ func TestResultsFitTheClientsCap(t *testing.T) {
 			fits("exec_shell", text)
 			for _, want := range []string{"output line 1 of", "output line 5000 of", "left out here", "FAIL: the verdict at the end", "exit code 0", "output cut"} {
 				if !strings.Contains(text, want) {
-					t.Errorf("exec_shell's text lacks %q: %.600s", want, text)
+					t.Errorf("exec_shell's text lacks %q: %.600s … %s", want, text, text[max(0, len(text)-600):])
 				}
 			}
 		})
