@@ -91,7 +91,7 @@ os.remove('.gitconfig.local'); print('removed')`,
 			setup: `git init -q && printf '[core]\n\thooksPath = .githooks\n' > .gitconfig-shared && mkdir .githooks &&
 				printf '#!/bin/sh\nexit 0\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit &&
 				git config --add include.path ../.gitconfig-shared && ` + commit,
-			script: `import os
+			script: `import os, time
 for name in ['.githooks/pre-commit', '.githooks/post-commit']:
     open(name, 'w').write('#!/bin/sh\necho ran >> MARKER\nexit 0\n'); os.chmod(name, 0o755); print('wrote', name)
 time.sleep(5)  # still running when the change is seen: "ended at once" is what the case checks
