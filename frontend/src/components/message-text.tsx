@@ -1,29 +1,49 @@
 import { LanguageDescription } from '@codemirror/language'
 import { languages } from '@codemirror/language-data'
 import { classHighlighter, highlightCode } from '@lezer/highlight'
-import { memo, useDeferredValue, useEffect, useState, type ReactNode } from 'react'
+import { Fragment, memo, useDeferredValue, useEffect, useMemo, useState, type ReactNode } from 'react'
 import Markdown, { type Components } from 'react-markdown'
 import remarkGfm from 'remark-gfm'
 import { openExternal } from '../bridge'
+import { markdownBlocks } from '../lib/markdown-blocks'
 
 // MessageText renders a model's answer as Markdown, as chat apps do: GFM tables, lists, headings, task lists;
 // code blocks highlighted with the CodeMirror grammars the viewer already ships, each with a copy button; links
 // open in the system browser, never in the app's web view. Raw HTML in the answer is shown as text.
 // Parsing Markdown is the costliest part of drawing the log: an answer is parsed again only when its text changes
 // (not on each key typed in the request box), and while it streams, at a lower priority than the user's input,
-// which React may interrupt (useDeferredValue): typing stays quick however long the answer grows.
+// which React may interrupt (useDeferredValue). It is parsed a block at a time (markdownBlocks), each block again
+// only when its own text changes: a streamed piece parses the last block, not the whole answer, so the work per
+// piece stays the same however long the answer grows.
 export const MessageText = memo(function MessageText({ text }: { text: string }) {
   const shown = useDeferredValue(text)
+  const blocks = useMemo(() => markdownBlocks(shown), [shown])
   return (
     <div className="markdown" data-testid="markdown">
-      <Markdown remarkPlugins={[remarkGfm]} components={components} skipHtml={false}>
-        {shown}
-      </Markdown>
+      {blocks.map((b, i) => (
+        // The newline between blocks is the one a whole parse puts between them (shown where text keeps its breaks).
+        <Fragment key={i}>
+          {i > 0 ? '\n' : null}
+          <MarkdownBlock text={b} />
+        </Fragment>
+      ))}
     </div>
   )
 })
 
-const components: Components = {
+const plugins = [remarkGfm]
+
+// MarkdownBlock is one block of an answer, parsed again only when its text changes.
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return (
+    <Markdown remarkPlugins={plugins} components={components} skipHtml={false}>
+      {text}
+    </Markdown>
+  )
+})
+
+// components draws the links and code blocks of an answer.
+export const components: Components = {
   a: ({ href, children }) => (
     <a
       href={href}
