@@ -20,6 +20,7 @@ import type { TurnActivity } from '../agent/progress'
 import type { LanguageModel } from 'ai'
 import { useAgentConfig } from './agent-config'
 import { useConversationStore } from './conversation-store'
+import { useStable } from '../lib/use-stable'
 import { stepLimit } from './step-limit'
 import { useToolCalls } from './tool-calls'
 
@@ -154,7 +155,8 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           const r = applyTurnEvent(convRef.current, stream, e, window, timeId)
           stream = r.stream
           if (r.compacting !== undefined) setCompacting(r.compacting)
-          update(() => r.conv)
+          // A streamed answer comes in many pieces a frame: the window draws them once a frame.
+          update(() => r.conv, e.type === 'text' || e.type === 'reasoning' ? 'frame' : 'now')
         }
         const cwd = await callTool('get_working_directory', {}).catch(() => null)
         const repo = await repoInfo().catch(() => null)
@@ -405,82 +407,42 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const activity = useMemo(() => ({ provider: providerName, retry, checking, compacting }) satisfies TurnActivity, [providerName, retry, checking, compacting])
   // The session is one object for as long as nothing in it changes, so what takes it whole (the log, its cards) is
   // not rendered again when the pane renders for something else (Send turning on as the first key is typed).
-  return useMemo(
-    () => ({
-      rewind,
-      undoRestore,
-      restoreFiles,
-      tell,
-      queue,
-      enqueue,
-      editQueued,
-      removeQueued,
-      takeQueue,
-      addComment,
-      removeComment,
-      filesSeq,
-      setPlanMode,
-      conv: store.conv,
-      list: store.list,
-      saveError: store.saveError,
-      flush: store.flush,
-      running,
-      ready,
-      providers: cfg.providers,
-      settings,
-      extra: cfg.extra,
-      compacting,
-      activity,
-      send,
-      stop,
-      answer: tools.answer,
-      undo,
-      open,
-      startNew,
-      rename: store.rename,
-      remove: store.remove,
-      compactNow,
-      refreshProviders: cfg.refreshProviders,
-      refreshSettings: cfg.refreshSettings,
-      setSettings: cfg.setSettings,
-    }),
-    [
-      rewind,
-      undoRestore,
-      restoreFiles,
-      tell,
-      queue,
-      enqueue,
-      editQueued,
-      removeQueued,
-      takeQueue,
-      addComment,
-      removeComment,
-      filesSeq,
-      setPlanMode,
-      store.conv,
-      store.list,
-      store.saveError,
-      store.flush,
-      running,
-      ready,
-      cfg.providers,
-      settings,
-      cfg.extra,
-      compacting,
-      activity,
-      send,
-      stop,
-      tools.answer,
-      undo,
-      open,
-      startNew,
-      store.rename,
-      store.remove,
-      compactNow,
-      cfg.refreshProviders,
-      cfg.refreshSettings,
-      cfg.setSettings,
-    ],
-  )
+  return useStable({
+    rewind,
+    undoRestore,
+    restoreFiles,
+    tell,
+    queue,
+    enqueue,
+    editQueued,
+    removeQueued,
+    takeQueue,
+    addComment,
+    removeComment,
+    filesSeq,
+    setPlanMode,
+    conv: store.conv,
+    list: store.list,
+    saveError: store.saveError,
+    flush: store.flush,
+    running,
+    ready,
+    providers: cfg.providers,
+    settings,
+    extra: cfg.extra,
+    compacting,
+    activity,
+    send,
+    stop,
+    answer: tools.answer,
+    undo,
+    open,
+    startNew,
+    rename: store.rename,
+    remove: store.remove,
+    compactNow,
+    refreshProviders: cfg.refreshProviders,
+    refreshSettings: cfg.refreshSettings,
+    setSettings: cfg.setSettings,
+  })
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
 import { appendConversation, type ConversationMeta } from '../bridge'
 import { useProjectScope } from '../stores/project-scope'
 import { newConversation, restore, type Conversation } from '../agent/conversation'
@@ -99,20 +99,37 @@ export function useConversationStore(root: string) {
     [],
   )
 
-  // update applies f to the conversation and schedules a save.
+  // frame is the pending redraw of the updates made for the next frame (null: none).
+  const frame = useRef<{ cancel: () => void } | null>(null)
+  // update applies f to the conversation and schedules a save. The conversation (convRef) changes at once; the
+  // window shows it at once, or, for 'frame' (the pieces of a streamed answer, many a frame), with the next frame,
+  // as one render for all the pieces since the last, rendered at a lower priority than the user's input
+  // (startTransition: a key typed meanwhile is handled first). An update for now shows those pending too.
   const update = useCallback(
-    (f: (c: Conversation) => Conversation) => {
+    (f: (c: Conversation) => Conversation, when: 'now' | 'frame' = 'now') => {
       const n = f(convRef.current)
       if (n === convRef.current) return
       convRef.current = n
-      setConv(n)
+      if (when === 'frame') {
+        frame.current ??= nextFrame(() => {
+          frame.current = null
+          startTransition(() => setConv(convRef.current))
+        })
+      } else {
+        frame.current?.cancel()
+        frame.current = null
+        setConv(n)
+      }
       schedule(saveDelay)
     },
     [schedule],
   )
+  useEffect(() => () => frame.current?.cancel(), [])
 
   // show makes c the open conversation, as the store has it (saved is what it was loaded as, or null when new).
   const show = useCallback((c: Conversation, stored: Conversation | null) => {
+    frame.current?.cancel()
+    frame.current = null
     convRef.current = c
     saved.current = stored
     setConv(c)
@@ -161,4 +178,14 @@ export function useConversationStore(root: string) {
   )
 
   return { conv, convRef, list, saveError, refreshList, update, flush, open, startNew, rename, remove }
+}
+
+// nextFrame runs f before the next frame is painted (a timer where there are no frames: a test without a window).
+function nextFrame(f: () => void): { cancel: () => void } {
+  if (typeof requestAnimationFrame === 'function') {
+    const id = requestAnimationFrame(f)
+    return { cancel: () => cancelAnimationFrame(id) }
+  }
+  const t = setTimeout(f, 16)
+  return { cancel: () => clearTimeout(t) }
 }
