@@ -74,6 +74,8 @@ describe('applyTurnEvent', () => {
     ])
     expect(tools[1].error).toEqual({ code: 'no_match', message: 'search text not found', path: 'a' })
     expect(tools[0].output).toEqual({ error: { code: 'denied', message: 'no' } })
+    // A result that changes no card leaves the conversation itself as it was: nothing to draw again or to save.
+    expect(applyTurnEvent(conv, newStream(), { type: 'tool-result', id: 't2', output: { exit_code: 0 } }, 0).conv).toBe(conv)
   })
 
   it('adds up usage per step and records the last request and the window', () => {

@@ -1,4 +1,4 @@
-import type { Conversation, Item, ToolItem } from './conversation'
+import type { Conversation, ToolItem } from './conversation'
 import { errorOf } from './conversation'
 import type { TurnEvent, TurnResult } from './run-turn'
 
@@ -64,8 +64,12 @@ export function applyTurnEvent(c: Conversation, s: Stream, e: TurnEvent, window:
     case 'tool-result': {
       // Only a call still running takes the SDK's result: one the session already settled (denied, failed its
       // check, refused in plan mode) keeps what it showed.
+      // (A result that changes no card leaves the conversation as it was: nothing to draw or save.)
+      const i = c.items.findIndex((it) => it.kind === 'tool' && it.id === e.id && it.state === 'running')
+      if (i < 0) return { conv: c, stream: s }
       const err = errorOf(e.output)
-      const items = c.items.map((it): Item => (it.kind === 'tool' && it.id === e.id && it.state === 'running' ? { ...it, state: err ? 'failed' : 'done', output: e.output, error: err } : it))
+      const items = c.items.slice()
+      items[i] = { ...(items[i] as ToolItem), state: err ? 'failed' : 'done', output: e.output, error: err }
       return { conv: { ...c, items }, stream: s }
     }
     case 'step':

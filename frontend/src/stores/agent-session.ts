@@ -155,8 +155,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           const r = applyTurnEvent(convRef.current, stream, e, window, timeId)
           stream = r.stream
           if (r.compacting !== undefined) setCompacting(r.compacting)
-          // A streamed answer comes in many pieces a frame: the window draws them once a frame.
-          update(() => r.conv, e.type === 'text' || e.type === 'reasoning' ? 'frame' : 'now')
+          // A turn's stream brings many changes a frame (an answer's pieces, a call and its result, a step's tokens):
+          // the window draws them once a frame; an error at once.
+          update(() => r.conv, e.type === 'error' ? 'now' : 'frame')
         }
         const cwd = await callTool('get_working_directory', {}).catch(() => null)
         const repo = await repoInfo().catch(() => null)

@@ -18,7 +18,7 @@ export interface ToolCallDeps {
   specs: ToolSpec[]
   settings: ProjectSettings | null
   convRef: RefObject<Conversation>
-  update: (f: (c: Conversation) => Conversation) => void
+  update: (f: (c: Conversation) => Conversation, when?: 'now' | 'frame') => void
   // onCheck hears when the post-edit check starts (the files) and ends (null), for the status row.
   onCheck?: (paths: string[] | null) => void
   // onBackup hears of each snapshot a call took before its change, to name it after the request.
@@ -42,7 +42,7 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck, onBack
   const waiting = useRef(new Map<string, (a: Approval) => void>())
   const running = useRef(new Map<string, () => void>())
 
-  const card = useCallback((id: string, patch: ToolPatch) => update((c) => upsertTool(c, id, patch)), [update])
+  const card = useCallback((id: string, patch: ToolPatch, when?: 'now' | 'frame') => update((c) => upsertTool(c, id, patch), when), [update])
 
   const execute = useCallback(
     async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal | undefined): Promise<unknown> => {
@@ -120,7 +120,7 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck, onBack
             call.input,
             (o) => {
               live += o.data
-              card(call.id, { live })
+              card(call.id, { live }, 'frame') // a command's output comes in many pieces a frame
             },
             convRef.current.id,
           )
