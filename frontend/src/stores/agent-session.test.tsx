@@ -345,3 +345,51 @@ describe('an answer streaming in', () => {
     act(() => r.unmount())
   })
 })
+
+describe('a conversation out of sight', () => {
+  it('draws its changes once a frame, where the one in view draws each at once', async () => {
+    const renders = { shown: 0, hidden: 0 }
+    const s: { shown: Session | null; hidden: Session | null } = { shown: null, hidden: null }
+    const model = scripted([text('ok')])
+    function Probe({ which }: { which: 'shown' | 'hidden' }) {
+      renders[which]++
+      s[which] = useAgentSession({ root: '/p', cwd: '.' } as never, () => model)
+      return null
+    }
+    const r = createRoot(document.createElement('div'))
+    act(() =>
+      r.render(
+        <>
+          <ProjectScopeContext.Provider value={scope}>
+            <Probe which="shown" />
+          </ProjectScopeContext.Provider>
+          <ProjectScopeContext.Provider value={{ ...scope, shown: false }}>
+            <Probe which="hidden" />
+          </ProjectScopeContext.Provider>
+        </>,
+      ),
+    )
+    await until(() => !!s.shown?.ready && !!s.hidden?.ready)
+    const actEnv = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+    actEnv.IS_REACT_ACT_ENVIRONMENT = false
+    const before = { ...renders }
+    const changes = 40
+    try {
+      // A change a millisecond, each in a task of its own, as a turn's calls and results come.
+      for (let i = 0; i < changes; i++) {
+        s.shown!.setPlanMode(i % 2 === 0)
+        s.hidden!.setPlanMode(i % 2 === 0)
+        await new Promise((res) => setTimeout(res, 1))
+      }
+      await new Promise((res) => setTimeout(res, 150))
+    } finally {
+      actEnv.IS_REACT_ACT_ENVIRONMENT = true
+    }
+    expect(renders.shown - before.shown).toBeGreaterThanOrEqual(changes)
+    expect(renders.hidden - before.hidden).toBeLessThan(changes / 2)
+    // It is as current as the one in view once the frame is drawn.
+    expect(s.hidden!.conv.planMode).toBe(false)
+    expect(s.shown!.conv.planMode).toBe(false)
+    act(() => r.unmount())
+  })
+})
