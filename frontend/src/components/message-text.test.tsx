@@ -35,7 +35,7 @@ describe('an answer streaming in', () => {
     document.body.append(host)
     const r = createRoot(host)
     unmount = () => act(() => r.unmount())
-    const piece = 60
+    const piece = 120
     let pieces = 0
     for (let n = piece; n < answer.length + piece; n += piece) {
       act(() => r.render(<MessageText text={answer.slice(0, n)} />))
@@ -50,7 +50,7 @@ describe('an answer streaming in', () => {
     const perPiece = parsed.chars / pieces
     expect(answer.length).toBeGreaterThan(20000)
     expect(perPiece).toBeLessThan(600)
-  })
+  }, 30_000)
 
   it('parses nothing again when the answer is drawn again unchanged, and only its end when it grows', () => {
     const host = document.createElement('div')
