@@ -155,9 +155,9 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           const r = applyTurnEvent(convRef.current, stream, e, window, timeId)
           stream = r.stream
           if (r.compacting !== undefined) setCompacting(r.compacting)
-          // A turn's stream brings many changes a frame (an answer's pieces, a call and its result, a step's tokens):
-          // the window draws them once a frame; an error at once.
-          update(() => r.conv, e.type === 'error' ? 'now' : 'frame')
+          // A turn's stream brings many changes a frame (an answer's pieces, a result, a step's tokens): the window
+          // draws them once a frame; a call's card and an error at once.
+          update(() => r.conv, e.type === 'error' || e.type === 'tool-call' ? 'now' : 'frame')
         }
         const cwd = await callTool('get_working_directory', {}).catch(() => null)
         const repo = await repoInfo().catch(() => null)
