@@ -1,4 +1,4 @@
-import { Activity, memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { ImageChips, usePastedImages } from './image-chips'
 import { setActiveProvider, type ConversationMeta, type Project } from '../bridge'
 import { useProjectScope } from '../stores/project-scope'
@@ -296,29 +296,23 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
           {s.extra.skills.problems?.length ? ` (${s.extra.skills.problems.length} left out)` : ''}
         </div>
       ) : null}
-      {/* The plan, the log and the status row are what each change of the conversation draws again. A pane out of
-          sight keeps them (their state, scroll and cards) but draws them only when nothing else is waiting, at the
-          lowest priority (Activity hidden): conversations working out of sight leave the main thread to the one in
-          view and its request box. The box stays out of it: it follows the pane's `shown` as it changes. */}
-      <Activity mode={shown ? 'visible' : 'hidden'}>
-        {s.conv.plan && s.conv.plan.length > 0 ? (
-          <ol className="agent-plan" data-testid="plan">
-            {s.conv.plan.map((p, i) => (
-              <li key={i} className={`plan-${p.status}`} data-testid="plan-step" data-status={p.status}>
-                <span className="plan-mark">{p.status === 'done' ? '✓' : p.status === 'in_progress' ? '▸' : '○'}</span> {p.step}
-              </li>
-            ))}
-          </ol>
-        ) : null}
-        <AgentLog
-          s={s}
-          placeholder={active ? `Ask ${active.name}${active.model ? ` (${active.model})` : ''} to work on ${project.name}.` : 'Set up a model provider in Settings.'}
-          onOpen={onOpen}
-          onEditResend={editResend}
-          onReview={review}
-        />
-        {s.running ? <TurnStatus items={s.conv.items} activity={s.activity} /> : null}
-      </Activity>
+      {s.conv.plan && s.conv.plan.length > 0 ? (
+        <ol className="agent-plan" data-testid="plan">
+          {s.conv.plan.map((p, i) => (
+            <li key={i} className={`plan-${p.status}`} data-testid="plan-step" data-status={p.status}>
+              <span className="plan-mark">{p.status === 'done' ? '✓' : p.status === 'in_progress' ? '▸' : '○'}</span> {p.step}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      <AgentLog
+        s={s}
+        placeholder={active ? `Ask ${active.name}${active.model ? ` (${active.model})` : ''} to work on ${project.name}.` : 'Set up a model provider in Settings.'}
+        onOpen={onOpen}
+        onEditResend={editResend}
+        onReview={review}
+      />
+      {s.running ? <TurnStatus items={s.conv.items} activity={s.activity} /> : null}
       <footer className="agent-footer">
         {complete && complete.options.length > 0 ? (
           <ul className="mention-list" role="listbox" data-testid="mention-list">
