@@ -108,9 +108,9 @@ export function useConversationStore(root: string) {
   }, [shown])
   // update applies f to the conversation and schedules a save. The conversation (convRef) changes at once; the
   // window shows it at once, or, for 'frame' (the pieces of a streamed answer, many a frame) and for any change of a
-  // conversation out of sight, with the next frame: one render for all the changes since the last, for the
-  // conversation in view at a lower priority than the user's input (startTransition: a key typed meanwhile is
-  // handled first). An update for now shows those pending too.
+  // conversation out of sight, with the next frame: one render for all the changes since the last, at a lower
+  // priority than the user's input (startTransition: a key typed meanwhile is handled first). An update for now
+  // shows those pending too.
   const update = useCallback(
     (f: (c: Conversation) => Conversation, when: 'now' | 'frame' = 'now') => {
       const n = f(convRef.current)
@@ -119,11 +119,7 @@ export function useConversationStore(root: string) {
       if (when === 'frame' || !inView.current) {
         frame.current ??= nextFrame(() => {
           frame.current = null
-          // In view, the frame's render gives way to a key. Out of sight it is not a transition: one interrupted
-          // is begun again from the start, and the changes of conversations at work out of sight would interrupt
-          // one another's renders, each begun again and again.
-          if (inView.current) startTransition(() => setConv(convRef.current))
-          else setConv(convRef.current)
+          startTransition(() => setConv(convRef.current))
         })
       } else {
         frame.current?.cancel()
