@@ -19,7 +19,7 @@ export interface SaveFailure {
 // everything since the last one that succeeded; until one does, saveError says so, and the conversation is not
 // closed (flush resolves false, and open and startNew keep it open).
 export function useConversationStore(root: string) {
-  const { bridge, unsaved, shown } = useProjectScope()
+  const { bridge, unsaved } = useProjectScope()
   const { conversations: listConversations, deleteConversation, loadConversation, renameConversation } = bridge
   const [conv, setConv] = useState<Conversation>(newConversation)
   const [list, setList] = useState<ConversationMeta[]>([])
@@ -101,22 +101,16 @@ export function useConversationStore(root: string) {
 
   // frame is the pending redraw of the updates made for the next frame (null: none).
   const frame = useRef<{ cancel: () => void } | null>(null)
-  // Whether the conversation is in view (its pane shown, in the project shown).
-  const inView = useRef(shown)
-  useEffect(() => {
-    inView.current = shown
-  }, [shown])
   // update applies f to the conversation and schedules a save. The conversation (convRef) changes at once; the
-  // window shows it at once, or, for 'frame' (the pieces of a streamed answer, many a frame) and for any change of a
-  // conversation out of sight, with the next frame: one render for all the changes since the last, at a lower
-  // priority than the user's input (startTransition: a key typed meanwhile is handled first). An update for now
-  // shows those pending too.
+  // window shows it at once, or, for 'frame' (the pieces of a streamed answer, many a frame), with the next frame,
+  // as one render for all the pieces since the last, rendered at a lower priority than the user's input
+  // (startTransition: a key typed meanwhile is handled first). An update for now shows those pending too.
   const update = useCallback(
     (f: (c: Conversation) => Conversation, when: 'now' | 'frame' = 'now') => {
       const n = f(convRef.current)
       if (n === convRef.current) return
       convRef.current = n
-      if (when === 'frame' || !inView.current) {
+      if (when === 'frame') {
         frame.current ??= nextFrame(() => {
           frame.current = null
           startTransition(() => setConv(convRef.current))
@@ -186,26 +180,12 @@ export function useConversationStore(root: string) {
   return { conv, convRef, list, saveError, refreshList, update, flush, open, startNew, rename, remove }
 }
 
-// nextFrame runs f before the next frame is painted, or after frameWait where no frame comes (a window hidden or
-// minimised, which paints none, still has its conversations' state follow them; a test without a window).
+// nextFrame runs f before the next frame is painted (a timer where there are no frames: a test without a window).
 function nextFrame(f: () => void): { cancel: () => void } {
-  let id = 0
-  const t = setTimeout(() => {
-    if (id) cancelAnimationFrame(id)
-    f()
-  }, frameWait)
   if (typeof requestAnimationFrame === 'function') {
-    id = requestAnimationFrame(() => {
-      clearTimeout(t)
-      f()
-    })
+    const id = requestAnimationFrame(f)
+    return { cancel: () => cancelAnimationFrame(id) }
   }
-  return {
-    cancel: () => {
-      clearTimeout(t)
-      if (id) cancelAnimationFrame(id)
-    },
-  }
+  const t = setTimeout(f, 16)
+  return { cancel: () => clearTimeout(t) }
 }
-
-const frameWait = 100
