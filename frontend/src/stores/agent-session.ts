@@ -155,9 +155,8 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           const r = applyTurnEvent(convRef.current, stream, e, window, timeId)
           stream = r.stream
           if (r.compacting !== undefined) setCompacting(r.compacting)
-          // A turn's stream brings many changes a frame (an answer's pieces, a result, a step's tokens): the window
-          // draws them once a frame; a call's card and an error at once.
-          update(() => r.conv, e.type === 'error' || e.type === 'tool-call' ? 'now' : 'frame')
+          // An answer (or a model's reasoning) streams in many pieces a frame: the window draws them once a frame.
+          update(() => r.conv, e.type === 'text' || e.type === 'reasoning' ? 'frame' : 'now')
         }
         const cwd = await callTool('get_working_directory', {}).catch(() => null)
         const repo = await repoInfo().catch(() => null)
