@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/rooted-dev/rooted/backend/configfile"
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // DefaultStateDir is where Rooted keeps what the MCP client must remember for the user across projects: the
@@ -34,7 +35,8 @@ type jsonFile[V any] struct {
 }
 
 func (f *jsonFile[V]) load() (map[string]V, error) {
-	b, err := os.ReadFile(f.path)
+	// Read as keystore reads its keys file: never blocking on a named pipe, a regular file only, 1 MiB at most.
+	b, err := smallfile.Read(f.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]V{}, nil
 	}
@@ -43,7 +45,8 @@ func (f *jsonFile[V]) load() (map[string]V, error) {
 	}
 	m := map[string]V{}
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %v", f.path, err)
+		// Not err's text: a syntax error quotes the character it stopped at, which may be a secret's.
+		return nil, fmt.Errorf("%s: not valid JSON: correct the file or remove it", f.path)
 	}
 	return m, nil
 }
