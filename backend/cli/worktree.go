@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
@@ -111,6 +112,9 @@ func worktreeVerb(ctx context.Context, m *worktree.Manager, root, verb string, r
 			return nil, "", err
 		}
 		human = fmt.Sprintf("applied %d file%s from %s", len(a.Changed), plural(len(a.Changed)), a.Worktree)
+		if len(a.Merged) > 0 {
+			human += fmt.Sprintf(", merged with the main checkout's own changes in %s", strings.Join(a.Merged, ", "))
+		}
 		if a.Snapshot != "" {
 			human += fmt.Sprintf(" (the state before: snapshot %.12s)", a.Snapshot)
 		}
