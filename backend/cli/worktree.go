@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rooted-dev/rooted/backend/session"
-	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/workspace"
 	"github.com/rooted-dev/rooted/backend/worktree"
 )
 
@@ -40,11 +39,7 @@ func runWorktree(ctx context.Context, stdio IO, args []string) int {
 	if terr != nil {
 		return c.fail(terr)
 	}
-	var store *settings.Store
-	if path, err := settings.DefaultPath(); err == nil {
-		store = settings.NewStore(path)
-	}
-	m, err := worktree.ForUser(store, func(s *session.Session) tools.Deps { return tools.UserDeps(s, false) })
+	m, err := worktree.ForUser(workspace.Options{})
 	if err != nil {
 		return c.fail(tool.Errorf(tool.CodeInternal, "no cache folder to keep worktrees in: %v", err))
 	}
