@@ -182,6 +182,21 @@ func (s *Store) UpdateUser(f func(*User) error) error {
 type Store struct {
 	mu   sync.Mutex
 	path string
+	// seen is the file's projects as last read, with the file's identity then: Project, asked on every tool
+	// call, reads and parses the whole file again only once it changed, and parses only its project's part.
+	seen *seenFile
+}
+
+// seenFile is the settings file as Project last read it: each project's settings as JSON.
+type seenFile struct {
+	info     os.FileInfo
+	projects map[string]json.RawMessage
+}
+
+// current says whether the file whose information is fi is still the one read: the same file (settings are
+// written beside and renamed over it, so a new file is a new inode), of the same size and time.
+func (f *seenFile) current(fi os.FileInfo) bool {
+	return f != nil && os.SameFile(f.info, fi) && f.info.Size() == fi.Size() && f.info.ModTime().Equal(fi.ModTime())
 }
 
 // NewStore keeps settings in path.
@@ -198,13 +213,49 @@ func DefaultPath() (string, error) {
 
 // Project returns the settings of the project at root (an absolute path).
 func (s *Store) Project(root string) (Project, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, err := s.load()
+	raw, err := s.projectJSON(root)
+	var p Project
+	if err == nil && raw != nil {
+		err = json.Unmarshal(raw, &p) // a value of its own each time: what a caller changes is not kept
+	}
 	if err != nil {
 		return Project{}, err
 	}
-	return f.Projects[root], nil
+	return p, nil
+}
+
+// projectJSON returns the settings of the project at root as the file holds them (nil: none). The file is read
+// again only when it changed since it was last read: it is looked at before it is read, so a change made while
+// it is read is seen at the next call.
+func (s *Store) projectJSON(root string) (json.RawMessage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fi, err := os.Stat(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		s.seen = nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !s.seen.current(fi) {
+		s.seen = nil
+		b, err := smallfile.Read(s.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		var f struct {
+			Projects map[string]json.RawMessage `json:"projects"`
+		}
+		if err := json.Unmarshal(b, &f); err != nil {
+			return nil, err
+		}
+		s.seen = &seenFile{info: fi, projects: f.Projects}
+	}
+	return s.seen.projects[root], nil
 }
 
 // SetProject saves the settings of the project at root.
@@ -269,7 +320,10 @@ func (s *Store) load() (file, error) {
 	return f, nil
 }
 
-func (s *Store) save(f file) error { return configfile.WriteJSON(s.path, f) }
+func (s *Store) save(f file) error {
+	s.seen = nil // read again at the next Project, whatever the file's time says
+	return configfile.WriteJSON(s.path, f)
+}
 
 // Path is the settings file.
 func (s *Store) Path() string { return s.path }
