@@ -80,7 +80,7 @@ func busyUser(b *testing.B, path string) {
 				{Action: permissions.Deny, Tool: "exec_shell", Command: "npm publish"},
 			},
 			WorktreeSetup: []string{"npm", "ci"},
-			MCPServers: map[string]settings.MCPServer{"docs": {Command: "npx", Args: []string{"-y", "docs-server", "--port", "0"}, Env: map[string]string{"DOCS_MODE": "local"}}},
+			MCPServers:    map[string]settings.MCPServer{"docs": {Command: "npx", Args: []string{"-y", "docs-server", "--port", "0"}, Env: map[string]string{"DOCS_MODE": "local"}}},
 		}
 	}
 	data, err := json.Marshal(map[string]any{"projects": projects})
