@@ -59,6 +59,8 @@ func TestProjectSeesEveryChangeOfTheFile(t *testing.T) {
 	time.Sleep(10 * time.Millisecond)
 	byHand(edit(`"bb"`), false) // the same size, a later time
 	allow("bb")
+	byHand(edit(`"cc"`), true) // in place, of the same size, at the same time: only the bytes differ
+	allow("cc")
 	byHand(edit(`"ccc"`), true) // the same time, another size
 	allow("ccc")
 

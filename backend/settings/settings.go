@@ -3,6 +3,7 @@
 package settings
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -182,21 +183,17 @@ func (s *Store) UpdateUser(f func(*User) error) error {
 type Store struct {
 	mu   sync.Mutex
 	path string
-	// seen is the file's projects as last read, with the file's identity then: Project, asked on every tool
-	// call, reads and parses the whole file again only once it changed, and parses only its project's part.
+	// seen is the file's projects as last parsed, with the bytes they were parsed from: Project, asked on every
+	// tool call, reads the file each time but parses it again only when its bytes changed, and then parses only
+	// its project's part. Bytes, not the file's time or inode: a write within the clock's tick, of the same size,
+	// into a reused inode, is still seen.
 	seen *seenFile
 }
 
-// seenFile is the settings file as Project last read it: each project's settings as JSON.
+// seenFile is the settings file as Project last parsed it: each project's settings as JSON.
 type seenFile struct {
-	info     os.FileInfo
+	data     []byte
 	projects map[string]json.RawMessage
-}
-
-// current says whether the file whose information is fi is still the one read: the same file (settings are
-// written beside and renamed over it, so a new file is a new inode), of the same size and time.
-func (f *seenFile) current(fi os.FileInfo) bool {
-	return f != nil && os.SameFile(f.info, fi) && f.info.Size() == fi.Size() && f.info.ModTime().Equal(fi.ModTime())
 }
 
 // NewStore keeps settings in path.
@@ -224,38 +221,32 @@ func (s *Store) Project(root string) (Project, error) {
 	return p, nil
 }
 
-// projectJSON returns the settings of the project at root as the file holds them (nil: none). The file is read
-// again only when it changed since it was last read: it is looked at before it is read, so a change made while
-// it is read is seen at the next call.
+// projectJSON returns the settings of the project at root as the file holds them now (nil: none), parsing the
+// file only when it differs from the one parsed last.
 func (s *Store) projectJSON(root string) (json.RawMessage, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	fi, err := os.Stat(s.path)
+	b, err := smallfile.Read(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
-		s.seen = nil
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !s.seen.current(fi) {
-		s.seen = nil
-		b, err := smallfile.Read(s.path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	s.mu.Lock()
+	seen := s.seen
+	s.mu.Unlock()
+	if seen == nil || !bytes.Equal(seen.data, b) {
 		var f struct {
 			Projects map[string]json.RawMessage `json:"projects"`
 		}
 		if err := json.Unmarshal(b, &f); err != nil {
 			return nil, err
 		}
-		s.seen = &seenFile{info: fi, projects: f.Projects}
+		seen = &seenFile{data: b, projects: f.Projects}
+		s.mu.Lock()
+		s.seen = seen
+		s.mu.Unlock()
 	}
-	return s.seen.projects[root], nil
+	return seen.projects[root], nil
 }
 
 // SetProject saves the settings of the project at root.
@@ -320,10 +311,7 @@ func (s *Store) load() (file, error) {
 	return f, nil
 }
 
-func (s *Store) save(f file) error {
-	s.seen = nil // read again at the next Project, whatever the file's time says
-	return configfile.WriteJSON(s.path, f)
-}
+func (s *Store) save(f file) error { return configfile.WriteJSON(s.path, f) }
 
 // Path is the settings file.
 func (s *Store) Path() string { return s.path }
