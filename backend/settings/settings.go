@@ -1,5 +1,7 @@
 // Package settings keeps the user's per-project settings in the user's config directory, never in the project:
-// a cloned repository must not be able to widen what the agent may run in it. Writes are atomic.
+// a cloned repository must not be able to widen what the agent may run in it. Writes are atomic. A read sees the
+// file as it is on disk at that moment, whoever wrote it (another process, the user's editor): what a Store keeps
+// between reads is only a parse, reused while the file's bytes are the same.
 package settings
 
 import (
