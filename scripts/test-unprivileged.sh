@@ -80,8 +80,8 @@ echo "test-unprivileged: untrusted PDFs parsed in WebAssembly (text in order, a 
 as_user "$dir/pdftext.test" -test.run 'TestExtract'
 echo "test-unprivileged: skills and commands through links out of the project and pipes, as $user"
 as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
-echo "test-unprivileged: a conversation's worktree made, worked in and applied through the sandboxed git, as $user"
-as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings' 2>&1 | grep -v 'WARN file skipped'
+echo "test-unprivileged: a conversation's worktree made, worked in, merged and applied through the sandboxed git, as $user"
+as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestApplyMerges|TestMergedApplyIsUndoable|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings|TestSetupCommandGetsTheFacesProxy' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: MCP servers in the sandbox (no secret, no network), killed, hung and flooding, as $user"
 as_user "$dir/shell.test" -test.run 'TestStartStdio'
 as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys|TestSecretFileRefusesWhatItCannotRead'
