@@ -84,9 +84,9 @@ echo "test-unprivileged: skills and commands through links out of the project an
 as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: a conversation's worktree made, worked in and applied through the sandboxed git, as $user"
 as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings' 2>&1 | grep -v 'WARN file skipped'
-echo "test-unprivileged: MCP servers in the sandbox (no secret, no network), killed, hung and flooding, as $user"
+echo "test-unprivileged: MCP servers in the sandbox (no secret, no network or only the listed hosts), killed, hung and flooding, as $user"
 as_user "$dir/shell.test" -test.run 'TestStartStdio'
-as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys'
+as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestAllowListServer|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys'
 echo "test-unprivileged: API keys, MCP servers' secrets and sign-ins in GNOME Keyring on a private session bus, the 0600 files without one, and the move between them, as $user"
 as_user "$dir/rooted-mcp.test" -test.run 'TestCallUsesTheSecretSettingsStored' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|_test.go'
 as_user "$dir/keystore.test" -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'
