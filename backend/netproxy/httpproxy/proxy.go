@@ -311,6 +311,11 @@ func (p *Proxy) check(ctx context.Context, host string) error {
 	if p.ask == nil {
 		return &RefusedError{Host: host}
 	}
+	// A host that resolves to an address commands never reach is refused without a question the user's yes
+	// could not change (dial checks again, on what it dials).
+	if err := p.public(ctx, host); err != nil {
+		return err
+	}
 	q := p.question(host)
 	select {
 	case <-q.done:
@@ -355,6 +360,39 @@ func (p *Proxy) connect(ctx context.Context, host, port string) (net.Conn, error
 	return p.dial(ctx, "tcp", net.JoinHostPort(host, port))
 }
 
+// public refuses host when an address it resolves to is not public; a name that does not resolve passes, for
+// the dial to fail on after the question.
+func (p *Proxy) public(ctx context.Context, host string) error {
+	addrs, err := p.addresses(ctx, host)
+	if err != nil {
+		return nil
+	}
+	for _, a := range addrs {
+		if why := webfetch.Refused(a); why != "" && !p.exemptAddr(a) {
+			return &RefusedError{Host: host, Address: &webfetch.AddressError{Host: host, Addr: a.Unmap(), Reason: why}}
+		}
+	}
+	return nil
+}
+
+// addresses are host's: itself when it is an address, else what it resolves to.
+func (p *Proxy) addresses(ctx context.Context, host string) ([]netip.Addr, error) {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return []netip.Addr{a}, nil
+	}
+	return p.resolve.LookupNetIP(ctx, "ip", host)
+}
+
+// exemptAddr says whether a test's fixture listens at a on some port.
+func (p *Proxy) exemptAddr(a netip.Addr) bool {
+	for ap := range p.exempt {
+		if ap.Addr() == a.Unmap() {
+			return true
+		}
+	}
+	return false
+}
+
 // dial resolves host, refuses it when any address it resolves to is not public (a name that answers both a public
 // and a private address is one whose owner points it inward), and dials the addresses it checked.
 func (p *Proxy) dial(ctx context.Context, network, address string) (net.Conn, error) {
@@ -366,10 +404,8 @@ func (p *Proxy) dial(ctx context.Context, network, address string) (net.Conn, er
 	if err != nil {
 		return nil, err
 	}
-	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{a}
-	} else if addrs, err = p.resolve.LookupNetIP(ctx, "ip", host); err != nil {
+	addrs, err := p.addresses(ctx, host)
+	if err != nil {
 		return nil, err
 	}
 	if len(addrs) == 0 {
