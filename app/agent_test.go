@@ -375,3 +375,51 @@ func cur(t *testing.T, svc *services) string {
 	}
 	return p.ID
 }
+
+// The list says what each conversation cost after a restart too: the cost the window saved with the conversation's
+// usage comes back from the store of a new run, which has loaded no conversation.
+func TestConversationCostOutlivesTheRun(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	data := filepath.Join(os.Getenv("XDG_DATA_HOME"), "rooted")
+	first := openServices(t, dir)
+	first.Agent.dataDir = data
+	if _, err := first.Projects.Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []string{
+		`[{"t":"title","title":"Priced"},{"t":"item","i":0,"item":{"kind":"user","text":"go"}},{"t":"state","state":{"usage":{"input":1200,"output":80,"cost":0.0042,"costUnknown":1}}}]`,
+		`[{"t":"item","i":1,"item":{"kind":"assistant","text":"done"}},{"t":"state","state":{"usage":{"input":2400,"output":160,"cost":0.0091,"costUnknown":1}}}]`,
+	} {
+		if _, err := first.Agent.AppendConversation(openRoot(t, first), "priced", ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := first.Agent.AppendConversation(openRoot(t, first), "unpriced", `[{"t":"item","i":0,"item":{"kind":"user","text":"hi"}},{"t":"state","state":{"usage":{"input":10,"output":2,"costUnknown":1}}}]`); err != nil {
+		t.Fatal(err)
+	}
+	first.workspaces.CloseAll()
+
+	again := openServices(t, dir)
+	again.Agent.dataDir = data
+	if _, err := again.Projects.Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	list, err := again.Agent.Conversations(cur(t, again))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, m := range list {
+		b, _ := json.Marshal(m)
+		got[m.ID] = string(b)
+	}
+	for id, want := range map[string]string{"priced": `"cost":0.0091,"cost_unknown":1`, "unpriced": `"cost_unknown":1`} {
+		if !strings.Contains(got[id], want) {
+			t.Errorf("after a restart %s is listed as %s, want %s", id, got[id], want)
+		}
+	}
+	if strings.Contains(got["unpriced"], `"cost":`) {
+		t.Errorf("a conversation with no known cost is listed with one: %s", got["unpriced"])
+	}
+}

@@ -117,7 +117,7 @@ func newServices(opt Options) (*services, error) {
 	svc.Permissions = &Permissions{set: set, store: store}
 	svc.Jobs = &Jobs{set: set, store: store}
 	svc.Diagnostics = &Diagnostics{set: set, store: store}
-	svc.Worktrees = newWorktrees(set, p, store, svc.events.Emit)
+	svc.Worktrees = newWorktrees(set, p, svc.events.Emit)
 	svc.Settings = &Settings{set: set, store: store, skillDirs: skills.UserDirs(), commandDirs: skills.UserCommandDirs()}
 	providersFile, err := llm.DefaultPath()
 	if err != nil {

@@ -16,16 +16,23 @@ import (
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
-// ConversationMeta is a conversation in the list; times are RFC 3339.
+// ConversationMeta is a conversation in the list; times are RFC 3339. Cost is the US dollars its requests of
+// known cost came to, as saved (absent: none known), CostUnknown how many requests had no known cost: the list
+// shows them for every conversation, opened this run or not.
 type ConversationMeta struct {
-	ID      string `json:"id"`
-	Title   string `json:"title"`
-	Created string `json:"created"`
-	Updated string `json:"updated"`
+	ID          string   `json:"id"`
+	Title       string   `json:"title"`
+	Created     string   `json:"created"`
+	Updated     string   `json:"updated"`
+	Cost        *float64 `json:"cost,omitempty"`
+	CostUnknown int      `json:"cost_unknown,omitempty"`
 }
 
 func toMeta(m conversations.Meta) ConversationMeta {
-	return ConversationMeta{ID: m.ID, Title: m.Title, Created: m.Created.Format(time.RFC3339), Updated: m.Updated.Format(time.RFC3339)}
+	return ConversationMeta{
+		ID: m.ID, Title: m.Title, Created: m.Created.Format(time.RFC3339), Updated: m.Updated.Format(time.RFC3339),
+		Cost: m.Cost, CostUnknown: m.CostUnknown,
+	}
 }
 
 // store is the conversations store of project ws.

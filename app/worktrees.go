@@ -5,10 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rooted-dev/rooted/backend/session"
-	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
-	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/workspace"
 	"github.com/rooted-dev/rooted/backend/worktree"
 )
@@ -30,9 +27,11 @@ type WorktreeOpened struct {
 	Project  Project           `json:"project"`
 }
 
-// newWorktrees returns the bound service, or one that refuses every call when there is no cache folder.
-func newWorktrees(set *workspace.Set, p *Projects, store *settings.Store, emit func(string, any)) *Worktrees {
-	m, err := worktree.ForUser(store, func(s *session.Session) tools.Deps { return tools.UserDeps(s, false) })
+// newWorktrees returns the bound service, or one that refuses every call when there is no cache folder. A
+// worktree's setup command runs in a workspace composed from the window's own options (its settings store, its
+// proxy for an allow-listed network).
+func newWorktrees(set *workspace.Set, p *Projects, emit func(string, any)) *Worktrees {
+	m, err := worktree.ForUser(set.Options)
 	if err != nil {
 		return &Worktrees{set: set, projects: p, emit: emit} // main() refuses every call
 	}
@@ -127,15 +126,10 @@ func (w *Worktrees) Start(id, name, callID string) (WorktreeOpened, error) {
 	}
 	say("making the worktree: git worktree add, on a new branch from " + filepath.Base(root) + "'s HEAD")
 	wt, err := w.manager.New(ctx, root, worktree.NewOptions{Name: name})
-	if err != nil {
-		return WorktreeOpened{}, rejectErr(err)
+	if err == nil {
+		say("opening " + wt.Branch + " as a project")
 	}
-	say("opening " + wt.Branch + " as a project")
-	proj, err := w.projects.Open(wt.Path)
-	if err != nil {
-		return WorktreeOpened{Worktree: wt}, err
-	}
-	return WorktreeOpened{Worktree: wt, Project: proj}, nil
+	return w.opened(wt, err)
 }
 
 // Open opens an existing worktree as a project (to go back to its conversation); one open already is shown.
@@ -144,7 +138,11 @@ func (w *Worktrees) Open(id, name string) (WorktreeOpened, error) {
 	if err != nil {
 		return WorktreeOpened{}, err
 	}
-	wt, err := w.manager.Get(context.Background(), root, name)
+	return w.opened(w.manager.Get(context.Background(), root, name))
+}
+
+// opened opens worktree wt (which err, when set, says could not be had) as a project.
+func (w *Worktrees) opened(wt worktree.Worktree, err error) (WorktreeOpened, error) {
 	if err != nil {
 		return WorktreeOpened{}, rejectErr(err)
 	}

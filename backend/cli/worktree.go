@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
-	"github.com/rooted-dev/rooted/backend/session"
-	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/workspace"
 	"github.com/rooted-dev/rooted/backend/worktree"
 )
 
@@ -39,11 +39,7 @@ func runWorktree(ctx context.Context, stdio IO, args []string) int {
 	if terr != nil {
 		return c.fail(terr)
 	}
-	var store *settings.Store
-	if path, err := settings.DefaultPath(); err == nil {
-		store = settings.NewStore(path)
-	}
-	m, err := worktree.ForUser(store, func(s *session.Session) tools.Deps { return tools.UserDeps(s, false) })
+	m, err := worktree.ForUser(workspace.Options{})
 	if err != nil {
 		return c.fail(tool.Errorf(tool.CodeInternal, "no cache folder to keep worktrees in: %v", err))
 	}
@@ -111,6 +107,9 @@ func worktreeVerb(ctx context.Context, m *worktree.Manager, root, verb string, r
 			return nil, "", err
 		}
 		human = fmt.Sprintf("applied %d file%s from %s", len(a.Changed), plural(len(a.Changed)), a.Worktree)
+		if len(a.Merged) > 0 {
+			human += fmt.Sprintf(", merged with the main checkout's own changes in %s", strings.Join(a.Merged, ", "))
+		}
 		if a.Snapshot != "" {
 			human += fmt.Sprintf(" (the state before: snapshot %.12s)", a.Snapshot)
 		}

@@ -52,6 +52,10 @@ func (s *Store) Append(id string, events []Event) (Meta, error) {
 		switch e.T {
 		case "title":
 			meta.Title = e.Title
+		case "state":
+			if u, ok := e.State["usage"]; ok {
+				meta.Spent = spentOf(u)
+			}
 		case "item":
 			items = max(items, e.I+1)
 		case "items":
@@ -60,6 +64,7 @@ func (s *Store) Append(id string, events []Event) (Meta, error) {
 			msgs = e.From + len(e.Messages)
 		case "snapshot":
 			items, msgs = len(e.Body.Items), len(e.Body.Messages)
+			meta.Spent = spentOf(e.Body.State["usage"])
 		}
 		payload, err := marshal(e)
 		if err != nil {
@@ -80,7 +85,7 @@ func (s *Store) Append(id string, events []Event) (Meta, error) {
 	st.since += int64(len(buf))
 	st.blobBytes += wrote
 	meta.Updated, meta.Count = now, items
-	if meta.Title != st.meta.Title {
+	if meta.Title != st.meta.Title || !meta.Spent.equal(st.meta.Spent) {
 		st.metaCurrent = false
 	}
 	st.meta = meta

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -35,6 +36,36 @@ type Meta struct {
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	Count   int       `json:"count,omitempty"` // items, when known (on open, not in a list)
+	Spent
+}
+
+// Spent is what a conversation's requests cost, as its saved usage says (the window adds each request's cost to
+// it): the US dollars of those whose cost is known, and how many were not. Kept in the meta file, so a list shows
+// it without replaying logs.
+type Spent struct {
+	Cost        *float64 `json:"cost,omitempty"` // nil: no request's cost is known
+	CostUnknown int      `json:"cost_unknown,omitempty"`
+}
+
+// spentOf reads the cost summary from a conversation's "usage" state field ({"cost": 0.01, "costUnknown": 2,
+// ...}); a field that does not say is no cost known.
+func spentOf(usage json.RawMessage) Spent {
+	var u struct {
+		Cost        *float64 `json:"cost"`
+		CostUnknown int      `json:"costUnknown"`
+	}
+	if json.Unmarshal(usage, &u) != nil {
+		return Spent{}
+	}
+	if u.Cost != nil && (*u.Cost < 0 || math.IsNaN(*u.Cost) || math.IsInf(*u.Cost, 0)) {
+		u.Cost = nil
+	}
+	return Spent{Cost: u.Cost, CostUnknown: max(u.CostUnknown, 0)}
+}
+
+// equal says whether two summaries say the same.
+func (a Spent) equal(b Spent) bool {
+	return a.CostUnknown == b.CostUnknown && (a.Cost == nil) == (b.Cost == nil) && (a.Cost == nil || *a.Cost == *b.Cost)
 }
 
 // Conversation is one stored conversation; strings over BlobMin are references (Inline puts them back).
@@ -113,12 +144,18 @@ func (s *Store) files(id string) (files, error) {
 	return files{log: p + ".log", meta: p + ".meta", legacy: p + ".json", blobs: blobs{dir: p + ".blobs"}}, nil
 }
 
-// metaFile is the small file a list reads, so listing does not replay logs; rewritten when the title changes.
+// metaFile is the small file a list reads, so listing does not replay logs; rewritten when the title or the cost
+// changes. V is metaVersion; a file without it (written before the cost was kept) is read from the log once and
+// written again.
 type metaFile struct {
 	ID      string    `json:"id"`
 	Title   string    `json:"title"`
 	Created time.Time `json:"created"`
+	Spent
+	V int `json:"v,omitempty"`
 }
+
+const metaVersion = 1
 
 // List returns every conversation's metadata, most recently updated first. A damaged one is skipped, not fatal.
 func (s *Store) List() ([]Meta, error) {
@@ -160,11 +197,17 @@ func (s *Store) meta(id string) (Meta, error) {
 	st, err := os.Stat(f.log)
 	if err == nil {
 		var m metaFile
-		if b, err := smallfile.Read(f.meta); err == nil && json.Unmarshal(b, &m) == nil && m.ID == id {
-			return Meta{ID: id, Title: m.Title, Created: m.Created, Updated: st.ModTime()}, nil
+		if b, err := smallfile.Read(f.meta); err == nil && json.Unmarshal(b, &m) == nil && m.ID == id && m.V >= metaVersion {
+			return Meta{ID: id, Title: m.Title, Created: m.Created, Updated: st.ModTime(), Spent: m.Spent}, nil
 		}
 	}
-	c, err := s.Load(id)
+	// Read and written under the lock, so an Append between the two cannot be overwritten with what was before it.
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, _, err := s.load(id)
+	if err == nil && st != nil {
+		_ = s.writeMeta(f, c.Meta) // the next list reads it; a list that cannot write still has the log
+	}
 	return c.Meta, err
 }
 
@@ -337,7 +380,7 @@ func (s *Store) Delete(id string) error {
 }
 
 func (s *Store) writeMeta(f files, m Meta) error {
-	b, err := json.Marshal(metaFile{ID: m.ID, Title: m.Title, Created: m.Created})
+	b, err := json.Marshal(metaFile{ID: m.ID, Title: m.Title, Created: m.Created, Spent: m.Spent, V: metaVersion})
 	if err != nil {
 		return err
 	}

@@ -441,3 +441,81 @@ func TestCompactionRemovesUnnamedContents(t *testing.T) {
 		t.Error("the conversation changed")
 	}
 }
+
+// The list says what each conversation cost, as its saved usage says, for conversations no window has open: from
+// the meta file, also after a compaction, and from the log once for a meta file written before costs were kept.
+func TestListShowsCost(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	usage := func(u string) Event {
+		return Event{T: "state", State: map[string]json.RawMessage{"usage": json.RawMessage(u)}}
+	}
+	for _, batch := range []struct {
+		id string
+		ev []Event
+	}{
+		{"paid", []Event{item(0, "a"), usage(`{"input":10,"output":2,"cost":0.012,"costUnknown":1}`)}},
+		{"paid", []Event{item(1, "b"), usage(`{"input":30,"output":5,"cost":0.0305,"costUnknown":1}`)}},
+		{"free", []Event{item(0, "a"), usage(`{"input":10,"output":2,"cost":0}`)}},
+		{"unpriced", []Event{item(0, "a"), usage(`{"input":10,"output":2,"costUnknown":3}`)}},
+		{"none", []Event{item(0, "a")}},
+	} {
+		if _, err := s.Append(batch.id, batch.ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type spent struct {
+		cost    string
+		unknown int
+	}
+	want := map[string]spent{"paid": {"0.0305", 1}, "free": {"0", 0}, "unpriced": {"none", 3}, "none": {"none", 0}}
+	check := func(when string) {
+		t.Helper()
+		// A store made again is another run of the window: it knows only what is on disk.
+		list, err := ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop").List()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]spent{}
+		for _, m := range list {
+			c := "none"
+			if m.Cost != nil {
+				c = fmt.Sprint(*m.Cost)
+			}
+			got[m.ID] = spent{c, m.CostUnknown}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: list costs %v, want %v", when, got, want)
+		}
+	}
+	check("saved")
+	meta := filepath.Join(s.dir, "paid.meta")
+	if b, _ := os.ReadFile(meta); !bytes.Contains(b, []byte(`"cost":0.0305`)) {
+		t.Errorf("the meta file does not keep the cost: %s", b)
+	}
+
+	// A meta file from before costs were kept: the list reads the log, and writes the meta file again.
+	if err := os.WriteFile(meta, []byte(`{"id":"paid","title":"New conversation","created":"2026-11-22T10:01:00Z"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	check("old meta file")
+	if b, _ := os.ReadFile(meta); !bytes.Contains(b, []byte(`"cost":0.0305`)) || !bytes.Contains(b, []byte(`"v":1`)) {
+		t.Errorf("the old meta file was not written again: %s", b)
+	}
+
+	// A compaction rewrites the log as one snapshot: the cost stays.
+	s.CompactAfter = 1
+	if _, err := s.Append("paid", []Event{item(2, strings.Repeat("long ", 100))}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(meta); err != nil {
+		t.Fatal(err)
+	}
+	check("compacted, no meta file")
+	// A usage put back to nothing (a conversation cleared) costs nothing known.
+	if _, err := s.Append("paid", []Event{usage(`null`)}); err != nil {
+		t.Fatal(err)
+	}
+	want["paid"] = spent{"none", 0}
+	check("usage removed")
+}

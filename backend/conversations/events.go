@@ -132,6 +132,9 @@ func (c *conv) apply(e *Event) {
 		if c.State == nil {
 			c.State = map[string]json.RawMessage{}
 		}
+		if u, ok := e.State["usage"]; ok {
+			c.Spent = spentOf(u)
+		}
 		for k, v := range e.State {
 			if string(v) == "null" {
 				delete(c.State, k)
@@ -146,6 +149,7 @@ func (c *conv) apply(e *Event) {
 		c.Messages = append([]json.RawMessage(nil), e.Body.Messages...)
 		c.Rewound = append([]json.RawMessage(nil), e.Body.Rewound...)
 		c.State = maps.Clone(e.Body.State)
+		c.Spent = spentOf(e.Body.State["usage"])
 		if !e.Created.IsZero() {
 			c.Created = e.Created
 		}

@@ -20,44 +20,18 @@ import (
 // first files (.gitignore, bin.dat and most of d0) so that searches meet both kinds.
 func TestSearchesDuringTheCheckOfAReopenedIndex(t *testing.T) {
 	t.Parallel()
-	files := map[string]string{
-		".gitignore": "*.later\n", "bin.dat": "needle\x00binary", "skip.later": "needle, ignored\n",
-		"d4/zbin.dat": "needle\x00binary too",
-	}
-	for i := range 300 {
-		files[fmt.Sprintf("d%d/f%03d.txt", i%5, i)] = fmt.Sprintf("line %d of file %d\n", i, i)
-	}
-	files["d1/f001.txt"] = "a needle\n"
-	r, dir := fixture(t, files)
-	cache := t.TempDir()
-	time.Sleep(racyWindow + 100*time.Millisecond) // the files are older than the window: their identities are trusted
-	x, err := NewIndex(r, dir, Options{CacheDir: cache})
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitNarrowed(t, x)
-	waitMerged(t, x)
-	x.Close()
+	r, dir, cache, files := keptProject(t, map[string]string{"d4/zbin.dat": "needle\x00binary too"})
 
 	// While closed, in the part the check reaches before it is held (d0, bin.dat) and in the part it does not
 	// (d2, d3, d4): files rewritten at their old size and modification time, grown, created, removed, binary made
 	// text, an ignored file un-ignored.
-	sameTimes := func(rel, text string) {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		fi, err := os.Stat(p)
-		if err != nil || int64(len(text)) != fi.Size() {
-			t.Fatalf("%s: %v, or %q not its size", rel, err, text)
-		}
-		os.WriteFile(p, []byte(text), 0o644)
-		os.Chtimes(p, fi.ModTime(), fi.ModTime())
-	}
 	write := func(rel, text string) {
 		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	sameTimes("d0/f000.txt", strings.Replace(files["d0/f000.txt"], "line", "nedl", 1))
-	sameTimes("d2/f002.txt", strings.Replace(files["d2/f002.txt"], "line", "nedl", 1))
+	rewriteAtSameTimes(t, dir, "d0/f000.txt", strings.Replace(files["d0/f000.txt"], "line", "nedl", 1))
+	rewriteAtSameTimes(t, dir, "d2/f002.txt", strings.Replace(files["d2/f002.txt"], "line", "nedl", 1))
 	write("d0/f005.txt", "now a needle here\n")
 	write("d3/f003.txt", "now a needle here\n")
 	write("d4/new.txt", "a new needle\n")

@@ -20,28 +20,11 @@ import (
 // time is the kernel's).
 func TestReopenedIndexIsCheckedAgainstTheTree(t *testing.T) {
 	t.Parallel()
-	files := map[string]string{".gitignore": "*.later\n", "bin.dat": "needle\x00binary", "skip.later": "needle, ignored\n"}
-	for i := range 300 {
-		files[fmt.Sprintf("d%d/f%03d.txt", i%5, i)] = fmt.Sprintf("line %d of file %d\n", i, i)
-	}
-	files["d1/f001.txt"] = "a needle\n"
-	r, dir := fixture(t, files)
-	cache := t.TempDir()
-	time.Sleep(racyWindow + 100*time.Millisecond) // the files are older than the window: their identities are trusted
-	x, err := NewIndex(r, dir, Options{CacheDir: cache})
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitNarrowed(t, x)
-	waitMerged(t, x)
-	x.Close()
+	r, dir, cache, files := keptProject(t, nil)
 
 	// While closed: a file rewritten at its old size and modification time, one grown, one created, one removed, a
 	// binary file made text, an ignored file un-ignored.
-	same := filepath.Join(dir, "d2", "f002.txt")
-	fi, _ := os.Stat(same)
-	os.WriteFile(same, []byte(strings.Replace(files["d2/f002.txt"], "line", "nedl", 1)), 0o644)
-	os.Chtimes(same, fi.ModTime(), fi.ModTime())
+	rewriteAtSameTimes(t, dir, "d2/f002.txt", strings.Replace(files["d2/f002.txt"], "line", "nedl", 1))
 	os.WriteFile(filepath.Join(dir, "d3", "f003.txt"), []byte("now a needle here\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "d4", "new.txt"), []byte("a new needle\n"), 0o644)
 	os.Remove(filepath.Join(dir, "d1", "f001.txt"))

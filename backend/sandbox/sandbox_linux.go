@@ -139,7 +139,7 @@ func firstIsolation(arg string, flags uintptr) isolation {
 		cmd.Env = []string{}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 		c.apply(cmd.SysProcAttr)
-		if cmd.Run() == nil {
+		if Run(cmd) == nil {
 			return c
 		}
 	}

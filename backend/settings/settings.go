@@ -1,8 +1,11 @@
 // Package settings keeps the user's per-project settings in the user's config directory, never in the project:
-// a cloned repository must not be able to widen what the agent may run in it. Writes are atomic.
+// a cloned repository must not be able to widen what the agent may run in it. Writes are atomic. A read sees the
+// file as it is on disk at that moment, whoever wrote it (another process, the user's editor): what a Store keeps
+// between reads is only a parse, reused while the file's bytes are the same.
 package settings
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -182,6 +185,17 @@ func (s *Store) UpdateUser(f func(*User) error) error {
 type Store struct {
 	mu   sync.Mutex
 	path string
+	// seen is the file's projects as last parsed, with the bytes they were parsed from: Project, asked on every
+	// tool call, reads the file each time but parses it again only when its bytes changed, and then parses only
+	// its project's part. Bytes, not the file's time or inode: a write within the clock's tick, of the same size,
+	// into a reused inode, is still seen.
+	seen *seenFile
+}
+
+// seenFile is the settings file as Project last parsed it: each project's settings as JSON.
+type seenFile struct {
+	data     []byte
+	projects map[string]json.RawMessage
 }
 
 // NewStore keeps settings in path.
@@ -198,13 +212,43 @@ func DefaultPath() (string, error) {
 
 // Project returns the settings of the project at root (an absolute path).
 func (s *Store) Project(root string) (Project, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f, err := s.load()
+	raw, err := s.projectJSON(root)
+	var p Project
+	if err == nil && raw != nil {
+		err = json.Unmarshal(raw, &p) // a value of its own each time: what a caller changes is not kept
+	}
 	if err != nil {
 		return Project{}, err
 	}
-	return f.Projects[root], nil
+	return p, nil
+}
+
+// projectJSON returns the settings of the project at root as the file holds them now (nil: none), parsing the
+// file only when it differs from the one parsed last.
+func (s *Store) projectJSON(root string) (json.RawMessage, error) {
+	b, err := smallfile.Read(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	seen := s.seen
+	s.mu.Unlock()
+	if seen == nil || !bytes.Equal(seen.data, b) {
+		var f struct {
+			Projects map[string]json.RawMessage `json:"projects"`
+		}
+		if err := json.Unmarshal(b, &f); err != nil {
+			return nil, err
+		}
+		seen = &seenFile{data: b, projects: f.Projects}
+		s.mu.Lock()
+		s.seen = seen
+		s.mu.Unlock()
+	}
+	return seen.projects[root], nil
 }
 
 // SetProject saves the settings of the project at root.

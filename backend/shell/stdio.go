@@ -124,7 +124,7 @@ func startOnce(spec StdioSpec, launch sandbox.Launch) (*Stdio, error) {
 	if launch.Setup != nil {
 		launch.Setup(cmd)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := sandbox.Start(cmd); err != nil { // from a thread that outlives the program, which dies with it
 		if launch.Bridge != nil {
 			launch.Bridge.Close()
 		}

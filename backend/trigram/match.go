@@ -32,12 +32,24 @@ func (s *Segment) Match(q *index.Query) (ids []uint32, all bool) {
 		}
 		slices.SortFunc(rows, func(a, b where) int { return cmp.Compare(a.count, b.count) })
 		all = true
+		var buf []byte // the pieces of the lists after the first, read into one buffer
 		for _, r := range rows {
-			l, ok := s.decode(r)
-			if !ok {
-				continue
+			if all {
+				l, ok := s.decode(r)
+				if !ok {
+					continue
+				}
+				ids, all = l, false
+			} else {
+				if buf == nil {
+					buf = make([]byte, listPiece)
+				}
+				l, ok := s.within(ids, r, buf)
+				if !ok {
+					continue
+				}
+				ids = l
 			}
-			ids, all = intersect(ids, all, l), false
 			if len(ids) == 0 {
 				return nil, false
 			}

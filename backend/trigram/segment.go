@@ -188,24 +188,93 @@ func (s *Segment) row(tri uint32) (r where, ok bool) {
 
 // decode reads a row's list of files.
 func (s *Segment) decode(r where) (ids []uint32, ok bool) {
-	count, start, stop := r.count, r.start, r.stop
-	if count == 0 {
+	if r.count == 0 {
 		return nil, true
 	}
-	p := make([]byte, stop-start)
-	if _, err := s.f.ReadAt(p, int64(start)); err != nil {
-		return nil, false
-	}
-	out := make([]uint32, 0, count)
-	id := uint32(0)
-	for range count {
-		d, n := binary.Uvarint(p)
-		if n <= 0 {
+	out := make([]uint32, 0, r.count)
+	l := s.list(r, make([]byte, min(r.stop-r.start, listPiece)))
+	for range r.count {
+		id, ok := l.next()
+		if !ok {
 			return nil, false // a damaged list
 		}
-		id += uint32(d)
 		out = append(out, id)
-		p = p[n:]
 	}
 	return out, true
+}
+
+// within returns the files of ids (increasing) that the row's list holds, decoding the list as it goes rather
+// than into a list of its own, and only as far as the last of ids: once candidates are few, a trigram hundreds of
+// thousands of files hold ("Err", "ing") is a pass over its bytes, read in pieces into buf, with no array of its
+// numbers allocated, filled and read back. ok is false when the list could not be read (ids then stand as they
+// are: it must not narrow anything).
+func (s *Segment) within(ids []uint32, r where, buf []byte) (in []uint32, ok bool) {
+	if r.count == 0 || len(ids) == 0 {
+		return nil, true
+	}
+	l := s.list(r, buf)
+	in = make([]uint32, 0, len(ids))
+	j := 0
+	for range r.count {
+		id, ok := l.next()
+		if !ok {
+			return nil, false
+		}
+		for j < len(ids) && ids[j] < id {
+			j++
+		}
+		if j == len(ids) {
+			break // past the last candidate: the rest of the list cannot add one
+		}
+		if ids[j] == id {
+			in = append(in, id)
+			j++
+		}
+	}
+	return in, true
+}
+
+// listPiece is how much of a posting list is read at a time: a list of a trigram every file holds is about a
+// byte a file, hundreds of KiB on a big project, read once and decoded in place.
+const listPiece = 64 << 10
+
+// listReader decodes a posting list (varint gaps from the previous number) from the segment's file, a piece at a
+// time into buf.
+type listReader struct {
+	f         *os.File
+	off, stop int64
+	buf, p    []byte
+	id        uint32
+	err       bool
+}
+
+func (s *Segment) list(r where, buf []byte) *listReader {
+	return &listReader{f: s.f, off: int64(r.start), stop: int64(r.stop), buf: buf[:cap(buf)]}
+}
+
+// next returns the list's next number; false when the list is damaged or cannot be read.
+func (l *listReader) next() (uint32, bool) {
+	if len(l.p) < binary.MaxVarintLen32 && l.off < l.stop && !l.err {
+		// Move what is left of the piece to the front and read the next behind it.
+		n := copy(l.buf, l.p)
+		want := min(int64(len(l.buf)-n), l.stop-l.off)
+		if got, _ := l.f.ReadAt(l.buf[n:n+int(want)], l.off); int64(got) != want {
+			l.err = true
+			return 0, false
+		}
+		l.off += want
+		l.p = l.buf[:n+int(want)]
+	}
+	if len(l.p) > 0 && l.p[0] < 0x80 { // most gaps of a long list fit a byte
+		l.id += uint32(l.p[0])
+		l.p = l.p[1:]
+		return l.id, true
+	}
+	d, n := binary.Uvarint(l.p)
+	if n <= 0 || d > 1<<32-1 {
+		return 0, false
+	}
+	l.id += uint32(d)
+	l.p = l.p[n:]
+	return l.id, true
 }

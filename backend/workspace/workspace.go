@@ -62,6 +62,9 @@ type Options struct {
 	// Extend, when set, gives each workspace tools declared elsewhere (the MCP servers the user's settings name for
 	// the project, in a face that links an MCP client): they join its registry after its own and end with it.
 	Extend func(id, root string) Extension
+	// NoSnapshots leaves the tools without snapshots: nothing they change is recorded first. Only for a folder
+	// that has a backup of its own (a new worktree's setup command: the branch's base is its backup).
+	NoSnapshots bool
 	// Prepare, when set, stands in for the preparation of a live workspace (tests that hold it to see what waits
 	// for it); it runs in the background like the preparation it replaces.
 	Prepare func(session.Info)
@@ -143,6 +146,9 @@ func compose(s *session.Session, opt Options, w *Workspace) tools.Deps {
 	d.Web, d.Ask, d.Lane, d.CommandProxy = opt.Web, opt.Ask, w.lane, opt.CommandProxy
 	if opt.Settings != nil {
 		d.Settings = opt.Settings
+	}
+	if opt.NoSnapshots {
+		d.Snapshots = nil
 	}
 	if !opt.Live {
 		return d

@@ -22,12 +22,16 @@ type Applied struct {
 	Snapshot string   `json:"snapshot,omitempty"` // the main checkout before the change (restore_snapshot undoes it)
 	Changed  []string `json:"changed"`            // paths written or removed
 	Same     []string `json:"same,omitempty"`     // paths the main checkout already had as the worktree has them
+	// Merged are the paths of Changed both sides had changed, whose changes were merged line by line.
+	Merged []string `json:"merged,omitempty"`
 }
 
 // Conflict is a file Apply refused to change.
 type Conflict struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	// Hunks are the places both sides changed the file's lines differently, where a line merge found them.
+	Hunks []Hunk `json:"hunks,omitempty"`
 }
 
 // step is one file of the change, checked and with its new content loaded.
@@ -35,6 +39,7 @@ type step struct {
 	change
 	data   []byte // new content (a symlink's target for mode 120000)
 	before prior  // the file as the check saw it in the main checkout
+	merged bool   // data is both sides' changes merged
 }
 
 // prior is a file as it was before Apply wrote it, to put it back if a later write fails.
@@ -86,8 +91,8 @@ func (m *Manager) Apply(ctx context.Context, project, name string) (Applied, err
 		}
 		return Applied{}, &tool.Error{
 			Code: tool.CodeConflict, Path: conflicts[0].Path, Details: map[string]any{"conflicts": conflicts},
-			Message: fmt.Sprintf("the main checkout changed %d file(s) the worktree %s changed too: %s; nothing was applied (resolve them in the main checkout or the worktree, then apply again)",
-				len(conflicts), w.Name, strings.Join(names, ", ")),
+			Message: fmt.Sprintf("the main checkout and the worktree %s changed %d file(s) in ways that do not merge: %s; nothing was applied (make each file what it should be in one checkout and copy it to the other, as a file the same on both sides is left alone, then apply again)",
+				w.Name, len(conflicts), strings.Join(names, "; ")),
 		}
 	}
 	if len(steps) == 0 {
@@ -108,12 +113,17 @@ func (m *Manager) Apply(ctx context.Context, project, name string) (Applied, err
 		return Applied{}, err
 	}
 	out.Changed = paths
+	for _, s := range steps {
+		if s.merged {
+			out.Merged = append(out.Merged, s.Path)
+		}
+	}
 	return out, nil
 }
 
 // check compares each changed path of the main checkout with the worktree's base: a path still as it was at the
-// base becomes a step; one already as the worktree has it is left alone; anything else is a conflict. Nothing is
-// written.
+// base becomes a step; one already as the worktree has it is left alone; a file both sides changed is merged line
+// by line, a step when the merge is clean; anything else is a conflict. Nothing is written.
 func (r repo) check(ctx context.Context, root *os.Root, list []change) (steps []step, same []string, conflicts []Conflict, err error) {
 	var ids []string
 	for _, c := range list {
@@ -129,12 +139,12 @@ func (r repo) check(ctx context.Context, root *os.Root, list []change) (steps []
 	}
 	for _, c := range list {
 		if c.OldMode == "160000" || c.NewMode == "160000" {
-			conflicts = append(conflicts, Conflict{c.Path, "a submodule: bring it over by hand"})
+			conflicts = append(conflicts, Conflict{Path: c.Path, Reason: "a submodule: bring it over by hand"})
 			continue
 		}
 		now, err := current(root, filepath.FromSlash(c.Path))
 		if err != nil {
-			conflicts = append(conflicts, Conflict{c.Path, err.Error()})
+			conflicts = append(conflicts, Conflict{Path: c.Path, Reason: err.Error()})
 			continue
 		}
 		was := prior{exists: !c.added(), mode: c.OldMode, data: blobs[c.OldID]}
@@ -145,11 +155,29 @@ func (r repo) check(ctx context.Context, root *os.Root, list []change) (steps []
 		case now.equal(was):
 			steps = append(steps, step{change: c, data: will.data, before: now})
 		case !now.exists:
-			conflicts = append(conflicts, Conflict{c.Path, "deleted in the main checkout"})
-		case !was.exists:
-			conflicts = append(conflicts, Conflict{c.Path, "created in the main checkout too"})
+			conflicts = append(conflicts, Conflict{Path: c.Path, Reason: "deleted in the main checkout, changed in the worktree"})
+		case !will.exists:
+			conflicts = append(conflicts, Conflict{Path: c.Path, Reason: "deleted (or renamed) in the worktree, changed in the main checkout"})
+		case now.mode == "040000" || now.mode == "special":
+			conflicts = append(conflicts, Conflict{Path: c.Path, Reason: "not a file in the main checkout"})
 		default:
-			conflicts = append(conflicts, Conflict{c.Path, "changed in the main checkout"})
+			m, err := merge(ctx, was, now, will)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("merging %s: %w", c.Path, err)
+			}
+			switch {
+			case m.why != "":
+				conflicts = append(conflicts, Conflict{Path: c.Path, Reason: m.why})
+			case len(m.hunks) > 0:
+				reason := "changed on both sides at " + describe(m.hunks)
+				if !was.exists {
+					reason = "created on both sides, differing at " + describe(m.hunks)
+				}
+				conflicts = append(conflicts, Conflict{Path: c.Path, Reason: reason, Hunks: m.hunks})
+			default:
+				c.NewMode = m.mode
+				steps = append(steps, step{change: c, data: m.data, before: now, merged: true})
+			}
 		}
 	}
 	return steps, same, conflicts, nil

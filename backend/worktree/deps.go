@@ -7,10 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/snapshot"
-	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // ShadowSnapshots records the main checkout in its shadow repository (package snapshot), as write_file does before
@@ -45,33 +44,36 @@ func (s ShadowSnapshots) Seed(ctx context.Context, dir, index, objects string) e
 	return err
 }
 
-// ExecSetup runs the setup command through exec_shell in a session of the worktree: the project's allowlist, its
-// sandbox (the worktree the only folder it writes besides the caches), its network setting, and the longest
-// time it allows a command (max_timeout_ms).
+// ExecSetup runs the setup command through exec_shell in a one-shot workspace of the worktree, composed from the
+// face's own workspace options (workspace.Open, as every project the face opens): the project's allowlist, its
+// sandbox (the worktree the only folder it writes besides the caches), its network setting and the face's proxy
+// for an allow-listed network, and the longest time it allows a command (max_timeout_ms).
 type ExecSetup struct {
-	// Deps returns the tools' dependencies for a session (tools.UserDeps for a one-shot call).
-	Deps func(*session.Session) tools.Deps
+	// Options are the face's workspace options; the workspace is made one-shot, without snapshots (a fresh
+	// worktree: the branch's base is its backup) and without the face's events, extensions or preparation.
+	Options workspace.Options
 }
 
 // RunSetup runs argv in dir.
 func (e ExecSetup) RunSetup(ctx context.Context, dir string, argv []string) SetupResult {
 	res := SetupResult{Command: argv, ExitCode: -1}
-	s, err := session.Open(dir)
+	opt := e.Options
+	opt.Live, opt.NoSnapshots, opt.Cwd = false, true, ""
+	opt.Events, opt.Extend, opt.Prepare = nil, nil, nil
+	w, err := workspace.Open(ctx, dir, "worktree-setup", opt)
 	if err != nil {
 		res.Error = err.Error()
 		return res
 	}
-	defer s.Close()
-	d := e.Deps(s)
-	d.Snapshots = nil // a fresh worktree: the branch's base is its backup
+	defer w.Close()
 	limit := settings.Project{}.MaxTimeout()
-	if d.Settings != nil {
-		if p, err := d.Settings.Project(dir); err == nil {
+	if st := w.Settings(); st != nil {
+		if p, err := st.Project(w.Root()); err == nil {
 			limit = p.MaxTimeout()
 		}
 	}
 	args, _ := json.Marshal(map[string]any{"command": argv[0], "args": argv[1:], "timeout_ms": limit.Milliseconds()})
-	out, fail := tools.Registry(d).Call(ctx, "exec_shell", args)
+	out, fail := w.Registry().Call(ctx, "exec_shell", args)
 	if fail != nil {
 		res.Error = fail.Code + ": " + fail.Message
 		return res
@@ -98,11 +100,19 @@ func (e ExecSetup) RunSetup(ctx context.Context, dir string, argv []string) Setu
 }
 
 // ForUser is the manager every face uses: worktrees and snapshots in the user's cache folder, the project's
-// settings given to each worktree, and its setup command run as exec_shell runs commands with deps.
-func ForUser(store *settings.Store, deps func(*session.Session) tools.Deps) (*Manager, error) {
+// settings (opt.Settings, else the user's settings file) given to each worktree, and its setup command run by
+// exec_shell in a workspace composed from the face's own options.
+func ForUser(opt workspace.Options) (*Manager, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return nil, err
 	}
-	return &Manager{CacheDir: cache, Snapshots: ShadowSnapshots{CacheDir: cache}, Settings: store, Setup: ExecSetup{Deps: deps}}, nil
+	store := opt.Settings
+	if store == nil {
+		if path, err := settings.DefaultPath(); err == nil {
+			store = settings.NewStore(path)
+		}
+	}
+	opt.Settings = store // the worktree's settings are written and its setup command reads them through one store
+	return &Manager{CacheDir: cache, Snapshots: ShadowSnapshots{CacheDir: cache}, Settings: store, Setup: ExecSetup{Options: opt}}, nil
 }

@@ -6,14 +6,15 @@
 //
 // Guarantees: every git runs through gitexec (hardened, sandboxed where the process may, the project's attribute
 // filters off); the setup command runs as exec_shell runs commands (allowlist, sandbox), in the worktree. Apply
-// checks every file before it writes any: a file the main checkout changed since the worktree's base (and not to
-// what the worktree made of it) is a conflict, reported by path, and nothing is written; otherwise the main
-// checkout is snapshotted first and each file is written atomically through an os.Root, and a failed write puts
-// back those already written.
+// checks every file before it writes any: a file only the worktree changed since its base takes the worktree's
+// version; a file both changed is merged line by line (git merge-file, the base as ancestor, on private copies);
+// a merge that clashes, a binary file or symbolic link changed on both sides, or a file deleted on one side and
+// changed on the other is a conflict, reported by path (with the clashing lines on each side), and nothing is
+// written; otherwise the main checkout is snapshotted first and each file is written atomically through an
+// os.Root, and a failed write puts back those already written.
 //
-// Not guaranteed: Apply compares whole files, not hunks (both sides changing one file is a conflict even where a
-// merge would succeed); submodules in the change are refused; files the worktree's .gitignore ignores are not
-// carried over.
+// Not guaranteed: renames are not followed (a file renamed in the worktree and changed in the main checkout is a
+// conflict); submodules in the change are refused; files the worktree's .gitignore ignores are not carried over.
 package worktree
 
 import (

@@ -6,18 +6,22 @@ import (
 	"errors"
 	"io/fs"
 	"maps"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/testtree"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
+	"github.com/rooted-dev/rooted/backend/workspace"
 )
 
 // files reads every file under dir but .git (a symlink as "-> target", an executable with a "+x " prefix): what
@@ -310,7 +314,7 @@ func TestConversationInWorktree(t *testing.T) {
 	ctx := context.Background()
 	main := testtree.Repo(t, project)
 	m := manager(t)
-	m.Setup = ExecSetup{Deps: func(s *session.Session) tools.Deps { return tools.Deps{Session: s} }}
+	m.Setup = ExecSetup{Options: workspace.Options{Settings: settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))}}
 	w, err := m.New(ctx, main, NewOptions{Name: "agent", Setup: []string{"touch", "setup-ran"}})
 	if err != nil {
 		t.Fatal(err)
@@ -368,7 +372,7 @@ func TestWorktreeHasItsProjectsSettings(t *testing.T) {
 	main := testtree.Repo(t, project)
 	m := manager(t)
 	m.Settings = settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
-	m.Setup = ExecSetup{Deps: func(s *session.Session) tools.Deps { return tools.Deps{Session: s, Settings: m.Settings} }}
+	m.Setup = ExecSetup{Options: workspace.Options{Settings: m.Settings}}
 	if err := m.Settings.SetProject(main, settings.Project{Allowlist: []string{"ls"}, WorktreeSetup: []string{"touch", "installed"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -484,5 +488,73 @@ func TestFirstSnapshotOfAWorktreeIsSeeded(t *testing.T) {
 	}
 	if got := files(t, w.Path); !maps.Equal(got, want) {
 		t.Fatalf("restoring the first snapshot gave\n%v\nwant\n%v", got, want)
+	}
+}
+
+// refuseAll is a command's proxy that answers no connection.
+type refuseAll struct{}
+
+func (refuseAll) Serve(ctx context.Context, ln net.Listener) error {
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	<-ctx.Done()
+	return nil
+}
+
+func (refuseAll) Refused() []string { return nil }
+
+func (refuseAll) Declined() []string { return nil }
+
+// A worktree's setup command runs as the face's own commands run: in allow-list network mode, behind the proxy
+// the face makes (the window's), given the project's hosts; without the face's options it would have no proxy and
+// no network at all, so `npm ci` would fail where the same command in the conversation succeeds.
+func TestSetupCommandGetsTheFacesProxy(t *testing.T) {
+	ctx := context.Background()
+	main := testtree.Repo(t, project)
+	m := manager(t)
+	m.Settings = settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
+	if err := m.Settings.SetProject(main, settings.Project{Allowlist: []string{"env"}, Network: settings.NetworkAllowlist, NetworkHosts: []string{"registry.example.com"}, WorktreeSetup: []string{"env"}}); err != nil {
+		t.Fatal(err)
+	}
+	var made atomic.Int32
+	var hosts []string
+	opt := workspace.Options{Settings: m.Settings, CommandProxy: func(allow, deny []string, _ tools.HostAsk) shell.Proxy {
+		hosts = allow
+		made.Add(1)
+		return refuseAll{}
+	}}
+
+	// The control: the same command as a conversation in the main checkout runs it. Where no network namespace can
+	// be made, allow-list mode is off for every command, and there is no proxy to hand on.
+	control := opt
+	control.NoSnapshots = true
+	w0, err := workspace.Open(ctx, main, "control", control)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, fail := w0.Registry().Call(ctx, "exec_shell", []byte(`{"command": "env"}`))
+	w0.Close()
+	if fail != nil {
+		t.Fatal(fail)
+	}
+	if made.Load() == 0 {
+		t.Skipf("no proxied network here: %s", out)
+	}
+	made.Store(0)
+
+	m.Setup = ExecSetup{Options: opt}
+	w, err := m.New(ctx, main, NewOptions{Name: "proxied"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Setup == nil || w.Setup.ExitCode != 0 || made.Load() != 1 || !slices.Contains(hosts, "registry.example.com") || !strings.Contains(w.Setup.Output, "HTTPS_PROXY=") {
+		t.Fatalf("setup = %+v, %d proxies made for hosts %v; want it behind the face's proxy", w.Setup, made.Load(), hosts)
 	}
 }

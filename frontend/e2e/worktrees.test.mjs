@@ -1,8 +1,8 @@
 // A conversation in a worktree of its own, from the window: the header's dialog makes it (git worktree add, then
 // the project's setup command, its output shown as it runs) and opens it as a project marked under its main
 // checkout; the conversation edits a file and runs a command there while the main checkout stays byte-identical
-// on disk; Apply refuses a file both sides changed and names it, then brings the change home as one (Undo puts
-// the main checkout back); Commit on branch commits it; the worktree closed is listed to reopen; Discard removes
+// on disk; Apply refuses a file both sides changed on the same line and names it with the line, then brings the
+// change home as one (Undo puts the main checkout back), and merges a file both sides changed on other lines; Commit on branch commits it; the worktree closed is listed to reopen; Discard removes
 // its folder and branch. The last test measures click to a usable worktree project.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -13,7 +13,7 @@ import { cleanupAll, screenshot } from './harness.mjs'
 import { startAgentScenario } from './agent-scenario.mjs'
 import { contrastFailures } from './contrast.mjs'
 
-const original = { 'README.md': '# Demo\n', 'notes.txt': 'one\n', 'src/keep.txt': 'kept\n' }
+const original = { 'README.md': '# Demo\n', 'notes.txt': 'one\n', 'src/keep.txt': 'kept\n', 'src/lines.txt': 'a\nb\nc\nd\ne\n' }
 
 function script(req) {
   const user = req.messages.filter((m) => m.role === 'user').at(-1)?.text ?? ''
@@ -131,7 +131,7 @@ describe('worktrees in the window', { timeout: 900_000 }, () => {
     writeFileSync(path.join(main, 'README.md'), '# Changed at home\n')
     const home = files(main)
     await bar.getByTestId('worktree-apply').click()
-    await bar.locator('[data-testid="worktree-conflict"][data-path="README.md"]').waitFor()
+    await bar.locator('[data-testid="worktree-conflict"][data-path="README.md"]').filter({ hasText: 'line 1 in the main checkout against line 1 in the worktree' }).waitFor()
     assert.deepEqual(files(main), home, 'a conflict changes nothing')
     assert.deepEqual(await contrastFailures(page, '[data-testid="worktree-bar"]'), [])
     await screenshot(page, 'e2e-worktrees-conflict.png')
@@ -152,6 +152,16 @@ describe('worktrees in the window', { timeout: 900_000 }, () => {
     assert.deepEqual(files(main), files(worktree))
   })
 
+  test('Apply merges a file both sides changed on different lines', async () => {
+    const bar = view().getByTestId('worktree-bar')
+    writeFileSync(path.join(worktree, 'src/lines.txt'), 'a\nb\nc\nd\nE from the worktree\n')
+    writeFileSync(path.join(main, 'src/lines.txt'), 'A from home\nb\nc\nd\ne\n')
+    await bar.getByTestId('worktree-apply').click()
+    await bar.getByTestId('worktree-merged').filter({ hasText: "Merged with home's own changes: src/lines.txt." }).waitFor()
+    assert.equal(readFileSync(path.join(main, 'src/lines.txt'), 'utf8'), 'A from home\nb\nc\nd\nE from the worktree\n')
+    assert.equal(readFileSync(path.join(worktree, 'src/lines.txt'), 'utf8'), 'a\nb\nc\nd\nE from the worktree\n', 'the worktree keeps its own version')
+  })
+
   test('Commit on branch commits the change on the worktree’s branch', async () => {
     const bar = view().getByTestId('worktree-bar')
     await bar.getByTestId('worktree-commit').click()
@@ -167,7 +177,7 @@ describe('worktrees in the window', { timeout: 900_000 }, () => {
     await strip().filter({ hasText: 'home' }).first().click()
     await view().getByTestId('worktree-menu').filter({ hasText: '(1)' }).click()
     const item = page.locator('[data-testid="worktree-item"][data-name="rewrite-the-readme"]')
-    await item.filter({ hasText: '2 files changed' }).waitFor()
+    await item.filter({ hasText: '3 files changed' }).waitFor()
     await item.getByTestId('worktree-reopen').click()
     await view().getByTestId('worktree-bar').getByTestId('worktree-branch').filter({ hasText: 'rooted/rewrite-the-readme' }).waitFor()
   })
@@ -183,7 +193,7 @@ describe('worktrees in the window', { timeout: 900_000 }, () => {
     assert.equal(existsSync(worktree), false, 'the folder is gone')
     assert.equal(git('branch', '--list', 'rooted/*'), '', 'the branch is gone')
     assert.equal(git('worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).length, 1)
-    assert.deepEqual(files(main), { ...original, 'README.md': '# Rewritten\n', 'copy.txt': 'one\n' }, 'what was applied stays')
+    assert.deepEqual(files(main), { ...original, 'README.md': '# Rewritten\n', 'copy.txt': 'one\n', 'src/lines.txt': 'A from home\nb\nc\nd\nE from the worktree\n' }, 'what was applied stays')
   })
 
   test("a setup command that fails is said on the worktree's bar, with its output; the worktree opens all the same", async () => {

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -204,10 +205,7 @@ func (s *Store) Write(kind string, content []byte) ([20]byte, error) {
 		os.Chtimes(p, now, now)
 		return sha, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return sha, err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), "tmp_obj_")
+	tmp, err := createIn(filepath.Dir(p))
 	if err != nil {
 		return sha, err
 	}
@@ -233,6 +231,22 @@ func (s *Store) Write(kind string, content []byte) ([20]byte, error) {
 		os.Remove(tmp.Name())
 	}
 	return sha, err
+}
+
+// createIn creates a temporary file in the fan-out folder dir, making the folder where it is missing. git removes
+// empty fan-out folders (prune-packed, in a repack that may run beside a snapshot), so a folder just made can be
+// gone by the time the file is created: then it is made again. Once the file is in it, the folder is not empty and
+// stays.
+func createIn(dir string) (*os.File, error) {
+	for attempt := 0; ; attempt++ {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+		f, err := os.CreateTemp(dir, "tmp_obj_")
+		if err == nil || !errors.Is(err, fs.ErrNotExist) || attempt == 8 {
+			return f, err
+		}
+	}
 }
 
 // Ident is the author and committer of the commits WriteCommit writes.

@@ -266,3 +266,38 @@ func BenchmarkWrite(b *testing.B) {
 		}
 	}
 }
+
+// Objects written while git removes empty fan-out folders (git prune-packed does, inside the repack that stops a
+// shadow repository borrowing the project's objects, which may run beside an edit's snapshot) are all stored: a
+// folder gone between its creation and the temporary file is made again.
+func TestWritesBesideRemovedFolders(t *testing.T) {
+	s, dir := bare(t)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 300; i++ { // each removes the folders that are empty at that moment, as rmdir does
+			entries, _ := os.ReadDir(filepath.Join(dir, "objects"))
+			for _, e := range entries {
+				if len(e.Name()) == 2 {
+					os.Remove(filepath.Join(dir, "objects", e.Name()))
+				}
+			}
+		}
+	}()
+	var failed []string
+	written := 0
+	for i := 0; ; i++ {
+		select {
+		case <-done:
+			if failed != nil {
+				t.Errorf("%d of %d writes failed, first: %s", len(failed), written, failed[0])
+			}
+			return
+		default:
+		}
+		if _, err := s.Write("blob", []byte("object "+strconv.Itoa(i))); err != nil {
+			failed = append(failed, err.Error())
+		}
+		written++
+	}
+}

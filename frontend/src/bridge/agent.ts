@@ -63,6 +63,8 @@ export interface ConversationMeta {
   title: string
   created: string
   updated: string
+  cost?: number // US dollars of the requests whose cost is known, as saved; absent: none known
+  cost_unknown?: number // requests whose cost is not known
 }
 
 export interface ProjectSettings {

@@ -76,12 +76,20 @@ export interface WorktreeApplied {
   snapshot?: string
   changed: string[]
   same?: string[]
+  merged?: string[] // of changed, those the main checkout had changed too, merged line by line
 }
 
 // WorktreeConflict is a file Apply refused to change (details.conflicts of a conflict error).
 export interface WorktreeConflict {
   path: string
-  reason: string
+  reason: string // says where the lines clash on each side, when they do
+  hunks?: { base: WorktreeLines; main: WorktreeLines; worktree: WorktreeLines }[]
+}
+
+// WorktreeLines are lines start..start+count-1 of a file (count 0: the place before line start).
+export interface WorktreeLines {
+  start: number
+  count: number
 }
 
 export interface RecentProject {

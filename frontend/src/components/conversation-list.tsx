@@ -26,7 +26,8 @@ interface Props {
 
 // ConversationList is the project's saved conversations, most recent first, each with when it began and last
 // changed, renamed in place, exported as Markdown or JSON, or deleted; the ones at work say so (working, needs
-// approval, done, failed) with what they cost. One that runs is stopped before it can be deleted.
+// approval, done, failed); each says what it cost (saved with it, so also those not opened this run). One that
+// runs is stopped before it can be deleted.
 export function ConversationList({ list, selected, onOpen, onRename, onRemove, marks = {} }: Props) {
   const { saveConversationExport } = useBridge()
   const [error, setError] = useState('')
@@ -53,6 +54,8 @@ export function ConversationList({ list, selected, onOpen, onRename, onRemove, m
       {list.map((m) => {
         const mark = marks[m.id]
         const state = mark?.state || (mark?.running ? 'working' : '')
+        // A conversation at work this run says its live cost; any other, what its saved usage says.
+        const cost = mark?.cost ?? m.cost
         return (
         <li key={m.id} className={m.id === selected ? 'selected' : ''} data-testid="conversation-row" data-id={m.id} data-state={state}>
           {state ? <span className={`conversation-state ${state}`} role="img" aria-label={stateWords[state]} title={stateWords[state]} data-testid="conversation-state" /> : null}
@@ -75,9 +78,9 @@ export function ConversationList({ list, selected, onOpen, onRename, onRemove, m
               {m.title}
             </button>
           )}
-          {mark?.cost !== undefined ? (
+          {cost !== undefined ? (
             <span className="conversation-cost muted" title="What this conversation cost" data-testid="conversation-cost">
-              {formatCost(mark.cost)}
+              {formatCost(cost)}
             </span>
           ) : null}
           <span className="conversation-date muted" title={`started ${new Date(m.created).toLocaleString()}, last changed ${new Date(m.updated).toLocaleString()}`} data-testid="conversation-date">

@@ -226,6 +226,7 @@ function OutcomeNotice({ outcome, main, branch, busy, onUndo, onShowMain }: Outc
           {a.changed.length ? (
             <span>
               Applied to {main}: {a.changed.length} file{a.changed.length === 1 ? '' : 's'} ({a.changed.join(', ')}).
+              {a.merged?.length ? <span data-testid="worktree-merged"> Merged with {main}&apos;s own changes: {a.merged.join(', ')}.</span> : null}
             </span>
           ) : (
             <span>Nothing to apply: {main} already has every change of this worktree.</span>
@@ -246,7 +247,7 @@ function OutcomeNotice({ outcome, main, branch, busy, onUndo, onShowMain }: Outc
     case 'conflict':
       return (
         <div className="worktree-outcome conflict" role="alert" data-testid="worktree-conflicts">
-          <strong>Nothing was applied: {main} changed these files too.</strong>
+          <strong>Nothing was applied: these files changed in {main} too and do not merge.</strong>
           <ul>
             {outcome.conflicts.map((c) => (
               <li key={c.path} data-testid="worktree-conflict" data-path={c.path}>

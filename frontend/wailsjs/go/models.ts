@@ -85,6 +85,8 @@ export namespace app {
 	    title: string;
 	    created: string;
 	    updated: string;
+	    cost?: number;
+	    cost_unknown?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ConversationMeta(source);
@@ -96,6 +98,8 @@ export namespace app {
 	        this.title = source["title"];
 	        this.created = source["created"];
 	        this.updated = source["updated"];
+	        this.cost = source["cost"];
+	        this.cost_unknown = source["cost_unknown"];
 	    }
 	}
 	export class DiagnosticsResult {
@@ -960,6 +964,7 @@ export namespace worktree {
 	    snapshot?: string;
 	    changed: string[];
 	    same?: string[];
+	    merged?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Applied(source);
@@ -971,6 +976,7 @@ export namespace worktree {
 	        this.snapshot = source["snapshot"];
 	        this.changed = source["changed"];
 	        this.same = source["same"];
+	        this.merged = source["merged"];
 	    }
 	}
 	export class SetupResult {
