@@ -12,8 +12,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
-
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -110,7 +108,7 @@ func newServices(opt Options) (*services, error) {
 	svc := &services{settings: store, events: &emitter{}}
 	svc.MCPServers = &MCPServers{store: store, emit: svc.events.Emit}
 	set := &workspace.Set{Options: workspace.Options{
-		Live: true, Settings: store, Web: httpfetch.New(httpfetch.Options{}), CommandProxy: httpproxy.ForCommands, Events: svc.follow(), Extend: svc.MCPServers.extend,
+		Live: true, Settings: store, Web: httpfetch.New(httpfetch.Options{}), CommandProxy: commandProxy(), Events: svc.follow(), Extend: svc.MCPServers.extend,
 	}}
 	svc.workspaces, svc.MCPServers.set = set, set
 	p := &Projects{set: set, recent: recent.NewStore(file), now: time.Now}

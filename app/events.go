@@ -74,7 +74,7 @@ type SnapshotProgress struct {
 // ToolOutput is a piece of a running tool's output, for the call with ID.
 type ToolOutput struct {
 	ID     string `json:"id"`
-	Stream string `json:"stream"` // "stdout" or "stderr"; "status" for the step a call is at (Worktrees.Start)
+	Stream string `json:"stream"` // "stdout" or "stderr"; "status" for the step a call is at (Worktrees.Start); "host" asks (streamHost)
 	Data   string `json:"data"`
 }
 

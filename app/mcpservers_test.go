@@ -74,7 +74,7 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 		t.Errorf("a call under deny mcp__calc__* ran: %v", err)
 	}
 	st, _ := svc.MCPServers.Status(id)
-	if len(st) != 1 || st[0].State != "connected" || len(st[0].Tools) != 6 {
+	if len(st) != 1 || st[0].State != "connected" || len(st[0].Tools) != 7 {
 		b, _ := json.Marshal(st)
 		t.Errorf("status: %s", b)
 	}

@@ -28,6 +28,8 @@ type Tools struct {
 
 	running calls
 	hosts   hostGrants // what the user allowed each conversation's commands to reach (AllowHost)
+	// questions are the hosts running commands wait to be allowed (AnswerHost)
+	questions hostQuestions
 }
 
 // Specs lists every tool of project id: the declared ones, then its MCP servers' (connected now); with id "",
@@ -81,6 +83,11 @@ func (t *Tools) RunIn(id, conversation, callID, name, args string) (string, erro
 		st := newStreamer(callID, func(o ToolOutput) { t.emit(EventToolOutput, o) })
 		defer st.close()
 		ctx = tool.WithProgress(ctx, st.write)
+		if conversation != "" {
+			// An agent's command, whose card can answer about a host while it runs; the Run tab's are refused
+			// at once, as before.
+			ctx = tools.WithHostAsk(ctx, t.hostAsker(ctx, callID))
+		}
 	}
 	// The window's agent asks the user before a call that needs it (a fetch from a new domain among them), so a
 	// call that reaches here was approved.

@@ -17,7 +17,7 @@ NODE_HOME=/usr/local/lib/rooted-node22
 
 build_pkgs=(gcc pkg-config git libgtk-3-dev libwebkit2gtk-4.1-dev)
 # dbus-daemon and gnome-keyring: the key store's tests run a real Secret Service on a private session bus.
-test_pkgs=(xvfb xauth x11-utils imagemagick chromium git ripgrep desktop-file-utils dbus-daemon gnome-keyring)
+test_pkgs=(xvfb xauth x11-utils imagemagick chromium git ripgrep desktop-file-utils dbus-daemon gnome-keyring openssl)
 
 die() { echo "deps: $*" >&2; exit 1; }
 

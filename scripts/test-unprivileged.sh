@@ -24,6 +24,7 @@ go test -c -tags "$tags" -o "$dir/toolcache.test" ./backend/toolcache
 go test -c -tags "$tags" -o "$dir/cmdpolicy.test" ./backend/cmdpolicy
 go test -c -race -tags "$tags" -o "$dir/gitguard.test" ./backend/gitguard
 go test -c -race -tags "$tags" -o "$dir/tools.test" ./backend/tools
+go test -c -race -tags "$tags" -o "$dir/app.test" ./app
 go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
 go test -c -tags "$tags" -o "$dir/repoinfo.test" ./backend/repoinfo
 go test -c -tags "$tags" -o "$dir/gitexec.test" ./backend/gitexec
@@ -55,8 +56,9 @@ as_user "$dir/cmdenv.test" -test.run 'TestEnv|TestGoEnvFileWithAToken|TestSandbo
 as_user "$dir/toolcache.test" -test.run 'TestGoCachesLeaveOutCredentials'
 echo "test-unprivileged: the sandbox backend's conformance table, in every process mode it offers, as $user"
 as_user "$dir/sandbox.test" -test.run 'TestConformance|TestNoneSaysSo|TestAllowListFallsBackToOff|TestStartOutlivesTheCallersThread' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|conformance_test'
-echo "test-unprivileged: allow-list network mode (go mod download through the proxy, an unlisted host refused), as $user"
+echo "test-unprivileged: allow-list network mode (go mod download through the proxy, an unlisted host refused, or asked about while the command waits), as $user"
 as_user "$dir/tools.test" -test.run 'TestExecShellAllowListGoModDownload|TestExecShellNetworkOffByDefault' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|exec_network_test'
+as_user "$dir/app.test" -test.run 'TestHostAskedWhileTheCommandRuns' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|hosts_test'
 echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
 as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestPinnedFoldersCannotBeRenamed|TestNothingOutlivesAKilledRooted'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry|TestGitConfigCredentialsNeverReachCommands'
@@ -82,9 +84,9 @@ echo "test-unprivileged: skills and commands through links out of the project an
 as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: a conversation's worktree made, worked in, merged and applied through the sandboxed git, as $user"
 as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestApplyMerges|TestMergedApplyIsUndoable|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings|TestSetupCommandGetsTheFacesProxy' 2>&1 | grep -v 'WARN file skipped'
-echo "test-unprivileged: MCP servers in the sandbox (no secret, no network), killed, hung and flooding, as $user"
+echo "test-unprivileged: MCP servers in the sandbox (no secret, no network or only the listed hosts), killed, hung and flooding, as $user"
 as_user "$dir/shell.test" -test.run 'TestStartStdio'
-as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys|TestSecretFileRefusesWhatItCannotRead'
+as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestAllowListServer|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys|TestSecretFileRefusesWhatItCannotRead'
 echo "test-unprivileged: API keys, MCP servers' secrets and sign-ins in GNOME Keyring on a private session bus, the 0600 files without one, and the move between them, as $user"
 as_user "$dir/rooted-mcp.test" -test.run 'TestCallUsesTheSecretSettingsStored' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|_test.go'
 as_user "$dir/keystore.test" -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'

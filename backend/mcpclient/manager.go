@@ -36,6 +36,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/sandbox"
 
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/shell"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -82,6 +83,9 @@ type Options struct {
 	ClientIDMetadataURL string
 	// HTTPClient reaches HTTP servers and authorization servers (http.DefaultClient's transport when nil).
 	HTTPClient *http.Client
+	// Proxy makes the proxy of a program server in a project in allow-list mode (httpproxy.ForCommands; a server
+	// has no one to ask, so ask is nil); nil: such a server has no network, as before allow-list mode.
+	Proxy func(allow, deny []string, ask func(ctx context.Context, host string) bool) shell.Proxy
 }
 
 // Manager holds the MCP servers of one project.

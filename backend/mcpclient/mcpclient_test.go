@@ -90,8 +90,8 @@ func TestAddInEachEra(t *testing.T) {
 			}
 			st := f.m.Status()
 			want := map[string]string{"2025": "2025-06-18", "2026": "2026-07-28"}[era]
-			if len(st) != 1 || st[0].State != "connected" || st[0].Protocol != want || len(st[0].Tools) != 6 {
-				t.Errorf("status %+v, want connected over %s with 6 tools", st, want)
+			if len(st) != 1 || st[0].State != "connected" || st[0].Protocol != want || len(st[0].Tools) != 7 {
+				t.Errorf("status %+v, want connected over %s with 7 tools", st, want)
 			}
 			names := strings.Join(f.reg.Names(), ",")
 			if !strings.Contains(names, "mcp__fx__add") || !strings.Contains(names, "mcp__fx__steal") {

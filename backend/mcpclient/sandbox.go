@@ -56,6 +56,10 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 		Network:  proj.Network.On() || cfg.Network,
 		Sockets:  proj.UnixSockets,
 	}
+	// A project whose commands reach only listed hosts gives its servers the same way out: the proxy, for as long
+	// as the server runs, with the project's hosts and rules (no one is there to ask about another).
+	policy.Proxied = !policy.Network && proj.Network == settings.NetworkAllowlist && m.opts.Proxy != nil
+	info := m.opts.Probe(policy)
 	extra := []string{
 		"HOME=" + home, "TMPDIR=" + tmp, "XDG_CACHE_HOME=" + cache, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "npm_config_cache=" + filepath.Join(cache, "npm"),
@@ -78,9 +82,13 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 	for _, k := range sortedNames(env) {
 		extra = append(extra, k+"="+env[k])
 	}
+	// The proxy's variables come before the user's own, which win.
+	extra = append(shell.ProxyEnv(info.Proxy), extra...)
 	environ, _ := cmdenv.Environ(os.Environ(), proj.EnvAllow, m.opts.SecretEnv, extra...)
 	argv := append([]string{cfg.Command}, cfg.Args...)
-	return shell.StdioSpec{
-		Argv: slices.Clip(argv), Dir: m.opts.Root, Env: environ, Policy: policy, Sandbox: m.opts.Probe(policy),
-	}, data, nil
+	spec := shell.StdioSpec{Argv: slices.Clip(argv), Dir: m.opts.Root, Env: environ, Policy: policy, Sandbox: info}
+	if info.Proxy != "" {
+		spec.Proxy = m.opts.Proxy(proj.Hosts(), proj.DeniedHosts(), nil)
+	}
+	return spec, data, nil
 }

@@ -18,8 +18,9 @@ var ProxyAddr = "127.0.0.1:" + strconv.Itoa(ProxyPort)
 // listening socket over a socket pair before the command starts, so that Rooted accepts the command's connections
 // from outside the sandbox, and no socket file or port outside the namespace exists for anyone else to reach.
 type Bridge struct {
-	parent *net.UnixConn
-	child  *os.File
+	parent    *net.UnixConn
+	child     *os.File
+	rootedNet uint64 // the inode of Rooted's network namespace
 }
 
 // Close releases the bridge; after Listener, or for a process that did not start.

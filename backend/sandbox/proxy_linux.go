@@ -17,8 +17,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// newBridge makes the socket pair: the parent's end for Rooted, the child's for the helper.
+// newBridge makes the socket pair, the parent's end for Rooted and the child's for the helper, and notes Rooted's
+// network namespace, which the helper must not listen in: a launch that cannot tell fails here, before anything
+// starts.
 func newBridge() (*Bridge, error) {
+	ino, err := netnsInode("/proc/self/ns/net")
+	if err != nil {
+		return nil, err
+	}
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("the proxy's socket pair: %w", err)
@@ -30,7 +36,7 @@ func newBridge() (*Bridge, error) {
 		unix.Close(fds[1])
 		return nil, err
 	}
-	return &Bridge{parent: c.(*net.UnixConn), child: os.NewFile(uintptr(fds[1]), "proxy bridge (helper)")}, nil
+	return &Bridge{parent: c.(*net.UnixConn), child: os.NewFile(uintptr(fds[1]), "proxy bridge (helper)"), rootedNet: ino}, nil
 }
 
 // Listener waits, up to timeout, for the listener the helper made, once the process has started. The caller
@@ -59,15 +65,11 @@ func (b *Bridge) Listener(timeout time.Duration) (net.Listener, error) {
 	return net.FileListener(f)
 }
 
-// attach gives cmd the child's end as its next extra descriptor and tells the helper which one it is.
-func (b *Bridge) attach(cmdFiles *[]*os.File, env *[]string) error {
-	ino, err := netnsInode("/proc/self/ns/net")
-	if err != nil {
-		return err
-	}
-	*cmdFiles = append(*cmdFiles, b.child)
-	*env = append(*env, fmt.Sprintf("%s=%d:%d", bridgeEnv, 2+len(*cmdFiles), ino))
-	return nil
+// attach gives cmd the child's end as its next extra descriptor and tells the helper which one it is, and the
+// namespace it must not be in: the last step of the launch (Launch.Setup).
+func (b *Bridge) attach(cmd *exec.Cmd) {
+	cmd.ExtraFiles = append(cmd.ExtraFiles, b.child)
+	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d:%d", bridgeEnv, 2+len(cmd.ExtraFiles), b.rootedNet))
 }
 
 // netnsInode identifies a network namespace.
@@ -154,31 +156,9 @@ func netProbe() int {
 	return 0
 }
 
-// netNamespace finds, once per process, how a command may get a network namespace of its own: a new one as root,
-// inside a user namespace of its own otherwise; none (flags 0) where neither can be made.
-var netNamespace = sync.OnceValue(func() isolation {
-	if !hooked.Load() {
-		return isolation{}
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return isolation{}
-	}
-	candidates := []isolation{{flags: syscall.CLONE_NEWNET | syscall.CLONE_NEWUSER, user: true}}
-	if os.Geteuid() == 0 {
-		candidates = append([]isolation{{flags: syscall.CLONE_NEWNET}}, candidates...)
-	}
-	for _, c := range candidates {
-		cmd := exec.Command(self, netProbeArg)
-		cmd.Env = []string{}
-		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-		c.apply(cmd.SysProcAttr)
-		if Run(cmd) == nil {
-			return c
-		}
-	}
-	return isolation{}
-})
+// netNamespace finds, once per process, how a command may get a network namespace of its own (firstIsolation):
+// none (flags 0) where it cannot.
+var netNamespace = sync.OnceValue(func() isolation { return firstIsolation(netProbeArg, syscall.CLONE_NEWNET) })
 
 // netProbeArg starts the helper only to see whether a network namespace can be set up here.
 const netProbeArg = "__rooted_sandbox_netprobe"

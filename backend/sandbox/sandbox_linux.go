@@ -111,9 +111,18 @@ type isolation struct {
 	user  bool
 }
 
-// namespaces finds, once per process, the strongest isolation this kernel and this user may set up, by starting
-// the helper in each in turn until one can mount its own /proc. None: the helper is a subreaper instead.
+// namespaces finds, once per process, the strongest isolation this kernel and this user may set up for the
+// helper: new PID and mount namespaces in which it can mount its own /proc. None: the helper is a subreaper
+// instead.
 var namespaces = sync.OnceValue(func() isolation {
+	return firstIsolation(probeArg, syscall.CLONE_NEWPID|syscall.CLONE_NEWNS)
+})
+
+// firstIsolation starts the helper with arg (a probe, which exits 0 where its namespaces work) in new namespaces
+// of flags: as root, as it is first, then inside a user namespace of its own; it returns the first way that
+// works, or none (flags 0) where neither does or this binary cannot be the helper (RunHelperIfAsked). Every
+// namespace the sandbox uses is found this one way.
+func firstIsolation(arg string, flags uintptr) isolation {
 	if !hooked.Load() {
 		return isolation{}
 	}
@@ -121,13 +130,12 @@ var namespaces = sync.OnceValue(func() isolation {
 	if err != nil {
 		return isolation{}
 	}
-	pidMount := uintptr(syscall.CLONE_NEWPID | syscall.CLONE_NEWNS)
-	candidates := []isolation{{flags: pidMount | syscall.CLONE_NEWUSER, user: true}}
+	candidates := []isolation{{flags: flags | syscall.CLONE_NEWUSER, user: true}}
 	if os.Geteuid() == 0 {
-		candidates = append([]isolation{{flags: pidMount}}, candidates...)
+		candidates = append([]isolation{{flags: flags}}, candidates...)
 	}
 	for _, c := range candidates {
-		cmd := exec.Command(self, probeArg)
+		cmd := exec.Command(self, arg)
 		cmd.Env = []string{}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 		c.apply(cmd.SysProcAttr)
@@ -136,7 +144,7 @@ var namespaces = sync.OnceValue(func() isolation {
 		}
 	}
 	return isolation{}
-})
+}
 
 // apply sets the clone flags, and for a user namespace the id mappings and the two capabilities the helper needs
 // in it (to mount /proc, to drop the bounding set before the command starts, and to bring loopback up in a network
@@ -208,8 +216,7 @@ func (linuxBackend) Launch(argv []string, p Policy, info Info) (Launch, error) {
 	l.Setup = func(cmd *exec.Cmd) {
 		isolate(cmd, info)
 		if l.Bridge != nil {
-			// Without the namespace's identity the helper gets no bridge, and refuses to start the command.
-			_ = l.Bridge.attach(&cmd.ExtraFiles, &cmd.Env)
+			l.Bridge.attach(cmd)
 		}
 	}
 	if pidns {

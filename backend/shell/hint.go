@@ -16,13 +16,20 @@ var offlineFailure = sync.OnceValue(func() *regexp.Regexp {
 }) // compiled on first use: start-up stays short
 
 // NetworkHint explains a failed command that looks like it needed the network, when the policy gave it none; in
-// allow-list mode, the hosts the proxy refused, whatever the command's exit.
+// allow-list mode, the hosts the proxy refused and those the user declined, whatever the command's exit.
 func NetworkHint(res Result, p sandbox.Policy) string {
+	declined := ""
+	if len(res.NetworkDeclined) > 0 {
+		declined = "the user was asked while the command ran and declined " + strings.Join(res.NetworkDeclined, ", ") + ": do not try to reach it again unless the user asks you to"
+	}
 	if len(res.NetworkRefused) > 0 {
-		return "the command tried to reach " + strings.Join(res.NetworkRefused, ", ") + ", which this project's commands may not reach (allow-list mode: only the package registries and the hosts the user listed); if the command needs it, ask the user to allow it (the card in the window, or the hosts commands may reach in Settings for this project), or reach what it needs another way"
+		if declined != "" {
+			declined += "; "
+		}
+		return declined + "the command tried to reach " + strings.Join(res.NetworkRefused, ", ") + ", which this project's commands may not reach (allow-list mode: only the package registries and the hosts the user listed); if the command needs it, ask the user to allow it (the card in the window, or the hosts commands may reach in Settings for this project), or reach what it needs another way"
 	}
 	if res.Sandbox.Proxy != "" {
-		return "" // allow-list mode held and refused nothing: the failure is not the network's
+		return declined // allow-list mode refused nothing on its own: any other failure is not the network's
 	}
 	if res.Sandbox.NetworkNote != "" && p.Proxied && (res.ExitCode != 0 || res.TimedOut) && offlineFailure().MatchString(res.Stderr+"\n"+res.Stdout) {
 		return res.Sandbox.NetworkNote

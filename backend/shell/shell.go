@@ -50,8 +50,10 @@ type Spec struct {
 type Proxy interface {
 	// Serve answers the connections on ln until ctx ends.
 	Serve(ctx context.Context, ln net.Listener) error
-	// Refused lists the hosts it refused.
+	// Refused lists the hosts it refused without the user's answer.
 	Refused() []string
+	// Declined lists the hosts the user was asked about while the command ran and declined.
+	Declined() []string
 }
 
 // DefaultOutputCap keeps up to 256 KiB of each stream: 128 KiB from the start and 128 KiB from the end.
@@ -74,6 +76,8 @@ type Result struct {
 	// NetworkRefused are the hosts the command tried to reach in allow-list mode that are not on the project's
 	// list (or resolve to an address commands never reach).
 	NetworkRefused []string `json:"network_refused,omitempty"`
+	// NetworkDeclined are the hosts the user, asked while the command ran (the window), declined.
+	NetworkDeclined []string `json:"network_declined,omitempty"`
 }
 
 // ErrAbort, as the cause of the context's cancellation (context.WithCancelCause), ends the command at once: every
@@ -136,7 +140,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	// A finished leader can leave children behind in its group; they go with it.
 	signalTree(cmd, true)
-	res.NetworkRefused = proxied()
+	res.NetworkRefused, res.NetworkDeclined = proxied()
 	res.DurationMS = time.Since(begun).Milliseconds()
 	var t1, t2 bool
 	res.Stdout, t1 = stdout.String()
@@ -202,11 +206,12 @@ func start(spec Spec, stdout, stderr io.Writer) (*exec.Cmd, sandbox.Launch, erro
 }
 
 // serveProxy serves p on the listener the sandbox hands over through b (allow-list mode) while the command runs;
-// the function it returns stops it and says which hosts it refused. Without a bridge there is nothing to serve;
-// without a proxy the listener is closed, and the command has no way out.
-func serveProxy(p Proxy, b *sandbox.Bridge) func() []string {
+// the function it returns stops it (and so any ask still waiting) and says which hosts it refused and which the
+// user declined. Without a bridge there is nothing to serve; without a proxy the listener is closed, and the
+// command has no way out.
+func serveProxy(p Proxy, b *sandbox.Bridge) func() (refused, declined []string) {
 	if b == nil {
-		return func() []string { return nil }
+		return func() ([]string, []string) { return nil, nil }
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan struct{})
@@ -222,13 +227,13 @@ func serveProxy(p Proxy, b *sandbox.Bridge) func() []string {
 			_ = p.Serve(ctx, ln) // what it refused is asked for below; an accept error ends a command's proxy
 		}
 	}()
-	return func() []string {
+	return func() ([]string, []string) {
 		stop()
 		<-served
 		if p == nil {
-			return nil
+			return nil, nil
 		}
-		return p.Refused()
+		return p.Refused(), p.Declined()
 	}
 }
 

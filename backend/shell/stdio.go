@@ -28,6 +28,9 @@ type StdioSpec struct {
 	Stderr io.Writer
 	// Grace is how long the program's processes have between TERM and KILL when it is stopped (default 2 s).
 	Grace time.Duration
+	// Proxy serves the program's connections in allow-list mode (Policy.Proxied, where the sandbox gave it a
+	// network namespace: Sandbox.Proxy) for as long as it runs; nil leaves it without a way out.
+	Proxy Proxy
 }
 
 // Stdio is a started program: write requests to Stdin, read answers from Stdout. Stop ends it and everything it
@@ -37,11 +40,12 @@ type Stdio struct {
 	Stdout io.ReadCloser
 	Info   sandbox.Info // the sandbox it runs in
 
-	cmd   *exec.Cmd
-	grace time.Duration
-	done  chan struct{}
-	err   error // set before done closes
-	stop  sync.Once
+	cmd     *exec.Cmd
+	grace   time.Duration
+	done    chan struct{}
+	err     error // set before done closes
+	stop    sync.Once
+	proxied func() (refused, declined []string)
 }
 
 // StartStdio starts spec.Argv with pipes for its standard input and output. ctx bounds only the start; the program
@@ -70,6 +74,8 @@ func StartStdio(ctx context.Context, spec StdioSpec) (*Stdio, error) {
 	}
 	go func() {
 		p.err = p.cmd.Wait()
+		// The proxy serves the program's namespace until the program is gone.
+		p.proxied()
 		close(p.done)
 	}()
 	return p, nil
@@ -119,9 +125,13 @@ func startOnce(spec StdioSpec, launch sandbox.Launch) (*Stdio, error) {
 		launch.Setup(cmd)
 	}
 	if err := sandbox.Start(cmd); err != nil { // from a thread that outlives the program, which dies with it
+		if launch.Bridge != nil {
+			launch.Bridge.Close()
+		}
 		return nil, err
 	}
-	return &Stdio{Stdin: stdin, Stdout: stdout, Info: launch.Info, cmd: cmd, grace: grace, done: make(chan struct{})}, nil
+	proxied := serveProxy(spec.Proxy, launch.Bridge)
+	return &Stdio{Stdin: stdin, Stdout: stdout, Info: launch.Info, cmd: cmd, grace: grace, done: make(chan struct{}), proxied: proxied}, nil
 }
 
 // Done is closed when the program has ended and its pipes are closed.

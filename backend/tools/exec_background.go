@@ -51,8 +51,14 @@ func (d Deps) runCommand(ctx context.Context, in execShellIn, c execCheck, backu
 		jobTimeout = c.timeout
 	}
 	var full execShellOut // the foreground result, read after the job is done
+	// A command that may move to the background asks about hosts while its call waits on it (the face's asker
+	// refuses once the call has returned); one started there has no one waiting to answer.
+	ask := hostAsk(ctx)
+	if in.Background {
+		ask = nil
+	}
 	job, err := d.Jobs.Start(c.info.Root, permissions.Join(c.argv), func(jctx context.Context, live func(string, []byte)) (shell.Result, string, error) {
-		out, err := run(jctx, live, jobTimeout)
+		out, err := run(WithHostAsk(jctx, ask), live, jobTimeout)
 		full = out
 		return out.Result, out.Hint, err
 	}, in.Background, progress)

@@ -22,3 +22,25 @@ func grantedHosts(ctx context.Context) []string {
 	h, _ := ctx.Value(hostsKey{}).([]string)
 	return h
 }
+
+// HostAsk asks the user, while a command runs in allow-list mode, whether it may reach host, which is not on the
+// project's list: true lets it through for the rest of that command. It returns false when ctx ends first.
+type HostAsk = func(ctx context.Context, host string) bool
+
+type hostAskKey struct{}
+
+// WithHostAsk marks ctx as coming from a face where the user can answer while a command runs (the window): in
+// allow-list mode, a connection to a host not on the list waits for ask's answer instead of being refused at once.
+// Elsewhere (MCP, the CLI, a command already in the background) no one can answer, and such a host is refused.
+func WithHostAsk(ctx context.Context, ask HostAsk) context.Context {
+	if ask == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, hostAskKey{}, ask)
+}
+
+// hostAsk is what WithHostAsk put in ctx, or nil.
+func hostAsk(ctx context.Context) HostAsk {
+	a, _ := ctx.Value(hostAskKey{}).(HostAsk)
+	return a
+}

@@ -89,8 +89,8 @@ func TestExecShellAllowListGoModDownload(t *testing.T) {
 	if err := store.SetProject(root, settings.Project{Network: settings.NetworkAllowlist, NetworkHosts: []string{"goproxy.example.com"}}); err != nil {
 		t.Fatal(err)
 	}
-	reg := Registry(Deps{Session: s, Settings: store, CommandProxy: func(allow, deny []string) shell.Proxy {
-		return httpproxy.New(httpproxy.Options{Hosts: allow, Denied: deny, Resolver: web.Resolver, Exempt: web.Options().Exempt})
+	reg := Registry(Deps{Session: s, Settings: store, CommandProxy: func(allow, deny []string, ask HostAsk) shell.Proxy {
+		return httpproxy.New(httpproxy.Options{Hosts: allow, Denied: deny, Ask: ask, Resolver: web.Resolver, Exempt: web.Options().Exempt})
 	}})
 	type netOut struct {
 		execOut
@@ -147,5 +147,33 @@ func TestExecShellAllowListGoModDownload(t *testing.T) {
 	out, e = call[netOut](t, reg, "exec_shell", `{"command": "go", "args": ["mod", "download", "-json", "example.com/fixture@v1.0.5"]}`)
 	if e != nil || out.ExitCode == 0 || !slices.Equal(out.NetworkRefused, []string{"goproxy.example.com"}) || !strings.Contains(out.Stdout, "denied by a rule") {
 		t.Fatalf("a listed host a rule denies: %+v, %v", out, e)
+	}
+
+	// Where someone can answer (the window's agent), the unlisted host is asked about while the command waits:
+	// allowed, the download goes on; declined, it fails, and the result and hint say the user declined the host.
+	t.Setenv("GOPROXY", web.Sites["unlisted.example.com"].URL(""))
+	for i, allow := range []bool{true, false} {
+		var asked []string
+		ask := func(_ context.Context, host string) bool { asked = append(asked, host); return allow }
+		v := fmt.Sprintf("v1.0.%d", 6+i)
+		raw, te := reg.Call(WithHostAsk(context.Background(), ask), "exec_shell", []byte(`{"command": "go", "args": ["mod", "download", "-json", "example.com/fixture@`+v+`"]}`))
+		var got netOut
+		if te != nil || json.Unmarshal(raw, &got) != nil {
+			t.Fatalf("asked: %s, %v", raw, te)
+		}
+		var declined struct {
+			NetworkDeclined []string `json:"network_declined"`
+		}
+		json.Unmarshal(raw, &declined)
+		if !slices.Equal(asked, []string{"unlisted.example.com"}) || len(got.NetworkRefused) != 0 {
+			t.Errorf("allow=%v: asked about %v, refused %v", allow, asked, got.NetworkRefused)
+		}
+		if allow && (got.ExitCode != 0 || !strings.Contains(got.Stdout, `"Version": "`+v+`"`) || len(declined.NetworkDeclined) != 0) {
+			t.Errorf("allowed when asked: %s", raw)
+		}
+		if !allow && (got.ExitCode == 0 || !slices.Equal(declined.NetworkDeclined, []string{"unlisted.example.com"}) ||
+			!strings.Contains(got.Stdout+got.Stderr, "unlisted.example.com was declined by the user") || !strings.Contains(got.Hint, "declined unlisted.example.com")) {
+			t.Errorf("declined when asked: %s", raw)
+		}
 	}
 }

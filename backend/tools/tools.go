@@ -29,7 +29,9 @@ type Deps struct {
 	// CommandProxy makes the proxy of one command in allow-list mode, from the hosts it allows and those it
 	// denies (httpproxy.New). Nil where the program links no HTTP stack (rooted's CLI): allow-list mode is then
 	// off, and the result says why.
-	CommandProxy func(allow, deny []string) shell.Proxy
+	// ask (from WithHostAsk; nil where no one can answer) asks the user about a host not on the list while the
+	// command runs.
+	CommandProxy func(allow, deny []string, ask HostAsk) shell.Proxy
 	// SecretEnv names variables of this process that commands must not see (the app's own API keys), besides
 	// those shell.Env recognises by name.
 	SecretEnv []string

@@ -510,6 +510,8 @@ func (refuseAll) Serve(ctx context.Context, ln net.Listener) error {
 
 func (refuseAll) Refused() []string { return nil }
 
+func (refuseAll) Declined() []string { return nil }
+
 // A worktree's setup command runs as the face's own commands run: in allow-list network mode, behind the proxy
 // the face makes (the window's), given the project's hosts; without the face's options it would have no proxy and
 // no network at all, so `npm ci` would fail where the same command in the conversation succeeds.
@@ -523,7 +525,7 @@ func TestSetupCommandGetsTheFacesProxy(t *testing.T) {
 	}
 	var made atomic.Int32
 	var hosts []string
-	opt := workspace.Options{Settings: m.Settings, CommandProxy: func(allow, deny []string) shell.Proxy {
+	opt := workspace.Options{Settings: m.Settings, CommandProxy: func(allow, deny []string, _ tools.HostAsk) shell.Proxy {
 		hosts = allow
 		made.Add(1)
 		return refuseAll{}

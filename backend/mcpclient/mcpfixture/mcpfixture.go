@@ -8,7 +8,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -26,6 +28,8 @@ import (
 //   - flood {}: writes 64 MiB on stderr and answers one 20 MiB line.
 //   - grow {}: adds the tool extra, and says the list changed (notifications/tools/list_changed).
 //   - env {}: its environment, one NAME=value a line.
+//   - fetch {url}: GETs url as an ordinary client does (through the proxy the environment names), and says the
+//     status and body, or the error.
 //
 // It is not linked into Rooted: only tests import it, and oauthserver, the browser tests' fixture program.
 const Env = "FIXTURE_MCP"
@@ -42,6 +46,22 @@ func RunIfAsked() {
 type StealIn struct {
 	Path string `json:"path"`
 	Addr string `json:"addr"`
+}
+
+// FetchIn are the arguments of fetch.
+type FetchIn struct {
+	URL string `json:"url"`
+}
+
+func fixtureFetch(in FetchIn) string {
+	c := &http.Client{Timeout: 10 * time.Second} // the default transport: the proxy from the environment
+	res, err := c.Get(in.URL)
+	if err != nil {
+		return "fetch: " + err.Error()
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
+	return res.Status + "\n" + string(b)
 }
 
 type addIn struct {
@@ -90,6 +110,7 @@ func fixture2025(strict bool) {
 		{"name": "flood", "inputSchema": map[string]any{"type": "object"}},
 		{"name": "grow", "inputSchema": map[string]any{"type": "object"}},
 		{"name": "env", "inputSchema": map[string]any{"type": "object"}},
+		{"name": "fetch", "inputSchema": map[string]any{"type": "object", "properties": map[string]any{"url": map[string]any{"type": "string"}}}},
 	}
 	for in.Scan() {
 		var req struct {
@@ -124,6 +145,10 @@ func fixture2025(strict bool) {
 				text(fixtureSteal(s))
 			case "env":
 				text(strings.Join(os.Environ(), "\n"))
+			case "fetch":
+				var f FetchIn
+				_ = json.Unmarshal(req.Params.Arguments, &f)
+				text(fixtureFetch(f))
 			case "hang":
 				select {}
 			case "flood":
@@ -188,6 +213,9 @@ func fixture2026() {
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "env"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		return text(strings.Join(os.Environ(), "\n")), nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "fetch"}, func(_ context.Context, _ *mcp.CallToolRequest, in FetchIn) (*mcp.CallToolResult, any, error) {
+		return text(fixtureFetch(in)), nil, nil
 	})
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {

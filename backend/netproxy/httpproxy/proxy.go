@@ -2,8 +2,10 @@
 // Rooted, outside the sandbox, that opens tunnels (CONNECT) and forwards plain requests (absolute URIs) only to the
 // hosts on the project's list, only to public addresses (checked after resolution, with web_fetch's rules, and
 // dialled as checked, so a name cannot answer one address to the check and another to the connection), and
-// answers every other with a 403 that names the host and how to allow it. It records the hosts it refused, for
-// the command's result.
+// answers every other with a 403 that names the host and how to allow it. Where someone can answer (the window),
+// a host not on the list is asked about while the command runs: its connections wait, all on one question, for
+// the answer or for the ask's bound, and then go on or are refused. It records the hosts it refused and those the
+// user declined, for the command's result.
 package httpproxy
 
 import (
@@ -34,6 +36,23 @@ type Options struct {
 	// Exempt are addresses let through although they are not public: a test's fixture servers, never set
 	// otherwise.
 	Exempt []netip.AddrPort
+	// Ask, when set, asks the user whether this command may reach host, which is not on the list (nor denied):
+	// true lets it through for the rest of the command, false refuses it. It returns when ctx ends, with false.
+	// Nil: such a host is refused at once (no one can answer: MCP, the CLI, a background job).
+	Ask func(ctx context.Context, host string) bool
+	// AskWait bounds how long a connection waits for Ask's answer (default DefaultAskWait); the command's own end
+	// (its timeout, Stop) ends the wait sooner.
+	AskWait time.Duration
+}
+
+// DefaultAskWait is how long a connection to a host not on the list waits for the user's answer.
+const DefaultAskWait = 120 * time.Second
+
+// question is one ask about a host, which every connection to it waits on.
+type question struct {
+	done     chan struct{}
+	allowed  bool // the answer
+	answered bool // false: the wait ended first
 }
 
 // Proxy serves one command's connections. Safe for concurrent use.
@@ -44,15 +63,26 @@ type Proxy struct {
 	exempt  map[netip.AddrPort]bool
 	dialer  net.Dialer
 	plain   *http.Transport
+	ask     func(ctx context.Context, host string) bool
+	askWait time.Duration
 
-	mu      sync.Mutex
-	refused []string
-	open    map[io.Closer]bool
+	mu       sync.Mutex
+	life     context.Context // Serve's: an ask ends with it
+	refused  []string
+	declined []string
+	asked    map[string]*question
+	open     map[io.Closer]bool
 }
 
 // New returns a proxy for one command.
 func New(o Options) *Proxy {
-	p := &Proxy{hosts: slices.Clone(o.Hosts), denied: slices.Clone(o.Denied), resolve: o.Resolver, exempt: map[netip.AddrPort]bool{}, open: map[io.Closer]bool{}}
+	p := &Proxy{
+		hosts: slices.Clone(o.Hosts), denied: slices.Clone(o.Denied), resolve: o.Resolver, exempt: map[netip.AddrPort]bool{},
+		open: map[io.Closer]bool{}, asked: map[string]*question{}, ask: o.Ask, askWait: o.AskWait, life: context.Background(),
+	}
+	if p.askWait <= 0 {
+		p.askWait = DefaultAskWait
+	}
 	if p.resolve == nil {
 		p.resolve = net.DefaultResolver
 	}
@@ -64,15 +94,26 @@ func New(o Options) *Proxy {
 	return p
 }
 
-// Refused lists the hosts the proxy refused, in the order first refused.
+// Refused lists the hosts the proxy refused without the user's answer (not on the list with no one to ask, or no
+// answer in time; denied by a rule; a private address), in the order first refused.
 func (p *Proxy) Refused() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return slices.Clone(p.refused)
 }
 
+// Declined lists the hosts the user was asked about while the command ran and declined.
+func (p *Proxy) Declined() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.declined)
+}
+
 // Serve answers the connections on ln until ctx ends, then closes ln and every connection still open.
 func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
+	p.mu.Lock()
+	p.life = ctx
+	p.mu.Unlock()
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	stop := context.AfterFunc(ctx, func() {
 		srv.Close()
@@ -163,7 +204,7 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	if port == "" {
 		port = "80"
 	}
-	if err := p.check(host); err != nil {
+	if err := p.check(r.Context(), host); err != nil {
 		p.refuse(w, host, err)
 		return
 	}
@@ -190,12 +231,20 @@ func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 // RefusedError is a host the proxy would not connect to: not on the list, or resolving to an address that is not
 // public.
 type RefusedError struct {
-	Host    string
-	Address *webfetch.AddressError // nil: the host is not on the list
-	Denied  bool                   // a rule of the user's denies it
+	Host       string
+	Address    *webfetch.AddressError // nil: the host is not on the list
+	Denied     bool                   // a rule of the user's denies it
+	Declined   bool                   // the user, asked while the command ran, said no
+	Unanswered bool                   // the user was asked and the wait ended before an answer
 }
 
 func (e *RefusedError) Error() string {
+	switch {
+	case e.Declined:
+		return fmt.Sprintf("%s was declined by the user for this command when asked", e.Host)
+	case e.Unanswered:
+		return fmt.Sprintf("%s is not on this project's list of hosts commands may reach, and the user, asked while the command ran, did not answer in time", e.Host)
+	}
 	if e.Denied {
 		return fmt.Sprintf("%s is denied to this project's commands by a network rule (Settings, Permissions)", e.Host)
 	}
@@ -214,13 +263,21 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 		return
 	}
 	p.mu.Lock()
-	if !slices.Contains(p.refused, re.Host) {
+	if re.Declined {
+		if !slices.Contains(p.declined, re.Host) {
+			p.declined = append(p.declined, re.Host)
+		}
+	} else if !slices.Contains(p.refused, re.Host) {
 		p.refused = append(p.refused, re.Host)
 	}
 	p.mu.Unlock()
 	body := "rooted: " + re.Error() + "\n"
 	reason := "Forbidden by Rooted: " + re.Host + " is not on this project's list of hosts"
 	switch {
+	case re.Declined:
+		reason = "Forbidden by Rooted: " + re.Host + " was declined by the user"
+	case re.Unanswered:
+		reason = "Forbidden by Rooted: " + re.Host + " is not on this project's list of hosts and was not answered in time"
 	case re.Denied:
 		reason = "Forbidden by Rooted: " + re.Host + " is denied by a rule"
 	case re.Address != nil:
@@ -241,24 +298,99 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 	buf.Flush()
 }
 
-// check refuses a host that is not on the list.
-func (p *Proxy) check(host string) error {
+// check refuses a host a rule denies, and one that is not on the list unless the user, asked, allows it. ctx is
+// the connection's: it ends the wait for the answer when the client goes away.
+func (p *Proxy) check(ctx context.Context, host string) error {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	if netproxy.Allowed(p.denied, host) {
 		return &RefusedError{Host: host, Denied: true}
 	}
-	if !netproxy.Allowed(p.hosts, host) {
+	if netproxy.Allowed(p.hosts, host) {
+		return nil
+	}
+	if p.ask == nil {
 		return &RefusedError{Host: host}
 	}
-	return nil
+	// A host that resolves to an address commands never reach is refused without a question the user's yes
+	// could not change (dial checks again, on what it dials).
+	if err := p.public(ctx, host); err != nil {
+		return err
+	}
+	q := p.question(host)
+	select {
+	case <-q.done:
+	case <-ctx.Done():
+		return &RefusedError{Host: host, Unanswered: true}
+	}
+	switch {
+	case q.allowed:
+		return nil
+	case q.answered:
+		return &RefusedError{Host: host, Declined: true}
+	}
+	return &RefusedError{Host: host, Unanswered: true}
+}
+
+// question is the one ask about host for this command: the first connection to it puts the question, within
+// AskWait and the proxy's life; the rest wait on it, and later connections take its answer at once.
+func (p *Proxy) question(host string) *question {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if q := p.asked[host]; q != nil {
+		return q
+	}
+	q := &question{done: make(chan struct{})}
+	p.asked[host] = q
+	ctx, cancel := context.WithTimeout(p.life, p.askWait)
+	go func() {
+		defer cancel()
+		allowed := p.ask(ctx, host)
+		// A no that came as the wait ended is the wait's end, not the user's answer.
+		q.allowed, q.answered = allowed, allowed || ctx.Err() == nil
+		close(q.done)
+	}()
+	return q
 }
 
 // connect checks host and dials it at port.
 func (p *Proxy) connect(ctx context.Context, host, port string) (net.Conn, error) {
-	if err := p.check(host); err != nil {
+	if err := p.check(ctx, host); err != nil {
 		return nil, err
 	}
 	return p.dial(ctx, "tcp", net.JoinHostPort(host, port))
+}
+
+// public refuses host when an address it resolves to is not public; a name that does not resolve passes, for
+// the dial to fail on after the question.
+func (p *Proxy) public(ctx context.Context, host string) error {
+	addrs, err := p.addresses(ctx, host)
+	if err != nil {
+		return nil
+	}
+	for _, a := range addrs {
+		if why := webfetch.Refused(a); why != "" && !p.exemptAddr(a) {
+			return &RefusedError{Host: host, Address: &webfetch.AddressError{Host: host, Addr: a.Unmap(), Reason: why}}
+		}
+	}
+	return nil
+}
+
+// addresses are host's: itself when it is an address, else what it resolves to.
+func (p *Proxy) addresses(ctx context.Context, host string) ([]netip.Addr, error) {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return []netip.Addr{a}, nil
+	}
+	return p.resolve.LookupNetIP(ctx, "ip", host)
+}
+
+// exemptAddr says whether a test's fixture listens at a on some port.
+func (p *Proxy) exemptAddr(a netip.Addr) bool {
+	for ap := range p.exempt {
+		if ap.Addr() == a.Unmap() {
+			return true
+		}
+	}
+	return false
 }
 
 // dial resolves host, refuses it when any address it resolves to is not public (a name that answers both a public
@@ -272,10 +404,8 @@ func (p *Proxy) dial(ctx context.Context, network, address string) (net.Conn, er
 	if err != nil {
 		return nil, err
 	}
-	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{a}
-	} else if addrs, err = p.resolve.LookupNetIP(ctx, "ip", host); err != nil {
+	addrs, err := p.addresses(ctx, host)
+	if err != nil {
 		return nil, err
 	}
 	if len(addrs) == 0 {

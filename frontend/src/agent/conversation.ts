@@ -19,6 +19,7 @@ export interface ToolItem {
   output?: unknown
   error?: ToolError
   live?: string // a command's output while it runs
+  asks?: { call: string; host: string }[] // hosts the running command waited to reach (allow-list mode), asked live
   diff?: string // an edit's diff against the snapshot taken before it
   undone?: boolean
   preview?: string // while an edit waits for approval: the diff it would make (its dry run)

@@ -88,3 +88,7 @@ export const watchStatus = (ws: string): Promise<WatchStatus> => wrap(() => Proj
 // allowHost lets one conversation's commands reach host in allow-list mode while the window runs (a refused
 // host's card, "allow for this conversation").
 export const allowHost = (ws: string, conversation: string, host: string): Promise<void> => wrap(() => Tools.AllowHost(ws, conversation, host))
+
+// answerHost answers a running command (call: RunningCall.id) that waits to reach host in allow-list mode (its
+// output's 'host' stream asked): allow lets it through for the rest of that command, false refuses it.
+export const answerHost = (ws: string, call: string, host: string, allow: boolean): Promise<void> => wrap(() => Tools.AnswerHost(ws, call, host, allow))

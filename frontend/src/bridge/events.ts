@@ -4,7 +4,9 @@ export const EventToolOutput = 'tool:output'
 // ToolOutput is a piece of a running tool's output.
 export interface ToolOutput {
   id: string
-  stream: 'stdout' | 'stderr' | 'status' // status: the step a long call is at (making a worktree)
+  // status: the step a long call is at (making a worktree); host: a command waits to reach the host in data
+  // (allow-list mode), answered with answerHost
+  stream: 'stdout' | 'stderr' | 'status' | 'host'
   data: string
 }
 

@@ -28,7 +28,7 @@ const wails = vi.hoisted(() => {
     )
   return { calls, listeners, mod }
 })
-vi.mock('../../wailsjs/go/app/Tools', () => wails.mod('Tools', ['Specs', 'CallIn', 'UserCall', 'RunIn', 'Cancel', 'Text', 'AllowHost']))
+vi.mock('../../wailsjs/go/app/Tools', () => wails.mod('Tools', ['Specs', 'CallIn', 'UserCall', 'RunIn', 'Cancel', 'Text', 'AllowHost', 'AnswerHost']))
 vi.mock('../../wailsjs/go/app/Projects', () => wails.mod('Projects', ['Open', 'Choose', 'Current', 'List', 'Close', 'Focus', 'Recent', 'Forget', 'Watch']))
 vi.mock('../../wailsjs/go/app/Agent', () =>
   wails.mod('Agent', ['Conversations', 'LoadConversation', 'ConversationBlob', 'ConversationBlobsContaining', 'ExportConversation', 'SaveConversationExport', 'RenameConversation', 'DeleteConversation', 'RepoInfo']),
@@ -65,6 +65,7 @@ const everyCall: [string, unknown[]][] = [
   ['runTool', ['exec_shell', { command: 'true' }, () => undefined]],
   ['toolSpecs', []],
   ['allowHost', ['conv-1', 'pypi.example.org']],
+  ['answerHost', ['call-1', 'pypi.example.org', true]],
   ['watchStatus', []],
   ['conversations', []],
   ['loadConversation', ['c']],

@@ -24,6 +24,7 @@ export interface ProjectBridge {
   runTool<N extends keyof ToolResults>(name: N, args: Record<string, unknown>, onOutput: (o: ToolOutput) => void, conversation?: string): core.RunningCall<ToolResults[N]>
   toolSpecs: Bound<typeof core.toolSpecs>
   allowHost: Bound<typeof core.allowHost>
+  answerHost: Bound<typeof core.answerHost>
   onFsChanges: Bound<typeof core.onFsChanges>
   watchStatus: Bound<typeof core.watchStatus>
   conversations: Bound<typeof agent.conversations>
@@ -77,6 +78,7 @@ export function bridgeFor(ws: string): ProjectBridge {
     runTool: (name, args, onOutput, conversation) => core.runTool(ws, name, args, onOutput, conversation),
     toolSpecs: bind(core.toolSpecs),
     allowHost: bind(core.allowHost),
+    answerHost: bind(core.answerHost),
     onFsChanges: bind(core.onFsChanges),
     watchStatus: bind(core.watchStatus),
     conversations: bind(agent.conversations),

@@ -166,6 +166,8 @@ export interface ExecResult {
   job?: { id: string; running: boolean; next: number }
   // network_refused: in allow-list mode, the hosts the proxy refused the command.
   network_refused?: string[]
+  // network_declined: the hosts the user, asked while the command ran, declined.
+  network_declined?: string[]
 }
 
 export interface Snapshot {

@@ -8,7 +8,7 @@ import { ApprovalCard } from './approval-card'
 import { DiffView } from './diff-view'
 import { errorTitle } from '../lib/error-titles'
 import { AskUserCard } from './ask-user-card'
-import { HostCards } from './host-card'
+import { HostAsks, HostCards } from './host-card'
 import { SubagentCard } from './subagent-card'
 import { DiagnosticsList } from './diagnostics-list'
 import type { Approval } from '../stores/agent-session'
@@ -98,8 +98,9 @@ function CallCard({ item, conversation, onAnswer, onUndo, onOpen }: Props) {
       ) : null}
       <DiagnosticsList output={item.output} />
       {item.name === 'exec_shell' && (item.live || item.output) ? <ExecOutput item={item} /> : null}
+      {item.asks?.length ? <HostAsks asks={item.asks} running={item.state === 'running'} conversation={conversation} /> : null}
       {item.name === 'exec_shell' && (item.output as ExecResult | undefined)?.network_refused?.length ? (
-        <HostCards hosts={(item.output as ExecResult).network_refused ?? []} conversation={conversation} />
+        <HostCards hosts={((item.output as ExecResult).network_refused ?? []).filter((h) => !item.asks?.some((a) => a.host === h))} conversation={conversation} />
       ) : null}
       {item.name === 'search_files' && item.state === 'done' ? <Hits result={item.output as SearchResult} onOpen={onOpen} /> : null}
       {item.state === 'done' && resultImage(item.output) ? <ResultImage output={item.output} /> : null}

@@ -115,10 +115,16 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck, onBack
         let output: unknown
         if (call.name === 'exec_shell') {
           let live = ''
+          let asks: { call: string; host: string }[] = []
           const run = runTool(
             'exec_shell',
             call.input,
             (o) => {
+              if (o.stream === 'host') {
+                asks = [...asks, { call: o.id, host: o.data }]
+                card(call.id, { asks })
+                return
+              }
               live += o.data
               card(call.id, { live }, 'frame') // a command's output comes in many pieces a frame
             },

@@ -4,6 +4,8 @@ import {app} from '../models';
 
 export function AllowHost(arg1:string,arg2:string,arg3:string):Promise<void>;
 
+export function AnswerHost(arg1:string,arg2:string,arg3:string,arg4:boolean):Promise<void>;
+
 export function Call(arg1:string,arg2:string,arg3:string):Promise<string>;
 
 export function CallIn(arg1:string,arg2:string,arg3:string,arg4:string):Promise<string>;

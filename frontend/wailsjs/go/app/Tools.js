@@ -6,6 +6,10 @@ export function AllowHost(arg1, arg2, arg3) {
   return window['go']['app']['Tools']['AllowHost'](arg1, arg2, arg3);
 }
 
+export function AnswerHost(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['Tools']['AnswerHost'](arg1, arg2, arg3, arg4);
+}
+
 export function Call(arg1, arg2, arg3) {
   return window['go']['app']['Tools']['Call'](arg1, arg2, arg3);
 }
