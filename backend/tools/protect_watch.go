@@ -2,14 +2,18 @@ package tools
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/rooted-dev/rooted/backend/gitdir"
 	"github.com/rooted-dev/rooted/backend/gitguard"
 )
 
@@ -38,6 +42,22 @@ type watcher struct {
 	// followed (gitlinkAdded). existed are the .git entries that were there before the command.
 	indexes map[string]string
 	existed func(string) bool
+	// submodules are the .git entries of declared submodules not checked out yet, each with the git folder git
+	// clones it into (gitguard.State.PendingSubmodules): git submodule update making them is let run, as long as
+	// entry and folder keep the shape git writes (fault); anything else there is put back and ends the command.
+	submodules map[string]string
+	fault      func(entry, dir string) string
+	// repos are the repositories the command makes during the run where no gitlink leads (git init, git clone in
+	// a work-tree folder), by their .git, each with the git folder it leads to: judged from their making on, by
+	// the shape git gives a new repository (gitguard.State.NewRepoFault), and disarmed (DisarmRepo) the moment
+	// they hold more, so that git run in them outside (a shell prompt, an editor opening the folder) never runs
+	// what the command planted.
+	repos map[string]string
+	git   *gitguard.State
+	// judging and again coalesce the judging of a new repository, which runs beside the event loop (it asks git,
+	// which takes a while, and the loop must see a gitlink added meanwhile at once); judges waits for them.
+	judging, again map[string]bool
+	judges         sync.WaitGroup
 	// created judges a name created in a work-tree folder (protection.createdRule): a tool file or dependency
 	// folder that a command makes anywhere ends it at once, not only after it (leftBehind removes it then).
 	created func(rel string) bool
@@ -84,8 +104,12 @@ func (w *watcher) newEntry(full string, depth int) {
 		w.mu.Unlock()
 		return
 	}
-	// Not into what holds no tool files of the user's: git's data, an install's dependency folders, build output.
-	if name := path.Base(rel); name == ".git" || gitguard.DependencyFolders[name] || gitguard.OutputFolders[name] {
+	if path.Base(rel) == ".git" {
+		w.repoMade(rel)
+		return
+	}
+	// Not into what holds no tool files of the user's: an install's dependency folders, build output.
+	if name := path.Base(rel); gitguard.DependencyFolders[name] || gitguard.OutputFolders[name] {
 		return
 	}
 	fi, err := os.Lstat(full)
@@ -108,8 +132,11 @@ func (w *watcher) newEntry(full string, depth int) {
 func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguard.State, stop func(), created func(string) bool) *watcher {
 	w := &watcher{
 		root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop,
-		indexes: st.Indexes(), existed: st.HasEntry,
+		indexes: st.Indexes(), existed: st.HasEntry, submodules: st.PendingSubmodules(root),
+		fault: func(entry, dir string) string { return st.SubmoduleFault(root, abs, entry, dir) },
+		repos: map[string]string{}, git: st, judging: map[string]bool{}, again: map[string]bool{},
 	}
+	w.undo.SetAsideIn(setAsideDir(abs))
 	for _, p := range paths {
 		budget := gitguard.MaxCaptured
 		w.before[p] = gitguard.Capture(root, p, &budget)
@@ -128,6 +155,105 @@ func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguar
 	w.watchNames(st.Folders(), created) // before the loop reads w.created
 	go w.loop()
 	return w
+}
+
+// repoMade starts judging the repository the command is making at the .git entry, unless it is one the watcher
+// keeps otherwise (there before the command, a protected path, a declared submodule).
+func (w *watcher) repoMade(entry string) {
+	w.mu.Lock()
+	_, kept := w.before[entry]
+	_, sub := w.submodules[entry]
+	_, seen := w.repos[entry]
+	if kept || sub || seen || w.existed(entry) {
+		w.mu.Unlock()
+		return
+	}
+	w.repos[entry] = entry
+	w.mu.Unlock()
+	w.judge(entry)
+}
+
+// judge has the new repository at entry judged (checkRepo) beside the event loop: one judging at a time per
+// repository, and one more after it when events came meanwhile.
+func (w *watcher) judge(entry string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	if w.judging[entry] {
+		w.again[entry] = true
+		return
+	}
+	w.judging[entry] = true
+	w.judges.Add(1)
+	go func() {
+		defer w.judges.Done()
+		for {
+			w.checkRepo(entry, false)
+			w.mu.Lock()
+			if !w.again[entry] || w.stopped {
+				w.judging[entry] = false
+				w.mu.Unlock()
+				return
+			}
+			w.again[entry] = false
+			w.mu.Unlock()
+		}
+	}()
+}
+
+// checkRepo watches the new repository at entry where it is now, and disarms it, ending the command, as soon as it
+// holds more than git gives a new repository. Once the watcher is stopped only the last check does anything.
+func (w *watcher) checkRepo(entry string, last bool) {
+	w.mu.Lock()
+	if w.stopped && !last {
+		w.mu.Unlock()
+		return
+	}
+	dir := entry
+	if b, err := w.root.ReadFile(entry); err == nil {
+		if t, ok := gitdir.ParseGitFile(b); ok {
+			if rel, err := filepath.Rel(w.abs, filepath.Join(w.abs, filepath.Dir(filepath.FromSlash(entry)), t)); err == nil && filepath.IsLocal(rel) {
+				dir = filepath.ToSlash(rel)
+			}
+		}
+	}
+	w.repos[entry] = dir
+	if w.w != nil && !last {
+		for _, d := range []string{path.Dir(dir), dir, path.Join(dir, "hooks"), path.Join(dir, "info")} {
+			w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
+		}
+	}
+	w.mu.Unlock()
+	// Judged without the lock: it asks git to read the configuration, which takes a while, and a gitlink added
+	// meanwhile (which makes git outside enter the repository) must still be seen at once (gitlinkAdded).
+	if w.git.NewRepoFault(w.root, w.abs, entry) == "" {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped && !last {
+		return // the command ended meanwhile: close judges it once more
+	}
+	if !last && w.tripped == "" { // ended first: nothing more is planted while it is disarmed
+		w.tripped = entry
+		if w.stop != nil {
+			w.stop()
+		}
+	}
+	w.git.DisarmRepo(w.undo, w.root, w.abs, entry)
+}
+
+// setAsideDir is where the watcher keeps a copy of what it takes away during one command (gitguard.PutBack's
+// set-aside): the user's cache folder / rooted/set-aside/<project>-<time>, outside the project and outside what
+// commands may write (only each private cache under the cache folder's rooted/ is theirs).
+func setAsideDir(abs string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "rooted", "set-aside", filepath.Base(abs)+"-"+time.Now().Format("20060102-150405.000000000"))
 }
 
 // gitlinkAdded watches the .git where each gitlink of index leads, if it did not exist before the command and is
@@ -181,6 +307,9 @@ func (w *watcher) loop() {
 			for _, p := range w.owners(ev.Name) {
 				w.check(p, false)
 			}
+			for _, entry := range w.newRepos(ev.Name) {
+				w.judge(entry)
+			}
 			if rel, err := filepath.Rel(w.abs, ev.Name); err == nil {
 				if _, ok := w.indexes[filepath.ToSlash(rel)]; ok {
 					w.gitlinkAdded(filepath.ToSlash(rel))
@@ -213,6 +342,43 @@ func (w *watcher) owners(name string) []string {
 			out = append(out, p)
 		}
 	}
+	for entry, dir := range w.submodules {
+		if rel == dir || strings.HasPrefix(rel, dir+"/") || strings.HasPrefix(dir, rel+"/") {
+			out = append(out, entry)
+		}
+	}
+	return out
+}
+
+// runsFrom are the names in a git folder that decide what git runs: its settings, hooks, and where it reads them.
+var runsFrom = map[string]bool{"config": true, "config.worktree": true, "commondir": true, "hooks": true, "info": true, "gitdir": true}
+
+// newRepos are the repositories made during the run (repos) that an event's file is, or lies in.
+func (w *watcher) newRepos(name string) []string {
+	rel, err := filepath.Rel(w.abs, name)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for entry, dir := range w.repos {
+		switch {
+		case rel == entry || rel == dir || strings.HasPrefix(dir, rel+"/"):
+			out = append(out, entry)
+		case strings.HasPrefix(rel, dir+"/"):
+			// Only what git runs programs from, or a link or special file anywhere: git outside (a polling git
+			// status) writes its index and locks in the new repository all the time, and judging each of those
+			// would keep the watcher behind the one event that matters.
+			first, _, _ := strings.Cut(rel[len(dir)+1:], "/")
+			if runsFrom[first] {
+				out = append(out, entry)
+			} else if fi, err := os.Lstat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+				out = append(out, entry)
+			}
+		}
+	}
 	return out
 }
 
@@ -232,18 +398,41 @@ func (w *watcher) check(p string, last bool) {
 	}
 	budget := gitguard.MaxCaptured
 	now := gitguard.Capture(w.root, p, &budget)
-	if gitguard.Same(w.before[p], now) {
+	want := w.before[p]
+	if dir, ok := w.submodules[p]; ok {
+		// A declared submodule being cloned: judged by its shape, not against its absence. The git folder is
+		// watched from the start (it is made before the .git file), so that each change in it is judged as well.
+		if w.w != nil && !last {
+			w.watchSubmodule(dir)
+		}
+		if w.fault(p, dir) == "" {
+			return
+		}
+		want = &gitguard.Node{} // not git's shape: the .git goes, and with it the way into the folder
+	}
+	if gitguard.Same(want, now) {
 		return
 	}
-	w.undo.Tree(p, w.before[p], now)
-	if !last && w.tripped == "" {
+	if !last && w.tripped == "" { // ended first: the put-back (and the copy it keeps) gives it no more time
 		w.tripped = p
 		if w.stop != nil {
 			w.stop()
 		}
 	}
+	w.undo.Tree(p, want, now)
 	if w.w != nil && !last {
 		w.watch(p)
+	}
+}
+
+// watchSubmodule watches a declared submodule's git folder, and the folders in it git reads settings and hooks
+// from, from where it is (or will be) made down.
+func (w *watcher) watchSubmodule(dir string) {
+	for d := path.Dir(dir); d != "." && d != "/"; d = path.Dir(d) {
+		w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
+	}
+	for _, d := range []string{dir, path.Join(dir, "hooks"), path.Join(dir, "info")} {
+		w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
 	}
 }
 
@@ -265,6 +454,13 @@ func (w *watcher) close(unbound bool) (restored []string, stopped string) {
 	}
 	for _, p := range last {
 		w.check(p, true)
+	}
+	w.judges.Wait()
+	w.mu.Lock()
+	repos := slices.Collect(maps.Keys(w.repos))
+	w.mu.Unlock()
+	for _, entry := range repos {
+		w.checkRepo(entry, true)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
