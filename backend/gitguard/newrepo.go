@@ -138,6 +138,9 @@ func (g *Guard) repoFault(root *os.Root, abs, entry, want string) string {
 	} else if !fi.IsDir() {
 		return dir + " is not a folder"
 	}
+	if file, key := PlainlyRuns(root, dir); file != "" {
+		return file + " sets " + key
+	}
 	st := g.newRepoScan(root, abs, entry, dir)
 	for p, l := range st.links {
 		if !symlinkProbe(dir, p, l) {
@@ -175,6 +178,28 @@ func (g *Guard) repoFault(root *os.Root, abs, entry, want string) string {
 		}
 	}
 	return ""
+}
+
+// PlainlyRuns names the configuration file of the git folder dir (root-relative) that sets a key running a program
+// (gitconfig.RunsPrograms) as a plain reading shows it (gitconfig.Parse), and the key; "" when none does. It is
+// asked before git is (judging a new repository lists its keys through git, which takes some milliseconds under
+// load, each of them one more git status run outside on a plant): it only ever finds a fault sooner, never clears
+// one, so that git's own reading still decides whatever it misses. core.worktree is left to that reading: git
+// submodule and git worktree write one back to the work tree.
+func PlainlyRuns(root *os.Root, dir string) (file, key string) {
+	for _, name := range []string{"config", "config.worktree"} {
+		p := path.Join(dir, name)
+		b, err := readRegular(root, p, configLimit)
+		if err != nil {
+			continue
+		}
+		for k := range gitconfig.Parse(b) {
+			if k != "core.worktree" && gitconfig.RunsPrograms(k) {
+				return p, k
+			}
+		}
+	}
+	return "", ""
 }
 
 // newRepoScan records what git would read in the git folder dir of the new repository at entry, and nothing

@@ -168,9 +168,49 @@ func (w *watcher) repoMade(entry string) {
 		w.mu.Unlock()
 		return
 	}
+	w.mu.Unlock()
+	// Where a gitlink leads that was not declared before the command, the user's git status enters the
+	// repository: held against its absence, as gitlinkAdded holds it, so that its making ends the command at once.
+	// Looked up here too, not only on the index's event: the making may be seen first (the loop behind, events
+	// lost), and the shape rule would then let it run until its configuration turned bad.
+	if w.gitlinkLeads(entry) {
+		if w.holdAbsent(entry) {
+			w.check(entry, false)
+		}
+		return
+	}
+	w.mu.Lock()
+	if _, seen := w.repos[entry]; seen || w.stopped {
+		w.mu.Unlock()
+		return
+	}
 	w.repos[entry] = entry
 	w.mu.Unlock()
 	w.judge(entry)
+}
+
+// gitlinkLeads reports whether a gitlink in a repository's index, as it is now, leads to the .git entry.
+func (w *watcher) gitlinkLeads(entry string) bool {
+	for index, wt := range w.indexes { // not changed after watchProtected: read without the lock
+		if slices.Contains(gitguard.Gitlinks(w.root, index, wt), path.Dir(entry)) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdAbsent records the .git entry p, which was not there before the command, as protected against its making
+// from now on (watched, and checked at the end); false when it is held already, or was there before the command.
+func (w *watcher) holdAbsent(p string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, seen := w.before[p]; seen || w.stopped || w.existed(p) {
+		return false
+	}
+	w.before[p] = &gitguard.Node{}
+	w.live = append(w.live, p)
+	w.paths = append(w.paths, p)
+	return true
 }
 
 // judge has the new repository at entry judged (checkRepo) beside the event loop: one judging at a time per
@@ -245,6 +285,29 @@ func (w *watcher) checkRepo(entry string, last bool) {
 	w.git.DisarmRepo(w.undo, w.root, w.abs, entry)
 }
 
+// cutPlain takes out of git's way at once, in the loop, a configuration file of the new repository at entry that
+// plainly sets a program (gitguard.PlainlyRuns), and ends the command: judging the repository (judge) asks git,
+// and git outside would run the program meanwhile. What it took is set aside and reported; the judging that
+// follows disarms the rest. The repository stays one git can use: it needs no configuration file.
+func (w *watcher) cutPlain(entry string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	file, key := gitguard.PlainlyRuns(w.root, w.repos[entry])
+	if file == "" {
+		return
+	}
+	if w.tripped == "" {
+		w.tripped = entry
+		if w.stop != nil {
+			w.stop()
+		}
+	}
+	w.undo.RemoveKept(file, "removed "+file+", which the command made set "+key+" while it ran")
+}
+
 // setAsideDir is where the watcher keeps a copy of what it takes away during one command (gitguard.PutBack's
 // set-aside): the user's cache folder / rooted/set-aside/<project>-<time>, outside the project and outside what
 // commands may write (only each private cache under the cache folder's rooted/ is theirs).
@@ -259,24 +322,14 @@ func setAsideDir(abs string) string {
 // gitlinkAdded watches the .git where each gitlink of index leads, if it did not exist before the command and is
 // not watched yet, and checks it at once.
 func (w *watcher) gitlinkAdded(index string) {
-	w.mu.Lock()
 	wt, ok := w.indexes[index]
-	var added []string
-	if ok && !w.stopped {
-		for _, l := range gitguard.Gitlinks(w.root, index, wt) {
-			p := path.Join(l, ".git")
-			if _, seen := w.before[p]; seen || w.existed(p) {
-				continue
-			}
-			w.before[p] = &gitguard.Node{}
-			w.live = append(w.live, p)
-			w.paths = append(w.paths, p)
-			added = append(added, p)
-		}
+	if !ok {
+		return
 	}
-	w.mu.Unlock()
-	for _, p := range added {
-		w.check(p, false)
+	for _, l := range gitguard.Gitlinks(w.root, index, wt) {
+		if p := path.Join(l, ".git"); w.holdAbsent(p) {
+			w.check(p, false)
+		}
 	}
 }
 
@@ -308,6 +361,7 @@ func (w *watcher) loop() {
 				w.check(p, false)
 			}
 			for _, entry := range w.newRepos(ev.Name) {
+				w.cutPlain(entry)
 				w.judge(entry)
 			}
 			if rel, err := filepath.Rel(w.abs, ev.Name); err == nil {
@@ -319,12 +373,28 @@ func (w *watcher) loop() {
 			if !ok {
 				return
 			}
-			if errors.Is(err, fsnotify.ErrEventOverflow) { // events lost: look at everything
-				for _, p := range w.live {
-					w.check(p, false)
-				}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				w.overflowed()
 			}
 		}
+	}
+}
+
+// overflowed looks at everything once the kernel has dropped events: every protected path, every index for a
+// gitlink added meanwhile (whose event may be among those lost), and every new repository being judged.
+func (w *watcher) overflowed() {
+	w.mu.Lock()
+	live := slices.Clone(w.live)
+	repos := slices.Collect(maps.Keys(w.repos))
+	w.mu.Unlock()
+	for _, p := range live {
+		w.check(p, false)
+	}
+	for index := range w.indexes {
+		w.gitlinkAdded(index)
+	}
+	for _, entry := range repos {
+		w.judge(entry)
 	}
 }
 
@@ -343,11 +413,27 @@ func (w *watcher) owners(name string) []string {
 		}
 	}
 	for entry, dir := range w.submodules {
-		if rel == dir || strings.HasPrefix(rel, dir+"/") || strings.HasPrefix(dir, rel+"/") {
+		if rel == dir || strings.HasPrefix(dir, rel+"/") || runsIn(name, rel, dir) {
 			out = append(out, entry)
 		}
 	}
 	return out
+}
+
+// runsIn reports whether the event's file (name, rel root-relative) lies in the git folder dir where it decides what
+// git runs (runsFrom), or is a link or special file anywhere in it: git writes its index, locks and fetched refs
+// there all the time while it clones, and judging the repository at each of those would keep the watcher behind
+// the one event that matters.
+func runsIn(name, rel, dir string) bool {
+	rest, ok := strings.CutPrefix(rel, dir+"/")
+	if !ok {
+		return false
+	}
+	if first, _, _ := strings.Cut(rest, "/"); runsFrom[first] {
+		return true
+	}
+	fi, err := os.Lstat(name)
+	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
 }
 
 // runsFrom are the names in a git folder that decide what git runs: its settings, hooks, and where it reads them.
@@ -367,16 +453,9 @@ func (w *watcher) newRepos(name string) []string {
 		switch {
 		case rel == entry || rel == dir || strings.HasPrefix(dir, rel+"/"):
 			out = append(out, entry)
-		case strings.HasPrefix(rel, dir+"/"):
-			// Only what git runs programs from, or a link or special file anywhere: git outside (a polling git
-			// status) writes its index and locks in the new repository all the time, and judging each of those
-			// would keep the watcher behind the one event that matters.
-			first, _, _ := strings.Cut(rel[len(dir)+1:], "/")
-			if runsFrom[first] {
-				out = append(out, entry)
-			} else if fi, err := os.Lstat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-				out = append(out, entry)
-			}
+		case runsIn(name, rel, dir):
+			// Not for the index and locks git outside (a polling git status) writes there all the time.
+			out = append(out, entry)
 		}
 	}
 	return out

@@ -26,8 +26,12 @@ print('updated', flush=True)
 	cases := []struct {
 		name, then string
 		ended      bool
+		// undeclared drops the submodule's .gitmodules entry before the command, which the command writes back
+		// before its update: a gitlink not declared before the command, whose repository's making ends it at once.
+		undeclared bool
 	}{
 		{name: "as git does it"},
+		{name: "declared by the command itself", ended: true, undeclared: true},
 		{name: "then core.fsmonitor in its configuration", ended: true, then: `
 open('.git/modules/sub/config', 'a').write('[core]\n\tfsmonitor = "echo ran >> MARKER; false"\n')
 time.sleep(4)
@@ -59,6 +63,14 @@ print('planted')`},
 					git -c protocol.file.allow=always submodule add -q `+src+` sub && git commit -qm sub &&
 					git submodule deinit -q -f sub && rm -rf .git/modules/sub && git submodule init -q`)
 				py := update + strings.ReplaceAll(c.then, "MARKER", marker)
+				if c.undeclared {
+					declared, err := os.ReadFile(filepath.Join(root, ".gitmodules"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					shIn(t, root, marker, `git rm -q --cached .gitmodules && rm .gitmodules && git commit -qm undeclare`)
+					py = "open('.gitmodules', 'w').write(" + jsonString(string(declared)) + ")\n" + py
+				}
 				stop := make(chan struct{})
 				// git status outside, as an editor runs it: without optional locks, so that it never takes the new
 				// submodule's index.lock from under git's own checkout.
@@ -79,6 +91,17 @@ print('planted')`},
 					}
 					if s := userGit(t, root, "submodule", "status"); !strings.HasPrefix(s, " ") {
 						t.Errorf("git submodule status: %q", s)
+					}
+					return
+				}
+				if c.undeclared {
+					// Ended by the making of sub/.git, during the update: git's own shape is let run only where the
+					// project declared the submodule before the command.
+					if strings.Contains(out.Stdout, "updated") || !strings.Contains(out.StoppedBecause, "sub/.git") || out.ExitCode != 137 {
+						t.Errorf("the update was not ended at sub/.git's making: exit %d, %q, %q", out.ExitCode, out.StoppedBecause, out.Stdout)
+					}
+					if _, err := os.Lstat(filepath.Join(root, "sub", ".git")); err == nil {
+						t.Errorf("sub/.git, which the command made, is still there")
 					}
 					return
 				}
