@@ -106,40 +106,9 @@ func (g *Guard) submoduleFault(root *os.Root, abs, entry, dir string) string {
 // what git init, clone or submodule update write, else what is not. A .git or git folder not there yet is no
 // fault: git outside finds no repository in it.
 func (g *Guard) repoFault(root *os.Root, abs, entry, want string) string {
-	fi, err := root.Lstat(entry)
-	if err != nil {
-		return ""
-	}
-	dir := entry
-	switch {
-	case fi.IsDir() && want == "":
-	case fi.Mode().IsRegular():
-		b, err := readRegular(root, entry, 64<<10)
-		if err != nil {
-			return entry + " could not be read"
-		}
-		if len(b) == 0 {
-			return "" // being written (git truncates, then writes it whole); git outside takes it for no repository
-		}
-		target, ok := gitdir.ParseGitFile(b)
-		if dir = inside(abs, path.Dir(entry), target); !ok || dir == "" {
-			return entry + " leads git out of the project, or nowhere"
-		}
-		if want != "" && dir != want {
-			return fmt.Sprintf("%s leads elsewhere than %s, where git keeps the declared submodule", entry, want)
-		}
-	default:
-		return entry + " is not a .git folder or the .git file git writes"
-	}
-	// git clone writes the .git file before it makes the folder: a .git leading to nothing yet makes git outside
-	// run nothing, and the folder's making is seen and judged in turn.
-	if fi, err := root.Lstat(dir); err != nil {
-		return ""
-	} else if !fi.IsDir() {
-		return dir + " is not a folder"
-	}
-	if file, key := PlainlyRuns(root, dir); file != "" {
-		return file + " sets " + key
+	dir, bad := plainFault(root, abs, entry, want)
+	if bad != "" || dir == "" {
+		return bad
 	}
 	st := g.newRepoScan(root, abs, entry, dir)
 	for p, l := range st.links {
@@ -200,6 +169,57 @@ func PlainlyRuns(root *os.Root, dir string) (file, key string) {
 		}
 	}
 	return "", ""
+}
+
+// QuickSubmoduleFault is the part of SubmoduleFault that asks no program: the .git entry's shape, where it leads,
+// and a configuration that plainly sets a program (PlainlyRuns). Reading a few small files, it can be asked at
+// each change while the command runs; "" from it leaves the rest (hooks, links, git's own reading of the
+// configuration) to SubmoduleFault.
+func QuickSubmoduleFault(root *os.Root, abs, entry, dir string) string {
+	_, bad := plainFault(root, abs, entry, dir)
+	return bad
+}
+
+// plainFault judges what of the repository a command is making at entry can be judged without asking git: the .git
+// entry (a folder, or a .git file leading to want, or anywhere inside the project when want is ""), the git
+// folder it leads to, and PlainlyRuns. dir is that git folder, "" when there is nothing (yet) to judge further.
+func plainFault(root *os.Root, abs, entry, want string) (dir, fault string) {
+	fi, err := root.Lstat(entry)
+	if err != nil {
+		return "", ""
+	}
+	dir = entry
+	switch {
+	case fi.IsDir() && want == "":
+	case fi.Mode().IsRegular():
+		b, err := readRegular(root, entry, 64<<10)
+		if err != nil {
+			return "", entry + " could not be read"
+		}
+		if len(b) == 0 {
+			return "", "" // being written (git truncates, then writes it whole); git outside takes it for no repository
+		}
+		target, ok := gitdir.ParseGitFile(b)
+		if dir = inside(abs, path.Dir(entry), target); !ok || dir == "" {
+			return "", entry + " leads git out of the project, or nowhere"
+		}
+		if want != "" && dir != want {
+			return "", fmt.Sprintf("%s leads elsewhere than %s, where git keeps the declared submodule", entry, want)
+		}
+	default:
+		return "", entry + " is not a .git folder or the .git file git writes"
+	}
+	// git clone writes the .git file before it makes the folder: a .git leading to nothing yet makes git outside
+	// run nothing, and the folder's making is seen and judged in turn.
+	if fi, err := root.Lstat(dir); err != nil {
+		return "", ""
+	} else if !fi.IsDir() {
+		return "", dir + " is not a folder"
+	}
+	if file, key := PlainlyRuns(root, dir); file != "" {
+		return "", file + " sets " + key
+	}
+	return dir, ""
 }
 
 // newRepoScan records what git would read in the git folder dir of the new repository at entry, and nothing

@@ -47,6 +47,9 @@ type watcher struct {
 	// entry and folder keep the shape git writes (fault); anything else there is put back and ends the command.
 	submodules map[string]string
 	fault      func(entry, dir string) string
+	// faulted are the declared submodules found not in git's shape beside the loop (checkSubmodule): their .git
+	// goes, each time it is made again.
+	faulted map[string]bool
 	// repos are the repositories the command makes during the run where no gitlink leads (git init, git clone in
 	// a work-tree folder), by their .git, each with the git folder it leads to: judged from their making on, by
 	// the shape git gives a new repository (gitguard.State.NewRepoFault), and disarmed (DisarmRepo) the moment
@@ -134,7 +137,7 @@ func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguar
 		root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop,
 		indexes: st.Indexes(), existed: st.HasEntry, submodules: st.PendingSubmodules(root),
 		fault: func(entry, dir string) string { return st.SubmoduleFault(root, abs, entry, dir) },
-		repos: map[string]string{}, git: st, judging: map[string]bool{}, again: map[string]bool{},
+		repos: map[string]string{}, git: st, judging: map[string]bool{}, again: map[string]bool{}, faulted: map[string]bool{},
 	}
 	w.undo.SetAsideIn(setAsideDir(abs))
 	for _, p := range paths {
@@ -218,6 +221,12 @@ func (w *watcher) holdAbsent(p string) bool {
 func (w *watcher) judge(entry string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.judgeLocked(entry)
+}
+
+// judgeLocked is judge, with w.mu held. A declared submodule's .git is judged by checkSubmodule, any other by
+// checkRepo.
+func (w *watcher) judgeLocked(entry string) {
 	if w.stopped {
 		return
 	}
@@ -230,7 +239,11 @@ func (w *watcher) judge(entry string) {
 	go func() {
 		defer w.judges.Done()
 		for {
-			w.checkRepo(entry, false)
+			if _, sub := w.submodules[entry]; sub { // not changed after watchProtected: read without the lock
+				w.checkSubmodule(entry)
+			} else {
+				w.checkRepo(entry, false)
+			}
 			w.mu.Lock()
 			if !w.again[entry] || w.stopped {
 				w.judging[entry] = false
@@ -282,6 +295,9 @@ func (w *watcher) checkRepo(entry string, last bool) {
 			w.stop()
 		}
 	}
+	// A plainly planted configuration goes first, at once: disarming the rest asks git again, which on a loaded
+	// machine takes a second, in which git outside would run the plant a few hundred times.
+	w.cutPlainLocked(entry)
 	w.git.DisarmRepo(w.undo, w.root, w.abs, entry)
 }
 
@@ -295,17 +311,39 @@ func (w *watcher) cutPlain(entry string) {
 	if w.stopped {
 		return
 	}
-	file, key := gitguard.PlainlyRuns(w.root, w.repos[entry])
-	if file == "" {
-		return
-	}
-	if w.tripped == "" {
+	if w.cutPlainLocked(entry) && w.tripped == "" {
 		w.tripped = entry
 		if w.stop != nil {
 			w.stop()
 		}
 	}
+}
+
+// cutPlainLocked takes the configuration file of the new repository at entry that plainly sets a program out of
+// git's way, with w.mu held, and reports whether there was one.
+func (w *watcher) cutPlainLocked(entry string) bool {
+	file, key := gitguard.PlainlyRuns(w.root, w.repos[entry])
+	if file == "" {
+		return false
+	}
 	w.undo.RemoveKept(file, "removed "+file+", which the command made set "+key+" while it ran")
+	return true
+}
+
+// checkSubmodule judges the declared submodule whose .git is entry in full (gitguard.State.SubmoduleFault: hooks,
+// links, git's own reading of the configuration), beside the loop, since it asks git; not in git's shape, it is
+// marked faulted and checked, which takes its .git away and ends the command.
+func (w *watcher) checkSubmodule(entry string) {
+	if w.fault(entry, w.submodules[entry]) == "" {
+		return
+	}
+	w.mu.Lock()
+	stopped := w.stopped
+	w.faulted[entry] = true // once the command has ended as well: close's last check takes the .git then
+	w.mu.Unlock()
+	if !stopped {
+		w.check(entry, false)
+	}
 }
 
 // setAsideDir is where the watcher keeps a copy of what it takes away during one command (gitguard.PutBack's
@@ -480,11 +518,21 @@ func (w *watcher) check(p string, last bool) {
 	want := w.before[p]
 	if dir, ok := w.submodules[p]; ok {
 		// A declared submodule being cloned: judged by its shape, not against its absence. The git folder is
-		// watched from the start (it is made before the .git file), so that each change in it is judged as well.
+		// watched from the start (it is made before the .git file), so that each change in it is judged as well:
+		// here, in the loop, what needs no program (a plainly planted configuration, the .git leading elsewhere),
+		// at once; the rest, which asks git, beside the loop (judge), which must not fall behind the events
+		// meanwhile (on a loaded machine, a second behind: a second of git status outside running a plant).
 		if w.w != nil && !last {
 			w.watchSubmodule(dir)
 		}
-		if w.fault(p, dir) == "" {
+		switch {
+		case w.faulted[p] || gitguard.QuickSubmoduleFault(w.root, w.abs, p, dir) != "":
+		case last:
+			if w.fault(p, dir) == "" {
+				return
+			}
+		default:
+			w.judgeLocked(p)
 			return
 		}
 		want = &gitguard.Node{} // not git's shape: the .git goes, and with it the way into the folder
