@@ -53,11 +53,7 @@ func TestKeysMoveIntoTheKeyringAtStart(t *testing.T) {
 	if err != nil || len(v.Providers) != 1 || !v.Providers[0].HasKey || v.Providers[0].KeySource != "settings" {
 		t.Fatalf("Providers = %+v, %v", v, err)
 	}
-	ring, err := keystore.DialSecretService(context.Background(), addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ring.Close()
+	ring := keyringtest.Dial(t, addr)
 	if k, err := ring.Get(context.Background(), llm.NewStore(path, nil).KeyService(), "claude"); err != nil || k != "sk-ant-legacy" {
 		t.Fatalf("the keyring holds %q, %v", k, err)
 	}
@@ -137,11 +133,7 @@ func TestMCPSecretsAndSignInsInTheKeyring(t *testing.T) {
 			t.Errorf("docs after the sign-in: %+v", st)
 		}
 	}
-	ring, err := keystore.DialSecretService(ctx, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ring.Close()
+	ring := keyringtest.Dial(t, addr)
 	grant, err := ring.Get(ctx, "rooted mcp oauth "+filepath.Join(state, mcpclient.GrantsFile), url)
 	if err != nil {
 		t.Fatalf("no grant in the keyring: %v", err)

@@ -50,11 +50,11 @@ as_user() {
 }
 echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
-as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestTimeoutTermReachesEveryProcess|TestOwnSession|TestEnv'
+as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestTimeoutTermReachesEveryProcess|TestOwnSession|TestEnv|TestStdioOutlivesTheThreadThatStartedIt'
 as_user "$dir/cmdenv.test" -test.run 'TestEnv|TestGoEnvFileWithAToken|TestSandboxEtcEntries|TestRootedConfigOutsideHome'
 as_user "$dir/toolcache.test" -test.run 'TestGoCachesLeaveOutCredentials'
 echo "test-unprivileged: the sandbox backend's conformance table, in every process mode it offers, as $user"
-as_user "$dir/sandbox.test" -test.run 'TestConformance|TestNoneSaysSo|TestAllowListFallsBackToOff' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|conformance_test'
+as_user "$dir/sandbox.test" -test.run 'TestConformance|TestNoneSaysSo|TestAllowListFallsBackToOff|TestStartOutlivesTheCallersThread' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|conformance_test'
 echo "test-unprivileged: allow-list network mode (go mod download through the proxy, an unlisted host refused), as $user"
 as_user "$dir/tools.test" -test.run 'TestExecShellAllowListGoModDownload|TestExecShellNetworkOffByDefault' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|exec_network_test'
 echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
@@ -84,7 +84,7 @@ echo "test-unprivileged: a conversation's worktree made, worked in and applied t
 as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: MCP servers in the sandbox (no secret, no network), killed, hung and flooding, as $user"
 as_user "$dir/shell.test" -test.run 'TestStartStdio'
-as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys'
+as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys|TestSecretFileRefusesWhatItCannotRead'
 echo "test-unprivileged: API keys, MCP servers' secrets and sign-ins in GNOME Keyring on a private session bus, the 0600 files without one, and the move between them, as $user"
 as_user "$dir/rooted-mcp.test" -test.run 'TestCallUsesTheSecretSettingsStored' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|_test.go'
 as_user "$dir/keystore.test" -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'

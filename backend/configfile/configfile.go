@@ -1,6 +1,6 @@
 // Package configfile writes Rooted's own files in the user's directories (recent projects, settings, providers,
-// conversations): atomically, so a crash leaves the old file or the new one and never half of either, and
-// readable by the user only.
+// keys, conversations, the MCP client's secrets and grants): atomically, so a crash leaves the old file or the new
+// one and never half of either, and readable by the user only.
 //
 // It is for files outside any project; files inside a project go through backend/files and the session's
 // os.Root.

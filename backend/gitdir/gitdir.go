@@ -17,13 +17,10 @@ package gitdir
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/rooted-dev/rooted/backend/smallfile"
 )
@@ -109,7 +106,7 @@ func validHead(p string) bool {
 		return err == nil && strings.HasPrefix(target, "refs/")
 	}
 	// Opened without blocking and only as a regular file: a named pipe called HEAD must not hang whoever asks.
-	buf, err := readPrefix(p, 255)
+	buf, err := smallfile.ReadPrefix(p, 255) // what validate_headref reads of a file of any size
 	if err != nil {
 		return false
 	}
@@ -117,29 +114,6 @@ func validHead(p string) bool {
 		return bytes.HasPrefix(bytes.TrimLeft(rest, " \t\n\r\v\f"), []byte("refs/"))
 	}
 	return isHexID(buf, 40) || isHexID(buf, 64)
-}
-
-// readPrefix reads up to n bytes of the regular file at p (a link followed, as git follows it), opened without
-// blocking: a named pipe, socket or device is refused before any read.
-func readPrefix(p string, n int) ([]byte, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, smallfile.ErrNotRegular
-	}
-	buf := make([]byte, n)
-	got, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	return buf[:got], nil
 }
 
 // isHexID reports whether b starts with an object id of n hex digits (SHA-1 or SHA-256), as get_oid_hex_any reads.

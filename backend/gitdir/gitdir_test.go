@@ -46,6 +46,10 @@ func TestIsAgreesWithGit(t *testing.T) {
 		{"a dangling objects link", []func(string){file("HEAD", "ref: refs/heads/main\n"), link("nowhere", "objects"), dir("refs")}, false},
 		{"commondir to a folder without objects", []func(string){file("HEAD", "ref: refs/heads/main\n"), file("commondir", t.TempDir()), dir("objects"), dir("refs")}, false},
 		{"HEAD a folder", []func(string){dir("HEAD"), dir("objects"), dir("refs")}, false},
+		// git reads the first 255 bytes of HEAD whatever its size: a HEAD larger than the files Rooted reads whole
+		// still makes a repository.
+		{"a HEAD of 2 MiB", []func(string){file("HEAD", "ref: refs/heads/main\n"+strings.Repeat("x", 2<<20)), dir("objects"), dir("refs")}, true},
+		{"a detached HEAD of 2 MiB", []func(string){file("HEAD", id+strings.Repeat("y", 2<<20)), dir("objects"), dir("refs")}, true},
 		{"empty", nil, false},
 	}
 	for _, row := range rows {

@@ -37,11 +37,7 @@ func TestSecretServiceRoundTrip(t *testing.T) {
 	if err := s.Set(ctx, svc, "openai", "sk-openai"); err != nil {
 		t.Fatal(err)
 	}
-	other, err := keystore.DialSecretService(ctx, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := keyringtest.Dial(t, addr)
 	for account, want := range map[string]string{"anthropic": "sk-ant-second", "openai": "sk-openai"} {
 		if got, err := other.Get(ctx, svc, account); err != nil || got != want {
 			t.Errorf("Get(%s) from a second connection = %q, %v; want %q", account, got, err, want)
@@ -140,11 +136,7 @@ func TestOpenFindsTheBusInTheEnvironment(t *testing.T) {
 func TestMoveKeepsTheFileCopyWhenTheKeyringRefuses(t *testing.T) {
 	ctx := context.Background()
 	addr := keyringtest.SecretService(t)
-	ring, err := keystore.DialSecretService(ctx, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ring.Close()
+	ring := keyringtest.Dial(t, addr)
 	path := filepath.Join(t.TempDir(), "keys.json")
 	file := keystore.NewFile(path)
 	for _, a := range []string{"a", "b"} {
@@ -202,11 +194,7 @@ func TestFileErrorShowsNoSecret(t *testing.T) {
 // alias, a search and the secret: five round trips), and from the 0600 file.
 func BenchmarkGet(b *testing.B) {
 	ctx := context.Background()
-	ring, err := keystore.DialSecretService(ctx, keyringtest.SecretService(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ring.Close()
+	ring := keyringtest.Dial(b, keyringtest.SecretService(b))
 	for name, s := range map[string]keystore.Store{"keyring": ring, "file": keystore.NewFile(filepath.Join(b.TempDir(), "keys.json"))} {
 		b.Run(name, func(b *testing.B) {
 			if err := s.Set(ctx, svc, "a", "sk-a"); err != nil {

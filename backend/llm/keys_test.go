@@ -66,11 +66,7 @@ func TestKeysStayOutOfTheProvidersFile(t *testing.T) {
 func TestKeysInTheKeyring(t *testing.T) {
 	ctx := context.Background()
 	addr := keyringtest.SecretService(t)
-	ring, err := keystore.DialSecretService(ctx, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ring.Close()
+	ring := keyringtest.Dial(t, addr)
 	var got string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = r.Header.Get("Authorization") }))
 	defer srv.Close()
@@ -79,11 +75,7 @@ func TestKeysInTheKeyring(t *testing.T) {
 	if _, err := s.SaveProvider(ProviderChange{ID: "local", Kind: "openai-compatible", BaseURL: srv.URL + "/v1", APIKey: "sk-in-keyring"}); err != nil {
 		t.Fatal(err)
 	}
-	other, err := keystore.DialSecretService(ctx, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other := keyringtest.Dial(t, addr)
 	if k, err := other.Get(ctx, s.KeyService(), "local"); err != nil || k != "sk-in-keyring" {
 		t.Fatalf("the keyring holds %q, %v", k, err)
 	}
@@ -113,11 +105,7 @@ func TestKeysInTheKeyring(t *testing.T) {
 func TestMoveKeysIntoTheKeyring(t *testing.T) {
 	ctx := context.Background()
 	addr := keyringtest.SecretService(t)
-	ring, err := keystore.DialSecretService(ctx, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ring.Close()
+	ring := keyringtest.Dial(t, addr)
 	path := filepath.Join(t.TempDir(), "rooted", "providers.json")
 	legacy := `{"providers": [
 		{"id": "claude", "name": "Claude", "kind": "anthropic", "base_url": "https://api.anthropic.com/v1", "api_key": "sk-ant-old"},
@@ -176,11 +164,7 @@ func BenchmarkLoad(b *testing.B) {
 			path := filepath.Join(b.TempDir(), "rooted", "providers.json")
 			var keys keystore.Store
 			if where == "keyring" {
-				ring, err := keystore.DialSecretService(context.Background(), keyringtest.SecretService(b))
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer ring.Close()
+				ring := keyringtest.Dial(b, keyringtest.SecretService(b))
 				keys = ring
 			}
 			s := NewStoreWith(path, noEnv, keys)

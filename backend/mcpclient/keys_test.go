@@ -68,11 +68,7 @@ func TestKeysMoveIntoTheKeyring(t *testing.T) {
 			t.Errorf("%s is still there after the move: %v", f, err)
 		}
 	}
-	ring, err := keystore.DialSecretService(ctx, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ring.Close()
+	ring := keyringtest.Dial(t, addr)
 	secrets := "rooted mcp secrets " + filepath.Join(dir, SecretsFile)
 	if v, err := ring.Get(ctx, secrets, "docs-token"); err != nil || v != "SECRET-DOCS" {
 		t.Errorf("the keyring's docs-token = %q, %v", v, err)

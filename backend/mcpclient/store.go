@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/rooted-dev/rooted/backend/configfile"
+	"github.com/rooted-dev/rooted/backend/smallfile"
 )
 
 // DefaultStateDir is where Rooted keeps what the MCP client must remember for the user across projects: the
@@ -24,15 +27,16 @@ func DefaultStateDir() (string, error) {
 	return filepath.Join(d, "rooted"), nil
 }
 
-// jsonFile is a JSON object kept in a file only its owner reads (0600, in a 0700 folder), replaced whole by a rename
-// so that a reader never sees half of it.
+// jsonFile is a JSON object kept in a file only its owner reads (0600, in a 0700 folder), replaced whole through
+// configfile so that a reader never sees half of it.
 type jsonFile[V any] struct {
 	path string
 	mu   sync.Mutex
 }
 
 func (f *jsonFile[V]) load() (map[string]V, error) {
-	b, err := os.ReadFile(f.path)
+	// Read as keystore reads its keys file: never blocking on a named pipe, a regular file only, 1 MiB at most.
+	b, err := smallfile.Read(f.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]V{}, nil
 	}
@@ -41,7 +45,8 @@ func (f *jsonFile[V]) load() (map[string]V, error) {
 	}
 	m := map[string]V{}
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %v", f.path, err)
+		// Not err's text: a syntax error quotes the character it stopped at, which may be a secret's.
+		return nil, fmt.Errorf("%s: not valid JSON: correct the file or remove it", f.path)
 	}
 	return m, nil
 }
@@ -81,35 +86,7 @@ func (f *jsonFile[V]) update(change func(map[string]V)) error {
 		}
 		return nil
 	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	dir := filepath.Dir(f.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), f.path)
+	return configfile.WriteJSON(f.path, m)
 }
 
 // SecretFile is a key store in a file of its own (0600): Secrets until the system keyring serves them.

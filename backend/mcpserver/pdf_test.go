@@ -1,32 +1,21 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-pdf/fpdf"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rooted-dev/rooted/backend/pdftext/pdftest"
 )
 
 // read_file of a PDF answers with one text block: the pages' text as numbered lines, and a word that it came from
 // a PDF; the page count is in _meta.
 func TestReadFilePDFIsText(t *testing.T) {
 	root := project(t)
-	f := fpdf.New("P", "mm", "A4", "")
-	f.SetFont("Helvetica", "", 14)
-	for _, p := range []string{"Alpha page.", "Beta page."} {
-		f.AddPage()
-		f.Cell(0, 10, p)
-	}
-	var buf bytes.Buffer
-	if err := f.Output(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "doc.pdf"), buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "doc.pdf"), pdftest.Text(t, "Alpha page.", "Beta page."), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, err := New(Options{Root: root})

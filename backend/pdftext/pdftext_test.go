@@ -4,59 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"image"
-	"image/color"
-	"image/png"
 	"testing"
 	"time"
 
-	"github.com/go-pdf/fpdf"
+	"github.com/rooted-dev/rooted/backend/pdftext/pdftest"
 )
 
 // shared is the tests' one Extractor: compiling PDFium takes seconds (a minute under -race), once.
 var shared Extractor
 
-// textPDF is a PDF whose pages hold the given lines of text, one page each.
-func textPDF(t testing.TB, pages ...string) []byte {
-	t.Helper()
-	f := fpdf.New("P", "mm", "A4", "")
-	f.SetFont("Helvetica", "", 14)
-	for _, p := range pages {
-		f.AddPage()
-		f.Cell(0, 10, p)
-	}
-	return output(t, f)
-}
-
-// imagePDF is a one-page PDF holding only a picture: a scan, with no text to extract.
-func imagePDF(t testing.TB) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, 64, 64))
-	for i := range 64 {
-		img.Set(i, i, color.Black)
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		t.Fatal(err)
-	}
-	f := fpdf.New("P", "mm", "A4", "")
-	f.AddPage()
-	f.RegisterImageOptionsReader("scan", fpdf.ImageOptions{ImageType: "PNG"}, &buf)
-	f.ImageOptions("scan", 10, 10, 100, 100, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
-	return output(t, f)
-}
-
-func output(t testing.TB, f *fpdf.Fpdf) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	if err := f.Output(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
-
 func TestExtract(t *testing.T) {
-	got, err := shared.Extract(t.Context(), textPDF(t, "The first page says hello.", "The second page says goodbye."))
+	got, err := shared.Extract(t.Context(), pdftest.Text(t, "The first page says hello.", "The second page says goodbye."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +28,7 @@ func TestExtract(t *testing.T) {
 }
 
 func TestExtractScanned(t *testing.T) {
-	got, err := shared.Extract(t.Context(), imagePDF(t))
+	got, err := shared.Extract(t.Context(), pdftest.Scan(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +38,7 @@ func TestExtractScanned(t *testing.T) {
 }
 
 func TestExtractRefused(t *testing.T) {
-	whole := textPDF(t, "one", "two")
-	enc := fpdf.New("P", "mm", "A4", "")
-	enc.SetProtection(fpdf.CnProtectPrint, "secret", "owner")
-	enc.SetFont("Helvetica", "", 14)
-	enc.AddPage()
-	enc.Cell(0, 10, "hidden")
+	whole := pdftest.Text(t, "one", "two")
 	for _, tc := range []struct {
 		name string
 		data []byte
@@ -94,7 +47,7 @@ func TestExtractRefused(t *testing.T) {
 		{"truncated", whole[:len(whole)/2], ErrDamaged},
 		{"header only", []byte("%PDF-1.7\n"), ErrDamaged},
 		{"garbage after the magic", append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte{0xff, 0x00, 'x'}, 4096)...), ErrDamaged},
-		{"encrypted", output(t, enc), ErrEncrypted},
+		{"encrypted", pdftest.Encrypted(t, "hidden"), ErrEncrypted},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := shared.Extract(t.Context(), tc.data)
@@ -111,7 +64,7 @@ func TestExtractDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Nanosecond)
 	defer cancel()
 	<-ctx.Done()
-	_, err := x.Extract(ctx, textPDF(t, "late"))
+	_, err := x.Extract(ctx, pdftest.Text(t, "late"))
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("got %v; want ErrTimeout", err)
 	}
@@ -125,7 +78,7 @@ func TestNormalize(t *testing.T) {
 
 // BenchmarkExtract is one two-page PDF's extraction once the module is compiled: a fresh instance each time.
 func BenchmarkExtract(b *testing.B) {
-	data := textPDF(b, "The first page says hello.", "The second page says goodbye.")
+	data := pdftest.Text(b, "The first page says hello.", "The second page says goodbye.")
 	var x Extractor
 	if _, err := x.Extract(b.Context(), data); err != nil { // the compilation, once, outside the measure
 		b.Fatal(err)

@@ -131,7 +131,7 @@ var namespaces = sync.OnceValue(func() isolation {
 		cmd.Env = []string{}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 		c.apply(cmd.SysProcAttr)
-		if cmd.Run() == nil {
+		if Run(cmd) == nil {
 			return c
 		}
 	}

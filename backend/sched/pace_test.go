@@ -27,35 +27,22 @@ func TestPaceOnlyForOtherLanesForeground(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := New()
 			s.maxPace = never
-			lanes := map[string]*Lane{"a": s.Lane("a"), "b": s.Lane("b"), "c": s.Lane("c")}
+			lanes := openLanes(s, "a", "b", "c")
 			defer lanes["a"].Search()()
 			for _, name := range tc.searching {
 				defer lanes[name].Search()()
 			}
-			var ends []func()
-			for _, name := range tc.foreground {
-				ends = append(ends, lanes[name].Foreground())
-			}
-			returned := make(chan struct{})
-			go func() { lanes["a"].Pace(context.Background()); close(returned) }()
+			ends := foreground(lanes, tc.foreground)
+			p := start("Pace", func() { lanes["a"].Pace(context.Background()) })
 			if tc.wantPause {
-				waitUntil(t, lanes["a"].Pausing, "the pause")
-				select {
-				case <-returned:
-					t.Fatal("Pace returned while another lane's edit runs")
-				default:
-				}
+				p.held(t, lanes["a"].Pausing, "while another lane's edit runs")
 				for _, end := range ends[:len(ends)-1] {
 					end()
-					select {
-					case <-returned:
-						t.Fatal("Pace returned while another lane's edit still runs")
-					case <-time.After(time.Millisecond):
-					}
+					p.stays(t, time.Millisecond, "while another lane's edit still runs")
 				}
 				ends[len(ends)-1]()
 			}
-			within(t, returned, "Pace")
+			p.returns(t)
 			for _, end := range ends {
 				end()
 			}
@@ -87,18 +74,10 @@ func TestPaceWakes(t *testing.T) {
 			defer end()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			returned := make(chan struct{})
-			go func() { a.Pace(ctx); close(returned) }()
-			waitUntil(t, func() bool {
-				select {
-				case <-returned:
-					return true
-				default:
-					return a.Pausing()
-				}
-			}, "the pause")
+			p := start("Pace", func() { a.Pace(ctx) })
+			p.reached(t, a.Pausing)
 			tc.wake(end, cancel)
-			within(t, returned, "Pace")
+			p.returns(t)
 			if eager := time.Now().UnixNano() < a.eager.Load(); eager != tc.wantEagr {
 				t.Fatalf("eager after the pause: %v, want %v", eager, tc.wantEagr)
 			}
@@ -121,11 +100,10 @@ func TestPaceNeverStarves(t *testing.T) {
 	}
 	a.eager.Store(0) // the spell is over
 	ctx, cancel := context.WithCancel(context.Background())
-	returned := make(chan struct{})
-	go func() { a.Pace(ctx); close(returned) }()
-	waitUntil(t, a.Pausing, "the pause after the spell")
+	p := start("Pace after the spell", func() { a.Pace(ctx) })
+	p.held(t, a.Pausing, "at once after the spell")
 	cancel()
-	within(t, returned, "Pace")
+	p.returns(t)
 }
 
 // Many lanes editing and searching at once: every pause ends once the edits do, and the count of lanes with
@@ -179,19 +157,14 @@ func TestPaceOutlastsGapsBetweenEdits(t *testing.T) {
 	a, b := s.Lane("a"), s.Lane("b")
 	end := b.Foreground()
 	ctx, cancel := context.WithCancel(context.Background())
-	returned := make(chan struct{})
-	go func() { a.Pace(ctx); close(returned) }()
-	waitUntil(t, a.Pausing, "the pause")
+	p := start("Pace", func() { a.Pace(ctx) })
+	p.held(t, a.Pausing, "while another lane's edit runs")
 	for range 3 {
 		end()
 		end = b.Foreground()
 	}
 	end()
-	select {
-	case <-returned:
-		t.Fatal("the pause ended in the gap between two edits")
-	case <-time.After(5 * time.Millisecond):
-	}
+	p.stays(t, 5*time.Millisecond, "in the gap between two edits")
 	cancel()
-	within(t, returned, "Pace")
+	p.returns(t)
 }

@@ -9,32 +9,6 @@ import (
 	"time"
 )
 
-// never is a MaxWait no test reaches: a wait that ends did so because it was woken.
-const never = time.Hour
-
-// within fails the test if ch is not closed soon: a wake-up that never comes would otherwise hang until the test
-// binary's timeout.
-func within(t *testing.T, ch <-chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%s: never woken", what)
-	}
-}
-
-// waitUntil spins (yielding the processor) until cond holds: the start of a goroutine's wait.
-func waitUntil(t *testing.T, cond func() bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: never happened", what)
-		}
-		time.Sleep(100 * time.Microsecond)
-	}
-}
-
 // Background work waits only for foreground work of its own lane; another workspace's search never holds it.
 func TestWaitOnlyForOwnLane(t *testing.T) {
 	for _, tc := range []struct {
@@ -51,31 +25,21 @@ func TestWaitOnlyForOwnLane(t *testing.T) {
 		{"other lanes busy", []string{"b", "c", "b"}, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := New()
-			lanes := map[string]*Lane{"a": s.Lane("a"), "b": s.Lane("b"), "c": s.Lane("c")}
-			var ends []func()
-			for _, name := range tc.busy {
-				ends = append(ends, lanes[name].Foreground())
-			}
+			lanes := openLanes(New(), "a", "b", "c")
+			ends := foreground(lanes, tc.busy)
 			var stop Count
 			if tc.stop {
 				stop.Add(1)
 			}
 			y := &Yielder{Lane: lanes["a"], MaxWait: never, Stop: &stop}
-			returned := make(chan struct{})
-			go func() { y.Wait(context.Background()); close(returned) }()
+			w := start("Wait", func() { y.Wait(context.Background()) })
 			if tc.wantWaits {
-				waitUntil(t, y.Waiting, "the wait")
-				select {
-				case <-returned:
-					t.Fatal("Wait returned while a search of its own lane runs")
-				default:
-				}
+				w.held(t, y.Waiting, "while a search of its own lane runs")
 				for _, end := range ends {
 					end()
 				}
 			}
-			within(t, returned, "Wait")
+			w.returns(t)
 			for _, end := range ends {
 				end()
 			}
@@ -104,18 +68,10 @@ func TestWaitWakes(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			y := &Yielder{Lane: l, MaxWait: tc.maxWait, Stop: &stop}
-			returned := make(chan struct{})
-			go func() { y.Wait(ctx); close(returned) }()
-			waitUntil(t, func() bool {
-				select {
-				case <-returned:
-					return true
-				default:
-					return y.Waiting()
-				}
-			}, "the wait")
+			w := start("Wait", func() { y.Wait(ctx) })
+			w.reached(t, y.Waiting)
 			tc.wake(end, &stop, cancel)
-			within(t, returned, "Wait")
+			w.returns(t)
 		})
 	}
 }
@@ -125,19 +81,13 @@ func TestWaitForEverySearch(t *testing.T) {
 	l := New().Lane("a")
 	end1, end2 := l.Foreground(), l.Foreground()
 	y := &Yielder{Lane: l, MaxWait: never}
-	returned := make(chan struct{})
-	go func() { y.Wait(context.Background()); close(returned) }()
-	waitUntil(t, y.Waiting, "the wait")
+	w := start("Wait", func() { y.Wait(context.Background()) })
+	w.held(t, y.Waiting, "while two searches run")
 	end1()
 	end1() // ending twice counts once
-	waitUntil(t, func() bool { return l.fg.Load() == 1 }, "the first end")
-	select {
-	case <-returned:
-		t.Fatal("Wait returned while a second search runs")
-	default:
-	}
+	w.held(t, func() bool { return l.fg.Load() == 1 }, "while a second search runs")
 	end2()
-	within(t, returned, "Wait")
+	w.returns(t)
 }
 
 // A wait that reached MaxWait is not followed by another at once (the work is never starved); Reset forgets it.
@@ -151,11 +101,10 @@ func TestMaxWaitThenEager(t *testing.T) {
 	y.Wait(context.Background()) // returns at once, or the test hangs
 	y.Reset()
 	ctx, cancel := context.WithCancel(context.Background())
-	returned := make(chan struct{})
-	go func() { y.Wait(ctx); close(returned) }()
-	waitUntil(t, y.Waiting, "the wait after Reset")
+	w := start("Wait after Reset", func() { y.Wait(ctx) })
+	w.held(t, y.Waiting, "at once after Reset")
 	cancel()
-	within(t, returned, "Wait")
+	w.returns(t)
 }
 
 // recorder records the pauses and resumes While makes, and hands each on a channel.
@@ -203,10 +152,9 @@ func TestWhilePausesOnlyForOwnLane(t *testing.T) {
 		{"own lane busy, lock wanted", []string{"a"}, true, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := New()
-			lanes := map[string]*Lane{"a": s.Lane("a"), "b": s.Lane("b")}
-			for _, name := range tc.busy {
-				defer lanes[name].Foreground()()
+			lanes := openLanes(New(), "a", "b")
+			for _, end := range foreground(lanes, tc.busy) {
+				defer end()
 			}
 			var stop Count
 			if tc.stop {
@@ -231,8 +179,8 @@ func TestWhileWakes(t *testing.T) {
 	var stop Count
 	y := &Yielder{Lane: l, MaxWait: never, Stop: &stop}
 	r := newRecorder()
-	done, returned := make(chan struct{}), make(chan struct{})
-	go func() { y.While(done, r.pause, r.resume); close(returned) }()
+	done := make(chan struct{})
+	w := start("While", func() { y.While(done, r.pause, r.resume) })
 
 	end := l.Foreground()
 	r.next(t, "pause")
@@ -246,7 +194,7 @@ func TestWhileWakes(t *testing.T) {
 	r.next(t, "pause")
 	close(done)
 	r.next(t, "resume")
-	within(t, returned, "While")
+	w.returns(t)
 	end()
 }
 
@@ -255,14 +203,14 @@ func TestWhileMaxWait(t *testing.T) {
 	defer l.Foreground()()
 	y := &Yielder{Lane: l, MaxWait: time.Millisecond}
 	r := newRecorder()
-	done, returned := make(chan struct{}), make(chan struct{})
-	go func() { y.While(done, r.pause, r.resume); close(returned) }()
+	done := make(chan struct{})
+	w := start("While", func() { y.While(done, r.pause, r.resume) })
 	r.next(t, "pause")
 	r.next(t, "resume") // MaxWait reached: the child runs for a while though the search goes on
 	r.next(t, "pause")  // the eager spell ended: it yields again
 	close(done)
 	r.next(t, "resume")
-	within(t, returned, "While")
+	w.returns(t)
 }
 
 // A search waiting for background work steps aside: the work no longer waits for it.

@@ -186,7 +186,7 @@ func start(spec Spec, stdout, stderr io.Writer) (*exec.Cmd, sandbox.Launch, erro
 		if launch.Setup != nil {
 			launch.Setup(cmd)
 		}
-		err = cmd.Start()
+		err = sandbox.Start(cmd) // from a thread that outlives the command, which dies with it
 		if err == nil {
 			return cmd, launch, nil
 		}

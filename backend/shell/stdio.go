@@ -118,7 +118,7 @@ func startOnce(spec StdioSpec, launch sandbox.Launch) (*Stdio, error) {
 	if launch.Setup != nil {
 		launch.Setup(cmd)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := sandbox.Start(cmd); err != nil { // from a thread that outlives the program, which dies with it
 		return nil, err
 	}
 	return &Stdio{Stdin: stdin, Stdout: stdout, Info: launch.Info, cmd: cmd, grace: grace, done: make(chan struct{})}, nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -55,4 +56,31 @@ func TestStartStdio(t *testing.T) {
 	default:
 		t.Error("Done is open after Stop")
 	}
+}
+
+// A program started for stdio (another MCP server) lives on when the thread that started it ends, as Go ends a
+// thread whose locked goroutine returns: the sandbox's parent-death signal is for Rooted's end, not a thread's.
+func TestStdioOutlivesTheThreadThatStartedIt(t *testing.T) {
+	project := t.TempDir()
+	policy := sandbox.Policy{Readable: cmdenv.Readable(t.TempDir(), os.Getenv), Writable: []string{project}}
+	info := sandbox.Probe(policy)
+	type started struct {
+		p   *Stdio
+		err error
+	}
+	ch := make(chan started)
+	go func() {
+		runtime.LockOSThread() // not unlocked: this thread ends when the goroutine returns
+		p, err := StartStdio(context.Background(), StdioSpec{Argv: []string{"sh", "-c", "sleep 0.5; echo lived"}, Dir: project, Env: cmdenv.Env(os.Environ(), nil), Policy: policy, Sandbox: info, Grace: 200 * time.Millisecond})
+		ch <- started{p, err}
+	}()
+	s := <-ch
+	if s.err != nil {
+		t.Fatal(s.err)
+	}
+	line, _ := bufio.NewReader(s.p.Stdout).ReadString('\n')
+	if line != "lived\n" {
+		t.Errorf("the program read %q and ended: %v (sandbox %s)", line, s.p.Err(), info.Processes)
+	}
+	s.p.Stop()
 }

@@ -4,7 +4,8 @@
 // of waiting for a writer), used only if the open file is a regular file (checked with fstat, so a path swapped
 // for a pipe or a device after a stat is refused too), and read up to Limit bytes: a larger file is refused with
 // ErrTooLarge, and a warning is logged once per path, so a link to /dev/zero or a giant file cannot hang a call
-// or fill memory. Read takes a plain path (files outside any project); ReadIn reads through an *os.Root.
+// or fill memory. Read takes a plain path (files outside any project); ReadIn reads through an *os.Root;
+// ReadPrefix reads only a file's first bytes, whatever its size, for a format read only from its start.
 //
 // Not covered: what the bytes mean. A file that shrinks or grows while it is read is read as far as Limit allows.
 package smallfile
@@ -69,6 +70,31 @@ func ReadMax(path string, limit int64) ([]byte, error) {
 	return readOpen(f, path, limit)
 }
 
+// ReadPrefix reads the first n bytes of the file at path (all of it when shorter), whatever the file's size: for
+// a reader that looks only at a file's start, as git does at a HEAD, where a larger file is not refused. The file
+// is opened and refused as by Read (never blocking, a regular file only, a final link followed); a missing file
+// is an error for which errors.Is(err, fs.ErrNotExist) holds.
+func ReadPrefix(path string, n int) ([]byte, error) {
+	f, err := os.OpenFile(path, flags, 0)
+	if err != nil {
+		return nil, opened(path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := regular(path, fi.Mode()); err != nil {
+		return nil, err
+	}
+	buf := make([]byte, max(n, 0))
+	got, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:got], nil
+}
+
 // ReadIn reads name through root: the file cannot be outside it (see os.Root).
 func ReadIn(root *os.Root, name string) ([]byte, error) { return ReadInMax(root, name, Limit) }
 
@@ -108,11 +134,19 @@ func readOpen(f *os.File, path string, limit int64) ([]byte, error) {
 
 // check refuses a file by its mode and size (from fstat of the open file) under the rules above.
 func check(path string, mode fs.FileMode, size, limit int64) error {
-	if !mode.IsRegular() {
-		return refuse(&Error{Path: path, Err: ErrNotRegular, Kind: Kind(mode)})
+	if err := regular(path, mode); err != nil {
+		return err
 	}
 	if size > limit {
 		return refuse(&Error{Path: path, Err: ErrTooLarge, Size: size})
+	}
+	return nil
+}
+
+// regular refuses what is not a regular file, by the mode fstat gave for the open file.
+func regular(path string, mode fs.FileMode) error {
+	if !mode.IsRegular() {
+		return refuse(&Error{Path: path, Err: ErrNotRegular, Kind: Kind(mode)})
 	}
 	return nil
 }

@@ -132,6 +132,44 @@ func TestReaders(t *testing.T) {
 	}
 }
 
+// ReadPrefix refuses what Read refuses for what it is, but not for its size: a file of any length gives its first
+// bytes, and a sparse file far over Limit is not read beyond them.
+func TestReadPrefix(t *testing.T) {
+	t.Parallel()
+	dir := layout(t)
+	for _, c := range []struct {
+		name string
+		want []byte
+		err  error
+	}{
+		{name: "small", want: []byte("*.lo")},
+		{name: "empty", want: []byte{}},
+		{name: "limit", want: []byte("xxxx")},
+		{name: "big", want: []byte("xxxx")},
+		{name: "sparse", want: []byte{0, 0, 0, 0}},
+		{name: "fifo", err: ErrNotRegular},
+		{name: "zero", err: ErrNotRegular},
+		{name: "folder", err: ErrNotRegular},
+		{name: "sock", err: ErrNotRegular},
+		{name: "missing", err: fs.ErrNotExist},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []byte
+			var err error
+			within(t, "ReadPrefix("+c.name+")", func() { got, err = ReadPrefix(filepath.Join(dir, c.name), 4) })
+			if c.err != nil {
+				if !errors.Is(err, c.err) || got != nil {
+					t.Fatalf("got %d bytes, err %v; want none and %v", len(got), err, c.err)
+				}
+				return
+			}
+			if err != nil || !bytes.Equal(got, c.want) {
+				t.Fatalf("got %q, %v; want %q", got, err, c.want)
+			}
+		})
+	}
+}
+
 // A pipe with a writer that never writes: opening and reading must not wait for it.
 func TestFIFOWithWriter(t *testing.T) {
 	t.Parallel()

@@ -1,17 +1,13 @@
 package tools
 
 import (
-	"bytes"
 	"context"
-	"image"
-	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/go-pdf/fpdf"
-
+	"github.com/rooted-dev/rooted/backend/pdftext/pdftest"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -27,60 +23,14 @@ type readPDFResult struct {
 	} `json:"pdf"`
 }
 
-// makePDF writes a PDF of the given pages' text; compressed false leaves its streams as plain text, so its first
-// 8000 bytes hold no NUL and it passes for a text file.
-func makePDF(t *testing.T, compressed bool, pages ...string) []byte {
-	t.Helper()
-	f := fpdf.New("P", "mm", "A4", "")
-	f.SetCompression(compressed)
-	f.SetFont("Helvetica", "", 14)
-	for _, p := range pages {
-		f.AddPage()
-		f.Cell(0, 10, p)
-	}
-	var out bytes.Buffer
-	if err := f.Output(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
-
-// scanPDF is a page holding only a picture, as a scanner makes.
-func scanPDF(t *testing.T) []byte {
-	t.Helper()
-	var img bytes.Buffer
-	if err := png.Encode(&img, image.NewGray(image.Rect(0, 0, 32, 32))); err != nil {
-		t.Fatal(err)
-	}
-	f := fpdf.New("P", "mm", "A4", "")
-	f.AddPage()
-	opt := fpdf.ImageOptions{ImageType: "PNG"}
-	f.RegisterImageOptionsReader("scan", opt, &img)
-	f.ImageOptions("scan", 10, 10, 100, 100, false, opt, 0, "")
-	var out bytes.Buffer
-	if err := f.Output(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
-}
-
 // read_file of a PDF returns its pages' text in order, paged by line like a file's, and says it came from a PDF;
 // a scan is unsupported_media, a truncated or encrypted file a code of its own, a text file named .pdf stays text.
 func TestReadFilePDF(t *testing.T) {
 	reg, _, root := openRegistry(t)
-	two := makePDF(t, true, "The first page says hello.", "The second page says goodbye.")
-	enc := fpdf.New("P", "mm", "A4", "")
-	enc.SetProtection(fpdf.CnProtectPrint, "secret", "owner")
-	enc.SetFont("Helvetica", "", 14)
-	enc.AddPage()
-	enc.Cell(0, 10, "hidden")
-	var encBuf bytes.Buffer
-	if err := enc.Output(&encBuf); err != nil {
-		t.Fatal(err)
-	}
+	two := pdftest.Text(t, "The first page says hello.", "The second page says goodbye.")
 	for name, b := range map[string][]byte{
-		"two.pdf": two, "plain.pdf": makePDF(t, false, "Uncompressed text."), "scan.pdf": scanPDF(t),
-		"cut.pdf": two[:len(two)/2], "locked.pdf": encBuf.Bytes(), "notes.pdf": []byte("not a PDF at all\n"),
+		"two.pdf": two, "plain.pdf": pdftest.PlainText(t, "Uncompressed text."), "scan.pdf": pdftest.Scan(t),
+		"cut.pdf": two[:len(two)/2], "locked.pdf": pdftest.Encrypted(t, "hidden"), "notes.pdf": []byte("not a PDF at all\n"),
 	} {
 		if err := os.WriteFile(filepath.Join(root, name), b, 0o644); err != nil {
 			t.Fatal(err)

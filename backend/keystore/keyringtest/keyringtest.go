@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/rooted-dev/rooted/backend/keystore"
 )
 
 // busConfig is a session bus that lets its clients talk to each other and activates nothing.
@@ -127,6 +129,19 @@ func StartKeyring(t testing.TB, addr, password string) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// Dial is a connection of Rooted's own (keystore.DialSecretService) to the Secret Service at addr, closed when the
+// test ends: the second reader a test checks what the code under test stored with, or the keyring it hands that
+// code.
+func Dial(t testing.TB, addr string) *keystore.SecretService {
+	t.Helper()
+	ring, err := keystore.DialSecretService(context.Background(), addr)
+	if err != nil {
+		t.Fatalf("connecting to the test keyring: %v", err)
+	}
+	t.Cleanup(ring.Close)
+	return ring
 }
 
 // Lock locks the default collection, as the desktop does when the screen locks or the user chooses to.
