@@ -158,6 +158,9 @@ func (g *Guard) repoFault(root *os.Root, abs, entry, want string) string {
 func PlainlyRuns(root *os.Root, dir string) (file, key string) {
 	for _, name := range []string{"config", "config.worktree"} {
 		p := path.Join(dir, name)
+		if fi, err := root.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			continue // a link or special file there is the scan's to name
+		}
 		b, err := readRegular(root, p, configLimit)
 		if err != nil {
 			continue
