@@ -188,7 +188,11 @@ func (w *watcher) repoMade(entry string) {
 		return
 	}
 	w.repos[entry] = entry
+	w.watchRepoLocked(entry, false)
 	w.mu.Unlock()
+	// In the loop first, before the judging beside it is scheduled: a configuration already planted goes at once,
+	// and the git folder is watched from here on, so that a plant after this is an event the loop sees.
+	w.cutPlain(entry)
 	w.judge(entry)
 }
 
@@ -264,20 +268,7 @@ func (w *watcher) checkRepo(entry string, last bool) {
 		w.mu.Unlock()
 		return
 	}
-	dir := entry
-	if b, err := w.root.ReadFile(entry); err == nil {
-		if t, ok := gitdir.ParseGitFile(b); ok {
-			if rel, err := filepath.Rel(w.abs, filepath.Join(w.abs, filepath.Dir(filepath.FromSlash(entry)), t)); err == nil && filepath.IsLocal(rel) {
-				dir = filepath.ToSlash(rel)
-			}
-		}
-	}
-	w.repos[entry] = dir
-	if w.w != nil && !last {
-		for _, d := range []string{path.Dir(dir), dir, path.Join(dir, "hooks"), path.Join(dir, "info")} {
-			w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
-		}
-	}
+	w.watchRepoLocked(entry, last)
 	w.mu.Unlock()
 	// Judged without the lock: it asks git to read the configuration, which takes a while, and a gitlink added
 	// meanwhile (which makes git outside enter the repository) must still be seen at once (gitlinkAdded).
@@ -299,6 +290,25 @@ func (w *watcher) checkRepo(entry string, last bool) {
 	// machine takes a second, in which git outside would run the plant a few hundred times.
 	w.cutPlainLocked(entry)
 	w.git.DisarmRepo(w.undo, w.root, w.abs, entry)
+}
+
+// watchRepoLocked records where the new repository at entry keeps its git folder now (a .git file may lead
+// elsewhere), and watches that folder and the ones git runs programs from, with w.mu held.
+func (w *watcher) watchRepoLocked(entry string, last bool) {
+	dir := entry
+	if b, err := w.root.ReadFile(entry); err == nil {
+		if t, ok := gitdir.ParseGitFile(b); ok {
+			if rel, err := filepath.Rel(w.abs, filepath.Join(w.abs, filepath.Dir(filepath.FromSlash(entry)), t)); err == nil && filepath.IsLocal(rel) {
+				dir = filepath.ToSlash(rel)
+			}
+		}
+	}
+	w.repos[entry] = dir
+	if w.w != nil && !last {
+		for _, d := range []string{path.Dir(dir), dir, path.Join(dir, "hooks"), path.Join(dir, "info")} {
+			w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
+		}
+	}
 }
 
 // cutPlain takes out of git's way at once, in the loop, a configuration file of the new repository at entry that
