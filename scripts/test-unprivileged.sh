@@ -51,7 +51,7 @@ as_user() {
 }
 echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
-as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestOwnSession|TestEnv|TestStdioOutlivesTheThreadThatStartedIt'
+as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestTimeoutTermReachesEveryProcess|TestOwnSession|TestEnv|TestStdioOutlivesTheThreadThatStartedIt'
 as_user "$dir/cmdenv.test" -test.run 'TestEnv|TestGoEnvFileWithAToken|TestSandboxEtcEntries|TestRootedConfigOutsideHome'
 as_user "$dir/toolcache.test" -test.run 'TestGoCachesLeaveOutCredentials'
 echo "test-unprivileged: the sandbox backend's conformance table, in every process mode it offers, as $user"
@@ -62,7 +62,7 @@ as_user "$dir/app.test" -test.run 'TestHostAskedWhileTheCommandRuns' -test.v 2>&
 echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
 as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestPinnedFoldersCannotBeRenamed|TestNothingOutlivesAKilledRooted'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry|TestGitConfigCredentialsNeverReachCommands'
-as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestSwappedGitFolderNeverRunsOutside|TestSwappedDependencyParentIsRefusedOrReported|TestReplantingInALoopEndsTheCommand|TestToolConfigFilesAnywhereAreProtected|TestWhatTheGuardComparesIsHeldDuringTheRun|TestGuardedIsProtected|TestUsersOwnEditsDuringAJobStay' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '
+as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestSwappedGitFolderNeverRunsOutside|TestSwappedDependencyParentIsRefusedOrReported|TestReplantingInALoopEndsTheCommand|TestToolConfigFilesAnywhereAreProtected|TestWhatTheGuardComparesIsHeldDuringTheRun|TestGuardedIsProtected|TestUsersOwnEditsDuringAJobStay|TestSubmoduleUpdateInit|TestRepositoryMadeDuringTheRun|TestWhatTheWatcherTakesAwayIsKept|TestGitlinkRepositoryEndsTheCommandInAnyOrder' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '
 as_user "$dir/gitguard.test"
 echo "test-unprivileged: what tools run later, protected by name at any depth (dependency folders, bytecode, tool and agent files, go.work, .env, linked caches), as $user"
 as_user "$dir/tools.test" -test.run 'TestNewDependencyFolderDoesNotShadowTheHoistedOne|TestPlantedBytecodeNeverRunsOutside|TestToolFilesCreatedAnywhereAreRemoved|TestPlantedNpmrcAndGoWorkNeverRunOutside|TestFilesAnEnvrcLoadsAreProtected|TestLinkedPackageCacheIsReadOnlyToCommands|TestWritesLinkedCaches|TestChangedBuildOutputsAreReported|TestCreatingAToolFileEndsTheCommand' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '

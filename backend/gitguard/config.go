@@ -128,14 +128,14 @@ func (c *configCache) execKeysChanged(before, after []byte) ([]string, error) {
 
 // stripNewRepoKeys returns the content of a configuration file the command created (git init, clone,
 // config.worktree) holding only the keys a new repository may keep (gitconfig.NewRepositoryMayKeep, an
-// allow-list), removed by git itself, and the keys it removed.
-func (c *configCache) stripNewRepoKeys(b []byte) (keys []string, clean []byte, err error) {
+// allow-list, or also), removed by git itself, and the keys it removed.
+func (c *configCache) stripNewRepoKeys(b []byte, also func(key string, values []string) bool) (keys []string, clean []byte, err error) {
 	listedKeys, err := c.list(b)
 	if err != nil {
 		return nil, nil, err
 	}
-	for k := range listedKeys {
-		if !gitconfig.NewRepositoryMayKeep(k) {
+	for k, v := range listedKeys {
+		if !gitconfig.NewRepositoryMayKeep(k) && !also(k, v) {
 			keys = append(keys, k)
 		}
 	}
@@ -152,8 +152,8 @@ func (c *configCache) stripNewRepoKeys(b []byte) (keys []string, clean []byte, e
 	if err != nil {
 		return nil, nil, err
 	}
-	for k := range left {
-		if !gitconfig.NewRepositoryMayKeep(k) {
+	for k, v := range left {
+		if !gitconfig.NewRepositoryMayKeep(k) && !also(k, v) {
 			return nil, nil, fmt.Errorf("%w: %s stays", gitconfig.ErrUnreadable, k)
 		}
 	}

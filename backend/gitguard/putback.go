@@ -15,13 +15,19 @@ import (
 type PutBack struct {
 	root *os.Root
 	said []string
+	// aside, when set, is where a copy of what is removed or overwritten is kept (SetAsideIn).
+	aside string
+	kept  int // copies written so far
+	// pending are the copies keep recorded, which Flush writes.
+	pending []keptCopy
 }
 
 // NewPutBack puts things back in root.
 func NewPutBack(root *os.Root) *PutBack { return &PutBack{root: root} }
 
-// Report lists what was put back and what could not be, each once.
+// Report lists what was put back and what could not be, each once (with the copies kept: Flush first).
 func (u *PutBack) Report() []string {
+	u.Flush()
 	out := slices.Clone(u.said)
 	slices.Sort(out)
 	return slices.Compact(out)
@@ -160,12 +166,14 @@ func (u *PutBack) Tree(p string, want, have *Node) {
 	case Same(want, have):
 	case !want.exists:
 		u.Remove(p, "removed "+p+", which the command created")
+		u.keep(p, have)
 	case want.mode&fs.ModeSymlink != 0:
 		u.link(p, string(want.data), "restored "+p+", which the command changed")
 	case want.partial && !want.mode.IsDir():
 		u.outcome(errTooLarge, p, "")
 	case want.mode.IsRegular():
 		u.file(p, want.data, want.mode.Perm(), "restored "+p+", which the command changed")
+		u.keep(p, have)
 	case want.mode.IsDir():
 		if !have.exists || !have.mode.IsDir() {
 			err := u.root.RemoveAll(p)

@@ -214,7 +214,11 @@ func (r *restoring) newConfigs() bool {
 			changed = r.u.Remove(p, fmt.Sprintf("removed %s: Rooted could not read it", p)) || changed
 			continue
 		}
-		keys, clean, err := r.before.guard.lists.stripNewRepoKeys(a.data)
+		// A core.worktree back to the work tree git found the folder from (git submodule update, git worktree add)
+		// stays: it names no program, and without it the new submodule's git would not know its files.
+		keys, clean, err := r.before.guard.lists.stripNewRepoKeys(a.data, func(k string, v []string) bool {
+			return k == "core.worktree" && r.after.keptWorktree(r.abs, p, v)
+		})
 		switch {
 		case err != nil:
 			changed = r.u.Remove(p, fmt.Sprintf("removed %s: git could not read it", p)) || changed

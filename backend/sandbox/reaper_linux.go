@@ -106,6 +106,8 @@ func reaper(argv []string) int {
 	}
 	// ended: the command was KILLed as a whole (parentGone); its status is that, whoever reaps it first.
 	var ended atomic.Bool
+	// killAt is when the grace a TERM gave ends (unix nanoseconds), 0 before any TERM.
+	var killAt atomic.Int64
 	go func() {
 		for sig := range sigs {
 			if sig == parentGone {
@@ -116,6 +118,7 @@ func reaper(argv []string) int {
 				os.Exit(128 + int(syscall.SIGKILL))
 			}
 			// The command's time is up: TERM to all, then KILL to what is left after the grace period.
+			killAt.CompareAndSwap(0, time.Now().Add(grace).UnixNano())
 			signalAll(pidns, syscall.SIGTERM)
 			time.AfterFunc(grace, func() { signalAll(pidns, syscall.SIGKILL) })
 		}
@@ -137,6 +140,11 @@ func reaper(argv []string) int {
 			}
 			break
 		}
+	}
+	// After a TERM the program may end before the processes it started are done with theirs (saving, removing
+	// their lock files): they keep the rest of the grace, as they would have had the program lived on.
+	if d := killAt.Load(); d != 0 && !ended.Load() {
+		reapUntil(time.Unix(0, d))
 	}
 	endAll(pidns)
 	if ended.Load() {
@@ -204,6 +212,20 @@ func endAll(pidns bool) {
 		}
 		if !reaped {
 			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// reapUntil reaps the command's processes as they end, until none is left or the deadline passes.
+func reapUntil(deadline time.Time) {
+	for time.Now().Before(deadline) {
+		wpid, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+		switch {
+		case errors.Is(err, syscall.ECHILD):
+			return
+		case wpid > 0 || errors.Is(err, syscall.EINTR):
+		default:
+			time.Sleep(5 * time.Millisecond)
 		}
 	}
 }

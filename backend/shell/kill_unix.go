@@ -23,3 +23,15 @@ func signalTree(cmd *exec.Cmd, hard bool) {
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, sig)
 }
+
+// freezeGroup stops every process of the command's group at once (STOP cannot be caught, ignored or blocked) and
+// lets the leader, the sandbox's helper, alone go on: ending a command through its helper waits for the helper to
+// be scheduled and to find each process, and on a loaded machine that is time in which the command still writes.
+// Stopped, the processes write nothing more; KILL ends them stopped.
+func freezeGroup(cmd *exec.Cmd) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGSTOP)
+	_ = syscall.Kill(cmd.Process.Pid, syscall.SIGCONT)
+}

@@ -21,3 +21,6 @@ func signalTree(cmd *exec.Cmd, _ bool) {
 	}
 	_ = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(cmd.Process.Pid)).Run()
 }
+
+// freezeGroup does nothing on Windows: taskkill ends the tree at once (signalTree).
+func freezeGroup(*exec.Cmd) {}

@@ -214,3 +214,35 @@ func TestCommandStartsInAHeldDirectory(t *testing.T) {
 		})
 	}
 }
+
+// A command that times out is sent TERM, every process of it at once, and has the grace period to finish (save
+// its work, remove its lock files) before KILL: each process here writes its marker on TERM, which it sees only
+// if TERM reaches it within the grace.
+func TestTimeoutTermReachesEveryProcess(t *testing.T) {
+	t.Parallel()
+	for mode, e := range processModes(t, false) {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			trap := func(name string) string {
+				return "trap 'echo term > " + filepath.Join(e.project, name) + "; exit 0' TERM; "
+			}
+			ready := filepath.Join(e.project, "ready")
+			// "started" once both have their trap set: a TERM before that would prove nothing.
+			script := "(" + trap("child") + "touch " + ready + "; while :; do sleep 0.05; done) & " + trap("command") +
+				"while [ ! -e " + ready + " ]; do sleep 0.05; done; echo started; while :; do sleep 0.05; done"
+			res, err := Run(context.Background(), Spec{
+				Argv: []string{"sh", "-c", script}, Dir: e.project,
+				Env:     cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
+				Timeout: 3 * time.Second, Grace: 5 * time.Second, Policy: e.policy, Sandbox: e.info,
+			})
+			if err != nil || !res.TimedOut || !strings.Contains(res.Stdout, "started") {
+				t.Fatalf("%+v, %v", res, err)
+			}
+			for _, name := range []string{"command", "child"} {
+				if b, err := os.ReadFile(filepath.Join(e.project, name)); err != nil || string(b) != "term\n" {
+					t.Errorf("the %s did not see TERM within the grace: %q %v (%+v)", name, b, err, res)
+				}
+			}
+		})
+	}
+}

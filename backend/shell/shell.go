@@ -241,6 +241,7 @@ func serveProxy(p Proxy, b *sandbox.Bridge) func() (refused, declined []string) 
 // group (and, in a PID namespace, every one), and the group itself right after, for a helper that could not.
 func abort(cmd *exec.Cmd, launch sandbox.Launch, done <-chan error) error {
 	if launch.Abort != nil && cmd.Process != nil {
+		freezeGroup(cmd) // first: nothing in the group runs on while the helper gets to its work
 		_ = cmd.Process.Signal(launch.Abort)
 		select {
 		case err := <-done:

@@ -135,7 +135,9 @@ time.sleep(4)
 subprocess.run(['git', 'update-index', '--force-remove', 'sub'])
 shutil.rmtree('sub')
 print('removed')`,
-			stoppedFor: "sub/.git", gone: []string{"sub/.git"},
+			// Disarmed as soon as its configuration holds more than a new repository's, before any gitlink leads
+			// there: what stays is a plain repository.
+			stoppedFor: "sub/.git",
 		},
 		{
 			// The gitlink first, the repository after.

@@ -41,6 +41,7 @@ func (pr protection) createdRule(before *gitguard.State) func(rel string) bool {
 // depsWritable).
 func leftBehind(root *os.Root, before, after *gitguard.State, depsWritable bool) (said, newDeps []string) {
 	u := gitguard.NewPutBack(root)
+	u.SetAsideIn(setAsideDir(root.Name()))
 	for _, d := range after.Deps() {
 		if gitguard.InsideAny(before.Deps(), d) || gitguard.InsideAny(before.Tools(), d) {
 			continue
@@ -57,7 +58,8 @@ func leftBehind(root *os.Root, before, after *gitguard.State, depsWritable bool)
 		if _, err := root.Lstat(t); err != nil {
 			continue // inside a dependency folder removed above
 		}
-		u.Remove(t, "removed "+t+", which the command created: tools outside the sandbox run programs from it")
+		// The user may have made it while the command ran (an editor opening the folder makes .vscode): kept.
+		u.RemoveKept(t, "removed "+t+", which the command created: tools outside the sandbox run programs from it")
 	}
 	return u.Report(), newDeps
 }

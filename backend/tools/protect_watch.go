@@ -2,14 +2,18 @@ package tools
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/rooted-dev/rooted/backend/gitdir"
 	"github.com/rooted-dev/rooted/backend/gitguard"
 )
 
@@ -38,6 +42,25 @@ type watcher struct {
 	// followed (gitlinkAdded). existed are the .git entries that were there before the command.
 	indexes map[string]string
 	existed func(string) bool
+	// submodules are the .git entries of declared submodules not checked out yet, each with the git folder git
+	// clones it into (gitguard.State.PendingSubmodules): git submodule update making them is let run, as long as
+	// entry and folder keep the shape git writes (fault); anything else there is put back and ends the command.
+	submodules map[string]string
+	fault      func(entry, dir string) string
+	// faulted are the declared submodules found not in git's shape beside the loop (checkSubmodule): their .git
+	// goes, each time it is made again.
+	faulted map[string]bool
+	// repos are the repositories the command makes during the run where no gitlink leads (git init, git clone in
+	// a work-tree folder), by their .git, each with the git folder it leads to: judged from their making on, by
+	// the shape git gives a new repository (gitguard.State.NewRepoFault), and disarmed (DisarmRepo) the moment
+	// they hold more, so that git run in them outside (a shell prompt, an editor opening the folder) never runs
+	// what the command planted.
+	repos map[string]string
+	git   *gitguard.State
+	// judging and again coalesce the judging of a new repository, which runs beside the event loop (it asks git,
+	// which takes a while, and the loop must see a gitlink added meanwhile at once); judges waits for them.
+	judging, again map[string]bool
+	judges         sync.WaitGroup
 	// created judges a name created in a work-tree folder (protection.createdRule): a tool file or dependency
 	// folder that a command makes anywhere ends it at once, not only after it (leftBehind removes it then).
 	created func(rel string) bool
@@ -84,8 +107,12 @@ func (w *watcher) newEntry(full string, depth int) {
 		w.mu.Unlock()
 		return
 	}
-	// Not into what holds no tool files of the user's: git's data, an install's dependency folders, build output.
-	if name := path.Base(rel); name == ".git" || gitguard.DependencyFolders[name] || gitguard.OutputFolders[name] {
+	if path.Base(rel) == ".git" {
+		w.repoMade(rel)
+		return
+	}
+	// Not into what holds no tool files of the user's: an install's dependency folders, build output.
+	if name := path.Base(rel); gitguard.DependencyFolders[name] || gitguard.OutputFolders[name] {
 		return
 	}
 	fi, err := os.Lstat(full)
@@ -108,8 +135,11 @@ func (w *watcher) newEntry(full string, depth int) {
 func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguard.State, stop func(), created func(string) bool) *watcher {
 	w := &watcher{
 		root: root, abs: abs, paths: paths, live: live, before: map[string]*gitguard.Node{}, undo: gitguard.NewPutBack(root), stop: stop,
-		indexes: st.Indexes(), existed: st.HasEntry,
+		indexes: st.Indexes(), existed: st.HasEntry, submodules: st.PendingSubmodules(root),
+		fault: func(entry, dir string) string { return st.SubmoduleFault(root, abs, entry, dir) },
+		repos: map[string]string{}, git: st, judging: map[string]bool{}, again: map[string]bool{}, faulted: map[string]bool{},
 	}
+	w.undo.SetAsideIn(setAsideDir(abs))
 	for _, p := range paths {
 		budget := gitguard.MaxCaptured
 		w.before[p] = gitguard.Capture(root, p, &budget)
@@ -130,27 +160,224 @@ func watchProtected(root *os.Root, abs string, paths, live []string, st *gitguar
 	return w
 }
 
+// repoMade starts judging the repository the command is making at the .git entry, unless it is one the watcher
+// keeps otherwise (there before the command, a protected path, a declared submodule).
+func (w *watcher) repoMade(entry string) {
+	w.mu.Lock()
+	_, kept := w.before[entry]
+	_, sub := w.submodules[entry]
+	_, seen := w.repos[entry]
+	if kept || sub || seen || w.existed(entry) {
+		w.mu.Unlock()
+		return
+	}
+	w.mu.Unlock()
+	// Where a gitlink leads that was not declared before the command, the user's git status enters the
+	// repository: held against its absence, as gitlinkAdded holds it, so that its making ends the command at once.
+	// Looked up here too, not only on the index's event: the making may be seen first (the loop behind, events
+	// lost), and the shape rule would then let it run until its configuration turned bad.
+	if w.gitlinkLeads(entry) {
+		if w.holdAbsent(entry) {
+			w.check(entry, false)
+		}
+		return
+	}
+	w.mu.Lock()
+	if _, seen := w.repos[entry]; seen || w.stopped {
+		w.mu.Unlock()
+		return
+	}
+	w.repos[entry] = entry
+	w.watchRepoLocked(entry, false)
+	w.mu.Unlock()
+	// In the loop first, before the judging beside it is scheduled: a configuration already planted goes at once,
+	// and the git folder is watched from here on, so that a plant after this is an event the loop sees.
+	w.cutPlain(entry)
+	w.judge(entry)
+}
+
+// gitlinkLeads reports whether a gitlink in a repository's index, as it is now, leads to the .git entry.
+func (w *watcher) gitlinkLeads(entry string) bool {
+	for index, wt := range w.indexes { // not changed after watchProtected: read without the lock
+		if slices.Contains(gitguard.Gitlinks(w.root, index, wt), path.Dir(entry)) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdAbsent records the .git entry p, which was not there before the command, as protected against its making
+// from now on (watched, and checked at the end); false when it is held already, or was there before the command.
+func (w *watcher) holdAbsent(p string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, seen := w.before[p]; seen || w.stopped || w.existed(p) {
+		return false
+	}
+	w.before[p] = &gitguard.Node{}
+	w.live = append(w.live, p)
+	w.paths = append(w.paths, p)
+	return true
+}
+
+// judge has the new repository at entry judged (checkRepo) beside the event loop: one judging at a time per
+// repository, and one more after it when events came meanwhile.
+func (w *watcher) judge(entry string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.judgeLocked(entry)
+}
+
+// judgeLocked is judge, with w.mu held. A declared submodule's .git is judged by checkSubmodule, any other by
+// checkRepo.
+func (w *watcher) judgeLocked(entry string) {
+	if w.stopped {
+		return
+	}
+	if w.judging[entry] {
+		w.again[entry] = true
+		return
+	}
+	w.judging[entry] = true
+	w.judges.Add(1)
+	go func() {
+		defer w.judges.Done()
+		for {
+			if _, sub := w.submodules[entry]; sub { // not changed after watchProtected: read without the lock
+				w.checkSubmodule(entry)
+			} else {
+				w.checkRepo(entry, false)
+			}
+			w.mu.Lock()
+			if !w.again[entry] || w.stopped {
+				w.judging[entry] = false
+				w.mu.Unlock()
+				return
+			}
+			w.again[entry] = false
+			w.mu.Unlock()
+		}
+	}()
+}
+
+// checkRepo watches the new repository at entry where it is now, and disarms it, ending the command, as soon as it
+// holds more than git gives a new repository. Once the watcher is stopped only the last check does anything.
+func (w *watcher) checkRepo(entry string, last bool) {
+	w.mu.Lock()
+	if w.stopped && !last {
+		w.mu.Unlock()
+		return
+	}
+	w.watchRepoLocked(entry, last)
+	w.mu.Unlock()
+	// Judged without the lock: it asks git to read the configuration, which takes a while, and a gitlink added
+	// meanwhile (which makes git outside enter the repository) must still be seen at once (gitlinkAdded).
+	if w.git.NewRepoFault(w.root, w.abs, entry) == "" {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped && !last {
+		return // the command ended meanwhile: close judges it once more
+	}
+	if !last && w.tripped == "" { // ended first: nothing more is planted while it is disarmed
+		w.tripped = entry
+		if w.stop != nil {
+			w.stop()
+		}
+	}
+	// A plainly planted configuration goes first, at once: disarming the rest asks git again, which on a loaded
+	// machine takes a second, in which git outside would run the plant a few hundred times.
+	w.cutPlainLocked(entry)
+	w.git.DisarmRepo(w.undo, w.root, w.abs, entry)
+}
+
+// watchRepoLocked records where the new repository at entry keeps its git folder now (a .git file may lead
+// elsewhere), and watches that folder and the ones git runs programs from, with w.mu held.
+func (w *watcher) watchRepoLocked(entry string, last bool) {
+	dir := entry
+	if b, err := w.root.ReadFile(entry); err == nil {
+		if t, ok := gitdir.ParseGitFile(b); ok {
+			if rel, err := filepath.Rel(w.abs, filepath.Join(w.abs, filepath.Dir(filepath.FromSlash(entry)), t)); err == nil && filepath.IsLocal(rel) {
+				dir = filepath.ToSlash(rel)
+			}
+		}
+	}
+	w.repos[entry] = dir
+	if w.w != nil && !last {
+		for _, d := range []string{path.Dir(dir), dir, path.Join(dir, "hooks"), path.Join(dir, "info")} {
+			w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
+		}
+	}
+}
+
+// cutPlain takes out of git's way at once, in the loop, a configuration file of the new repository at entry that
+// plainly sets a program (gitguard.PlainlyRuns), and ends the command: judging the repository (judge) asks git,
+// and git outside would run the program meanwhile. What it took is set aside and reported; the judging that
+// follows disarms the rest. The repository stays one git can use: it needs no configuration file.
+func (w *watcher) cutPlain(entry string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	if w.cutPlainLocked(entry) && w.tripped == "" {
+		w.tripped = entry
+		if w.stop != nil {
+			w.stop()
+		}
+	}
+}
+
+// cutPlainLocked takes the configuration file of the new repository at entry that plainly sets a program out of
+// git's way, with w.mu held, and reports whether there was one.
+func (w *watcher) cutPlainLocked(entry string) bool {
+	file, key := gitguard.PlainlyRuns(w.root, w.repos[entry])
+	if file == "" {
+		return false
+	}
+	w.undo.RemoveKept(file, "removed "+file+", which the command made set "+key+" while it ran")
+	return true
+}
+
+// checkSubmodule judges the declared submodule whose .git is entry in full (gitguard.State.SubmoduleFault: hooks,
+// links, git's own reading of the configuration), beside the loop, since it asks git; not in git's shape, it is
+// marked faulted and checked, which takes its .git away and ends the command.
+func (w *watcher) checkSubmodule(entry string) {
+	if w.fault(entry, w.submodules[entry]) == "" {
+		return
+	}
+	w.mu.Lock()
+	stopped := w.stopped
+	w.faulted[entry] = true // once the command has ended as well: close's last check takes the .git then
+	w.mu.Unlock()
+	if !stopped {
+		w.check(entry, false)
+	}
+}
+
+// setAsideDir is where the watcher keeps a copy of what it takes away during one command (gitguard.PutBack's
+// set-aside): the user's cache folder / rooted/set-aside/<project>-<time>, outside the project and outside what
+// commands may write (only each private cache under the cache folder's rooted/ is theirs).
+func setAsideDir(abs string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "rooted", "set-aside", filepath.Base(abs)+"-"+time.Now().Format("20060102-150405.000000000"))
+}
+
 // gitlinkAdded watches the .git where each gitlink of index leads, if it did not exist before the command and is
 // not watched yet, and checks it at once.
 func (w *watcher) gitlinkAdded(index string) {
-	w.mu.Lock()
 	wt, ok := w.indexes[index]
-	var added []string
-	if ok && !w.stopped {
-		for _, l := range gitguard.Gitlinks(w.root, index, wt) {
-			p := path.Join(l, ".git")
-			if _, seen := w.before[p]; seen || w.existed(p) {
-				continue
-			}
-			w.before[p] = &gitguard.Node{}
-			w.live = append(w.live, p)
-			w.paths = append(w.paths, p)
-			added = append(added, p)
-		}
+	if !ok {
+		return
 	}
-	w.mu.Unlock()
-	for _, p := range added {
-		w.check(p, false)
+	for _, l := range gitguard.Gitlinks(w.root, index, wt) {
+		if p := path.Join(l, ".git"); w.holdAbsent(p) {
+			w.check(p, false)
+		}
 	}
 }
 
@@ -181,6 +408,10 @@ func (w *watcher) loop() {
 			for _, p := range w.owners(ev.Name) {
 				w.check(p, false)
 			}
+			for _, entry := range w.newRepos(ev.Name) {
+				w.cutPlain(entry)
+				w.judge(entry)
+			}
 			if rel, err := filepath.Rel(w.abs, ev.Name); err == nil {
 				if _, ok := w.indexes[filepath.ToSlash(rel)]; ok {
 					w.gitlinkAdded(filepath.ToSlash(rel))
@@ -190,12 +421,28 @@ func (w *watcher) loop() {
 			if !ok {
 				return
 			}
-			if errors.Is(err, fsnotify.ErrEventOverflow) { // events lost: look at everything
-				for _, p := range w.live {
-					w.check(p, false)
-				}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				w.overflowed()
 			}
 		}
+	}
+}
+
+// overflowed looks at everything once the kernel has dropped events: every protected path, every index for a
+// gitlink added meanwhile (whose event may be among those lost), and every new repository being judged.
+func (w *watcher) overflowed() {
+	w.mu.Lock()
+	live := slices.Clone(w.live)
+	repos := slices.Collect(maps.Keys(w.repos))
+	w.mu.Unlock()
+	for _, p := range live {
+		w.check(p, false)
+	}
+	for index := range w.indexes {
+		w.gitlinkAdded(index)
+	}
+	for _, entry := range repos {
+		w.judge(entry)
 	}
 }
 
@@ -211,6 +458,52 @@ func (w *watcher) owners(name string) []string {
 	for _, p := range w.live {
 		if rel == p || strings.HasPrefix(rel, p+"/") || strings.HasPrefix(p, rel+"/") {
 			out = append(out, p)
+		}
+	}
+	for entry, dir := range w.submodules {
+		if rel == dir || strings.HasPrefix(dir, rel+"/") || runsIn(name, rel, dir) {
+			out = append(out, entry)
+		}
+	}
+	return out
+}
+
+// runsIn reports whether the event's file (name, rel root-relative) lies in the git folder dir where it decides what
+// git runs (runsFrom), or is a link or special file anywhere in it: git writes its index, locks and fetched refs
+// there all the time while it clones, and judging the repository at each of those would keep the watcher behind
+// the one event that matters.
+func runsIn(name, rel, dir string) bool {
+	rest, ok := strings.CutPrefix(rel, dir+"/")
+	if !ok {
+		return false
+	}
+	if first, _, _ := strings.Cut(rest, "/"); runsFrom[first] {
+		return true
+	}
+	fi, err := os.Lstat(name)
+	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
+}
+
+// runsFrom are the names in a git folder that decide what git runs: its settings, hooks, and where it reads them.
+var runsFrom = map[string]bool{"config": true, "config.worktree": true, "commondir": true, "hooks": true, "info": true, "gitdir": true}
+
+// newRepos are the repositories made during the run (repos) that an event's file is, or lies in.
+func (w *watcher) newRepos(name string) []string {
+	rel, err := filepath.Rel(w.abs, name)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for entry, dir := range w.repos {
+		switch {
+		case rel == entry || rel == dir || strings.HasPrefix(dir, rel+"/"):
+			out = append(out, entry)
+		case runsIn(name, rel, dir):
+			// Not for the index and locks git outside (a polling git status) writes there all the time.
+			out = append(out, entry)
 		}
 	}
 	return out
@@ -232,18 +525,51 @@ func (w *watcher) check(p string, last bool) {
 	}
 	budget := gitguard.MaxCaptured
 	now := gitguard.Capture(w.root, p, &budget)
-	if gitguard.Same(w.before[p], now) {
+	want := w.before[p]
+	if dir, ok := w.submodules[p]; ok {
+		// A declared submodule being cloned: judged by its shape, not against its absence. The git folder is
+		// watched from the start (it is made before the .git file), so that each change in it is judged as well:
+		// here, in the loop, what needs no program (a plainly planted configuration, the .git leading elsewhere),
+		// at once; the rest, which asks git, beside the loop (judge), which must not fall behind the events
+		// meanwhile (on a loaded machine, a second behind: a second of git status outside running a plant).
+		if w.w != nil && !last {
+			w.watchSubmodule(dir)
+		}
+		switch {
+		case w.faulted[p] || gitguard.QuickSubmoduleFault(w.root, w.abs, p, dir) != "":
+		case last:
+			if w.fault(p, dir) == "" {
+				return
+			}
+		default:
+			w.judgeLocked(p)
+			return
+		}
+		want = &gitguard.Node{} // not git's shape: the .git goes, and with it the way into the folder
+	}
+	if gitguard.Same(want, now) {
 		return
 	}
-	w.undo.Tree(p, w.before[p], now)
-	if !last && w.tripped == "" {
+	if !last && w.tripped == "" { // ended first: the put-back (and the copy it keeps) gives it no more time
 		w.tripped = p
 		if w.stop != nil {
 			w.stop()
 		}
 	}
+	w.undo.Tree(p, want, now)
 	if w.w != nil && !last {
 		w.watch(p)
+	}
+}
+
+// watchSubmodule watches a declared submodule's git folder, and the folders in it git reads settings and hooks
+// from, from where it is (or will be) made down.
+func (w *watcher) watchSubmodule(dir string) {
+	for d := path.Dir(dir); d != "." && d != "/"; d = path.Dir(d) {
+		w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
+	}
+	for _, d := range []string{dir, path.Join(dir, "hooks"), path.Join(dir, "info")} {
+		w.w.Add(filepath.Join(w.abs, filepath.FromSlash(d)))
 	}
 }
 
@@ -265,6 +591,13 @@ func (w *watcher) close(unbound bool) (restored []string, stopped string) {
 	}
 	for _, p := range last {
 		w.check(p, true)
+	}
+	w.judges.Wait()
+	w.mu.Lock()
+	repos := slices.Collect(maps.Keys(w.repos))
+	w.mu.Unlock()
+	for _, entry := range repos {
+		w.checkRepo(entry, true)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
