@@ -61,7 +61,7 @@ as_user "$dir/tools.test" -test.run 'TestExecShellAllowListGoModDownload|TestExe
 as_user "$dir/app.test" -test.run 'TestHostAskedWhileTheCommandRuns' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|hosts_test'
 echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
 as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestPinnedFoldersCannotBeRenamed|TestNothingOutlivesAKilledRooted'
-as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestToolDenyRuleInRegistry|TestGitConfigCredentialsNeverReachCommands'
+as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestLockLeftByAnEndedCommandGoes|TestToolDenyRuleInRegistry|TestGitConfigCredentialsNeverReachCommands'
 as_user "$dir/tools.test" -test.run 'TestPlantedAndPutBackBeforeExitNeverRunsOutside|TestPathFoldersAndEditorFilesInTheProject|TestHuskyHookAfterACommandChangedNodeModules|TestProtectedPaths|TestSwappedGitFolderNeverRunsOutside|TestSwappedDependencyParentIsRefusedOrReported|TestReplantingInALoopEndsTheCommand|TestToolConfigFilesAnywhereAreProtected|TestWhatTheGuardComparesIsHeldDuringTheRun|TestGuardedIsProtected|TestUsersOwnEditsDuringAJobStay|TestSubmoduleUpdateInit|TestRepositoryMadeDuringTheRun|TestWhatTheWatcherTakesAwayIsKept|TestGitlinkRepositoryEndsTheCommandInAnyOrder' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '
 as_user "$dir/gitguard.test"
 echo "test-unprivileged: what tools run later, protected by name at any depth (dependency folders, bytecode, tool and agent files, go.work, .env, linked caches), as $user"

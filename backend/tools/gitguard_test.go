@@ -337,6 +337,41 @@ func TestOrdinaryGitChangesStay(t *testing.T) {
 	}
 }
 
+// A command ended for changing the configuration mid-write leaves git's lock beside it (git remote add writes the
+// file twice, and the first write ends the command): the lock goes with the command, or every git after it fails
+// with "could not lock config file". A lock that was there before the command is not the command's, and stays.
+func TestLockLeftByAnEndedCommandGoes(t *testing.T) {
+	fakeHome(t)
+	reg, root := openRegistryIn(t, "subreaper", "main.go")
+	mustGit(t, root, "init", "-q")
+	lock := filepath.Join(root, ".git", "config.lock")
+	// The lock first, then the change that ends the command: the order git's second write would leave behind.
+	plant := `{"command": "node", "args": ["-e", "const fs = require('fs'); fs.writeFileSync('.git/config.lock', ''); fs.appendFileSync('.git/config', '[user]\\n\\tname = x\\n'); setTimeout(() => {}, 30000)"]}`
+	out, e := call[guardedOut](t, reg, "exec_shell", plant)
+	if e != nil || !slices.Contains(out.GitRestored, "restored .git/config, which the command changed") {
+		t.Fatalf("the change was not put back: %+v %v", out, e)
+	}
+	if _, err := os.Lstat(lock); err == nil {
+		t.Fatalf("the lock the ended command left is still there: %+v", out.GitRestored)
+	}
+	if !slices.Contains(out.GitRestored, "removed .git/config.lock, which git left when the command was ended mid-write") {
+		t.Errorf("the result does not say the lock was removed: %+v", out.GitRestored)
+	}
+	mustGit(t, root, "config", "user.email", "someone@example.com") // fails while the lock is there
+
+	// Not the command's: the user's own lock, there before it, stays.
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, e = call[guardedOut](t, reg, "exec_shell", strings.Replace(plant, "fs.writeFileSync('.git/config.lock', ''); ", "", 1))
+	if e != nil || len(out.GitRestored) == 0 {
+		t.Fatalf("the change was not put back: %+v %v", out, e)
+	}
+	if _, err := os.Lstat(lock); err != nil {
+		t.Errorf("a lock that was there before the command was removed: %v", err)
+	}
+}
+
 // refusedUpFront checks the refusals of commands that would remove or overwrite a repository, before anything runs.
 func refusedUpFront(t *testing.T, reg *tool.Registry, root string) {
 	t.Helper()
