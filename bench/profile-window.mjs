@@ -3,13 +3,18 @@
 // package the function comes from (the node_modules folder, or src/ for the app's own code):
 //   - one long answer streaming (the answer bench/window-latency.mjs streams), typing meanwhile;
 //   - four conversations at once, each making tool calls (as bench/parallel-conversations.mjs), typing meanwhile.
+// The page is the development build `wails dev` serves, or with --built this tree's frontend through `vite build`
+// left unminified, so that the profile names the app's functions while React and the rest run their production code.
 // Usage (from the repository, the e2e lock held as the e2e tests hold it):
-//   flock /tmp/rooted-e2e.lock node bench/profile-window.mjs [top]
+//   flock /tmp/rooted-e2e.lock node bench/profile-window.mjs [--built] [top]
+import { rmSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { cleanupAll } from '../frontend/e2e/harness.mjs'
+import { askInView, buildFrontend, cleanupAll, paneInView, startBeside } from '../frontend/e2e/harness.mjs'
 import { startAgentScenario } from '../frontend/e2e/agent-scenario.mjs'
 
-const top = Number(process.argv[2] ?? 25)
+const args = process.argv.slice(2)
+const production = args.includes('--built')
+const top = Number(args.find((a) => /^\d+$/.test(a)) ?? 25)
 const calls = 30
 const four = ['work 1', 'work 2', 'work 3', 'work 4']
 const para = 'The parser reads each line, keeps the indentation, and hands the tokens to the next stage without copying them. '
@@ -73,15 +78,12 @@ function summary(profile) {
   return `busy ${total.toFixed(0)} ms\nby source:\n${list(pkgs)}\nby function (self):\n${list(fns)}\nby the app's function it runs for:\n${list(apps)}`
 }
 
+const built = production ? buildFrontend(undefined, { minify: false }) : undefined
 try {
-  const { page } = await startAgentScenario({ script, fixture: { name: 'bench-profile', files }, provider: { id: 'scripted', name: 'Scripted' } })
+  const { page } = await startAgentScenario({ script, fixture: { name: 'bench-profile', files }, provider: { id: 'scripted', name: 'Scripted' }, built })
   await page.setViewportSize({ width: 1400, height: 900 })
-  const pane = () => page.locator('[data-testid="conversation-pane"]:not([hidden])')
-  const ask = async (text) => {
-    await pane().getByTestId('agent-send').waitFor()
-    await pane().getByTestId('agent-input').fill(text)
-    await pane().getByTestId('agent-send').click()
-  }
+  const pane = () => paneInView(page)
+  const ask = (text) => askInView(page, text)
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Profiler.enable')
   await cdp.send('Profiler.setSamplingInterval', { interval: 250 })
@@ -105,8 +107,7 @@ try {
   await pane().getByTestId('agent-input').fill('')
 
   for (const name of four) {
-    await pane().getByTestId('new-conversation').click()
-    await pane().getByTestId('conversation-title').filter({ hasText: 'New conversation' }).waitFor()
+    await startBeside(page)
     await ask(name)
   }
   await cdp.send('Profiler.start')
@@ -121,4 +122,5 @@ try {
   console.log(`== four conversations, ${calls} tool calls each, typing ==\n${summary(many.profile)}`)
 } finally {
   await cleanupAll()
+  if (built) rmSync(built, { recursive: true, force: true })
 }

@@ -150,10 +150,12 @@ export async function startDevApp(homes = {}, { built } = {}) {
 // buildFrontend runs `vite build` on the frontend (the sources in frontend/, or those of another copy of it: from)
 // into a new folder and returns it, for startDevApp's built; the caller removes it (it outlives cleanupAll, so that
 // a bench can start the app on it again).
-export function buildFrontend(from = path.join(repoRoot, 'frontend')) {
+// minify: false keeps the names (a CPU profile's functions; React's production code all the same).
+export function buildFrontend(from = path.join(repoRoot, 'frontend'), { minify = true } = {}) {
   const out = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-built-'))
   // Its warnings (chunk sizes, annotations in dependencies) are the build's own; a failure throws with its output.
-  execFileSync(path.join(repoRoot, 'frontend', 'node_modules', '.bin', 'vite'), ['build', '--logLevel', 'error', '--emptyOutDir', '--outDir', out], { cwd: from, stdio: 'pipe' })
+  const flags = ['build', '--logLevel', 'error', '--emptyOutDir', '--outDir', out, ...(minify ? [] : ['--minify', 'false'])]
+  execFileSync(path.join(repoRoot, 'frontend', 'node_modules', '.bin', 'vite'), flags, { cwd: from, stdio: 'pipe' })
   return out
 }
 
