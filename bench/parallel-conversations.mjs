@@ -15,6 +15,7 @@
 // Usage (from the repository, the e2e lock held as the e2e tests hold it):
 //   flock /tmp/rooted-e2e.lock node bench/parallel-conversations.mjs [--rounds N] [frontend...]   (default: 2 dev built)
 import { rmSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { askInView, buildFrontend, cleanupAll, countRenders, paneInView, startBeside, takeKeyTimes, takeRenders, watchKeys } from '../frontend/e2e/harness.mjs'
 import { startAgentScenario } from '../frontend/e2e/agent-scenario.mjs'
@@ -137,11 +138,13 @@ async function round(built) {
   await page.getByTestId('live-conversation').first().waitFor()
   const fourRenders = await takeRenders(page)
   await cleanupAll()
+  const load = loadavg()[0]
 
   const alone = stats(run('work 0').times)
   const each = four.map((n) => stats(run(n).times))
   const perCall = (a, b, n) => ({ task: ((b.task - a.task) * 1000) / n, script: ((b.script - a.script) * 1000) / n, share: ((b.task - a.task) * 100000) / (n === calls ? aloneWall : fourWall) })
   return {
+    load,
     alone,
     each,
     all: stats(four.flatMap((n) => run(n).times)),
@@ -159,7 +162,7 @@ async function round(built) {
 const per = (counts, n) => Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / n]))
 
 function report(name, r) {
-  console.log(`-- ${name}`)
+  console.log(`-- ${name} (load average ${r.load.toFixed(1)})`)
   console.log(`tool-call time, one conversation alone (${calls} calls, ${(r.aloneWall / 1000).toFixed(1)} s): ${say(r.alone)}`)
   r.each.forEach((x, i) => console.log(`tool-call time, ${four[i]} of four at once: ${say(x)} (${(x.median / r.alone.median).toFixed(2)}x alone's median)`))
   console.log(`tool-call time, all four at once (${(r.fourWall / 1000).toFixed(1)} s for all): ${say(r.all)}; worst conversation's median ${r.worst.toFixed(2)}x alone`)
@@ -197,7 +200,7 @@ try {
   for (const [f, rs] of results) {
     for (const r of rs) {
       console.log(
-        `${f.padEnd(12)} key (four) median ${r.keysFour.median.toFixed(0)} p95 ${r.keysFour.p95.toFixed(0)} ms · key (one) median ${r.keysAlone.median.toFixed(0)} p95 ${r.keysAlone.p95.toFixed(0)} ms · call alone ${r.alone.median} ms, four ${r.all.median} ms, worst ${r.worst.toFixed(2)}x · main thread a call ${r.mainAlone.task.toFixed(1)} / ${r.mainFour.task.toFixed(1)} ms`,
+        `${f.padEnd(12)} load ${r.load.toFixed(1).padStart(4)} · key (four) median ${r.keysFour.median.toFixed(0)} p95 ${r.keysFour.p95.toFixed(0)} ms · key (one) median ${r.keysAlone.median.toFixed(0)} p95 ${r.keysAlone.p95.toFixed(0)} ms · call alone ${r.alone.median} ms, four ${r.all.median} ms, worst ${r.worst.toFixed(2)}x · main thread a call ${r.mainAlone.task.toFixed(1)} / ${r.mainFour.task.toFixed(1)} ms`,
       )
     }
   }
