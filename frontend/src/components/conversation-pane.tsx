@@ -45,7 +45,9 @@ interface Props {
 export interface PaneInfo {
   id: string
   title: string
-  items: number
+  // started: it holds anything (a request, a notice). Not the number of items, which grows with every call and
+  // would render the whole panel for each.
+  started: boolean
   running: boolean
   cost?: number
   list: ConversationMeta[] // the project's saved conversations, as this pane's store last read them
@@ -102,9 +104,10 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   }, [])
   const cost = s.conv.usage.cost
   const { running, list, saveError, rename, remove } = s
+  const started = s.conv.items.length > 0
   useEffect(() => {
-    onInfo({ id: s.conv.id, title: s.conv.title, items: s.conv.items.length, running, cost, list, unsaved: saveError !== null, loaded })
-  }, [onInfo, s.conv.id, s.conv.title, s.conv.items.length, running, cost, list, saveError, loaded])
+    onInfo({ id: s.conv.id, title: s.conv.title, started, running, cost, list, unsaved: saveError !== null, loaded })
+  }, [onInfo, s.conv.id, s.conv.title, started, running, cost, list, saveError, loaded])
   // The text typed is the composer's own state (a key renders the box alone); the pane knows only whether the box
   // holds anything, for Send.
   const composer = useRef<ComposerHandle>(null)
