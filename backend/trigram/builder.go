@@ -2,6 +2,7 @@ package trigram
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -15,17 +16,12 @@ type Builder struct {
 	names   []string
 	parts   [256][]uint64 // trigram<<32 | file number, by the trigram's first byte, each in file order
 	pairs   int
-	seen    []uint64    // a bit per trigram: in the file being added (cleared after each file)
-	mark    [256]uint32 // each part's length before the file being added
-	scratch []uint64    // Write's radix sort of one part
-	count   [256]int32  // Write's radix sort
-	rows    []row       // Write's table
-}
-
-// row is one trigram's entry in a segment's table: how many files hold it and where their list starts.
-type row struct {
-	tri, count uint32
-	off        uint64
+	seen    []uint64     // a bit per trigram: in the file being added (cleared after each file)
+	mark    [256]uint32  // each part's length before the file being added
+	scratch []uint64     // Write's radix sort of one part
+	count   [256]int32   // Write's radix sort
+	table   bytes.Buffer // Write's table, encoded as the postings are
+	index   []byte       // Write's block index
 }
 
 // Add records the trigrams of the file's content; it returns the file's number in the segment.
@@ -123,9 +119,6 @@ func (b *Builder) Write(path string) error {
 	}
 	defer os.Remove(tmp.Name())
 	w := bufio.NewWriterSize(tmp, 1<<20)
-	// The table is computed first (a posting list's size is the sum of its varints' sizes), so the postings are
-	// encoded straight into the writer rather than into a buffer of their own.
-	rows := b.table()
 	var names []byte
 	nameOff := make([]uint32, 0, len(b.names)+1)
 	for _, n := range b.names {
@@ -134,10 +127,7 @@ func (b *Builder) Write(path string) error {
 	}
 	nameOff = append(nameOff, uint32(len(names)))
 
-	namesAt := uint64(headerLen)
-	tableAt := namesAt + uint64(4*len(nameOff)) + uint64(len(names))
-	postAt := tableAt + uint64(16*len(rows))
-	w.Write(appendHeader(nil, len(b.names), len(rows), namesAt, tableAt, postAt))
+	w.WriteString(magic)
 	// Sections are encoded into out and handed to the writer in large pieces: a Write call a varint (most are one
 	// byte) took as long as the build's reading of the files.
 	out := make([]byte, 0, 64<<10)
@@ -154,24 +144,49 @@ func (b *Builder) Write(path string) error {
 	w.Write(out)
 	out = out[:0]
 	w.Write(names)
-	for _, r := range rows {
-		out = appendRow(out, r.tri, r.count, r.off)
-		flush()
-	}
+	// The postings, and beside them the table in memory (a few bytes a trigram), written after them.
+	b.table.Reset()
+	tw := tableWriter{w: bufio.NewWriterSize(&b.table, 64<<10), index: b.index[:0]}
+	var post uint64
+	tris := 0
 	for _, part := range b.parts {
 		last, prev := ^uint32(0), uint32(0)
+		var count uint32
+		start := len(out)
+		var size uint64
 		for _, p := range part {
 			tri, id := uint32(p>>32), uint32(p)
 			if tri != last {
-				last, prev = tri, 0
+				if count > 0 {
+					tw.add(last, count, size+uint64(len(out)-start))
+					tris++
+				}
+				last, prev, count, size, start = tri, 0, 0, 0, len(out)
 			}
 			out = binary.AppendUvarint(out, uint64(id-prev))
 			prev = id
-			flush()
+			count++
+			if len(out) >= 60<<10 {
+				size += uint64(len(out) - start)
+				post += uint64(len(out))
+				w.Write(out)
+				out, start = out[:0], 0
+			}
+		}
+		if count > 0 {
+			tw.add(last, count, size+uint64(len(out)-start))
+			tris++
 		}
 	}
+	post += uint64(len(out))
 	w.Write(out)
-	w.WriteString(magic) // a trailer: a segment cut short is recognised
+	tw.w.Flush()
+	b.index = tw.index
+	postAt := namesAt + uint64(4*len(nameOff)) + uint64(len(names))
+	tableAt := postAt + post
+	w.Write(b.table.Bytes())
+	w.Write(tw.index)
+	w.Write(appendFooter(out[:0], len(b.names), tris, postAt, tableAt, tableAt+uint64(b.table.Len())))
 	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return err
@@ -182,26 +197,4 @@ func (b *Builder) Write(path string) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// table is the segment's table, from the sorted pairs: a row a trigram, with where its list starts in the
-// postings.
-func (b *Builder) table() []row {
-	rows := b.rows[:0]
-	var size uint64
-	for _, part := range b.parts {
-		last, prev := ^uint32(0), uint32(0)
-		for _, p := range part {
-			tri, id := uint32(p>>32), uint32(p)
-			if tri != last {
-				rows = append(rows, row{tri: tri, off: size})
-				last, prev = tri, 0
-			}
-			rows[len(rows)-1].count++
-			size += uint64(uvarintLen(id - prev))
-			prev = id
-		}
-	}
-	b.rows = rows
-	return rows
 }
