@@ -102,10 +102,11 @@ const noRow = 1 << 24
 type cursor struct {
 	rows    *tableReader
 	post    *bufio.Reader
-	row     tableRow // the current row (row.tri is noRow when none is left)
-	postLen uint64   // the segment's postings' length
-	read    uint64   // postings read so far
-	base    uint32   // the segment's first file number in the merged segment
+	row     tableRow                    // the current row (row.tri is noRow when none is left)
+	postLen uint64                      // the segment's postings' length
+	read    uint64                      // postings read so far
+	base    uint32                      // the segment's first file number in the merged segment
+	head    [binary.MaxVarintLen32]byte // a list's first number, encoded anew (on the stack, it escaped to the heap)
 }
 
 func newCursor(s *Segment, base uint32) (*cursor, error) {
@@ -175,9 +176,8 @@ func (c *cursor) copyList(w *bufio.Writer, scratch *[]byte, prev uint32) (last u
 	if at != len(p) {
 		return 0, 0, fmt.Errorf("%w: a damaged posting list", ErrCorrupt)
 	}
-	var head [binary.MaxVarintLen32]byte
-	h := binary.PutUvarint(head[:], uint64(c.base+firstID-prev))
-	w.Write(head[:h])
+	h := binary.PutUvarint(c.head[:], uint64(c.base+firstID-prev))
+	w.Write(c.head[:h])
 	w.Write(p[first:])
 	return c.base + id, h + len(p) - first, nil
 }

@@ -118,13 +118,14 @@ func findInBlock(block []byte, first uint32, rows int, tri uint32, postLen uint6
 	return tableRow{}, nil
 }
 
-// tableReader decodes a segment's table front to back, checking it against the block index and the postings'
-// length: a merge reads every row once through it.
+// tableReader decodes a segment's table front to back, a block at a time, checking it against the block index
+// and the postings' length: a merge reads every row once through it.
 type tableReader struct {
 	r         *bufio.Reader
 	s         *Segment
 	row       int
-	pos       uint64 // bytes of table read
+	block     [maxBlockLen]byte
+	p         []byte // what is left of the current block
 	tri       uint32
 	off       uint64 // where the next row's list starts
 	postLen   uint64
@@ -143,27 +144,17 @@ func newTableReader(s *Segment, f io.ReaderAt, bufSize int) *tableReader {
 }
 
 func (t *tableReader) uvarint() (uint64, error) {
-	var v uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		c, err := t.r.ReadByte()
-		if err != nil {
-			return 0, err
-		}
-		t.pos++
-		v |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			return v, nil
-		}
+	v, n := binary.Uvarint(t.p)
+	if n <= 0 {
+		return 0, errTable
 	}
-	return 0, errTable
+	t.p = t.p[n:]
+	return v, nil
 }
 
-// next returns the next row; ok is false after the last, when the whole table was read.
+// next returns the next row; ok is false after the last.
 func (t *tableReader) next() (r tableRow, ok bool, err error) {
 	if t.row == t.s.tris {
-		if t.pos != t.tableSize {
-			return r, false, fmt.Errorf("%w: %v", ErrCorrupt, errTable)
-		}
 		return r, false, nil
 	}
 	if err := t.read(); err != nil {
@@ -184,15 +175,27 @@ func (t *tableReader) next() (r tableRow, ok bool, err error) {
 	r = tableRow{tri: t.tri, count: uint32(count), off: t.off, size: size}
 	t.off += size
 	t.row++
+	if (t.row%blockRows == 0 || t.row == t.s.tris) && len(t.p) != 0 {
+		return r, false, fmt.Errorf("%w: a block longer than its rows", ErrCorrupt)
+	}
 	return r, true, nil
 }
 
-// read reads the next row's trigram (and, at a block's start, its postings offset, which must follow the lists
-// before it).
+// read reads the next row's trigram: at a block's start, the block (whose postings offset must follow the lists
+// before it) and its first trigram from the index.
 func (t *tableReader) read() error {
 	if b := t.row / blockRows; t.row%blockRows == 0 {
-		if t.pos != uint64(t.s.blockAt[b]) {
+		end := t.tableSize
+		if b+1 < len(t.s.blockAt) {
+			end = uint64(t.s.blockAt[b+1])
+		}
+		n := end - uint64(t.s.blockAt[b]) // at most maxBlockLen: Open checked
+		if n > maxBlockLen {
 			return errTable
+		}
+		t.p = t.block[:n]
+		if _, err := io.ReadFull(t.r, t.p); err != nil {
+			return err
 		}
 		off, err := t.uvarint()
 		if err != nil || off != t.off {
