@@ -2,7 +2,6 @@ package trigram
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -16,12 +15,12 @@ type Builder struct {
 	names   []string
 	parts   [256][]uint64 // trigram<<32 | file number, by the trigram's first byte, each in file order
 	pairs   int
-	seen    []uint64     // a bit per trigram: in the file being added (cleared after each file)
-	mark    [256]uint32  // each part's length before the file being added
-	scratch []uint64     // Write's radix sort of one part
-	count   [256]int32   // Write's radix sort
-	table   bytes.Buffer // Write's table, encoded as the postings are
-	index   []byte       // Write's block index
+	seen    []uint64    // a bit per trigram: in the file being added (cleared after each file)
+	mark    [256]uint32 // each part's length before the file being added
+	scratch []uint64    // Write's radix sort of one part
+	count   [256]int32  // Write's radix sort
+	table   []byte      // Write's table, encoded as the postings are
+	index   []byte      // Write's block index
 }
 
 // Add records the trigrams of the file's content; it returns the file's number in the segment.
@@ -145,8 +144,7 @@ func (b *Builder) Write(path string) error {
 	out = out[:0]
 	w.Write(names)
 	// The postings, and beside them the table in memory (a few bytes a trigram), written after them.
-	b.table.Reset()
-	tw := tableWriter{w: bufio.NewWriterSize(&b.table, 64<<10), index: b.index[:0]}
+	tw := tableWriter{out: b.table[:0], index: b.index[:0]}
 	var post uint64
 	tris := 0
 	for _, part := range b.parts {
@@ -180,13 +178,12 @@ func (b *Builder) Write(path string) error {
 	}
 	post += uint64(len(out))
 	w.Write(out)
-	tw.w.Flush()
-	b.index = tw.index
+	b.table, b.index = tw.out, tw.index
 	postAt := namesAt + uint64(4*len(nameOff)) + uint64(len(names))
 	tableAt := postAt + post
-	w.Write(b.table.Bytes())
+	w.Write(tw.out)
 	w.Write(tw.index)
-	w.Write(appendFooter(out[:0], len(b.names), tris, postAt, tableAt, tableAt+uint64(b.table.Len())))
+	w.Write(appendFooter(out[:0], len(b.names), tris, postAt, tableAt, tableAt+uint64(len(tw.out))))
 	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return err

@@ -186,7 +186,7 @@ func (c *cursor) copyList(w *bufio.Writer, scratch *[]byte, prev uint32) (last u
 // segments' lists one after another), and the table beside them into scratch; then the table, the block index and
 // the footer after the postings.
 func mergePostings(f, scratch *os.File, segs []*Segment, l layout, yield func()) error {
-	tw := tableWriter{w: bufio.NewWriterSize(scratch, 64<<10)}
+	tw := tableWriter{w: scratch, out: make([]byte, 0, 64<<10)}
 	post := bufio.NewWriterSize(io.NewOffsetWriter(f, int64(l.postAt)), 256<<10)
 	cur := make([]*cursor, len(segs))
 	heads := make([]uint32, len(segs)) // each cursor's trigram: the loop below scans these, not the cursors
@@ -240,7 +240,7 @@ func mergePostings(f, scratch *os.File, segs []*Segment, l layout, yield func())
 	if err := post.Flush(); err != nil {
 		return err
 	}
-	if err := tw.w.Flush(); err != nil {
+	if err := tw.flush(); err != nil {
 		return err
 	}
 	if tw.pos > 1<<32-1 {

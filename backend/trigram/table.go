@@ -42,36 +42,46 @@ type tableRow struct {
 // errTable is a table that does not decode: rows out of order, a list out of its bounds, varints cut short.
 var errTable = errors.New("a damaged table")
 
-// tableWriter encodes rows in trigram order into w, and the block index into index.
+// tableWriter encodes rows in trigram order into out, handed to w (when not nil) in pieces of about 64 KiB, and
+// the block index into index.
 type tableWriter struct {
-	w     *bufio.Writer
+	w     io.Writer
+	out   []byte
 	rows  int
 	prev  uint32 // the previous row's trigram
 	off   uint64 // where the next row's list starts in the postings
-	pos   uint64 // bytes of table written
+	pos   uint64 // bytes of table encoded
 	index []byte // the block index, kept to be written after the table
-	vb    [binary.MaxVarintLen64]byte
-}
-
-func (t *tableWriter) uvarint(v uint64) {
-	n := binary.PutUvarint(t.vb[:], v)
-	t.w.Write(t.vb[:n])
-	t.pos += uint64(n)
+	err   error
 }
 
 // add appends a row whose list of size bytes follows the previous row's in the postings.
 func (t *tableWriter) add(tri, count uint32, size uint64) {
+	n := len(t.out)
 	if t.rows%blockRows == 0 {
 		t.index = binary.LittleEndian.AppendUint32(t.index, tri)
 		t.index = binary.LittleEndian.AppendUint32(t.index, uint32(t.pos))
-		t.uvarint(t.off)
+		t.out = binary.AppendUvarint(t.out, t.off)
 	} else {
-		t.uvarint(uint64(tri - t.prev))
+		t.out = binary.AppendUvarint(t.out, uint64(tri-t.prev))
 	}
-	t.uvarint(uint64(count))
-	t.uvarint(size - uint64(count))
+	t.out = binary.AppendUvarint(t.out, uint64(count))
+	t.out = binary.AppendUvarint(t.out, size-uint64(count))
+	t.pos += uint64(len(t.out) - n)
 	t.prev, t.off = tri, t.off+size
 	t.rows++
+	if t.w != nil && len(t.out) >= 60<<10 {
+		t.flush()
+	}
+}
+
+// flush hands what is encoded to w.
+func (t *tableWriter) flush() error {
+	if t.w != nil && len(t.out) > 0 && t.err == nil {
+		_, t.err = t.w.Write(t.out)
+		t.out = t.out[:0]
+	}
+	return t.err
 }
 
 // findInBlock looks for tri in a block whose first trigram is first, of rows rows; count is 0 when no row holds

@@ -1,7 +1,6 @@
 package trigram
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -103,16 +102,20 @@ func TestTableCodecLimits(t *testing.T) {
 // both ways.
 func checkTable(t *testing.T, rows []tableRow, base uint64) {
 	t.Helper()
-	var buf bytes.Buffer
-	tw := tableWriter{w: bufio.NewWriter(&buf), off: base}
+	tw := tableWriter{off: base}
+	var streamed bytes.Buffer // as a merge writes it: handed to a writer in pieces
+	sw := tableWriter{off: base, w: &streamed}
 	off := base
 	for i := range rows {
 		rows[i].off = off
 		off += rows[i].size
 		tw.add(rows[i].tri, rows[i].count, rows[i].size)
+		sw.add(rows[i].tri, rows[i].count, rows[i].size)
 	}
-	tw.w.Flush()
-	table := buf.Bytes()
+	table := tw.out
+	if err := sw.flush(); err != nil || !bytes.Equal(streamed.Bytes(), table) || !bytes.Equal(sw.index, tw.index) || sw.pos != uint64(len(table)) {
+		t.Fatalf("the table streamed differs from the table in memory (%v)", err)
+	}
 	postLen := off
 	// The segment a reader needs: the table alone in a file, the postings as long as the offsets say.
 	s := &Segment{tris: len(rows), postAt: 0, end: postLen, tableAt: 0, indexAt: uint64(len(table))}
