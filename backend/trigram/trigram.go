@@ -3,10 +3,11 @@
 // trigrams (google/codesearch's index.RegexpQuery turns a regular expression into one); the index answers with a
 // superset of the files that match, and the caller verifies each candidate against its text.
 //
-// A segment is one file: the names of the files it covers, a sorted table of trigrams, and for each a list of file
-// numbers, delta- and varint-encoded. It is written once (atomically) and read with pread: in memory stays only a
-// sparse fence over the table, so its resident cost is a small fraction of its size. Builder writes a segment
-// (builder.go), Segment reads one (segment.go) and answers a query (match.go), Merge joins several (merge.go).
+// A segment is one file: the names of the files it covers, for each trigram a list of file numbers (delta- and
+// varint-encoded), and a sorted table of the trigrams, a few varint bytes a row in blocks (table.go). It is written
+// once (atomically) and read with pread: in memory stays only the table's block index, 8 bytes a block of 128
+// rows, so its resident cost is a small fraction of its size. Builder writes a segment (builder.go), Segment reads
+// one (segment.go) and answers a query (match.go), Merge joins several (merge.go).
 //
 // Guaranteed: no file containing a query's trigrams is left out. Not guaranteed: anything about files that
 // changed after the segment was written; the caller tracks those.
