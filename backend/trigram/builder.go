@@ -143,21 +143,39 @@ func (b *Builder) Write(path string) error {
 	w.Write(out)
 	out = out[:0]
 	w.Write(names)
-	// The postings, and beside them the table in memory (a few bytes a trigram), written after them.
-	tw := tableWriter{out: b.table[:0], index: b.index[:0]}
-	var post uint64
-	tris := 0
+	tw, post := b.writePostings(w, out[:0])
+	b.table, b.index = tw.out, tw.index
+	postAt := namesAt + uint64(4*len(nameOff)) + uint64(len(names))
+	tableAt := postAt + post
+	w.Write(tw.out)
+	w.Write(tw.index)
+	w.Write(appendFooter(nil, len(b.names), tw.rows, postAt, tableAt, tableAt+uint64(len(tw.out))))
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	// No fsync: a segment is a cache, checked when opened (a file cut short by a crash has no trailer and is
+	// rebuilt), and syncing hundreds of megabytes would make every other write on the disk wait behind it.
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// writePostings writes the posting lists to w, encoded in out's space, and returns the table, encoded beside them
+// in memory (a few bytes a trigram) to be written after them, and the postings' length.
+func (b *Builder) writePostings(w *bufio.Writer, out []byte) (tw tableWriter, post uint64) {
+	tw = tableWriter{out: b.table[:0], index: b.index[:0]}
 	for _, part := range b.parts {
 		last, prev := ^uint32(0), uint32(0)
 		var count uint32
+		var size uint64 // the current list's bytes already handed to w
 		start := len(out)
-		var size uint64
 		for _, p := range part {
 			tri, id := uint32(p>>32), uint32(p)
 			if tri != last {
 				if count > 0 {
 					tw.add(last, count, size+uint64(len(out)-start))
-					tris++
 				}
 				last, prev, count, size, start = tri, 0, 0, 0, len(out)
 			}
@@ -173,25 +191,9 @@ func (b *Builder) Write(path string) error {
 		}
 		if count > 0 {
 			tw.add(last, count, size+uint64(len(out)-start))
-			tris++
 		}
 	}
 	post += uint64(len(out))
 	w.Write(out)
-	b.table, b.index = tw.out, tw.index
-	postAt := namesAt + uint64(4*len(nameOff)) + uint64(len(names))
-	tableAt := postAt + post
-	w.Write(tw.out)
-	w.Write(tw.index)
-	w.Write(appendFooter(out[:0], len(b.names), tris, postAt, tableAt, tableAt+uint64(len(tw.out))))
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	// No fsync: a segment is a cache, checked when opened (a file cut short by a crash has no trailer and is
-	// rebuilt), and syncing hundreds of megabytes would make every other write on the disk wait behind it.
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return tw, post
 }

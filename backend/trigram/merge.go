@@ -201,7 +201,6 @@ func mergePostings(f, scratch *os.File, segs []*Segment, l layout, yield func())
 	}
 	var buf []byte
 	var size uint64
-	tris := 0
 	for {
 		tri := uint32(noRow)
 		for _, h := range heads {
@@ -228,7 +227,7 @@ func mergePostings(f, scratch *os.File, segs []*Segment, l layout, yield func())
 			heads[k] = c.row.tri
 		}
 		tw.add(tri, count, size-start)
-		if tris++; tris%(4<<10) == 0 {
+		if tw.rows%(4<<10) == 0 {
 			yield()
 		}
 	}
@@ -252,6 +251,6 @@ func mergePostings(f, scratch *os.File, segs []*Segment, l layout, yield func())
 		return err
 	}
 	w.Write(tw.index)
-	w.Write(appendFooter(nil, l.files, tris, l.postAt, tableAt, tableAt+tw.pos))
+	w.Write(appendFooter(nil, l.files, tw.rows, l.postAt, tableAt, tableAt+tw.pos))
 	return w.Flush()
 }
