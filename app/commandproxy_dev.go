@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
 	"github.com/rooted-dev/rooted/backend/shell"
@@ -17,10 +18,13 @@ import (
 // commandProxy, in a development build (wails dev) only, lets the browser tests stand loopback servers in for
 // hosts on the internet: ROOTED_DEV_PROXY_FIXTURES lists name=127.0.0.1:port pairs, comma separated; each name
 // resolves to its address, and that address and port alone is let through although it is not public. Unset, it
-// is the release build's proxy. A release build has no such variable: this file is not in it.
+// is the release build's proxy. ROOTED_DEV_PROXY_ASK_WAIT (a Go duration) shortens the proxy's wait for the
+// window's answer about a host, for the browser tests of a question that expires. A release build has neither
+// variable: this file is not in it.
 func commandProxy() func(allow, deny []string, ask tools.HostAsk) shell.Proxy {
 	spec := os.Getenv("ROOTED_DEV_PROXY_FIXTURES")
-	if spec == "" {
+	wait, _ := time.ParseDuration(os.Getenv("ROOTED_DEV_PROXY_ASK_WAIT"))
+	if spec == "" && wait <= 0 {
 		return httpproxy.ForCommands
 	}
 	fixed := fixedResolver{}
@@ -35,7 +39,7 @@ func commandProxy() func(allow, deny []string, ask tools.HostAsk) shell.Proxy {
 		exempt = append(exempt, ap)
 	}
 	return func(allow, deny []string, ask tools.HostAsk) shell.Proxy {
-		return httpproxy.New(httpproxy.Options{Hosts: allow, Denied: deny, Ask: ask, Resolver: fixed, Exempt: exempt})
+		return httpproxy.New(httpproxy.Options{Hosts: allow, Denied: deny, Ask: ask, Resolver: fixed, Exempt: exempt, AskWait: wait})
 	}
 }
 
