@@ -47,7 +47,7 @@ func TestListsFollowedLiveAndRefusalsReported(t *testing.T) {
 	var mu sync.Mutex
 	var refused []httpproxy.RefusedError
 	p := httpproxy.New(httpproxy.Options{
-		Hosts: []string{"api.example.com"}, // Lists, when set, is what counts
+		Hosts:    []string{"api.example.com"}, // Lists, when set, is what counts
 		Resolver: web.Resolver, Exempt: web.Options().Exempt, Lists: lists.read,
 		OnRefuse: func(e *httpproxy.RefusedError) {
 			mu.Lock()
