@@ -170,3 +170,27 @@ describe('HostAsks that ended', () => {
     act(() => root.unmount())
   })
 })
+
+// A conversation reopened later shows its ended commands' questions as the result says they went: a host reached
+// was allowed, one declined was refused by the user, one refused unanswered says so; none offers an answer.
+describe('HostAsks reopened', () => {
+  it('reads what was answered from the command result', () => {
+    const bridge = { workspace: 'p-1', addPermissionRule: () => Promise.resolve([]), answerHost: () => Promise.reject(new Error('not asked')), allowHost: () => Promise.resolve() } as unknown as ProjectBridge
+    const asks: HostAskItem[] = ['a', 'c', 'd'].map((h) => ({ call: 'call-3', host: `${h}.example.org`, ask: `tok-${h}`, wait_ms: 120_000 }))
+    const el = document.createElement('div')
+    const root = createRoot(el)
+    act(() =>
+      root.render(
+        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+          <HostAsks asks={asks} running={false} conversation="conv-7" result={{ network_declined: ['c.example.org'], network_refused: ['d.example.org'] }} />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+    const card = (host: string) => el.querySelector(`[data-host="${host}"]`)!
+    expect(card('a.example.org').textContent).toContain('a.example.org: allowed for this command')
+    expect(card('c.example.org').textContent).toContain('c.example.org: refused to this command')
+    expect(card('d.example.org').getAttribute('data-testid')).toBe('host-ask-ended')
+    expect(el.querySelectorAll('[data-testid="host-allow-once"]')).toHaveLength(0)
+    act(() => root.unmount())
+  })
+})

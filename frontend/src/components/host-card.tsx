@@ -105,23 +105,33 @@ export function endedWords(host: string, ended: string, waitMs?: number): string
 // held until the answer): allow once (for the rest of this command), always (a network rule, then allowed), or
 // deny (refused, naming the host). A question that ended unanswered (the wait ran out, the command ended) says so
 // and offers only what still acts.
-export function HostAsks({ asks, running, conversation }: { asks: HostAskItem[]; running: boolean; conversation?: string }) {
+// result is the command's, once it ended: what became of each host there (refused, declined, or neither: reached)
+// tells a card shown again later (a reopened conversation) what was answered.
+export function HostAsks({ asks, running, conversation, result }: { asks: HostAskItem[]; running: boolean; conversation?: string; result?: AskResult }) {
   return (
     <div className="host-cards">
       {asks.map((a) => (
-        <HostAsk key={a.host} item={a} running={running} conversation={conversation} />
+        <HostAsk key={a.host} item={a} running={running} conversation={conversation} result={result} />
       ))}
     </div>
   )
 }
 
-function HostAsk({ item, running, conversation }: { item: HostAskItem; running: boolean; conversation?: string }) {
+type AskResult = { network_refused?: string[]; network_declined?: string[] }
+
+function HostAsk({ item, running, conversation, result }: { item: HostAskItem; running: boolean; conversation?: string; result?: AskResult }) {
   const { host } = item
   const { addPermissionRule, answerHost } = useBridge()
-  const [answered, setAnswered] = useState<LiveAnswer | null>(null)
+  const [live, setAnswered] = useState<LiveAnswer | null>(null)
   const [gone, setGone] = useState(false)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<BackendError | null>(null)
+  // An answer given in this window; else, once the command ended, what its result says became of the host.
+  let answered = live
+  if (!answered && !running && !item.ended && result) {
+    if (result.network_declined?.includes(host)) answered = 'deny'
+    else if (!result.network_refused?.includes(host)) answered = 'once'
+  }
   // The backend's word first: a question it ended says why; then a click it found too late; then the command's end.
   const ended = answered ? null : (item.ended ?? (gone ? 'gone' : !running || !item.ask ? 'ended' : null))
   if (ended) return <HostCard host={host} conversation={conversation} why={endedWords(host, ended, item.wait_ms)} ended={ended} />
