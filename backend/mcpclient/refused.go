@@ -138,9 +138,9 @@ func (f *refusals) shown(allow, deny []string) []RefusedHost {
 	return out
 }
 
-// refusedNote is what the model reads of the hosts a server was refused during a call: which, and what the user can
-// do about them. "" when none.
-func refusedNote(server string, hosts []RefusedHost) string {
+// refusedNote is what the model reads of the hosts a server was refused (when: during a call, or its start):
+// which, and what the user can do about them. "" when none.
+func refusedNote(when, server string, hosts []RefusedHost) string {
 	if len(hosts) == 0 {
 		return ""
 	}
@@ -150,7 +150,7 @@ func refusedNote(server string, hosts []RefusedHost) string {
 		names[i] = h.Host
 		allowable = allowable || h.Allowable
 	}
-	note := "while this call ran, the MCP server " + server + " was refused " + strings.Join(names, ", ") +
+	note := when + ", the MCP server " + server + " was refused " + strings.Join(names, ", ") +
 		" by Rooted's network proxy (this project's programs reach only listed hosts)"
 	if allowable {
 		note += "; if the tool needs it, ask the user to allow it for this project (Settings, MCP servers: Allow, or a network rule)"
@@ -187,7 +187,7 @@ func (s *server) withRefused(out any, err error, mark uint64) (any, error) {
 	if len(hosts) == 0 {
 		return out, err
 	}
-	note := refusedNote(s.name, hosts)
+	note := refusedNote("while this call ran", s.name, hosts)
 	names := make([]string, len(hosts))
 	for i, h := range hosts {
 		names[i] = h.Host

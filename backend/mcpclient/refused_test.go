@@ -110,6 +110,40 @@ func TestRefusedHostsRecordedAndAllowedLive(t *testing.T) {
 	}
 }
 
+// A server that cannot start because its proxy refused what it downloads first (npx and a registry the project
+// does not list) fails with the host named, and its status lists the host.
+func TestRefusedAtStart(t *testing.T) {
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "hello from %s", r.Host) }))
+	defer web.Close()
+	ap := netip.MustParseAddrPort(web.Listener.Addr().String())
+	url := fmt.Sprintf("https://registry.example.com:%d/pkg.tgz", ap.Port())
+	f := newFixture(t, eras[0], func(c *settings.MCPServer) { c.Env[mcpfixture.FetchFirstEnv] = url }, nil)
+	f.m.opts.Proxy = HTTPProxy(httpproxy.Options{Resolver: names{"registry.example.com": ap.Addr()}, Exempt: []netip.AddrPort{ap}})
+	p, err := f.store.Project(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Network = settings.NetworkAllowlist
+	if err := f.store.SetProject(f.root, p); err != nil {
+		t.Fatal(err)
+	}
+	f.m.Start()
+	f.m.Wait(t.Context())
+	st := f.m.Status()
+	if len(st) == 1 && st[0].Sandbox != nil && st[0].Sandbox.Proxy == "" && st[0].Sandbox.NetworkNote != "" {
+		t.Skipf("no network namespace can be made here: %s", st[0].Sandbox.NetworkNote)
+	}
+	if len(st) != 1 || st[0].State != "failed" || !strings.Contains(st[0].Error, "while it started, the MCP server fx was refused registry.example.com") {
+		t.Fatalf("the failed start does not name the refused host: %+v", st)
+	}
+	if r := st[0].RefusedHosts; len(r) != 1 || r[0].Host != "registry.example.com" || !r[0].Allowable {
+		t.Errorf("the status's refused hosts: %+v", r)
+	}
+	if _, e := f.call(t, "mcp__fx__add", `{"a": 1, "b": 2}`); e == nil || !strings.Contains(e.Message, "registry.example.com") {
+		t.Errorf("a call of the server that cannot start: %v", e)
+	}
+}
+
 // A server's record keeps each host once, counting its refusals, and at most MaxRefusedHosts of them, dropping
 // the least recently refused; a call hears of the hosts refused during it alone, the most recent first.
 func TestRefusalRecordBounded(t *testing.T) {

@@ -75,9 +75,16 @@ func (s *server) begin() bool {
 	return true
 }
 
-// finish connects the server begin marked starting.
+// finish connects the server begin marked starting; a failure names the hosts its proxy refused meanwhile (npx
+// that could not reach a registry the project does not list).
 func (s *server) finish() {
+	mark := s.refused.mark()
 	c, err := s.connect()
+	if err != nil {
+		if note := refusedNote("while it started", s.name, s.refused.since(mark)); note != "" {
+			err = fmt.Errorf("%w; %s", err, note)
+		}
+	}
 	s.mu.Lock()
 	s.signIn = errors.Is(err, ErrSignIn)
 	if err != nil {
