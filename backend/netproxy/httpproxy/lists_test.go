@@ -1,13 +1,10 @@
 package httpproxy_test
 
 import (
-	"context"
 	"crypto/tls"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -46,7 +43,7 @@ func TestListsFollowedLiveAndRefusalsReported(t *testing.T) {
 	lists.set([]string{"inward.example.com"}, nil)
 	var mu sync.Mutex
 	var refused []httpproxy.RefusedError
-	p := httpproxy.New(httpproxy.Options{
+	p, proxy := start(t, httpproxy.Options{
 		Hosts:    []string{"api.example.com"}, // Lists, when set, is what counts
 		Resolver: web.Resolver, Exempt: web.Options().Exempt, Lists: lists.read,
 		OnRefuse: func(e *httpproxy.RefusedError) {
@@ -55,15 +52,6 @@ func TestListsFollowedLiveAndRefusalsReported(t *testing.T) {
 			mu.Unlock()
 		},
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() { defer close(served); p.Serve(ctx, ln) }()
-	defer func() { cancel(); <-served }()
-	proxy := &url.URL{Scheme: "http", Host: ln.Addr().String()}
 	// The fixture's certificate is checked by the other tests; here what counts is whether the tunnel opens.
 	c := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy), TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, DisableKeepAlives: true}}
 	get := func(u string) (string, error) {
