@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 // events records what the services emit, as the window would receive it.
@@ -56,7 +58,7 @@ func (e *events) wait(t *testing.T, want ...string) map[string]string {
 	}
 }
 
-func openServices(t *testing.T, dir string) *services {
+func openServices(t testing.TB, dir string) *services {
 	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
@@ -68,6 +70,19 @@ func openServices(t *testing.T, dir string) *services {
 		svc.workspaces.CloseAll() // the background first snapshot stops before its directory goes
 	})
 	return svc
+}
+
+// openProject opens a git repository of files, committed, as the window opens a project, on services of its own
+// (openServices): the user's settings file, at svc.settings.Path(), is not written yet.
+func openProject(tb testing.TB, files map[string]string) (*services, Project) {
+	tb.Helper()
+	root := testtree.Repo(tb, files)
+	svc := openServices(tb, root)
+	p, err := svc.Projects.Open(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return svc, p
 }
 
 // Changes made by other programs reach the window as fs:changes events naming the paths; ignored folders stay silent.

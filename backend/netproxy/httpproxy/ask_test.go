@@ -3,10 +3,8 @@ package httpproxy_test
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -136,15 +134,8 @@ func TestUnlistedHostIsAskedWhileItsConnectionsWait(t *testing.T) {
 func TestCommandEndDropsTheQuestion(t *testing.T) {
 	web := webfetchtest.New(t, http.HandlerFunc(hello), "new.example.com")
 	a := &asker{}
-	p := httpproxy.New(httpproxy.Options{Ask: a.ask, Resolver: web.Resolver, Exempt: web.Options().Exempt})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- p.Serve(ctx, ln) }()
-	c := client(web, []*webfetchtest.Site{web.Sites["new.example.com"]}, &url.URL{Scheme: "http", Host: ln.Addr().String()})
+	s := serve(t, httpproxy.Options{Ask: a.ask, Resolver: web.Resolver, Exempt: web.Options().Exempt})
+	c := client(web, []*webfetchtest.Site{web.Sites["new.example.com"]}, s.url)
 	got := make(chan error, 1)
 	go func() {
 		_, err := get(c, web.Sites["new.example.com"].URL("/"))
@@ -153,7 +144,7 @@ func TestCommandEndDropsTheQuestion(t *testing.T) {
 	for a.count.Load() == 0 {
 		time.Sleep(10 * time.Millisecond)
 	}
-	cancel()
+	s.stop()
 	select {
 	case err := <-got:
 		if err == nil {
@@ -162,7 +153,7 @@ func TestCommandEndDropsTheQuestion(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the held connection still waits after the command ended")
 	}
-	if err := <-served; err != nil {
+	if err := s.wait(); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 }
