@@ -87,8 +87,8 @@ as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNo
 echo "test-unprivileged: MCP servers in the sandbox (no secret, no network or only the listed hosts), killed, hung and flooding, as $user"
 as_user "$dir/shell.test" -test.run 'TestStartStdio'
 as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestAllowListServer|TestRefusedHostsRecordedAndAllowedLive|TestRefusedAtStart|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys|TestSecretFileRefusesWhatItCannotRead'
-echo "test-unprivileged: API keys, MCP servers' secrets and sign-ins in GNOME Keyring on a private session bus, the 0600 files without one, and the move between them, as $user"
-as_user "$dir/rooted-mcp.test" -test.run 'TestCallUsesTheSecretSettingsStored' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|_test.go'
+echo "test-unprivileged: API keys, MCP servers' secrets and sign-ins in GNOME Keyring on a private session bus, the 0600 files without one, and the move between them; rooted call's MCP servers behind the allow-list proxy, as $user"
+as_user "$dir/rooted-mcp.test" -test.run 'TestCallUsesTheSecretSettingsStored|TestAllowListServersGetTheProxy|TestAllowListServerRefusedAtStart' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|_test.go'
 as_user "$dir/keystore.test" -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'
 as_user "$dir/llm.test" -test.run 'TestKeys|TestMoveKeys' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'
 echo "test-unprivileged: web_fetch refuses this machine's and its network's addresses, as $user"

@@ -119,7 +119,8 @@ func TestAllowListServersGetTheProxy(t *testing.T) {
 }
 
 // A server that downloads what it needs as it starts (npx, from a registry the project does not list) is refused
-// it by the proxy: rooted call fails naming the host, and the server's status lists it as one a rule can allow.
+// it by the proxy: rooted call fails with server_failed naming the host, and the server's status lists it as one
+// a rule can allow.
 func TestAllowListServerRefusedAtStart(t *testing.T) {
 	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "hello from %s", r.Host) }))
 	defer web.Close()
@@ -135,7 +136,11 @@ func TestAllowListServerRefusedAtStart(t *testing.T) {
 		t.Errorf("the status's refused hosts: %+v", r)
 	}
 	code, out, errs := call(t, c, root, "mcp__fx__add", map[string]int{"a": 1, "b": 2})
-	if code == cli.ExitOK || !strings.Contains(out+errs, "was refused registry.example.com") {
+	var failed struct {
+		Error struct{ Code, Message string }
+	}
+	_ = json.Unmarshal([]byte(out), &failed)
+	if code != cli.ExitToolError || failed.Error.Code != "server_failed" || !strings.Contains(failed.Error.Message, "while it started, the MCP server fx was refused registry.example.com") {
 		t.Errorf("rooted call of the server that cannot start: exit %d\n%s\n%s", code, out, errs)
 	}
 }
