@@ -65,7 +65,7 @@ func notFound(err error) bool {
 // not_found and the command stays refused. A question's token answers it alone: not one about another host, nor
 // a later question about the same host in the same call.
 func TestHostQuestionEndsUnanswered(t *testing.T) {
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}

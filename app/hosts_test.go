@@ -20,7 +20,7 @@ func TestHostAskedWhileTheCommandRuns(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("allow-list mode needs Linux's network namespaces")
 	}
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,9 @@ func (e *events) wait(t *testing.T, want ...string) map[string]string {
 	}
 }
 
-func openServices(t testing.TB, dir string) *services {
+// openServices starts the window's services with no project open, on cache and settings folders of the test's
+// own; the caller opens whichever project folders it means, when its test needs them opened.
+func openServices(t testing.TB) *services {
 	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
@@ -77,7 +79,7 @@ func openServices(t testing.TB, dir string) *services {
 func openProject(tb testing.TB, files map[string]string) (*services, Project) {
 	tb.Helper()
 	root := testtree.Repo(tb, files)
-	svc := openServices(tb, root)
+	svc := openServices(tb)
 	p, err := svc.Projects.Open(root)
 	if err != nil {
 		tb.Fatal(err)
@@ -90,7 +92,7 @@ func TestChangesOnDiskReachTheWindow(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules/\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	rec := &events{}
 	svc.start(context.Background(), rec.emit)
 	if _, err := svc.Projects.Open(dir); err != nil {
@@ -127,7 +129,7 @@ func TestWatcherFeedsStaleCheck(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "config.txt")
 	os.WriteFile(file, []byte("port=8080\n"), 0o644)
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	rec := &events{}
 	svc.start(context.Background(), rec.emit)
 	if _, err := svc.Projects.Open(dir); err != nil {
@@ -165,7 +167,7 @@ func TestClosingAProjectStopsOnlyItsWatcher(t *testing.T) {
 	for _, d := range []string{a, b} {
 		os.MkdirAll(filepath.Join(d, "src", "deep"), 0o755)
 	}
-	svc := openServices(t, a)
+	svc := openServices(t)
 	before := runtime.NumGoroutine()
 	rec := &events{}
 	svc.start(context.Background(), rec.emit)

@@ -23,7 +23,7 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir, other := t.TempDir(), t.TempDir()
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	proj, err := svc.Projects.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestMCPServerSecretFromSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	proj, err := svc.Projects.Open(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 func TestEditBackupDiffRestoreAsTheWindowDoes(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Demo\n"), 0o644)
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,10 +13,12 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
@@ -213,8 +216,14 @@ func TestServeEndsWithItsContext(t *testing.T) {
 	if err := s.wait(); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
-	if _, err := br.ReadByte(); err == nil {
-		t.Error("a tunnel stayed open after the proxy ended")
+	// The deadline only turns a tunnel left open into a failure that says so, instead of a read that never returns.
+	if err := conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := br.ReadByte(); err == nil {
+		t.Errorf("a tunnel stayed open after the proxy ended: read %q from it", b)
+	} else if errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Error("a tunnel stayed open after the proxy ended: a read on it still waits")
 	}
 	if _, err := net.Dial("tcp", s.url.Host); err == nil {
 		t.Error("the listener stayed open after the proxy ended")
