@@ -129,7 +129,8 @@ func TestAllowListServerRefusedAtStart(t *testing.T) {
 	url := fmt.Sprintf("https://registry.example.com:%d/pkg.tgz", ap.Port())
 	root := allowListProject(t, "2026", func(e *settings.MCPServer) { e.Env[mcpfixture.FetchFirstEnv] = url })
 	st := proxied(t, c, root)
-	if len(st) != 1 || st[0].State != "failed" || !strings.Contains(st[0].Error, "while it started, the MCP server fx was refused registry.example.com") {
+	if len(st) != 1 || st[0].State != "failed" || !strings.Contains(st[0].Error, "while it started, the MCP server fx was refused registry.example.com") ||
+		!strings.Contains(st[0].Error, "it reached only the hosts this project lists") || strings.Contains(st[0].Error, "it had no network") {
 		t.Fatalf("the failed start does not name the refused host: %+v", st)
 	}
 	if r := st[0].RefusedHosts; len(r) != 1 || r[0].Host != "registry.example.com" || !r[0].Allowable || r[0].Count < 1 {
