@@ -47,7 +47,7 @@ func HTTPProxy(base httpproxy.Options) func(ProxyRules) shell.Proxy {
 		o := base
 		o.Ask, o.Lists = nil, r.Lists
 		o.OnRefuse = func(e *httpproxy.RefusedError) {
-			r.Refused(Refusal{Host: e.Host, Reason: e.Error(), Allowable: !e.Denied && e.Address == nil})
+			r.Refused(Refusal{Host: e.Host, Reason: e.Error(), Allowable: e.Allowable()})
 		}
 		return httpproxy.New(o)
 	}

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -51,6 +52,10 @@ type Options struct {
 	OnRefuse func(*RefusedError)
 }
 
+// MaxOpenQuestions bounds the questions one proxy has waiting at once; a connection to yet another host is
+// refused at once, as unanswered.
+const MaxOpenQuestions = 8
+
 // DefaultAskWait is how long a connection to a host not on the list waits for the user's answer.
 const DefaultAskWait = 120 * time.Second
 
@@ -79,6 +84,7 @@ type Proxy struct {
 	refused  []string
 	declined []string
 	asked    map[string]*question
+	waiting  int // questions not yet answered nor ended
 	open     map[io.Closer]bool
 }
 
@@ -248,10 +254,26 @@ type RefusedError struct {
 	Denied     bool                   // a rule of the user's denies it
 	Declined   bool                   // the user, asked while the command ran, said no
 	Unanswered bool                   // the user was asked and the wait ended before an answer
+	TooMany    bool                   // with Unanswered: not asked, as MaxOpenQuestions questions waited already
+	NotPlain   bool                   // not a plain host name (Plain); Host is quoted, escaped to ASCII
+}
+
+// Allowable says whether an allow rule for Host would let it through: it was refused only for not being on the
+// list (or not allowed in time), and is a name, which a rule can name (an address cannot be on the list).
+func (e *RefusedError) Allowable() bool {
+	if e.Denied || e.NotPlain || e.Address != nil {
+		return false
+	}
+	_, err := netip.ParseAddr(e.Host)
+	return err != nil
 }
 
 func (e *RefusedError) Error() string {
 	switch {
+	case e.NotPlain:
+		return fmt.Sprintf("%s is not a plain host name (a wildcard, or letters outside ASCII or escaped), which commands never reach through the proxy; name the host as its DNS name in ASCII (punycode)", e.Host)
+	case e.TooMany:
+		return fmt.Sprintf("%s is not on this project's list of hosts commands may reach, and was not asked about: too many hosts asked about at once (%d wait for the user's answer); retry once they are answered, or add it to the hosts in Settings for this project", e.Host, MaxOpenQuestions)
 	case e.Declined:
 		return fmt.Sprintf("%s was declined by the user for this command when asked", e.Host)
 	case e.Unanswered:
@@ -289,6 +311,10 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 	body := "rooted: " + re.Error() + "\n"
 	reason := "Forbidden by Rooted: " + re.Host + " is not on this project's list of hosts"
 	switch {
+	case re.NotPlain:
+		reason = "Forbidden by Rooted: " + re.Host + " is not a plain host name"
+	case re.TooMany:
+		reason = "Forbidden by Rooted: " + re.Host + " is not on this project's list of hosts and too many hosts are asked about at once"
 	case re.Declined:
 		reason = "Forbidden by Rooted: " + re.Host + " was declined by the user"
 	case re.Unanswered:
@@ -315,8 +341,22 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 
 // check refuses a host a rule denies, and one that is not on the list unless the user, asked, allows it. ctx is
 // the connection's: it ends the wait for the answer when the client goes away.
+//
+// It resolves nothing: a lookup before the question would itself be a way out (a command that may reach no host
+// could still send data in the names it has looked up, <data>.attacker.example, whatever the user answers). What
+// a name resolves to is checked by dial, on the addresses it dials, once the name is let through.
 func (p *Proxy) check(ctx context.Context, host string) error {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if !Plain(host) {
+		// Shown escaped: a name that is not plain may be one that looks like another (gіthub.com with a Cyrillic
+		// і) or reorders what follows it.
+		return &RefusedError{Host: strconv.QuoteToASCII(host), NotPlain: true}
+	}
+	if a, err := netip.ParseAddr(host); err == nil {
+		if why := webfetch.Refused(a); why != "" && !p.exemptAddr(a) {
+			return &RefusedError{Host: host, Address: &webfetch.AddressError{Host: host, Addr: a.Unmap(), Reason: why}}
+		}
+	}
 	allow, deny := p.lists()
 	if netproxy.Allowed(deny, host) {
 		return &RefusedError{Host: host, Denied: true}
@@ -327,12 +367,10 @@ func (p *Proxy) check(ctx context.Context, host string) error {
 	if p.ask == nil {
 		return &RefusedError{Host: host}
 	}
-	// A host that resolves to an address commands never reach is refused without a question the user's yes
-	// could not change (dial checks again, on what it dials).
-	if err := p.public(ctx, host); err != nil {
-		return err
-	}
 	q := p.question(host)
+	if q == nil {
+		return &RefusedError{Host: host, Unanswered: true, TooMany: true}
+	}
 	select {
 	case <-q.done:
 	case <-ctx.Done():
@@ -347,22 +385,44 @@ func (p *Proxy) check(ctx context.Context, host string) error {
 	return &RefusedError{Host: host, Unanswered: true}
 }
 
+// Plain says whether host (lower case, no trailing dot) is one the proxy takes: an IP address as written in its
+// canonical form, or a host name already in netproxy.Normalize's form with no wildcard. Anything else (a
+// wildcard, a name with letters outside ASCII or written with escapes, a control or direction character) is
+// refused as it is, never asked about nor offered as a rule: the window would show one host, and an allow rule
+// would name another, or every subdomain of one.
+func Plain(host string) bool {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return a.Zone() == "" && a.String() == host
+	}
+	n, err := netproxy.Normalize(host)
+	return err == nil && n == host && !strings.Contains(n, "*")
+}
+
 // question is the one ask about host for this command: the first connection to it puts the question, within
-// AskWait and the proxy's life; the rest wait on it, and later connections take its answer at once.
+// AskWait and the proxy's life; the rest wait on it, and later connections take its answer at once. Nil when
+// MaxOpenQuestions questions about other hosts wait already: a command cannot cover the window with cards, nor
+// hold a goroutine per host it names.
 func (p *Proxy) question(host string) *question {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if q := p.asked[host]; q != nil {
 		return q
 	}
+	if p.waiting >= MaxOpenQuestions {
+		return nil
+	}
 	q := &question{done: make(chan struct{})}
 	p.asked[host] = q
+	p.waiting++
 	ctx, cancel := context.WithTimeout(p.life, p.askWait)
 	go func() {
 		defer cancel()
 		allowed := p.ask(ctx, host)
 		// A no that came as the wait ended is the wait's end, not the user's answer.
 		q.allowed, q.answered = allowed, allowed || ctx.Err() == nil
+		p.mu.Lock()
+		p.waiting--
+		p.mu.Unlock()
 		close(q.done)
 	}()
 	return q
@@ -374,21 +434,6 @@ func (p *Proxy) connect(ctx context.Context, host, port string) (net.Conn, error
 		return nil, err
 	}
 	return p.dial(ctx, "tcp", net.JoinHostPort(host, port))
-}
-
-// public refuses host when an address it resolves to is not public; a name that does not resolve passes, for
-// the dial to fail on after the question.
-func (p *Proxy) public(ctx context.Context, host string) error {
-	addrs, err := p.addresses(ctx, host)
-	if err != nil {
-		return nil
-	}
-	for _, a := range addrs {
-		if why := webfetch.Refused(a); why != "" && !p.exemptAddr(a) {
-			return &RefusedError{Host: host, Address: &webfetch.AddressError{Host: host, Addr: a.Unmap(), Reason: why}}
-		}
-	}
-	return nil
 }
 
 // addresses are host's: itself when it is an address, else what it resolves to.
