@@ -18,8 +18,9 @@ import (
 // MaxRefusedHosts bounds the hosts a server's record keeps: the most recently refused.
 const MaxRefusedHosts = 16
 
-// refusedNotifyEvery bounds how often a server refused the same hosts again tells OnChange (a new host tells it
-// at once): a client retrying in a loop does not flood the window.
+// refusedNotifyEvery bounds how often a server's refusals tell OnChange, new hosts and hosts refused again alike:
+// a client retrying in a loop, or naming a new host each time, does not flood the window. A refusal that comes
+// sooner is told once the interval ends, so the window's last word is the record's last change.
 const refusedNotifyEvery = 2 * time.Second
 
 // Refusal is one connection a program server's proxy refused in allow-list mode.
@@ -72,10 +73,12 @@ type refusals struct {
 	hosts    []RefusedHost
 	seq      uint64
 	notified time.Time
+	pending  bool // a notification is due at the interval's end
 }
 
-// add records r at now and says whether OnChange should hear of it.
-func (f *refusals) add(r Refusal, now time.Time) bool {
+// add records r at now and says whether OnChange should hear of it now, or else after how long (0: a
+// notification is due already, which will tell this change too).
+func (f *refusals) add(r Refusal, now time.Time) (bool, time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seq++
@@ -97,11 +100,22 @@ func (f *refusals) add(r Refusal, now time.Time) bool {
 	h := &f.hosts[i]
 	h.Count++
 	h.Last, h.Reason, h.Allowable, h.seq = now, r.Reason, r.Allowable, f.seq
-	if fresh || now.Sub(f.notified) >= refusedNotifyEvery {
-		f.notified = now
-		return true
+	if f.pending {
+		return false, 0
 	}
-	return false
+	if since := now.Sub(f.notified); since < refusedNotifyEvery {
+		f.pending = true
+		return false, refusedNotifyEvery - since
+	}
+	f.notified = now
+	return true, 0
+}
+
+// told records that OnChange heard, at now, of the notification that was due.
+func (f *refusals) told(now time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pending, f.notified = false, now
 }
 
 // mark is where the record stands now, for since.
@@ -159,12 +173,13 @@ func refusedNote(when, server string, hosts []RefusedHost) string {
 }
 
 // lists reads the project's hosts and deny rules as they are now, for a server's proxy: a project no longer in
-// allow-list mode allows none (its servers get the network they are to have when they start again).
-func (m *Manager) lists(started settings.Project) func() ([]string, []string) {
+// allow-list mode allows none (its servers get the network they are to have when they start again), and so does
+// one whose settings cannot be read now: the lists from the server's start would miss a deny rule added since.
+func (m *Manager) lists() func() ([]string, []string) {
 	return func() ([]string, []string) {
 		proj, err := m.config()
 		if err != nil {
-			return started.Hosts(), started.DeniedHosts()
+			return nil, nil
 		}
 		if proj.Network != settings.NetworkAllowlist {
 			return nil, nil
@@ -175,8 +190,15 @@ func (m *Manager) lists(started settings.Project) func() ([]string, []string) {
 
 // refusedRecord reports to s's record and, when it says so, to OnChange.
 func (s *server) refusedRecord(r Refusal) {
-	if s.refused.add(r, time.Now()) {
+	now, later := s.refused.add(r, time.Now())
+	switch {
+	case now:
 		s.m.changed()
+	case later > 0:
+		time.AfterFunc(later, func() {
+			s.refused.told(time.Now())
+			s.m.changed()
+		})
 	}
 }
 

@@ -81,6 +81,10 @@ func TestRefusedHostsRecordedAndAllowedLive(t *testing.T) {
 	if !slices.Equal(inward.NetworkRefused, []string{"inward.example.com"}) {
 		t.Errorf("a private address: %+v", inward)
 	}
+	// A newly refused host is told at once, or at the end of the interval that bounds how often the window is told.
+	for deadline := time.Now().Add(2 * refusedNotifyEvery); changes.Load() == before && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if changes.Load() == before {
 		t.Error("a newly refused host did not tell the window")
 	}
@@ -204,5 +208,56 @@ func TestRefusedHostsInAFailure(t *testing.T) {
 	}
 	if _, err := s.withRefused(nil, &tool.Error{Code: tool.CodeToolFailed, Message: "other"}, s.refused.mark()); err.(*tool.Error).Message != "other" {
 		t.Errorf("a later call that was refused nothing: %v", err)
+	}
+}
+
+// A server refused host after host, each new (more than the record keeps, in turn), tells the window at most
+// once an interval, and the last change is still told: 10 s of a refusal a millisecond is 10,000 refusals, and at
+// most one notification per refusedNotifyEvery.
+func TestRefusalNotificationsBounded(t *testing.T) {
+	var f refusals
+	start := time.Unix(1_800_000_000, 0)
+	const n = 10_000
+	told := 0
+	var due time.Time
+	lastTold := false
+	for i := range n {
+		at := start.Add(time.Duration(i) * time.Millisecond)
+		if !due.IsZero() && !at.Before(due) {
+			f.told(due)
+			told++
+			due = time.Time{}
+		}
+		now, later := f.add(Refusal{Host: fmt.Sprintf("h%d.example.com", i%(MaxRefusedHosts+1)), Allowable: true}, at)
+		if now {
+			told++
+		}
+		if later > 0 {
+			due = at.Add(later)
+		}
+		lastTold = now || !due.IsZero()
+	}
+	if limit := int(n*time.Millisecond/refusedNotifyEvery) + 1; told > limit {
+		t.Errorf("the window was told %d times in %v, want at most %d", told, n*time.Millisecond, limit)
+	}
+	if !lastTold {
+		t.Error("the last refusal is never told: no notification is due after it")
+	}
+
+	// Through a server: the first refusal is told at once, the rest of the burst once more, after the interval.
+	var changes atomic.Int32
+	s := &server{name: "fx", m: &Manager{}}
+	s.m.opts.OnChange = func() { changes.Add(1) }
+	for i := range 100 {
+		s.refusedRecord(Refusal{Host: fmt.Sprintf("r%d.example.com", i), Allowable: true})
+	}
+	if got := changes.Load(); got != 1 {
+		t.Errorf("a burst of 100 new hosts told the window %d times at once, want 1", got)
+	}
+	for deadline := time.Now().Add(5 * refusedNotifyEvery); changes.Load() < 2 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := changes.Load(); got != 2 {
+		t.Errorf("after the interval the window was told %d times in all, want 2 (the burst's end told once)", got)
 	}
 }

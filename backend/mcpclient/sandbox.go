@@ -89,7 +89,7 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 	argv := append([]string{cfg.Command}, cfg.Args...)
 	spec := shell.StdioSpec{Argv: slices.Clip(argv), Dir: m.opts.Root, Env: environ, Policy: policy, Sandbox: info}
 	if info.Proxy != "" {
-		spec.Proxy = m.opts.Proxy(ProxyRules{Lists: m.lists(proj), Refused: refused})
+		spec.Proxy = m.opts.Proxy(ProxyRules{Lists: m.lists(), Refused: refused})
 	}
 	return spec, data, nil
 }
