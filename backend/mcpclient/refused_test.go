@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -259,5 +261,29 @@ func TestRefusalNotificationsBounded(t *testing.T) {
 	}
 	if got := changes.Load(); got != 2 {
 		t.Errorf("after the interval the window was told %d times in all, want 2 (the burst's end told once)", got)
+	}
+}
+
+// A server's proxy reads the project's lists at every connection; while settings.json cannot be read it allows
+// no host, rather than the lists of the server's start, which would miss a deny rule added since.
+func TestListsUnreadableAllowNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	store := settings.NewStore(path)
+	root := t.TempDir()
+	if err := store.SetProject(root, settings.Project{Network: settings.NetworkAllowlist, NetworkHosts: []string{"api.example.com"}}); err != nil {
+		t.Fatal(err)
+	}
+	m := &Manager{}
+	m.opts.Settings, m.opts.Root = store, root
+	lists := m.lists()
+	if allow, _ := lists(); !slices.Contains(allow, "api.example.com") {
+		t.Fatalf("the readable lists: %v", allow)
+	}
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if allow, deny := lists(); len(allow) != 0 || len(deny) != 0 {
+		t.Errorf("with settings.json unreadable the proxy allows %v (denies %v), want nothing", allow, deny)
 	}
 }
