@@ -54,6 +54,8 @@ type Proxy interface {
 	Refused() []string
 	// Declined lists the hosts the user was asked about while the command ran and declined.
 	Declined() []string
+	// Unallowable lists the hosts of Refused no allow rule would let through.
+	Unallowable() []string
 }
 
 // DefaultOutputCap keeps up to 256 KiB of each stream: 128 KiB from the start and 128 KiB from the end.
@@ -76,6 +78,9 @@ type Result struct {
 	// NetworkRefused are the hosts the command tried to reach in allow-list mode that are not on the project's
 	// list (or resolve to an address commands never reach).
 	NetworkRefused []string `json:"network_refused,omitempty"`
+	// NetworkUnallowable are the hosts of NetworkRefused that no allow rule would let through (a deny rule, an
+	// address commands never reach, a name that is not plain): the window offers no rule for them.
+	NetworkUnallowable []string `json:"network_unallowable,omitempty"`
 	// NetworkDeclined are the hosts the user, asked while the command ran (the window), declined.
 	NetworkDeclined []string `json:"network_declined,omitempty"`
 }
@@ -140,7 +145,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	// A finished leader can leave children behind in its group; they go with it.
 	signalTree(cmd, true)
-	res.NetworkRefused, res.NetworkDeclined = proxied()
+	res.NetworkRefused, res.NetworkDeclined, res.NetworkUnallowable = proxied()
 	res.DurationMS = time.Since(begun).Milliseconds()
 	var t1, t2 bool
 	res.Stdout, t1 = stdout.String()
@@ -206,12 +211,12 @@ func start(spec Spec, stdout, stderr io.Writer) (*exec.Cmd, sandbox.Launch, erro
 }
 
 // serveProxy serves p on the listener the sandbox hands over through b (allow-list mode) while the command runs;
-// the function it returns stops it (and so any ask still waiting) and says which hosts it refused and which the
-// user declined. Without a bridge there is nothing to serve; without a proxy the listener is closed, and the
-// command has no way out.
-func serveProxy(p Proxy, b *sandbox.Bridge) func() (refused, declined []string) {
+// the function it returns stops it (and so any ask still waiting) and says which hosts it refused, which the
+// user declined, and which of the refused no allow rule would let through. Without a bridge there is nothing to
+// serve; without a proxy the listener is closed, and the command has no way out.
+func serveProxy(p Proxy, b *sandbox.Bridge) func() (refused, declined, unallowable []string) {
 	if b == nil {
-		return func() ([]string, []string) { return nil, nil }
+		return func() ([]string, []string, []string) { return nil, nil, nil }
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan struct{})
@@ -227,13 +232,13 @@ func serveProxy(p Proxy, b *sandbox.Bridge) func() (refused, declined []string) 
 			_ = p.Serve(ctx, ln) // what it refused is asked for below; an accept error ends a command's proxy
 		}
 	}()
-	return func() ([]string, []string) {
+	return func() ([]string, []string, []string) {
 		stop()
 		<-served
 		if p == nil {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return p.Refused(), p.Declined()
+		return p.Refused(), p.Declined(), p.Unallowable()
 	}
 }
 

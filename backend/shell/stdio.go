@@ -45,7 +45,7 @@ type Stdio struct {
 	done    chan struct{}
 	err     error // set before done closes
 	stop    sync.Once
-	proxied func() (refused, declined []string)
+	proxied func() (refused, declined, unallowable []string)
 }
 
 // StartStdio starts spec.Argv with pipes for its standard input and output. ctx bounds only the start; the program

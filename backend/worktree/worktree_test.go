@@ -512,6 +512,8 @@ func (refuseAll) Refused() []string { return nil }
 
 func (refuseAll) Declined() []string { return nil }
 
+func (refuseAll) Unallowable() []string { return nil }
+
 // A worktree's setup command runs as the face's own commands run: in allow-list network mode, behind the proxy
 // the face makes (the window's), given the project's hosts; without the face's options it would have no proxy and
 // no network at all, so `npm ci` would fail where the same command in the conversation succeeds.

@@ -83,6 +83,7 @@ type Proxy struct {
 	life     context.Context // Serve's: an ask ends with it
 	refused  []string
 	declined []string
+	fixed    []string // of refused, those no allow rule would let through
 	asked    map[string]*question
 	waiting  int // questions not yet answered nor ended
 	open     map[io.Closer]bool
@@ -118,6 +119,14 @@ func (p *Proxy) Refused() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return slices.Clone(p.refused)
+}
+
+// Unallowable lists the hosts of Refused that no allow rule would let through (a deny rule, an address commands
+// never reach, a name that is not plain, an IP address): the window offers no rule for them.
+func (p *Proxy) Unallowable() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.fixed)
 }
 
 // Declined lists the hosts the user was asked about while the command ran and declined.
@@ -303,6 +312,9 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 		}
 	} else if !slices.Contains(p.refused, re.Host) {
 		p.refused = append(p.refused, re.Host)
+	}
+	if !re.Declined && !re.Allowable() && !slices.Contains(p.fixed, re.Host) {
+		p.fixed = append(p.fixed, re.Host)
 	}
 	p.mu.Unlock()
 	if p.onRefuse != nil {

@@ -166,6 +166,9 @@ export interface ExecResult {
   job?: { id: string; running: boolean; next: number }
   // network_refused: in allow-list mode, the hosts the proxy refused the command.
   network_refused?: string[]
+  // network_unallowable: those of network_refused no allow rule would let through (a deny rule, an address
+  // commands never reach, a name that is not plain): no card offers a rule for them.
+  network_unallowable?: string[]
   // network_declined: the hosts the user, asked while the command ran, declined.
   network_declined?: string[]
 }

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest'
 import type { ProjectBridge, Rule } from '../bridge'
 import { ProjectScopeContext } from '../stores/project-scope'
 import { HostAsks, HostCards } from './host-card'
+import { offerable } from './tool-card'
+import type { ExecResult } from '../bridge/types'
 import type { HostAskItem } from '../agent/conversation'
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
@@ -192,5 +194,16 @@ describe('HostAsks reopened', () => {
     expect(card('d.example.org').getAttribute('data-testid')).toBe('host-ask-ended')
     expect(el.querySelectorAll('[data-testid="host-allow-once"]')).toHaveLength(0)
     act(() => root.unmount())
+  })
+})
+
+describe('HostCards under a finished command', () => {
+  it('offers rules only for hosts an allow rule would let through', () => {
+    const res = {
+      network_refused: ['new.example.org', 'bad.example.org', '10.1.2.3', '"*.s3.amazonaws.com"'],
+      network_unallowable: ['bad.example.org', '10.1.2.3', '"*.s3.amazonaws.com"'],
+    } as ExecResult
+    expect(offerable(res)).toEqual(['new.example.org'])
+    expect(offerable({ network_refused: ['a.example.org'] } as ExecResult)).toEqual(['a.example.org'])
   })
 })

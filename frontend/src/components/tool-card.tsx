@@ -102,13 +102,20 @@ function CallCard({ item, conversation, onAnswer, onUndo, onOpen }: Props) {
         <HostAsks asks={item.asks} running={item.state === 'running'} conversation={conversation} result={item.name === 'exec_shell' ? (item.output as ExecResult | undefined) : undefined} />
       ) : null}
       {item.name === 'exec_shell' && (item.output as ExecResult | undefined)?.network_refused?.length ? (
-        <HostCards hosts={((item.output as ExecResult).network_refused ?? []).filter((h) => !item.asks?.some((a) => a.host === h))} conversation={conversation} />
+        <HostCards hosts={offerable(item.output as ExecResult).filter((h) => !item.asks?.some((a) => a.host === h))} conversation={conversation} />
       ) : null}
       {item.name === 'search_files' && item.state === 'done' ? <Hits result={item.output as SearchResult} onOpen={onOpen} /> : null}
       {item.state === 'done' && resultImage(item.output) ? <ResultImage output={item.output} /> : null}
       {item.state === 'done' && !resultImage(item.output) && !['exec_shell', 'write_file', 'patch_file'].includes(item.name) ? <FullResult output={item.output} /> : null}
     </div>
   )
+}
+
+// offerable are the hosts a command was refused that a card may offer a rule for: not on the list, rather than
+// denied by a rule, an address commands never reach or a name that is not plain, which no allow rule lets through.
+export function offerable(res: ExecResult): string[] {
+  const fixed = new Set(res.network_unallowable ?? [])
+  return (res.network_refused ?? []).filter((h) => !fixed.has(h))
 }
 
 // FullResult shows all the tool returned, on request: the model may have been sent a capped copy.
