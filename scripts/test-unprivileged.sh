@@ -35,6 +35,7 @@ go test -c -tags "$tags" -o "$dir/conversations.test" ./backend/conversations
 go test -c -tags "$tags" -o "$dir/skills.test" ./backend/skills
 go test -c -tags "$tags" -o "$dir/worktree.test" ./backend/worktree
 go test -c -race -tags "$tags" -o "$dir/mcpclient.test" ./backend/mcpclient
+go test -c -race -o "$dir/httpproxy.test" ./backend/netproxy/httpproxy
 go test -c -race -o "$dir/keystore.test" ./backend/keystore
 go test -c -race -o "$dir/llm.test" ./backend/llm
 go test -c -o "$dir/pdftext.test" ./backend/pdftext
@@ -86,7 +87,9 @@ echo "test-unprivileged: a conversation's worktree made, worked in, merged and a
 as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestApplyMerges|TestMergedApplyIsUndoable|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings|TestSetupCommandGetsTheFacesProxy' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: MCP servers in the sandbox (no secret, no network or only the listed hosts), killed, hung and flooding, as $user"
 as_user "$dir/shell.test" -test.run 'TestStartStdio'
-as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestAllowListServer|TestRefusedHostsRecordedAndAllowedLive|TestRefusedAtStart|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys|TestSecretFileRefusesWhatItCannotRead'
+as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestAllowListServer|TestRefusedHostsRecordedAndAllowedLive|TestRefusedAtStart|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys|TestSecretFileRefusesWhatItCannotRead|TestRefusalNotificationsBounded|TestListsUnreadableAllowNothing'
+echo "test-unprivileged: the allow-list proxy asks only about plain names, resolves nothing before the answer and caps its questions, as $user"
+as_user "$dir/httpproxy.test" -test.run 'TestOnlyPlainHostNamesAreAskedAbout|TestQuestionsResolveNothing|TestOpenQuestionsAreCapped|TestUnlistedHostIsAsked|TestTunnelsOnlyToListedPublicHosts'
 echo "test-unprivileged: API keys, MCP servers' secrets and sign-ins in GNOME Keyring on a private session bus, the 0600 files without one, and the move between them; rooted call's MCP servers behind the allow-list proxy, as $user"
 as_user "$dir/rooted-mcp.test" -test.run 'TestCallUsesTheSecretSettingsStored|TestAllowListServersGetTheProxy|TestAllowListServerRefusedAtStart' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|_test.go'
 as_user "$dir/keystore.test" -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'
