@@ -118,7 +118,7 @@ func TestProjectSettingsCannotSetTheSearchEndpoint(t *testing.T) {
 	sx := searchtest.New(t, searchtest.Result{URL: "https://evil.example.com/", Title: "x"})
 	reg, d, root := searchFixture(t)
 	file := map[string]any{
-		"projects": map[string]any{root: map[string]any{"search_endpoint": sx.URL, "web_search": sx.URL, "user": map[string]any{"search_endpoint": sx.URL}}},
+		"projects":        map[string]any{root: map[string]any{"search_endpoint": sx.URL, "web_search": sx.URL, "user": map[string]any{"search_endpoint": sx.URL}}},
 		"search_endpoint": sx.URL,
 	}
 	b, _ := json.Marshal(file)
