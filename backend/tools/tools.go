@@ -83,6 +83,17 @@ func UserDeps(s *session.Session, live bool) Deps {
 	return d
 }
 
+// ListDeps are the dependencies of a registry that only declares the tools (rooted tools, the faces' lists before
+// a project opens): the session and the user's settings, which decide whether the optional tools (web_search)
+// are listed.
+func ListDeps(s *session.Session) Deps {
+	d := Deps{Session: s}
+	if path, err := settings.DefaultPath(); err == nil {
+		d.Settings = settings.NewStore(path)
+	}
+	return d
+}
+
 // Live is d with what a long-lived face (the window, MCP) adds: a search index kept by a watcher, whose reports
 // also keep the snapshots' staging and the session's stale-file check current, its memory budget counting toward
 // limit (nil: no limit set); background jobs; and read-before-edit. Set Snapshots first: the watcher's reports go
