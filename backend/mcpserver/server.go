@@ -122,7 +122,7 @@ func New(opt Options) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rooted", Title: "Rooted", Version: version}, &mcp.ServerOptions{
 		Instructions: "Rooted's tools work inside one project folder and cannot reach outside it. Paths are relative to the working directory (get_working_directory). Failures are results with isError and a JSON error with a stable code.",
 		Logger:       log,
-		// Tools only, and a list that never changes within a binary: no logging (deprecated by SEP-2577, and the
+		// Tools only, and a list that never changes while the server runs: no logging (deprecated by SEP-2577, and the
 		// SDK's default), no list-changed notifications, and lists a client may cache.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
