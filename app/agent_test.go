@@ -17,7 +17,7 @@ import (
 
 // The window never receives a key: the provider list says whether there is one and where it comes from.
 func TestProvidersViewHasNoKeys(t *testing.T) {
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	v, err := svc.Agent.SaveProvider(ProviderInput{ID: "or", Name: "OpenRouter", Kind: "openai-compatible", BaseURL: "https://openrouter.ai/api/v1/", APIKey: "sk-or-secret"})
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestFetchStreamsEvents(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	var mu sync.Mutex
 	var got []LLMStream
 	svc.Agent.emit = func(name string, data any) {
@@ -116,7 +116,7 @@ func TestFetchStreamsEvents(t *testing.T) {
 
 func TestProjectSettingsScreen(t *testing.T) {
 	dir := t.TempDir()
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestProjectSettingsScreen(t *testing.T) {
 // what exec_shell gives a command; a relative socket path or a lone * is refused and changes nothing.
 func TestSandboxOpeningsSetting(t *testing.T) {
 	dir := t.TempDir()
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestSandboxOpeningsSetting(t *testing.T) {
 func TestSearchMemorySetting(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte(strings.Repeat("needle\n", 1000)), 0o644)
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestSearchMemorySetting(t *testing.T) {
 // Conversations belong to the open project: saved, listed, renamed and deleted through the bound methods.
 func TestConversationsPerProject(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
-	svc := openServices(t, a)
+	svc := openServices(t)
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	if _, err := svc.Agent.Conversations(cur(t, svc)); err == nil || !strings.Contains(err.Error(), `"no_project"`) {
 		t.Errorf("without a project: %v", err)
@@ -301,7 +301,7 @@ func TestConversationsPerProject(t *testing.T) {
 
 // A context window set for a model is kept per model: it follows the model chosen, and 0 returns to automatic.
 func TestContextWindowPerModel(t *testing.T) {
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	if _, err := svc.Agent.SaveProvider(ProviderInput{ID: "l", Kind: "openai-compatible", BaseURL: "http://localhost:8080/v1", Model: "small", ContextWindow: -5}); err == nil || !strings.Contains(err.Error(), `"invalid_argument"`) {
 		t.Errorf("a negative window: %v", err)
 	}
@@ -334,7 +334,7 @@ func TestTestProviderBeforeSaving(t *testing.T) {
 		_, _ = w.Write([]byte(`{"data":[{"id":"m1"}]}`))
 	}))
 	defer srv.Close()
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	before, _ := svc.Agent.Providers()
 	r, err := svc.Agent.TestProvider(ProviderInput{Kind: "openai-compatible", BaseURL: srv.URL + "/v1", APIKey: "k"})
 	if err != nil || !r.OK || !slices.Equal(r.Models, []string{"m1"}) {
@@ -382,7 +382,7 @@ func TestConversationCostOutlivesTheRun(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	data := filepath.Join(os.Getenv("XDG_DATA_HOME"), "rooted")
-	first := openServices(t, dir)
+	first := openServices(t)
 	first.Agent.dataDir = data
 	if _, err := first.Projects.Open(dir); err != nil {
 		t.Fatal(err)
@@ -400,7 +400,7 @@ func TestConversationCostOutlivesTheRun(t *testing.T) {
 	}
 	first.workspaces.CloseAll()
 
-	again := openServices(t, dir)
+	again := openServices(t)
 	again.Agent.dataDir = data
 	if _, err := again.Projects.Open(dir); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 // BenchmarkReadFileCall is the backend's side of one read_file as the window's agent makes it (Tools.CallIn, as
@@ -22,24 +21,12 @@ import (
 // The user's settings file is one of a user of many projects (40, each with its allowlist, rules, hosts and an MCP
 // server): every call reads its project's settings.
 func BenchmarkReadFileCall(b *testing.B) {
-	b.Setenv("XDG_CACHE_HOME", b.TempDir())
-	config := b.TempDir()
-	b.Setenv("XDG_CONFIG_HOME", config)
-	busyUser(b, filepath.Join(config, "rooted", "settings.json"))
 	files := map[string]string{}
 	for i := range 4 {
 		files[fmt.Sprintf("src/f%d.go", i)] = strings.Repeat(fmt.Sprintf("// line of file %d, long enough to be a line of code\n", i), 300)
 	}
-	root := testtree.Repo(b, files)
-	svc, err := newServices(Options{RecentFile: filepath.Join(b.TempDir(), "recent.json")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer svc.workspaces.CloseAll()
-	p, err := svc.Projects.Open(root)
-	if err != nil {
-		b.Fatal(err)
-	}
+	svc, p := openProject(b, files)
+	busyUser(b, svc.settings.Path()) // read by every call, from the first
 	w, err := open(svc.workspaces, p.ID)
 	if err != nil {
 		b.Fatal(err)

@@ -2,13 +2,8 @@
 
 package app
 
-import (
-	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
-	"github.com/rooted-dev/rooted/backend/shell"
-	"github.com/rooted-dev/rooted/backend/tools"
-)
+import "github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
 
-// commandProxy makes the proxy of each command in allow-list mode: httpproxy.ForCommands, public addresses only.
-func commandProxy() func(allow, deny []string, ask tools.HostAsk) shell.Proxy {
-	return httpproxy.ForCommands
-}
+// proxyBase is what the proxies of commands and MCP servers in allow-list mode start from in a release build: the
+// system's resolver, public addresses only, the default wait for an answer.
+func proxyBase() httpproxy.Options { return httpproxy.Options{} }

@@ -8,23 +8,25 @@ import (
 	"net/netip"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
-	"github.com/rooted-dev/rooted/backend/shell"
-	"github.com/rooted-dev/rooted/backend/tools"
 )
 
-// commandProxy, in a development build (wails dev) only, lets the browser tests stand loopback servers in for
-// hosts on the internet: ROOTED_DEV_PROXY_FIXTURES lists name=127.0.0.1:port pairs, comma separated; each name
-// resolves to its address, and that address and port alone is let through although it is not public. Unset, it
-// is the release build's proxy. A release build has no such variable: this file is not in it.
-func commandProxy() func(allow, deny []string, ask tools.HostAsk) shell.Proxy {
+// proxyBase, in a development build (wails dev) only, lets the browser tests stand loopback servers in for hosts
+// on the internet: ROOTED_DEV_PROXY_FIXTURES lists name=127.0.0.1:port pairs, comma separated; each name resolves
+// to its address, and that address and port alone is let through although it is not public.
+// ROOTED_DEV_PROXY_ASK_WAIT (a Go duration) shortens the proxy's wait for the window's answer about a host, for
+// the browser tests of a question that expires. Unset, they are the release build's. A release build has neither
+// variable: this file is not in it.
+func proxyBase() httpproxy.Options {
+	var o httpproxy.Options
+	o.AskWait, _ = time.ParseDuration(os.Getenv("ROOTED_DEV_PROXY_ASK_WAIT"))
 	spec := os.Getenv("ROOTED_DEV_PROXY_FIXTURES")
 	if spec == "" {
-		return httpproxy.ForCommands
+		return o
 	}
 	fixed := fixedResolver{}
-	var exempt []netip.AddrPort
 	for _, pair := range strings.Split(spec, ",") {
 		name, addr, ok := strings.Cut(strings.TrimSpace(pair), "=")
 		ap, err := netip.ParseAddrPort(addr)
@@ -32,11 +34,10 @@ func commandProxy() func(allow, deny []string, ask tools.HostAsk) shell.Proxy {
 			continue
 		}
 		fixed[strings.ToLower(name)] = ap.Addr()
-		exempt = append(exempt, ap)
+		o.Exempt = append(o.Exempt, ap)
 	}
-	return func(allow, deny []string, ask tools.HostAsk) shell.Proxy {
-		return httpproxy.New(httpproxy.Options{Hosts: allow, Denied: deny, Ask: ask, Resolver: fixed, Exempt: exempt})
-	}
+	o.Resolver = fixed
+	return o
 }
 
 // fixedResolver answers its names with their fixture's address and every other name as the system does.

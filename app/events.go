@@ -74,8 +74,13 @@ type SnapshotProgress struct {
 // ToolOutput is a piece of a running tool's output, for the call with ID.
 type ToolOutput struct {
 	ID     string `json:"id"`
-	Stream string `json:"stream"` // "stdout" or "stderr"; "status" for the step a call is at (Worktrees.Start); "host" asks (streamHost)
+	Stream string `json:"stream"` // "stdout" or "stderr"; "status" for the step a call is at (Worktrees.Start); "host" asks, "host_ended" (streamHost)
 	Data   string `json:"data"`
+	// A question about a host (streamHost, streamHostEnded): its token, for AnswerHost; how long the command
+	// waits for the answer; why it ended unanswered.
+	Ask    string `json:"ask,omitempty"`
+	WaitMS int64  `json:"wait_ms,omitempty"`
+	Ended  string `json:"ended,omitempty"`
 }
 
 // maxQueued bounds the events kept for a window that has not started: a project busy on disk must not grow memory

@@ -34,7 +34,7 @@ func TestStreamerBatchesAndCaps(t *testing.T) {
 	s.write("stdout", []byte("b"))
 	s.write("stderr", []byte("e"))
 	s.close()
-	if len(got) != 2 || got[0] != (ToolOutput{"c1", "stdout", "ab"}) || got[1] != (ToolOutput{"c1", "stderr", "e"}) {
+	if len(got) != 2 || got[0] != (ToolOutput{ID: "c1", Stream: "stdout", Data: "ab"}) || got[1] != (ToolOutput{ID: "c1", Stream: "stderr", Data: "e"}) {
 		t.Fatalf("batched: %+v", got)
 	}
 	got = nil

@@ -20,7 +20,7 @@ func TestHostAskedWhileTheCommandRuns(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("allow-list mode needs Linux's network namespaces")
 	}
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
@@ -60,21 +60,23 @@ func TestHostAskedWhileTheCommandRuns(t *testing.T) {
 		}()
 		return done
 	}
-	question := func(call string) {
+	question := func(call string) string {
 		t.Helper()
 		select {
 		case o := <-asked:
-			if o.ID != call || o.Data != host {
-				t.Fatalf("asked %+v, want %s about %s", o, call, host)
+			if o.ID != call || o.Data != host || o.Ask == "" || o.WaitMS != 120_000 {
+				t.Fatalf("asked %+v, want %s about %s, with a token and the 120 s wait", o, call, host)
 			}
+			return o.Ask
 		case <-time.After(60 * time.Second):
 			t.Fatal("the command never asked about the host")
 		}
+		return ""
 	}
 
 	done := run("conv-1", "call-deny")
-	question("call-deny")
-	if err := svc.Tools.AnswerHost(id, "call-deny", host, false); err != nil {
+	denied := question("call-deny")
+	if err := svc.Tools.AnswerHost(id, denied, host, false); err != nil {
 		t.Fatal(err)
 	}
 	r := <-done
@@ -84,8 +86,7 @@ func TestHostAskedWhileTheCommandRuns(t *testing.T) {
 	t.Logf("declined: %s", r.Stdout+r.Stderr)
 
 	done = run("conv-1", "call-allow")
-	question("call-allow")
-	if err := svc.Tools.AnswerHost(id, "call-allow", host, true); err != nil {
+	if err := svc.Tools.AnswerHost(id, question("call-allow"), host, true); err != nil {
 		t.Fatal(err)
 	}
 	r = <-done
@@ -98,7 +99,7 @@ func TestHostAskedWhileTheCommandRuns(t *testing.T) {
 	if !slices.Equal(r.NetworkRefused, []string{host}) || len(asked) != 0 {
 		t.Errorf("a Run tab command: %+v (asked %d times)", r, len(asked))
 	}
-	if err := svc.Tools.AnswerHost(id, "call-deny", host, true); err == nil || !strings.Contains(err.Error(), `"code":"`+tool.CodeNotFound+`"`) {
+	if err := svc.Tools.AnswerHost(id, denied, host, true); err == nil || !strings.Contains(err.Error(), `"code":"`+tool.CodeNotFound+`"`) {
 		t.Errorf("an answer no command waits for: %v", err)
 	}
 }

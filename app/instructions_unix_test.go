@@ -34,7 +34,7 @@ func TestInstructionsForTheSystemPrompt(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "svc/api/v2/CLAUDE.md"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
 // events records what the services emit, as the window would receive it.
@@ -56,7 +58,9 @@ func (e *events) wait(t *testing.T, want ...string) map[string]string {
 	}
 }
 
-func openServices(t *testing.T, dir string) *services {
+// openServices starts the window's services with no project open, on cache and settings folders of the test's
+// own; the caller opens whichever project folders it means, when its test needs them opened.
+func openServices(t testing.TB) *services {
 	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
@@ -70,12 +74,25 @@ func openServices(t *testing.T, dir string) *services {
 	return svc
 }
 
+// openProject opens a git repository of files, committed, as the window opens a project, on services of its own
+// (openServices): the user's settings file, at svc.settings.Path(), is not written yet.
+func openProject(tb testing.TB, files map[string]string) (*services, Project) {
+	tb.Helper()
+	root := testtree.Repo(tb, files)
+	svc := openServices(tb)
+	p, err := svc.Projects.Open(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return svc, p
+}
+
 // Changes made by other programs reach the window as fs:changes events naming the paths; ignored folders stay silent.
 func TestChangesOnDiskReachTheWindow(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules/\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	rec := &events{}
 	svc.start(context.Background(), rec.emit)
 	if _, err := svc.Projects.Open(dir); err != nil {
@@ -112,7 +129,7 @@ func TestWatcherFeedsStaleCheck(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "config.txt")
 	os.WriteFile(file, []byte("port=8080\n"), 0o644)
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	rec := &events{}
 	svc.start(context.Background(), rec.emit)
 	if _, err := svc.Projects.Open(dir); err != nil {
@@ -150,7 +167,7 @@ func TestClosingAProjectStopsOnlyItsWatcher(t *testing.T) {
 	for _, d := range []string{a, b} {
 		os.MkdirAll(filepath.Join(d, "src", "deep"), 0o755)
 	}
-	svc := openServices(t, a)
+	svc := openServices(t)
 	before := runtime.NumGoroutine()
 	rec := &events{}
 	svc.start(context.Background(), rec.emit)

@@ -110,7 +110,7 @@ func (p *projectServers) current() *mcpclient.Manager {
 	if p.m == nil {
 		secrets, grants := p.x.state()
 		opts := mcpclient.Options{
-			Root: p.root, Settings: p.x.store, Version: version.Version, Grants: grants, Proxy: commandProxy(),
+			Root: p.root, Settings: p.x.store, Version: version.Version, Grants: grants, Proxy: serverProxy(),
 			OnChange: func() {
 				if p.x.emit != nil {
 					p.x.emit(EventMCPServers, MCPServersChanged{Workspace: p.id, Root: p.root})

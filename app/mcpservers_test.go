@@ -18,18 +18,12 @@ import (
 // check asks about them (a foreign read-only hint counts for nothing), a deny rule refuses them, Settings shows
 // the server connected, another project open beside it has none of them, and closing the project ends them.
 func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir, other := t.TempDir(), t.TempDir()
-	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.workspaces.CloseAll() // the first snapshots of the projects opened run behind; they end before the folders go
+	svc := openServices(t)
 	proj, err := svc.Projects.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -128,20 +122,15 @@ func TestMCPServersAsTheWindowSeesThem(t *testing.T) {
 // A secret stored from Settings reaches the server whose entry names it as ${keyring:NAME}, and is kept in a file
 // only the user reads, not in the settings file; the window lists its name, never its value.
 func TestMCPServerSecretFromSettings(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	data := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", data)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.workspaces.CloseAll()
-	proj, err := svc.Projects.Open(t.TempDir())
+	dir := t.TempDir()
+	svc := openServices(t)
+	proj, err := svc.Projects.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // named; the switch turns the network on and off as before. A host allowed for one conversation is kept for it
 // only, and a host that is not one is refused.
 func TestSettingsNetworkModes(t *testing.T) {
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}

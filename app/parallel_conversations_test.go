@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/testtree"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -17,23 +16,12 @@ import (
 // conversation read is its own however the calls interleave. Every conversation edits the file it read; none may
 // edit the file only its neighbour read (not_read), and that refusal changes nothing on disk.
 func TestConversationsAtOnceKeepTheirOwnReads(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	const n = 8
 	files := map[string]string{}
 	for i := range n {
 		files[fmt.Sprintf("f%d.txt", i)] = fmt.Sprintf("file %d\n", i)
 	}
-	root := testtree.Repo(t, files)
-	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.workspaces.CloseAll()
-	p, err := svc.Projects.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, p := openProject(t, files)
 	call := func(conv, name string, args any) error {
 		b, _ := json.Marshal(args)
 		_, err := svc.Tools.CallIn(p.ID, conv, name, string(b))
@@ -70,7 +58,7 @@ func TestConversationsAtOnceKeepTheirOwnReads(t *testing.T) {
 		}
 	}
 	for i := range n {
-		got, err := os.ReadFile(filepath.Join(root, fmt.Sprintf("f%d.txt", i)))
+		got, err := os.ReadFile(filepath.Join(p.Root, fmt.Sprintf("f%d.txt", i)))
 		if want := fmt.Sprintf("file %d, round 4\n", i); err != nil || string(got) != want {
 			t.Errorf("f%d.txt = %q, %v; want %q", i, got, err, want)
 		}

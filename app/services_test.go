@@ -12,15 +12,9 @@ import (
 // The window's wiring end to end, without a window: open a project (watcher, background first snapshot), edit
 // through a tool call, see the backup's diff, restore it.
 func TestEditBackupDiffRestoreAsTheWindowDoes(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Demo\n"), 0o644)
-	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.workspaces.CloseAll()
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}

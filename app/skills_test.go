@@ -17,7 +17,7 @@ func TestInstructionsListSkills(t *testing.T) {
 		".agents/skills/broken/SKILL.md":     "no front matter",
 	})
 	user := testtree.Dir(t, map[string]string{"review/SKILL.md": "---\nname: review\ndescription: the user's\n---\n"})
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	svc.Settings.skillDirs = []string{user}
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestCommandExpandsAPromptFileOrASkill(t *testing.T) {
 		".agents/commands/review.md":     "---\ndescription: Review\n---\nReview $ARGUMENTS carefully.\n",
 		".agents/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy\n---\nRun make deploy.\n",
 	})
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	svc.Settings.skillDirs, svc.Settings.commandDirs = nil, []string{t.TempDir()}
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)

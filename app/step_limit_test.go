@@ -12,7 +12,7 @@ import (
 // The window's step limit lives in settings.json: 100 until set, refused outside 1 to 10,000 with a field error and
 // nothing written, kept across a restart of the services.
 func TestStepLimitSetting(t *testing.T) {
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	if n, err := svc.Settings.StepLimit(); err != nil || n != 100 {
 		t.Fatalf("default: %d, %v", n, err)
 	}
@@ -36,7 +36,7 @@ func TestStepLimitSetting(t *testing.T) {
 // Saving the step limit and the user's instructions at the same moment keeps both: each is its own
 // read-modify-write under the settings store's lock, so neither writes back a stale copy of the other.
 func TestStepLimitAndInstructionsSavedAtOnce(t *testing.T) {
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	for i := range 300 {
 		var wg sync.WaitGroup
 		wg.Add(2)

@@ -11,7 +11,7 @@ import (
 // land in providers.json, and a conversation saved while it is renamed keeps both the new body and the new title.
 // Each store serialises its read-modify-write; on code that does not, an update is lost (and -race reports it).
 func TestConcurrentWindowCallsLoseNoUpdate(t *testing.T) {
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestConcurrentWindowCallsLoseNoUpdate(t *testing.T) {
 // A settings save from the Settings screen while an approval card adds a rule: both are kept. The save changes
 // only the fields it shows, in one read-modify-write with the rest.
 func TestSettingsSaveKeepsARuleAddedMeanwhile(t *testing.T) {
-	svc := openServices(t, t.TempDir())
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func TestUserSaveMakesTheAgentsEditStale(t *testing.T) {
 	dir := t.TempDir()
 	orig := "package calc\n\nfunc Add(a, b int) int { return a - b }\n"
 	os.WriteFile(filepath.Join(dir, "calc.go"), []byte(orig), 0o644)
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	if _, err := svc.Projects.Open(dir); err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ func TestJobInOneProjectSurvivesAnother(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(a, "a.txt"), []byte("in a\n"), 0o644)
 	os.WriteFile(filepath.Join(b, "b.txt"), []byte("in b\n"), 0o644)
-	svc := openServices(t, a)
+	svc := openServices(t)
 	pa, err := svc.Projects.Open(a)
 	if err != nil {
 		t.Fatal(err)

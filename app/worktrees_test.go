@@ -17,18 +17,8 @@ import (
 // agent's edit and command happen there and leave the main checkout as it was; Apply brings them home; Discard
 // of the open worktree closes it as a project, shows the main checkout and leaves no branch.
 func TestConversationInAWorktreeAsTheWindowDoes(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	main := testtree.Repo(t, map[string]string{"README.md": "# Demo\n", "notes.txt": "one\n"})
-	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.workspaces.CloseAll()
-	home, err := svc.Projects.Open(main)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, home := openProject(t, map[string]string{"README.md": "# Demo\n", "notes.txt": "one\n"})
+	main := home.Root
 	started, err := svc.Worktrees.Start(home.ID, "Rewrite the readme", "")
 	if err != nil {
 		t.Fatal(err)
@@ -110,18 +100,7 @@ func TestConversationInAWorktreeAsTheWindowDoes(t *testing.T) {
 // output, on the call's live output), and the worktree opened is marked as one of its main checkout wherever the
 // window lists projects; Of counts the files it changed, for the worktree's bar.
 func TestWorktreeStartShowsProgressAndIsMarked(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	main := testtree.Repo(t, map[string]string{"notes.txt": "set up from the notes\n"})
-	svc, err := newServices(Options{RecentFile: filepath.Join(t.TempDir(), "recent.json")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer svc.workspaces.CloseAll()
-	home, err := svc.Projects.Open(main)
-	if err != nil {
-		t.Fatal(err)
-	}
+	svc, home := openProject(t, map[string]string{"notes.txt": "set up from the notes\n"})
 	if err := svc.settings.SetProject(home.Root, settings.Project{Allowlist: []string{"cat", "cp"}, WorktreeSetup: []string{"cat", "notes.txt"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -5,50 +5,29 @@
 //     with its result (the card, the backend's call, the result sent back), four at once against one alone (the
 //     goal is no more than 1.5x);
 //   - the page's main-thread time (Chromium's TaskDuration and ScriptDuration) per tool call, which a loaded
-//     machine stretches less than it stretches wall-clock times.
+//     machine stretches less than it stretches wall-clock times;
+//   - the renders React commits, by component: per key typed while nothing works, and per tool call alone and four
+//     at once (names are readable on the development build only).
+// Each frontend named runs in turn, the turns alternating, each on a new app and browser:
+//   dev            the sources as `wails dev` serves them (React's development build)
+//   built          this tree's frontend through `vite build`, as users run it
+//   built:FOLDER   another copy of the frontend (an older commit's, with node_modules beside it) through `vite build`
 // Usage (from the repository, the e2e lock held as the e2e tests hold it):
-//   flock /tmp/rooted-e2e.lock node bench/parallel-conversations.mjs
+//   flock /tmp/rooted-e2e.lock node bench/parallel-conversations.mjs [--rounds N] [frontend...]   (default: 2 dev built)
+import { rmSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { cleanupAll } from '../frontend/e2e/harness.mjs'
+import { askInView, buildFrontend, cleanupAll, countRenders, paneInView, startBeside, takeKeyTimes, takeRenders, watchKeys } from '../frontend/e2e/harness.mjs'
 import { startAgentScenario } from '../frontend/e2e/agent-scenario.mjs'
 
 const calls = 60 // tool calls each conversation makes
 const four = ['work 1', 'work 2', 'work 3', 'work 4']
+const args = process.argv.slice(2)
+const roundsAt = args.indexOf('--rounds')
+const rounds = roundsAt >= 0 ? Number(args.splice(roundsAt, 2)[1]) : 2
+const frontends = args.length ? args : ['dev', 'built']
 
-// Per conversation (named by its request): when its last tool call was sent, the times it took to come back,
-// and a promise settled when it is done.
-const runs = new Map()
-function run(name) {
-  if (!runs.has(name)) {
-    let done
-    const finished = new Promise((r) => (done = r))
-    runs.set(name, { sent: 0, times: [], finished, done })
-  }
-  return runs.get(name)
-}
-
-// The four hold their first answer until all four have asked, so they work at once from the first call.
-let asked = 0
-let release
-const allAsked = new Promise((r) => (release = r))
-
-async function script(req) {
-  const name = req.messages.find((m) => m.role === 'user')?.text ?? ''
-  if (!name.startsWith('work')) return { text: 'ok' }
-  const r = run(name)
-  const results = req.messages.filter((m) => m.role === 'tool').length
-  if (results === 0 && four.includes(name)) {
-    if (++asked === four.length) release()
-    await allAsked
-  }
-  if (results > 0) r.times.push(Date.now() - r.sent)
-  if (results < calls) {
-    r.sent = Date.now()
-    return { tools: [{ name: 'read_file', input: { path: `src/f${results % 20}.go` } }] }
-  }
-  r.done()
-  return { text: `Done: ${name}.` }
-}
+const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.go`, `package src\n\n${'// a line of the file\n'.repeat(40)}func F${i}() int { return ${i} }\n`]))
 
 const stats = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -57,42 +36,65 @@ const stats = (xs) => {
 }
 const say = (x) => `n=${x.n} median ${x.median.toFixed(1)} ms, p95 ${x.p95.toFixed(1)} ms, max ${x.max.toFixed(1)} ms`
 
-const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.go`, `package src\n\n${'// a line of the file\n'.repeat(40)}func F${i}() int { return ${i} }\n`]))
-
-try {
-  const { page } = await startAgentScenario({ script, fixture: { name: 'bench-parallel', files }, provider: { id: 'scripted', name: 'Scripted' } })
-  await page.setViewportSize({ width: 1400, height: 900 })
-  const pane = () => page.locator('[data-testid="conversation-pane"]:not([hidden])')
-  const ask = async (text) => {
-    await pane().getByTestId('agent-send').waitFor()
-    await pane().getByTestId('agent-input').fill(text)
-    await pane().getByTestId('agent-send').click()
+// scripted is the stand-in's script for one round: per conversation (named by its request), when its last tool call
+// was sent, the times it took to come back, and a promise settled when it is done. The four hold their first
+// answer until all four have asked, so they work at once from the first call.
+function scripted() {
+  const runs = new Map()
+  const run = (name) => {
+    if (!runs.has(name)) {
+      let done
+      const finished = new Promise((r) => (done = r))
+      runs.set(name, { sent: 0, times: [], finished, done })
+    }
+    return runs.get(name)
   }
-  await page.evaluate(() => {
-    window.__keyLatency = []
-    document.addEventListener(
-      'keydown',
-      (e) => {
-        const t0 = e.timeStamp
-        requestAnimationFrame(() => setTimeout(() => window.__keyLatency.push(performance.now() - t0), 0))
-      },
-      true,
-    )
-  })
-  // typeWhile types into the request box in view, a key every 40 ms, until done settles; the latencies measured.
-  const typeWhile = async (done) => {
+  let asked = 0
+  let release
+  const allAsked = new Promise((r) => (release = r))
+  async function script(req) {
+    const name = req.messages.find((m) => m.role === 'user')?.text ?? ''
+    if (!name.startsWith('work')) return { text: 'ok' }
+    const r = run(name)
+    const results = req.messages.filter((m) => m.role === 'tool').length
+    if (results === 0 && four.includes(name)) {
+      if (++asked === four.length) release()
+      await allAsked
+    }
+    if (results > 0) r.times.push(Date.now() - r.sent)
+    if (results < calls) {
+      r.sent = Date.now()
+      return { tools: [{ name: 'read_file', input: { path: `src/f${results % 20}.go` } }] }
+    }
+    r.done()
+    return { text: `Done: ${name}.` }
+  }
+  return { script, run }
+}
+
+// round runs one alone and four at once on a new app serving the frontend given (built: a build's folder).
+async function round(built) {
+  const { script, run } = scripted()
+  const { page } = await startAgentScenario({ script, fixture: { name: 'bench-parallel', files }, provider: { id: 'scripted', name: 'Scripted' }, built })
+  await page.setViewportSize({ width: 1400, height: 900 })
+  await countRenders(page)
+  await page.reload()
+  await page.getByTestId('agent-model').filter({ hasText: 'Scripted' }).waitFor()
+  await watchKeys(page)
+  const input = () => paneInView(page).getByTestId('agent-input')
+  // typeWhile types into the request box in view, a key every 40 ms, until done settles (or n keys); the latencies.
+  const typeWhile = async (done, n = 200) => {
     let over = false
     void done.then(() => (over = true))
-    await page.evaluate(() => (window.__keyLatency = []))
-    await pane().getByTestId('agent-input').focus()
-    for (let i = 0; i < 200 && !over; i++) {
+    await takeKeyTimes(page)
+    await input().focus()
+    for (let i = 0; i < n && !over; i++) {
       await page.keyboard.type('x')
       await sleep(40)
     }
-    await pane().getByTestId('agent-input').fill('')
-    return page.evaluate(() => window.__keyLatency)
+    await input().fill('')
+    return takeKeyTimes(page)
   }
-
   // The renderer's main-thread time so far (seconds of task and of script), from Chromium's own counters.
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Performance.enable')
@@ -101,46 +103,108 @@ try {
     const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]))
     return { task: m.TaskDuration, script: m.ScriptDuration }
   }
-  const perCall = (a, b, n) => `${(((b.task - a.task) * 1000) / n).toFixed(1)} ms of tasks, ${(((b.script - a.script) * 1000) / n).toFixed(1)} ms of script`
+
+  // Keys while nothing works: what one key renders.
+  await input().focus()
+  await sleep(300)
+  await takeRenders(page)
+  const idleKeys = 40
+  await typeWhile(new Promise(() => {}), idleKeys)
+  await sleep(300)
+  const keyRenders = await takeRenders(page)
 
   // One alone.
   const busy0 = await busy()
   const t0 = Date.now()
-  await ask('work 0')
+  await askInView(page, 'work 0')
   const keysAlone = await typeWhile(run('work 0').finished)
   await run('work 0').finished
   const aloneWall = Date.now() - t0
   const busy1 = await busy()
-  await pane().getByTestId('msg-assistant').filter({ hasText: 'Done: work 0.' }).waitFor()
-  const alone = stats(run('work 0').times)
+  await paneInView(page).getByTestId('msg-assistant').filter({ hasText: 'Done: work 0.' }).waitFor()
+  const aloneRenders = await takeRenders(page)
 
   // Four at once: each in a new conversation, the earlier ones going on out of sight.
   const busy2 = await busy()
   const t1 = Date.now()
   for (const name of four) {
-    await pane().getByTestId('new-conversation').click()
-    await pane().getByTestId('conversation-title').filter({ hasText: 'New conversation' }).waitFor()
-    await ask(name)
+    await startBeside(page)
+    await askInView(page, name)
   }
   const keysFour = await typeWhile(Promise.all(four.map((n) => run(n).finished)))
   await Promise.all(four.map((n) => run(n).finished))
   const fourWall = Date.now() - t1
   const busy3 = await busy()
   await page.getByTestId('live-conversation').first().waitFor()
+  const fourRenders = await takeRenders(page)
+  await cleanupAll()
+  const load = loadavg()[0]
 
-  console.log(`tool-call time, one conversation alone (${calls} calls, ${(aloneWall / 1000).toFixed(1)} s): ${say(alone)}`)
-  let worst = 0
-  for (const n of four) {
-    const x = stats(run(n).times)
-    worst = Math.max(worst, x.median / alone.median)
-    console.log(`tool-call time, ${n} of four at once: ${say(x)} (${(x.median / alone.median).toFixed(2)}x alone's median)`)
+  const alone = stats(run('work 0').times)
+  const each = four.map((n) => stats(run(n).times))
+  const perCall = (a, b, n) => ({ task: ((b.task - a.task) * 1000) / n, script: ((b.script - a.script) * 1000) / n, share: ((b.task - a.task) * 100000) / (n === calls ? aloneWall : fourWall) })
+  return {
+    load,
+    alone,
+    each,
+    all: stats(four.flatMap((n) => run(n).times)),
+    worst: Math.max(...each.map((x) => x.median / alone.median)),
+    aloneWall,
+    fourWall,
+    mainAlone: perCall(busy0, busy1, calls),
+    mainFour: perCall(busy2, busy3, calls * four.length),
+    keysAlone: stats(keysAlone),
+    keysFour: stats(keysFour),
+    renders: { key: per(keyRenders, idleKeys), alone: per(aloneRenders, calls), four: per(fourRenders, calls * four.length) },
   }
-  const all = stats(four.flatMap((n) => run(n).times))
-  console.log(`tool-call time, all four at once (${(fourWall / 1000).toFixed(1)} s for all): ${say(all)}; worst conversation's median ${worst.toFixed(2)}x alone`)
-  const share = (a, b, wall) => `${Math.round(((b.task - a.task) * 100000) / wall)}% of the time busy`
-  console.log(`main thread per tool call (typing included), one alone: ${perCall(busy0, busy1, calls)}, ${share(busy0, busy1, aloneWall)}; four at once: ${perCall(busy2, busy3, calls * four.length)}, ${share(busy2, busy3, fourWall)}`)
-  console.log(`input latency, one conversation working: ${say(stats(keysAlone))}`)
-  console.log(`input latency, four conversations working: ${say(stats(keysFour))}`)
+}
+
+const per = (counts, n) => Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / n]))
+
+function report(name, r) {
+  console.log(`-- ${name} (load average ${r.load.toFixed(1)})`)
+  console.log(`tool-call time, one conversation alone (${calls} calls, ${(r.aloneWall / 1000).toFixed(1)} s): ${say(r.alone)}`)
+  r.each.forEach((x, i) => console.log(`tool-call time, ${four[i]} of four at once: ${say(x)} (${(x.median / r.alone.median).toFixed(2)}x alone's median)`))
+  console.log(`tool-call time, all four at once (${(r.fourWall / 1000).toFixed(1)} s for all): ${say(r.all)}; worst conversation's median ${r.worst.toFixed(2)}x alone`)
+  const main = (m) => `${m.task.toFixed(1)} ms of tasks, ${m.script.toFixed(1)} ms of script, ${Math.round(m.share)}% of the time busy`
+  console.log(`main thread per tool call (typing included), one alone: ${main(r.mainAlone)}; four at once: ${main(r.mainFour)}`)
+  console.log(`input latency, one conversation working: ${say(r.keysAlone)}`)
+  console.log(`input latency, four conversations working: ${say(r.keysFour)}`)
+  const top = (m) =>
+    Object.entries(m)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 14)
+      .map(([k, v]) => `${k} ${v < 10 ? v.toFixed(2) : v.toFixed(0)}`)
+      .join(', ')
+  console.log(`renders per key, nothing working: ${top(r.renders.key)}`)
+  console.log(`renders per tool call, one alone: ${top(r.renders.alone)}`)
+  console.log(`renders per tool call, four at once: ${top(r.renders.four)}`)
+}
+
+const builds = new Map()
+try {
+  for (const f of frontends) {
+    if (f === 'built') builds.set(f, buildFrontend())
+    else if (f.startsWith('built:')) builds.set(f, buildFrontend(f.slice('built:'.length)))
+    else if (f !== 'dev') throw new Error(`unknown frontend ${f}: dev, built or built:FOLDER`)
+  }
+  const results = new Map(frontends.map((f) => [f, []]))
+  for (let i = 0; i < rounds; i++) {
+    for (const f of frontends) {
+      const r = await round(builds.get(f))
+      results.get(f).push(r)
+      report(`${f}, round ${i + 1}`, r)
+    }
+  }
+  console.log('\n== summary (one line a round) ==')
+  for (const [f, rs] of results) {
+    for (const r of rs) {
+      console.log(
+        `${f.padEnd(12)} load ${r.load.toFixed(1).padStart(4)} · key (four) median ${r.keysFour.median.toFixed(0)} p95 ${r.keysFour.p95.toFixed(0)} ms · key (one) median ${r.keysAlone.median.toFixed(0)} p95 ${r.keysAlone.p95.toFixed(0)} ms · call alone ${r.alone.median} ms, four ${r.all.median} ms, worst ${r.worst.toFixed(2)}x · main thread a call ${r.mainAlone.task.toFixed(1)} / ${r.mainFour.task.toFixed(1)} ms`,
+      )
+    }
+  }
 } finally {
   await cleanupAll()
+  for (const dir of builds.values()) rmSync(dir, { recursive: true, force: true })
 }

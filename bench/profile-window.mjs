@@ -3,13 +3,18 @@
 // package the function comes from (the node_modules folder, or src/ for the app's own code):
 //   - one long answer streaming (the answer bench/window-latency.mjs streams), typing meanwhile;
 //   - four conversations at once, each making tool calls (as bench/parallel-conversations.mjs), typing meanwhile.
+// The page is the development build `wails dev` serves, or with --built this tree's frontend through `vite build`
+// left unminified, so that the profile names the app's functions while React and the rest run their production code.
 // Usage (from the repository, the e2e lock held as the e2e tests hold it):
-//   flock /tmp/rooted-e2e.lock node bench/profile-window.mjs [top]
+//   flock /tmp/rooted-e2e.lock node bench/profile-window.mjs [--built] [top]
+import { rmSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { cleanupAll } from '../frontend/e2e/harness.mjs'
+import { askInView, buildFrontend, cleanupAll, paneInView, startBeside } from '../frontend/e2e/harness.mjs'
 import { startAgentScenario } from '../frontend/e2e/agent-scenario.mjs'
 
-const top = Number(process.argv[2] ?? 25)
+const args = process.argv.slice(2)
+const production = args.includes('--built')
+const top = Number(args.find((a) => /^\d+$/.test(a)) ?? 25)
 const calls = 30
 const four = ['work 1', 'work 2', 'work 3', 'work 4']
 const para = 'The parser reads each line, keeps the indentation, and hands the tokens to the next stage without copying them. '
@@ -73,15 +78,35 @@ function summary(profile) {
   return `busy ${total.toFixed(0)} ms\nby source:\n${list(pkgs)}\nby function (self):\n${list(fns)}\nby the app's function it runs for:\n${list(apps)}`
 }
 
-try {
-  const { page } = await startAgentScenario({ script, fixture: { name: 'bench-profile', files }, provider: { id: 'scripted', name: 'Scripted' } })
-  await page.setViewportSize({ width: 1400, height: 900 })
-  const pane = () => page.locator('[data-testid="conversation-pane"]:not([hidden])')
-  const ask = async (text) => {
-    await pane().getByTestId('agent-send').waitFor()
-    await pane().getByTestId('agent-input').fill(text)
-    await pane().getByTestId('agent-send').click()
+const built = production ? buildFrontend(undefined, { minify: false }) : undefined
+// timeline sums the renderer's main-thread trace events by name, each event's own time (its time less that of the
+// events nested in it): what the page's tasks spent on script, style, layout, paint and the rest.
+function timeline(events) {
+  // The page's main thread: of the renderers' main threads (there may be more than one), the busiest.
+  const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`))
+  const busyness = new Map()
+  for (const e of events) if (e.ph === 'X' && mains.has(`${e.pid}:${e.tid}`)) busyness.set(`${e.pid}:${e.tid}`, (busyness.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0))
+  const main = [...busyness].sort((a, b) => b[1] - a[1])[0]?.[0]
+  const mine = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur !== undefined).sort((a, b) => a.ts - b.ts || b.dur - a.dur)
+  const self = new Map()
+  const stack = []
+  for (const e of mine) {
+    while (stack.length && stack.at(-1).ts + stack.at(-1).dur <= e.ts) stack.pop()
+    const parent = stack.at(-1)
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - e.dur)
+    self.set(e.name, (self.get(e.name) ?? 0) + e.dur)
+    stack.push(e)
   }
+  const total = [...self.values()].reduce((a, b) => a + b, 0)
+  const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, top)
+  return `main thread by trace event (own time, ${(total / 1000).toFixed(0)} ms in all):\n${rows.map(([k, v]) => `  ${(v / 1000).toFixed(0).padStart(6)} ms ${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`).join('\n')}`
+}
+
+try {
+  const { page } = await startAgentScenario({ script, fixture: { name: 'bench-profile', files }, provider: { id: 'scripted', name: 'Scripted' }, built })
+  await page.setViewportSize({ width: 1400, height: 900 })
+  const pane = () => paneInView(page)
+  const ask = (text) => askInView(page, text)
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Profiler.enable')
   await cdp.send('Profiler.setSamplingInterval', { interval: 250 })
@@ -105,10 +130,14 @@ try {
   await pane().getByTestId('agent-input').fill('')
 
   for (const name of four) {
-    await pane().getByTestId('new-conversation').click()
-    await pane().getByTestId('conversation-title').filter({ hasText: 'New conversation' }).waitFor()
+    await startBeside(page)
     await ask(name)
   }
+  // The browser's own account of the main thread too (Chromium's timeline trace): script, style, layout, paint.
+  const events = []
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value))
+  const traced = new Promise((r) => cdp.once('Tracing.tracingComplete', r))
+  await cdp.send('Tracing.start', { categories: 'toplevel,devtools.timeline,v8.execute', transferMode: 'ReportEvents' })
   await cdp.send('Profiler.start')
   let over = false
   void done.then(() => (over = true))
@@ -118,7 +147,10 @@ try {
     await sleep(40)
   }
   const many = await cdp.send('Profiler.stop')
-  console.log(`== four conversations, ${calls} tool calls each, typing ==\n${summary(many.profile)}`)
+  await cdp.send('Tracing.end')
+  await traced
+  console.log(`== four conversations, ${calls} tool calls each, typing ==\n${summary(many.profile)}\n${timeline(events)}`)
 } finally {
   await cleanupAll()
+  if (built) rmSync(built, { recursive: true, force: true })
 }

@@ -59,7 +59,7 @@ echo "test-unprivileged: the sandbox backend's conformance table, in every proce
 as_user "$dir/sandbox.test" -test.run 'TestConformance|TestNoneSaysSo|TestAllowListFallsBackToOff|TestStartOutlivesTheCallersThread' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|conformance_test'
 echo "test-unprivileged: allow-list network mode (go mod download through the proxy, an unlisted host refused, or asked about while the command waits), as $user"
 as_user "$dir/tools.test" -test.run 'TestExecShellAllowListGoModDownload|TestExecShellNetworkOffByDefault' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|exec_network_test'
-as_user "$dir/app.test" -test.run 'TestHostAskedWhileTheCommandRuns' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|hosts_test'
+as_user "$dir/app.test" -test.run 'TestHostAskedWhileTheCommandRuns|TestHostQuestionEndsUnanswered' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|hosts_test'
 echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
 as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestPinnedFoldersCannotBeRenamed|TestNothingOutlivesAKilledRooted'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestLockLeftByAnEndedCommandGoes|TestToolDenyRuleInRegistry|TestGitConfigCredentialsNeverReachCommands'
@@ -87,9 +87,9 @@ echo "test-unprivileged: a conversation's worktree made, worked in, merged and a
 as_user "$dir/worktree.test" -test.run 'TestRoundTrip|TestApplyConflictChangesNothing|TestApplyMerges|TestMergedApplyIsUndoable|TestConversationInWorktree|TestWorktreeHasItsProjectsSettings|TestSetupCommandGetsTheFacesProxy' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: MCP servers in the sandbox (no secret, no network or only the listed hosts), killed, hung and flooding, as $user"
 as_user "$dir/shell.test" -test.run 'TestStartStdio'
-as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestAllowListServer|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys|TestSecretFileRefusesWhatItCannotRead'
-echo "test-unprivileged: API keys, MCP servers' secrets and sign-ins in GNOME Keyring on a private session bus, the 0600 files without one, and the move between them, as $user"
-as_user "$dir/rooted-mcp.test" -test.run 'TestCallUsesTheSecretSettingsStored' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|_test.go'
+as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestAllowListServer|TestRefusedHostsRecordedAndAllowedLive|TestRefusedAtStart|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys|TestSecretFileRefusesWhatItCannotRead'
+echo "test-unprivileged: API keys, MCP servers' secrets and sign-ins in GNOME Keyring on a private session bus, the 0600 files without one, and the move between them; rooted call's MCP servers behind the allow-list proxy, as $user"
+as_user "$dir/rooted-mcp.test" -test.run 'TestCallUsesTheSecretSettingsStored|TestAllowListServersGetTheProxy|TestAllowListServerRefusedAtStart' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|_test.go'
 as_user "$dir/keystore.test" -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'
 as_user "$dir/llm.test" -test.run 'TestKeys|TestMoveKeys' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'
 echo "test-unprivileged: web_fetch refuses this machine's and its network's addresses, as $user"

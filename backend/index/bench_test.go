@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rooted-dev/rooted/backend/testcorpus"
-
 	"github.com/rooted-dev/rooted/backend/search"
+	"github.com/rooted-dev/rooted/backend/testcorpus"
+	"github.com/rooted-dev/rooted/backend/testcpu"
 	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
@@ -70,7 +70,7 @@ func benchIndexed(b *testing.B, opt search.Options) {
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := testcpu.Start()
 	for b.Loop() {
 		if _, err := search.Search(context.Background(), x, ".", opt); err != nil {
 			b.Fatal(err)
@@ -79,7 +79,7 @@ func benchIndexed(b *testing.B, opt search.Options) {
 	b.StopTimer()
 	// cpu-ms/op is the CPU a search took, all threads: on a machine shared with other work its wall time follows the
 	// share of the cores it was given, its CPU much less.
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	cpu.Report(b)
 	// MiB-text is the text held in memory; MiB-heap what the index costs in all (lists, maps, watcher); MiB-disk
 	// the trigram index on disk (mapped, not held).
 	cached, _, st := x.Memory()

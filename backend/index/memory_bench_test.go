@@ -16,9 +16,10 @@ import (
 
 // BenchmarkBuildMemory opens the corpus as a long-lived face does (watcher, lists, text cache at its default
 // budget, the soft memory limit of a long-lived process), makes one search, and waits for the trigram build it
-// starts; it reports the build's time, the merge of its segments' time, the process's resident memory at its peak while building and after, and
-// the live heap after. ROOTED_SEARCH_CORPUS names a big tree (bench/monorepo's corpus); ROOTED_HEAP_PROFILE, when
-// set, is where a heap profile is written halfway through the build.
+// starts; it reports the build's time, the merge of its segments' time, the bytes each wrote and the index's size
+// on disk, the process's resident memory at its peak while building and after, and the live heap after.
+// ROOTED_SEARCH_CORPUS names a big tree (bench/monorepo's corpus); ROOTED_HEAP_PROFILE, when set, is where a heap
+// profile is written halfway through the build.
 func BenchmarkBuildMemory(b *testing.B) {
 	r := benchCorpus(b)
 	var ixs Indexes
@@ -57,13 +58,15 @@ func BenchmarkBuildMemory(b *testing.B) {
 				}
 			}
 		}()
-		start := time.Now()
+		start, wrote := time.Now(), writtenMiB()
 		if _, err := search.Search(context.Background(), x, ".", search.Options{Query: "ErrShortWrite", Output: search.OutputCount}); err != nil {
 			b.Fatal(err)
 		}
 		for {
 			if _, _, st := x.Memory(); st.Ready {
 				b.ReportMetric(float64(st.BuildMS), "build-ms")
+				b.ReportMetric(writtenMiB()-wrote, "MiB-written-build")
+				wrote = writtenMiB()
 				break
 			}
 			time.Sleep(50 * time.Millisecond)
@@ -72,6 +75,8 @@ func BenchmarkBuildMemory(b *testing.B) {
 		waitMerged(b, x)
 		_, _, st := x.Memory()
 		b.ReportMetric(float64(st.MergeMS), "merge-ms")
+		b.ReportMetric(writtenMiB()-wrote, "MiB-written-merge")
+		b.ReportMetric(float64(st.DiskBytes)/(1<<20), "MiB-disk")
 		b.ReportMetric(float64(st.Segments), "segments")
 		time.Sleep(time.Second) // the build gives its garbage back as it ends
 		close(stop)
@@ -97,6 +102,22 @@ func residentMiB() float64 {
 		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
 			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
 			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// writtenMiB is what this process has written so far (its segments, and little else while a build runs), from /proc
+// (0 where there is none).
+func writtenMiB() float64 {
+	data, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "wchar:"); ok {
+			n, _ := strconv.ParseFloat(strings.TrimSpace(rest), 64)
+			return n / (1 << 20)
 		}
 	}
 	return 0

@@ -29,7 +29,7 @@ import (
 const manifestName = "manifest"
 
 // manifestVersion changes with the manifest's or the segments' layout: a manifest of another version is not used.
-const manifestVersion = 1
+const manifestVersion = 2
 
 // racyWindow: a file modified this close to its listing is not trusted to show a later change in its identity
 // (a variable for tests, whose files are all new).

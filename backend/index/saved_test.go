@@ -63,34 +63,37 @@ func TestReopenedIndexIsCheckedAgainstTheTree(t *testing.T) {
 // A manifest that is not one this version wrote, or segments cut short, are not used: the index is built anew.
 func TestReopenedIndexDamaged(t *testing.T) {
 	t.Parallel()
-	r, dir := fixture(t, map[string]string{"a.txt": "needle\n", "b.txt": "other\n"})
 	for _, damage := range []string{"manifest", "segment"} {
-		cache := t.TempDir()
-		x, err := NewIndex(r, dir, Options{CacheDir: cache})
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitNarrowed(t, x)
-		waitMerged(t, x)
-		x.Close()
-		entries, _ := os.ReadDir(x.tri.dir)
-		for _, e := range entries {
-			if (damage == "manifest") == (e.Name() == manifestName) {
-				os.WriteFile(filepath.Join(x.tri.dir, e.Name()), []byte("cut"), 0o644)
+		t.Run(damage, func(t *testing.T) {
+			t.Parallel()
+			r, dir, cache, _ := keptProject(t, nil)
+			kept := indexDir(dir, cache)
+			entries, _ := os.ReadDir(kept)
+			cut := 0
+			for _, e := range entries {
+				if (damage == "manifest") == (e.Name() == manifestName) {
+					if err := os.WriteFile(filepath.Join(kept, e.Name()), []byte("cut"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					cut++
+				}
 			}
-		}
-		y, err := NewIndex(r, dir, Options{CacheDir: cache})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res, err := search.Search(context.Background(), y, "", search.Options{Query: "needle", Output: search.OutputCount}); err != nil || res.Total != 1 {
-			t.Errorf("%s damaged: %+v %v", damage, res, err)
-		}
-		if _, _, st := y.Memory(); st.Reopened {
-			t.Errorf("%s damaged, yet the index was kept", damage)
-		}
-		waitNarrowed(t, y)
-		y.Close()
+			if cut == 0 {
+				t.Fatalf("no %s kept in %s to damage: %v", damage, kept, entries)
+			}
+			y, err := NewIndex(r, dir, Options{CacheDir: cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer y.Close()
+			if res, err := search.Search(context.Background(), y, "", search.Options{Query: "needle", Output: search.OutputCount}); err != nil || res.Total != 1 {
+				t.Errorf("%s damaged: %+v %v", damage, res, err)
+			}
+			if _, _, st := y.Memory(); st.Reopened {
+				t.Errorf("%s damaged, yet the index was kept", damage)
+			}
+			waitNarrowed(t, y)
+		})
 	}
 }
 

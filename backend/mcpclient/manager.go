@@ -83,9 +83,10 @@ type Options struct {
 	ClientIDMetadataURL string
 	// HTTPClient reaches HTTP servers and authorization servers (http.DefaultClient's transport when nil).
 	HTTPClient *http.Client
-	// Proxy makes the proxy of a program server in a project in allow-list mode (httpproxy.ForCommands; a server
-	// has no one to ask, so ask is nil); nil: such a server has no network, as before allow-list mode.
-	Proxy func(allow, deny []string, ask func(ctx context.Context, host string) bool) shell.Proxy
+	// Proxy makes the proxy of a program server in a project in allow-list mode (HTTPProxy: no one is asked, the
+	// project's lists are read at every connection, and what it refuses is recorded for the server's status);
+	// nil: such a server has no network, as before allow-list mode.
+	Proxy func(ProxyRules) shell.Proxy
 }
 
 // Manager holds the MCP servers of one project.
@@ -231,6 +232,9 @@ type Status struct {
 	Sandbox *sandbox.Info `json:"sandbox,omitempty"`
 	// DataDir is the server's private folder, its HOME.
 	DataDir string `json:"data_dir,omitempty"`
+	// RefusedHosts are the hosts its proxy refused in allow-list mode (at most MaxRefusedHosts, the most recent
+	// first), but those the project allows now: why a tool that needs the network fails.
+	RefusedHosts []RefusedHost `json:"refused_hosts,omitempty"`
 }
 
 // Status lists every server the settings name, with its state.
@@ -256,6 +260,7 @@ func (m *Manager) Status() []Status {
 		m.mu.Unlock()
 		if s != nil {
 			s.status(&st)
+			st.RefusedHosts = s.refused.shown(proj.Hosts(), proj.DeniedHosts())
 		}
 		out = append(out, st)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
 	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
 	"github.com/rooted-dev/rooted/backend/settings"
-	"github.com/rooted-dev/rooted/backend/shell"
 )
 
 // names answers the test's host names with a fixture's address.
@@ -37,9 +36,7 @@ func TestAllowListServer(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			f := newFixture(t, era, nil, nil)
-			f.m.opts.Proxy = func(allow, deny []string, ask func(context.Context, string) bool) shell.Proxy {
-				return httpproxy.New(httpproxy.Options{Hosts: allow, Denied: deny, Ask: ask, Resolver: resolve, Exempt: []netip.AddrPort{ap}})
-			}
+			f.m.opts.Proxy = HTTPProxy(httpproxy.Options{Resolver: resolve, Exempt: []netip.AddrPort{ap}})
 			p, err := f.store.Project(f.root)
 			if err != nil {
 				t.Fatal(err)

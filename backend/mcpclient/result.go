@@ -19,6 +19,10 @@ type Result struct {
 	Structured json.RawMessage `json:"structured_content,omitempty"`
 	// Cut says text was left out past MaxResultText.
 	Cut bool `json:"cut,omitempty"`
+	// NetworkRefused are the hosts the server's proxy refused while the call ran (allow-list mode); Hint says so
+	// to the model, and what the user can do.
+	NetworkRefused []string `json:"network_refused,omitempty"`
+	Hint           string   `json:"hint,omitempty"`
 }
 
 // Block is one content block.
@@ -99,6 +103,9 @@ func (r Result) ModelText() string {
 	}
 	if r.Cut {
 		b.WriteString("\n(cut: the result was longer than Rooted passes on; ask the tool for less)")
+	}
+	if r.Hint != "" {
+		b.WriteString("\n(" + r.Hint + ")")
 	}
 	return b.String()
 }

@@ -27,7 +27,7 @@ func (m *Manager) DataDir(name string) string {
 
 // stdioSpec is how the program of server name starts: in the project, in the sandbox, with the environment
 // commands get and a home of its own.
-func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.Project) (shell.StdioSpec, string, error) {
+func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.Project, refused func(Refusal)) (shell.StdioSpec, string, error) {
 	if !serverName.MatchString(name) {
 		return shell.StdioSpec{}, "", fmt.Errorf("the server's name %q is not one letters, digits, - and _ make (at most 40)", name)
 	}
@@ -57,7 +57,8 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 		Sockets:  proj.UnixSockets,
 	}
 	// A project whose commands reach only listed hosts gives its servers the same way out: the proxy, for as long
-	// as the server runs, with the project's hosts and rules (no one is there to ask about another).
+	// as the server runs, with the project's hosts and rules as they are at each connection (no one is there to
+	// ask about another: what it refuses is recorded, refused).
 	policy.Proxied = !policy.Network && proj.Network == settings.NetworkAllowlist && m.opts.Proxy != nil
 	info := m.opts.Probe(policy)
 	extra := []string{
@@ -88,7 +89,7 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 	argv := append([]string{cfg.Command}, cfg.Args...)
 	spec := shell.StdioSpec{Argv: slices.Clip(argv), Dir: m.opts.Root, Env: environ, Policy: policy, Sandbox: info}
 	if info.Proxy != "" {
-		spec.Proxy = m.opts.Proxy(proj.Hosts(), proj.DeniedHosts(), nil)
+		spec.Proxy = m.opts.Proxy(ProxyRules{Lists: m.lists(proj), Refused: refused})
 	}
 	return spec, data, nil
 }

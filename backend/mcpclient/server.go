@@ -36,6 +36,7 @@ type server struct {
 	protocol string
 	legacy   bool // the server ended on the 2026 probe: it is asked with initialize alone
 	signIn   bool // its last connect failed for want of a sign-in
+	refused  refusals
 }
 
 // conn is one run of a server: its process (nil over HTTP), its session and the tools it listed.
@@ -74,9 +75,16 @@ func (s *server) begin() bool {
 	return true
 }
 
-// finish connects the server begin marked starting.
+// finish connects the server begin marked starting; a failure names the hosts its proxy refused meanwhile (npx
+// that could not reach a registry the project does not list).
 func (s *server) finish() {
+	mark := s.refused.mark()
 	c, err := s.connect()
+	if err != nil {
+		if note := refusedNote("while it started", s.name, s.refused.since(mark)); note != "" {
+			err = fmt.Errorf("%w; %s", err, note)
+		}
+	}
 	s.mu.Lock()
 	s.signIn = errors.Is(err, ErrSignIn)
 	if err != nil {
@@ -250,7 +258,7 @@ func (s *server) transport(ctx context.Context, c *conn, proj settings.Project, 
 	case cfg.URL != "":
 		return s.httpTransport(cfg)
 	case cfg.Command != "":
-		spec, dataDir, err := s.m.stdioSpec(s.name, cfg, proj)
+		spec, dataDir, err := s.m.stdioSpec(s.name, cfg, proj, s.refusedRecord)
 		if err != nil {
 			return nil, err
 		}
@@ -395,8 +403,15 @@ func (s *server) lookup(name string) (*tool.Tool, bool) {
 	return t, err == nil
 }
 
-// call runs the server's tool remote, starting the server first when it is not running.
+// call runs the server's tool remote, starting the server first when it is not running; the hosts its proxy
+// refused meanwhile are told with the result (withRefused).
 func (s *server) call(ctx context.Context, remote string, args json.RawMessage) (any, error) {
+	mark := s.refused.mark()
+	out, err := s.callOnce(ctx, remote, args)
+	return s.withRefused(out, err, mark)
+}
+
+func (s *server) callOnce(ctx context.Context, remote string, args json.RawMessage) (any, error) {
 	s.ensure(ctx)
 	s.mu.Lock()
 	c, why := s.conn, s.err
@@ -492,7 +507,12 @@ func (s *server) needs(err error, cfg settings.MCPServer, proj settings.Project)
 		return errors.New(msg)
 	}
 	var grants []string
-	if !cfg.Network && !proj.Network.On() {
+	switch {
+	case cfg.Network || proj.Network.On():
+	case proj.Network == settings.NetworkAllowlist && s.m.opts.Proxy != nil:
+		// It had the project's listed hosts, through the proxy: what it was refused is named above, by host.
+		grants = append(grants, `"network": true (it reached only the hosts this project lists: allow the refused ones for the project, or give this server the whole network)`)
+	default:
 		grants = append(grants, `"network": true (it had no network; npx and uvx download packages)`)
 	}
 	if !cfg.WriteProject {

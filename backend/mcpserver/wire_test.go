@@ -12,9 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rooted-dev/rooted/backend/testcorpus"
+	"github.com/rooted-dev/rooted/backend/testcpu"
 )
 
 // goFile is 1 MiB of Go: the standard library's non-test sources in walk order, cut at the end of a line. Short
@@ -202,7 +202,7 @@ func BenchmarkReadFileWire(b *testing.B) {
 		}
 		b.Run(bc.name, func(b *testing.B) {
 			var n int
-			cpu := cpuTime()
+			cpu := testcpu.Start()
 			for b.Loop() {
 				n = len(c.roundTrip(b, frame))
 			}
@@ -210,7 +210,7 @@ func BenchmarkReadFileWire(b *testing.B) {
 			b.ReportMetric(float64(n)/float64(len(content)), "x-file")
 			// The process's CPU time (server and the test's reading client), steadier than the wall time on a
 			// busy machine.
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+			cpu.Report(b)
 		})
 	}
 }

@@ -51,6 +51,14 @@ func mustGit(t *testing.T, dir string, args ...string) {
 	}
 }
 
+// initAndCommit makes root a git repository and commits all it holds as "first".
+func initAndCommit(t *testing.T, root string) {
+	t.Helper()
+	mustGit(t, root, "init", "-q")
+	mustGit(t, root, "add", "-A")
+	mustGit(t, root, "commit", "-qm", "first")
+}
+
 // Nothing a command leaves in any repository of the project runs when the user next runs git outside the sandbox.
 // One row per way in: each payload plants a program that writes a marker file; after the command, the user runs
 // git status, git add and git commit in each repository, and the marker must not appear. Rooted says what it put
@@ -64,11 +72,6 @@ func TestNothingACommandLeavesInGitRunsLater(t *testing.T) {
 	plantedRepo := func(dir string) string {
 		return `fs.mkdirSync('` + dir + `/refs/heads', {recursive: true}); fs.mkdirSync('` + dir + `/objects'); fs.writeFileSync('` + dir + `/HEAD', 'ref: refs/heads/main\n'); ` +
 			`fs.writeFileSync('` + dir + `/config', '[core]\n\tworktree = ' + process.cwd() + '\n\tfsmonitor = "touch ' + M + ' #"\n'); `
-	}
-	initAndCommit := func(t *testing.T, root string) {
-		mustGit(t, root, "init", "-q")
-		mustGit(t, root, "add", "-A")
-		mustGit(t, root, "commit", "-qm", "first")
 	}
 	rows := []struct {
 		name    string
@@ -292,9 +295,7 @@ func TestOrdinaryGitChangesStay(t *testing.T) {
 	fakeHome(t)
 	for _, mode := range guardModes(t) {
 		reg, root := openRegistryIn(t, mode, "main.go")
-		mustGit(t, root, "init", "-q")
-		mustGit(t, root, "add", "-A")
-		mustGit(t, root, "commit", "-qm", "first")
+		initAndCommit(t, root)
 		config := filepath.Join(root, ".git", "config")
 		before, _ := os.ReadFile(config)
 		for _, args := range []string{

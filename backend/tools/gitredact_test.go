@@ -24,9 +24,7 @@ func TestGitConfigCredentialsNeverReachCommands(t *testing.T) {
 	for _, mode := range guardModes(t) {
 		t.Run(mode, func(t *testing.T) {
 			reg, root := openRegistryIn(t, mode, "main.go")
-			mustGit(t, root, "init", "-q")
-			mustGit(t, root, "add", "-A")
-			mustGit(t, root, "commit", "-qm", "first")
+			initAndCommit(t, root)
 			mustGit(t, root, "remote", "add", "origin", "https://x-access-token:ghs_TOKENINURL0123@github.com/org/repo.git")
 			mustGit(t, root, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic SECRETHEADER456")
 			mustGit(t, root, "config", "credential.helper", "!f() { echo password=SECRETHELPER789; }; f")

@@ -24,6 +24,20 @@ func shIn(t *testing.T, dir, marker, script string) string {
 	return string(b)
 }
 
+// protectIn opens the project at root, scans its git files as the guard does before a command, and works out what
+// is protected while argv runs with pathEnv as its PATH: where a test of the protection starts from. The root is
+// closed when the test ends.
+func protectIn(t *testing.T, root, pathEnv string, argv ...string) (*os.Root, *gitguard.State, protection) {
+	t.Helper()
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	st := gitguard.New().Scan(r, root)
+	return r, st, protect(st, r, root, argv, pathEnv)
+}
+
 // What the guard compares after a command is held while it runs: each shape of git's files below is changed by a
 // command, left so for a while with git status running outside the sandbox all along (an editor, a shell prompt),
 // and changed back before the command ends. The comparison after the run cannot see that; a read-only bind (or,
@@ -256,13 +270,7 @@ func TestGuardedIsProtected(t *testing.T) {
 		mkdir -p tools/hooks && printf '#!/bin/sh\n' > tools/hooks/pre-commit && ln -s ../../tools/hooks/pre-commit .git/hooks/pre-push &&
 		mkdir -p .git/rebase-merge && printf 'pick 1 x\n' > .git/rebase-merge/git-rebase-todo &&
 		mkdir -p nested && git init -q nested && ln -s ../tools/hooks nested/.git/hooks-link && rm -rf nested/.git/hooks && ln -s ../../tools/hooks nested/.git/hooks`)
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	st := gitguard.New().Scan(r, root)
-	pr := protect(st, r, root, []string{"make"}, "/usr/bin")
+	_, st, pr := protectIn(t, root, "/usr/bin", "make")
 	guarded := st.Guarded()
 	for _, want := range []string{"sub/.git", "wt/.git", ".gitconfig-shared", ".gitconfig-more", ".gitconfig.local", "conf/missing/deep", ".githooks", ".git/hooks/pre-push"} {
 		if !slices.Contains(guarded, want) {
@@ -305,9 +313,7 @@ func TestUsersOwnEditsDuringAJobStay(t *testing.T) {
 	reg, root := registryWithJobs(t, "pid namespace", "main.go")
 	os.MkdirAll(filepath.Join(root, ".vscode"), 0o755)
 	os.WriteFile(filepath.Join(root, ".vscode", "settings.json"), []byte("{}\n"), 0o644)
-	mustGit(t, root, "init", "-q")
-	mustGit(t, root, "add", "-A")
-	mustGit(t, root, "commit", "-qm", "first")
+	initAndCommit(t, root)
 	os.WriteFile(filepath.Join(root, "srv.py"), []byte("import time\nprint('serving', flush=True)\ntime.sleep(4)\nprint('bye')\n"), 0o644)
 	out, e := call[stoppedOut](t, reg, "exec_shell", `{"command": "python3 srv.py", "backup": false, "background": true}`)
 	if e != nil || out.Job == nil {

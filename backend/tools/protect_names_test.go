@@ -52,9 +52,7 @@ func TestNewDependencyFolderDoesNotShadowTheHoistedOne(t *testing.T) {
 			os.Chmod(filepath.Join(root, "node_modules/.bin/foo"), 0o755)
 			os.WriteFile(filepath.Join(root, "web/package.json"), []byte(`{"name":"web","version":"1.0.0","scripts":{"test":"foo && node -e \"console.log(require('foo'))\""}}`), 0o644)
 			os.WriteFile(filepath.Join(root, ".gitignore"), []byte("node_modules/\n"), 0o644)
-			mustGit(t, root, "init", "-q")
-			mustGit(t, root, "add", "-A")
-			mustGit(t, root, "commit", "-qm", "first")
+			initAndCommit(t, root)
 
 			js := `const fs = require("fs");
 				fs.mkdirSync("web/node_modules/.bin", {recursive: true}); fs.mkdirSync("web/node_modules/foo");

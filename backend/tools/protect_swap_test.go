@@ -30,9 +30,7 @@ func TestSwappedGitFolderNeverRunsOutside(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			fakeHome(t)
 			reg, root := registryWithJobs(t, mode, "main.go")
-			mustGit(t, root, "init", "-q")
-			mustGit(t, root, "add", "-A")
-			mustGit(t, root, "commit", "-qm", "first")
+			initAndCommit(t, root)
 			original, _ := os.ReadFile(filepath.Join(root, ".git", "config"))
 			marker := filepath.Join(t.TempDir(), "RAN")
 			js := `const fs = require('fs');
@@ -120,9 +118,7 @@ func TestReplantingInALoopEndsTheCommand(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				fakeHome(t)
 				reg, root := registryWithJobs(t, mode, "main.go")
-				mustGit(t, root, "init", "-q")
-				mustGit(t, root, "add", "-A")
-				mustGit(t, root, "commit", "-qm", "first")
+				initAndCommit(t, root)
 				marker := filepath.Join(t.TempDir(), "RAN")
 				js := `const fs = require('fs');
 					for (const x of ['HEAD', 'objects', 'refs']) { try { fs.cpSync('.git/' + x, 'ec/' + x, {recursive: true}) } catch {} }

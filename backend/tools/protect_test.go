@@ -75,9 +75,7 @@ func TestPlantedAndPutBackBeforeExitNeverRunsOutside(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				fakeHome(t)
 				reg, root := registryWithJobs(t, mode, "main.go")
-				mustGit(t, root, "init", "-q")
-				mustGit(t, root, "add", "-A")
-				mustGit(t, root, "commit", "-qm", "first")
+				initAndCommit(t, root)
 				config := filepath.Join(root, ".git", "config")
 				original, _ := os.ReadFile(config)
 				marker := filepath.Join(t.TempDir(), "RAN")
@@ -245,9 +243,7 @@ func TestIsInstall(t *testing.T) {
 func TestProtectedPaths(t *testing.T) {
 	fakeHome(t)
 	_, root := makeLayout(t, []string{"main.go"})
-	mustGit(t, root, "init", "-q")
-	mustGit(t, root, "add", "-A")
-	mustGit(t, root, "commit", "-qm", "first")
+	initAndCommit(t, root)
 	mustGit(t, root, "worktree", "add", "-q", "wt")
 	mustGit(t, root, "config", "core.hooksPath", ".husky")
 	mustGit(t, root, "init", "-q", "--bare", "b.git")
@@ -262,14 +258,8 @@ func TestProtectedPaths(t *testing.T) {
 	}
 	os.RemoveAll(filepath.Join(root, ".git", "info"))
 	os.RemoveAll(filepath.Join(root, "b.git", "info"))
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
 	pathEnv := filepath.Join(root, ".venv", "bin") + string(os.PathListSeparator) + filepath.Join(root, "node_modules", ".bin") + string(os.PathListSeparator) + "/usr/bin"
-	st := gitguard.New().Scan(r, root)
-	pr := protect(st, r, root, []string{"npm", "test"}, pathEnv)
+	r, st, pr := protectIn(t, root, pathEnv, "npm", "test")
 	for _, want := range []string{
 		".git/config", ".git/hooks", ".git/info", ".git/commondir", ".git/config.worktree",
 		".git/worktrees/wt/config.worktree", ".git/worktrees/wt/commondir", ".git/worktrees/wt/gitdir",

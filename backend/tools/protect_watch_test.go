@@ -6,8 +6,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/rooted-dev/rooted/backend/gitguard"
 )
 
 // A repository where a gitlink leads that was not declared before the command (the command added the gitlink) is
@@ -38,16 +36,8 @@ func TestGitlinkRepositoryEndsTheCommandInAnyOrder(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			fakeHome(t)
 			_, root := makeLayout(t, []string{"main.go"})
-			mustGit(t, root, "init", "-q")
-			mustGit(t, root, "add", "-A")
-			mustGit(t, root, "commit", "-qm", "first")
-			r, err := os.OpenRoot(root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			st := gitguard.New().Scan(r, root)
-			pr := protect(st, r, root, []string{"make"}, "/usr/bin")
+			initAndCommit(t, root)
+			r, st, pr := protectIn(t, root, "/usr/bin", "make")
 			var stops atomic.Int32
 			w := watchProtected(r, root, pr.watched(root, nil), pr.watched(root, nil), st, func() { stops.Add(1) }, pr.createdRule(st))
 			if w.w == nil {
@@ -60,7 +50,7 @@ func TestGitlinkRepositoryEndsTheCommandInAnyOrder(t *testing.T) {
 			mustGit(t, root, "init", "-q", "sub")
 			c.seen(w, root)
 			restored, stopped := w.close(false)
-			_, err = os.Lstat(filepath.Join(root, "sub", ".git"))
+			_, err := os.Lstat(filepath.Join(root, "sub", ".git"))
 			if !c.ended {
 				if stops.Load() != 0 || stopped != "" || len(restored) > 0 || err != nil {
 					t.Fatalf("a new repository no gitlink leads to, as git init made it, was ended or taken: stops %d, %q, %q, %v", stops.Load(), stopped, restored, err)

@@ -20,9 +20,7 @@ func TestWhatTheWatcherTakesAwayIsKept(t *testing.T) {
 			reg, root := registryWithJobs(t, mode, "main.go")
 			os.MkdirAll(filepath.Join(root, ".vscode"), 0o755)
 			os.WriteFile(filepath.Join(root, ".vscode", "settings.json"), []byte("{}\n"), 0o644)
-			mustGit(t, root, "init", "-q")
-			mustGit(t, root, "add", "-A")
-			mustGit(t, root, "commit", "-qm", "first")
+			initAndCommit(t, root)
 			// One edit a run: the first change the watcher takes back ends the command, and what the user changes
 			// after that is left alone.
 			edits := map[string]string{".envrc": "export A=1\n"}

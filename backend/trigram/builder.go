@@ -19,13 +19,8 @@ type Builder struct {
 	mark    [256]uint32 // each part's length before the file being added
 	scratch []uint64    // Write's radix sort of one part
 	count   [256]int32  // Write's radix sort
-	rows    []row       // Write's table
-}
-
-// row is one trigram's entry in a segment's table: how many files hold it and where their list starts.
-type row struct {
-	tri, count uint32
-	off        uint64
+	table   []byte      // Write's table, encoded as the postings are
+	index   []byte      // Write's block index
 }
 
 // Add records the trigrams of the file's content; it returns the file's number in the segment.
@@ -123,9 +118,6 @@ func (b *Builder) Write(path string) error {
 	}
 	defer os.Remove(tmp.Name())
 	w := bufio.NewWriterSize(tmp, 1<<20)
-	// The table is computed first (a posting list's size is the sum of its varints' sizes), so the postings are
-	// encoded straight into the writer rather than into a buffer of their own.
-	rows := b.table()
 	var names []byte
 	nameOff := make([]uint32, 0, len(b.names)+1)
 	for _, n := range b.names {
@@ -134,10 +126,7 @@ func (b *Builder) Write(path string) error {
 	}
 	nameOff = append(nameOff, uint32(len(names)))
 
-	namesAt := uint64(headerLen)
-	tableAt := namesAt + uint64(4*len(nameOff)) + uint64(len(names))
-	postAt := tableAt + uint64(16*len(rows))
-	w.Write(appendHeader(nil, len(b.names), len(rows), namesAt, tableAt, postAt))
+	w.WriteString(magic)
 	// Sections are encoded into out and handed to the writer in large pieces: a Write call a varint (most are one
 	// byte) took as long as the build's reading of the files.
 	out := make([]byte, 0, 64<<10)
@@ -154,24 +143,13 @@ func (b *Builder) Write(path string) error {
 	w.Write(out)
 	out = out[:0]
 	w.Write(names)
-	for _, r := range rows {
-		out = appendRow(out, r.tri, r.count, r.off)
-		flush()
-	}
-	for _, part := range b.parts {
-		last, prev := ^uint32(0), uint32(0)
-		for _, p := range part {
-			tri, id := uint32(p>>32), uint32(p)
-			if tri != last {
-				last, prev = tri, 0
-			}
-			out = binary.AppendUvarint(out, uint64(id-prev))
-			prev = id
-			flush()
-		}
-	}
-	w.Write(out)
-	w.WriteString(magic) // a trailer: a segment cut short is recognised
+	tw, post := b.writePostings(w, out[:0])
+	b.table, b.index = tw.out, tw.index
+	postAt := namesAt + uint64(4*len(nameOff)) + uint64(len(names))
+	tableAt := postAt + post
+	w.Write(tw.out)
+	w.Write(tw.index)
+	w.Write(appendFooter(nil, len(b.names), tw.rows, postAt, tableAt, tableAt+uint64(len(tw.out))))
 	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return err
@@ -184,24 +162,38 @@ func (b *Builder) Write(path string) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// table is the segment's table, from the sorted pairs: a row a trigram, with where its list starts in the
-// postings.
-func (b *Builder) table() []row {
-	rows := b.rows[:0]
-	var size uint64
+// writePostings writes the posting lists to w, encoded in out's space, and returns the table, encoded beside them
+// in memory (a few bytes a trigram) to be written after them, and the postings' length.
+func (b *Builder) writePostings(w *bufio.Writer, out []byte) (tw tableWriter, post uint64) {
+	tw = tableWriter{out: b.table[:0], index: b.index[:0]}
 	for _, part := range b.parts {
 		last, prev := ^uint32(0), uint32(0)
+		var count uint32
+		var size uint64 // the current list's bytes already handed to w
+		start := len(out)
 		for _, p := range part {
 			tri, id := uint32(p>>32), uint32(p)
 			if tri != last {
-				rows = append(rows, row{tri: tri, off: size})
-				last, prev = tri, 0
+				if count > 0 {
+					tw.add(last, count, size+uint64(len(out)-start))
+				}
+				last, prev, count, size, start = tri, 0, 0, 0, len(out)
 			}
-			rows[len(rows)-1].count++
-			size += uint64(uvarintLen(id - prev))
+			out = binary.AppendUvarint(out, uint64(id-prev))
 			prev = id
+			count++
+			if len(out) >= 60<<10 {
+				size += uint64(len(out) - start)
+				post += uint64(len(out))
+				w.Write(out)
+				out, start = out[:0], 0
+			}
+		}
+		if count > 0 {
+			tw.add(last, count, size+uint64(len(out)-start))
 		}
 	}
-	b.rows = rows
-	return rows
+	post += uint64(len(out))
+	w.Write(out)
+	return tw, post
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/bits"
 	"os"
 	"path/filepath"
 )
@@ -14,19 +13,14 @@ import (
 // Merge writes one segment at path holding the files of segs in order (file number i of segs[k] becomes the sum of
 // the earlier segments' file counts plus i), so that a lookup reads one table and one posting list instead of one
 // of each per segment. It streams: each segment's table and postings are read once, front to back, through small
-// buffers, and the merged table and postings are written as they are produced, so its memory is a 2 MiB set of the
-// trigrams present and the buffers, whatever the segments' size. yield is called now and then (background work
-// waits there for searches). The merged file is written under a temporary name and renamed: a merge cut short
-// leaves segs as they were and no file at path.
-//
-// The steps: count the distinct trigrams (they fix where the postings start), write the header and the names,
-// then the table and the postings trigram by trigram.
+// buffers, and the merged postings are written as they are produced, so its memory is the buffers and the block
+// index (8 bytes a block of the merged table), whatever the segments' size. The merged table goes to an unnamed
+// scratch file beside it meanwhile (it follows the postings, whose length is known only at their end; it is a few
+// bytes a trigram) and is copied behind them. yield is called now and then (background work waits there for
+// searches). The merged file is written under a temporary name and renamed: a merge cut short leaves segs as they
+// were and no file at path.
 func Merge(path string, segs []*Segment, yield func()) error {
-	present, tris, err := distinctTrigrams(segs, yield)
-	if err != nil {
-		return err
-	}
-	l := layout{tris: tris}
+	l := layout{}
 	for _, s := range segs {
 		l.files += s.files
 		l.namesLen += s.namesLen
@@ -34,20 +28,26 @@ func Merge(path string, segs []*Segment, yield func()) error {
 	if l.namesLen > 1<<32-1 || l.files > 1<<32-2 {
 		return errors.New("trigram: merged segment too large")
 	}
-	l.namesAt = uint64(headerLen)
-	l.tableAt = l.namesAt + uint64(4*(l.files+1)) + l.namesLen
-	l.postAt = l.tableAt + uint64(16*tris)
+	l.postAt = namesAt + uint64(4*(l.files+1)) + l.namesLen
 
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".merge-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after the rename, nothing to remove
-	if err := writeNames(tmp, segs, l); err != nil {
+	table, err := os.CreateTemp(filepath.Dir(path), ".merge-table-*")
+	if err != nil {
 		tmp.Close()
 		return err
 	}
-	if err := mergePostings(tmp, segs, present, l, yield); err != nil {
+	os.Remove(table.Name()) // unnamed: nothing is left behind whatever happens
+	defer table.Close()
+	if err := writeNames(tmp, segs); err != nil {
+		tmp.Close()
+		return err
+	}
+	yield()
+	if err := mergePostings(tmp, table, segs, l, yield); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -61,45 +61,21 @@ func Merge(path string, segs []*Segment, yield func()) error {
 
 // layout is where the merged segment's sections go.
 type layout struct {
-	files, tris              int
-	namesLen                 uint64
-	namesAt, tableAt, postAt uint64
+	files    int
+	namesLen uint64
+	postAt   uint64
 }
 
-// distinctTrigrams reads the segments' tables for the set of trigrams they hold (a bit each) and its size.
-func distinctTrigrams(segs []*Segment, yield func()) (present []uint64, tris int, err error) {
-	present = make([]uint64, 1<<24/64)
-	for _, s := range segs {
-		r := bufio.NewReaderSize(io.NewSectionReader(s.f, int64(s.tableAt), int64(16*s.tris)), 64<<10)
-		var rb [16]byte
-		for range s.tris {
-			if _, err := io.ReadFull(r, rb[:]); err != nil {
-				return nil, 0, fmt.Errorf("%w: %v", ErrCorrupt, err)
-			}
-			t := binary.LittleEndian.Uint32(rb[:])
-			if t >= 1<<24 {
-				return nil, 0, fmt.Errorf("%w: trigram out of range", ErrCorrupt)
-			}
-			if present[t>>6]&(1<<(t&63)) == 0 {
-				present[t>>6] |= 1 << (t & 63)
-				tris++
-			}
-		}
-		yield()
-	}
-	return present, tris, nil
-}
-
-// writeNames writes the header, then each segment's name offsets (less its last, the end of its names) moved past
+// writeNames writes the magic, then each segment's name offsets (less its last, the end of its names) moved past
 // the names before it, then the names as they are: both streamed from the segments' files.
-func writeNames(f *os.File, segs []*Segment, l layout) error {
+func writeNames(f *os.File, segs []*Segment) error {
 	w := bufio.NewWriterSize(f, 256<<10)
-	w.Write(appendHeader(nil, l.files, l.tris, l.namesAt, l.tableAt, l.postAt))
+	w.WriteString(magic)
 	le := binary.LittleEndian
 	var buf [4]byte
 	at := uint32(0)
 	for _, s := range segs {
-		offs := bufio.NewReaderSize(io.NewSectionReader(s.f, int64(s.namesAt), int64(4*s.files)), 64<<10)
+		offs := bufio.NewReaderSize(io.NewSectionReader(s.f, int64(namesAt), int64(4*s.files)), 64<<10)
 		for range s.files {
 			if _, err := io.ReadFull(offs, buf[:]); err != nil {
 				return fmt.Errorf("%w: %v", ErrCorrupt, err)
@@ -112,7 +88,7 @@ func writeNames(f *os.File, segs []*Segment, l layout) error {
 	le.PutUint32(buf[:], at)
 	w.Write(buf[:])
 	for _, s := range segs {
-		if _, err := io.Copy(w, io.NewSectionReader(s.f, int64(s.namesAt)+int64(4*(s.files+1)), int64(s.namesLen))); err != nil {
+		if _, err := io.Copy(w, io.NewSectionReader(s.f, int64(namesAt)+int64(4*(s.files+1)), int64(s.namesLen))); err != nil {
 			return fmt.Errorf("%w: %v", ErrCorrupt, err)
 		}
 	}
@@ -122,64 +98,41 @@ func writeNames(f *os.File, segs []*Segment, l layout) error {
 // noRow is a cursor's trigram once its table is read to the end.
 const noRow = 1 << 24
 
-// cursor reads one segment's table and postings in order during a merge. It reads one row ahead: the next row's
-// offset is where the current row's list ends, so a list is read, checked and copied as one piece.
+// cursor reads one segment's table and postings in order during a merge.
 type cursor struct {
-	rows, post *bufio.Reader
-	left       int    // rows not yet read
-	tri, count uint32 // the current row (tri is noRow when none is left)
-	start, end uint64 // the current row's list, in the segment's postings
-	next       [16]byte
-	hasNext    bool
-	postLen    uint64 // the segment's postings' length
-	read       uint64 // postings read so far
-	base       uint32 // the segment's first file number in the merged segment
+	rows    *tableReader
+	post    *bufio.Reader
+	row     tableRow                    // the current row (row.tri is noRow when none is left)
+	postLen uint64                      // the segment's postings' length
+	read    uint64                      // postings read so far
+	base    uint32                      // the segment's first file number in the merged segment
+	head    [binary.MaxVarintLen32]byte // a list's first number, encoded anew (on the stack, it escaped to the heap)
 }
 
 func newCursor(s *Segment, base uint32) (*cursor, error) {
 	c := &cursor{
-		rows:    bufio.NewReaderSize(io.NewSectionReader(s.f, int64(s.tableAt), int64(16*s.tris)), 16<<10),
+		rows:    newTableReader(s, s.f, 16<<10),
 		post:    bufio.NewReaderSize(io.NewSectionReader(s.f, int64(s.postAt), int64(s.end-s.postAt)), 32<<10),
-		left:    s.tris,
 		postLen: s.end - s.postAt,
 		base:    base,
-	}
-	if err := c.readRow(); err != nil {
-		return nil, err
 	}
 	return c, c.advance()
 }
 
-// readRow reads the row after the current one, if any.
-func (c *cursor) readRow() error {
-	if c.hasNext = c.left > 0; !c.hasNext {
-		return nil
-	}
-	if _, err := io.ReadFull(c.rows, c.next[:]); err != nil {
-		return fmt.Errorf("%w: %v", ErrCorrupt, err)
-	}
-	c.left--
-	return nil
-}
-
-// advance moves to the next row.
+// advance moves to the next row, whose list must follow the one before it.
 func (c *cursor) advance() error {
-	if !c.hasNext {
-		c.tri = noRow
-		return nil
-	}
-	le := binary.LittleEndian
-	c.tri, c.count, c.start = le.Uint32(c.next[:]), le.Uint32(c.next[4:]), le.Uint64(c.next[8:])
-	if err := c.readRow(); err != nil {
+	r, ok, err := c.rows.next()
+	if err != nil {
 		return err
 	}
-	c.end = c.postLen
-	if c.hasNext {
-		c.end = le.Uint64(c.next[8:])
+	if !ok {
+		c.row = tableRow{tri: noRow}
+		return nil
 	}
-	if c.start != c.read || c.end < c.start || c.end > c.postLen || c.end-c.start > uint64(c.count)*binary.MaxVarintLen32 {
+	if r.off != c.read {
 		return fmt.Errorf("%w: posting lists out of order", ErrCorrupt)
 	}
+	c.row = r
 	return nil
 }
 
@@ -188,7 +141,7 @@ func (c *cursor) advance() error {
 // number is encoded anew: the others are deltas within the segment, the same in the merged list, so they are
 // checked (count varints of 32 bits, filling the list exactly) and copied as they are.
 func (c *cursor) copyList(w *bufio.Writer, scratch *[]byte, prev uint32) (last uint32, n int, err error) {
-	size := int(c.end - c.start)
+	size := int(c.row.size)
 	if cap(*scratch) < size {
 		*scratch = make([]byte, size)
 	}
@@ -197,14 +150,14 @@ func (c *cursor) copyList(w *bufio.Writer, scratch *[]byte, prev uint32) (last u
 		return 0, 0, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	c.read += uint64(size)
-	if c.count == 0 {
+	if c.row.count == 0 {
 		if size != 0 {
 			return 0, 0, fmt.Errorf("%w: a damaged posting list", ErrCorrupt)
 		}
 		return prev, 0, nil
 	}
 	id, at, first, firstID := uint32(0), 0, 0, uint32(0)
-	for i := range c.count {
+	for i := range c.row.count {
 		if at < len(p) && p[at] < 0x80 { // most deltas are one byte
 			id += uint32(p[at])
 			at++
@@ -223,17 +176,17 @@ func (c *cursor) copyList(w *bufio.Writer, scratch *[]byte, prev uint32) (last u
 	if at != len(p) {
 		return 0, 0, fmt.Errorf("%w: a damaged posting list", ErrCorrupt)
 	}
-	var head [binary.MaxVarintLen32]byte
-	h := binary.PutUvarint(head[:], uint64(c.base+firstID-prev))
-	w.Write(head[:h])
+	h := binary.PutUvarint(c.head[:], uint64(c.base+firstID-prev))
+	w.Write(c.head[:h])
 	w.Write(p[first:])
 	return c.base + id, h + len(p) - first, nil
 }
 
-// mergePostings writes the merged table and postings, each front to back at its own offset, trigram by trigram
-// in order; each trigram's list is the segments' lists one after another.
-func mergePostings(f *os.File, segs []*Segment, present []uint64, l layout, yield func()) error {
-	table := bufio.NewWriterSize(io.NewOffsetWriter(f, int64(l.tableAt)), 64<<10)
+// mergePostings writes the merged postings at l.postAt, trigram by trigram in order (each trigram's list the
+// segments' lists one after another), and the table beside them into scratch; then the table, the block index and
+// the footer after the postings.
+func mergePostings(f, scratch *os.File, segs []*Segment, l layout, yield func()) error {
+	tw := tableWriter{w: scratch, out: make([]byte, 0, 64<<10)}
 	post := bufio.NewWriterSize(io.NewOffsetWriter(f, int64(l.postAt)), 256<<10)
 	cur := make([]*cursor, len(segs))
 	heads := make([]uint32, len(segs)) // each cursor's trigram: the loop below scans these, not the cursors
@@ -243,49 +196,61 @@ func mergePostings(f *os.File, segs []*Segment, present []uint64, l layout, yiel
 		if err != nil {
 			return err
 		}
-		cur[k], heads[k] = c, c.tri
+		cur[k], heads[k] = c, c.row.tri
 		base += uint32(s.files)
 	}
-	var scratch, rb []byte
+	var buf []byte
 	var size uint64
-	done := 0
-	for wi, word := range present {
-		for word != 0 {
-			bit := uint32(bits.TrailingZeros64(word))
-			word &^= 1 << bit
-			tri := uint32(wi)<<6 | bit
-			var count uint32
-			start, prev := size, uint32(0)
-			for k, h := range heads {
-				if h != tri {
-					continue
-				}
-				c := cur[k]
-				last, n, err := c.copyList(post, &scratch, prev)
-				if err != nil {
-					return err
-				}
-				prev, size, count = last, size+uint64(n), count+c.count
-				if err := c.advance(); err != nil {
-					return err
-				}
-				heads[k] = c.tri
+	for {
+		tri := uint32(noRow)
+		for _, h := range heads {
+			tri = min(tri, h)
+		}
+		if tri == noRow {
+			break
+		}
+		var count uint32
+		start, prev := size, uint32(0)
+		for k, h := range heads {
+			if h != tri {
+				continue
 			}
-			rb = appendRow(rb[:0], tri, count, start)
-			table.Write(rb)
-			if done++; done%(64<<10) == 0 {
-				yield()
+			c := cur[k]
+			last, n, err := c.copyList(post, &buf, prev)
+			if err != nil {
+				return err
 			}
+			prev, size, count = last, size+uint64(n), count+c.row.count
+			if err := c.advance(); err != nil {
+				return err
+			}
+			heads[k] = c.row.tri
+		}
+		tw.add(tri, count, size-start)
+		if tw.rows%(4<<10) == 0 {
+			yield()
 		}
 	}
 	for _, c := range cur {
-		if c.tri != noRow || c.read != c.postLen {
-			return fmt.Errorf("%w: rows left over", ErrCorrupt)
+		if c.read != c.postLen {
+			return fmt.Errorf("%w: postings left over", ErrCorrupt)
 		}
 	}
-	if err := table.Flush(); err != nil {
+	if err := post.Flush(); err != nil {
 		return err
 	}
-	post.WriteString(magic)
-	return post.Flush()
+	if err := tw.flush(); err != nil {
+		return err
+	}
+	if tw.pos > 1<<32-1 {
+		return errors.New("trigram: merged table too large")
+	}
+	tableAt := l.postAt + size
+	w := bufio.NewWriterSize(io.NewOffsetWriter(f, int64(tableAt)), 256<<10)
+	if _, err := io.Copy(w, io.NewSectionReader(scratch, 0, int64(tw.pos))); err != nil {
+		return err
+	}
+	w.Write(tw.index)
+	w.Write(appendFooter(nil, l.files, tw.rows, l.postAt, tableAt, tableAt+tw.pos))
+	return w.Flush()
 }

@@ -10,22 +10,23 @@ import (
 	"slices"
 )
 
-// Segment is a written segment, open for reading. One trigram in every fenceEvery rows of its table is held in
-// memory; a lookup reads one block of the table and one posting list with pread. The names of its files stay on
-// disk (Name reads one): a search asks for files by number, and on a 92k-file project the names were 4.5 MiB.
-// (A memory map was tried first: the kernel maps the neighbours of every page a lookup touches, so a few searches
-// left the whole index resident in the process.)
+// Segment is a written segment, open for reading. Its block index (8 bytes every blockRows rows of its table) is
+// held in memory; a lookup reads one block of the table and one posting list with pread. The names of its files
+// stay on disk (Name reads one): a search asks for files by number, and on a 92k-file project the names were
+// 4.5 MiB. (A memory map was tried first: the kernel maps the neighbours of every page a lookup touches, so a few
+// searches left the whole index resident in the process.)
 type Segment struct {
 	f                        *os.File
 	files, tris              int
-	namesAt, tableAt, postAt uint64
-	end                      uint64   // where the postings end (the trailer)
+	postAt, tableAt, indexAt uint64
+	end                      uint64   // where the postings end (the table starts)
 	namesLen                 uint64   // the names' bytes, after files+1 offsets into them
-	fence                    []uint32 // the trigram of every fenceEvery-th row
+	fence                    []uint32 // the first trigram of each block of the table
+	blockAt                  []uint32 // where each block starts in the table
 }
 
-// fenceEvery is how many table rows (16 bytes each) a lookup reads at once.
-const fenceEvery = 256
+// fenceEvery is how many table rows a lookup decodes at most.
+const fenceEvery = blockRows
 
 // Open opens the segment at path and checks its structure.
 func Open(path string) (*Segment, error) {
@@ -47,31 +48,34 @@ func (s *Segment) load() error {
 		return err
 	}
 	size := uint64(fi.Size())
-	if size < uint64(headerLen+len(magic)) {
+	if size < namesAt+footerLen+uint64(len(magic)) {
 		return errors.New("no header or trailer")
 	}
-	h := make([]byte, headerLen)
-	trailer := make([]byte, len(magic))
+	h := make([]byte, len(magic))
+	tail := make([]byte, footerLen+len(magic))
 	if _, err := s.f.ReadAt(h, 0); err != nil {
 		return err
 	}
-	if _, err := s.f.ReadAt(trailer, int64(size)-int64(len(magic))); err != nil {
+	if _, err := s.f.ReadAt(tail, int64(size)-int64(len(tail))); err != nil {
 		return err
 	}
-	if string(h[:len(magic)]) != magic || string(trailer) != magic {
-		return errors.New("no header or trailer")
+	if string(h) != magic || string(tail[footerLen:]) != magic {
+		return errors.New("no header or trailer (or a layout of another version)")
 	}
 	le := binary.LittleEndian
-	h = h[len(magic):]
-	s.files, s.tris = int(le.Uint32(h)), int(le.Uint32(h[4:]))
-	s.namesAt, s.tableAt, s.postAt = le.Uint64(h[8:]), le.Uint64(h[16:]), le.Uint64(h[24:])
-	s.end = size - uint64(len(magic))
-	if s.namesAt != uint64(headerLen) || s.namesAt+uint64(4*(s.files+1)) > s.tableAt || s.tableAt+uint64(16*s.tris) != s.postAt || s.postAt > s.end {
+	s.files, s.tris = int(le.Uint32(tail)), int(le.Uint32(tail[4:]))
+	s.postAt, s.tableAt, s.indexAt = le.Uint64(tail[8:]), le.Uint64(tail[16:]), le.Uint64(tail[24:])
+	s.end = s.tableAt
+	blocks := uint64((s.tris + blockRows - 1) / blockRows)
+	footerAt := size - uint64(len(tail))
+	if namesAt+uint64(4*(s.files+1)) > s.postAt || s.postAt > s.tableAt || s.tableAt > s.indexAt ||
+		s.indexAt > footerAt || footerAt-s.indexAt != indexEntryLen*blocks || s.indexAt-s.tableAt > 1<<32-1 ||
+		(blocks == 0) != (s.indexAt == s.tableAt) {
 		return errors.New("sections out of bounds")
 	}
 	// The names' offsets are checked, not kept: in order, the last at the names' end.
-	s.namesLen = s.tableAt - s.namesAt - uint64(4*(s.files+1))
-	offs := bufio.NewReaderSize(io.NewSectionReader(s.f, int64(s.namesAt), int64(4*(s.files+1))), 64<<10)
+	s.namesLen = s.postAt - namesAt - uint64(4*(s.files+1))
+	offs := bufio.NewReaderSize(io.NewSectionReader(s.f, int64(namesAt), int64(4*(s.files+1))), 64<<10)
 	var ob [4]byte
 	prev := uint32(0)
 	for range s.files + 1 {
@@ -87,18 +91,23 @@ func (s *Segment) load() error {
 	if uint64(prev) != s.namesLen {
 		return errors.New("names out of bounds")
 	}
-	// The fences, read from the table in large pieces.
-	s.fence = make([]uint32, 0, (s.tris+fenceEvery-1)/fenceEvery)
-	const chunkRows = 64 * fenceEvery
-	buf := make([]byte, 16*chunkRows)
-	for first := 0; first < s.tris; first += chunkRows {
-		n := min(chunkRows, s.tris-first)
-		if _, err := s.f.ReadAt(buf[:16*n], int64(s.tableAt)+int64(16*first)); err != nil {
-			return err
+	// The block index, read whole: trigrams and offsets increasing, each block no longer than its rows can be.
+	index := make([]byte, indexEntryLen*blocks)
+	if _, err := s.f.ReadAt(index, int64(s.indexAt)); err != nil {
+		return err
+	}
+	s.fence, s.blockAt = make([]uint32, blocks), make([]uint32, blocks)
+	tableLen := s.indexAt - s.tableAt
+	for b := range s.fence {
+		tri, at := le.Uint32(index[indexEntryLen*b:]), le.Uint32(index[indexEntryLen*b+4:])
+		if tri >= 1<<24 || b > 0 && (tri <= s.fence[b-1] || at <= s.blockAt[b-1] || at-s.blockAt[b-1] > maxBlockLen) ||
+			b == 0 && at != 0 || uint64(at) >= tableLen {
+			return errors.New("block index out of order")
 		}
-		for r := 0; r < n; r += fenceEvery {
-			s.fence = append(s.fence, le.Uint32(buf[16*r:]))
-		}
+		s.fence[b], s.blockAt[b] = tri, at
+	}
+	if blocks > 0 && tableLen-uint64(s.blockAt[blocks-1]) > maxBlockLen {
+		return errors.New("block index out of order")
 	}
 	return nil
 }
@@ -115,12 +124,12 @@ func (s *Segment) Name(id uint32) string {
 		return ""
 	}
 	var ob [8]byte
-	if _, err := s.f.ReadAt(ob[:], int64(s.namesAt)+4*int64(id)); err != nil {
+	if _, err := s.f.ReadAt(ob[:], int64(namesAt)+4*int64(id)); err != nil {
 		return ""
 	}
 	from, to := binary.LittleEndian.Uint32(ob[:]), binary.LittleEndian.Uint32(ob[4:])
 	name := make([]byte, to-from)
-	if _, err := s.f.ReadAt(name, int64(s.namesAt)+4*int64(s.files+1)+int64(from)); err != nil {
+	if _, err := s.f.ReadAt(name, int64(namesAt)+4*int64(s.files+1)+int64(from)); err != nil {
 		return ""
 	}
 	return string(name)
@@ -155,35 +164,24 @@ func (s *Segment) row(tri uint32) (r where, ok bool) {
 		}
 		b--
 	}
-	first := b * fenceEvery
-	n := min(fenceEvery+1, s.tris-first) // one row more: where the next posting list starts
-	block := make([]byte, 16*n)
-	if _, err := s.f.ReadAt(block, int64(s.tableAt)+int64(16*first)); err != nil {
+	stop := s.indexAt
+	if b+1 < len(s.blockAt) {
+		stop = s.tableAt + uint64(s.blockAt[b+1])
+	}
+	from := s.tableAt + uint64(s.blockAt[b])
+	var buf [maxBlockLen]byte
+	block := buf[:stop-from]
+	if _, err := s.f.ReadAt(block, int64(from)); err != nil {
 		return where{}, false
 	}
-	le := binary.LittleEndian
-	rows := min(fenceEvery, n)
-	lo, hi := 0, rows
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if le.Uint32(block[16*m:]) < tri {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	i := lo
-	if i == rows || le.Uint32(block[16*i:]) != tri {
-		return where{}, true
-	}
-	r = where{count: le.Uint32(block[16*i+4:]), start: s.postAt + le.Uint64(block[16*i+8:]), stop: s.end}
-	if i+1 < n {
-		r.stop = s.postAt + le.Uint64(block[16*(i+1)+8:])
-	}
-	if r.stop < r.start || r.stop > s.end || r.stop-r.start > uint64(r.count)*binary.MaxVarintLen32 {
+	t, err := findInBlock(block, s.fence[b], min(blockRows, s.tris-b*blockRows), tri, s.end-s.postAt)
+	if err != nil {
 		return where{}, false // a damaged table
 	}
-	return r, true
+	if t.count == 0 {
+		return where{}, true
+	}
+	return where{count: t.count, start: s.postAt + t.off, stop: s.postAt + t.off + t.size}, true
 }
 
 // decode reads a row's list of files.

@@ -3,10 +3,11 @@
 // trigrams (google/codesearch's index.RegexpQuery turns a regular expression into one); the index answers with a
 // superset of the files that match, and the caller verifies each candidate against its text.
 //
-// A segment is one file: the names of the files it covers, a sorted table of trigrams, and for each a list of file
-// numbers, delta- and varint-encoded. It is written once (atomically) and read with pread: in memory stays only a
-// sparse fence over the table, so its resident cost is a small fraction of its size. Builder writes a segment
-// (builder.go), Segment reads one (segment.go) and answers a query (match.go), Merge joins several (merge.go).
+// A segment is one file: the names of the files it covers, for each trigram a list of file numbers (delta- and
+// varint-encoded), and a sorted table of the trigrams, a few varint bytes a row in blocks (table.go). It is written
+// once (atomically) and read with pread: in memory stays only the table's block index, 8 bytes a block of 128
+// rows, so its resident cost is a small fraction of its size. Builder writes a segment (builder.go), Segment reads
+// one (segment.go) and answers a query (match.go), Merge joins several (merge.go).
 //
 // Guaranteed: no file containing a query's trigrams is left out. Not guaranteed: anything about files that
 // changed after the segment was written; the caller tracks those.
@@ -17,42 +18,33 @@ import (
 	"errors"
 )
 
-const magic = "RTRI1\n"
+// magic opens and closes a segment; its digit is the layout's version: a segment of another layout (version 1 had
+// a table of 16-byte rows) is refused by Open as corrupt, and the index is built anew.
+const magic = "RTRI2\n"
 
-// headerLen is a segment's header: magic, file count, trigram count, then the offsets of the names, the table
-// and the postings.
-const headerLen = len(magic) + 4*2 + 8*3
+// A segment's layout: magic, the names (files+1 offsets into the names, then the names), the postings, the table
+// (table.go), the block index, the footer, magic. The footer is at the end because a merge learns where the table
+// starts only once the postings before it are written.
+//
+// footerLen is the footer: file count, trigram count, then the offsets of the postings, the table and the block
+// index.
+const footerLen = 4*2 + 8*3
+
+// namesAt is where a segment's names start: after the magic.
+const namesAt = uint64(len(magic))
 
 // ErrCorrupt says a segment file is not one this package wrote, or was cut short.
 var ErrCorrupt = errors.New("trigram: corrupt segment")
 
-// appendHeader appends a segment's header.
-func appendHeader(b []byte, files, tris int, namesAt, tableAt, postAt uint64) []byte {
+// appendFooter appends a segment's footer and the trailing magic.
+func appendFooter(b []byte, files, tris int, postAt, tableAt, indexAt uint64) []byte {
 	le := binary.LittleEndian
-	b = append(b, magic...)
 	b = le.AppendUint32(b, uint32(files))
 	b = le.AppendUint32(b, uint32(tris))
-	b = le.AppendUint64(b, namesAt)
+	b = le.AppendUint64(b, postAt)
 	b = le.AppendUint64(b, tableAt)
-	return le.AppendUint64(b, postAt)
-}
-
-// appendRow appends a table row: the trigram, how many files hold it, where their list starts in the postings.
-func appendRow(b []byte, tri, count uint32, off uint64) []byte {
-	le := binary.LittleEndian
-	b = le.AppendUint32(b, tri)
-	b = le.AppendUint32(b, count)
-	return le.AppendUint64(b, off)
-}
-
-// uvarintLen is the size of v as a varint.
-func uvarintLen(v uint32) int {
-	n := 1
-	for v >= 0x80 {
-		v >>= 7
-		n++
-	}
-	return n
+	b = le.AppendUint64(b, indexAt)
+	return append(b, magic...)
 }
 
 func trigramOf(t string) uint32 {

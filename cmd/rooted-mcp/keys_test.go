@@ -64,7 +64,7 @@ func TestCallUsesTheSecretSettingsStored(t *testing.T) {
 			}
 			var stdout, stderr bytes.Buffer
 			code := cli.CallExtras(context.Background(), cli.IO{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr},
-				[]string{"mcp__calc__env", "--root", root, "{}"}, cli.Extras{OpenForeign: openForeign})
+				[]string{"mcp__calc__env", "--root", root, "{}"}, cli.Extras{OpenForeign: client{}.openForeign})
 			if code != cli.ExitOK || !strings.Contains(stdout.String(), "CALC_TOKEN=tok-from-settings") {
 				t.Fatalf("rooted call: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 			}

@@ -30,7 +30,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	var code int
 	stdio := cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	extras := cli.Extras{Web: httpfetch.New(httpfetch.Options{}), OpenForeign: openForeign}
+	var mcp client
+	extras := cli.Extras{Web: httpfetch.New(httpfetch.Options{}), OpenForeign: mcp.openForeign}
 	switch {
 	case len(os.Args) > 1 && os.Args[1] == "call":
 		// rooted call hands web_fetch and other MCP servers' tools here: this binary links the HTTP client and
@@ -40,7 +41,7 @@ func main() {
 		code = cli.ToolsExtras(ctx, stdio, os.Args[2:], extras)
 	case len(os.Args) > 1 && os.Args[1] == "sign-in":
 		// OAuth for an HTTP server of the project's settings, from a terminal.
-		code = signIn(ctx, stdio, os.Args[2:], newManager)
+		code = signIn(ctx, stdio, os.Args[2:], mcp.newManager)
 	default:
 		code = serve(ctx, os.Stderr, os.Args[1:])
 	}

@@ -5,10 +5,11 @@ import { launchBrowser, makeFixture, onCleanup, openProject, startDevApp } from 
 
 // startAgentScenario starts everything; fixture.setup runs on the project folder before it opens (a git init).
 // provider.path is added to the stand-in's URL to make the base URL ('/v1' by default; '' for Ollama's root).
-export async function startAgentScenario({ script, llmOptions, fixture, provider }) {
+// built (a folder harness.buildFrontend made) runs the page on that production build.
+export async function startAgentScenario({ script, llmOptions, fixture, provider, built }) {
   const llm = await startFakeLLM(script, llmOptions)
   onCleanup(() => llm.close())
-  const app = await startDevApp()
+  const app = await startDevApp({}, { built })
   const browser = await launchBrowser()
   const page = await browser.newPage()
   // An error thrown in the window (a render that crashed the panel) is in the test's output, not only its effect;

@@ -105,8 +105,10 @@ async function waitForHTTP(url, child, logFile, timeoutMs) {
 
 // startDevApp runs `wails dev` for the repository with an isolated config directory and waits until it serves.
 // Given the folders of an earlier run (homes), it starts again on them: the same settings, providers and
-// conversations, as after a restart. stop ends this run (the dev server and the app).
-export async function startDevApp(homes = {}) {
+// conversations, as after a restart. Given built (a folder buildFrontend made), the page is that production build
+// rather than the sources Vite serves in development (React's development build). stop ends this run (the dev
+// server and the app).
+export async function startDevApp(homes = {}, { built } = {}) {
   const display = await ensureDisplay()
   const fresh = (prefix) => {
     const d = mkdtempSync(path.join(tmpdir(), prefix))
@@ -135,6 +137,7 @@ export async function startDevApp(homes = {}) {
       OPENAI_API_KEY: '',
       ANTHROPIC_API_KEY: '',
       CI: 'true',
+      ROOTED_SERVE_BUILT: built ?? '',
     },
     stdio: ['ignore', log, log],
     detached: true,
@@ -142,6 +145,18 @@ export async function startDevApp(homes = {}) {
   onCleanup(() => killGroup(child))
   await waitForHTTP(devURL, child, logFile, 240_000)
   return { url: devURL, configHome, cacheHome, dataHome, logFile, stop: () => killGroup(child), appPid: () => appPid(child.pid) }
+}
+
+// buildFrontend runs `vite build` on the frontend (the sources in frontend/, or those of another copy of it: from)
+// into a new folder and returns it, for startDevApp's built; the caller removes it (it outlives cleanupAll, so that
+// a bench can start the app on it again).
+// minify: false keeps the names (a CPU profile's functions; React's production code all the same).
+export function buildFrontend(from = path.join(repoRoot, 'frontend'), { minify = true } = {}) {
+  const out = mkdtempSync(path.join(tmpdir(), 'rooted-e2e-built-'))
+  // Its warnings (chunk sizes, annotations in dependencies) are the build's own; a failure throws with its output.
+  const flags = ['build', '--logLevel', 'error', '--emptyOutDir', '--outDir', out, ...(minify ? [] : ['--minify', 'false'])]
+  execFileSync(path.join(repoRoot, 'frontend', 'node_modules', '.bin', 'vite'), flags, { cwd: from, stdio: 'pipe' })
+  return out
 }
 
 // launchBrowser starts Debian's Chromium with a fresh profile and the flags this closed network needs.
@@ -192,3 +207,93 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: file })
   return file
 }
+
+// paneInView is the conversation pane in view: each conversation at work keeps a pane of its own, hidden out of view.
+export const paneInView = (page) => page.locator('[data-testid="conversation-pane"]:not([hidden])')
+
+// askInView sends a request from the pane in view once it can take one.
+export async function askInView(page, text) {
+  await paneInView(page).getByTestId('agent-send').waitFor()
+  await paneInView(page).getByTestId('agent-input').fill(text)
+  await paneInView(page).getByTestId('agent-send').click()
+}
+
+// startBeside starts a new conversation beside the one in view (which goes on if it works) and waits for its pane.
+export async function startBeside(page) {
+  await paneInView(page).getByTestId('new-conversation').click()
+  await paneInView(page).getByTestId('conversation-title').filter({ hasText: 'New conversation' }).waitFor()
+}
+
+// watchKeys makes the page time each key, from its keydown to the frame painted after it (a task queued from the
+// frame's requestAnimationFrame runs once it is painted); takeKeyTimes returns the times since the last take.
+export async function watchKeys(page) {
+  await page.evaluate(() => {
+    window.__keyLatency = []
+    document.addEventListener(
+      'keydown',
+      (e) => {
+        const t0 = e.timeStamp
+        requestAnimationFrame(() => setTimeout(() => window.__keyLatency.push(performance.now() - t0), 0))
+      },
+      true,
+    )
+  })
+}
+export const takeKeyTimes = (page) => page.evaluate(() => window.__keyLatency.splice(0))
+
+// countRenders makes the page count, by component name, the renders React commits: it stands in for React
+// DevTools' hook (installed before the app's script, as the extension's is), and walks each commit as DevTools does,
+// down the parts that changed, counting each function or class component that rendered (React marks it
+// PerformedWork). It takes effect from the next load; takeRenders returns the counts since the last take. A
+// production build's names are its minified ones.
+export async function countRenders(page) {
+  await page.addInitScript(() => {
+    let counts = {}
+    const nameOf = (f) => f.type?.displayName || f.type?.name || f.type?.render?.name || '(anonymous)'
+    // FunctionComponent, ClassComponent, ForwardRef, SimpleMemoComponent (a MemoComponent's inner one is its child).
+    const component = (f) => f.tag === 0 || f.tag === 1 || f.tag === 11 || f.tag === 15
+    const count = (f) => (counts[nameOf(f)] = (counts[nameOf(f)] ?? 0) + 1)
+    const mount = (f) => {
+      for (; f; f = f.sibling) {
+        if (component(f)) count(f)
+        mount(f.child)
+      }
+    }
+    const update = (next, prev) => {
+      if (next !== prev && component(next) && next.flags & 1) count(next) // 1: PerformedWork
+      if (next.child === prev.child) return // nothing below changed
+      for (let c = next.child; c; c = c.sibling) {
+        if (c.alternate) update(c, c.alternate)
+        else {
+          if (component(c)) count(c)
+          mount(c.child)
+        }
+      }
+    }
+    let ids = 0
+    window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+      supportsFiber: true,
+      isDisabled: false,
+      renderers: new Map(),
+      inject(renderer) {
+        this.renderers.set(++ids, renderer)
+        return ids
+      },
+      onCommitFiberRoot(_id, root) {
+        const cur = root.current
+        if (cur.alternate) update(cur, cur.alternate)
+        else mount(cur.child)
+      },
+      onCommitFiberUnmount() {},
+      onPostCommitFiberRoot() {},
+      onScheduleFiberRoot() {},
+      checkDCE() {},
+    }
+    window.__takeRenders = () => {
+      const c = counts
+      counts = {}
+      return c
+    }
+  })
+}
+export const takeRenders = (page) => page.evaluate(() => window.__takeRenders?.() ?? {})

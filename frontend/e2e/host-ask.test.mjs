@@ -3,7 +3,8 @@
 // (its connection held); Allow once lets it through and the download arrives; Deny refuses it, and what the model
 // reads names the host. The host stands for one on the internet: a loopback HTTPS server, which the development
 // build's proxy resolves the name to and lets through (ROOTED_DEV_PROXY_FIXTURES; a release build has no such
-// setting).
+// setting). The wait for the answer is cut from 120 s to a few seconds (ROOTED_DEV_PROXY_ASK_WAIT, the development
+// build's too) for the card that expires.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
@@ -16,6 +17,8 @@ import { askAgent, newConversation, startAgentScenario } from './agent-scenario.
 
 const host = 'unlisted.rooted.test'
 const body = 'hello from the fixture host'
+// askWait is the proxy's wait for an answer here: long enough for a click, short enough to watch run out.
+const askWait = 10
 
 // turn is the latest request of the user and the tool results the model got since.
 function turn(req) {
@@ -47,6 +50,7 @@ describe('a host asked about while the command runs', { timeout: 600_000 }, () =
     const fixture = await fixtureHost()
     url = `https://${host}:${fixture.port}/`
     process.env.ROOTED_DEV_PROXY_FIXTURES = `${host}=127.0.0.1:${fixture.port}`
+    process.env.ROOTED_DEV_PROXY_ASK_WAIT = `${askWait}s`
     const script = (req) => {
       const { user, results, last } = turn(req)
       if (user.startsWith('download')) {
@@ -103,5 +107,31 @@ describe('a host asked about while the command runs', { timeout: 600_000 }, () =
     assert.ok(said.includes('CONNECT tunnel failed, response 403') && !said.includes(body), said)
     await exec.getByTestId('tool-exit').waitFor()
     assert.doesNotMatch(await exec.getByTestId('tool-exit').textContent(), /exit 0/)
+  })
+
+  // Last: its Always adds the rule the other tests need absent.
+  test('No answer in time: the card says the host was refused and offers the rule for next time', async () => {
+    await newConversation(page)
+    const { exec } = await run('download it once more')
+    const ended = exec.locator(`[data-testid="host-ask-ended"][data-host="${host}"]`)
+    await ended.waitFor({ timeout: (askWait + 30) * 1000 })
+    assert.equal(await ended.getAttribute('data-ended'), 'timeout')
+    assert.equal(await ended.getByTestId('host-ask-why').textContent(), `No answer within ${askWait} s: ${host} was refused to this command.`)
+    assert.equal(await exec.getByTestId('host-allow-once').count(), 0, 'the expired card still offers Allow once')
+    assert.equal(await exec.getByTestId('host-deny').count(), 0, 'the expired card still offers Deny')
+    // The command was refused the host, and the model reads it.
+    await page.getByTestId('msg-assistant').filter({ hasText: `tried to reach ${host}` }).waitFor()
+    await exec.getByTestId('tool-exit').waitFor()
+    assert.doesNotMatch(await exec.getByTestId('tool-exit').textContent(), /exit 0/)
+    await ended.getByTestId('host-allow-always').click()
+    await ended.getByTestId('host-answered').filter({ hasText: 'always allowed in this project' }).waitFor()
+    const rules = await page.evaluate(async () => {
+      const p = await window.go.app.Projects.Current()
+      return window.go.app.Permissions.Rules(p.id)
+    })
+    assert.ok(
+      rules.some((r) => r.action === 'allow' && r.tool === 'network' && r.domain === host),
+      JSON.stringify(rules),
+    )
   })
 })

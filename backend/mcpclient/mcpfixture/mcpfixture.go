@@ -34,9 +34,19 @@ import (
 // It is not linked into Rooted: only tests import it, and oauthserver, the browser tests' fixture program.
 const Env = "FIXTURE_MCP"
 
+// FetchFirstEnv names a URL the fixture GETs before it serves, exiting with status 1 when the answer is not 200
+// OK: a server that downloads what it needs as it starts (npx), and cannot.
+const FetchFirstEnv = "FIXTURE_MCP_FETCH_FIRST"
+
 // RunIfAsked serves as the fixture the environment names, and exits; it returns at once when none is named.
 func RunIfAsked() {
 	if era := os.Getenv(Env); era != "" {
+		if u := os.Getenv(FetchFirstEnv); u != "" {
+			if got := fixtureFetch(FetchIn{URL: u}); !strings.HasPrefix(got, "200 OK") {
+				fmt.Fprintln(os.Stderr, got)
+				os.Exit(1)
+			}
+		}
 		runFixture(era)
 		os.Exit(0)
 	}

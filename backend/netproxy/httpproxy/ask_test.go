@@ -3,10 +3,8 @@ package httpproxy_test
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -131,38 +129,52 @@ func TestUnlistedHostIsAskedWhileItsConnectionsWait(t *testing.T) {
 	}
 }
 
-// The command's end (its proxy's context) drops a question still waiting: the asker's context ends, and the
-// connection held on it is closed rather than left hanging.
+// The command's end (its proxy's context) drops a question still waiting: the context the question was put with
+// ends, which is what tells the window to take its card down, and the connection held on it is closed rather
+// than left hanging. The wait for an answer is far longer than the test, so only the command's end can end it.
 func TestCommandEndDropsTheQuestion(t *testing.T) {
 	web := webfetchtest.New(t, http.HandlerFunc(hello), "new.example.com")
-	a := &asker{}
-	p := httpproxy.New(httpproxy.Options{Ask: a.ask, Resolver: web.Resolver, Exempt: web.Options().Exempt})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	asked := make(chan context.Context, 1)
+	ask := func(ctx context.Context, host string) bool {
+		asked <- ctx
+		<-ctx.Done()
+		return false
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- p.Serve(ctx, ln) }()
-	c := client(web, []*webfetchtest.Site{web.Sites["new.example.com"]}, &url.URL{Scheme: "http", Host: ln.Addr().String()})
+	s := serve(t, httpproxy.Options{Ask: ask, AskWait: time.Hour, Resolver: web.Resolver, Exempt: web.Options().Exempt})
+	c := client(web, []*webfetchtest.Site{web.Sites["new.example.com"]}, s.url)
 	got := make(chan error, 1)
 	go func() {
 		_, err := get(c, web.Sites["new.example.com"].URL("/"))
 		got <- err
 	}()
-	for a.count.Load() == 0 {
-		time.Sleep(10 * time.Millisecond)
+	// The timeouts below only turn a hang into a failure that says what hung; they measure no speed.
+	const hang = 10 * time.Second
+	var question context.Context
+	select {
+	case question = <-asked:
+	case err := <-got:
+		t.Fatalf("the connection ended before the question was put: %v", err)
+	case <-time.After(hang):
+		t.Fatal("the question was never put")
 	}
-	cancel()
+	if err := question.Err(); err != nil {
+		t.Fatalf("the question ended before the command did: %v", err)
+	}
+	s.stop()
+	select {
+	case <-question.Done():
+	case <-time.After(hang):
+		t.Fatal("the question still waits for an answer after the command ended: the window would keep showing its card")
+	}
 	select {
 	case err := <-got:
 		if err == nil {
 			t.Error("the held connection went on after the command ended")
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(hang):
 		t.Fatal("the held connection still waits after the command ended")
 	}
-	if err := <-served; err != nil {
+	if err := s.wait(); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 }

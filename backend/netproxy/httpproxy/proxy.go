@@ -43,6 +43,12 @@ type Options struct {
 	// AskWait bounds how long a connection waits for Ask's answer (default DefaultAskWait); the command's own end
 	// (its timeout, Stop) ends the wait sooner.
 	AskWait time.Duration
+	// Lists, when set, is read at every connection in place of Hosts and Denied: a proxy that lives as long as an
+	// MCP server follows the rules the user adds or removes meanwhile, with no restart.
+	Lists func() (allow, deny []string)
+	// OnRefuse, when set, hears of every connection refused (each one, not each host once), as it is refused:
+	// an MCP server's record of the hosts it was refused, which no one is asked about.
+	OnRefuse func(*RefusedError)
 }
 
 // DefaultAskWait is how long a connection to a host not on the list waits for the user's answer.
@@ -57,14 +63,16 @@ type question struct {
 
 // Proxy serves one command's connections. Safe for concurrent use.
 type Proxy struct {
-	hosts   []string
-	denied  []string
-	resolve webfetch.Resolver
-	exempt  map[netip.AddrPort]bool
-	dialer  net.Dialer
-	plain   *http.Transport
-	ask     func(ctx context.Context, host string) bool
-	askWait time.Duration
+	hosts    []string
+	denied   []string
+	resolve  webfetch.Resolver
+	exempt   map[netip.AddrPort]bool
+	dialer   net.Dialer
+	plain    *http.Transport
+	ask      func(ctx context.Context, host string) bool
+	askWait  time.Duration
+	lists    func() (allow, deny []string)
+	onRefuse func(*RefusedError)
 
 	mu       sync.Mutex
 	life     context.Context // Serve's: an ask ends with it
@@ -79,6 +87,10 @@ func New(o Options) *Proxy {
 	p := &Proxy{
 		hosts: slices.Clone(o.Hosts), denied: slices.Clone(o.Denied), resolve: o.Resolver, exempt: map[netip.AddrPort]bool{},
 		open: map[io.Closer]bool{}, asked: map[string]*question{}, ask: o.Ask, askWait: o.AskWait, life: context.Background(),
+		lists: o.Lists, onRefuse: o.OnRefuse,
+	}
+	if p.lists == nil {
+		p.lists = func() ([]string, []string) { return p.hosts, p.denied }
 	}
 	if p.askWait <= 0 {
 		p.askWait = DefaultAskWait
@@ -271,6 +283,9 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 		p.refused = append(p.refused, re.Host)
 	}
 	p.mu.Unlock()
+	if p.onRefuse != nil {
+		p.onRefuse(re)
+	}
 	body := "rooted: " + re.Error() + "\n"
 	reason := "Forbidden by Rooted: " + re.Host + " is not on this project's list of hosts"
 	switch {
@@ -302,10 +317,11 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 // the connection's: it ends the wait for the answer when the client goes away.
 func (p *Proxy) check(ctx context.Context, host string) error {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	if netproxy.Allowed(p.denied, host) {
+	allow, deny := p.lists()
+	if netproxy.Allowed(deny, host) {
 		return &RefusedError{Host: host, Denied: true}
 	}
-	if netproxy.Allowed(p.hosts, host) {
+	if netproxy.Allowed(allow, host) {
 		return nil
 	}
 	if p.ask == nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,16 +13,27 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
 	"github.com/rooted-dev/rooted/backend/webfetch/webfetchtest"
 )
 
-// start serves a proxy allowing hosts on a loopback listener until the test ends, and returns it with its URL.
-func start(t testing.TB, o httpproxy.Options) (*httpproxy.Proxy, *url.URL) {
+// serving is a proxy serving on a loopback listener, until stop or the test's end.
+type serving struct {
+	p    *httpproxy.Proxy
+	url  *url.URL           // the listener's, as a client's proxy setting names it
+	stop context.CancelFunc // ends Serve's context, as the end of the command it serves does
+	wait func() error       // waits for Serve to return and returns what it returned
+}
+
+// serve serves a proxy with options o on a loopback listener; the test's end stops it and waits for it.
+func serve(t testing.TB, o httpproxy.Options) serving {
 	t.Helper()
 	p := httpproxy.New(o)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -29,10 +41,18 @@ func start(t testing.TB, o httpproxy.Options) (*httpproxy.Proxy, *url.URL) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); p.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return p, &url.URL{Scheme: "http", Host: ln.Addr().String()}
+	served := make(chan error, 1)
+	go func() { served <- p.Serve(ctx, ln) }()
+	s := serving{p: p, url: &url.URL{Scheme: "http", Host: ln.Addr().String()}, stop: cancel, wait: sync.OnceValue(func() error { return <-served })}
+	t.Cleanup(func() { cancel(); s.wait() })
+	return s
+}
+
+// start serves a proxy with options o until the test ends, and returns it with its URL.
+func start(t testing.TB, o httpproxy.Options) (*httpproxy.Proxy, *url.URL) {
+	t.Helper()
+	s := serve(t, o)
+	return s.p, s.url
 }
 
 func hello(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "hello from %s", r.Host) }
@@ -179,15 +199,8 @@ func TestForwardsPlainHTTPToListedHosts(t *testing.T) {
 // Ending the proxy's context closes its listener and the tunnels still open.
 func TestServeEndsWithItsContext(t *testing.T) {
 	web := webfetchtest.New(t, http.HandlerFunc(hello), "pkg.example.com")
-	p := httpproxy.New(httpproxy.Options{Hosts: []string{"pkg.example.com"}, Resolver: web.Resolver, Exempt: web.Options().Exempt})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- p.Serve(ctx, ln) }()
-	conn, err := net.Dial("tcp", ln.Addr().String())
+	s := serve(t, httpproxy.Options{Hosts: []string{"pkg.example.com"}, Resolver: web.Resolver, Exempt: web.Options().Exempt})
+	conn, err := net.Dial("tcp", s.url.Host)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,14 +212,20 @@ func TestServeEndsWithItsContext(t *testing.T) {
 	if err != nil || res.StatusCode != http.StatusOK {
 		t.Fatalf("CONNECT: %v %v", res, err)
 	}
-	cancel()
-	if err := <-served; err != nil {
+	s.stop()
+	if err := s.wait(); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
-	if _, err := br.ReadByte(); err == nil {
-		t.Error("a tunnel stayed open after the proxy ended")
+	// The deadline only turns a tunnel left open into a failure that says so, instead of a read that never returns.
+	if err := conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+	if b, err := br.ReadByte(); err == nil {
+		t.Errorf("a tunnel stayed open after the proxy ended: read %q from it", b)
+	} else if errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Error("a tunnel stayed open after the proxy ended: a read on it still waits")
+	}
+	if _, err := net.Dial("tcp", s.url.Host); err == nil {
 		t.Error("the listener stayed open after the proxy ended")
 	}
 }

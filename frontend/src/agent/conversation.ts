@@ -19,12 +19,23 @@ export interface ToolItem {
   output?: unknown
   error?: ToolError
   live?: string // a command's output while it runs
-  asks?: { call: string; host: string }[] // hosts the running command waited to reach (allow-list mode), asked live
+  asks?: HostAskItem[] // hosts the running command waited to reach (allow-list mode), asked live
   diff?: string // an edit's diff against the snapshot taken before it
   undone?: boolean
   preview?: string // while an edit waits for approval: the diff it would make (its dry run)
   edited?: boolean // the user changed the proposed text before allowing it
   parent?: string // a subagent's call: the id of the spawn_agent call it works for
+}
+
+// HostAskItem is a question about a host a running command waited to reach: ask is its token (answerHost's),
+// wait_ms how long the command waited for the answer, ended why it stopped waiting unanswered (the backend's
+// 'host_ended': 'timeout', 'ended', 'left').
+export interface HostAskItem {
+  call: string
+  host: string
+  ask?: string
+  wait_ms?: number
+  ended?: string
 }
 
 export type Item =

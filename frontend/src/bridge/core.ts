@@ -89,6 +89,7 @@ export const watchStatus = (ws: string): Promise<WatchStatus> => wrap(() => Proj
 // host's card, "allow for this conversation").
 export const allowHost = (ws: string, conversation: string, host: string): Promise<void> => wrap(() => Tools.AllowHost(ws, conversation, host))
 
-// answerHost answers a running command (call: RunningCall.id) that waits to reach host in allow-list mode (its
-// output's 'host' stream asked): allow lets it through for the rest of that command, false refuses it.
-export const answerHost = (ws: string, call: string, host: string, allow: boolean): Promise<void> => wrap(() => Tools.AnswerHost(ws, call, host, allow))
+// answerHost answers the question ask (the token its output's 'host' stream carried) of a running command that
+// waits to reach host in allow-list mode: allow lets it through for the rest of that command, false refuses it.
+// A question that ended meanwhile is not_found, and nothing was allowed.
+export const answerHost = (ws: string, ask: string, host: string, allow: boolean): Promise<void> => wrap(() => Tools.AnswerHost(ws, ask, host, allow))

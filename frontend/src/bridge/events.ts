@@ -5,9 +5,15 @@ export const EventToolOutput = 'tool:output'
 export interface ToolOutput {
   id: string
   // status: the step a long call is at (making a worktree); host: a command waits to reach the host in data
-  // (allow-list mode), answered with answerHost
-  stream: 'stdout' | 'stderr' | 'status' | 'host'
+  // (allow-list mode), answered with answerHost; host_ended: that question ended unanswered (ended says why)
+  stream: 'stdout' | 'stderr' | 'status' | 'host' | 'host_ended'
   data: string
+  // a question about a host: its token (answerHost's ask), how long the command waits, why it ended unanswered
+  // ('timeout': the wait ran out and the host was refused; 'ended': the command ended; 'left': the call stopped
+  // waiting on the command)
+  ask?: string
+  wait_ms?: number
+  ended?: 'timeout' | 'ended' | 'left'
 }
 
 export const EventSnapshot = 'snapshot:progress'

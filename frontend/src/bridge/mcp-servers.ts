@@ -18,6 +18,18 @@ export interface MCPServerStatus {
   stderr?: string // the last of its error output
   sandbox?: { active: boolean; readable?: string[]; writable?: string[]; network: boolean; reason?: string }
   data_dir?: string
+  // in allow-list mode, the hosts its proxy refused (the most recent first; those the project allows now left out)
+  refused_hosts?: MCPRefusedHost[]
+}
+
+// MCPRefusedHost is a host a server's proxy refused: how many connections, the last when (RFC 3339), why; allowable
+// when a network allow rule lets the server reach it (not denied by a rule, not a private address).
+export interface MCPRefusedHost {
+  host: string
+  count: number
+  last: string
+  reason: string
+  allowable: boolean
 }
 
 export const mcpServers = (ws: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.Status(ws)) ?? []) as MCPServerStatus[])

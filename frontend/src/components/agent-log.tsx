@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import type { Item } from '../agent/conversation'
 import { planToolName } from '../agent/plan'
 import { hydrate, refsIn, replaceRefs, sizeText } from '../agent/stored'
-import { useBridge } from '../stores/project-scope'
+import { useBridge, useProjectScope } from '../stores/project-scope'
 import { turnEnds, turnRange } from '../agent/turn-review'
 import { FindBar } from './find-bar'
 import { TurnBar } from './turn-bar'
@@ -65,10 +65,13 @@ export const AgentLog = memo(function AgentLog({ s, placeholder, onOpen, onEditR
     else if (seen.current.items !== items && !following.current) setUnseen(true)
     seen.current = { id: s.conv.id, items }
   }, [s.conv.id, items])
-  // After every render (new output, or rows measured), a reader following the end stays at it.
+  // After every render (new output, or rows measured), a reader following the end stays at it. Reading the
+  // heights lays the page out then and there; a pane out of sight (display: none) has none to read, and with
+  // several conversations at work that was a layout for each of their changes. It comes to its end when shown.
+  const { shown } = useProjectScope()
   useLayoutEffect(() => {
     const el = scroller.current
-    if (el && following.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) el.scrollTop = el.scrollHeight
+    if (shown && el && following.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) el.scrollTop = el.scrollHeight
   })
   const onScroll = () => {
     const el = scroller.current

@@ -102,7 +102,7 @@ export function AgentPanel(props: Props) {
     const { info, shownKey, show } = latest.current
     const now = info[shownKey]
     // The conversation in view is new and empty: it is the new one.
-    if (now && now.items === 0 && now.loaded) {
+    if (now && !now.started && now.loaded) {
       handles.current.get(shownKey)?.focus()
       return
     }
@@ -117,7 +117,7 @@ export function AgentPanel(props: Props) {
     const saved = Object.values(info).reduce((best, i) => (i.list.length >= best.length ? i.list : best), shownInfo?.list ?? [])
     const unsavedNew = slots
       .map((s) => info[s.key])
-      .filter((i): i is PaneInfo => !!i && i.items > 0 && !saved.some((m) => m.id === i.id))
+      .filter((i): i is PaneInfo => !!i && i.started && !saved.some((m) => m.id === i.id))
       .map((i) => ({ id: i.id, title: i.title || 'New conversation', created: new Date().toISOString(), updated: new Date().toISOString() }))
     return [...unsavedNew, ...saved]
   }, [info, shownInfo, slots])

@@ -29,10 +29,12 @@ vi.mock('../bridge', () => ({
   toBackendError: (e: unknown) => ({ code: 'internal', message: String(e) }),
   callTool: (name: string) => (name === 'find_files' ? Promise.resolve({ files: [{ path: 'src/main.go' }] }) : Promise.reject(new Error(`unexpected ${name}`))),
 }))
-// The model is not asked here: the test types, it does not send.
+// The model is the one a test sets (none: the test types, it does not send).
+const llm = vi.hoisted(() => ({ model: null as unknown }))
 vi.mock('../llm/providers', () => ({
   createModel: () => {
-    throw new Error('no model in this test')
+    if (!llm.model) throw new Error('no model in this test')
+    return llm.model
   },
   contextWindow: () => Promise.resolve(32000),
   listModels: () => Promise.resolve(['m']),
@@ -49,6 +51,24 @@ vi.mock('./agent-log', async () => {
     }),
   }
 })
+
+// The pane's other parts (header, footer rows) and the request box count their renders too, each through a
+// memoised stand-in that renders the real part, so it renders exactly when the real one would.
+const parts = vi.hoisted(() => new Map<string, number>())
+async function counted<T extends Record<string, unknown>>(actual: T): Promise<T> {
+  const { createElement, memo } = await import('react')
+  const out: Record<string, unknown> = { ...actual }
+  for (const [name, part] of Object.entries(actual)) {
+    if (typeof part !== 'object' || part === null || !('$$typeof' in part)) continue // hooks and helpers as they are
+    out[name] = memo(function Counted(props: object) {
+      parts.set(name, (parts.get(name) ?? 0) + 1)
+      return createElement(part as never, props)
+    })
+  }
+  return out as T
+}
+vi.mock('./pane-parts', async (importOriginal) => counted(await importOriginal<typeof import('./pane-parts')>()))
+vi.mock('./composer', async (importOriginal) => counted(await importOriginal<typeof import('./composer')>()))
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
@@ -76,6 +96,7 @@ let unmount: (() => void) | null = null
 afterEach(() => {
   unmount?.()
   unmount = null
+  llm.model = null
   document.body.innerHTML = ''
 })
 
@@ -126,5 +147,39 @@ describe('typing in the request box', () => {
       option!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true }))
     })
     expect(box.value).toBe('look at @src/main.go ')
+  })
+})
+
+describe('while an answer streams', () => {
+  it('renders the log for its pieces and leaves the header, the footer and the request box alone', async () => {
+    const { simulateReadableStream } = await import('ai')
+    const { MockLanguageModelV4 } = await import('ai/test')
+    const pieces = 40
+    const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 7, text: 7, reasoning: undefined } }
+    const chunks = [
+      { type: 'text-start', id: 't' },
+      ...Array.from({ length: pieces }, (_, i) => ({ type: 'text-delta', id: 't', delta: `piece ${i} ` })),
+      { type: 'text-end', id: 't' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage },
+    ]
+    llm.model = new MockLanguageModelV4({ doStream: async () => ({ stream: simulateReadableStream({ chunks: chunks as never[], chunkDelayInMs: 3 }) }) })
+    const host = await mount()
+    const box = host.querySelector<HTMLTextAreaElement>('[data-testid="agent-input"]')!
+    type(box, 'explain the parser')
+    const logBefore = log.renders
+    parts.clear()
+    act(() => host.querySelector<HTMLButtonElement>('[data-testid="agent-send"]')!.click())
+    // The turn ends with the tokens of its one model call in the footer.
+    for (let i = 0; i < 300 && !host.textContent?.includes('100 in'); i++) await act(() => new Promise((r) => setTimeout(r, 10)))
+    await settle()
+    expect(host.querySelector('[data-testid="agent-usage"]')?.textContent).toContain('100 in')
+    // The log drew the pieces as they came, a frame's worth at a time.
+    expect(log.renders - logBefore).toBeGreaterThanOrEqual(5)
+    // The rest rendered for what they show changing (the turn starting and ending, the title, the tokens), a few
+    // times however many pieces came.
+    for (const part of ['PaneHeader', 'PaneNotes', 'PlanSteps', 'QueuedMessages', 'PendingComments', 'PaneOptions', 'PaneActions', 'Composer']) {
+      expect.soft(parts.get(part) ?? 0, part).toBeLessThanOrEqual(4)
+    }
+    expect(parts.get('PaneActions'), 'Send and Stop are in it').toBeGreaterThanOrEqual(2)
   })
 })

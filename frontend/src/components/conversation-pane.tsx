@@ -1,10 +1,9 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { ImageChips, usePastedImages } from './image-chips'
-import { setActiveProvider, type ConversationMeta, type Project } from '../bridge'
+import { setActiveProvider, type ConversationMeta, type Project, type ProviderView } from '../bridge'
 import { useProjectScope } from '../stores/project-scope'
 import { mentionAt } from '../agent/mentions'
 import { commandAt, commandOptions } from '../agent/commands'
-import { formatCost } from '../llm/cost'
 import { contextWindow, listModels } from '../llm/providers'
 import { useAgentSession } from '../stores/agent-session'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
@@ -13,6 +12,8 @@ import { Composer, type ComposerHandle } from './composer'
 import { SetupCard, useProviderCheck } from './setup-card'
 import { useShortcut } from './shortcuts'
 import { TurnStatus, useAttention } from './turn-status'
+import { PaneActions, PaneHeader, PaneNotes, PaneOptions, PendingComments, PlanSteps, QueuedMessages, useHandler } from './pane-parts'
+import { useStable } from '../lib/use-stable'
 import { conversationRange, turnRange } from '../agent/turn-review'
 import { titleFrom } from '../agent/conversation'
 import type { ReviewRequest } from '../views/review-pane'
@@ -44,7 +45,9 @@ interface Props {
 export interface PaneInfo {
   id: string
   title: string
-  items: number
+  // started: it holds anything (a request, a notice). Not the number of items, which grows with every call and
+  // would render the whole panel for each.
+  started: boolean
   running: boolean
   cost?: number
   list: ConversationMeta[] // the project's saved conversations, as this pane's store last read them
@@ -101,9 +104,10 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   }, [])
   const cost = s.conv.usage.cost
   const { running, list, saveError, rename, remove } = s
+  const started = s.conv.items.length > 0
   useEffect(() => {
-    onInfo({ id: s.conv.id, title: s.conv.title, items: s.conv.items.length, running, cost, list, unsaved: saveError !== null, loaded })
-  }, [onInfo, s.conv.id, s.conv.title, s.conv.items.length, running, cost, list, saveError, loaded])
+    onInfo({ id: s.conv.id, title: s.conv.title, started, running, cost, list, unsaved: saveError !== null, loaded })
+  }, [onInfo, s.conv.id, s.conv.title, started, running, cost, list, saveError, loaded])
   // The text typed is the composer's own state (a key renders the box alone); the pane knows only whether the box
   // holds anything, for Send.
   const composer = useRef<ComposerHandle>(null)
@@ -129,7 +133,7 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number; sigil?: '/' } | null>(null)
   const lookup = useRef(0)
   const closeComplete = useCallback(() => setComplete(null), [])
-  const suggest = (value: string, caret: number) => {
+  const suggest = useHandler((value: string, caret: number) => {
     const cmd = commandAt(value, caret) // a /command's name, completed from the commands and skills found
     if (cmd) {
       const options = commandOptions(cmd.query, s.extra?.commands ?? [], s.extra?.skills?.skills ?? [])
@@ -145,7 +149,7 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
         if (seq === lookup.current) setComplete({ ...at, options: r.files.map((f) => f.path), index: 0 })
       })
       .catch(() => setComplete(null))
-  }
+  })
   const pick = (path: string) => {
     if (!complete) return
     const text = composer.current?.text() ?? ''
@@ -184,11 +188,11 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
       live = false
     }
   }, [settingsSeq])
-  const changeSteps = (value: string) => {
+  const changeSteps = useHandler((value: string) => {
     setSteps(value)
     const n = Number(value)
     if (Number.isInteger(n) && n > 0) void setStepLimit(n).catch(() => undefined)
-  }
+  })
 
   // A new mention is added to the request by the composer (only the pane shown takes it), then the box takes focus.
   const shownRef = useRef(shown)
@@ -226,15 +230,20 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   // The first run: a provider that does not answer blocks Send, with the reason and a card to fix it; the typed
   // request stays in the box.
   const setup = useProviderCheck(active, s.providers !== null, s.refreshProviders)
+  const setupCheck = useStable(setup)
+  const setupAdded = useHandler(() => {
+    s.refreshProviders()
+    input.current?.focus() // the request typed before setting up is ready to send
+  })
   const blocked = setup.blocked ?? (active && !active.model && !setup.checking ? `Choose a model for ${active.name} in the picker below` : null)
   // Esc stops a turn (an approval card waiting takes Esc first, as Deny; an open @-file list closes first);
   // Ctrl+N starts a conversation; Ctrl+L goes to the request box.
   // Stop puts what was queued back in the request box, to send again or not.
-  const stop = () => {
+  const stop = useHandler(() => {
     s.stop()
     const back = s.takeQueue()
     if (back.length) setText((t) => [t.trim(), ...back].filter(Boolean).join('\n\n'))
-  }
+  })
   useShortcut('Esc', () => {
     if (!s.running || document.querySelector('[data-testid="mention-list"]')) return false
     stop()
@@ -243,9 +252,12 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   useShortcut('Ctrl+N', () => onNew())
   useShortcut('Ctrl+L', () => input.current?.focus())
   const pasted = usePastedImages(active?.text_only ?? false)
+  const paste = useHandler(pasted.onPaste)
+  const drop = useHandler(pasted.onDrop)
+  const removeImage = useHandler(pasted.remove)
   // While the agent works, Enter queues the message: given to the model at its next step unless the user makes
   // it the next request.
-  const submit = () => {
+  const submit = useHandler(() => {
     const t = (composer.current?.text() ?? '').trim()
     if (t && s.running) {
       s.enqueue(t)
@@ -259,59 +271,50 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
     // The focus stays in the request box (not on Stop, where Enter would stop the turn an approval waits in).
     input.current?.focus()
     void s.send(t, sent.length ? { images: sent } : {})
-  }
+  })
+  const keyDown = useHandler((e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (complete && complete.options.length > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault()
+        const n = complete.options.length
+        setComplete({ ...complete, index: (complete.index + (e.key === 'ArrowDown' ? 1 : n - 1)) % n })
+        return
+      }
+      if (e.key === 'Enter' || e.key === 'Tab') {
+        e.preventDefault()
+        pick(complete.options[complete.index])
+        return
+      }
+      if (e.key === 'Escape') {
+        setComplete(null)
+        return
+      }
+    }
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault()
+      submit()
+    }
+  })
+  const compactNow = useHandler(() => void s.compactNow())
+  // The model picker lists the provider's models the first time it is opened.
+  const listTheModels = useHandler(() => {
+    if (models === null && active) {
+      listModels(active)
+        .then(setModels)
+        .catch(() => setModels([]))
+    }
+  })
+  const pickModel = useHandler((model: string) => {
+    if (active) void setActiveProvider(active.id, model).then(() => s.refreshProviders())
+  })
+  const placeholder = active ? `Ask ${active.name}${active.model ? ` (${active.model})` : ''} to work on ${project.name}.` : 'Set up a model provider in Settings.'
   return (
     <section className="conversation-pane" data-testid="conversation-pane" data-conversation={s.conv.id} hidden={!shown}>
-      <header className="agent-header">
-        <button className="link-button" onClick={onToggleList} data-testid="conversations-toggle" title="Conversations">
-          ☰
-        </button>
-        <span className="agent-title" data-testid="conversation-title">{title}</span>
-        <button className="link-button" onClick={() => void s.compactNow()} disabled={s.running || s.conv.messages.length < 3} data-testid="compact" title="Summarise the older part of the conversation to free context">
-          Compact
-        </button>
-        <button className="link-button" onClick={onNew} data-testid="new-conversation" title="A new conversation (Ctrl+N); one that runs goes on">New</button>
-        <button className="link-button" onClick={onSettings} data-testid="open-settings" title="Settings">⚙</button>
-      </header>
-      <SetupCard
-        check={setup}
-        taken={s.providers?.providers ?? []}
-        onAdded={() => {
-          s.refreshProviders()
-          input.current?.focus() // the request typed before setting up is ready to send
-        }}
-      />
-      {s.extra && s.extra.files.length + (s.extra.user ? 1 : 0) > 0 ? (
-        <div className="agent-instructions muted" data-testid="agent-instructions" title={s.extra.files.map((f) => `${f.path}: ${f.size} bytes${f.truncated ? ' (cut)' : ''}`).join('\n')}>
-          Instructions: {[...s.extra.files.map((f) => f.path + (f.truncated ? ' (cut)' : '')), ...(s.extra.user ? ['yours'] : [])].join(', ')}
-        </div>
-      ) : null}
-      {s.extra?.skills && s.extra.skills.skills.length + (s.extra.skills.problems?.length ?? 0) > 0 ? (
-        <div
-          className="agent-instructions muted"
-          data-testid="agent-skills"
-          title={[...s.extra.skills.skills.map((k) => `${k.name}: ${k.path}`), ...(s.extra.skills.problems ?? []).map((p) => `left out: ${p.path}: ${p.reason}`)].join('\n')}
-        >
-          Skills: {s.extra.skills.skills.map((k) => k.name).join(', ') || 'none'}
-          {s.extra.skills.problems?.length ? ` (${s.extra.skills.problems.length} left out)` : ''}
-        </div>
-      ) : null}
-      {s.conv.plan && s.conv.plan.length > 0 ? (
-        <ol className="agent-plan" data-testid="plan">
-          {s.conv.plan.map((p, i) => (
-            <li key={i} className={`plan-${p.status}`} data-testid="plan-step" data-status={p.status}>
-              <span className="plan-mark">{p.status === 'done' ? '✓' : p.status === 'in_progress' ? '▸' : '○'}</span> {p.step}
-            </li>
-          ))}
-        </ol>
-      ) : null}
-      <AgentLog
-        s={s}
-        placeholder={active ? `Ask ${active.name}${active.model ? ` (${active.model})` : ''} to work on ${project.name}.` : 'Set up a model provider in Settings.'}
-        onOpen={onOpen}
-        onEditResend={editResend}
-        onReview={review}
-      />
+      <PaneHeader title={title} canCompact={!s.running && s.conv.messages.length >= 3} onCompact={compactNow} onNew={onNew} onToggleList={onToggleList} onSettings={onSettings} />
+      <MemoSetupCard check={setupCheck} taken={s.providers?.providers ?? noProviders} onAdded={setupAdded} />
+      <PaneNotes extra={s.extra} />
+      <PlanSteps plan={s.conv.plan} />
+      <AgentLog s={s} placeholder={placeholder} onOpen={onOpen} onEditResend={editResend} onReview={review} />
       {s.running ? <TurnStatus items={s.conv.items} activity={s.activity} /> : null}
       <footer className="agent-footer">
         {complete && complete.options.length > 0 ? (
@@ -323,66 +326,18 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
             ))}
           </ul>
         ) : null}
-        {s.queue.length > 0 ? (
-          <ul className="queued" data-testid="queued" aria-label="Messages sent while the agent works">
-            {s.queue.map((p) => (
-              <li key={p.id} data-testid="queued-message">
-                <input value={p.text} onChange={(e) => s.editQueued(p.id, { text: e.target.value })} aria-label="Queued message" data-testid="queued-text" />
-                <select value={p.mode} onChange={(e) => s.editQueued(p.id, { mode: e.target.value as 'step' | 'next' })} aria-label="When it goes" data-testid="queued-mode" title="When the agent gets this message">
-                  <option value="step">at its next step</option>
-                  <option value="next">as the next request</option>
-                </select>
-                <button className="link-button" onClick={() => s.removeQueued(p.id)} aria-label="Remove this queued message" data-testid="queued-remove">
-                  ✕
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        {s.conv.comments && s.conv.comments.length > 0 ? (
-          <ul className="review-comments" data-testid="pending-comments" aria-label="Comments that go with your next request">
-            {s.conv.comments.map((c, k) => (
-              <li key={`${k} ${c}`} data-testid="pending-comment">
-                <code>{c}</code>
-                <button className="link-button" onClick={() => s.removeComment(k)} aria-label={`Remove the comment ${c}`} title="Remove this comment">
-                  ✕
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <ImageChips images={pasted.images} error={pasted.error} remove={pasted.remove} />
+        <QueuedMessages queue={s.queue} edit={s.editQueued} remove={s.removeQueued} />
+        <PendingComments comments={s.conv.comments} remove={s.removeComment} />
+        <ImageChips images={pasted.images} error={pasted.error} remove={removeImage} />
         <Composer
           handle={composer}
           input={input}
           onFilled={setFilled}
           onInput={suggest}
           onBlur={closeComplete}
-          onKeyDown={(e) => {
-            if (complete && complete.options.length > 0) {
-              if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-                e.preventDefault()
-                const n = complete.options.length
-                setComplete({ ...complete, index: (complete.index + (e.key === 'ArrowDown' ? 1 : n - 1)) % n })
-                return
-              }
-              if (e.key === 'Enter' || e.key === 'Tab') {
-                e.preventDefault()
-                pick(complete.options[complete.index])
-                return
-              }
-              if (e.key === 'Escape') {
-                setComplete(null)
-                return
-              }
-            }
-            if (e.key === 'Enter' && !e.shiftKey) {
-              e.preventDefault()
-              submit()
-            }
-          }}
-          onPaste={pasted.onPaste}
-          onDrop={pasted.onDrop}
+          onKeyDown={keyDown}
+          onPaste={paste}
+          onDrop={drop}
           placeholder={s.running ? 'The agent is working: Enter queues a message for it (given at its next step)' : 'Ask the agent (Enter to send, Shift+Enter for a new line, @ to attach a file, / for a command)'}
           mention={mention}
           shown={shown}
@@ -392,100 +347,29 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
             Send is off: {blocked}
           </div>
         ) : null}
-        <div className="agent-options" style={{ display: 'flex', gap: 12, fontSize: 12, alignItems: 'center' }}>
-          <label className="agent-plan-mode" title="Plan mode: the agent may only read and plan; Start lets it act">
-            <input type="checkbox" checked={!!s.conv.planMode} onChange={(e) => s.setPlanMode(e.target.checked)} disabled={s.running} data-testid="plan-mode" />
-            plan
-          </label>
-          <label className="agent-steps" title="Most model calls one request may take before the agent stops and asks whether to go on">
-            steps
-            <input
-              type="number"
-              min={1}
-              max={10000}
-              value={steps}
-              onChange={(e) => changeSteps(e.target.value)}
-              data-testid="agent-step-limit"
-              style={{ width: '4.5em', marginLeft: 4 }}
-              aria-label="Step limit"
-            />
-          </label>
-        </div>
-        <div className="agent-actions">
-          <span className="agent-model" data-testid="agent-model">{active ? `${active.name} · ${active.model || 'no model'}` : 'no provider'}</span>
-          {active ? (
-            <select
-              className="agent-model-pick"
-              value={active.model}
-              aria-label="Model"
-              title="Model"
-              data-testid="agent-model-pick"
-              disabled={s.running}
-              onFocus={() => {
-                if (models === null) {
-                  listModels(active)
-                    .then(setModels)
-                    .catch(() => setModels([]))
-                }
-              }}
-              onChange={(e) => {
-                void setActiveProvider(active.id, e.target.value).then(() => s.refreshProviders())
-              }}
-            >
-              {active.model ? null : <option value="">choose a model…</option>}
-              {[...new Set([active.model, ...(models ?? [])])].filter(Boolean).map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-          ) : null}
-          {s.conv.context ? (
-            <span
-              className={`agent-context${s.conv.context.used > 0.8 * s.conv.context.window ? ' full' : ''}`}
-              data-testid="agent-context"
-              title="How full the model's context window was at the last request (the provider's count); older parts are summarised before it overflows"
-            >
-              context {compact(s.conv.context.used)} / {compact(s.conv.context.window)} ({Math.round((100 * s.conv.context.used) / s.conv.context.window)}%)
-            </span>
-          ) : windowNow ? (
-            <span className="agent-context" data-testid="agent-context" title={active?.kind === 'ollama' ? "The model's context window, sent to Ollama as num_ctx with each request" : "The model's context window"}>
-              context {compact(windowNow)}
-            </span>
-          ) : null}
-          <span
-            className="agent-usage"
-            data-testid="agent-usage"
-            title={
-              s.conv.usage.last
-                ? `Tokens used by this conversation. Last request: ${s.conv.usage.last.input.toLocaleString()} in (${s.conv.usage.last.cached.toLocaleString()} from the provider's cache), ${s.conv.usage.last.output.toLocaleString()} out`
-                : 'Tokens used by this conversation'
-            }
-          >
-            {s.conv.usage.input.toLocaleString()} in{s.conv.usage.cached ? <span data-testid="agent-cached"> ({s.conv.usage.cached.toLocaleString()} cached)</span> : null} · {s.conv.usage.output.toLocaleString()} out
-            {s.conv.usage.cost !== undefined ? (
-              <span
-                data-testid="agent-cost"
-                title={`US dollars this conversation cost, as the provider reported it or at the price set for the model${s.conv.usage.costUnknown ? `; ${s.conv.usage.costUnknown} request(s) of unknown cost are not counted` : ''}`}
-              >
-                {' '}
-                · {formatCost(s.conv.usage.cost)}
-                {s.conv.usage.costUnknown ? '+' : ''}
-                {s.conv.usage.last?.cost !== undefined ? <span data-testid="agent-cost-last"> (last {formatCost(s.conv.usage.last.cost)})</span> : null}
-              </span>
-            ) : null}
-          </span>
-          {s.running ? (
-            <button key="stop" className="danger" onClick={stop} data-testid="agent-stop" title="Stop the agent (Esc); what you queued goes back in the box">Stop</button>
-          ) : (
-            <button key="send" onClick={submit} disabled={!filled || !s.ready || !!blocked} title={blocked ? `Send is off: ${blocked}` : undefined} data-testid="agent-send">Send</button>
-          )}
-        </div>
+        <PaneOptions planMode={!!s.conv.planMode} running={s.running} steps={steps} onPlanMode={s.setPlanMode} onSteps={changeSteps} />
+        <PaneActions
+          active={active}
+          models={models}
+          running={s.running}
+          context={s.conv.context}
+          windowNow={windowNow}
+          usage={s.conv.usage}
+          canSend={filled && s.ready && !blocked}
+          blocked={blocked}
+          onStop={stop}
+          onSend={submit}
+          onListModels={listTheModels}
+          onPickModel={pickModel}
+        />
       </footer>
     </section>
   )
 })
 
-function compact(n: number): string {
-  return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n)
-}
+// noProviders is the setup card's list before the providers are read: the same array each time, so the card's
+// props stay equal.
+const noProviders: ProviderView[] = []
+
+// The setup card shows only while a provider does not answer; memoised, it leaves the pane's renders alone.
+const MemoSetupCard = memo(SetupCard)

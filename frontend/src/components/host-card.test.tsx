@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { ProjectBridge, Rule } from '../bridge'
 import { ProjectScopeContext } from '../stores/project-scope'
 import { HostAsks, HostCards } from './host-card'
+import type { HostAskItem } from '../agent/conversation'
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
 // A refused host's card: "for this conversation" grants the host to that conversation's commands, "always" adds
@@ -67,18 +68,13 @@ describe('HostAsks', () => {
         rules.push(r)
         return Promise.resolve(rules)
       },
-      answerHost: (call: string, host: string, allow: boolean) => {
-        answers.push([call, host, allow])
+      answerHost: (ask: string, host: string, allow: boolean) => {
+        answers.push([ask, host, allow])
         return Promise.resolve()
       },
       allowHost: () => Promise.resolve(),
     } as unknown as ProjectBridge
-    const asks = [
-      { call: 'call-1', host: 'a.example.org' },
-      { call: 'call-1', host: 'b.example.org' },
-      { call: 'call-1', host: 'c.example.org' },
-      { call: 'call-1', host: 'd.example.org' },
-    ]
+    const asks = ['a', 'b', 'c', 'd'].map((h) => ({ call: 'call-1', host: `${h}.example.org`, ask: `tok-${h}`, wait_ms: 120_000 }))
     const el = document.createElement('div')
     const root = createRoot(el)
     const render = (running: boolean) =>
@@ -95,21 +91,106 @@ describe('HostAsks', () => {
       await act(async () => (card(host).querySelector(`[data-testid="${id}"]`) as HTMLButtonElement).click())
     }
     expect(card('a.example.org').textContent).toContain('waiting to reach a.example.org')
+    expect(card('a.example.org').textContent).toContain('for up to 120 s')
     await click('a.example.org', 'host-allow-once')
     await click('b.example.org', 'host-allow-always')
     await click('c.example.org', 'host-deny')
     expect(answers).toEqual([
-      ['call-1', 'a.example.org', true],
-      ['call-1', 'b.example.org', true],
-      ['call-1', 'c.example.org', false],
+      ['tok-a', 'a.example.org', true],
+      ['tok-b', 'b.example.org', true],
+      ['tok-c', 'c.example.org', false],
     ])
     expect(rules).toEqual([{ action: 'allow', tool: 'network', command: '', domain: 'b.example.org' }])
     expect(card('a.example.org').textContent).toContain('allowed for this command')
     expect(card('c.example.org').textContent).toContain('refused to this command')
     render(false)
-    expect(card('d.example.org').getAttribute('data-testid')).toBe('host-card')
-    expect(card('d.example.org').textContent).toContain('tried to reach d.example.org')
+    expect(card('d.example.org').getAttribute('data-testid')).toBe('host-ask-ended')
+    expect(card('d.example.org').textContent).toContain('The command ended before an answer: d.example.org was not reached')
+    expect(card('d.example.org').querySelector('[data-testid="host-allow-once"]')).toBeNull()
     expect(card('a.example.org').getAttribute('data-testid')).toBe('host-ask')
+    act(() => root.unmount())
+  })
+})
+
+// A question the backend ended unanswered (the wait ran out) stops offering the command an answer while the
+// command still runs: the card says the host was refused after the wait and offers the network rule for next
+// time, which is what its click writes; a click that raced the end (the backend's not_found) turns the card into
+// the same account, never an error.
+describe('HostAsks that ended', () => {
+  it('says the wait ran out and offers the rule for next time', async () => {
+    const rules: Rule[] = []
+    const answers: string[] = []
+    const bridge = {
+      workspace: 'p-1',
+      addPermissionRule: (r: Rule) => {
+        rules.push(r)
+        return Promise.resolve(rules)
+      },
+      answerHost: (ask: string) => {
+        answers.push(ask)
+        return Promise.reject(new Error(JSON.stringify({ error: { code: 'not_found', message: 'no running command is waiting for an answer about late.example.org' } })))
+      },
+      allowHost: () => Promise.resolve(),
+    } as unknown as ProjectBridge
+    const el = document.createElement('div')
+    const root = createRoot(el)
+    const render = (asks: HostAskItem[]) =>
+      act(() =>
+        root.render(
+          <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+            <HostAsks asks={asks} running={true} conversation="conv-7" />
+          </ProjectScopeContext.Provider>,
+        ),
+      )
+    const late: HostAskItem = { call: 'call-2', host: 'late.example.org', ask: 'tok-late', wait_ms: 3000 }
+    const raced: HostAskItem = { call: 'call-2', host: 'raced.example.org', ask: 'tok-raced', wait_ms: 3000 }
+    render([late, raced])
+    const card = (host: string) => el.querySelector(`[data-host="${host}"]`)!
+    expect(card('late.example.org').getAttribute('data-testid')).toBe('host-ask')
+    render([{ ...late, ended: 'timeout' }, raced])
+    const ended = card('late.example.org')
+    expect(ended.getAttribute('data-testid')).toBe('host-ask-ended')
+    expect(ended.getAttribute('data-ended')).toBe('timeout')
+    expect(ended.textContent).toContain('No answer within 3 s: late.example.org was refused to this command.')
+    for (const dead of ['host-allow-once', 'host-deny']) expect(ended.querySelector(`[data-testid="${dead}"]`)).toBeNull()
+    const always = ended.querySelector('[data-testid="host-allow-always"]') as HTMLButtonElement
+    expect(always.textContent).toBe('Always allow late.example.org')
+    await act(async () => always.click())
+    expect(rules).toEqual([{ action: 'allow', tool: 'network', command: '', domain: 'late.example.org' }])
+    expect(answers).toEqual([]) // nothing is sent to the command that stopped waiting
+    expect(card('late.example.org').textContent).toContain('late.example.org: always allowed in this project')
+
+    // The other card's Allow once reaches the backend just after its question ended.
+    await act(async () => (card('raced.example.org').querySelector('[data-testid="host-allow-once"]') as HTMLButtonElement).click())
+    expect(answers).toEqual(['tok-raced'])
+    expect(card('raced.example.org').getAttribute('data-testid')).toBe('host-ask-ended')
+    expect(card('raced.example.org').textContent).toContain('no longer waiting when you answered: raced.example.org was refused')
+    expect(card('raced.example.org').querySelector('[data-testid="error"]')).toBeNull()
+    expect(el.textContent).not.toContain('not_found')
+    act(() => root.unmount())
+  })
+})
+
+// A conversation reopened later shows its ended commands' questions as the result says they went: a host reached
+// was allowed, one declined was refused by the user, one refused unanswered says so; none offers an answer.
+describe('HostAsks reopened', () => {
+  it('reads what was answered from the command result', () => {
+    const bridge = { workspace: 'p-1', addPermissionRule: () => Promise.resolve([]), answerHost: () => Promise.reject(new Error('not asked')), allowHost: () => Promise.resolve() } as unknown as ProjectBridge
+    const asks: HostAskItem[] = ['a', 'c', 'd'].map((h) => ({ call: 'call-3', host: `${h}.example.org`, ask: `tok-${h}`, wait_ms: 120_000 }))
+    const el = document.createElement('div')
+    const root = createRoot(el)
+    act(() =>
+      root.render(
+        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+          <HostAsks asks={asks} running={false} conversation="conv-7" result={{ network_declined: ['c.example.org'], network_refused: ['d.example.org'] }} />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+    const card = (host: string) => el.querySelector(`[data-host="${host}"]`)!
+    expect(card('a.example.org').textContent).toContain('a.example.org: allowed for this command')
+    expect(card('c.example.org').textContent).toContain('c.example.org: refused to this command')
+    expect(card('d.example.org').getAttribute('data-testid')).toBe('host-ask-ended')
+    expect(el.querySelectorAll('[data-testid="host-allow-once"]')).toHaveLength(0)
     act(() => root.unmount())
   })
 })

@@ -1,4 +1,4 @@
-import { useCallback, useState, type ClipboardEvent, type DragEvent } from 'react'
+import { memo, useCallback, useState, type ClipboardEvent, type DragEvent } from 'react'
 import { ImageRefused, prepareImage, type PastedImage } from '../lib/paste-image'
 
 const maxImages = 8
@@ -55,7 +55,7 @@ export function usePastedImages(textOnly = false) {
 }
 
 // ImageChips shows the images waiting to be sent, each a thumbnail with a button that removes it.
-export function ImageChips({ images, error, remove }: { images: PastedImage[]; error: string; remove: (id: string) => void }) {
+export const ImageChips = memo(function ImageChips({ images, error, remove }: { images: PastedImage[]; error: string; remove: (id: string) => void }) {
   if (images.length === 0 && !error) return null
   return (
     <div className="image-chips" data-testid="image-chips">
@@ -70,4 +70,4 @@ export function ImageChips({ images, error, remove }: { images: PastedImage[]; e
       {error ? <span className="image-chip-error" data-testid="image-chip-error">{error}</span> : null}
     </div>
   )
-}
+})

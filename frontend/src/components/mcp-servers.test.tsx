@@ -2,7 +2,7 @@
 import { act } from 'react'
 import { createRoot } from 'react-dom/client'
 import { describe, expect, it, vi } from 'vitest'
-import type { MCPServerStatus, ProjectBridge } from '../bridge'
+import type { MCPServerStatus, ProjectBridge, Rule } from '../bridge'
 import { ProjectScopeContext } from '../stores/project-scope'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
@@ -56,6 +56,62 @@ describe('MCPServers', () => {
     expect(signIn).toHaveBeenCalledWith('docs')
     expect(div.querySelector('[data-testid="mcp-server-sign-in"]')?.textContent).toBe('Sign out')
     expect(div.querySelector('[data-testid="mcp-server-docs"]')?.textContent).toContain('connected, 1 tool')
+    act(() => root.unmount())
+  })
+})
+
+// The hosts a server's proxy refused are listed under it with how often and when last; one a rule can allow has
+// Allow, which writes the network rule the host card's Always writes and shows the status as the backend then
+// answers (the host gone from it), saying the server reaches it at its next connection; a host no rule can allow
+// (a private address) says why, with no button.
+describe('MCPServers refused hosts', () => {
+  it('lists them and allows one with the network rule', async () => {
+    const last = '2026-11-27T00:20:00Z'
+    const refused: MCPServerStatus = {
+      name: 'docs',
+      state: 'connected',
+      transport: 'stdio',
+      tools: ['mcp__docs__search'],
+      refused_hosts: [
+        { host: 'api.example.com', count: 3, last, reason: "api.example.com is not on this project's list of hosts", allowable: true },
+        { host: 'inward.example.com', count: 1, last, reason: 'inward.example.com resolves to 10.9.8.7, a private address, which commands never reach through the proxy', allowable: false },
+      ],
+    }
+    let status = [refused]
+    const rules: Rule[] = []
+    const bridge = {
+      mcpServers: async () => status,
+      mcpServersConfig: async () => '{}',
+      onMCPServersChanged: () => () => undefined,
+      addPermissionRule: async (r: Rule) => {
+        rules.push(r)
+        status = [{ ...refused, refused_hosts: refused.refused_hosts!.slice(1) }]
+        return rules
+      },
+    } as unknown as ProjectBridge
+    const div = document.createElement('div')
+    const root = createRoot(div)
+    act(() =>
+      root.render(
+        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+          <MCPServers />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+    await flush()
+    const host = (h: string) => div.querySelector(`[data-testid="mcp-server-docs"] [data-testid="mcp-refused-host"][data-host="${h}"]`)
+    expect(host('api.example.com')?.textContent).toContain('3 times, last at')
+    expect(host('inward.example.com')?.textContent).toContain('once, last at')
+    expect(host('inward.example.com')?.querySelector('[data-testid="mcp-allow-host"]')).toBeNull()
+    expect(host('inward.example.com')?.querySelector('[data-testid="mcp-refused-why"]')?.textContent).toContain('private address')
+    const allow = host('api.example.com')?.querySelector('[data-testid="mcp-allow-host"]') as HTMLButtonElement
+    expect(allow.textContent).toBe('Allow api.example.com for this project')
+    await act(async () => allow.click())
+    await flush()
+    expect(rules).toEqual([{ action: 'allow', tool: 'network', command: '', domain: 'api.example.com' }])
+    expect(host('api.example.com')).toBeNull()
+    expect(host('inward.example.com')).not.toBeNull()
+    expect(div.querySelector('[data-testid="mcp-host-allowed"]')?.textContent).toBe('api.example.com is allowed for this project: the server reaches it at its next connection')
     act(() => root.unmount())
   })
 })

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react'
-import { mcpSecretNames, mcpSecretStorage, setMCPSecret, toBackendError, type BackendError, type MCPServerStatus } from '../bridge'
+import { useCallback, useEffect, useState } from 'react'
+import { mcpSecretNames, mcpSecretStorage, setMCPSecret, toBackendError, type BackendError, type MCPRefusedHost, type MCPServerStatus } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { ErrorNotice } from './error-notice'
 import { KeyStorageNote } from './key-storage'
@@ -35,14 +35,17 @@ export function MCPServers() {
       .then(setConfig)
       .catch(() => undefined)
   }, [mcpServersConfig])
-  useEffect(() => {
-    const load = () =>
+  const reload = useCallback(
+    () =>
       mcpServers()
         .then(setServers)
-        .catch((e: unknown) => setError(toBackendError(e)))
-    load()
-    return onMCPServersChanged(() => load())
-  }, [mcpServers, onMCPServersChanged])
+        .catch((e: unknown) => setError(toBackendError(e))),
+    [mcpServers],
+  )
+  useEffect(() => {
+    void reload()
+    return onMCPServersChanged(() => void reload())
+  }, [reload, onMCPServersChanged])
   if (!servers) return error ? <ErrorNotice error={error} /> : null
   return (
     <section className="mcp-servers" data-testid="mcp-servers">
@@ -81,6 +84,7 @@ export function MCPServers() {
               </button>
             ) : null}
             {s.tools?.length ? <div className="muted">{s.tools.join(', ')}</div> : null}
+            <RefusedHosts hosts={s.refused_hosts ?? []} onAllowed={reload} onError={setError} />
             {s.stderr ? (
               <details>
                 <summary>Its error output (the last of it)</summary>
@@ -145,6 +149,63 @@ export function MCPServers() {
         </button>
       ) : null}
     </section>
+  )
+}
+
+// RefusedHosts are the hosts a server's proxy refused in allow-list mode, each with how often and when last, and,
+// where a rule can change it, Allow: the network allow rule a host card's Always writes, which the running server's
+// proxy reads at its next connection (no restart). A host denied by a rule, or resolving to a private address,
+// says why instead.
+function RefusedHosts({ hosts, onAllowed, onError }: { hosts: MCPRefusedHost[]; onAllowed: () => Promise<void>; onError: (e: BackendError | null) => void }) {
+  const { addPermissionRule } = useBridge()
+  const [busy, setBusy] = useState('')
+  const [allowed, setAllowed] = useState<string[]>([])
+  const allow = (host: string) => {
+    setBusy(host)
+    addPermissionRule({ action: 'allow', tool: 'network', command: '', domain: host })
+      .then(() => {
+        setAllowed((a) => [...a, host])
+        onError(null)
+        return onAllowed()
+      })
+      .catch((e: unknown) => onError(toBackendError(e)))
+      .finally(() => setBusy(''))
+  }
+  if (hosts.length === 0 && allowed.length === 0) return null
+  return (
+    <div className="mcp-refused" data-testid="mcp-server-refused">
+      {hosts.length ? <div className="muted">Refused by Rooted&apos;s network proxy (this project&apos;s programs reach only listed hosts):</div> : null}
+      <ul className="rule-list">
+        {hosts.map((h) => (
+          <li key={h.host} data-testid="mcp-refused-host" data-host={h.host}>
+            <code>{h.host}</code>{' '}
+            <span className="muted" title={h.reason}>
+              {h.count === 1 ? 'once' : `${h.count} times`}, last at {new Date(h.last).toLocaleTimeString()}
+            </span>{' '}
+            {h.allowable ? (
+              <button
+                type="button"
+                disabled={busy === h.host}
+                onClick={() => allow(h.host)}
+                data-testid="mcp-allow-host"
+                title="Adds a network rule for this project (the one a host card's Always writes): its commands and its MCP servers may reach the host; a running server does at its next connection"
+              >
+                Allow {h.host} for this project
+              </button>
+            ) : (
+              <span className="muted" data-testid="mcp-refused-why">
+                {h.reason}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {allowed.map((h) => (
+        <div key={h} className="settings-saved" data-testid="mcp-host-allowed">
+          {h} is allowed for this project: the server reaches it at its next connection
+        </div>
+      ))}
+    </div>
   )
 }
 

@@ -98,7 +98,9 @@ function CallCard({ item, conversation, onAnswer, onUndo, onOpen }: Props) {
       ) : null}
       <DiagnosticsList output={item.output} />
       {item.name === 'exec_shell' && (item.live || item.output) ? <ExecOutput item={item} /> : null}
-      {item.asks?.length ? <HostAsks asks={item.asks} running={item.state === 'running'} conversation={conversation} /> : null}
+      {item.asks?.length ? (
+        <HostAsks asks={item.asks} running={item.state === 'running'} conversation={conversation} result={item.name === 'exec_shell' ? (item.output as ExecResult | undefined) : undefined} />
+      ) : null}
       {item.name === 'exec_shell' && (item.output as ExecResult | undefined)?.network_refused?.length ? (
         <HostCards hosts={((item.output as ExecResult).network_refused ?? []).filter((h) => !item.asks?.some((a) => a.host === h))} conversation={conversation} />
       ) : null}

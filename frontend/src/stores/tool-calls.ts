@@ -3,7 +3,7 @@ import { toBackendError, type ProjectSettings, type ToolSpec } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { denial, needsApproval, noGrants, sessionGrant, type Grants } from '../agent/approvals'
 import { askUserInput, askUserName } from '../agent/ask-user'
-import type { Conversation } from '../agent/conversation'
+import type { Conversation, HostAskItem } from '../agent/conversation'
 import { editedPaths, withDiagnostics } from '../agent/diagnostics'
 import { imageRefused } from '../agent/images'
 import { upsertTool, withRequestSnapshot, type ToolPatch } from '../agent/turn-state'
@@ -115,13 +115,18 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck, onBack
         let output: unknown
         if (call.name === 'exec_shell') {
           let live = ''
-          let asks: { call: string; host: string }[] = []
+          let asks: HostAskItem[] = []
           const run = runTool(
             'exec_shell',
             call.input,
             (o) => {
               if (o.stream === 'host') {
-                asks = [...asks, { call: o.id, host: o.data }]
+                asks = [...asks, { call: o.id, host: o.data, ask: o.ask, wait_ms: o.wait_ms }]
+                card(call.id, { asks })
+                return
+              }
+              if (o.stream === 'host_ended') {
+                asks = asks.map((a) => (a.ask === o.ask ? { ...a, ended: o.ended ?? 'ended' } : a))
                 card(call.id, { asks })
                 return
               }

@@ -750,6 +750,45 @@ export namespace llm {
 
 export namespace mcpclient {
 	
+	export class RefusedHost {
+	    host: string;
+	    count: number;
+	    // Go type: time
+	    last: any;
+	    reason: string;
+	    allowable: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new RefusedHost(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.host = source["host"];
+	        this.count = source["count"];
+	        this.last = this.convertValues(source["last"], null);
+	        this.reason = source["reason"];
+	        this.allowable = source["allowable"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Status {
 	    name: string;
 	    state: string;
@@ -761,6 +800,7 @@ export namespace mcpclient {
 	    stderr?: string;
 	    sandbox?: sandbox.Info;
 	    data_dir?: string;
+	    refused_hosts?: RefusedHost[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -778,6 +818,7 @@ export namespace mcpclient {
 	        this.stderr = source["stderr"];
 	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Info);
 	        this.data_dir = source["data_dir"];
+	        this.refused_hosts = this.convertValues(source["refused_hosts"], RefusedHost);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -1,14 +1,14 @@
 //go:build unix
 
-package mcpserver
+package testcpu
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the user and system CPU time the process has used.
-func cpuTime() time.Duration {
+// Used is the user and system CPU time the process has used, all its threads.
+func Used() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
