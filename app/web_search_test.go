@@ -18,7 +18,7 @@ import (
 func TestWebSearchSetting(t *testing.T) {
 	sx := searchtest.New(t, searchtest.Result{URL: "https://go.dev/doc/", Title: "Documentation", Content: "The Go docs."})
 	dir := t.TempDir()
-	svc := openServices(t, dir)
+	svc := openServices(t)
 	proj, err := svc.Projects.Open(dir)
 	if err != nil {
 		t.Fatal(err)
