@@ -113,7 +113,7 @@ func newServices(opt Options) (*services, error) {
 	svc.workspaces, svc.MCPServers.set = set, set
 	p := &Projects{set: set, recent: recent.NewStore(file), now: time.Now}
 	svc.Projects = p
-	svc.Tools = &Tools{set: set, specs: tools.Registry(tools.Deps{Session: session.New()}), emit: svc.events.Emit}
+	svc.Tools = &Tools{set: set, specs: tools.Registry(tools.Deps{Session: session.New(), Settings: store}), emit: svc.events.Emit}
 	svc.Permissions = &Permissions{set: set, store: store}
 	svc.Jobs = &Jobs{set: set, store: store}
 	svc.Diagnostics = &Diagnostics{set: set, store: store}

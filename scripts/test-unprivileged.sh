@@ -29,6 +29,7 @@ go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
 go test -c -tags "$tags" -o "$dir/repoinfo.test" ./backend/repoinfo
 go test -c -tags "$tags" -o "$dir/gitexec.test" ./backend/gitexec
 go test -c -race -o "$dir/webfetch.test" ./backend/webfetch/httpfetch
+go test -c -race -o "$dir/websearch.test" ./backend/websearch/httpsearch
 go test -c -tags "$tags" -o "$dir/gitdir.test" ./backend/gitdir
 go test -c -tags "$tags" -o "$dir/permissions.test" ./backend/permissions
 go test -c -tags "$tags" -o "$dir/conversations.test" ./backend/conversations
@@ -97,6 +98,9 @@ as_user "$dir/llm.test" -test.run 'TestKeys|TestMoveKeys' -test.v 2>&1 | grep -E
 echo "test-unprivileged: web_fetch refuses this machine's and its network's addresses, as $user"
 as_user "$dir/webfetch.test" -test.run 'TestRefused|TestRedirectToAnotherHost|TestFetchArticle'
 as_user "$dir/tools.test" -test.run 'TestWebFetch'
+echo "test-unprivileged: web_search reaches only the user's endpoint, never one a project names, and its results' private addresses stay refused, as $user"
+as_user "$dir/websearch.test" -test.run 'TestSearchALocalSearXNG|TestSearchFailures'
+as_user "$dir/tools.test" -test.run 'TestWebSearch|TestProjectSettingsCannotSetTheSearchEndpoint|TestSearchResultsOnThisMachineAreNotFetched'
 echo "test-unprivileged: a background git stopped during a search, and killed with Rooted while stopped, as $user"
 as_user "$dir/gitexec.test" -test.run 'TestStoppingTheGroupStopsGit|TestStoppedGitDiesWithRooted|TestRunHandsOverOnlySandboxedGroups'
 echo "test-unprivileged: killed at seeded moments, as $user"

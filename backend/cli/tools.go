@@ -36,7 +36,7 @@ func ToolsExtras(ctx context.Context, stdio IO, args []string, x Extras) int {
 		}
 	}
 	defer s.Close()
-	reg := tools.Registry(tools.Deps{Session: s})
+	reg := tools.Registry(tools.ListDeps(s)) // the user's settings decide the optional tools (web_search)
 	if *root != "" && hasForeignServers(s) {
 		if x.OpenForeign == nil {
 			if server, err := findBeside(MCPName); err == nil {
@@ -70,6 +70,9 @@ func printSpecs(stdio IO, specs []tool.Spec, asJSON bool) int {
 		effect := "read-only"
 		if !s.ReadOnly {
 			effect = "changes files"
+		}
+		if s.Name == "web_fetch" || s.Name == "web_search" {
+			effect = "reaches the web"
 		}
 		if isForeign(s.Name) {
 			effect = "another MCP server's, asks first"

@@ -101,7 +101,9 @@ func New(opt Options) (*Server, error) {
 	// As in the window: a live workspace, whose watcher keeps the index, the snapshots' staging and the stale-file
 	// check current. ask_user's answer comes from the client's user by elicitation (ask.go).
 	s.wsOpt = workspace.Options{Live: true, Ask: answered, Web: web, CommandProxy: httpproxy.ForCommands, Limit: &s.limit, Prepare: opt.prepare, Events: s.logEvent}
-	s.registry = tools.Registry(tools.Deps{Session: session.New()})
+	// The user's settings decide which optional tools are declared (web_search, with a search endpoint): the list
+	// is made once, so a change to them is seen from the server's next start.
+	s.registry = tools.Registry(tools.ListDeps(session.New()))
 	s.rootErr = "no project root: start the server with --root DIR, or use a client that provides MCP roots"
 	if opt.Root != "" {
 		if err := s.open(opt.Root); err != nil {
@@ -120,7 +122,7 @@ func New(opt Options) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rooted", Title: "Rooted", Version: version}, &mcp.ServerOptions{
 		Instructions: "Rooted's tools work inside one project folder and cannot reach outside it. Paths are relative to the working directory (get_working_directory). Failures are results with isError and a JSON error with a stable code.",
 		Logger:       log,
-		// Tools only, and a list that never changes within a binary: no logging (deprecated by SEP-2577, and the
+		// Tools only, and a list that never changes while the server runs: no logging (deprecated by SEP-2577, and the
 		// SDK's default), no list-changed notifications, and lists a client may cache.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
@@ -139,14 +141,14 @@ func New(opt Options) (*Server, error) {
 }
 
 // toMCP is a registry spec as an MCP tool: the same schema and description, and the annotations the spec
-// declares. Only exec_shell reaches beyond the project (a program may use the network unless the project's
-// settings forbid it); every other tool is closed-world.
+// declares. exec_shell reaches beyond the project (a program may use the network unless the project's settings
+// forbid it), and the web tools reach the web; every other tool is closed-world.
 //
 // It has no outputSchema: a client that sees one expects structuredContent, and the clients most used give their
 // model structuredContent in place of the text block (clients.go).
 func toMCP(spec tool.Spec) *mcp.Tool {
 	destructive := spec.Destructive
-	open := spec.Name == "exec_shell"
+	open := spec.Name == "exec_shell" || spec.Name == "web_fetch" || spec.Name == "web_search"
 	return &mcp.Tool{
 		Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: spec.InputSchema,
 		Annotations: &mcp.ToolAnnotations{

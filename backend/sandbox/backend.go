@@ -45,6 +45,11 @@ type Launch struct {
 	// (KILL, no grace): a helper that holds processes outside the caller's process group. Without it the caller
 	// kills the process group itself.
 	Abort os.Signal
+	// Relays says the started process is a helper that passes a TERM on to every process of the command, once it
+	// has started counting the grace period: the caller TERMs it alone. A TERM to the whole group reached the
+	// command's processes before the helper had counted anything, and a program that ended at once on it could be
+	// taken by the helper for one that ended on its own, its children KILLed without their grace.
+	Relays bool
 	// Bridge, in allow-list mode (Info.Proxy), hands over the listener of the command's network namespace once the
 	// process has started (Bridge.Listener); the caller closes it if the process does not start.
 	Bridge *Bridge

@@ -106,8 +106,9 @@ func reaper(argv []string) int {
 	}
 	// ended: the command was KILLed as a whole (parentGone); its status is that, whoever reaps it first.
 	var ended atomic.Bool
-	// killAt is when the grace a TERM gave ends (unix nanoseconds), 0 before any TERM.
+	// killAt is when the grace a TERM gave ends (unix nanoseconds), 0 before any TERM; termed is closed then.
 	var killAt atomic.Int64
+	termed := make(chan struct{})
 	go func() {
 		for sig := range sigs {
 			if sig == parentGone {
@@ -118,7 +119,9 @@ func reaper(argv []string) int {
 				os.Exit(128 + int(syscall.SIGKILL))
 			}
 			// The command's time is up: TERM to all, then KILL to what is left after the grace period.
-			killAt.CompareAndSwap(0, time.Now().Add(grace).UnixNano())
+			if killAt.CompareAndSwap(0, time.Now().Add(grace).UnixNano()) {
+				close(termed)
+			}
 			signalAll(pidns, syscall.SIGTERM)
 			time.AfterFunc(grace, func() { signalAll(pidns, syscall.SIGKILL) })
 		}
@@ -139,6 +142,16 @@ func reaper(argv []string) int {
 				status = 128 + int(ws.Signal())
 			}
 			break
+		}
+	}
+	// A TERM to the whole group reaches the command as soon as the helper, whose signal is handled beside this
+	// loop: a program that ended at once on it must not be taken for one that ended on its own while processes it
+	// started are still there. Those wait a moment for the helper to see the TERM (only then: a command that
+	// ends leaving nothing behind waits for nothing).
+	if killAt.Load() == 0 && !ended.Load() && childrenLeft() {
+		select {
+		case <-termed:
+		case <-time.After(termSeenWithin):
 		}
 	}
 	// After a TERM the program may end before the processes it started are done with theirs (saving, removing
@@ -217,6 +230,16 @@ func endAll(pidns bool) {
 }
 
 // reapUntil reaps the command's processes as they end, until none is left or the deadline passes.
+// termSeenWithin bounds the wait for the helper's own view of a TERM the command already ended on: on a loaded
+// machine the helper's signal goroutine may be scheduled that much after the command's exit is reaped.
+const termSeenWithin = 500 * time.Millisecond
+
+// childrenLeft reports whether the helper still has a child, alive or not yet reaped.
+func childrenLeft() bool {
+	_, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+	return !errors.Is(err, syscall.ECHILD)
+}
+
 func reapUntil(deadline time.Time) {
 	for time.Now().Before(deadline) {
 		wpid, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)

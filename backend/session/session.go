@@ -98,6 +98,10 @@ func (s *Session) SetRoot(dir string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
+	home, config := userFolders()
+	if why := tooBroad(real, home, config); why != "" {
+		return Info{}, &fs.PathError{Op: "open project", Path: abs, Err: tooBroadError{why}}
+	}
 	root, err := os.OpenRoot(abs)
 	if err != nil {
 		return Info{}, err

@@ -139,6 +139,11 @@ type User struct {
 	// StepLimit is how many model calls one request may take before the agent stops and offers to continue
 	// (0: DefaultStepLimit).
 	StepLimit int `json:"step_limit,omitempty"`
+	// SearchEndpoint turns web_search on: a SearXNG instance's address, or a URL with {query} answering SearXNG's
+	// JSON (websearch.ParseEndpoint); empty, web_search is off and listed nowhere. It is the user's alone, never a
+	// project's: the endpoint may be on this machine or its network, and a cloned repository must not be able to
+	// send the agent's searches to a server of its choosing.
+	SearchEndpoint string `json:"search_endpoint,omitempty"`
 }
 
 // DefaultStepLimit and MaxStepLimit bound the agent's steps per request.

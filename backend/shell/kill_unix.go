@@ -24,6 +24,13 @@ func signalTree(cmd *exec.Cmd, hard bool) {
 	_ = syscall.Kill(-cmd.Process.Pid, sig)
 }
 
+// termLeader sends TERM to the group's leader alone: the sandbox's helper, which passes it on (Launch.Relays).
+func termLeader(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+	}
+}
+
 // freezeGroup stops every process of the command's group at once (STOP cannot be caught, ignored or blocked) and
 // lets the leader, the sandbox's helper, alone go on: ending a command through its helper waits for the helper to
 // be scheduled and to find each process, and on a loaded machine that is time in which the command still writes.

@@ -22,5 +22,8 @@ func signalTree(cmd *exec.Cmd, _ bool) {
 	_ = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(cmd.Process.Pid)).Run()
 }
 
+// termLeader ends the tree on Windows, where no helper relays a TERM (signalTree).
+func termLeader(cmd *exec.Cmd) { signalTree(cmd, false) }
+
 // freezeGroup does nothing on Windows: taskkill ends the tree at once (signalTree).
 func freezeGroup(*exec.Cmd) {}

@@ -134,13 +134,13 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	case waitErr = <-done:
 	case <-timer:
 		res.TimedOut = true
-		waitErr = stop(cmd, done, hardAfter)
+		waitErr = stop(cmd, launch, done, hardAfter)
 	case <-ctx.Done():
 		res.Cancelled = true
 		if errors.Is(context.Cause(ctx), ErrAbort) {
 			waitErr = abort(cmd, launch, done)
 		} else {
-			waitErr = stop(cmd, done, hardAfter)
+			waitErr = stop(cmd, launch, done, hardAfter)
 		}
 	}
 	// A finished leader can leave children behind in its group; they go with it.
@@ -258,9 +258,14 @@ func abort(cmd *exec.Cmd, launch sandbox.Launch, done <-chan error) error {
 	return <-done
 }
 
-// stop ends the process group: TERM, then KILL after the grace period.
-func stop(cmd *exec.Cmd, done <-chan error, grace time.Duration) error {
-	signalTree(cmd, false)
+// stop ends the process group: TERM, then KILL after the grace period. A helper that relays the TERM gets it
+// alone, so that every process of the command has its grace from the helper's count.
+func stop(cmd *exec.Cmd, launch sandbox.Launch, done <-chan error, grace time.Duration) error {
+	if launch.Relays {
+		termLeader(cmd)
+	} else {
+		signalTree(cmd, false)
+	}
 	select {
 	case err := <-done:
 		return err

@@ -25,12 +25,15 @@ func (r *Registry) WithDynamic(d Dynamic) *Registry {
 	return r
 }
 
-// all is every tool, declared ones first; a dynamic tool named like a declared one is left out.
+// all is every tool listed now, declared ones first (those offered now: Def.Offered); a dynamic tool named like a
+// declared one is left out.
 func (r *Registry) all() []*Tool {
-	if len(r.dynamic) == 0 {
-		return r.tools
+	all := make([]*Tool, 0, len(r.tools))
+	for _, t := range r.tools {
+		if t.listed() {
+			all = append(all, t)
+		}
 	}
-	all := append([]*Tool(nil), r.tools...)
 	for _, d := range r.dynamic {
 		for _, t := range d.DynamicTools() {
 			if _, dup := r.byName[t.spec.Name]; !dup {

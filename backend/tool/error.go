@@ -31,7 +31,8 @@ const (
 	CodeNotARepository   = "not_a_repository" // worktrees: the project is not the top folder of a git repository
 	CodeNoCommit         = "no_commit"        // worktrees: the repository has no commit to branch from
 	CodeBranchExists     = "branch_exists"
-	CodeConflict         = "conflict" // applying a worktree: the main checkout changed the same files
+	CodeConflict         = "conflict"       // applying a worktree: the main checkout changed the same files
+	CodeNotConfigured    = "not_configured" // an optional tool (web_search) the user's settings have not turned on
 	CodeInternal         = "internal"
 )
 

@@ -196,3 +196,37 @@ func TestElideLongStrings(t *testing.T) {
 		t.Errorf("large valid input: %v", e)
 	}
 }
+
+// A tool offered only under a setting is missing from every list while the setting is not made, and listed once
+// it is; a call by name reaches it either way, so it can say what to set.
+func TestOfferedToolIsListedOnlyWhenOffered(t *testing.T) {
+	on := false
+	opt := New(Def{Name: "optional", Description: "Optional.", Offered: func() bool { return on }},
+		func(ctx context.Context, in struct{}) (echoOut, error) {
+			if !on {
+				return echoOut{}, Errorf(CodeNotConfigured, "set it first")
+			}
+			return echoOut{Path: "on"}, nil
+		})
+	r := NewRegistry(nil, testRegistry().tools[0], opt)
+	names := func() []string {
+		var out []string
+		for _, s := range r.Specs() {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	if got := names(); !slices.Equal(got, []string{"echo"}) || !slices.Equal(r.Names(), got) {
+		t.Errorf("not offered: specs %v, names %v", got, r.Names())
+	}
+	if _, e := r.Call(context.Background(), "optional", nil); e == nil || e.Code != CodeNotConfigured {
+		t.Errorf("a direct call while not offered: %v, want not_configured", e)
+	}
+	on = true
+	if got := names(); !slices.Equal(got, []string{"echo", "optional"}) || !slices.Equal(r.Names(), got) {
+		t.Errorf("offered: specs %v, names %v", got, r.Names())
+	}
+	if out, e := r.Call(context.Background(), "optional", nil); e != nil || !strings.Contains(string(out), `"on"`) {
+		t.Errorf("a call once offered: %s, %v", out, e)
+	}
+}

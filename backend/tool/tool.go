@@ -58,6 +58,10 @@ type Def struct {
 	// Narrow is what the closing line of a text form cut to a client's cap advises ("pass path to diff one
 	// file"), for a result that does not cut itself (Fitter).
 	Narrow string
+	// Offered, when set, says whether the tool is listed now (Registry.Specs, Names): a tool that cannot work
+	// without a setting (web_search's endpoint) is left out of every list until the user makes it, so no model
+	// is offered it. Lookup still finds it: a direct call gets the tool's own error saying what to set.
+	Offered func() bool
 }
 
 // Tool is a declared tool, ready to run.
@@ -76,7 +80,12 @@ type Tool struct {
 	decode func(raw []byte) (any, error)
 	// foreign tools have a schema from elsewhere (Foreign): only the schema library checks their arguments.
 	foreign bool
+	// offered is Def.Offered (nil: always listed).
+	offered func() bool
 }
+
+// listed says whether the registry lists the tool now (Def.Offered).
+func (t *Tool) listed() bool { return t.offered == nil || t.offered() }
 
 // Spec returns the tool's public description.
 func (t *Tool) Spec() Spec {
@@ -127,6 +136,7 @@ func New[In, Out any](d Def, fn func(ctx context.Context, in In) (Out, error)) *
 			Examples: examples, TextCarries: d.TextCarries, Narrow: d.Narrow,
 		},
 		output:   output,
+		offered:  d.Offered,
 		lists:    stringListFields(reflect.TypeFor[In]()),
 		schema:   schema,
 		resolved: resolved,

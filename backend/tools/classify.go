@@ -137,6 +137,13 @@ func classifyOS(err error, op, path string) *tool.Error {
 		e.Code, e.Message = tool.CodeNotFound, err.Error()
 	case errors.Is(err, session.ErrNoPrevious):
 		e.Code, e.Message = tool.CodeInvalidArgument, "no previous directory: \"-\" returns to the directory before the last change, and there has been none"
+	case errors.Is(err, session.ErrTooBroad):
+		var pe *fs.PathError
+		why := err.Error()
+		if errors.As(err, &pe) {
+			why = pe.Err.Error()
+		}
+		e.Code, e.Message = tool.CodePermissionDenied, fmt.Sprintf("Rooted does not open %s as a project: %s", p, why)
 	case errors.Is(err, session.ErrInvalidPath):
 		e.Code, e.Message = tool.CodeInvalidArgument, fmt.Sprintf("invalid path %q: %v", p, err)
 	case errors.Is(err, fs.ErrNotExist):

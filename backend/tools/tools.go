@@ -19,6 +19,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/watch"
 	"github.com/rooted-dev/rooted/backend/webfetch"
+	"github.com/rooted-dev/rooted/backend/websearch"
 )
 
 // Deps are what the tools act on. One Deps (and so one registry) per session.
@@ -56,6 +57,8 @@ type Deps struct {
 	// Web fetches pages for web_fetch (httpfetch.Client, which keeps them a while); nil in rooted, which links no
 	// HTTP client: web_fetch then refuses with the fetcher "none", and the CLI hands the call to rooted-mcp.
 	Web webfetch.Fetcher
+	// Search runs web_search's searches; nil: the Web client's own, when it has one (httpfetch.Client does).
+	Search websearch.Searcher
 	// SkillDirs are the user's skills folders (skills.UserDirs), besides the project's; nil: the project's only.
 	SkillDirs []string
 	// Ask puts a question to the person at this face and returns their answer (ask_user); nil where there is no
@@ -76,6 +79,17 @@ func UserDeps(s *session.Session, live bool) Deps {
 	}
 	if live {
 		d = d.Live(nil)
+	}
+	return d
+}
+
+// ListDeps are the dependencies of a registry that only declares the tools (rooted tools, the faces' lists before
+// a project opens): the session and the user's settings, which decide whether the optional tools (web_search)
+// are listed.
+func ListDeps(s *session.Session) Deps {
+	d := Deps{Session: s}
+	if path, err := settings.DefaultPath(); err == nil {
+		d.Settings = settings.NewStore(path)
 	}
 	return d
 }
@@ -203,6 +217,7 @@ func Registry(d Deps) *tool.Registry {
 		diffSnapshot(d),
 		restoreSnapshot(d),
 		webFetch(d),
+		webSearch(d),
 		useSkill(d),
 		askUser(d),
 	).WithGate(d.Denied)

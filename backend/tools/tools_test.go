@@ -19,6 +19,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/files"
 	"github.com/rooted-dev/rooted/backend/index"
 	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -46,9 +47,17 @@ func call[T any](t *testing.T, reg *tool.Registry, name, args string) (T, *tool.
 	return out, nil
 }
 
-// Every spec is complete and every example in it is valid input: the model learns the tools from these.
+// Every spec is complete and every example in it is valid input: the model learns the tools from these. The
+// optional tools are turned on (web_search's endpoint set), so they are checked too.
 func TestSpecsAndExamples(t *testing.T) {
-	reg := Registry(Deps{Session: session.New()})
+	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
+	if err := store.UpdateUser(func(u *settings.User) error { u.SearchEndpoint = "http://localhost:8888"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	reg := Registry(Deps{Session: session.New(), Settings: store})
+	if !slices.Contains(reg.Names(), "web_search") {
+		t.Fatal("web_search is not listed with an endpoint set")
+	}
 	for _, spec := range reg.Specs() {
 		if spec.Title == "" || !strings.Contains(spec.Description, "Example") || len(spec.Examples) == 0 {
 			t.Errorf("%s: title, description with an example, and examples are required", spec.Name)

@@ -1,12 +1,14 @@
 // Package httpfetch fetches a web page for the agent and gives it back as Markdown (HTML, through a readability
 // pass), or as the text or JSON it is.
 //
-// Guarantees: it connects only over https, and only to public addresses: a host is resolved by the fetcher itself
+// Guarantees: Fetch connects only over https, and only to public addresses: a host is resolved by the fetcher itself
 // and a loopback, private, link-local, shared (CGNAT), multicast, unspecified, reserved or cloud-metadata address
 // is refused at dial time, for the first request and every redirect, so neither a name nor a redirect can point it
 // at this machine or its network. It follows a redirect to another host only when the caller allows that host;
 // otherwise it stops and reports where the redirect leads. It reads at most MaxBytes of a body and refuses any media
-// type other than HTML, text and JSON. A page is kept for CacheFor and served again without a request.
+// type other than HTML, text and JSON. A page is kept for CacheFor and served again without a request. Search, for
+// web_search, is httpsearch's: it reaches the user's configured endpoint only, wherever that is, with a client of
+// its own, so the endpoint's exemption never extends to a page.
 //
 // Not guaranteed: what a public server answers is the server's; deciding which hosts the user allows is the
 // caller's (permissions.DecideDomain).
@@ -36,6 +38,8 @@ import (
 	"golang.org/x/net/html/charset"
 
 	"github.com/rooted-dev/rooted/backend/webfetch"
+	"github.com/rooted-dev/rooted/backend/websearch"
+	"github.com/rooted-dev/rooted/backend/websearch/httpsearch"
 )
 
 // Defaults.
@@ -71,6 +75,16 @@ type Client struct {
 
 	mu    sync.Mutex
 	cache map[string]webfetch.Page
+
+	// search runs web_search's searches, with a client of its own: the user's endpoint may be on this machine,
+	// which this client's dialer refuses for every page.
+	search *httpsearch.Client
+}
+
+// Search runs a search at the user's endpoint (websearch.Searcher), so the faces' one web client serves both
+// web tools.
+func (f *Client) Search(ctx context.Context, e websearch.Endpoint, query string) ([]websearch.Result, error) {
+	return f.search.Search(ctx, e, query)
 }
 
 // New returns a Client.
@@ -101,7 +115,8 @@ func New(o Options) *Client {
 	return &Client{
 		client:   &http.Client{Transport: transport, Timeout: o.Timeout},
 		maxBytes: o.MaxBytes, cacheFor: o.CacheFor, now: time.Now,
-		cache: map[string]webfetch.Page{},
+		cache:  map[string]webfetch.Page{},
+		search: httpsearch.New(httpsearch.Options{RootCAs: o.RootCAs}),
 	}
 }
 

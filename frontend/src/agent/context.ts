@@ -61,11 +61,33 @@ export function windowFromOllamaShow(show: Record<string, unknown>): number | un
 
 // estimateTokens guesses the tokens of messages from their size: about four characters a token for code and
 // English. It is used only for what was added since the provider last reported real usage.
+//
+// A turn estimates the whole conversation before every step, so a message's size is measured once and kept by the
+// message's identity: each step costs only the messages new since the last. Messages are values here (the agent and
+// the store replace a message, never change one in place), so a kept size cannot go stale. The sum is exactly the
+// length of the whole array's JSON: its brackets, a comma between messages, and each message's own JSON.
 export function estimateTokens(messages: ModelMessage[] | string): number {
-  // An image's base64 is not what it costs (a 1 MB screenshot is about 1,600 tokens, not 330,000): each counts as
-  // 6,400 characters.
-  const chars = typeof messages === 'string' ? messages.length : JSON.stringify(messages, (k, v: unknown) => (k === 'data' && typeof v === 'string' && v.length > 6400 ? 'x'.repeat(6400) : v)).length
+  if (typeof messages === 'string') return Math.ceil(messages.length / 4)
+  let chars = messages.length === 0 ? 2 : messages.length + 1
+  for (const m of messages) chars += messageChars(m)
   return Math.ceil(chars / 4)
+}
+
+const measured = new WeakMap<ModelMessage, number>()
+
+function messageChars(m: ModelMessage): number {
+  let n = measured.get(m)
+  if (n === undefined) {
+    n = (JSON.stringify(m, imageAsCost) ?? 'null').length
+    measured.set(m, n)
+  }
+  return n
+}
+
+// imageAsCost counts an image by what it costs, not by its base64 (a 1 MB screenshot is about 1,600 tokens, not
+// 330,000): each counts as 6,400 characters.
+function imageAsCost(k: string, v: unknown): unknown {
+  return k === 'data' && typeof v === 'string' && v.length > 6400 ? 'x'.repeat(6400) : v
 }
 
 type ModelOutput = { type: 'json'; value: never } | { type: 'text'; value: string }
@@ -103,18 +125,34 @@ export function elideOld(messages: ModelMessage[], keep = keepTurns, over = elid
     }
   }
   if (cut === 0) return messages
-  return messages.map((m, i) => {
-    if (i >= cut || m.role !== 'tool') return m
-    let changed = false
-    const content = m.content.map((part) => {
-      if (part.type !== 'tool-result') return part
-      const size = JSON.stringify(part.output).length
-      if (size <= over) return part
-      changed = true
-      return { ...part, output: { type: 'text' as const, value: `[Rooted: this ${part.toolName} result (${size.toLocaleString('en')} characters) was elided from the conversation to save context; call the tool again if you need it.]` } }
-    })
-    return changed ? { ...m, content } : m
+  return messages.map((m, i) => (i >= cut || m.role !== 'tool' ? m : elided(m, over)))
+}
+
+// elided is a tool message with its results larger than over characters replaced by a note. The same message gives
+// the same object each time it is asked (while over stays), so the estimate's kept sizes hold across the steps of a
+// turn, and a result's size is measured once.
+const elisions = new WeakMap<ModelMessage, { over: number; message: ModelMessage }>()
+const outputChars = new WeakMap<object, number>()
+
+function elided(m: Extract<ModelMessage, { role: 'tool' }>, over: number): ModelMessage {
+  const kept = elisions.get(m)
+  if (kept && kept.over === over) return kept.message
+  let changed = false
+  const content = m.content.map((part) => {
+    if (part.type !== 'tool-result') return part
+    const output: unknown = part.output
+    let size = typeof output === 'object' && output !== null ? outputChars.get(output) : undefined
+    if (size === undefined) {
+      size = JSON.stringify(output).length
+      if (typeof output === 'object' && output !== null) outputChars.set(output, size)
+    }
+    if (size <= over) return part
+    changed = true
+    return { ...part, output: { type: 'text' as const, value: `[Rooted: this ${part.toolName} result (${size.toLocaleString('en')} characters) was elided from the conversation to save context; call the tool again if you need it.]` } }
   })
+  const message = changed ? { ...m, content } : m
+  elisions.set(m, { over, message })
+  return message
 }
 
 // splitForCompaction divides messages into the older part, to be summarised, and the recent part kept as it is:

@@ -177,3 +177,8 @@ export const saveUserInstructions = (ws: string, text: string): Promise<Instruct
 // the same for every project; 100 until set).
 export const loadStepLimit = (): Promise<number> => wrap(() => Settings.StepLimit())
 export const saveStepLimit = (n: number): Promise<number> => wrap(() => Settings.SaveStepLimit(n))
+
+// The search service web_search asks (a SearXNG instance's address, or a URL with {query}), the same for every
+// project; '' while web_search is off. Saving one the backend cannot ask is refused with invalid_argument.
+export const loadSearchEndpoint = (): Promise<string> => wrap(() => Settings.SearchEndpoint())
+export const saveSearchEndpoint = (endpoint: string): Promise<string> => wrap(() => Settings.SaveSearchEndpoint(endpoint))

@@ -88,7 +88,7 @@ export function PermissionRules() {
           <option value="deny">{ruleActions.deny}</option>
         </select>
         <select value={draft.tool} onChange={(e) => setDraft({ ...draft, tool: e.target.value, command: e.target.value === 'exec_shell' ? draft.command : '' })} aria-label="Tool" data-testid="rule-tool">
-          {['exec_shell', 'write_file', 'patch_file', 'restore_snapshot', 'job_kill'].map((t) => (
+          {['exec_shell', 'write_file', 'patch_file', 'restore_snapshot', 'job_kill', 'web_search'].map((t) => (
             <option key={t} value={t}>
               {ruleTools[t]}
             </option>

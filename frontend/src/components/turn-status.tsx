@@ -6,18 +6,31 @@ import { useProjectScope } from '../stores/project-scope'
 
 // TurnStatus is the row under the log while the agent works: the step it is on, in words, and how long that step
 // has taken, ticking each second ("Running go test ./... · 41 s", "Waiting for Anthropic (HTTP 529) · retry in 4 s").
-export function TurnStatus({ items, activity }: { items: Item[]; activity: TurnActivity }) {
+// Only the pane in view ticks: with several conversations working, a hidden pane's row would re-render four times a
+// second for nobody. The time shown is measured from when the step started, not counted in ticks, so it is right
+// the moment the pane is shown again.
+//
+// clock is the time now (a test gives its own). It is read in render only when the step changes, to note when the
+// step was first seen: the last tick may be long past in a hidden pane.
+export function TurnStatus({ items, activity, clock = Date.now }: { items: Item[]; activity: TurnActivity; clock?: () => number }) {
+  const { shown } = useProjectScope()
   // A quarter of a second between ticks keeps a countdown's whole seconds true to within that.
-  const [now, setNow] = useState(() => Date.now())
+  const [now, setNow] = useState(clock)
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 250)
-    return () => clearInterval(t)
-  }, [])
+    if (!shown) return
+    const tick = () => setNow(clock())
+    const first = setTimeout(tick, 0) // shown again: the time is brought up to date at once, not a tick later
+    const t = setInterval(tick, 250)
+    return () => {
+      clearTimeout(first)
+      clearInterval(t)
+    }
+  }, [shown, clock])
   const p = progress(items, activity, now)
   // A new step starts its count again.
-  const [since, setSince] = useState({ key: p.key, at: now })
-  if (since.key !== p.key) setSince({ key: p.key, at: now })
-  const took = elapsedText(now - (since.key === p.key ? since.at : now))
+  const [since, setSince] = useState(() => ({ key: p.key, at: now }))
+  if (since.key !== p.key) setSince({ key: p.key, at: clock() })
+  const took = elapsedText(Math.max(0, now - (since.key === p.key ? since.at : now)))
   return (
     <div className="turn-status" role="status" data-testid="turn-status">
       <span className="turn-spinner" aria-hidden="true" />

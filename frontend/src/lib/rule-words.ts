@@ -9,6 +9,7 @@ export const ruleTools: Record<string, string> = {
   restore_snapshot: 'Restore a snapshot',
   job_kill: 'Stop a background job',
   web_fetch: 'Fetch a web page',
+  web_search: 'Search the web',
 }
 
 export const ruleActions: Record<RuleAction, string> = { allow: 'Allow', ask: 'Ask first', deny: 'Never' }

@@ -16,11 +16,16 @@ export function useAgentConfig(root: string) {
       .then(setProvs)
       .catch(() => undefined)
   }, [])
+  // refreshSettings reads the project's settings again, and the tool list, which the user's settings shape (web_search
+  // is listed only while a search endpoint is set).
   const refreshSettings = useCallback(() => {
     projectSettings()
       .then(setSettings)
       .catch(() => undefined)
-  }, [projectSettings])
+    toolSpecs()
+      .then(setSpecs)
+      .catch(() => undefined)
+  }, [projectSettings, toolSpecs])
   // reloadInstructions reads the instruction files again (each request does: they may have changed).
   const reloadInstructions = useCallback(async () => {
     const loaded = await loadInstructions().catch(() => null)

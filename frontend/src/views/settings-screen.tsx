@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
-import { testProvider, type ProbeResult, deleteProvider, efforts, type Effort, providers as loadProviders, saveProvider, setActiveProvider, toBackendError, type BackendError, type ProjectSettings, type ProjectSettingsInput, type ProviderInput, type ProvidersView, type ProviderView } from '../bridge'
+import { loadSearchEndpoint, saveSearchEndpoint, testProvider, type ProbeResult, deleteProvider, efforts, type Effort, providers as loadProviders, saveProvider, setActiveProvider, toBackendError, type BackendError, type ProjectSettings, type ProjectSettingsInput, type ProviderInput, type ProvidersView, type ProviderView } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { ErrorNotice } from '../components/error-notice'
 import { PermissionRules } from '../components/permission-rules'
@@ -107,6 +107,7 @@ export function SettingsScreen({ onClose }: Props) {
     setStepLimit(v).then((n) => done(`the agent stops after ${n} steps of one request and offers Continue`)),
   )
   const userText = useAutoField(parseAny, (v) => saveUserInstructions(v).then(() => done('your instructions are used from the next request')), 800)
+  const searchAt = useAutoField(parseAny, (v) => saveSearchEndpoint(v).then((e) => done(e ? `web_search asks ${e} from the next request` : 'web_search is off')), 800)
 
   useEffect(() => {
     loadProviders().then(setProvs).catch((e: unknown) => setError(toBackendError(e)))
@@ -115,6 +116,9 @@ export function SettingsScreen({ onClose }: Props) {
       .catch(() => undefined)
     stepLimit()
       .then((n) => steps.load(String(n)))
+      .catch(() => undefined)
+    loadSearchEndpoint()
+      .then((e) => searchAt.load(e))
       .catch(() => undefined)
     projectSettings()
       .then((p) => {
@@ -324,6 +328,12 @@ export function SettingsScreen({ onClose }: Props) {
             Your instructions, added to every conversation in every project (the project's AGENTS.md is read too){' '}
             <textarea value={userText.text} onChange={(e) => userText.change(e.target.value)} rows={4} placeholder="Answer in British English. Run the tests before saying you are done." data-testid="user-instructions" />
             <FieldNote field={userText} id="user-instructions" />
+          </label>
+          <label>
+            Web search endpoint: the search service the agent&apos;s web_search asks, for every project (a SearXNG instance with JSON output on, e.g. http://localhost:8888, or a URL with {'{query}'} answering the
+            same JSON); empty: web_search is off and no model is offered it. The queries go there, so choose a service you trust.{' '}
+            <input value={searchAt.text} onChange={(e) => searchAt.change(e.target.value)} placeholder="off" aria-invalid={!!searchAt.error} data-testid="settings-search-endpoint" spellCheck={false} />
+            <FieldNote field={searchAt} id="settings-search-endpoint" />
           </label>
         </div>
 

@@ -10,8 +10,12 @@ export function Project(arg1:string):Promise<app.ProjectSettings>;
 
 export function Save(arg1:string,arg2:app.ProjectSettingsInput):Promise<app.ProjectSettings>;
 
+export function SaveSearchEndpoint(arg1:string):Promise<string>;
+
 export function SaveStepLimit(arg1:number):Promise<number>;
 
 export function SaveUserInstructions(arg1:string,arg2:string):Promise<app.InstructionsView>;
+
+export function SearchEndpoint():Promise<string>;
 
 export function StepLimit():Promise<number>;

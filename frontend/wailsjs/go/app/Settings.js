@@ -18,12 +18,20 @@ export function Save(arg1, arg2) {
   return window['go']['app']['Settings']['Save'](arg1, arg2);
 }
 
+export function SaveSearchEndpoint(arg1) {
+  return window['go']['app']['Settings']['SaveSearchEndpoint'](arg1);
+}
+
 export function SaveStepLimit(arg1) {
   return window['go']['app']['Settings']['SaveStepLimit'](arg1);
 }
 
 export function SaveUserInstructions(arg1, arg2) {
   return window['go']['app']['Settings']['SaveUserInstructions'](arg1, arg2);
+}
+
+export function SearchEndpoint() {
+  return window['go']['app']['Settings']['SearchEndpoint']();
 }
 
 export function StepLimit() {
