@@ -34,6 +34,7 @@ type narrower struct {
 	dir  string // where its segments live; "" when there is no cache directory
 
 	mu       sync.Mutex
+	saveMu   sync.Mutex // held by a save of the manifest for its whole run (save)
 	segs     []*trigram.Segment
 	segPaths []string // their files
 	tag      string   // in this process's segment names: another process with the project open writes its own
@@ -450,7 +451,9 @@ func (n *narrower) Stats() NarrowStats {
 // close keeps the index on disk for the next opening of the project (its manifest saved with what changed since
 // the build), or removes it when there is none to keep.
 func (n *narrower) close() {
-	n.save()
+	n.saveMu.Lock() // after a save under way, and before any that would come later (save)
+	defer n.saveMu.Unlock()
+	n.saveLocked()
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.closed = true

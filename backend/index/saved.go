@@ -126,8 +126,23 @@ func racy(id fileID, now time.Time) fileID {
 }
 
 // save writes the manifest of the segments in use, with the files changed since the build as unknown. It writes
-// to a temporary file and renames it, so a reader sees the old manifest or the new one.
+// to a temporary file and renames it, so a reader sees the old manifest or the new one. One save runs at a time,
+// and none after close, whose own save is the last: a save still under way when the index closed would otherwise
+// rename its manifest over whatever came after (the next opening's, or one the user's tools put there).
 func (n *narrower) save() error {
+	n.saveMu.Lock()
+	defer n.saveMu.Unlock()
+	n.mu.Lock()
+	closed := n.closed
+	n.mu.Unlock()
+	if closed {
+		return nil
+	}
+	return n.saveLocked()
+}
+
+// saveLocked is save, with n.saveMu held.
+func (n *narrower) saveLocked() error {
 	n.mu.Lock()
 	// While a saved index is being checked, the manifest on disk stays as it is: the files not checked yet are not
 	// known to be unchanged, and the next opening checks them all again.
