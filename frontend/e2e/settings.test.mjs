@@ -104,7 +104,7 @@ describe('settings', { timeout: 600_000 }, () => {
     const rule = page.locator('[data-testid="rule"][data-action="deny"]')
     await rule.waitFor()
     assert.equal((await rule.textContent()).replace('Remove', '').trim(), 'Never Edit a file')
-    assert.deepEqual(await page.getByTestId('rule-tool').locator('option').allTextContents(), ['Run a command', 'Write a file', 'Edit a file', 'Restore a snapshot', 'Stop a background job'])
+    assert.deepEqual(await page.getByTestId('rule-tool').locator('option').allTextContents(), ['Run a command', 'Write a file', 'Edit a file', 'Restore a snapshot', 'Stop a background job', 'Search the web'])
     await screenshot(page, 'e2e-settings-rules.png')
   })
 })
