@@ -79,8 +79,13 @@ func reaper(argv []string) int {
 	for i := range p.Files {
 		files = append(files, uintptr(3+i))
 	}
+	// A TERM is passed on from this thread, the one the command is started from: as the init of a PID namespace
+	// the helper is confined, each thread in a Landlock domain of its own, and the signal scope lets only this
+	// thread's domain reach the command's processes. parentGone is handled beside it (it ends the helper).
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, parentGone)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	gone := make(chan os.Signal, 1)
+	signal.Notify(gone, parentGone)
 	path, args := "/proc/self/exe", append([]string{os.Args[0], confineArg}, argv...)
 	if pidns {
 		// The init of the command's own namespace confines itself and starts the command directly, one exec fewer
@@ -106,58 +111,68 @@ func reaper(argv []string) int {
 	}
 	// ended: the command was KILLed as a whole (parentGone); its status is that, whoever reaps it first.
 	var ended atomic.Bool
-	// killAt is when the grace a TERM gave ends (unix nanoseconds), 0 before any TERM; termed is closed then.
-	var killAt atomic.Int64
-	termed := make(chan struct{})
 	go func() {
-		for sig := range sigs {
-			if sig == parentGone {
-				// Rooted is gone, or ends the command at once: nothing may run on unwatched. KILL to every
-				// descendant, now.
-				ended.Store(true)
-				endAll(pidns)
-				os.Exit(128 + int(syscall.SIGKILL))
+		<-gone
+		// Rooted is gone, or ends the command at once: nothing may run on unwatched. KILL to every descendant,
+		// now (as a PID namespace's init, its own end ends them all).
+		ended.Store(true)
+		endAll(pidns)
+		os.Exit(128 + int(syscall.SIGKILL))
+	}()
+	// The command's processes are reaped beside this thread, which stays free to pass signals on.
+	type waited struct {
+		pid int
+		ws  syscall.WaitStatus
+		err error
+	}
+	exited := make(chan waited)
+	go func() {
+		for {
+			var ws syscall.WaitStatus
+			wpid, err := syscall.Wait4(-1, &ws, 0, nil)
+			if errors.Is(err, syscall.EINTR) {
+				continue
 			}
-			// The command's time is up: TERM to all, then KILL to what is left after the grace period.
-			if killAt.CompareAndSwap(0, time.Now().Add(grace).UnixNano()) {
-				close(termed)
+			exited <- waited{wpid, ws, err}
+			if err != nil || wpid == pid {
+				return
 			}
-			signalAll(pidns, syscall.SIGTERM)
-			time.AfterFunc(grace, func() { signalAll(pidns, syscall.SIGKILL) })
 		}
 	}()
+	// killAt is when the grace the first TERM gave ends: the command's time is up, TERM to all, then KILL to what
+	// is left after the grace period. Rooted TERMs the helper alone (Launch.Relays), so the grace is counted
+	// before any of the command's processes sees the TERM.
+	var killAt time.Time
+	var kill <-chan time.Time
 	status := 0
+wait:
 	for {
-		var ws syscall.WaitStatus
-		wpid, err := syscall.Wait4(-1, &ws, 0, nil)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			break
-		}
-		if wpid == pid {
-			status = ws.ExitStatus()
-			if ws.Signaled() {
-				status = 128 + int(ws.Signal())
-			}
-			break
-		}
-	}
-	// A TERM to the whole group reaches the command as soon as the helper, whose signal is handled beside this
-	// loop: a program that ended at once on it must not be taken for one that ended on its own while processes it
-	// started are still there. Those wait a moment for the helper to see the TERM (only then: a command that
-	// ends leaving nothing behind waits for nothing).
-	if killAt.Load() == 0 && !ended.Load() && childrenLeft() {
 		select {
-		case <-termed:
-		case <-time.After(termSeenWithin):
+		case <-sigs:
+			if killAt.IsZero() {
+				killAt = time.Now().Add(grace)
+				kill = time.After(grace)
+			}
+			signalAll(pidns, syscall.SIGTERM)
+		case <-kill:
+			signalAll(pidns, syscall.SIGKILL)
+		case w := <-exited:
+			if w.err != nil {
+				break wait
+			}
+			if w.pid == pid {
+				status = w.ws.ExitStatus()
+				if w.ws.Signaled() {
+					status = 128 + int(w.ws.Signal())
+				}
+				break wait
+			}
 		}
 	}
 	// After a TERM the program may end before the processes it started are done with theirs (saving, removing
 	// their lock files): they keep the rest of the grace, as they would have had the program lived on.
-	if d := killAt.Load(); d != 0 && !ended.Load() {
-		reapUntil(time.Unix(0, d))
+	if !killAt.IsZero() && !ended.Load() {
+		reapUntil(killAt)
 	}
 	endAll(pidns)
 	if ended.Load() {
@@ -230,16 +245,6 @@ func endAll(pidns bool) {
 }
 
 // reapUntil reaps the command's processes as they end, until none is left or the deadline passes.
-// termSeenWithin bounds the wait for the helper's own view of a TERM the command already ended on: on a loaded
-// machine the helper's signal goroutine may be scheduled that much after the command's exit is reaped.
-const termSeenWithin = 500 * time.Millisecond
-
-// childrenLeft reports whether the helper still has a child, alive or not yet reaped.
-func childrenLeft() bool {
-	_, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
-	return !errors.Is(err, syscall.ECHILD)
-}
-
 func reapUntil(deadline time.Time) {
 	for time.Now().Before(deadline) {
 		wpid, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)

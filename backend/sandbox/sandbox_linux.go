@@ -206,7 +206,7 @@ func (linuxBackend) Launch(argv []string, p Policy, info Info) (Launch, error) {
 	info.Protection = protection(p, pidns)
 	l := Launch{
 		Argv: append([]string{self, HelperArg}, argv...), Env: []string{policyEnv + "=" + string(b)},
-		Linger: 10 * time.Second, Info: info,
+		Linger: 10 * time.Second, Info: info, Relays: true,
 	}
 	if p.Proxied {
 		if l.Bridge, err = newBridge(); err != nil {
@@ -223,10 +223,6 @@ func (linuxBackend) Launch(argv []string, p Policy, info Info) (Launch, error) {
 		l.Linger = 500 * time.Millisecond // and a KILL to the namespace's init ends every process in it at once
 	} else {
 		l.Abort = parentGone // the subreaper KILLs every descendant at once, as when Rooted is gone
-		// Outside the command's Landlock domain, it can pass a TERM on. The init of a PID namespace cannot: its
-		// threads are confined each in a domain of its own (the scope keeps its signal thread from reaching the
-		// command), so the caller's TERM to the whole group is what reaches the command's processes there.
-		l.Relays = true
 	}
 	return l, nil
 }

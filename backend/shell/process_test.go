@@ -215,9 +215,9 @@ func TestCommandStartsInAHeldDirectory(t *testing.T) {
 	}
 }
 
-// A command that times out is sent TERM, every process of it at once, and has the grace period to finish (save
-// its work, remove its lock files) before KILL: each process here writes its marker on TERM, which it sees only
-// if TERM reaches it within the grace.
+// A command that times out is sent TERM, every process of it at once (one that left its process group too), and
+// has the grace period to finish (save its work, remove its lock files) before KILL: each process here writes its
+// marker on TERM, which it sees only if TERM reaches it within the grace.
 func TestTimeoutTermReachesEveryProcess(t *testing.T) {
 	t.Parallel()
 	for mode, e := range processModes(t, false) {
@@ -226,10 +226,12 @@ func TestTimeoutTermReachesEveryProcess(t *testing.T) {
 			trap := func(name string) string {
 				return "trap 'echo term > " + filepath.Join(e.project, name) + "; exit 0' TERM; "
 			}
-			ready := filepath.Join(e.project, "ready")
-			// "started" once both have their trap set: a TERM before that would prove nothing.
-			script := "(" + trap("child") + "touch " + ready + "; while :; do sleep 0.05; done) & " + trap("command") +
-				"while [ ! -e " + ready + " ]; do sleep 0.05; done; echo started; while :; do sleep 0.05; done"
+			ready, readyDetached := filepath.Join(e.project, "ready"), filepath.Join(e.project, "ready-detached")
+			// "started" once all have their trap set: a TERM before that would prove nothing. The detached one
+			// left the command's process group (setsid): a TERM to the group does not reach it, only the helper's.
+			script := "(" + trap("child") + "touch " + ready + "; while :; do sleep 0.05; done) & " +
+				"setsid sh -c \"" + trap("detached") + "touch " + readyDetached + "; while :; do sleep 0.05; done\" & " + trap("command") +
+				"while [ ! -e " + ready + " ] || [ ! -e " + readyDetached + " ]; do sleep 0.05; done; echo started; while :; do sleep 0.05; done"
 			res, err := Run(context.Background(), Spec{
 				Argv: []string{"sh", "-c", script}, Dir: e.project,
 				Env:     cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
@@ -238,7 +240,7 @@ func TestTimeoutTermReachesEveryProcess(t *testing.T) {
 			if err != nil || !res.TimedOut || !strings.Contains(res.Stdout, "started") {
 				t.Fatalf("%+v, %v", res, err)
 			}
-			for _, name := range []string{"command", "child"} {
+			for _, name := range []string{"command", "child", "detached"} {
 				if b, err := os.ReadFile(filepath.Join(e.project, name)); err != nil || string(b) != "term\n" {
 					t.Errorf("the %s did not see TERM within the grace: %q %v (%+v)", name, b, err, res)
 				}
