@@ -97,6 +97,9 @@ func TestWebSearchIsOffUntilTheUserSetsAnEndpoint(t *testing.T) {
 	if !strings.HasPrefix(text, fmt.Sprintf("10 results for \"go os.Root symlinks\" from %s", host)) || !strings.Contains(text, "\n1. os.Root 0\n   https://docs0.example.com/os-root\n   Root confines") || strings.Contains(text, "11.") {
 		t.Errorf("text:\n%s", text)
 	}
+	if one := (webSearchOut{Query: "q", Endpoint: host, Results: out.Results[:1]}).ModelText(); !strings.HasPrefix(one, "1 result for \"q\"") {
+		t.Errorf("one result's text:\n%s", one)
+	}
 	if q := sx.Queries(); !slices.Equal(q, []string{"go os.Root symlinks"}) {
 		t.Errorf("the stand-in was asked %q", q)
 	}

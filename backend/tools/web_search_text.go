@@ -3,6 +3,8 @@ package tools
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rooted-dev/rooted/backend/tool"
 )
 
 // ModelText is a search as a model reads it: how many results, for what, from where, then each result's title,
@@ -12,7 +14,7 @@ func (r webSearchOut) ModelText() string {
 		return fmt.Sprintf("No results for %q from %s. Try other or fewer words.", r.Query, r.Endpoint)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d results for %q from %s (read one with web_fetch):\n", len(r.Results), r.Query, r.Endpoint)
+	fmt.Fprintf(&b, "%s for %q from %s (read one with web_fetch):\n", tool.Plural(len(r.Results), "result"), r.Query, r.Endpoint)
 	for i, res := range r.Results {
 		title := res.Title
 		if title == "" {

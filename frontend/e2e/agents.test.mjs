@@ -2,7 +2,8 @@
 // Code, each the version pinned in e2e/agents/package-lock.json, each run headless in a throwaway HOME with
 // `rooted mcp --root FIXTURE` as its MCP server and the stand-in model server (fake-llm.mjs) as its model, in the
 // wire protocol that client speaks. The scripted model reads main.go, runs the failing go test, patches main.go,
-// tries to read ../outside.txt and runs a search whose full answer would be hundreds of KB, then answers.
+// tries to read ../outside.txt, runs a search whose full answer would be hundreds of KB, asks for rm -r and
+// searches the web through the user's search endpoint (a local stand-in speaking SearXNG's JSON), then answers.
 // Everything is checked from the requests the client sends to the stand-in, that is from what its model was
 // shown: the file's numbered lines, the test's output, outside_root, a search result that fits under the client's
 // own cap and says how to read on, no call refused for an argument the client injected; and afterwards the patch
@@ -11,7 +12,8 @@
 import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -56,7 +58,26 @@ const steps = [
   // rm -r is a command the window asks about: over MCP the client's user is asked by elicitation, and a client
   // run headless (or one that cannot ask) has it refused.
   { tool: 'exec_shell', input: { command: 'rm', args: ['-r', 'scratch'] } },
+  // Listed only because the user's settings name a search endpoint, and run without asking because a rule allows it.
+  { tool: 'web_search', input: { query: 'landlock scoped signals' } },
 ]
+const searchHit = { title: 'Landlock: unprivileged access control', url: 'https://docs.kernel.org/userspace-api/landlock.html', content: 'Landlock restricts the ambient rights of a set of processes.' }
+
+// startSearchStandIn serves the JSON of a SearXNG instance's /search?q=…&format=json (403 to any other ask, as
+// SearXNG does until json is among its formats) and keeps the queries it was sent.
+function startSearchStandIn() {
+  const queries = []
+  const server = createServer((req, res) => {
+    const u = new URL(req.url, 'http://stand-in')
+    if (u.pathname !== '/search' || u.searchParams.get('format') !== 'json') {
+      res.writeHead(403).end()
+      return
+    }
+    queries.push(u.searchParams.get('q'))
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query: u.searchParams.get('q'), results: [searchHit] }))
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}`, queries, close: () => server.close() })))
+}
 const finalAnswer = 'Fixed Add: it subtracted; it adds now.'
 
 // ours finds Rooted's tool `base` among the tools a request lists: Claude Code's mcp__rooted__read_file, opencode's
@@ -188,9 +209,20 @@ async function session(name) {
   const calls = []
   const llm = await startFakeLLM(script(calls, tapLog))
   onCleanup(llm.close)
+  const search = await startSearchStandIn()
+  onCleanup(search.close)
+  // Rooted's settings in this HOME: the user's search endpoint, and a rule of the project's that allows web_search
+  // (a client run headless cannot answer the question it would ask otherwise).
+  const configHome = path.join(home, '.config')
+  mkdirSync(path.join(configHome, 'rooted'), { recursive: true })
+  writeFileSync(
+    path.join(configHome, 'rooted', 'settings.json'),
+    JSON.stringify({ user: { search_endpoint: search.url }, projects: { [realpathSync(fixture)]: { rules: [{ action: 'allow', tool: 'web_search' }] } } }),
+  )
   const mcp = { command: process.execPath, args: [tapScript, tapLog, binary, 'mcp', '--root', fixture] }
-  // Go's caches stay the machine's, so the go test starts warm; the toolchain is the local one.
-  const mcpEnv = { GOCACHE: goEnv('GOCACHE'), GOMODCACHE: goEnv('GOMODCACHE'), GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod' }
+  // Go's caches stay the machine's, so the go test starts warm; the toolchain is the local one. Rooted reads its
+  // settings from this HOME's, whatever a client passes on of its own environment.
+  const mcpEnv = { GOCACHE: goEnv('GOCACHE'), GOMODCACHE: goEnv('GOMODCACHE'), GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod', XDG_CONFIG_HOME: configHome }
   const env = {
     PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
     HOME: home,
@@ -205,7 +237,7 @@ async function session(name) {
     CI: 'true',
     ...mcpEnv,
   }
-  return { name, fixture, home, tapLog, llm, calls, mcp, mcpEnv, env }
+  return { name, fixture, home, tapLog, llm, search, calls, mcp, mcpEnv, env }
 }
 
 // modelSaw is every result of Rooted's tools the model was shown over the conversation, in order, from the last
@@ -259,7 +291,7 @@ async function check(s, result) {
   const problems = []
   const expect = (ok, what) => ok || problems.push(what)
   const head = (text) => JSON.stringify(text.slice(0, 300))
-  const [read, test, patch, escape, search, remove] = saw
+  const [read, test, patch, escape, search, remove, web] = saw
   expect(/(^|[\s":])1(\t|\\t)package main/.test(read.content) && /return a - b/.test(read.content), `read_file: the model sees the file's numbered lines; it saw ${head(read.content)}`)
   expect(/--- FAIL: TestAdd/.test(test.content) && /Add\(2, 3\) = -1, want 5/.test(test.content), `exec_shell: the model sees the failing test's output; it saw ${head(test.content)}`)
   expect(/replaced:? ?"?1|\+\s*return a \+ b/.test(patch.content) && !/invalid_argument|error /i.test(patch.content), `patch_file: the model sees the change made; it saw ${head(patch.content)}`)
@@ -279,6 +311,10 @@ async function check(s, result) {
   // declare no elicitation), so it is refused as permission_denied and the folder stays.
   expect(/permission_denied/.test(remove.content), `exec_shell rm -r: the model sees permission_denied; it saw ${head(remove.content)}`)
   expect(existsSync(path.join(s.fixture, 'scratch', 'keep.txt')), 'rm -r ran without the user approving it')
+
+  // web_search reached the user's endpoint with the model's query, and the model sees the result's title and URL.
+  expect(s.search.queries.includes('landlock scoped signals'), `web_search: the search endpoint was asked ${JSON.stringify(s.search.queries)}`)
+  expect(web.content.includes('1 result for') && web.content.includes(searchHit.url) && web.content.includes(searchHit.title), `web_search: the model sees the result's title and URL; it saw ${head(web.content)}`)
 
   // No call refused for an argument the client added (Gemini's wait_for_previous), as the MCP server answered it.
   const refused = traffic.filter((t) => t.dir === 'out' && /unknown field|additional propert/i.test(JSON.stringify(t.msg.result ?? t.msg.error ?? '')))
