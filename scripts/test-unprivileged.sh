@@ -53,7 +53,7 @@ as_user() {
 }
 echo "test-unprivileged: the sandbox tests as $user"
 as_user "$dir/shell.test" -test.run 'TestCommandHoldsNoPowerOverOthers' -test.v 2>&1 | grep -v '^=== '
-as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestTimeoutTermReachesEveryProcess|TestOwnSession|TestEnv|TestStdioOutlivesTheThreadThatStartedIt'
+as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGetsNoDescriptorsOrTerminal|TestNetwork|TestSandbox|TestTimeoutKillsTheWholeGroup|TestTimeoutTermReachesEveryProcess|TestOwnSession|TestEnv|TestStdioOutlivesTheThreadThatStartedIt|TestStdioStopTermReachesEveryProcess'
 as_user "$dir/cmdenv.test" -test.run 'TestEnv|TestGoEnvFileWithAToken|TestSandboxEtcEntries|TestRootedConfigOutsideHome'
 as_user "$dir/toolcache.test" -test.run 'TestGoCachesLeaveOutCredentials'
 echo "test-unprivileged: the sandbox backend's conformance table, in every process mode it offers, as $user"

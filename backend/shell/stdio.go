@@ -41,6 +41,7 @@ type Stdio struct {
 	Info   sandbox.Info // the sandbox it runs in
 
 	cmd     *exec.Cmd
+	relays  bool // the helper passes a TERM on (sandbox.Launch.Relays): it alone gets it
 	grace   time.Duration
 	done    chan struct{}
 	err     error // set before done closes
@@ -131,7 +132,7 @@ func startOnce(spec StdioSpec, launch sandbox.Launch) (*Stdio, error) {
 		return nil, err
 	}
 	proxied := serveProxy(spec.Proxy, launch.Bridge)
-	return &Stdio{Stdin: stdin, Stdout: stdout, Info: launch.Info, cmd: cmd, grace: grace, done: make(chan struct{}), proxied: proxied}, nil
+	return &Stdio{Stdin: stdin, Stdout: stdout, Info: launch.Info, cmd: cmd, relays: launch.Relays, grace: grace, done: make(chan struct{}), proxied: proxied}, nil
 }
 
 // Done is closed when the program has ended and its pipes are closed.
@@ -154,7 +155,11 @@ func (p *Stdio) Stop() {
 		select {
 		case <-p.done:
 		case <-time.After(100 * time.Millisecond):
-			signalTree(p.cmd, false)
+			if p.relays {
+				termLeader(p.cmd)
+			} else {
+				signalTree(p.cmd, false)
+			}
 			select {
 			case <-p.done:
 			case <-time.After(p.grace):
