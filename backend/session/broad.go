@@ -8,8 +8,8 @@ import (
 )
 
 // ErrTooBroad is the refusal of a project root that holds what no command may change: the user's home folder
-// (their shell's startup files, their keys, every other project) or Rooted's own settings (the rules commands run
-// under). Commands may write the whole project, so such a root would let one rewrite what runs outside the sandbox,
+// (their shell's startup files, their keys, every other project), Rooted's own settings (the rules commands run
+// under) or its cache (the snapshots the user restores from, the copies it set aside). Commands may write the whole project, so such a root would let one rewrite what runs outside the sandbox,
 // or its own rules.
 var ErrTooBroad = errors.New("too broad to open as a project")
 
@@ -19,14 +19,16 @@ type tooBroadError struct{ why string }
 func (e tooBroadError) Error() string        { return e.why }
 func (e tooBroadError) Is(target error) bool { return target == ErrTooBroad }
 
-// tooBroad says why the folder real (symbolic links followed) may not be a project root, or "" when it may. home
-// and config are the user's home and configuration folders ("" where there is none).
-func tooBroad(real, home, config string) string {
+// tooBroad says why the folder real (symbolic links followed) may not be a project root, or "" when it may. home,
+// config and cache are the user's home, configuration and cache folders ("" where there is none).
+func tooBroad(real, home, config, cache string) string {
 	switch {
 	case home != "" && within(home, real):
 		return fmt.Sprintf("it is or holds your home folder (%s): commands could change your shell's startup files and keys; open the project's own folder", home)
 	case config != "" && within(filepath.Join(config, "rooted"), real):
 		return fmt.Sprintf("it holds Rooted's settings (%s): commands could change the rules they run under; open the project's own folder", filepath.Join(config, "rooted"))
+	case cache != "" && within(filepath.Join(cache, "rooted"), real):
+		return fmt.Sprintf("it holds Rooted's cache (%s): commands could change the snapshots you restore from; open the project's own folder", filepath.Join(cache, "rooted"))
 	}
 	return ""
 }
@@ -37,8 +39,9 @@ func within(p, dir string) bool {
 	return err == nil && rel != ".." && !escapes(rel) && !filepath.IsAbs(rel)
 }
 
-// userFolders are the user's home and configuration folders, symbolic links followed, "" for one there is none of.
-func userFolders() (home, config string) {
+// userFolders are the user's home, configuration and cache folders, symbolic links followed, "" for one there is
+// none of.
+func userFolders() (home, config, cache string) {
 	resolve := func(p string, err error) string {
 		if err != nil || p == "" {
 			return ""
@@ -48,5 +51,5 @@ func userFolders() (home, config string) {
 		}
 		return filepath.Clean(p)
 	}
-	return resolve(os.UserHomeDir()), resolve(os.UserConfigDir())
+	return resolve(os.UserHomeDir()), resolve(os.UserConfigDir()), resolve(os.UserCacheDir())
 }

@@ -18,7 +18,8 @@ func TestRootsThatHoldHomeOrSettingsAreRefused(t *testing.T) {
 	home := filepath.Join(base, "home", "user")
 	config := filepath.Join(home, ".config")
 	outside := filepath.Join(base, "xdg")
-	for _, d := range []string{filepath.Join(home, "code", "app"), filepath.Join(config, "rooted"), filepath.Join(outside, "rooted"), filepath.Join(base, "projects")} {
+	cache := filepath.Join(base, "cache")
+	for _, d := range []string{filepath.Join(home, "code", "app"), filepath.Join(config, "rooted"), filepath.Join(outside, "rooted"), filepath.Join(cache, "rooted"), filepath.Join(base, "projects")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -38,10 +39,13 @@ func TestRootsThatHoldHomeOrSettingsAreRefused(t *testing.T) {
 		{"Rooted's settings folder", filepath.Join(config, "rooted"), config, "Rooted's settings"},
 		{"a folder holding the settings elsewhere", outside, outside, "Rooted's settings"},
 		{"a folder beside the settings elsewhere", filepath.Join(base, "projects"), outside, ""},
+		{"a folder holding Rooted's cache", cache, config, "Rooted's cache"},
+		{"Rooted's cache folder", filepath.Join(cache, "rooted"), config, "Rooted's cache"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("HOME", home)
 			t.Setenv("XDG_CONFIG_HOME", tc.config)
+			t.Setenv("XDG_CACHE_HOME", cache)
 			s, err := Open(tc.root)
 			if tc.refused == "" {
 				if err != nil {

@@ -98,8 +98,8 @@ func (s *Session) SetRoot(dir string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	home, config := userFolders()
-	if why := tooBroad(real, home, config); why != "" {
+	home, config, cache := userFolders()
+	if why := tooBroad(real, home, config, cache); why != "" {
 		return Info{}, &fs.PathError{Op: "open project", Path: abs, Err: tooBroadError{why}}
 	}
 	root, err := os.OpenRoot(abs)
