@@ -37,10 +37,6 @@ type fixture struct {
 
 func newFixture(t testing.TB, era string, change func(*settings.MCPServer), probe func(sandbox.Policy) sandbox.Info) *fixture {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	base := t.TempDir()
 	root := filepath.Join(base, "project")
 	secretDir := filepath.Join(base, "home", ".ssh")
@@ -53,12 +49,7 @@ func newFixture(t testing.TB, era string, change func(*settings.MCPServer), prob
 	if err := os.WriteFile(secret, []byte("PRIVATE-KEY-MATERIAL"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := settings.MCPServer{
-		Command: self, Env: map[string]string{mcpfixture.Env: era},
-		// The fixture is the test binary, which the sandbox would not let run otherwise; a user grants a server's
-		// own folder the same way.
-		Readable: []string{filepath.Dir(self)},
-	}
+	cfg := mcpfixture.Config(t, era)
 	if change != nil {
 		change(&cfg)
 	}
@@ -69,6 +60,19 @@ func newFixture(t testing.TB, era string, change func(*settings.MCPServer), prob
 	m := New(Options{Root: root, Settings: store, DataDir: filepath.Join(base, "data"), Version: "test", Probe: probe})
 	t.Cleanup(func() { _ = m.Close() })
 	return &fixture{root: root, secret: secret, m: m, reg: tool.NewRegistry(nil).WithDynamic(m), store: store}
+}
+
+// allowList puts f's project in allow-list mode: its programs, the server too, reach only hosts.
+func (f *fixture) allowList(t testing.TB, hosts ...string) {
+	t.Helper()
+	p, err := f.store.Project(f.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Network, p.NetworkHosts = settings.NetworkAllowlist, hosts
+	if err := f.store.SetProject(f.root, p); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (f *fixture) call(t *testing.T, name, args string) (json.RawMessage, *tool.Error) {

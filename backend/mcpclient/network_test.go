@@ -1,50 +1,27 @@
 package mcpclient
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
 	"github.com/rooted-dev/rooted/backend/netproxy/httpproxy"
-	"github.com/rooted-dev/rooted/backend/settings"
 )
-
-// names answers the test's host names with a fixture's address.
-type names map[string]netip.Addr
-
-func (n names) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	if a, ok := n[host]; ok {
-		return []netip.Addr{a}, nil
-	}
-	return nil, fmt.Errorf("no such host %s", host)
-}
 
 // In a project whose commands reach only listed hosts, a program server gets the same way out, for as long as it
 // runs: through the proxy it reaches a listed host, another is refused by name, and a direct connection reaches
 // nothing. The server's sandbox says the mode held.
 func TestAllowListServer(t *testing.T) {
-	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "hello from %s", r.Host) }))
-	defer web.Close()
-	ap := netip.MustParseAddrPort(web.Listener.Addr().String())
-	resolve := names{"pkg.example.com": ap.Addr(), "other.example.com": ap.Addr()}
+	ap := mcpfixture.HelloServer(t)
+	resolve := mcpfixture.Names{"pkg.example.com": ap.Addr(), "other.example.com": ap.Addr()}
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			f := newFixture(t, era, nil, nil)
 			f.m.opts.Proxy = HTTPProxy(httpproxy.Options{Resolver: resolve, Exempt: []netip.AddrPort{ap}})
-			p, err := f.store.Project(f.root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p.Network, p.NetworkHosts = settings.NetworkAllowlist, []string{"pkg.example.com"}
-			if err := f.store.SetProject(f.root, p); err != nil {
-				t.Fatal(err)
-			}
+			f.allowList(t, "pkg.example.com")
 			text := func(name string, in any) string {
 				t.Helper()
 				args, _ := json.Marshal(in)

@@ -3,8 +3,6 @@ package mcpclient
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -28,22 +26,13 @@ import (
 // Allow writes) lets the running server reach it at its next connection, with no restart, and its status
 // stops listing it.
 func TestRefusedHostsRecordedAndAllowedLive(t *testing.T) {
-	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "hello from %s", r.Host) }))
-	defer web.Close()
-	ap := netip.MustParseAddrPort(web.Listener.Addr().String())
-	resolve := names{"api.example.com": ap.Addr(), "inward.example.com": netip.MustParseAddr("10.9.8.7")}
+	ap := mcpfixture.HelloServer(t)
+	resolve := mcpfixture.Names{"api.example.com": ap.Addr(), "inward.example.com": netip.MustParseAddr("10.9.8.7")}
 	f := newFixture(t, eras[0], nil, nil)
 	f.m.opts.Proxy = HTTPProxy(httpproxy.Options{Resolver: resolve, Exempt: []netip.AddrPort{ap}})
 	var changes atomic.Int32
 	f.m.opts.OnChange = func() { changes.Add(1) }
-	p, err := f.store.Project(f.root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Network, p.NetworkHosts = settings.NetworkAllowlist, []string{"inward.example.com"}
-	if err := f.store.SetProject(f.root, p); err != nil {
-		t.Fatal(err)
-	}
+	f.allowList(t, "inward.example.com")
 	fetch := func(url string) Result {
 		t.Helper()
 		args, _ := json.Marshal(mcpfixture.FetchIn{URL: url})
@@ -119,20 +108,11 @@ func TestRefusedHostsRecordedAndAllowedLive(t *testing.T) {
 // A server that cannot start because its proxy refused what it downloads first (npx and a registry the project
 // does not list) fails with the host named, and its status lists the host.
 func TestRefusedAtStart(t *testing.T) {
-	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "hello from %s", r.Host) }))
-	defer web.Close()
-	ap := netip.MustParseAddrPort(web.Listener.Addr().String())
+	ap := mcpfixture.HelloServer(t)
 	url := fmt.Sprintf("https://registry.example.com:%d/pkg.tgz", ap.Port())
 	f := newFixture(t, eras[0], func(c *settings.MCPServer) { c.Env[mcpfixture.FetchFirstEnv] = url }, nil)
-	f.m.opts.Proxy = HTTPProxy(httpproxy.Options{Resolver: names{"registry.example.com": ap.Addr()}, Exempt: []netip.AddrPort{ap}})
-	p, err := f.store.Project(f.root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Network = settings.NetworkAllowlist
-	if err := f.store.SetProject(f.root, p); err != nil {
-		t.Fatal(err)
-	}
+	f.m.opts.Proxy = HTTPProxy(httpproxy.Options{Resolver: mcpfixture.Names{"registry.example.com": ap.Addr()}, Exempt: []netip.AddrPort{ap}})
+	f.allowList(t)
 	f.m.Start()
 	f.m.Wait(t.Context())
 	st := f.m.Status()

@@ -11,7 +11,6 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/permissions"
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
@@ -19,20 +18,9 @@ import (
 // jobDeps opens a project whose settings are p, with background jobs, as the window has them.
 func jobDeps(t *testing.T, p settings.Project, layout ...string) (Deps, string) {
 	t.Helper()
-	_, root := makeLayout(t, layout)
-	s, err := session.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
-	if err := store.SetProject(root, p); err != nil {
-		t.Fatal(err)
-	}
-	d := Deps{Session: s, Settings: store, Jobs: &jobs.Manager{}}
-	t.Cleanup(func() {
-		d.Jobs.Close()
-		s.Close()
-	})
+	d, root := projectDeps(t, p, layout...)
+	d.Jobs = &jobs.Manager{}
+	t.Cleanup(d.Jobs.Close)
 	return d, root
 }
 

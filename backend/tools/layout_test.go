@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/session"
+	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -85,6 +86,23 @@ func makeLayout(t *testing.T, layout []string) (base, root string) {
 		}
 	}
 	return base, root
+}
+
+// projectDeps opens a project laid out as makeLayout lays out layout, whose settings are p in a settings file of
+// the test's: the session and settings every face gives the tools. The session closes when t ends.
+func projectDeps(t *testing.T, p settings.Project, layout ...string) (Deps, string) {
+	t.Helper()
+	_, root := makeLayout(t, layout)
+	s, err := session.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
+	if err := store.SetProject(root, p); err != nil {
+		t.Fatal(err)
+	}
+	return Deps{Session: s, Settings: store}, root
 }
 
 // snapshotOutside records every path beside the root with its content, to prove nothing outside changed.

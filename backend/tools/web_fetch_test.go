@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/permissions"
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
@@ -44,17 +42,8 @@ func webFixture(t *testing.T, rules ...permissions.Rule) (*tool.Registry, Deps, 
 			fmt.Fprintf(w, "# %s\n", r.Host)
 		}
 	}), "docs.example.com", "other.example.com")
-	_, root := makeLayout(t, nil)
-	s, err := session.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
-	if err := store.SetProject(root, settings.Project{Rules: rules}); err != nil {
-		t.Fatal(err)
-	}
-	d := Deps{Session: s, Settings: store, Web: httpfetch.New(web.Options())}
+	d, _ := projectDeps(t, settings.Project{Rules: rules})
+	d.Web = httpfetch.New(web.Options())
 	return Registry(d), d, web
 }
 

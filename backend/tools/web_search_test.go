@@ -7,14 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/permissions"
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
@@ -26,17 +24,8 @@ import (
 // Search serves web_search.
 func searchFixture(t *testing.T, rules ...permissions.Rule) (reg *tool.Registry, d Deps, root string) {
 	t.Helper()
-	_, root = makeLayout(t, nil)
-	s, err := session.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
-	if err := store.SetProject(root, settings.Project{Rules: rules}); err != nil {
-		t.Fatal(err)
-	}
-	d = Deps{Session: s, Settings: store, Web: httpfetch.New(httpfetch.Options{})}
+	d, root = projectDeps(t, settings.Project{Rules: rules})
+	d.Web = httpfetch.New(httpfetch.Options{})
 	return Registry(d), d, root
 }
 

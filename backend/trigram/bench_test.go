@@ -70,20 +70,28 @@ func goSource(b *testing.B) (files [][]byte, names []string, size int64) {
 // BenchmarkMerge merges the segments of the Go source tree's text (about 1M pairs each, as a build on a
 // two-core machine writes them) into one, as the index does once a build is in. Throughput is in text indexed.
 func BenchmarkMerge(b *testing.B) {
-	files, names, size := goSource(b)
 	dir := b.TempDir()
+	segs, size := goSourceSegments(b, dir)
+	b.SetBytes(size)
+	for b.Loop() {
+		if err := Merge(filepath.Join(dir, "merged"), segs, func() {}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(segs)), "segments")
+}
+
+// goSourceSegments writes the Go source tree's text into dir as segments of about 1M pairs each, as a build on a
+// two-core machine writes them, and opens them until b ends. size is the text's.
+func goSourceSegments(b *testing.B, dir string) (segs []*Segment, size int64) {
+	files, names, size := goSource(b)
 	var bl Builder
-	var segs []*Segment
 	flush := func() {
 		path := filepath.Join(dir, fmt.Sprintf("seg%d", len(segs)))
 		if err := bl.Write(path); err != nil {
 			b.Fatal(err)
 		}
-		s, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		segs = append(segs, s)
+		segs = append(segs, openSegment(b, path))
 		bl.Reset()
 	}
 	for i, data := range files {
@@ -93,16 +101,5 @@ func BenchmarkMerge(b *testing.B) {
 		}
 	}
 	flush()
-	b.Cleanup(func() {
-		for _, s := range segs {
-			s.Close()
-		}
-	})
-	b.SetBytes(size)
-	for b.Loop() {
-		if err := Merge(filepath.Join(dir, "merged"), segs, func() {}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(segs)), "segments")
+	return segs, size
 }

@@ -1,7 +1,6 @@
 package trigram
 
 import (
-	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -10,42 +9,13 @@ import (
 
 // lookupSegment is the Go source tree's text as one merged segment, as the index holds it once built.
 func lookupSegment(b *testing.B) *Segment {
-	files, names, _ := goSource(b)
 	dir := b.TempDir()
-	var bl Builder
-	var segs []*Segment
-	flush := func() {
-		path := filepath.Join(dir, fmt.Sprintf("seg%d", len(segs)))
-		if err := bl.Write(path); err != nil {
-			b.Fatal(err)
-		}
-		s, err := Open(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		segs = append(segs, s)
-		bl.Reset()
-	}
-	for i, data := range files {
-		bl.Add(names[i], data)
-		if bl.Pairs() >= 1<<20 {
-			flush()
-		}
-	}
-	flush()
+	segs, _ := goSourceSegments(b, dir)
 	path := filepath.Join(dir, "merged")
 	if err := Merge(path, segs, func() {}); err != nil {
 		b.Fatal(err)
 	}
-	for _, s := range segs {
-		s.Close()
-	}
-	m, err := Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { m.Close() })
-	return m
+	return openSegment(b, path)
 }
 
 // BenchmarkLookupRows finds the rows of 4096 trigrams spread over the 24-bit range (most held by no file) and of

@@ -155,11 +155,17 @@ func writeSegment(t *testing.T, b *Builder) *Segment {
 	if err := b.Write(path); err != nil {
 		t.Fatal(err)
 	}
+	return openSegment(t, path)
+}
+
+// openSegment opens the segment at path and closes it when tb ends.
+func openSegment(tb testing.TB, path string) *Segment {
+	tb.Helper()
 	s, err := Open(path)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
+	tb.Cleanup(func() { s.Close() })
 	return s
 }
 

@@ -2,14 +2,9 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -21,16 +16,6 @@ import (
 	"github.com/rooted-dev/rooted/backend/settings"
 )
 
-// names answers the test's host names with a fixture's address, as DNS would answer the real hosts.
-type names map[string]netip.Addr
-
-func (n names) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	if a, ok := n[host]; ok {
-		return []netip.Addr{a}, nil
-	}
-	return nil, fmt.Errorf("no such host %s", host)
-}
-
 // allowListProject is a project whose programs reach only pkg.example.com, in a fresh user configuration, with
 // the fixture server of era as "fx" (its change applied): what rooted call reads through rooted-mcp.
 func allowListProject(t *testing.T, era string, change func(*settings.MCPServer)) string {
@@ -39,11 +24,7 @@ func allowListProject(t *testing.T, era string, change func(*settings.MCPServer)
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	root := t.TempDir()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	entry := settings.MCPServer{Command: self, Env: map[string]string{mcpfixture.Env: era}, Readable: []string{filepath.Dir(self)}}
+	entry := mcpfixture.Config(t, era)
 	if change != nil {
 		change(&entry)
 	}
@@ -92,11 +73,9 @@ func call(t *testing.T, c client, root, tool string, in any) (int, string, strin
 // unlisted one is refused by name, the call's result telling the model which and what the user can do. Without
 // the proxy the server would have no network at all, and the listed host would be out of reach too.
 func TestAllowListServersGetTheProxy(t *testing.T) {
-	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "hello from %s", r.Host) }))
-	defer web.Close()
-	ap := netip.MustParseAddrPort(web.Listener.Addr().String())
+	ap := mcpfixture.HelloServer(t)
 	// The fixture's loopback address stands in for the hosts, as the window's development build lets it.
-	c := client{proxy: httpproxy.Options{Resolver: names{"pkg.example.com": ap.Addr(), "other.example.com": ap.Addr()}, Exempt: []netip.AddrPort{ap}}}
+	c := client{proxy: httpproxy.Options{Resolver: mcpfixture.Names{"pkg.example.com": ap.Addr(), "other.example.com": ap.Addr()}, Exempt: []netip.AddrPort{ap}}}
 	for _, era := range []string{"2025", "2026"} {
 		t.Run(era, func(t *testing.T) {
 			root := allowListProject(t, era, nil)
@@ -122,10 +101,8 @@ func TestAllowListServersGetTheProxy(t *testing.T) {
 // it by the proxy: rooted call fails with server_failed naming the host, and the server's status lists it as one
 // a rule can allow.
 func TestAllowListServerRefusedAtStart(t *testing.T) {
-	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintf(w, "hello from %s", r.Host) }))
-	defer web.Close()
-	ap := netip.MustParseAddrPort(web.Listener.Addr().String())
-	c := client{proxy: httpproxy.Options{Resolver: names{"registry.example.com": ap.Addr()}, Exempt: []netip.AddrPort{ap}}}
+	ap := mcpfixture.HelloServer(t)
+	c := client{proxy: httpproxy.Options{Resolver: mcpfixture.Names{"registry.example.com": ap.Addr()}, Exempt: []netip.AddrPort{ap}}}
 	url := fmt.Sprintf("https://registry.example.com:%d/pkg.tgz", ap.Port())
 	root := allowListProject(t, "2026", func(e *settings.MCPServer) { e.Env[mcpfixture.FetchFirstEnv] = url })
 	st := proxied(t, c, root)

@@ -1,6 +1,8 @@
 // Package mcpfixture is the MCP servers the tests of Rooted's MCP client start, as a user's server would be (in
 // the sandbox, over stdio): a test binary whose TestMain calls RunIfAsked doubles as them. AuthServer and
-// ProtectedServer are an OAuth authorization server and an MCP server that needs its tokens (oauth.go).
+// ProtectedServer are an OAuth authorization server and an MCP server that needs its tokens (oauth.go). Config,
+// HelloServer and Names set a project up for the tests: the fixture as its server, and the web and host names its
+// network tests reach (project.go).
 package mcpfixture
 
 import (

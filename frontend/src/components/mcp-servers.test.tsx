@@ -17,6 +17,21 @@ const { MCPServers } = await import('./mcp-servers')
 
 const flush = () => act(async () => await new Promise((r) => setTimeout(r, 0)))
 
+// render shows the servers' settings over bridge, as the project's window does, once its first answers are in.
+async function render(bridge: ProjectBridge) {
+  const div = document.createElement('div')
+  const root = createRoot(div)
+  act(() =>
+    root.render(
+      <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+        <MCPServers />
+      </ProjectScopeContext.Provider>,
+    ),
+  )
+  await flush()
+  return { div, root }
+}
+
 // A server that asks for OAuth offers Sign in; the click signs in to that server (the backend opens the browser) and
 // the list shows what the backend answers, Sign out for a server signed in.
 describe('MCPServers', () => {
@@ -33,16 +48,7 @@ describe('MCPServers', () => {
       signInMCPServer: signIn,
       signOutMCPServer: async () => [],
     } as unknown as ProjectBridge
-    const div = document.createElement('div')
-    const root = createRoot(div)
-    act(() =>
-      root.render(
-        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <MCPServers />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
-    await flush()
+    const { div, root } = await render(bridge)
     const buttons = div.querySelectorAll<HTMLButtonElement>('[data-testid="mcp-server-sign-in"]')
     expect(buttons).toHaveLength(1) // the program has nothing to sign in to
     expect(buttons[0].textContent).toBe('Sign in')
@@ -89,16 +95,7 @@ describe('MCPServers refused hosts', () => {
         return rules
       },
     } as unknown as ProjectBridge
-    const div = document.createElement('div')
-    const root = createRoot(div)
-    act(() =>
-      root.render(
-        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <MCPServers />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
-    await flush()
+    const { div, root } = await render(bridge)
     const host = (h: string) => div.querySelector(`[data-testid="mcp-server-docs"] [data-testid="mcp-refused-host"][data-host="${h}"]`)
     expect(host('api.example.com')?.textContent).toContain('3 times, last at')
     expect(host('inward.example.com')?.textContent).toContain('once, last at')
