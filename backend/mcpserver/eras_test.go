@@ -43,13 +43,14 @@ func decode(t *testing.T, line []byte) answer {
 	return a
 }
 
-// checkServer holds for either era: tools only (no logging, deprecated by SEP-2577), a list that says it never
-// changes and may be cached, tools without an outputSchema, and a read that is numbered lines in the text block
-// with no structuredContent (what Claude Code and Codex would hand their model instead).
+// checkServer holds for either era: tools only (no logging, deprecated by SEP-2577), a list that follows the
+// user's settings and so may be kept a minute at most, by this user's client only, tools without an outputSchema,
+// and a read that is numbered lines in the text block with no structuredContent (what Claude Code and Codex would
+// hand their model instead).
 func checkServer(t *testing.T, c *stdio, meta string) {
 	t.Helper()
 	list := decode(t, c.roundTrip(t, `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":`+meta+`}}`))
-	if len(list.Result.Tools) < 14 || list.Result.TTLMs < 60_000 || list.Result.CacheScope != "public" {
+	if len(list.Result.Tools) < 14 || list.Result.TTLMs <= 0 || list.Result.TTLMs > 60_000 || list.Result.CacheScope != "private" {
 		t.Errorf("tools/list: %d tools, ttlMs %d, cacheScope %q", len(list.Result.Tools), list.Result.TTLMs, list.Result.CacheScope)
 	}
 	for _, tl := range list.Result.Tools {
@@ -84,7 +85,7 @@ func TestEra20250618(t *testing.T) {
 	if _, ok := init.Result.Capabilities["logging"]; ok {
 		t.Errorf("capabilities: %v", init.Result.Capabilities)
 	}
-	if _, ok := init.Result.Capabilities["tools"]; !ok {
+	if !strings.Contains(string(init.Result.Capabilities["tools"]), `"listChanged":true`) {
 		t.Errorf("capabilities: %v", init.Result.Capabilities)
 	}
 	c.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
@@ -96,8 +97,12 @@ func TestEra20260728(t *testing.T) {
 	c := serveStdio(t, Options{Root: goModule(t)})
 	meta := meta2026("claude-code", `{"roots":{},"elicitation":{}}`)
 	disc := decode(t, c.roundTrip(t, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":`+meta+`}}`))
-	if _, ok := disc.Result.Capabilities["logging"]; ok || disc.Result.Capabilities["tools"] == nil || !strings.Contains(strings.Join(disc.Result.SupportedVersions, " "), "2026-07-28") {
+	if _, ok := disc.Result.Capabilities["logging"]; ok || !strings.Contains(string(disc.Result.Capabilities["tools"]), `"listChanged":true`) || !strings.Contains(strings.Join(disc.Result.SupportedVersions, " "), "2026-07-28") {
 		t.Errorf("server/discover: capabilities %v, versions %v", disc.Result.Capabilities, disc.Result.SupportedVersions)
+	}
+	// What discovery says changes only with the binary, and is the same for every user.
+	if disc.Result.TTLMs < 60*60*1000 || disc.Result.CacheScope != "public" {
+		t.Errorf("server/discover: ttlMs %d, cacheScope %q", disc.Result.TTLMs, disc.Result.CacheScope)
 	}
 	checkServer(t, c, meta)
 }

@@ -16,6 +16,11 @@
 // replacement is configuration: --root, or the client's WORKSPACE_FOLDER_PATHS; a tool parameter cannot choose the
 // project, since the project is the boundary the tools keep to. Roots keep working for the clients that send them
 // through the deprecation window, in the few places marked for the linter.
+//
+// The tool list follows the user's settings while the server runs (listed.go): a tool that a setting turns on
+// (web_search, with a search endpoint) comes into the list when the user saves it, and leaves it when they take it
+// back, and connected clients are told notifications/tools/list_changed. A call to a tool not in the list now gets
+// the tool's own error (not_configured, naming the setting).
 package mcpserver
 
 import (
@@ -85,6 +90,9 @@ type Server struct {
 	closing sync.WaitGroup       // workspaces replaced and being closed
 
 	texts *texts // large text blocks on their way to the client (splice.go)
+
+	listed       listed // the tools declared now (listed.go)
+	settingsPath string // the user's settings file, watched while the server runs; "" without a config directory
 }
 
 // New makes a server. With opt.Root set, that folder is opened now, and an error is returned if it cannot be.
@@ -101,9 +109,13 @@ func New(opt Options) (*Server, error) {
 	// As in the window: a live workspace, whose watcher keeps the index, the snapshots' staging and the stale-file
 	// check current. ask_user's answer comes from the client's user by elicitation (ask.go).
 	s.wsOpt = workspace.Options{Live: true, Ask: answered, Web: web, CommandProxy: httpproxy.ForCommands, Limit: &s.limit, Prepare: opt.prepare, Events: s.logEvent}
-	// The user's settings decide which optional tools are declared (web_search, with a search endpoint): the list
-	// is made once, so a change to them is seen from the server's next start.
-	s.registry = tools.Registry(tools.ListDeps(session.New()))
+	// The user's settings decide which optional tools are declared (web_search, with a search endpoint), and the
+	// list follows them while the server runs (listed.go).
+	deps := tools.ListDeps(session.New())
+	s.registry = tools.Registry(deps)
+	if deps.Settings != nil {
+		s.settingsPath = deps.Settings.Path()
+	}
 	s.rootErr = "no project root: start the server with --root DIR, or use a client that provides MCP roots"
 	if opt.Root != "" {
 		if err := s.open(opt.Root); err != nil {
@@ -122,21 +134,19 @@ func New(opt Options) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "rooted", Title: "Rooted", Version: version}, &mcp.ServerOptions{
 		Instructions: "Rooted's tools work inside one project folder and cannot reach outside it. Paths are relative to the working directory (get_working_directory). Failures are results with isError and a JSON error with a stable code.",
 		Logger:       log,
-		// Tools only, and a list that never changes while the server runs: no logging (deprecated by SEP-2577, and the
-		// SDK's default), no list-changed notifications, and lists a client may cache.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
-			c.TTLMs, c.CacheScope = listTTL, "public"
-		},
+		// Tools only: no logging (deprecated by SEP-2577, and the SDK's default). The list changes with the user's
+		// settings, so clients are told when it does (list_changed: on the session for 2025-era clients, on a
+		// subscriptions/listen stream for 2026-07-28 ones).
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		SetCacheable: cacheable,
 		// Asking the client for its roots from inside a notification handler would wait on the very connection the
 		// handler holds up: ask from a goroutine.
 		InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) { go s.followRoots(req.Session) },
 		//lint:ignore SA1019 roots are kept for today's clients through SEP-2577's deprecation window (package doc)
 		RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) { go s.followRoots(req.Session) },
 	})
-	for _, spec := range s.registry.Specs() {
-		s.mcp.AddTool(toMCP(spec), s.handler(spec.Name, spec.ReadOnly))
-	}
+	s.syncTools()
+	s.mcp.AddReceivingMiddleware(s.followSettings)
 	return s, nil
 }
 
@@ -158,9 +168,11 @@ func toMCP(spec tool.Spec) *mcp.Tool {
 	}
 }
 
-func (s *Server) handler(name string, readOnly bool) mcp.ToolHandler {
+// handler runs the named tool for a client. askRoots lets it ask a client that declared roots for them when no
+// project is open yet.
+func (s *Server) handler(name string, readOnly, askRoots bool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if s.current() == nil && !s.fixed && declaresRoots(req.ClientCapabilities()) {
+		if askRoots && s.current() == nil && !s.fixed && declaresRoots(req.ClientCapabilities()) {
 			// No root yet: ask the client for its roots (SEP-2322's input requests; the SDK turns them into a
 			// roots/list call for clients on older protocol versions) and take the answer on the retried call.
 			// A client that declared no roots is never asked (the specification says it MUST NOT be).
@@ -323,8 +335,25 @@ func (s *Server) followRoots(ss *mcp.ServerSession) {
 
 const rootsInput = "roots"
 
-// listTTL is how long a client may keep the tool list: it changes only with the binary, so a day.
-const listTTL = 24 * 60 * 60 * 1000
+// The cache hints (SEP-2549's ttlMs and cacheScope). server/discover says what changes only with the binary (the
+// capabilities, the versions, the instructions): a day, for anyone. tools/list changes with the user's settings:
+// a client that listens for list_changed drops its copy when told, but one that does not (a 2026-07-28 client
+// with no subscriptions/listen stream) would keep a stale list for as long as the hint says, so the hint is a
+// minute, and private, since the list is this user's (their settings) and no shared cache may hand it to another.
+const (
+	discoverTTL = 24 * 60 * 60 * 1000
+	listTTL     = 60 * 1000
+)
+
+// cacheable sets the cache hints of a result: the tool list's, or server/discover's. It runs with the SDK's lock
+// held and must not call back into the server.
+func cacheable(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+	if _, ok := req.(*mcp.ListToolsRequest); ok {
+		c.TTLMs, c.CacheScope = listTTL, "private"
+		return
+	}
+	c.TTLMs, c.CacheScope = discoverTTL, "public"
+}
 
 // declaresRoots reports whether a client declared the roots capability.
 func declaresRoots(c *mcp.ClientCapabilities) bool {
@@ -393,6 +422,9 @@ func fileURIPath(uri string) (string, error) {
 // Run serves one client over transport until it disconnects or ctx ends.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	defer s.texts.run()()
+	if s.settingsPath != "" {
+		defer s.watchSettings(s.settingsPath)()
+	}
 	return s.mcp.Run(ctx, splicing{t, s.texts})
 }
 

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -62,10 +64,9 @@ func TestWebSearchListedOnlyWithAnEndpoint(t *testing.T) {
 			t.Errorf("configured %v: listed %v", configured, listed)
 		}
 		if !configured {
-			// Not declared, so the protocol has no such tool (rooted call answers not_configured: the CLI's tests).
-			if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "web_search", Arguments: map[string]any{"query": "go docs"}}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
-				t.Errorf("unconfigured call: %v", err)
-			}
+			// Not declared, yet a call gets the tool's own error saying what to set, as rooted call does (a client
+			// may hold a list from when the setting was on).
+			notConfigured(t, cs)
 			if len(sx.Queries()) != 0 {
 				t.Errorf("the endpoint was asked %q", sx.Queries())
 			}
@@ -75,5 +76,102 @@ func TestWebSearchListedOnlyWithAnEndpoint(t *testing.T) {
 		if text, _ := got["text"].(string); !strings.Contains(text, "1. Documentation\n   https://go.dev/doc/\n   The Go docs.") {
 			t.Errorf("configured call: %v", got)
 		}
+	}
+}
+
+// notConfigured checks that a call to web_search is the tool's not_configured failure naming the setting, a tool
+// result rather than the protocol's "unknown tool".
+func notConfigured(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	_, got := call(t, cs, "web_search", map[string]any{"query": "go docs"})
+	e, _ := got["error"].(map[string]any)
+	if e["code"] != "not_configured" || !strings.Contains(got["text"].(string), "search_endpoint") {
+		t.Errorf("a call while web_search is off: %v", got)
+	}
+}
+
+// Saving a search endpoint while a client is connected brings web_search into its list, and taking it back takes
+// the tool out, without restarting the server: the client is told tools/list_changed each time (on the session in
+// the 2025 era, on its subscriptions/listen stream in the 2026-07-28 one), lists again, and sees the change; a call
+// while the tool is out is not_configured. Before anything was saved the settings folder does not exist, which
+// the watch must wait for.
+func TestWebSearchFollowsTheSettingsWhileConnected(t *testing.T) {
+	sx := searchtest.New(t, searchtest.Result{URL: "https://go.dev/doc/", Title: "Documentation", Content: "The Go docs."})
+	for _, c := range []struct {
+		era         string
+		folderSaved bool // the settings folder exists when the server starts
+	}{
+		{"2025-06-18", false},
+		{"2025-06-18", true},
+		{"2026-07-28", false},
+		{"2026-07-28", true},
+	} {
+		name := c.era + "/no settings yet"
+		if c.folderSaved {
+			name = c.era + "/settings saved before"
+		}
+		t.Run(name, func(t *testing.T) {
+			root := project(t)
+			store := settings.NewStore(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "rooted", "settings.json"))
+			setEndpoint := func(e string) {
+				t.Helper()
+				if err := store.UpdateUser(func(u *settings.User) error { u.SearchEndpoint = e; return nil }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.folderSaved {
+				setEndpoint("")
+			}
+			s, err := New(Options{Root: root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			changed := make(chan struct{}, 16)
+			cs := connectWith(t, s, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+				changed <- struct{}{}
+			}}, c.era)
+			listed := func() bool {
+				t.Helper()
+				list, err := cs.ListTools(context.Background(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return slices.ContainsFunc(list.Tools, func(tl *mcp.Tool) bool { return tl.Name == "web_search" })
+			}
+			// A bound on waiting for a notification that must come, not a measure of speed.
+			notified := func(what string) {
+				t.Helper()
+				select {
+				case <-changed:
+				case <-time.After(10 * time.Second):
+					t.Fatalf("%s: no notifications/tools/list_changed", what)
+				}
+			}
+			if listed() {
+				t.Fatal("web_search is listed with no endpoint")
+			}
+			notConfigured(t, cs)
+
+			setEndpoint(sx.URL)
+			notified("endpoint saved")
+			if !listed() {
+				t.Fatal("web_search is not listed after the endpoint was saved")
+			}
+			_, got := call(t, cs, "web_search", map[string]any{"query": "go docs"})
+			if text, _ := got["text"].(string); !strings.Contains(text, "1. Documentation\n   https://go.dev/doc/") {
+				t.Errorf("a search once the endpoint is saved: %v", got)
+			}
+
+			setEndpoint("")
+			notified("endpoint taken back")
+			if listed() {
+				t.Fatal("web_search is still listed after the endpoint was taken back")
+			}
+			asked := len(sx.Queries())
+			notConfigured(t, cs)
+			if len(sx.Queries()) != asked {
+				t.Errorf("a call after the endpoint was taken back asked it: %q", sx.Queries())
+			}
+		})
 	}
 }
