@@ -23,8 +23,8 @@ func (s *Settings) SearchEndpoint() (string, error) {
 
 // SaveSearchEndpoint sets the search service web_search asks (a SearXNG instance's address, or a URL with {query}
 // answering SearXNG's JSON), or turns web_search off with "". An endpoint that cannot be asked is refused with
-// invalid_argument saying why, and nothing is saved. The tool is offered from the next request on; an MCP server
-// lists it from its next start.
+// invalid_argument saying why, and nothing is saved. The tool is offered from the next request on; a running MCP
+// server adds it to its list (or takes it out) and tells its clients (backend/mcpserver).
 func (s *Settings) SaveSearchEndpoint(endpoint string) (string, error) {
 	if s.store == nil {
 		return "", reject(tool.Errorf(tool.CodeInternal, "settings are not available here"))
