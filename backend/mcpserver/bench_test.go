@@ -85,3 +85,25 @@ func BenchmarkStartToInitialize(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkSyncTools is what following the user's settings adds to every tools/list (and to each change of the
+// settings file): reading the settings and comparing the registry's offered tools with those declared, on a
+// settings file that names a search endpoint.
+func BenchmarkSyncTools(b *testing.B) {
+	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
+	b.Setenv("XDG_CACHE_HOME", b.TempDir())
+	path := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "rooted", "settings.json")
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	os.WriteFile(path, []byte(`{"user": {"search_endpoint": "http://localhost:8888"}}`), 0o600)
+	s, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if !s.isListed("web_search") {
+		b.Fatal("web_search is not listed with an endpoint")
+	}
+	for b.Loop() {
+		s.syncTools()
+	}
+}

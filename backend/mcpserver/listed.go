@@ -139,30 +139,35 @@ type fileWatch struct {
 	log       *slog.Logger
 }
 
-// arm watches the deepest existing folder on the way to the file's, in place of the one watched so far.
+// arm watches the deepest existing folder on the way to the file's, in place of the one watched so far. A
+// folder made below the one it is about to watch, between its look and the watch, made its event before the
+// watch and is never reported: it looks again after each watch it adds, until the deepest folder is the one
+// watched. (The file itself may have been saved before its folder was watched: the caller reads it after arm.)
 func (f *fileWatch) arm() {
-	d := f.dir
 	for {
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			break
+		d := f.dir
+		for {
+			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+				break
+			}
+			up := filepath.Dir(d)
+			if up == d {
+				return
+			}
+			d = up
 		}
-		up := filepath.Dir(d)
-		if up == d {
+		if d == f.watched {
 			return
 		}
-		d = up
+		if err := f.w.Add(d); err != nil {
+			f.log.Warn("watching the user's settings", "dir", d, "err", err)
+			return
+		}
+		if f.watched != "" {
+			_ = f.w.Remove(f.watched) // gone already when the folder was removed
+		}
+		f.watched = d
 	}
-	if d == f.watched {
-		return
-	}
-	if err := f.w.Add(d); err != nil {
-		f.log.Warn("watching the user's settings", "dir", d, "err", err)
-		return
-	}
-	if f.watched != "" {
-		_ = f.w.Remove(f.watched) // gone already when the folder was removed
-	}
-	f.watched = d
 }
 
 // concerns reports whether ev may change the file: an event on the file itself, on a folder on its way (made,

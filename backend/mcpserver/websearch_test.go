@@ -172,6 +172,16 @@ func TestWebSearchFollowsTheSettingsWhileConnected(t *testing.T) {
 			if len(sx.Queries()) != asked {
 				t.Errorf("a call after the endpoint was taken back asked it: %q", sx.Queries())
 			}
+
+			// The settings folder removed and made again by the next save: the watch follows it down again.
+			if err := os.RemoveAll(filepath.Dir(store.Path())); err != nil {
+				t.Fatal(err)
+			}
+			setEndpoint(sx.URL)
+			notified("endpoint saved in a new settings folder")
+			if !listed() {
+				t.Fatal("web_search is not listed after the endpoint was saved in a new settings folder")
+			}
 		})
 	}
 }
