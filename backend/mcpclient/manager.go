@@ -233,8 +233,11 @@ type Status struct {
 	// DataDir is the server's private folder, its HOME.
 	DataDir string `json:"data_dir,omitempty"`
 	// RefusedHosts are the hosts its proxy refused in allow-list mode (at most MaxRefusedHosts, the most recent
-	// first), but those the project allows now: why a tool that needs the network fails.
+	// first), but those it may reach now: why a tool that needs the network fails.
 	RefusedHosts []RefusedHost `json:"refused_hosts,omitempty"`
+	// AllowedHosts are the hosts allowed for this server alone, besides the project's (settings.Project
+	// MCPServerHosts): its proxy reaches them in allow-list mode, the project's commands never.
+	AllowedHosts []string `json:"allowed_hosts,omitempty"`
 }
 
 // Status lists every server the settings name, with its state.
@@ -243,7 +246,7 @@ func (m *Manager) Status() []Status {
 	out := make([]Status, 0, len(proj.MCPServers))
 	for _, name := range sortedNames(proj.MCPServers) {
 		cfg := proj.MCPServers[name]
-		st := Status{Name: name, State: "stopped", Transport: "stdio"}
+		st := Status{Name: name, State: "stopped", Transport: "stdio", AllowedHosts: proj.MCPServerHosts[name]}
 		if cfg.URL != "" {
 			st.Transport = "http"
 		}
@@ -260,7 +263,7 @@ func (m *Manager) Status() []Status {
 		m.mu.Unlock()
 		if s != nil {
 			s.status(&st)
-			st.RefusedHosts = s.refused.shown(proj.Hosts(), proj.DeniedHosts())
+			st.RefusedHosts = s.refused.shown(proj.ServerHosts(name), proj.DeniedHosts())
 		}
 		out = append(out, st)
 	}
