@@ -5,7 +5,8 @@
 // Guarantees: a server that is a program runs in Rooted's sandbox (backend/shell) with the environment commands get:
 // it reads the project, the system's and the toolchains' folders, writes only a data folder of its own keyed by the
 // project and its name (and the project only when the user grants it), and connects only where the project's
-// commands may unless the user grants it the network. A call that the server does not answer, because it ended or
+// commands may, and in allow-list mode to the hosts the user allowed for that server alone (never for the project's
+// commands), unless the user grants it the network. A call that the server does not answer, because it ended or
 // hung, fails with server_failed within the call's time (the server's end is noticed at once, a hang at the
 // timeout), and the server is started afresh at the next call. A message larger than MaxMessage ends the server;
 // its error output is kept to its last StderrTail bytes; a result's text is cut to MaxResultText. Close ends every
