@@ -168,7 +168,7 @@ func refusedNote(when, server string, hosts []RefusedHost) string {
 	note := when + ", the MCP server " + server + " was refused " + strings.Join(names, ", ") +
 		" by Rooted's network proxy (this project's programs reach only listed hosts)"
 	if allowable {
-		note += "; if the tool needs it, ask the user to allow it for this server (Settings, MCP servers: Allow HOST for " + server + ")"
+		note += "; if the tool needs it, ask the user to allow it for " + server + " (Settings, MCP servers: Allow under " + server + "; the project's commands are not given it)"
 	}
 	return note
 }

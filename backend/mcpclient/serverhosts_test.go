@@ -66,7 +66,7 @@ func TestHostAllowedForOneServer(t *testing.T) {
 
 	refused := fetch("other", api)
 	if !strings.HasPrefix(refused.Content[0].Text, "403") || !slices.Equal(refused.NetworkRefused, []string{"api.example.com"}) ||
-		!strings.Contains(refused.Hint, "allow it for this server (Settings, MCP servers: Allow HOST for other)") {
+		!strings.Contains(refused.Hint, "allow it for other (Settings, MCP servers: Allow under other") {
 		t.Errorf("another server of the project: %+v", refused)
 	}
 	st = f.m.Status()
