@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
 	"os/exec"
 	"sync"
@@ -240,11 +242,57 @@ func (x *MCPServers) SaveConfig(id, text string) ([]mcpclient.Status, error) {
 	}
 	if err := x.store.UpdateProject(p.root, func(q *settings.Project) error {
 		q.MCPServers = servers
+		q.PruneServerHosts() // a server removed takes its hosts with it: a later one of its name starts with none
 		return nil
 	}); err != nil {
 		return nil, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
 	}
 	return x.Restart(id)
+}
+
+// AllowHost lets project id's MCP server name reach host (a host name, or "*.parent") besides the project's hosts,
+// in allow-list mode: the server's proxy alone, from its next connection, with no restart; the project's commands
+// and its other servers are still refused it. It is kept in the user's settings, never in the project. A host that
+// is not one is invalid_argument, a server the project does not name not_found; either changes nothing.
+func (x *MCPServers) AllowHost(id, name, host string) ([]mcpclient.Status, error) {
+	return x.changeHosts(id, func(q *settings.Project) error {
+		_, err := q.AllowServerHost(name, host)
+		switch {
+		case errors.Is(err, settings.ErrNoSuchServer):
+			return &tool.Error{Code: tool.CodeNotFound, Field: "server", Message: fmt.Sprintf("this project's settings name no MCP server %q", name)}
+		case err != nil:
+			return &tool.Error{Code: tool.CodeInvalidArgument, Field: "host", Message: err.Error()}
+		}
+		return nil
+	})
+}
+
+// RemoveHost takes host off the hosts project id's MCP server name may reach besides the project's, from the
+// server's next connection; a host not allowed for it changes nothing.
+func (x *MCPServers) RemoveHost(id, name, host string) ([]mcpclient.Status, error) {
+	return x.changeHosts(id, func(q *settings.Project) error {
+		q.RemoveServerHost(name, host)
+		return nil
+	})
+}
+
+// changeHosts changes project id's settings with change, under the store's lock, and answers the servers' status.
+func (x *MCPServers) changeHosts(id string, change func(*settings.Project) error) ([]mcpclient.Status, error) {
+	p, err := x.servers(id)
+	if err != nil {
+		return nil, err
+	}
+	if x.store == nil {
+		return nil, reject(tool.Errorf(tool.CodeInternal, "no settings file here (no config directory)"))
+	}
+	if err := x.store.UpdateProject(p.root, change); err != nil {
+		var te *tool.Error
+		if errors.As(err, &te) {
+			return nil, reject(te)
+		}
+		return nil, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
+	}
+	return x.Status(id)
 }
 
 // SignIn signs the user in to project id's HTTP server name with OAuth in the system browser, and waits for the

@@ -5,7 +5,8 @@
 // Guarantees: a server that is a program runs in Rooted's sandbox (backend/shell) with the environment commands get:
 // it reads the project, the system's and the toolchains' folders, writes only a data folder of its own keyed by the
 // project and its name (and the project only when the user grants it), and connects only where the project's
-// commands may unless the user grants it the network. A call that the server does not answer, because it ended or
+// commands may, and in allow-list mode to the hosts the user allowed for that server alone (never for the project's
+// commands), unless the user grants it the network. A call that the server does not answer, because it ended or
 // hung, fails with server_failed within the call's time (the server's end is noticed at once, a hang at the
 // timeout), and the server is started afresh at the next call. A message larger than MaxMessage ends the server;
 // its error output is kept to its last StderrTail bytes; a result's text is cut to MaxResultText. Close ends every
@@ -233,8 +234,11 @@ type Status struct {
 	// DataDir is the server's private folder, its HOME.
 	DataDir string `json:"data_dir,omitempty"`
 	// RefusedHosts are the hosts its proxy refused in allow-list mode (at most MaxRefusedHosts, the most recent
-	// first), but those the project allows now: why a tool that needs the network fails.
+	// first), but those it may reach now: why a tool that needs the network fails.
 	RefusedHosts []RefusedHost `json:"refused_hosts,omitempty"`
+	// AllowedHosts are the hosts allowed for this server alone, besides the project's (settings.Project
+	// MCPServerHosts): its proxy reaches them in allow-list mode, the project's commands never.
+	AllowedHosts []string `json:"allowed_hosts,omitempty"`
 }
 
 // Status lists every server the settings name, with its state.
@@ -243,7 +247,7 @@ func (m *Manager) Status() []Status {
 	out := make([]Status, 0, len(proj.MCPServers))
 	for _, name := range sortedNames(proj.MCPServers) {
 		cfg := proj.MCPServers[name]
-		st := Status{Name: name, State: "stopped", Transport: "stdio"}
+		st := Status{Name: name, State: "stopped", Transport: "stdio", AllowedHosts: proj.MCPServerHosts[name]}
 		if cfg.URL != "" {
 			st.Transport = "http"
 		}
@@ -260,7 +264,7 @@ func (m *Manager) Status() []Status {
 		m.mu.Unlock()
 		if s != nil {
 			s.status(&st)
-			st.RefusedHosts = s.refused.shown(proj.Hosts(), proj.DeniedHosts())
+			st.RefusedHosts = s.refused.shown(proj.ServerHosts(name), proj.DeniedHosts())
 		}
 		out = append(out, st)
 	}

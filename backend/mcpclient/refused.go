@@ -35,7 +35,8 @@ type Refusal struct {
 
 // ProxyRules are what a program server's proxy is made with in allow-list mode (Options.Proxy).
 type ProxyRules struct {
-	// Lists reads the project's hosts and deny rules as they are now, at every connection.
+	// Lists reads the hosts the server may reach (the project's, and those allowed for the server alone) and the
+	// project's deny rules as they are now, at every connection.
 	Lists func() (allow, deny []string)
 	// Refused hears of every connection refused.
 	Refused func(Refusal)
@@ -60,8 +61,8 @@ type RefusedHost struct {
 	Count  int       `json:"count"`
 	Last   time.Time `json:"last"`
 	Reason string    `json:"reason"`
-	// Allowable: a network allow rule for the host (the card's Always) lets the server reach it at its next
-	// connection, with no restart.
+	// Allowable: allowing the host for the server (the panel's Allow, settings.Project.AllowServerHost) lets it
+	// reach the host at its next connection, with no restart.
 	Allowable bool `json:"allowable"`
 	seq       uint64
 }
@@ -139,8 +140,8 @@ func (f *refusals) since(mark uint64) []RefusedHost {
 	return out
 }
 
-// shown lists the record for a status, the most recent first, leaving out the hosts the project allows now
-// (allow, deny: its lists as they are): those are refused no more.
+// shown lists the record for a status, the most recent first, leaving out the hosts the server may reach now
+// (allow, deny: its proxy's lists as they are): those are refused no more.
 func (f *refusals) shown(allow, deny []string) []RefusedHost {
 	var out []RefusedHost
 	for _, h := range f.since(0) {
@@ -167,15 +168,16 @@ func refusedNote(when, server string, hosts []RefusedHost) string {
 	note := when + ", the MCP server " + server + " was refused " + strings.Join(names, ", ") +
 		" by Rooted's network proxy (this project's programs reach only listed hosts)"
 	if allowable {
-		note += "; if the tool needs it, ask the user to allow it for this project (Settings, MCP servers: Allow, or a network rule)"
+		note += "; if the tool needs it, ask the user to allow it for " + server + " (Settings, MCP servers: Allow under " + server + "; the project's commands are not given it)"
 	}
 	return note
 }
 
-// lists reads the project's hosts and deny rules as they are now, for a server's proxy: a project no longer in
+// lists reads, for the proxy of server name, the hosts it may reach as they are now (the project's, and those
+// allowed for it alone: settings.Project.ServerHosts) and the project's deny rules: a project no longer in
 // allow-list mode allows none (its servers get the network they are to have when they start again), and so does
 // one whose settings cannot be read now: the lists from the server's start would miss a deny rule added since.
-func (m *Manager) lists() func() ([]string, []string) {
+func (m *Manager) lists(name string) func() ([]string, []string) {
 	return func() ([]string, []string) {
 		proj, err := m.config()
 		if err != nil {
@@ -184,7 +186,7 @@ func (m *Manager) lists() func() ([]string, []string) {
 		if proj.Network != settings.NetworkAllowlist {
 			return nil, nil
 		}
-		return proj.Hosts(), proj.DeniedHosts()
+		return proj.ServerHosts(name), proj.DeniedHosts()
 	}
 }
 

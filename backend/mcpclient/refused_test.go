@@ -256,7 +256,7 @@ func TestListsUnreadableAllowNothing(t *testing.T) {
 	}
 	m := &Manager{}
 	m.opts.Settings, m.opts.Root = store, root
-	lists := m.lists()
+	lists := m.lists("fx")
 	if allow, _ := lists(); !slices.Contains(allow, "api.example.com") {
 		t.Fatalf("the readable lists: %v", allow)
 	}

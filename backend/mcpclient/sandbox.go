@@ -57,8 +57,8 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 		Sockets:  proj.UnixSockets,
 	}
 	// A project whose commands reach only listed hosts gives its servers the same way out: the proxy, for as long
-	// as the server runs, with the project's hosts and rules as they are at each connection (no one is there to
-	// ask about another: what it refuses is recorded, refused).
+	// as the server runs, with the project's hosts, those allowed for this server alone and the project's rules as
+	// they are at each connection (no one is there to ask about another: what it refuses is recorded, refused).
 	policy.Proxied = !policy.Network && proj.Network == settings.NetworkAllowlist && m.opts.Proxy != nil
 	info := m.opts.Probe(policy)
 	extra := []string{
@@ -89,7 +89,7 @@ func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.P
 	argv := append([]string{cfg.Command}, cfg.Args...)
 	spec := shell.StdioSpec{Argv: slices.Clip(argv), Dir: m.opts.Root, Env: environ, Policy: policy, Sandbox: info}
 	if info.Proxy != "" {
-		spec.Proxy = m.opts.Proxy(ProxyRules{Lists: m.lists(), Refused: refused})
+		spec.Proxy = m.opts.Proxy(ProxyRules{Lists: m.lists(name), Refused: refused})
 	}
 	return spec, data, nil
 }

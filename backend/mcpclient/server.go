@@ -511,7 +511,7 @@ func (s *server) needs(err error, cfg settings.MCPServer, proj settings.Project)
 	case cfg.Network || proj.Network.On():
 	case proj.Network == settings.NetworkAllowlist && s.m.opts.Proxy != nil:
 		// It had the project's listed hosts, through the proxy: what it was refused is named above, by host.
-		grants = append(grants, `"network": true (it reached only the hosts this project lists: allow the refused ones for the project, or give this server the whole network)`)
+		grants = append(grants, `"network": true (it reached only the hosts this project lists: allow the refused ones for this server in Settings, MCP servers, or give it the whole network)`)
 	default:
 		grants = append(grants, `"network": true (it had no network; npx and uvx download packages)`)
 	}

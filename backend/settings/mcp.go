@@ -6,7 +6,8 @@ package settings
 //
 // A program runs in Rooted's sandbox: it reads the project, the system's and the toolchains' folders and Readable;
 // it writes only a data folder of its own (its HOME), and the project only with WriteProject; it connects only
-// where the project's commands may (Project.Network) unless Network grants it; it gets the environment commands
+// where the project's commands may (Project.Network), and in allow-list mode to the hosts allowed for it alone
+// (Project.MCPServerHosts), unless Network grants it; it gets the environment commands
 // get, plus Env and the user's variables EnvVars names.
 //
 // Env and Headers values may name the user's environment variables (${NAME}, ${env:NAME}, ${NAME:-default}, or a

@@ -75,6 +75,10 @@ type Project struct {
 	WorktreeSetup []string `json:"worktree_setup,omitempty"`
 	// MCPServers are other MCP servers whose tools the agent uses in this project, by name (MCPServer).
 	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty"`
+	// MCPServerHosts are, by server name, the hosts each program MCP server reaches in allow-list mode besides the
+	// project's list (ServerHosts): the window's "Allow HOST for SERVER". The project's commands never reach them,
+	// nor does another server.
+	MCPServerHosts map[string][]string `json:"mcp_server_hosts,omitempty"`
 }
 
 // DefaultBackgroundAfter is when a command still running moves to the background, unless the user chose.

@@ -65,7 +65,8 @@ func goModuleProxy(t *testing.T) http.Handler {
 }
 
 // In allow-list mode, go mod download reaches a listed module proxy through Rooted's proxy; pointed at a host
-// that is not listed, it fails, and the result and the hint name the host.
+// that is not listed, it fails, and the result and the hint name the host. A host allowed for one of the project's
+// MCP servers alone is such a host to commands.
 func TestExecShellAllowListGoModDownload(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("allow-list mode needs Linux's network namespaces")
@@ -86,7 +87,12 @@ func TestExecShellAllowListGoModDownload(t *testing.T) {
 	s, _ := session.Open(root)
 	defer s.Close()
 	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
-	if err := store.SetProject(root, settings.Project{Network: settings.NetworkAllowlist, NetworkHosts: []string{"goproxy.example.com"}}); err != nil {
+	// The project's MCP server docs may reach unlisted.example.com (its panel's Allow HOST for docs): a grant for
+	// that server's proxy alone, which the project's commands never get.
+	if err := store.SetProject(root, settings.Project{
+		Network: settings.NetworkAllowlist, NetworkHosts: []string{"goproxy.example.com"},
+		MCPServers: map[string]settings.MCPServer{"docs": {Command: "docs-server"}}, MCPServerHosts: map[string][]string{"docs": {"unlisted.example.com"}},
+	}); err != nil {
 		t.Fatal(err)
 	}
 	reg := Registry(Deps{Session: s, Settings: store, CommandProxy: func(allow, deny []string, ask HostAsk) shell.Proxy {

@@ -3,7 +3,9 @@
 //
 // Guarantees: it connects to the endpoint's host and no other: a redirect is followed only to the same host (an
 // http to https upgrade included), so an endpoint cannot hand the query, or Rooted's connection, to an address the
-// user did not name. The endpoint may be on this machine or its network (a local SearXNG): that is the user's
+// user did not name. The host is looked up once a search, and every connection of that search, its redirects'
+// included, goes to the addresses that lookup gave: a public endpoint cannot answer a redirect from a name it
+// re-pointed at this machine (DNS rebinding) to have Rooted ask a local service. The endpoint may be on this machine or its network (a local SearXNG): that is the user's
 // choice in their own settings, which a project cannot make, and it covers the endpoint only, never the results'
 // URLs (web_fetch refuses private addresses whatever a search returned). It reads at most MaxBytes of an answer,
 // and a search ends after Timeout. It uses no proxy from the environment: the endpoint is reached as named.
@@ -20,10 +22,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/webfetch"
 	"github.com/rooted-dev/rooted/backend/websearch"
 )
 
@@ -42,13 +46,25 @@ type Options struct {
 	// DefaultTimeout).
 	MaxBytes int64
 	Timeout  time.Duration
+	// Resolver looks the endpoint's host up (default net.DefaultResolver).
+	Resolver webfetch.Resolver
 }
 
 // Client runs searches. It is safe for concurrent use.
 type Client struct {
 	client   *http.Client
 	maxBytes int64
+	resolve  webfetch.Resolver
 }
+
+// pinned is a search's one lookup of its endpoint's host, carried to the transport's dials in the request's
+// context.
+type pinned struct {
+	host  string
+	addrs []netip.Addr
+}
+
+type pinnedKey struct{}
 
 // New returns a Client.
 func New(o Options) *Client {
@@ -58,9 +74,15 @@ func New(o Options) *Client {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
+	if o.Resolver == nil {
+		o.Resolver = net.DefaultResolver
+	}
+	dialer := &net.Dialer{Timeout: 10 * time.Second}
 	transport := &http.Transport{
-		Proxy:                 nil,
-		DialContext:           (&net.Dialer{Timeout: 10 * time.Second}).DialContext,
+		Proxy: nil,
+		DialContext: func(ctx context.Context, network, address string) (net.Conn, error) {
+			return dialPinned(ctx, dialer, network, address)
+		},
 		TLSClientConfig:       &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
 		TLSHandshakeTimeout:   10 * time.Second,
 		MaxIdleConns:          4,
@@ -68,7 +90,46 @@ func New(o Options) *Client {
 		ForceAttemptHTTP2:     true,
 		ResponseHeaderTimeout: o.Timeout,
 	}
-	return &Client{client: &http.Client{Transport: transport, Timeout: o.Timeout}, maxBytes: o.MaxBytes}
+	return &Client{client: &http.Client{Transport: transport, Timeout: o.Timeout}, maxBytes: o.MaxBytes, resolve: o.Resolver}
+}
+
+// dialPinned connects to address's port at the addresses its search looked up, in turn; a host the search did not
+// look up is not dialled (CheckRedirect keeps a search on its host, so this is the guard's second half).
+func dialPinned(ctx context.Context, d *net.Dialer, network, address string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(address)
+	if err != nil {
+		return nil, err
+	}
+	p, _ := ctx.Value(pinnedKey{}).(pinned)
+	if !strings.EqualFold(host, p.host) {
+		return nil, fmt.Errorf("%s is not the endpoint's host", host)
+	}
+	var first error
+	for _, a := range p.addrs {
+		c, err := d.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
+		if err == nil {
+			return c, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
+
+// lookup resolves host once for a search: an address as written stays itself.
+func (c *Client) lookup(ctx context.Context, host string) (pinned, error) {
+	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return pinned{host: host, addrs: []netip.Addr{a}}, nil
+	}
+	addrs, err := c.resolve.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return pinned{}, err
+	}
+	if len(addrs) == 0 {
+		return pinned{}, fmt.Errorf("%s has no address", host)
+	}
+	return pinned{host: host, addrs: addrs}, nil
 }
 
 // Search asks e for query and returns its results (websearch.Decode). Every failure is a *websearch.Error naming
@@ -82,6 +143,13 @@ func (c *Client) Search(ctx context.Context, e websearch.Endpoint, query string)
 	if err != nil {
 		return nil, fail(0, "not a URL: %v", err)
 	}
+	lookupCtx, cancel := context.WithTimeout(ctx, c.client.Timeout)
+	pin, err := c.lookup(lookupCtx, first.Hostname())
+	cancel()
+	if err != nil {
+		return nil, fail(0, "unreachable: %v", err)
+	}
+	ctx = context.WithValue(ctx, pinnedKey{}, pin)
 	client := *c.client
 	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if len(via) >= maxRedirects {

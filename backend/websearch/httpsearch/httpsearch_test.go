@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -116,5 +120,69 @@ func TestSearchFailures(t *testing.T) {
 				t.Errorf("%+v: %v; want status %d, timeout %v, saying %q and naming the endpoint", se, se, tc.status, tc.timeout, tc.reason)
 			}
 		})
+	}
+}
+
+// rebinder answers its first lookup of a name with first and every later one with later, as a name whose owner
+// re-points it between a search's connections does.
+type rebinder struct {
+	mu           sync.Mutex
+	lookups      int
+	first, later netip.Addr
+}
+
+func (r *rebinder) LookupNetIP(_ context.Context, _, _ string) ([]netip.Addr, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lookups++
+	if r.lookups == 1 {
+		return []netip.Addr{r.first}, nil
+	}
+	return []netip.Addr{r.later}, nil
+}
+
+// A search's redirect to its own host goes to the address the search looked up first: an endpoint that re-points
+// its name at another address between the answer and the redirect (DNS rebinding, here to 127.0.0.2 standing for
+// a service on the user's machine) does not get Rooted to ask that address, and the host is looked up once.
+func TestSearchRedirectKeepsTheFirstLookup(t *testing.T) {
+	public, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := public.Addr().(*net.TCPAddr).Port
+	inside, err := net.Listen("tcp", fmt.Sprintf("127.0.0.2:%d", port))
+	if err != nil {
+		public.Close()
+		t.Fatalf("listening on 127.0.0.2:%d: %v", port, err)
+	}
+	var insideAsked atomic.Int32
+	insideSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		insideAsked.Add(1)
+		fmt.Fprint(w, `{"results": [{"url": "http://127.0.0.1/secret", "title": "inside", "content": "a local service's answer"}]}`)
+	})}
+	go insideSrv.Serve(inside)
+	t.Cleanup(func() { insideSrv.Close() })
+	publicSrv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/search" {
+			w.Header().Set("Connection", "close") // the redirect needs a new connection, and so a dial
+			http.Redirect(w, r, "/again/search?"+r.URL.RawQuery, http.StatusFound)
+			return
+		}
+		fmt.Fprint(w, `{"results": [{"url": "https://go.dev/", "title": "Go", "content": "from the endpoint"}]}`)
+	})}
+	go publicSrv.Serve(public)
+	t.Cleanup(func() { publicSrv.Close() })
+
+	dns := &rebinder{first: netip.MustParseAddr("127.0.0.1"), later: netip.MustParseAddr("127.0.0.2")}
+	c := New(Options{Resolver: dns, Timeout: 5 * time.Second})
+	got, err := c.Search(context.Background(), endpoint(t, fmt.Sprintf("http://search.example.com:%d", port)), "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Snippet != "from the endpoint" || insideAsked.Load() != 0 {
+		t.Errorf("results %+v; the re-pointed address was asked %d times, want 0", got, insideAsked.Load())
+	}
+	if dns.lookups != 1 {
+		t.Errorf("the endpoint's host was looked up %d times in one search, want 1", dns.lookups)
 	}
 }

@@ -18,12 +18,14 @@ export interface MCPServerStatus {
   stderr?: string // the last of its error output
   sandbox?: { active: boolean; readable?: string[]; writable?: string[]; network: boolean; reason?: string }
   data_dir?: string
-  // in allow-list mode, the hosts its proxy refused (the most recent first; those the project allows now left out)
+  // in allow-list mode, the hosts its proxy refused (the most recent first; those it may reach now left out)
   refused_hosts?: MCPRefusedHost[]
+  // the hosts allowed for this server alone, besides the project's (its proxy reaches them, the project's commands never)
+  allowed_hosts?: string[]
 }
 
 // MCPRefusedHost is a host a server's proxy refused: how many connections, the last when (RFC 3339), why; allowable
-// when a network allow rule lets the server reach it (not denied by a rule, not a private address).
+// when allowing it for the server lets the server reach it (not denied by a rule, not a private address).
 export interface MCPRefusedHost {
   host: string
   count: number
@@ -64,6 +66,16 @@ export const signInMCPServer = (ws: string, name: string): Promise<MCPServerStat
 
 // signOutMCPServer forgets the user's sign-in for the project's HTTP server name.
 export const signOutMCPServer = (ws: string, name: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.SignOut(ws, name)) ?? []) as MCPServerStatus[])
+
+// allowMCPServerHost lets the project's server name reach host besides the project's hosts (its proxy alone, from its
+// next connection; the project's commands and other servers are still refused it); a host that is not one is
+// invalid_argument, a server the project does not name not_found. It answers the servers' state.
+export const allowMCPServerHost = (ws: string, name: string, host: string): Promise<MCPServerStatus[]> =>
+  wrap(async () => ((await MCPServers.AllowHost(ws, name, host)) ?? []) as MCPServerStatus[])
+
+// removeMCPServerHost takes host off the hosts allowed for the project's server name, from its next connection.
+export const removeMCPServerHost = (ws: string, name: string, host: string): Promise<MCPServerStatus[]> =>
+  wrap(async () => ((await MCPServers.RemoveHost(ws, name, host)) ?? []) as MCPServerStatus[])
 
 // mcpSecretNames lists the secrets stored for servers' entries to name as ${keyring:NAME} (names only, never values).
 export const mcpSecretNames = (): Promise<string[]> => wrap(async () => (await MCPServers.SecretNames()) ?? [])

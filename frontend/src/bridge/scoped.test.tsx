@@ -37,7 +37,7 @@ vi.mock('../../wailsjs/go/app/Settings', () => wails.mod('Settings', ['Project',
 vi.mock('../../wailsjs/go/app/Permissions', () => wails.mod('Permissions', ['Check', 'Rules', 'AddRule', 'SetRules']))
 vi.mock('../../wailsjs/go/app/Jobs', () => wails.mod('Jobs', ['List', 'Output', 'Kill', 'BackgroundAfter', 'SetBackgroundAfter']))
 vi.mock('../../wailsjs/go/app/Diagnostics', () => wails.mod('Diagnostics', ['After', 'Mode', 'SetMode']))
-vi.mock('../../wailsjs/go/app/MCPServers', () => wails.mod('MCPServers', ['Status', 'Restart', 'Config', 'SaveConfig', 'SignIn', 'SignOut']))
+vi.mock('../../wailsjs/go/app/MCPServers', () => wails.mod('MCPServers', ['Status', 'Restart', 'Config', 'SaveConfig', 'SignIn', 'SignOut', 'AllowHost', 'RemoveHost']))
 vi.mock('../../wailsjs/runtime/runtime', () => ({
   BrowserOpenURL: () => undefined,
   EventsOn: (name: string, f: (p: unknown) => void) => {
@@ -99,6 +99,8 @@ const everyCall: [string, unknown[]][] = [
   ['saveMCPServersConfig', ['{}']],
   ['signInMCPServer', ['docs']],
   ['signOutMCPServer', ['docs']],
+  ['allowMCPServerHost', ['docs', 'api.example.com']],
+  ['removeMCPServerHost', ['docs', 'api.example.com']],
 ]
 
 describe('bridgeFor', () => {

@@ -61,6 +61,8 @@ export interface ProjectBridge {
   saveMCPServersConfig: Bound<typeof mcp.saveMCPServersConfig>
   signInMCPServer: Bound<typeof mcp.signInMCPServer>
   signOutMCPServer: Bound<typeof mcp.signOutMCPServer>
+  allowMCPServerHost: Bound<typeof mcp.allowMCPServerHost>
+  removeMCPServerHost: Bound<typeof mcp.removeMCPServerHost>
 }
 
 // bridgeFor is project ws's bridge. An empty id is refused: a call with no project would reach none (no_project)
@@ -115,5 +117,7 @@ export function bridgeFor(ws: string): ProjectBridge {
     saveMCPServersConfig: bind(mcp.saveMCPServersConfig),
     signInMCPServer: bind(mcp.signInMCPServer),
     signOutMCPServer: bind(mcp.signOutMCPServer),
+    allowMCPServerHost: bind(mcp.allowMCPServerHost),
+    removeMCPServerHost: bind(mcp.removeMCPServerHost),
   }
 }

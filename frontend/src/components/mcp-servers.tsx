@@ -84,7 +84,7 @@ export function MCPServers() {
               </button>
             ) : null}
             {s.tools?.length ? <div className="muted">{s.tools.join(', ')}</div> : null}
-            <RefusedHosts hosts={s.refused_hosts ?? []} onAllowed={reload} onError={setError} />
+            <ServerHosts server={s.name} refused={s.refused_hosts ?? []} allowed={s.allowed_hosts ?? []} onChanged={setServers} onError={setError} />
             {s.stderr ? (
               <details>
                 <summary>Its error output (the last of it)</summary>
@@ -152,31 +152,44 @@ export function MCPServers() {
   )
 }
 
-// RefusedHosts are the hosts a server's proxy refused in allow-list mode, each with how often and when last, and,
-// where a rule can change it, Allow: the network allow rule a host card's Always writes, which the running server's
-// proxy reads at its next connection (no restart). A host denied by a rule, or resolving to a private address,
-// says why instead.
-function RefusedHosts({ hosts, onAllowed, onError }: { hosts: MCPRefusedHost[]; onAllowed: () => Promise<void>; onError: (e: BackendError | null) => void }) {
-  const { addPermissionRule } = useBridge()
+// ServerHosts are, under a server, the hosts its proxy refused in allow-list mode, each with how often and when
+// last, and the hosts allowed for it alone. A refused host a grant can change has Allow HOST for SERVER: the host is
+// kept in the user's settings for this server only, which its proxy reads at its next connection (no restart); the
+// project's commands and its other servers are still refused it. A host denied by a rule, or resolving to a
+// private address, says why instead. Each allowed host has Remove.
+function ServerHosts({
+  server,
+  refused,
+  allowed,
+  onChanged,
+  onError,
+}: {
+  server: string
+  refused: MCPRefusedHost[]
+  allowed: string[]
+  onChanged: (st: MCPServerStatus[]) => void
+  onError: (e: BackendError | null) => void
+}) {
+  const { allowMCPServerHost, removeMCPServerHost } = useBridge()
   const [busy, setBusy] = useState('')
-  const [allowed, setAllowed] = useState<string[]>([])
-  const allow = (host: string) => {
+  const [justAllowed, setJustAllowed] = useState('')
+  const change = (host: string, act: typeof allowMCPServerHost, done: () => void) => {
     setBusy(host)
-    addPermissionRule({ action: 'allow', tool: 'network', command: '', domain: host })
-      .then(() => {
-        setAllowed((a) => [...a, host])
+    act(server, host)
+      .then((st) => {
+        done()
+        onChanged(st)
         onError(null)
-        return onAllowed()
       })
       .catch((e: unknown) => onError(toBackendError(e)))
       .finally(() => setBusy(''))
   }
-  if (hosts.length === 0 && allowed.length === 0) return null
+  if (refused.length === 0 && allowed.length === 0) return null
   return (
     <div className="mcp-refused" data-testid="mcp-server-refused">
-      {hosts.length ? <div className="muted">Refused by Rooted&apos;s network proxy (this project&apos;s programs reach only listed hosts):</div> : null}
+      {refused.length ? <div className="muted">Refused by Rooted&apos;s network proxy (this project&apos;s programs reach only listed hosts):</div> : null}
       <ul className="rule-list">
-        {hosts.map((h) => (
+        {refused.map((h) => (
           <li key={h.host} data-testid="mcp-refused-host" data-host={h.host}>
             <code>{h.host}</code>{' '}
             <span className="muted" title={h.reason}>
@@ -186,11 +199,11 @@ function RefusedHosts({ hosts, onAllowed, onError }: { hosts: MCPRefusedHost[]; 
               <button
                 type="button"
                 disabled={busy === h.host}
-                onClick={() => allow(h.host)}
+                onClick={() => change(h.host, allowMCPServerHost, () => setJustAllowed(h.host))}
                 data-testid="mcp-allow-host"
-                title="Adds a network rule for this project (the one a host card's Always writes): its commands and its MCP servers may reach the host; a running server does at its next connection"
+                title={`Lets ${server} alone reach the host, from its next connection (no restart); this project's commands and its other servers are still refused it. Kept in your settings, never in the project. To open it to the project's commands too, add it to the project's network hosts.`}
               >
-                Allow {h.host} for this project
+                Allow {h.host} for {server}
               </button>
             ) : (
               <span className="muted" data-testid="mcp-refused-why">
@@ -200,11 +213,26 @@ function RefusedHosts({ hosts, onAllowed, onError }: { hosts: MCPRefusedHost[]; 
           </li>
         ))}
       </ul>
-      {allowed.map((h) => (
-        <div key={h} className="settings-saved" data-testid="mcp-host-allowed">
-          {h} is allowed for this project: the server reaches it at its next connection
+      {justAllowed && allowed.includes(justAllowed) ? (
+        <div className="settings-saved" data-testid="mcp-host-allowed">
+          {justAllowed} is allowed for {server} alone: it reaches it at its next connection
         </div>
-      ))}
+      ) : null}
+      {allowed.length ? (
+        <>
+          <div className="muted">Hosts {server} may reach besides the project&apos;s (this project&apos;s commands may not):</div>
+          <ul className="rule-list">
+            {allowed.map((h) => (
+              <li key={h} data-testid="mcp-allowed-host" data-host={h}>
+                <code>{h}</code>{' '}
+                <button type="button" disabled={busy === h} onClick={() => change(h, removeMCPServerHost, () => setJustAllowed(''))} data-testid="mcp-remove-host" title={`${server} is refused the host again from its next connection`}>
+                  Remove
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </div>
   )
 }

@@ -801,6 +801,7 @@ export namespace mcpclient {
 	    sandbox?: sandbox.Info;
 	    data_dir?: string;
 	    refused_hosts?: RefusedHost[];
+	    allowed_hosts?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Status(source);
@@ -819,6 +820,7 @@ export namespace mcpclient {
 	        this.sandbox = this.convertValues(source["sandbox"], sandbox.Info);
 	        this.data_dir = source["data_dir"];
 	        this.refused_hosts = this.convertValues(source["refused_hosts"], RefusedHost);
+	        this.allowed_hosts = source["allowed_hosts"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -3,7 +3,11 @@
 import {mcpclient} from '../models';
 import {app} from '../models';
 
+export function AllowHost(arg1:string,arg2:string,arg3:string):Promise<Array<mcpclient.Status>>;
+
 export function Config(arg1:string):Promise<string>;
+
+export function RemoveHost(arg1:string,arg2:string,arg3:string):Promise<Array<mcpclient.Status>>;
 
 export function Restart(arg1:string):Promise<Array<mcpclient.Status>>;
 
