@@ -76,8 +76,9 @@ type ToolOutput struct {
 	ID     string `json:"id"`
 	Stream string `json:"stream"` // "stdout" or "stderr"; "status" for the step a call is at (Worktrees.Start); "host" asks, "host_ended" (streamHost)
 	Data   string `json:"data"`
-	// A question about a host (streamHost, streamHostEnded): its token, for AnswerHost; how long the command
-	// waits for the answer; why it ended unanswered.
+	// A question about a host (streamHost, streamHostEnded): the port asked for, which an answer covers alone;
+	// its token, for AnswerHost; how long the command waits for the answer; why it ended unanswered.
+	Port   int    `json:"port,omitempty"`
 	Ask    string `json:"ask,omitempty"`
 	WaitMS int64  `json:"wait_ms,omitempty"`
 	Ended  string `json:"ended,omitempty"`

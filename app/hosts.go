@@ -54,8 +54,9 @@ func (t *Tools) AllowHost(id, conversation, host string) error {
 }
 
 // streamHost is the stream of a call's live output that asks about a host: its data is the host a command in
-// allow-list mode is waiting to reach, not on the project's list; Ask names the question, WaitMS how long it waits
-// for AnswerHost. streamHostEnded says a question ended without an answer: Ended says why (hostEnded*), and
+// allow-list mode is waiting to reach, not on the project's list, Port the port it asked for (what an allow
+// answer covers: the same host at another port is asked about again); Ask names the question, WaitMS how long it
+// waits for AnswerHost. streamHostEnded says a question ended without an answer: Ended says why (hostEnded*), and
 // nothing the window sends about it afterwards can change what the command reaches.
 const (
 	streamHost      = "host"
@@ -109,12 +110,13 @@ func (q *hostQuestions) take(token, host string) (hostQuestion, bool) {
 	return h, true
 }
 
-// hostAsker asks the window, while the command of call callID runs, about a host not on the project's list: it
+// hostAsker asks the window, while the command of call callID runs, about a host not on the project's list at
+// a port: it
 // sends the question as the call's output (streamHost) and waits for AnswerHost, the proxy's bound (ctx), or the
 // call's end (call: a command that moved to the background has no one waiting on it, and is refused at once).
 // A question that ends unanswered is taken back and the window told why (streamHostEnded).
 func (t *Tools) hostAsker(call context.Context, callID string) tools.HostAsk {
-	return func(ctx context.Context, host string) bool {
+	return func(ctx context.Context, host string, port int) bool {
 		if call.Err() != nil {
 			return false
 		}
@@ -127,7 +129,7 @@ func (t *Tools) hostAsker(call context.Context, callID string) tools.HostAsk {
 			wait = d.Milliseconds()
 		}
 		token, answer := t.questions.put(host)
-		t.emit(EventToolOutput, ToolOutput{ID: callID, Stream: streamHost, Data: host, Ask: token, WaitMS: wait})
+		t.emit(EventToolOutput, ToolOutput{ID: callID, Stream: streamHost, Data: host, Port: port, Ask: token, WaitMS: wait})
 		select {
 		case yes := <-answer:
 			return yes
@@ -144,7 +146,7 @@ func (t *Tools) hostAsker(call context.Context, callID string) tools.HostAsk {
 		case ctx.Err() != nil:
 			why = hostEndedCommand
 		}
-		t.emit(EventToolOutput, ToolOutput{ID: callID, Stream: streamHostEnded, Data: host, Ask: token, WaitMS: wait, Ended: why})
+		t.emit(EventToolOutput, ToolOutput{ID: callID, Stream: streamHostEnded, Data: host, Port: port, Ask: token, WaitMS: wait, Ended: why})
 		return false
 	}
 }

@@ -95,9 +95,9 @@ func TestHostQuestionEndsUnanswered(t *testing.T) {
 			ctx, cancelProxy := context.WithTimeout(context.Background(), wait)
 			defer cancelProxy()
 			got := make(chan bool, 1)
-			go func() { got <- svc.Tools.hostAsker(call, callID)(ctx, host) }()
+			go func() { got <- svc.Tools.hostAsker(call, callID)(ctx, host, 8443) }()
 			asked := ev.waitAsked(t, callID, 1)
-			if asked.ID != callID || asked.Data != host || asked.Ask == "" || asked.WaitMS <= 0 {
+			if asked.ID != callID || asked.Data != host || asked.Port != 8443 || asked.Ask == "" || asked.WaitMS <= 0 {
 				t.Fatalf("the question: %+v", asked)
 			}
 			if c.end != nil {
@@ -108,7 +108,7 @@ func TestHostQuestionEndsUnanswered(t *testing.T) {
 			}
 			all := ev.of(callID)
 			last := all[len(all)-1]
-			if last.Stream != streamHostEnded || last.Ask != asked.Ask || last.Data != host || last.Ended != c.want || last.WaitMS != asked.WaitMS {
+			if last.Stream != streamHostEnded || last.Ask != asked.Ask || last.Data != host || last.Port != 8443 || last.Ended != c.want || last.WaitMS != asked.WaitMS {
 				t.Errorf("the window was told %+v, want %s ended %q", last, asked.Ask, c.want)
 			}
 			if err := svc.Tools.AnswerHost(id, asked.Ask, host, true); !notFound(err) {
@@ -122,12 +122,12 @@ func TestHostQuestionEndsUnanswered(t *testing.T) {
 		ask := svc.Tools.hostAsker(call, "call-2")
 		short, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
-		if ask(short, host) {
+		if ask(short, host, 443) {
 			t.Fatal("the first question let the host through unanswered")
 		}
 		stale := ev.waitAsked(t, "call-2", 1).Ask
 		got := make(chan bool, 1)
-		go func() { got <- ask(context.Background(), host) }()
+		go func() { got <- ask(context.Background(), host, 443) }()
 		fresh := ev.waitAsked(t, "call-2", 2).Ask
 		if fresh == stale {
 			t.Fatalf("two questions share the token %s", fresh)

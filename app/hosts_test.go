@@ -64,8 +64,8 @@ func TestHostAskedWhileTheCommandRuns(t *testing.T) {
 		t.Helper()
 		select {
 		case o := <-asked:
-			if o.ID != call || o.Data != host || o.Ask == "" || o.WaitMS != 120_000 {
-				t.Fatalf("asked %+v, want %s about %s, with a token and the 120 s wait", o, call, host)
+			if o.ID != call || o.Data != host || o.Port != 443 || o.Ask == "" || o.WaitMS != 120_000 {
+				t.Fatalf("asked %+v, want %s about %s at 443 (the port curl asked for), with a token and the 120 s wait", o, call, host)
 			}
 			return o.Ask
 		case <-time.After(60 * time.Second):

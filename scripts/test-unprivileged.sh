@@ -90,7 +90,7 @@ echo "test-unprivileged: MCP servers in the sandbox (no secret, no network or on
 as_user "$dir/shell.test" -test.run 'TestStartStdio'
 as_user "$dir/mcpclient.test" -test.run 'TestAddInEachEra|TestEnvByName|TestServerCannotReadTheStoredSecrets|TestSandboxedServer|TestNetworkGrant|TestAllowListServer|TestRefusedHostsRecordedAndAllowedLive|TestRefusedAtStart|TestKilledMidCall|TestHungServer|TestFlood|TestFailureSaysWhy|TestClose|TestKeys|TestSecretFileRefusesWhatItCannotRead|TestRefusalNotificationsBounded|TestListsUnreadableAllowNothing|TestHostAllowedForOneServer'
 echo "test-unprivileged: the allow-list proxy asks only about plain names, resolves nothing before the answer and caps its questions, as $user"
-as_user "$dir/httpproxy.test" -test.run 'TestOnlyPlainHostNamesAreAskedAbout|TestQuestionsResolveNothing|TestOpenQuestionsAreCapped|TestUnlistedHostIsAsked|TestTunnelsOnlyToListedPublicHosts'
+as_user "$dir/httpproxy.test" -test.run 'TestOnlyPlainHostNamesAreAskedAbout|TestQuestionsResolveNothing|TestOpenQuestionsAreCapped|TestUnlistedHostIsAsked|TestTunnelsOnlyToListedPublicHosts|TestAnswerCoversOnlyThePortAskedAbout'
 echo "test-unprivileged: API keys, MCP servers' secrets and sign-ins in GNOME Keyring on a private session bus, the 0600 files without one, and the move between them; rooted call's MCP servers behind the allow-list proxy, as $user"
 as_user "$dir/rooted-mcp.test" -test.run 'TestCallUsesTheSecretSettingsStored|TestAllowListServersGetTheProxy|TestAllowListServerRefusedAtStart' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|_test.go'
 as_user "$dir/keystore.test" -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'

@@ -23,9 +23,10 @@ func grantedHosts(ctx context.Context) []string {
 	return h
 }
 
-// HostAsk asks the user, while a command runs in allow-list mode, whether it may reach host, which is not on the
-// project's list: true lets it through for the rest of that command. It returns false when ctx ends first.
-type HostAsk = func(ctx context.Context, host string) bool
+// HostAsk asks the user, while a command runs in allow-list mode, whether it may reach host at port, host not
+// being on the project's list: true lets it through at that port (only) for the rest of that command. It returns
+// false when ctx ends first.
+type HostAsk = func(ctx context.Context, host string, port int) bool
 
 type hostAskKey struct{}
 

@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -160,7 +163,10 @@ func TestExecShellAllowListGoModDownload(t *testing.T) {
 	t.Setenv("GOPROXY", web.Sites["unlisted.example.com"].URL(""))
 	for i, allow := range []bool{true, false} {
 		var asked []string
-		ask := func(_ context.Context, host string) bool { asked = append(asked, host); return allow }
+		ask := func(_ context.Context, host string, port int) bool {
+			asked = append(asked, net.JoinHostPort(host, strconv.Itoa(port)))
+			return allow
+		}
 		v := fmt.Sprintf("v1.0.%d", 6+i)
 		raw, te := reg.Call(WithHostAsk(context.Background(), ask), "exec_shell", []byte(`{"command": "go", "args": ["mod", "download", "-json", "example.com/fixture@`+v+`"]}`))
 		var got netOut
@@ -171,7 +177,9 @@ func TestExecShellAllowListGoModDownload(t *testing.T) {
 			NetworkDeclined []string `json:"network_declined"`
 		}
 		json.Unmarshal(raw, &declined)
-		if !slices.Equal(asked, []string{"unlisted.example.com"}) || len(got.NetworkRefused) != 0 {
+		// The question names the port go asked for, the one an answer covers.
+		unlisted, _ := url.Parse(web.Sites["unlisted.example.com"].URL(""))
+		if !slices.Equal(asked, []string{unlisted.Host}) || len(got.NetworkRefused) != 0 {
 			t.Errorf("allow=%v: asked about %v, refused %v", allow, asked, got.NetworkRefused)
 		}
 		if allow && (got.ExitCode != 0 || !strings.Contains(got.Stdout, `"Version": "`+v+`"`) || len(declined.NetworkDeclined) != 0) {

@@ -44,10 +44,10 @@ async function fixtureHost() {
 }
 
 describe('a host asked about while the command runs', { timeout: 600_000 }, () => {
-  let page, url
+  let page, url, fixture
 
   before(async () => {
-    const fixture = await fixtureHost()
+    fixture = await fixtureHost()
     url = `https://${host}:${fixture.port}/`
     process.env.ROOTED_DEV_PROXY_FIXTURES = `${host}=127.0.0.1:${fixture.port}`
     process.env.ROOTED_DEV_PROXY_ASK_WAIT = `${askWait}s`
@@ -83,6 +83,9 @@ describe('a host asked about while the command runs', { timeout: 600_000 }, () =
     const ask = exec.locator(`[data-testid="host-ask"][data-host="${host}"]`)
     await ask.waitFor()
     assert.equal(await exec.getAttribute('data-state'), 'running', 'the card appeared only after the command ended')
+    // The card names the port curl asked for: what an answer covers.
+    assert.equal(await ask.getAttribute('data-port'), String(fixture.port))
+    assert.ok((await ask.textContent()).includes(`waiting to reach ${host}:${fixture.port}`), await ask.textContent())
     return { exec, ask }
   }
 
@@ -116,7 +119,7 @@ describe('a host asked about while the command runs', { timeout: 600_000 }, () =
     const ended = exec.locator(`[data-testid="host-ask-ended"][data-host="${host}"]`)
     await ended.waitFor({ timeout: (askWait + 30) * 1000 })
     assert.equal(await ended.getAttribute('data-ended'), 'timeout')
-    assert.equal(await ended.getByTestId('host-ask-why').textContent(), `No answer within ${askWait} s: ${host} was refused to this command.`)
+    assert.equal(await ended.getByTestId('host-ask-why').textContent(), `No answer within ${askWait} s: ${host}:${fixture.port} was refused to this command.`)
     assert.equal(await exec.getByTestId('host-allow-once').count(), 0, 'the expired card still offers Allow once')
     assert.equal(await exec.getByTestId('host-deny').count(), 0, 'the expired card still offers Deny')
     // The command was refused the host, and the model reads it.

@@ -3,8 +3,10 @@ package httpproxy_test
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,15 +19,17 @@ import (
 
 // asker answers the proxy's questions as a user would: it records each, then waits for the test's answer.
 type asker struct {
-	mu     sync.Mutex
-	asked  []string
-	answer chan bool // nil: never answers
-	count  atomic.Int32
+	mu      sync.Mutex
+	asked   []string  // the hosts
+	targets []string  // the same questions as host:port
+	answer  chan bool // nil: never answers
+	count   atomic.Int32
 }
 
-func (a *asker) ask(ctx context.Context, host string) bool {
+func (a *asker) ask(ctx context.Context, host string, port int) bool {
 	a.mu.Lock()
 	a.asked = append(a.asked, host)
+	a.targets = append(a.targets, net.JoinHostPort(host, strconv.Itoa(port)))
 	a.mu.Unlock()
 	a.count.Add(1)
 	select {
@@ -40,6 +44,12 @@ func (a *asker) hosts() []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return slices.Clone(a.asked)
+}
+
+func (a *asker) hostPorts() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.targets)
 }
 
 // A host not on the list, where someone can answer, is asked about once while its connections wait: allowed,
@@ -133,7 +143,7 @@ func TestUnlistedHostIsAskedWhileItsConnectionsWait(t *testing.T) {
 func TestCommandEndDropsTheQuestion(t *testing.T) {
 	web := webfetchtest.New(t, http.HandlerFunc(hello), "new.example.com")
 	asked := make(chan context.Context, 1)
-	ask := func(ctx context.Context, host string) bool {
+	ask := func(ctx context.Context, host string, _ int) bool {
 		asked <- ctx
 		<-ctx.Done()
 		return false

@@ -3,8 +3,9 @@
 // hosts on the project's list, only to public addresses (checked after resolution, with web_fetch's rules, and
 // dialled as checked, so a name cannot answer one address to the check and another to the connection), and
 // answers every other with a 403 that names the host and how to allow it. Where someone can answer (the window),
-// a host not on the list is asked about while the command runs: its connections wait, all on one question, for
-// the answer or for the ask's bound, and then go on or are refused. It records the hosts it refused and those the
+// a host not on the list is asked about while the command runs, at the port asked for: its connections to that
+// host and port wait, all on one question, for the answer or for the ask's bound, and then go on or are refused;
+// an answer covers that port only, and another port of the same host is a question of its own. It records the hosts it refused and those the
 // user declined, for the command's result.
 package httpproxy
 
@@ -37,10 +38,11 @@ type Options struct {
 	// Exempt are addresses let through although they are not public: a test's fixture servers, never set
 	// otherwise.
 	Exempt []netip.AddrPort
-	// Ask, when set, asks the user whether this command may reach host, which is not on the list (nor denied):
-	// true lets it through for the rest of the command, false refuses it. It returns when ctx ends, with false.
-	// Nil: such a host is refused at once (no one can answer: MCP, the CLI, a background job).
-	Ask func(ctx context.Context, host string) bool
+	// Ask, when set, asks the user whether this command may reach host at port (a CONNECT's, or an http URL's
+	// with 80 for none), host not being on the list (nor denied): true lets it through at that port for the rest
+	// of the command, false refuses it there. It returns when ctx ends, with false. Nil: such a host is refused
+	// at once (no one can answer: MCP, the CLI, a background job).
+	Ask func(ctx context.Context, host string, port int) bool
 	// AskWait bounds how long a connection waits for Ask's answer (default DefaultAskWait); the command's own end
 	// (its timeout, Stop) ends the wait sooner.
 	AskWait time.Duration
@@ -52,14 +54,14 @@ type Options struct {
 	OnRefuse func(*RefusedError)
 }
 
-// MaxOpenQuestions bounds the questions one proxy has waiting at once; a connection to yet another host is
-// refused at once, as unanswered.
+// MaxOpenQuestions bounds the questions one proxy has waiting at once; a connection to yet another host or port
+// is refused at once, as unanswered.
 const MaxOpenQuestions = 8
 
 // DefaultAskWait is how long a connection to a host not on the list waits for the user's answer.
 const DefaultAskWait = 120 * time.Second
 
-// question is one ask about a host, which every connection to it waits on.
+// question is one ask about a host at a port, which every connection to it there waits on.
 type question struct {
 	done     chan struct{}
 	allowed  bool // the answer
@@ -74,7 +76,7 @@ type Proxy struct {
 	exempt   map[netip.AddrPort]bool
 	dialer   net.Dialer
 	plain    *http.Transport
-	ask      func(ctx context.Context, host string) bool
+	ask      func(ctx context.Context, host string, port int) bool
 	askWait  time.Duration
 	lists    func() (allow, deny []string)
 	onRefuse func(*RefusedError)
@@ -84,7 +86,7 @@ type Proxy struct {
 	refused  []string
 	declined []string
 	fixed    []string // of refused, those no allow rule would let through
-	asked    map[string]*question
+	asked    map[hostPort]*question
 	waiting  int // questions not yet answered nor ended
 	open     map[io.Closer]bool
 }
@@ -93,7 +95,7 @@ type Proxy struct {
 func New(o Options) *Proxy {
 	p := &Proxy{
 		hosts: slices.Clone(o.Hosts), denied: slices.Clone(o.Denied), resolve: o.Resolver, exempt: map[netip.AddrPort]bool{},
-		open: map[io.Closer]bool{}, asked: map[string]*question{}, ask: o.Ask, askWait: o.AskWait, life: context.Background(),
+		open: map[io.Closer]bool{}, asked: map[hostPort]*question{}, ask: o.Ask, askWait: o.AskWait, life: context.Background(),
 		lists: o.Lists, onRefuse: o.OnRefuse,
 	}
 	if p.lists == nil {
@@ -168,9 +170,10 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // tunnel opens a connection to the host of a CONNECT and copies both ways until either side ends.
 func (p *Proxy) tunnel(w http.ResponseWriter, r *http.Request) {
-	host, port, err := net.SplitHostPort(r.Host)
-	if err != nil {
-		http.Error(w, "rooted: CONNECT needs host:port", http.StatusBadRequest)
+	host, portText, err := net.SplitHostPort(r.Host)
+	port, ok := portNumber(portText)
+	if err != nil || !ok {
+		http.Error(w, "rooted: CONNECT needs host:port, the port a number from 1 to 65535", http.StatusBadRequest)
 		return
 	}
 	upstream, err := p.connect(r.Context(), host, port)
@@ -227,11 +230,16 @@ func closeWrite(c net.Conn) {
 // forward sends a plain http request on and its answer back, one request per connection.
 func (p *Proxy) forward(w http.ResponseWriter, r *http.Request) {
 	host := r.URL.Hostname()
-	port := r.URL.Port()
-	if port == "" {
-		port = "80"
+	portText := r.URL.Port()
+	if portText == "" {
+		portText = "80"
 	}
-	if err := p.check(r.Context(), host); err != nil {
+	port, ok := portNumber(portText)
+	if !ok {
+		http.Error(w, "rooted: the URL's port must be a number from 1 to 65535", http.StatusBadRequest)
+		return
+	}
+	if err := p.check(r.Context(), host, port); err != nil {
 		p.refuse(w, host, err)
 		return
 	}
@@ -351,13 +359,13 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 	buf.Flush()
 }
 
-// check refuses a host a rule denies, and one that is not on the list unless the user, asked, allows it. ctx is
-// the connection's: it ends the wait for the answer when the client goes away.
+// check refuses a host a rule denies, and one that is not on the list unless the user, asked about it at port,
+// allows it there. ctx is the connection's: it ends the wait for the answer when the client goes away.
 //
 // It resolves nothing: a lookup before the question would itself be a way out (a command that may reach no host
 // could still send data in the names it has looked up, <data>.attacker.example, whatever the user answers). What
 // a name resolves to is checked by dial, on the addresses it dials, once the name is let through.
-func (p *Proxy) check(ctx context.Context, host string) error {
+func (p *Proxy) check(ctx context.Context, host string, port int) error {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	if !Plain(host) {
 		// Shown escaped: a name that is not plain may be one that looks like another (gіthub.com with a Cyrillic
@@ -379,7 +387,7 @@ func (p *Proxy) check(ctx context.Context, host string) error {
 	if p.ask == nil {
 		return &RefusedError{Host: host}
 	}
-	q := p.question(host)
+	q := p.question(hostPort{host, port})
 	if q == nil {
 		return &RefusedError{Host: host, Unanswered: true, TooMany: true}
 	}
@@ -410,26 +418,44 @@ func Plain(host string) bool {
 	return err == nil && n == host && !strings.Contains(n, "*")
 }
 
-// question is the one ask about host for this command: the first connection to it puts the question, within
-// AskWait and the proxy's life; the rest wait on it, and later connections take its answer at once. Nil when
-// MaxOpenQuestions questions about other hosts wait already: a command cannot cover the window with cards, nor
-// hold a goroutine per host it names.
-func (p *Proxy) question(host string) *question {
+// hostPort is what a question is about, and what its answer covers: a yes for github.com at 443 lets nothing
+// through to github.com at 22, which a command could otherwise reach (ssh, a database port, anything the host
+// listens on) on the strength of an answer about HTTPS.
+type hostPort struct {
+	host string
+	port int
+}
+
+// portNumber parses a port as a connection's target names it: a number from 1 to 65535, never a service name (one
+// port, one question: "https" and "443" would be two questions about the same port).
+func portNumber(s string) (int, bool) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > 65535 || strconv.Itoa(n) != s {
+		return 0, false
+	}
+	return n, true
+}
+
+// question is the one ask about hp for this command: the first connection to that host and port puts the question,
+// within AskWait and the proxy's life; the rest wait on it, and later connections there take its answer at once.
+// Nil when MaxOpenQuestions questions about other hosts or ports wait already: a command cannot cover the window
+// with cards, nor hold a goroutine per host it names.
+func (p *Proxy) question(hp hostPort) *question {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if q := p.asked[host]; q != nil {
+	if q := p.asked[hp]; q != nil {
 		return q
 	}
 	if p.waiting >= MaxOpenQuestions {
 		return nil
 	}
 	q := &question{done: make(chan struct{})}
-	p.asked[host] = q
+	p.asked[hp] = q
 	p.waiting++
 	ctx, cancel := context.WithTimeout(p.life, p.askWait)
 	go func() {
 		defer cancel()
-		allowed := p.ask(ctx, host)
+		allowed := p.ask(ctx, hp.host, hp.port)
 		// A no that came as the wait ended is the wait's end, not the user's answer.
 		q.allowed, q.answered = allowed, allowed || ctx.Err() == nil
 		p.mu.Lock()
@@ -440,12 +466,12 @@ func (p *Proxy) question(host string) *question {
 	return q
 }
 
-// connect checks host and dials it at port.
-func (p *Proxy) connect(ctx context.Context, host, port string) (net.Conn, error) {
-	if err := p.check(ctx, host); err != nil {
+// connect checks host at port and dials it there.
+func (p *Proxy) connect(ctx context.Context, host string, port int) (net.Conn, error) {
+	if err := p.check(ctx, host, port); err != nil {
 		return nil, err
 	}
-	return p.dial(ctx, "tcp", net.JoinHostPort(host, port))
+	return p.dial(ctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 }
 
 // addresses are host's: itself when it is an address, else what it resolves to.

@@ -27,12 +27,14 @@ export interface ToolItem {
   parent?: string // a subagent's call: the id of the spawn_agent call it works for
 }
 
-// HostAskItem is a question about a host a running command waited to reach: ask is its token (answerHost's),
+// HostAskItem is a question about a host a running command waited to reach, at port (what an answer covers; the
+// same host at another port is another question): ask is its token (answerHost's),
 // wait_ms how long the command waited for the answer, ended why it stopped waiting unanswered (the backend's
 // 'host_ended': 'timeout', 'ended', 'left').
 export interface HostAskItem {
   call: string
   host: string
+  port?: number
   ask?: string
   wait_ms?: number
   ended?: string

@@ -8,9 +8,10 @@ export interface ToolOutput {
   // (allow-list mode), answered with answerHost; host_ended: that question ended unanswered (ended says why)
   stream: 'stdout' | 'stderr' | 'status' | 'host' | 'host_ended'
   data: string
-  // a question about a host: its token (answerHost's ask), how long the command waits, why it ended unanswered
-  // ('timeout': the wait ran out and the host was refused; 'ended': the command ended; 'left': the call stopped
-  // waiting on the command)
+  // a question about a host: the port the command asked for (an answer covers that port only), its token
+  // (answerHost's ask), how long the command waits, why it ended unanswered ('timeout': the wait ran out and the
+  // host was refused; 'ended': the command ended; 'left': the call stopped waiting on the command)
+  port?: number
   ask?: string
   wait_ms?: number
   ended?: 'timeout' | 'ended' | 'left'

@@ -114,6 +114,45 @@ describe('HostAsks', () => {
   })
 })
 
+// A command that asks for one host at two ports gets two questions, each card naming host:port: Allow once
+// answers its own port's question alone, the other card still asks, and the rule buttons say they cover every
+// port of the host.
+describe('HostAsks at two ports of one host', () => {
+  it('shows and answers each port on its own', async () => {
+    const answers: [string, string, boolean][] = []
+    const bridge = {
+      workspace: 'p-1',
+      addPermissionRule: () => Promise.resolve([]),
+      answerHost: (ask: string, host: string, allow: boolean) => {
+        answers.push([ask, host, allow])
+        return Promise.resolve()
+      },
+      allowHost: () => Promise.resolve(),
+    } as unknown as ProjectBridge
+    const asks: HostAskItem[] = [443, 22].map((port) => ({ call: 'call-4', host: 'github.com', port, ask: `tok-${port}`, wait_ms: 120_000 }))
+    const el = document.createElement('div')
+    const root = createRoot(el)
+    act(() =>
+      root.render(
+        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+          <HostAsks asks={asks} running={true} conversation="conv-7" />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+    const card = (port: number) => el.querySelector(`[data-testid="host-ask"][data-host="github.com"][data-port="${port}"]`)!
+    expect(el.querySelectorAll('[data-testid="host-ask"]')).toHaveLength(2)
+    expect(card(443).textContent).toContain('waiting to reach github.com:443')
+    expect(card(22).textContent).toContain('waiting to reach github.com:22')
+    expect(card(443).querySelector('[data-testid="host-allow-once"]')!.getAttribute('title')).toContain('github.com at another port is asked about again')
+    expect(card(443).querySelector('[data-testid="host-allow-always"]')!.getAttribute('title')).toContain('github.com at every port')
+    await act(async () => (card(443).querySelector('[data-testid="host-allow-once"]') as HTMLButtonElement).click())
+    expect(answers).toEqual([['tok-443', 'github.com', true]])
+    expect(card(443).textContent).toContain('github.com:443: allowed for this command')
+    expect(card(22).querySelector('[data-testid="host-allow-once"]')).not.toBeNull()
+    act(() => root.unmount())
+  })
+})
+
 // A question the backend ended unanswered (the wait ran out) stops offering the command an answer while the
 // command still runs: the card says the host was refused after the wait and offers the network rule for next
 // time, which is what its click writes; a click that raced the end (the backend's not_found) turns the card into

@@ -20,10 +20,23 @@ export function HostCards({ hosts, conversation }: { hosts: string[]; conversati
   )
 }
 
+// Titles of the answers that cover a host at every port: network rules are by domain, and so is a conversation's
+// grant (it is offered for refused hosts, which a command's result names without a port).
+const alwaysTitle = (host: string) => `Adds a network rule for this project: its commands may reach ${host} at every port (Settings lists and edits the rules)`
+const conversationTitle = (host: string) => `Later commands of this conversation may reach ${host}, at every port, while the window runs`
+
+// target names what a question is about: host:port, the port always shown, as an answer covers that port alone
+// (a card saying github.com would read as the whole host); an IPv6 address in brackets, as a URL writes it.
+export function target(host: string, port?: number): string {
+  if (!port) return host
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
+}
+
 // HostCard answers for one refused host. why, when set, is a question the command stopped waiting on (HostAsk):
 // the card says what happened instead, and offers what still acts, for next time: the network rule (Always allow)
-// and the conversation's grant; nothing it shows can answer the command that is gone.
-function HostCard({ host, conversation, why, ended }: { host: string; conversation?: string; why?: string; ended?: string }) {
+// and the conversation's grant, both for the host at every port; nothing it shows can answer the command that is
+// gone. port is the question's, shown in data-port.
+function HostCard({ host, port, conversation, why, ended }: { host: string; port?: number; conversation?: string; why?: string; ended?: string }) {
   const { addPermissionRule, allowHost } = useBridge()
   const [answered, setAnswered] = useState<Answer | null>(null)
   const [busy, setBusy] = useState(false)
@@ -41,7 +54,7 @@ function HostCard({ host, conversation, why, ended }: { host: string; conversati
   }
   const said = { conversation: 'allowed for this conversation', always: 'always allowed in this project', deny: 'denied in this project' }
   return (
-    <div className="approval host-card" data-testid={why ? 'host-ask-ended' : 'host-card'} data-host={host} data-ended={ended}>
+    <div className="approval host-card" data-testid={why ? 'host-ask-ended' : 'host-card'} data-host={host} data-port={port} data-ended={ended}>
       {why ? (
         <div data-testid="host-ask-why">{why}</div>
       ) : (
@@ -57,21 +70,21 @@ function HostCard({ host, conversation, why, ended }: { host: string; conversati
       ) : why ? (
         <div className="approval-buttons">
           <span className="muted">For next time:</span>
-          <button disabled={busy} onClick={() => answer('always')} data-testid="host-allow-always" title="Adds a network rule for this project (Settings lists and edits the rules)">
+          <button disabled={busy} onClick={() => answer('always')} data-testid="host-allow-always" title={alwaysTitle(host)}>
             Always allow {host}
           </button>
           {conversation ? (
-            <button disabled={busy} onClick={() => answer('conversation')} data-testid="host-allow-conversation" title="Later commands of this conversation may reach it, while the window runs">
+            <button disabled={busy} onClick={() => answer('conversation')} data-testid="host-allow-conversation" title={conversationTitle(host)}>
               Allow for this conversation
             </button>
           ) : null}
         </div>
       ) : (
         <div className="approval-buttons">
-          <button disabled={busy} onClick={() => answer('conversation')} data-testid="host-allow-conversation" title="Later commands of this conversation may reach it, while the window runs">
+          <button disabled={busy} onClick={() => answer('conversation')} data-testid="host-allow-conversation" title={conversationTitle(host)}>
             Allow for this conversation
           </button>
-          <button disabled={busy} onClick={() => answer('always')} data-testid="host-allow-always" title="Adds a network rule for this project (Settings lists and edits the rules)">
+          <button disabled={busy} onClick={() => answer('always')} data-testid="host-allow-always" title={alwaysTitle(host)}>
             Always for {host}
           </button>
           <button disabled={busy} onClick={() => answer('deny')} data-testid="host-deny" title="Adds a network rule that keeps the host out of this project's commands">
@@ -111,7 +124,7 @@ export function HostAsks({ asks, running, conversation, result }: { asks: HostAs
   return (
     <div className="host-cards">
       {asks.map((a) => (
-        <HostAsk key={a.host} item={a} running={running} conversation={conversation} result={result} />
+        <HostAsk key={target(a.host, a.port)} item={a} running={running} conversation={conversation} result={result} />
       ))}
     </div>
   )
@@ -120,7 +133,8 @@ export function HostAsks({ asks, running, conversation, result }: { asks: HostAs
 type AskResult = { network_refused?: string[]; network_declined?: string[] }
 
 function HostAsk({ item, running, conversation, result }: { item: HostAskItem; running: boolean; conversation?: string; result?: AskResult }) {
-  const { host } = item
+  const { host, port } = item
+  const at = target(host, port)
   const { addPermissionRule, answerHost } = useBridge()
   const [live, setAnswered] = useState<LiveAnswer | null>(null)
   const [gone, setGone] = useState(false)
@@ -134,7 +148,7 @@ function HostAsk({ item, running, conversation, result }: { item: HostAskItem; r
   }
   // The backend's word first: a question it ended says why; then a click it found too late; then the command's end.
   const ended = answered ? null : (item.ended ?? (gone ? 'gone' : !running || !item.ask ? 'ended' : null))
-  if (ended) return <HostCard host={host} conversation={conversation} why={endedWords(host, ended, item.wait_ms)} ended={ended} />
+  if (ended) return <HostCard host={host} port={port} conversation={conversation} why={endedWords(at, ended, item.wait_ms)} ended={ended} />
   const answer = (a: LiveAnswer) => {
     setBusy(true)
     const rule = a === 'always' ? addPermissionRule({ action: 'allow', tool: 'network', command: '', domain: host }) : Promise.resolve()
@@ -154,24 +168,24 @@ function HostAsk({ item, running, conversation, result }: { item: HostAskItem; r
   }
   const said = { once: 'allowed for this command', always: 'always allowed in this project', deny: 'refused to this command' }
   return (
-    <div className="approval host-card" data-testid="host-ask" data-host={host}>
+    <div className="approval host-card" data-testid="host-ask" data-host={host} data-port={port}>
       <div>
-        The command is waiting to reach <code>{host}</code>, which is not on this project&apos;s list of hosts (allow-list network)
+        The command is waiting to reach <code>{at}</code>, which is not on this project&apos;s list of hosts (allow-list network)
         {item.wait_ms ? `, for up to ${Math.round(item.wait_ms / 1000)} s` : ''}.
       </div>
       {answered ? (
         <div className="muted" data-testid="host-answered">
-          {host}: {said[answered]}
+          {at}: {said[answered]}
         </div>
       ) : (
         <div className="approval-buttons">
-          <button disabled={busy} onClick={() => answer('once')} data-testid="host-allow-once" title="This command may reach it until it ends">
+          <button disabled={busy} onClick={() => answer('once')} data-testid="host-allow-once" title={`This command may reach ${at} until it ends; ${host} at another port is asked about again`}>
             Allow once
           </button>
-          <button disabled={busy} onClick={() => answer('always')} data-testid="host-allow-always" title="Adds a network rule for this project (Settings lists and edits the rules)">
+          <button disabled={busy} onClick={() => answer('always')} data-testid="host-allow-always" title={alwaysTitle(host)}>
             Always for {host}
           </button>
-          <button disabled={busy} onClick={() => answer('deny')} data-testid="host-deny" title="Refuses it to this command, which is told the host">
+          <button disabled={busy} onClick={() => answer('deny')} data-testid="host-deny" title={`Refuses ${at} to this command, which is told the host`}>
             Deny
           </button>
         </div>

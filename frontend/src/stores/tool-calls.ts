@@ -121,7 +121,7 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck, onBack
             call.input,
             (o) => {
               if (o.stream === 'host') {
-                asks = [...asks, { call: o.id, host: o.data, ask: o.ask, wait_ms: o.wait_ms }]
+                asks = [...asks, { call: o.id, host: o.data, port: o.port, ask: o.ask, wait_ms: o.wait_ms }]
                 card(call.id, { asks })
                 return
               }
