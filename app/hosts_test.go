@@ -20,24 +20,7 @@ func TestHostAskedWhileTheCommandRuns(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("allow-list mode needs Linux's network namespaces")
 	}
-	svc := openServices(t)
-	if _, err := svc.Projects.Open(t.TempDir()); err != nil {
-		t.Fatal(err)
-	}
-	id := cur(t, svc)
-	p, err := svc.Settings.Save(id, ProjectSettingsInput{Allowlist: []string{"curl"}, NetworkMode: "allowlist"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.Sandbox.Proxy == "" {
-		t.Skipf("no network namespace can be made here: %s", p.Sandbox.NetNote)
-	}
-	asked := make(chan ToolOutput, 8)
-	svc.Tools.emit = func(name string, data any) {
-		if o, ok := data.(ToolOutput); ok && name == EventToolOutput && o.Stream == streamHost {
-			asked <- o
-		}
-	}
+	svc, id, asked := hostAskServices(t, "curl")
 	const host = "new.rooted-test.invalid"
 	args := `{"command": "curl", "args": ["-sS", "--max-time", "20", "https://` + host + `/"]}`
 	type result struct {
@@ -101,5 +84,78 @@ func TestHostAskedWhileTheCommandRuns(t *testing.T) {
 	}
 	if err := svc.Tools.AnswerHost(id, denied, host, true); err == nil || !strings.Contains(err.Error(), `"code":"`+tool.CodeNotFound+`"`) {
 		t.Errorf("an answer no command waits for: %v", err)
+	}
+}
+
+// hostAskServices opens a project in allow-list mode whose commands may run allowed (curl), and returns the
+// host questions its commands put to the window. It skips where no network namespace can be made.
+func hostAskServices(t *testing.T, allowed ...string) (*services, string, chan ToolOutput) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("allow-list mode needs Linux's network namespaces")
+	}
+	svc := openServices(t)
+	if _, err := svc.Projects.Open(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	id := cur(t, svc)
+	p, err := svc.Settings.Save(id, ProjectSettingsInput{Allowlist: allowed, NetworkMode: "allowlist"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Sandbox.Proxy == "" {
+		t.Skipf("no network namespace can be made here: %s", p.Sandbox.NetNote)
+	}
+	asked := make(chan ToolOutput, 8)
+	svc.Tools.emit = func(name string, data any) {
+		if o, ok := data.(ToolOutput); ok && name == EventToolOutput && o.Stream == streamHost {
+			asked <- o
+		}
+	}
+	return svc, id, asked
+}
+
+// Always allow on a waiting card adds the project's network rule, which covers every port, as its words say: the
+// command that asked goes on to the host's other ports with no second question, because a command's proxy reads
+// the rules at each connection, not once at its start.
+func TestAlwaysAllowReachesTheRunningCommand(t *testing.T) {
+	svc, id, asked := hostAskServices(t, "curl")
+	const host = "always.rooted-test.invalid"
+	done := make(chan string, 1)
+	go func() {
+		out, err := svc.Tools.RunIn(id, "conv-1", "call-always", "exec_shell",
+			`{"command": "curl", "args": ["-sS", "--max-time", "20", "https://`+host+`/", "https://`+host+`:8443/"]}`)
+		if err != nil {
+			t.Errorf("RunIn: %v", err)
+		}
+		done <- out
+	}()
+	var o ToolOutput
+	select {
+	case o = <-asked:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the command never asked about the host")
+	}
+	if o.Data != host || o.Port != 443 {
+		t.Fatalf("asked %+v, want %s at 443", o, host)
+	}
+	if _, err := svc.Permissions.AddRule(id, Rule{Action: "allow", Tool: "network", Domain: host}); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Tools.AnswerHost(id, o.Ask, host, true); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		NetworkRefused  []string `json:"network_refused"`
+		NetworkDeclined []string `json:"network_declined"`
+	}
+	out := <-done
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.NetworkRefused)+len(r.NetworkDeclined) != 0 {
+		t.Errorf("the command after Always: %s (%v)", out, err)
+	}
+	select {
+	case o := <-asked:
+		t.Errorf("asked again, about %s:%d, after the rule for every port", o.Data, o.Port)
+	default:
 	}
 }

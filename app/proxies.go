@@ -8,11 +8,11 @@ import (
 )
 
 // commandProxy makes the proxy of each command in allow-list mode, asking the window through ask.
-func commandProxy() func(allow, deny []string, ask tools.HostAsk) shell.Proxy {
+func commandProxy() func(lists tools.HostLists, ask tools.HostAsk) shell.Proxy {
 	base := proxyBase()
-	return func(allow, deny []string, ask tools.HostAsk) shell.Proxy {
+	return func(lists tools.HostLists, ask tools.HostAsk) shell.Proxy {
 		o := base
-		o.Hosts, o.Denied, o.Ask = allow, deny, ask
+		o.Lists, o.Ask = lists, ask
 		return httpproxy.New(o)
 	}
 }

@@ -28,6 +28,9 @@ func grantedHosts(ctx context.Context) []string {
 // false when ctx ends first.
 type HostAsk = func(ctx context.Context, host string, port int) bool
 
+// HostLists are the hosts a command's proxy lets through and those it refuses, as the settings say now.
+type HostLists = func() (allow, deny []string)
+
 type hostAskKey struct{}
 
 // WithHostAsk marks ctx as coming from a face where the user can answer while a command runs (the window): in

@@ -98,8 +98,8 @@ func TestExecShellAllowListGoModDownload(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	reg := Registry(Deps{Session: s, Settings: store, CommandProxy: func(allow, deny []string, ask HostAsk) shell.Proxy {
-		return httpproxy.New(httpproxy.Options{Hosts: allow, Denied: deny, Ask: ask, Resolver: web.Resolver, Exempt: web.Options().Exempt})
+	reg := Registry(Deps{Session: s, Settings: store, CommandProxy: func(lists HostLists, ask HostAsk) shell.Proxy {
+		return httpproxy.New(httpproxy.Options{Lists: lists, Ask: ask, Resolver: web.Resolver, Exempt: web.Options().Exempt})
 	}})
 	type netOut struct {
 		execOut

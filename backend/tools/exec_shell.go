@@ -115,7 +115,12 @@ func (d Deps) execOnce(ctx context.Context, guard *gitguard.Guard, c execCheck, 
 	spec := shell.Spec{Argv: c.argv, Dir: dir, Timeout: timeout, Policy: policy, Sandbox: sb, Env: env, EnvDropped: dropped, Live: live}
 	if sb.Proxy != "" {
 		// One proxy per command: what it refused is this command's.
-		spec.Proxy = d.CommandProxy(append(c.proj.Hosts(), grantedHosts(ctx)...), c.proj.DeniedHosts(), hostAsk(ctx))
+		granted := grantedHosts(ctx)
+		lists := func() (allow, deny []string) {
+			p := d.projectSettings(info.Root) // unreadable: no hosts, the safe side
+			return append(p.Hosts(), granted...), p.DeniedHosts()
+		}
+		spec.Proxy = d.CommandProxy(lists, hostAsk(ctx))
 	}
 	if d.WithoutNamespaces && spec.Sandbox.Processes == sandbox.ProcessesNamespace {
 		spec.Sandbox.Processes = sandbox.ProcessesSubreaper

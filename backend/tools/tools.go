@@ -27,12 +27,13 @@ type Deps struct {
 	Session *session.Session
 	// Settings holds the user's per-project choices (allowlist, sandbox); nil means the defaults.
 	Settings *settings.Store
-	// CommandProxy makes the proxy of one command in allow-list mode, from the hosts it allows and those it
-	// denies (httpproxy.New). Nil where the program links no HTTP stack (rooted's CLI): allow-list mode is then
-	// off, and the result says why.
+	// CommandProxy makes the proxy of one command in allow-list mode (httpproxy.New), reading the hosts it allows
+	// and those it denies from lists at each connection, so a rule the user adds while the command runs (the host
+	// card's Always, a deny in Settings) applies to its next connection. Nil where the program links no HTTP stack
+	// (rooted's CLI): allow-list mode is then off, and the result says why.
 	// ask (from WithHostAsk; nil where no one can answer) asks the user about a host not on the list while the
 	// command runs.
-	CommandProxy func(allow, deny []string, ask HostAsk) shell.Proxy
+	CommandProxy func(lists HostLists, ask HostAsk) shell.Proxy
 	// SecretEnv names variables of this process that commands must not see (the app's own API keys), besides
 	// those shell.Env recognises by name.
 	SecretEnv []string

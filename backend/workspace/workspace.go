@@ -53,7 +53,7 @@ type Options struct {
 	Web webfetch.Fetcher
 	// CommandProxy makes the proxy of a command in allow-list mode (tools.Deps.CommandProxy); nil: that mode is
 	// off (rooted links no HTTP stack).
-	CommandProxy func(allow, deny []string, ask tools.HostAsk) shell.Proxy
+	CommandProxy func(lists tools.HostLists, ask tools.HostAsk) shell.Proxy
 	// Ask puts ask_user's question to the person at the face; nil: ask_user is refused with no_user.
 	Ask func(ctx context.Context, question string, choices []string) (string, error)
 	// Events, when set, hears every event of the workspace from its opening on (a later Subscribe may miss the

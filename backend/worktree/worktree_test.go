@@ -527,8 +527,8 @@ func TestSetupCommandGetsTheFacesProxy(t *testing.T) {
 	}
 	var made atomic.Int32
 	var hosts []string
-	opt := workspace.Options{Settings: m.Settings, CommandProxy: func(allow, deny []string, _ tools.HostAsk) shell.Proxy {
-		hosts = allow
+	opt := workspace.Options{Settings: m.Settings, CommandProxy: func(lists tools.HostLists, _ tools.HostAsk) shell.Proxy {
+		hosts, _ = lists()
 		made.Add(1)
 		return refuseAll{}
 	}}

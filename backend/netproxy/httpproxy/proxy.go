@@ -46,8 +46,9 @@ type Options struct {
 	// AskWait bounds how long a connection waits for Ask's answer (default DefaultAskWait); the command's own end
 	// (its timeout, Stop) ends the wait sooner.
 	AskWait time.Duration
-	// Lists, when set, is read at every connection in place of Hosts and Denied: a proxy that lives as long as an
-	// MCP server follows the rules the user adds or removes meanwhile, with no restart.
+	// Lists, when set, is read at every connection in place of Hosts and Denied: a proxy follows the rules the
+	// user adds or removes while it lives (an MCP server's, with no restart; a command's, so the host card's
+	// Always reaches the command's other ports, and a deny added in Settings its next connection).
 	Lists func() (allow, deny []string)
 	// OnRefuse, when set, hears of every connection refused (each one, not each host once), as it is refused:
 	// an MCP server's record of the hosts it was refused, which no one is asked about.
