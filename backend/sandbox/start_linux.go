@@ -22,6 +22,17 @@ func Start(cmd *exec.Cmd) error {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread() // back to the pool only once the child is gone: the thread never ends here
 		err := cmd.Start()
+		// A pidfd names this child alone: once cmd.Wait has reaped it, waiting on its PID could wait on a process
+		// that came later with the same number, parking this thread for that one's life. It is opened before Start
+		// returns to its caller, so before anyone can reap the child. Kernels before 5.3 have none: the PID then.
+		idType, id := unix.P_PID, 0
+		if err == nil {
+			id = cmd.Process.Pid
+			if fd, ferr := unix.PidfdOpen(id, 0); ferr == nil {
+				defer unix.Close(fd)
+				idType, id = unix.P_PIDFD, fd
+			}
+		}
 		started <- err
 		if err != nil {
 			return
@@ -29,7 +40,7 @@ func Start(cmd *exec.Cmd) error {
 		// Wait for the child to end without reaping it (cmd.Wait does that, and may already have: then ECHILD).
 		var info unix.Siginfo
 		for {
-			err := unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+			err := unix.Waitid(idType, id, &info, unix.WEXITED|unix.WNOWAIT, nil)
 			if !errors.Is(err, unix.EINTR) {
 				return
 			}
