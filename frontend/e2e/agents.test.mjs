@@ -10,8 +10,8 @@
 // on disk, no Rooted process left and no lock file left behind.
 // A second, short session per client starts with no search endpoint in the settings, saves one while the client
 // runs, and checks what the client makes of the server's notifications/tools/list_changed: a client that lists
-// its tools again offers web_search to its model in its next request, and the search goes through; a client known
-// not to (Codex CLI, Qwen Code) is held to keeping its first list, and every client to having been told.
+// its tools again offers web_search to its model for the rest of the session, and the search goes through; a client
+// known not to (Codex CLI, Qwen Code) is held to keeping its first list, and every client to having been told.
 // The MCP traffic passes through mcp-tap.mjs; requests and traffic are kept under test-output/agents/.
 import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -229,8 +229,8 @@ function lockFiles(dir) {
 
 // A session: the fixture, a HOME, the stand-in, the MCP server command (through the tap) and its environment.
 // With relist the session is the list-change scenario: its settings start without the search endpoint, which is
-// saved as the model is about to make its second call (saveEndpoint); s.relist then tells what the MCP traffic
-// showed after the save.
+// saved as the model is about to make its second call (saveEndpoint); s.relist then holds when it was saved and
+// how soon the client listed again.
 async function session(name, { relist = false } = {}) {
   const fixture = goFixture(`${name}-project`)
   const home = mkdtempSync(path.join(tmpdir(), `rooted-agent-${name}-home-`))
