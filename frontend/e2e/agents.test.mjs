@@ -8,11 +8,15 @@
 // shown: the file's numbered lines, the test's output, outside_root, a search result that fits under the client's
 // own cap and says how to read on, no call refused for an argument the client injected; and afterwards the patch
 // on disk, no Rooted process left and no lock file left behind.
+// A second, short session per client starts with no search endpoint in the settings, saves one while the client
+// runs, and checks what the client makes of the server's notifications/tools/list_changed: a client that lists
+// its tools again offers web_search to its model for the rest of the session, and the search goes through; a client
+// known not to (Codex CLI, Qwen Code) is held to keeping its first list, and every client to having been told.
 // The MCP traffic passes through mcp-tap.mjs; requests and traffic are kept under test-output/agents/.
 import { after, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -59,6 +63,15 @@ const steps = [
   // run headless (or one that cannot ask) has it refused.
   { tool: 'exec_shell', input: { command: 'rm', args: ['-r', 'scratch'] } },
   // Listed only because the user's settings name a search endpoint, and run without asking because a rule allows it.
+  { tool: 'web_search', input: { query: 'landlock scoped signals' } },
+]
+// The list-change scenario: the session starts with no search endpoint in the user's settings, so web_search is not
+// listed. The model looks at the working directory; as its result reaches the model, the endpoint is saved (as the
+// window saves settings) and the server tells the client its tool list changed. The model lists the directory while
+// the client lists the tools again, and then calls web_search if the client now offers it.
+const relistSteps = [
+  { tool: 'get_working_directory', input: {} },
+  { tool: 'list_directory', input: { path: '.' } },
   { tool: 'web_search', input: { query: 'landlock scoped signals' } },
 ]
 const searchHit = { title: 'Landlock: unprivileged access control', url: 'https://docs.kernel.org/userspace-api/landlock.html', content: 'Landlock restricts the ambient rights of a set of processes.' }
@@ -127,15 +140,25 @@ function withInjected(input, schema, rooted) {
 // far. Rooted's tools are called as the client offers them: listed directly (Codex, opencode, Gemini CLI), behind
 // Qwen Code's tool_call wrapper, or, as Claude Code defers MCP tools by default, loaded once with its ToolSearch
 // ("select:NAME,...") and then called by name.
-function script(calls, tapLog) {
-  return (request) => {
-    const direct = ours(request, 'read_file')
+// A ToolSearch loads what the server lists then; a tool listed later (web_search in the list-change scenario) is
+// loaded by a ToolSearch of its own once the model is about to call it.
+// plan is the scenario's steps; before(i), when given, runs (and is awaited) as the model is about to make call i,
+// once, with the results of the calls before it in the request.
+function script(calls, tapLog, plan = steps, before = null) {
+  const begun = new Set()
+  return async (request) => {
+    const direct = ours(request, plan[0].tool)
     const wrapper = request.tools.includes('tool_call') ? 'tool_call' : null
     const search = request.tools.includes('ToolSearch') ? 'ToolSearch' : null
     if (!direct && !wrapper && !search) return sideReply(request)
     const made = request.messages.flatMap((m) => m.toolCalls ?? [])
-    const step = steps[made.filter(isRootedCall).length]
+    const done = made.filter(isRootedCall).length
+    const step = plan[done]
     if (!step) return { text: finalAnswer }
+    if (before && !begun.has(done)) {
+      begun.add(done)
+      await before(done)
+    }
     const spec = ours(request, step.tool)
     if (spec) {
       calls.push(step)
@@ -145,15 +168,20 @@ function script(calls, tapLog) {
       calls.push(step)
       return { tools: [{ name: wrapper, input: { name: `mcp__rooted__${step.tool}`, arguments: step.input } }] }
     }
-    if (!made.some((c) => c.name === search)) {
-      const names = [...new Set(steps.map((s) => `mcp__rooted__${s.tool}`))]
+    // A client that lists its tools offers no other way to a tool it does not list: the model says so and stops,
+    // where a call of a name not offered would have the client answer with an error, or ask the model again.
+    if (!search) return { text: `No ${step.tool} among the tools offered.` }
+    const lastSearch = made.findLastIndex((c) => c.name === search)
+    if (lastSearch < 0 || made.slice(0, lastSearch).filter(isRootedCall).length !== done) {
+      const names = [...new Set(plan.slice(done).map((s) => `mcp__rooted__${s.tool}`))]
       return { tools: [{ name: search, input: { query: `select:${names.join(',')}`, max_results: names.length } }] }
     }
     calls.push(step)
     return { tools: [{ name: `mcp__rooted__${step.tool}`, input: step.input }] }
   }
 }
-const stepName = (call) => steps.map((s) => s.tool).find((t) => call.name === t || call.name.endsWith(t)) ?? ''
+const toolNames = [...new Set([...steps, ...relistSteps].map((s) => s.tool))]
+const stepName = (call) => toolNames.find((t) => call.name === t || call.name.endsWith(t)) ?? ''
 // isRootedCall tells a call of one of Rooted's tools: named for the rooted server (or in Codex's mcp__rooted
 // namespace), or made through Qwen Code's tool_call.
 const isRootedCall = (c) => c.name === 'tool_call' || ((c.name.includes('rooted') || c.namespace?.includes('rooted')) && stepName(c) !== '')
@@ -200,25 +228,29 @@ function lockFiles(dir) {
 }
 
 // A session: the fixture, a HOME, the stand-in, the MCP server command (through the tap) and its environment.
-async function session(name) {
+// With relist the session is the list-change scenario: its settings start without the search endpoint, which is
+// saved as the model is about to make its second call (saveEndpoint); s.relist then holds when it was saved and
+// how soon the client listed again.
+async function session(name, { relist = false } = {}) {
   const fixture = goFixture(`${name}-project`)
   const home = mkdtempSync(path.join(tmpdir(), `rooted-agent-${name}-home-`))
   onCleanup(() => rmSync(home, { recursive: true, force: true }))
   const tapLog = path.join(artefacts, `${name}.mcp.jsonl`)
   rmSync(tapLog, { force: true })
   const calls = []
-  const llm = await startFakeLLM(script(calls, tapLog))
-  onCleanup(llm.close)
   const search = await startSearchStandIn()
   onCleanup(search.close)
   // Rooted's settings in this HOME: the user's search endpoint, and a rule of the project's that allows web_search
   // (a client run headless cannot answer the question it would ask otherwise).
   const configHome = path.join(home, '.config')
-  mkdirSync(path.join(configHome, 'rooted'), { recursive: true })
-  writeFileSync(
-    path.join(configHome, 'rooted', 'settings.json'),
-    JSON.stringify({ user: { search_endpoint: search.url }, projects: { [realpathSync(fixture)]: { rules: [{ action: 'allow', tool: 'web_search' }] } } }),
-  )
+  const settingsFile = path.join(configHome, 'rooted', 'settings.json')
+  const settings = (user) => JSON.stringify({ user, projects: { [realpathSync(fixture)]: { rules: [{ action: 'allow', tool: 'web_search' }] } } })
+  mkdirSync(path.dirname(settingsFile), { recursive: true })
+  writeFileSync(settingsFile, settings(relist ? {} : { search_endpoint: search.url }))
+  const s = { relist: relist ? {} : null }
+  const before = relist ? (i) => i === 1 && saveEndpoint(tapLog, settingsFile, settings({ search_endpoint: search.url }), s.relist) : null
+  const llm = await startFakeLLM(script(calls, tapLog, relist ? relistSteps : steps, before))
+  onCleanup(llm.close)
   const mcp = { command: process.execPath, args: [tapScript, tapLog, binary, 'mcp', '--root', fixture] }
   // Go's caches stay the machine's, so the go test starts warm; the toolchain is the local one. Rooted reads its
   // settings from this HOME's, whatever a client passes on of its own environment.
@@ -237,7 +269,36 @@ async function session(name) {
     CI: 'true',
     ...mcpEnv,
   }
-  return { name, fixture, home, tapLog, llm, search, calls, mcp, mcpEnv, env }
+  return Object.assign(s, { name, fixture, home, tapLog, llm, search, calls, mcp, mcpEnv, env })
+}
+
+// How long the list-change scenario waits, after the save, for the client to list the tools again.
+const relistWaitMs = 15_000
+
+// saveEndpoint saves the settings naming the search endpoint as the window saves them (a new file renamed over the
+// old, configfile.Write), then follows the MCP traffic until the client has listed the tools again and been
+// answered with web_search, or relistWaitMs has passed: a client that lists again when told has its new list
+// before the model goes on. It records in out when the save was made and, if the client listed again within the
+// wait, how soon.
+async function saveEndpoint(tapLog, file, text, out) {
+  const savedAt = Date.now()
+  out.savedAt = savedAt
+  writeFileSync(`${file}.new`, text)
+  renameSync(`${file}.new`, file)
+  const deadline = savedAt + relistWaitMs
+  for (;;) {
+    const answer = relisted(mcpTraffic(tapLog), savedAt)
+    if (answer) out.relistMs = answer.at - savedAt
+    if (answer || Date.now() >= deadline) return
+    await sleep(100)
+  }
+}
+
+// relisted finds the answer to a tools/list the client sent since the moment since that lists web_search.
+function relisted(traffic, since) {
+  const after = traffic.filter((t) => t.at >= since)
+  const lists = new Set(after.filter((t) => t.dir === 'in' && t.msg.method === 'tools/list').map((t) => t.msg.id))
+  return after.find((t) => t.dir === 'out' && lists.has(t.msg.id) && t.msg.result?.tools?.some((tool) => tool.name === 'web_search'))
 }
 
 // modelSaw is every result of Rooted's tools the model was shown over the conversation, in order, from the last
@@ -321,6 +382,12 @@ async function check(s, result) {
   expect(refused.length === 0, `${refused.length} calls refused for an argument the client injected: ${refused.map((t) => JSON.stringify(t.msg).slice(0, 200)).join('; ')}`)
 
   expect(/return a \+ b/.test(readFileSync(path.join(s.fixture, 'main.go'), 'utf8')), 'the patch is not on disk')
+  await leftBehind(s, expect)
+  assert.deepEqual(problems, [], `${s.name}: what its model was shown or what the session left is wrong (see ${artefacts})`)
+}
+
+// leftBehind expects no process of the session to outlive it and no lock file to be left held.
+async function leftBehind(s, expect) {
   // A client may still be reaping its MCP server as it exits: a few seconds' grace, then what is left is left.
   let left = processesUnder(s.fixture)
   for (let i = 0; i < 50 && left.length; i++) {
@@ -330,7 +397,55 @@ async function check(s, result) {
   expect(left.length === 0, `processes outlive the session: ${left.join('; ')}`)
   const locks = [...lockFiles(path.join(s.fixture, '.git')), ...lockFiles(path.join(s.home, '.cache', 'rooted'))].filter(stale)
   expect(locks.length === 0, `lock files left behind: ${locks.join(', ')}`)
-  assert.deepEqual(problems, [], `${s.name}: what its model was shown or what the session left is wrong (see ${artefacts})`)
+}
+
+// Whether each client lists the tools again, in the session it is in, when the server tells it the list changed,
+// as measured through each. Claude Code (on its subscriptions/listen stream), opencode and Gemini CLI list again
+// within milliseconds, and their next request to the model offers web_search. Codex CLI 0.169 handles
+// notifications/tools/list_changed only behind its mcp_tool_list_changed feature, "under development" and off by
+// default (`codex features list`; with it on, Codex lists again before its next request to the model rather than
+// when told); Qwen Code 0.24 makes its MCP clients without the SDK's listChanged option and
+// sets no handler for the notification. Those two keep the list they made at start for the session: the tool
+// reaches them in their next session (the scenario above, with the endpoint saved from the start).
+const relists = { claude: true, codex: false, opencode: true, gemini: true, qwen: false }
+
+// checkRelist asserts the list-change scenario: web_search not offered to the model before the save; after it,
+// the server told the client; and a client that lists again offers web_search in its next request, whose call
+// reaches the search endpoint and whose result the model sees. A client that does not list again is held to that:
+// web_search is offered in none of its requests.
+async function checkRelist(client, s, result) {
+  const traffic = mcpTraffic(s.tapLog)
+  writeFileSync(path.join(artefacts, `${s.name}.requests.json`), JSON.stringify(s.llm.requests.map(({ body, headers, ...rest }) => ({ ...rest, bodyBytes: JSON.stringify(body).length })), null, 1))
+  writeFileSync(path.join(artefacts, `${s.name}.relist.json`), JSON.stringify(s.relist, null, 1))
+  const diag = `\n${s.name} exited ${result.code}${result.signal ? ` (${result.signal})` : ''}; stand-in requests: ${s.llm.requests.length}; calls scripted: ${s.calls.map((c) => c.tool).join(', ')}; after the save: ${JSON.stringify(s.relist)}\nstderr: ${result.err.slice(-2000)}\nstdout: ${result.out.slice(-2000)}\nsee ${artefacts}`
+  assert.ok(s.llm.requests.length > 0, `${s.name} never reached the stand-in model${diag}`)
+  assert.ok(traffic.some((t) => t.dir === 'in'), `${s.name} never started rooted mcp${diag}`)
+  assert.ok(s.relist.savedAt, `the model never saw get_working_directory's result, so the endpoint was never saved${diag}`)
+  const notified = traffic.some((t) => t.at >= s.relist.savedAt && t.dir === 'out' && t.msg.method === 'notifications/tools/list_changed')
+  const listedAgain = Boolean(relisted(traffic, s.relist.savedAt))
+
+  const problems = []
+  const expect = (ok, what) => ok || problems.push(what)
+  // Offered in a request: listed directly, or (Claude Code) loaded by a ToolSearch; Qwen Code names the tools its
+  // tool_call reaches in a message of its own.
+  const offers = (r) => Boolean(ours(r, 'web_search')) || r.messages.some((m) => m.role !== 'tool' && m.text?.includes('mcp__rooted__web_search'))
+  const main = s.llm.requests.filter((r) => ours(r, 'get_working_directory') || r.tools.includes('tool_call') || r.tools.includes('ToolSearch'))
+  const early = main.filter((r) => r.messages.flatMap((m) => m.toolCalls ?? []).filter(isRootedCall).length < 1)
+  expect(early.length > 0 && !early.some(offers), 'web_search was offered before the search endpoint was saved')
+  expect(notified, 'the server did not send notifications/tools/list_changed after the settings were saved')
+  if (relists[client]) {
+    expect(listedAgain, `${s.name} did not list the tools again after the save`)
+    expect(main.some(offers), `${s.name} never offered its model web_search after listing again`)
+    const web = modelSaw(s.llm).find((r) => stepName(r.call) === 'web_search')
+    expect(s.search.queries.includes('landlock scoped signals'), `web_search: the search endpoint was asked ${JSON.stringify(s.search.queries)}`)
+    expect(web?.content.includes(searchHit.url) && web?.content.includes(searchHit.title), `web_search: the model sees the result's title and URL; it saw ${JSON.stringify(web?.content.slice(0, 300))}`)
+  } else {
+    expect(!listedAgain, `${s.name} listed the tools again: it is marked as one that does not (relists)`)
+    expect(!main.some(offers), `${s.name} offered web_search without listing again`)
+    expect(s.search.queries.length === 0, `web_search reached the search endpoint from a client that never listed it: ${JSON.stringify(s.search.queries)}`)
+  }
+  await leftBehind(s, expect)
+  assert.deepEqual(problems, [], `${s.name}: the tool list's change did not reach its model as expected${diag}`)
 }
 
 // stale tells a lock left behind: a git *.lock file exists only while git holds it; Rooted's rooted.lock is a
@@ -533,6 +648,11 @@ describe('Rooted through five coding agents', { timeout: 20 * 60_000 }, () => {
       const result = await start(s)
       observe(s)
       await check(s, result)
+    })
+    test(`${name}: a search endpoint saved mid-session brings web_search to the model`, { timeout: timeoutMs + 60_000 }, async () => {
+      const s = await session(`${name}-relist`, { relist: true })
+      const result = await start(s)
+      await checkRelist(name, s, result)
     })
   }
 })
