@@ -60,6 +60,20 @@ func pollGit(t *testing.T, dir string, stop <-chan struct{}) func() int {
 	return func() int { wg.Wait(); return n }
 }
 
+// ranNoMore checks the watched mode's bound: the payload may run outside while the plant is live, until the
+// watcher sees it (a race whose length is the machine's load, so not counted), and never again once the command
+// has ended: git outside, run again and again, adds no run to the runs counted in marker so far.
+func ranNoMore(t *testing.T, dir, marker string, runs int) {
+	t.Helper()
+	for range 10 {
+		userGit(t, dir, "status")
+	}
+	ran, _ := os.ReadFile(marker)
+	if after := strings.Count(string(ran), "ran"); after != runs {
+		t.Errorf("git outside ran the payload %d more times after the command was ended: the plant outlived it", after-runs)
+	}
+}
+
 // The race the comparison after a command cannot see: a command plants core.fsmonitor and a hook, waits, and
 // writes the original bytes back before it ends, while git status runs outside the sandbox all along (an editor's
 // git, a shell prompt). With a mount namespace the plant is refused and git never runs the payload; without one
