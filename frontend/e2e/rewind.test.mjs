@@ -78,7 +78,11 @@ describe('rewind', { timeout: 600_000 }, () => {
 
     // History names each snapshot by the request that made it, not by the tool's reason and a hash.
     await page.getByTestId('tab-history').click()
-    await page.getByTestId('snapshot').first().waitFor()
+    // The tab shows the list it has at once and reads the snapshots made since in the background: wait for all
+    // four (the assertion below names what is missing if they never come).
+    await page
+      .waitForFunction(() => document.querySelectorAll('[data-testid="snapshot"] .history-reason').length >= 4, null, { timeout: 15_000 })
+      .catch(() => undefined)
     const named = await page.locator('[data-testid="snapshot"] .history-reason').allTextContents()
     assert.deepEqual(named, [
       'Before undo: files rewound to before “tidy the notes”',
