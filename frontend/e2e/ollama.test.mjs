@@ -100,6 +100,10 @@ describe('Ollama through its own API', { timeout: 600_000 }, () => {
     assert.equal(await page.getByTestId('agent-step-limit').inputValue(), '100')
     await page.getByTestId('open-settings').click()
     const box = page.getByTestId('settings-step-limit')
+    // Settings opens at once and fills its fields as the saved settings arrive: wait for the value, then check it.
+    await page
+      .waitForFunction(() => document.querySelector('[data-testid="settings-step-limit"]')?.value !== '', null, { timeout: 10_000 })
+      .catch(() => undefined)
     assert.equal(await box.inputValue(), '100')
     await box.fill('7')
     await page.getByTestId('settings-saved').filter({ hasText: 'after 7 steps' }).waitFor()
