@@ -27,8 +27,15 @@ vi.mock('../bridge', () => ({
   loadStepLimit: () => Promise.resolve(50),
   saveStepLimit: (n: number) => Promise.resolve(n),
   toBackendError: (e: unknown) => ({ code: 'internal', message: String(e) }),
-  callTool: (name: string) => (name === 'find_files' ? Promise.resolve({ files: [{ path: 'src/main.go' }] }) : Promise.reject(new Error(`unexpected ${name}`))),
+  callTool: (name: string) => {
+    if (name !== 'find_files') return Promise.reject(new Error(`unexpected ${name}`))
+    const answer = { files: [{ path: 'src/main.go' }] }
+    if (!finds.hold) return Promise.resolve(answer)
+    return new Promise((resolve) => finds.held.push(() => resolve(answer)))
+  },
 }))
+// find_files answers at once, or, while hold is set, when the test releases it (a lookup still on its way).
+const finds = vi.hoisted(() => ({ hold: false, held: [] as (() => void)[] }))
 // The model is the one a test sets (none: the test types, it does not send).
 const llm = vi.hoisted(() => ({ model: null as unknown }))
 vi.mock('../llm/providers', () => ({
@@ -147,6 +154,28 @@ describe('typing in the request box', () => {
       option!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true }))
     })
     expect(box.value).toBe('look at @src/main.go ')
+  })
+
+  it('keeps the list closed after a pick when a lookup for a key typed before it answers late', async () => {
+    const host = await mount()
+    const box = host.querySelector<HTMLTextAreaElement>('[data-testid="agent-input"]')!
+    type(box, 'look at @ma')
+    await settle()
+    // The last key's lookup is still on its way when the user picks from the list the one before it opened.
+    finds.hold = true
+    type(box, 'i')
+    const option = host.querySelector<HTMLLIElement>('[data-testid="mention-option"]')
+    expect(option?.textContent).toBe('src/main.go')
+    act(() => {
+      option!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, cancelable: true }))
+    })
+    expect(box.value).toBe('look at @src/main.go ')
+    finds.hold = false
+    expect(finds.held.length).toBe(1)
+    act(() => finds.held.splice(0).forEach((release) => release()))
+    await settle()
+    // Closed: the next Enter sends the request rather than picking again.
+    expect(host.querySelector('[data-testid="mention-list"]')).toBeNull()
   })
 })
 

@@ -132,8 +132,14 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   // The @mention being typed and the project paths that complete it.
   const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number; sigil?: '/' } | null>(null)
   const lookup = useRef(0)
-  const closeComplete = useCallback(() => setComplete(null), [])
+  // Closing the list (a pick, Escape) drops the lookups still on their way: one answering late (a key typed
+  // before the pick) must not open the list again, where the next Enter would pick instead of sending.
+  const closeComplete = useCallback(() => {
+    lookup.current++
+    setComplete(null)
+  }, [])
   const suggest = useHandler((value: string, caret: number) => {
+    const seq = ++lookup.current // every key makes the lookups before it stale
     const cmd = commandAt(value, caret) // a /command's name, completed from the commands and skills found
     if (cmd) {
       const options = commandOptions(cmd.query, s.extra?.commands ?? [], s.extra?.skills?.skills ?? [])
@@ -141,14 +147,15 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
     }
     const at = mentionAt(value, caret)
     if (!at) return setComplete(null)
-    const seq = ++lookup.current
     const q = at.query.replace(/[*?[\]{}]/g, '')
     const glob = q.includes('/') ? [`${q}*`, `**/${q}*`] : [`**/*${q}*`]
     callTool('find_files', { glob, path: '.', limit: 8 })
       .then((r) => {
         if (seq === lookup.current) setComplete({ ...at, options: r.files.map((f) => f.path), index: 0 })
       })
-      .catch(() => setComplete(null))
+      .catch(() => {
+        if (seq === lookup.current) setComplete(null)
+      })
   })
   const pick = (path: string) => {
     if (!complete) return
@@ -161,7 +168,7 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
     const end = at && at.start === complete.start ? caretNow : complete.start + 1 + complete.query.length
     const next = `${text.slice(0, start)}${complete.sigil ?? '@'}${path} ${text.slice(end)}`
     setText(next)
-    setComplete(null)
+    closeComplete()
     requestAnimationFrame(() => {
       const pos = start + path.length + 2
       input.current?.setSelectionRange(pos, pos)
@@ -286,7 +293,7 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
         return
       }
       if (e.key === 'Escape') {
-        setComplete(null)
+        closeComplete()
         return
       }
     }
