@@ -63,7 +63,7 @@ func TestHostAskedWhileTheCommandRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := <-done
-	if r.ExitCode == 0 || !slices.Equal(r.NetworkDeclined, []string{host}) || len(r.NetworkRefused) != 0 || !strings.Contains(r.Hint, "declined "+host) {
+	if r.ExitCode == 0 || !slices.Equal(r.NetworkDeclined, []string{host + ":443"}) || len(r.NetworkRefused) != 0 || !strings.Contains(r.Hint, "declined "+host+":443") {
 		t.Errorf("declined: %+v", r)
 	}
 	t.Logf("declined: %s", r.Stdout+r.Stderr)

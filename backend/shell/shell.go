@@ -52,7 +52,7 @@ type Proxy interface {
 	Serve(ctx context.Context, ln net.Listener) error
 	// Refused lists the hosts it refused without the user's answer.
 	Refused() []string
-	// Declined lists the hosts the user was asked about while the command ran and declined.
+	// Declined lists where the user, asked while the command ran, declined: host:port.
 	Declined() []string
 	// Unallowable lists the hosts of Refused no allow rule would let through.
 	Unallowable() []string
@@ -81,7 +81,8 @@ type Result struct {
 	// NetworkUnallowable are the hosts of NetworkRefused that no allow rule would let through (a deny rule, an
 	// address commands never reach, a name that is not plain): the window offers no rule for them.
 	NetworkUnallowable []string `json:"network_unallowable,omitempty"`
-	// NetworkDeclined are the hosts the user, asked while the command ran (the window), declined.
+	// NetworkDeclined are where the user, asked while the command ran (the window), declined: host:port, as an
+	// answer covers that port alone.
 	NetworkDeclined []string `json:"network_declined,omitempty"`
 }
 

@@ -185,7 +185,7 @@ func TestExecShellAllowListGoModDownload(t *testing.T) {
 		if allow && (got.ExitCode != 0 || !strings.Contains(got.Stdout, `"Version": "`+v+`"`) || len(declined.NetworkDeclined) != 0) {
 			t.Errorf("allowed when asked: %s", raw)
 		}
-		if !allow && (got.ExitCode == 0 || !slices.Equal(declined.NetworkDeclined, []string{"unlisted.example.com"}) ||
+		if !allow && (got.ExitCode == 0 || !slices.Equal(declined.NetworkDeclined, []string{unlisted.Host}) ||
 			!strings.Contains(got.Stdout+got.Stderr, "unlisted.example.com was declined by the user") || !strings.Contains(got.Hint, "declined unlisted.example.com")) {
 			t.Errorf("declined when asked: %s", raw)
 		}

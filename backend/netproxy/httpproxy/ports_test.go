@@ -51,7 +51,7 @@ func TestAnswerCoversOnlyThePortAskedAbout(t *testing.T) {
 	if got := a.hostPorts(); !slices.Equal(got, []string{first, second}) {
 		t.Errorf("asked about %v, want %s and then %s, once each", got, first, second)
 	}
-	if got := p.Declined(); !slices.Equal(got, []string{"new.example.com"}) {
-		t.Errorf("Declined() = %v, want the host declined at a port", got)
+	if got := p.Declined(); !slices.Equal(got, []string{second}) {
+		t.Errorf("Declined() = %v, want %s alone: the host was allowed at its other port", got, second)
 	}
 }

@@ -132,7 +132,9 @@ func (p *Proxy) Unallowable() []string {
 	return slices.Clone(p.fixed)
 }
 
-// Declined lists the hosts the user was asked about while the command ran and declined.
+// Declined lists where the user, asked while the command ran, declined: host:port (net.JoinHostPort), as an
+// answer covers that port alone; a command allowed at github.com:443 and declined at github.com:22 lists
+// github.com:22 only.
 func (p *Proxy) Declined() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -270,7 +272,8 @@ type RefusedError struct {
 	Host       string
 	Address    *webfetch.AddressError // nil: the host is not on the list
 	Denied     bool                   // a rule of the user's denies it
-	Declined   bool                   // the user, asked while the command ran, said no
+	Declined   bool                   // the user, asked while the command ran, said no (for Port)
+	Port       int                    // with Declined: the port the answer was about
 	Unanswered bool                   // the user was asked and the wait ended before an answer
 	TooMany    bool                   // with Unanswered: not asked, as MaxOpenQuestions questions waited already
 	NotPlain   bool                   // not a plain host name (Plain); Host is quoted, escaped to ASCII
@@ -316,8 +319,8 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 	}
 	p.mu.Lock()
 	if re.Declined {
-		if !slices.Contains(p.declined, re.Host) {
-			p.declined = append(p.declined, re.Host)
+		if at := net.JoinHostPort(re.Host, strconv.Itoa(re.Port)); !slices.Contains(p.declined, at) {
+			p.declined = append(p.declined, at)
 		}
 	} else if !slices.Contains(p.refused, re.Host) {
 		p.refused = append(p.refused, re.Host)
@@ -401,7 +404,7 @@ func (p *Proxy) check(ctx context.Context, host string, port int) error {
 	case q.allowed:
 		return nil
 	case q.answered:
-		return &RefusedError{Host: host, Declined: true}
+		return &RefusedError{Host: host, Declined: true, Port: port}
 	}
 	return &RefusedError{Host: host, Unanswered: true}
 }

@@ -174,7 +174,7 @@ func TestQuestionsResolveNothing(t *testing.T) {
 	if got := p.Unallowable(); !slices.Equal(got, []string{"10.1.2.3", "inward.example.com"}) {
 		t.Errorf("Unallowable() = %v, want the hosts no allow rule lets through", got)
 	}
-	if got := p.Declined(); !slices.Equal(got, []string{"secret-data.attacker.example"}) {
+	if got := p.Declined(); !slices.Equal(got, []string{"secret-data.attacker.example:443"}) {
 		t.Errorf("Declined() = %v", got)
 	}
 }

@@ -169,7 +169,8 @@ export interface ExecResult {
   // network_unallowable: those of network_refused no allow rule would let through (a deny rule, an address
   // commands never reach, a name that is not plain): no card offers a rule for them.
   network_unallowable?: string[]
-  // network_declined: the hosts the user, asked while the command ran, declined.
+  // network_declined: where the user, asked while the command ran, declined: host:port (a bare host in results
+  // saved before answers went by port).
   network_declined?: string[]
 }
 

@@ -234,6 +234,25 @@ describe('HostAsks reopened', () => {
     expect(el.querySelectorAll('[data-testid="host-allow-once"]')).toHaveLength(0)
     act(() => root.unmount())
   })
+
+  it('reads each port of one host apart: allowed at 443, declined at 22', () => {
+    const bridge = { workspace: 'p-1', addPermissionRule: () => Promise.resolve([]), answerHost: () => Promise.reject(new Error('not asked')), allowHost: () => Promise.resolve() } as unknown as ProjectBridge
+    const asks: HostAskItem[] = [443, 22].map((port) => ({ call: 'call-4', host: 'github.com', port, ask: `tok-${port}`, wait_ms: 120_000 }))
+    const el = document.createElement('div')
+    const root = createRoot(el)
+    act(() =>
+      root.render(
+        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+          <HostAsks asks={asks} running={false} conversation="conv-7" result={{ network_declined: ['github.com:22'] }} />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+    const text = el.textContent ?? ''
+    expect(text).toContain('github.com:443: allowed for this command')
+    expect(text).toContain('github.com:22: refused to this command')
+    expect(text).not.toContain('github.com:443: refused')
+    act(() => root.unmount())
+  })
 })
 
 describe('HostCards under a finished command', () => {

@@ -143,7 +143,8 @@ function HostAsk({ item, running, conversation, result }: { item: HostAskItem; r
   // An answer given in this window; else, once the command ended, what its result says became of the host.
   let answered = live
   if (!answered && !running && !item.ended && result) {
-    if (result.network_declined?.includes(host)) answered = 'deny'
+    // host:port since answers went by port; a bare host in results saved before that.
+    if (result.network_declined?.includes(at) || result.network_declined?.includes(host)) answered = 'deny'
     else if (!result.network_refused?.includes(host)) answered = 'once'
   }
   // The backend's word first: a question it ended says why; then a click it found too late; then the command's end.
