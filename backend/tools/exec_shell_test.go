@@ -10,10 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/testtree"
-
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
+	"github.com/rooted-dev/rooted/backend/testtree"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -82,9 +80,7 @@ func TestExecShellSandboxAndSecrets(t *testing.T) {
 	}
 	t.Setenv("ROOTED_TEST_API_KEY", "secret-value")
 	t.Setenv("ROOTED_APP_KEY", "app-secret")
-	_, root := makeLayout(t, nil)
-	s, _ := session.Open(root)
-	defer s.Close()
+	s, root := openLayout(t)
 	reg := Registry(Deps{Session: s, SecretEnv: []string{"ROOTED_APP_KEY"}})
 	home, _ := os.UserHomeDir()
 	target := filepath.Join(home, "rooted-sandbox-probe-"+filepath.Base(root))
@@ -110,9 +106,7 @@ func TestExecShellSandboxAndSecrets(t *testing.T) {
 }
 
 func TestExecShellProjectAllowlistAndLiveOutput(t *testing.T) {
-	_, root := makeLayout(t, []string{"a.txt"})
-	s, _ := session.Open(root)
-	defer s.Close()
+	s, root := openLayout(t, "a.txt")
 	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
 	if err := store.SetProject(root, settings.Project{Allowlist: []string{"ls"}}); err != nil {
 		t.Fatal(err)
@@ -158,9 +152,7 @@ func TestExecShellNetworkOffByDefault(t *testing.T) {
 		t.Skip("the sandbox is Landlock's")
 	}
 	ln := testtree.Listener(t, "")
-	_, root := makeLayout(t, nil)
-	s, _ := session.Open(root)
-	defer s.Close()
+	s, root := openLayout(t)
 	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
 	reg := Registry(Deps{Session: s, Settings: store})
 	type netOut struct {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/sandbox"
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -279,12 +278,7 @@ func protectionIn(mode string) string {
 // openRegistryIn opens a project whose commands run in mode.
 func openRegistryIn(t *testing.T, mode string, layout ...string) (*tool.Registry, string) {
 	t.Helper()
-	_, root := makeLayout(t, layout)
-	s, err := session.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, root := openLayout(t, layout...)
 	return Registry(Deps{Session: s, WithoutNamespaces: mode == "subreaper"}), root
 }
 

@@ -92,17 +92,24 @@ func makeLayout(t *testing.T, layout []string) (base, root string) {
 // the test's: the session and settings every face gives the tools. The session closes when t ends.
 func projectDeps(t *testing.T, p settings.Project, layout ...string) (Deps, string) {
 	t.Helper()
+	s, root := openLayout(t, layout...)
+	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
+	if err := store.SetProject(root, p); err != nil {
+		t.Fatal(err)
+	}
+	return Deps{Session: s, Settings: store}, root
+}
+
+// openLayout makes the layout (makeLayout) and opens a session on its root, closed when the test ends.
+func openLayout(t *testing.T, layout ...string) (*session.Session, string) {
+	t.Helper()
 	_, root := makeLayout(t, layout)
 	s, err := session.Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	store := settings.NewStore(filepath.Join(t.TempDir(), "settings.json"))
-	if err := store.SetProject(root, p); err != nil {
-		t.Fatal(err)
-	}
-	return Deps{Session: s, Settings: store}, root
+	return s, root
 }
 
 // snapshotOutside records every path beside the root with its content, to prove nothing outside changed.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/rooted-dev/rooted/backend/gitguard"
 	"github.com/rooted-dev/rooted/backend/jobs"
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
@@ -26,16 +25,9 @@ type protectedOut struct {
 // registryWithJobs opens a project whose commands run in mode, with background jobs as the window has them.
 func registryWithJobs(t *testing.T, mode string, layout ...string) (*tool.Registry, string) {
 	t.Helper()
-	_, root := makeLayout(t, layout)
-	s, err := session.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, root := openLayout(t, layout...) // closed after the jobs: cleanups run last first
 	d := Deps{Session: s, Jobs: &jobs.Manager{}, WithoutNamespaces: mode == "subreaper"}
-	t.Cleanup(func() {
-		d.Jobs.Close()
-		s.Close()
-	})
+	t.Cleanup(d.Jobs.Close)
 	return Registry(d), root
 }
 

@@ -6,19 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/snapshot"
 	"github.com/rooted-dev/rooted/backend/tool"
 )
 
 func snapshotRegistry(t *testing.T, cacheDir string, layout ...string) (*tool.Registry, string) {
 	t.Helper()
-	_, root := makeLayout(t, layout)
-	s, err := session.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, root := openLayout(t, layout...)
 	return Registry(Deps{Session: s, Snapshots: &snapshot.Projects{CacheDir: cacheDir}}), root
 }
 

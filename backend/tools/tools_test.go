@@ -25,12 +25,7 @@ import (
 
 func openRegistry(t *testing.T, layout ...string) (*tool.Registry, *session.Session, string) {
 	t.Helper()
-	_, root := makeLayout(t, layout)
-	s, err := session.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s, root := openLayout(t, layout...)
 	return Registry(Deps{Session: s}), s, root
 }
 
@@ -521,12 +516,7 @@ func TestSearchAndFindTools(t *testing.T) {
 
 // With an index (as in the window), a write through the tools is seen by the very next search.
 func TestSearchSeesOwnWritesThroughIndex(t *testing.T) {
-	_, root := makeLayout(t, []string{"a.txt"})
-	s, err := session.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s, _ := openLayout(t, "a.txt")
 	idx := &index.Indexes{}
 	defer idx.Close()
 	reg := Registry(Deps{Session: s, Indexes: idx})
