@@ -33,15 +33,31 @@ function run(cmd, args, { env, cwd, timeoutMs, logName }) {
 }
 
 export const timeoutMs = 150_000
+const task = 'Fix the failing test in this Go module.'
+
+// Gemini CLI and Qwen Code (its fork) read settings.json in their own folder of HOME and take the same flags; each
+// adds its sign-in and its model endpoint.
+function geminiLike(s, bin, { settings, env }) {
+  mkdirSync(path.join(s.home, `.${bin}`), { recursive: true })
+  writeFileSync(
+    path.join(s.home, `.${bin}`, 'settings.json'),
+    JSON.stringify({
+      ...settings,
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      mcpServers: { rooted: { command: s.mcp.command, args: s.mcp.args, env: s.mcpEnv, trust: true } },
+    }),
+  )
+  return run(path.join(agentsBin, bin), ['-p', task, '--yolo', '--output-format', 'json'], { cwd: s.fixture, timeoutMs, logName: s.name, env: { ...s.env, ...env } })
+}
 
 export const clients = {
   async claude(s) {
     const config = path.join(s.home, 'mcp.json')
     writeFileSync(config, JSON.stringify({ mcpServers: { rooted: { type: 'stdio', command: s.mcp.command, args: s.mcp.args, env: s.mcpEnv } } }))
-    const prompt = 'Fix the failing test in this Go module.'
     return run(
       path.join(agentsBin, 'claude'),
-      ['-p', prompt, '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__rooted__*', '--output-format', 'stream-json', '--verbose'],
+      ['-p', task, '--mcp-config', config, '--strict-mcp-config', '--allowedTools', 'mcp__rooted__*', '--output-format', 'stream-json', '--verbose'],
       {
         cwd: s.fixture,
         timeoutMs,
@@ -78,7 +94,7 @@ export const clients = {
         '',
       ].join('\n'),
     )
-    return run(path.join(agentsBin, 'codex'), ['exec', '--json', '--skip-git-repo-check', '-C', s.fixture, 'Fix the failing test in this Go module.'], {
+    return run(path.join(agentsBin, 'codex'), ['exec', '--json', '--skip-git-repo-check', '-C', s.fixture, task], {
       cwd: s.fixture,
       timeoutMs,
       logName: s.name,
@@ -100,7 +116,7 @@ export const clients = {
         permission: { edit: 'allow', bash: 'allow' },
       }),
     )
-    return run(path.join(agentsBin, 'opencode'), ['run', '--format', 'json', 'Fix the failing test in this Go module.'], {
+    return run(path.join(agentsBin, 'opencode'), ['run', '--format', 'json', task], {
       cwd: s.fixture,
       timeoutMs,
       logName: s.name,
@@ -119,41 +135,14 @@ export const clients = {
       },
     })
   },
-  async gemini(s) {
-    mkdirSync(path.join(s.home, '.gemini'), { recursive: true })
-    writeFileSync(
-      path.join(s.home, '.gemini', 'settings.json'),
-      JSON.stringify({
-        security: { auth: { selectedType: 'gemini-api-key' } },
-        general: { disableAutoUpdate: true, disableUpdateNag: true },
-        privacy: { usageStatisticsEnabled: false },
-        telemetry: { enabled: false },
-        mcpServers: { rooted: { command: s.mcp.command, args: s.mcp.args, env: s.mcpEnv, trust: true } },
-      }),
-    )
-    return run(path.join(agentsBin, 'gemini'), ['-p', 'Fix the failing test in this Go module.', '--yolo', '--output-format', 'json'], {
-      cwd: s.fixture,
-      timeoutMs,
-      logName: s.name,
-      env: { ...s.env, GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: s.llm.url, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
-    })
-  },
-  async qwen(s) {
-    mkdirSync(path.join(s.home, '.qwen'), { recursive: true })
-    writeFileSync(
-      path.join(s.home, '.qwen', 'settings.json'),
-      JSON.stringify({
-        security: { auth: { selectedType: 'openai' } },
-        privacy: { usageStatisticsEnabled: false },
-        telemetry: { enabled: false },
-        mcpServers: { rooted: { command: s.mcp.command, args: s.mcp.args, env: s.mcpEnv, trust: true } },
-      }),
-    )
-    return run(path.join(agentsBin, 'qwen'), ['-p', 'Fix the failing test in this Go module.', '--yolo', '--output-format', 'json'], {
-      cwd: s.fixture,
-      timeoutMs,
-      logName: s.name,
-      env: { ...s.env, OPENAI_API_KEY: 'stand-in', OPENAI_BASE_URL: `${s.llm.url}/v1`, OPENAI_MODEL: 'scripted' },
-    })
-  },
+  gemini: (s) =>
+    geminiLike(s, 'gemini', {
+      settings: { security: { auth: { selectedType: 'gemini-api-key' } }, general: { disableAutoUpdate: true, disableUpdateNag: true } },
+      env: { GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: s.llm.url, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+    }),
+  qwen: (s) =>
+    geminiLike(s, 'qwen', {
+      settings: { security: { auth: { selectedType: 'openai' } } },
+      env: { OPENAI_API_KEY: 'stand-in', OPENAI_BASE_URL: `${s.llm.url}/v1`, OPENAI_MODEL: 'scripted' },
+    }),
 }
