@@ -223,28 +223,40 @@ func TestTimeoutTermReachesEveryProcess(t *testing.T) {
 	for mode, e := range processModes(t, false) {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			trap := func(name string) string {
-				return "trap 'echo term > " + filepath.Join(e.project, name) + "; exit 0' TERM; "
-			}
-			ready, readyDetached := filepath.Join(e.project, "ready"), filepath.Join(e.project, "ready-detached")
-			// "started" once all have their trap set: a TERM before that would prove nothing. The detached one
-			// left the command's process group (setsid): a TERM to the group does not reach it, only the helper's.
-			script := "(" + trap("child") + "touch " + ready + "; while :; do sleep 0.05; done) & " +
-				"setsid sh -c \"" + trap("detached") + "touch " + readyDetached + "; while :; do sleep 0.05; done\" & " + trap("command") +
-				"while [ ! -e " + ready + " ] || [ ! -e " + readyDetached + " ]; do sleep 0.05; done; echo started; while :; do sleep 0.05; done"
 			res, err := Run(context.Background(), Spec{
-				Argv: []string{"sh", "-c", script}, Dir: e.project,
+				Argv: []string{"sh", "-c", termTrapScript(e.project, "command")}, Dir: e.project,
 				Env:     cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
 				Timeout: 3 * time.Second, Grace: 5 * time.Second, Policy: e.policy, Sandbox: e.info,
 			})
 			if err != nil || !res.TimedOut || !strings.Contains(res.Stdout, "started") {
 				t.Fatalf("%+v, %v", res, err)
 			}
-			for _, name := range []string{"command", "child", "detached"} {
-				if b, err := os.ReadFile(filepath.Join(e.project, name)); err != nil || string(b) != "term\n" {
-					t.Errorf("the %s did not see TERM within the grace: %q %v (%+v)", name, b, err, res)
-				}
-			}
+			termSeen(t, e.project, "command")
 		})
+	}
+}
+
+// termTrapScript is a program whose processes each write their marker in dir on TERM and exit: itself (leader), a
+// child ("child") and one that left the program's process group ("detached", by setsid: a TERM to the group does
+// not reach it, only the helper's). It prints "started" once all have their trap set: a TERM before that would
+// prove nothing.
+func termTrapScript(dir, leader string) string {
+	trap := func(name string) string {
+		return "trap 'echo term > " + filepath.Join(dir, name) + "; exit 0' TERM; "
+	}
+	ready, readyDetached := filepath.Join(dir, "ready"), filepath.Join(dir, "ready-detached")
+	return "(" + trap("child") + "touch " + ready + "; while :; do sleep 0.05; done) & " +
+		"setsid sh -c \"" + trap("detached") + "touch " + readyDetached + "; while :; do sleep 0.05; done\" & " + trap(leader) +
+		"while [ ! -e " + ready + " ] || [ ! -e " + readyDetached + " ]; do sleep 0.05; done; echo started; while :; do sleep 0.05; done"
+}
+
+// termSeen fails t for each process of termTrapScript that did not write its marker: it never saw TERM, or was
+// killed before its trap ran.
+func termSeen(t *testing.T, dir, leader string) {
+	t.Helper()
+	for _, name := range []string{leader, "child", "detached"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != "term\n" {
+			t.Errorf("the %s did not see TERM within the grace: %q %v", name, b, err)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -18,15 +17,8 @@ import (
 func TestStdioStopTermReachesEveryProcess(t *testing.T) {
 	for mode, e := range processModes(t, false) {
 		t.Run(mode, func(t *testing.T) {
-			trap := func(name string) string {
-				return "trap 'echo term > " + filepath.Join(e.project, name) + "; exit 0' TERM; "
-			}
-			ready, readyDetached := filepath.Join(e.project, "ready"), filepath.Join(e.project, "ready-detached")
-			script := "(" + trap("child") + "touch " + ready + "; while :; do sleep 0.05; done) & " +
-				"setsid sh -c \"" + trap("detached") + "touch " + readyDetached + "; while :; do sleep 0.05; done\" & " + trap("program") +
-				"while [ ! -e " + ready + " ] || [ ! -e " + readyDetached + " ]; do sleep 0.05; done; echo started; while :; do sleep 0.05; done"
 			p, err := StartStdio(context.Background(), StdioSpec{
-				Argv: []string{"sh", "-c", script}, Dir: e.project, Env: cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
+				Argv: []string{"sh", "-c", termTrapScript(e.project, "program")}, Dir: e.project, Env: cmdenv.Env(os.Environ(), nil, "HOME="+e.outside, "TMPDIR="+e.tmp),
 				Policy: e.policy, Sandbox: e.info, Grace: 5 * time.Second,
 			})
 			if err != nil {
@@ -36,11 +28,7 @@ func TestStdioStopTermReachesEveryProcess(t *testing.T) {
 				t.Fatalf("%q %v", line, err)
 			}
 			p.Stop()
-			for _, name := range []string{"program", "child", "detached"} {
-				if b, err := os.ReadFile(filepath.Join(e.project, name)); err != nil || string(b) != "term\n" {
-					t.Errorf("the %s did not see TERM within the grace: %q %v", name, b, err)
-				}
-			}
+			termSeen(t, e.project, "program")
 		})
 	}
 }
