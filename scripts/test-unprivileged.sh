@@ -60,7 +60,7 @@ echo "test-unprivileged: the sandbox backend's conformance table, in every proce
 as_user "$dir/sandbox.test" -test.run 'TestConformance|TestNoneSaysSo|TestAllowListFallsBackToOff|TestStartOutlivesTheCallersThread' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|conformance_test'
 echo "test-unprivileged: allow-list network mode (go mod download through the proxy, an unlisted host refused, or asked about while the command waits), as $user"
 as_user "$dir/tools.test" -test.run 'TestExecShellAllowListGoModDownload|TestExecShellNetworkOffByDefault' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|exec_network_test'
-as_user "$dir/app.test" -test.run 'TestHostAskedWhileTheCommandRuns|TestHostQuestionEndsUnanswered' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|hosts_test'
+as_user "$dir/app.test" -test.run 'TestHostAskedWhileTheCommandRuns|TestHostQuestionEndsUnanswered|TestAlwaysAllowReachesTheRunningCommand' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|hosts_test'
 echo "test-unprivileged: read-only paths during a command, and nothing outliving a killed Rooted, as $user"
 as_user "$dir/shell.test" -test.run 'TestReadOnlyPathsCannotBeChanged|TestPinnedFoldersCannotBeRenamed|TestNothingOutlivesAKilledRooted'
 as_user "$dir/tools.test" -test.run 'TestPermissionDenied|TestNothingACommandLeavesInGitRunsLater|TestOrdinaryGitChangesStay|TestLockLeftByAnEndedCommandGoes|TestToolDenyRuleInRegistry|TestGitConfigCredentialsNeverReachCommands'
