@@ -104,18 +104,28 @@ export function FilePane({ root, target, feed, onMention }: Props) {
     }
   }, [root, rel, version, userCall])
 
+  // opened counts the files shown: a save's answer belongs to the file it saved, and once another is shown (even the
+  // same one again, read afresh) it must not put the saved file's text, or its error, in the pane.
+  const opened = useRef(0)
+  useLayoutEffect(() => {
+    opened.current++
+  }, [rel])
+
   const editable = state.kind === 'file' && !state.partial
   const save = async (force = false) => {
     if (state.kind !== 'file' || draft === null || !rel) return
     const content = draft
+    const file = opened.current
     try {
       const out = await userCall('write_file', { path: absolute(root, rel), content, ...(force ? {} : { expected_sha256: await sha256(state.file.content) }) })
+      if (file !== opened.current) return
       setState({ kind: 'file', file: { ...state.file, content, size: new TextEncoder().encode(content).length }, partial: false })
-      setDraft(null)
+      setDraft((d) => (d === content ? null : d)) // keys typed while it saved stay unsaved edits
       setConflict(false)
       setSaveError(null)
       setSaved({ at: new Date(), backup: out.backup })
     } catch (e) {
+      if (file !== opened.current) return
       const err = toBackendError(e)
       setSaveError(err)
       if (err.code === 'stale_file') setConflict(true)

@@ -1,0 +1,49 @@
+// @vitest-environment jsdom
+import { act } from 'react'
+import { createRoot } from 'react-dom/client'
+import { describe, expect, it } from 'vitest'
+import { useSequence, type Fresh } from './use-sequence'
+
+;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+
+describe('useSequence', () => {
+  it('keeps only the newest ask fresh, across renders, and keeps next the same function', () => {
+    const nexts: (() => Fresh)[] = []
+    function Probe({ n }: { n: number }) {
+      nexts.push(useSequence())
+      return <i>{n}</i>
+    }
+    const r = createRoot(document.createElement('div'))
+    act(() => r.render(<Probe n={1} />))
+    const first = nexts[0]()
+    expect(first()).toBe(true)
+    act(() => r.render(<Probe n={2} />))
+    expect(nexts[1]).toBe(nexts[0])
+    expect(first()).toBe(true) // a render is no ask: what is on its way stays wanted
+    const second = nexts[1]()
+    expect(first()).toBe(false)
+    expect(second()).toBe(true)
+    act(() => r.unmount())
+  })
+
+  it('gives each component its own sequence', () => {
+    const nexts: (() => Fresh)[] = []
+    function Probe() {
+      nexts.push(useSequence())
+      return null
+    }
+    const r = createRoot(document.createElement('div'))
+    act(() =>
+      r.render(
+        <>
+          <Probe />
+          <Probe />
+        </>,
+      ),
+    )
+    const a = nexts[0]()
+    nexts[1]()
+    expect(a()).toBe(true)
+    act(() => r.unmount())
+  })
+})

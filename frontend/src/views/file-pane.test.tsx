@@ -1,0 +1,136 @@
+// @vitest-environment jsdom
+import { act } from 'react'
+import { createRoot, type Root } from 'react-dom/client'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { ProjectBridge, ReadFileResult } from '../bridge'
+import { ProjectScopeContext } from '../stores/project-scope'
+import { FilePane } from './file-pane'
+import type { Target } from './workbench'
+
+vi.mock('../bridge', () => ({
+  toBackendError: (e: unknown) => (e && typeof e === 'object' && 'code' in e ? e : { code: 'internal', message: String(e) }),
+}))
+// The editor is a plain text box: what the pane hands it is what the user would see, and typing in it edits.
+vi.mock('../components/code-viewer', () => ({
+  CodeViewer: ({ text, onEdit, onSave }: { text: string; onEdit?: (t: string) => void; onSave?: () => void }) => (
+    <textarea data-testid="editor" value={text} onChange={(e) => onEdit?.(e.target.value)} onKeyDown={(e) => e.key === 's' && e.ctrlKey && onSave?.()} />
+  ),
+}))
+
+;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+
+const fileOf = (path: string, content: string): ReadFileResult => ({ path, exists: true, content, size: content.length, total_lines: 1, start_line: 1, end_line: 1, truncated: false, line_ending: 'lf' })
+
+// disk is the project as the stand-in backend has it; a write waits in held until the test answers it.
+function backend(disk: Record<string, string>) {
+  const held: { path: string; content: string; answer: () => void; fail: (e: unknown) => void }[] = []
+  const userCall = (name: string, args: Record<string, unknown>) => {
+    const path = args.path as string
+    if (name === 'read_file') return path in disk ? Promise.resolve(fileOf(path, disk[path])) : Promise.reject({ code: 'not_found', message: path })
+    if (name === 'write_file')
+      return new Promise((resolve, reject) =>
+        held.push({
+          path,
+          content: args.content as string,
+          answer: () => {
+            disk[path] = args.content as string
+            resolve({ path, backup: 'b'.repeat(40) })
+          },
+          fail: reject,
+        }),
+      )
+    return Promise.reject(new Error(`unexpected ${name}`))
+  }
+  return { held, bridge: { workspace: 'w', userCall } as unknown as ProjectBridge }
+}
+
+let root: Root | null = null
+afterEach(() => {
+  act(() => root?.unmount())
+  root = null
+})
+
+async function settle() {
+  for (let i = 0; i < 5; i++) await act(() => Promise.resolve())
+}
+
+function mount(bridge: ProjectBridge) {
+  const host = document.createElement('div')
+  root = createRoot(host)
+  const show = (target: Target) =>
+    act(() =>
+      root!.render(
+        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+          <FilePane root="/p" target={target} />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+  return { host, show }
+}
+
+function type(host: HTMLElement, text: string) {
+  const box = host.querySelector<HTMLTextAreaElement>('[data-testid="editor"]')!
+  act(() => {
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(box, text)
+    box.dispatchEvent(new Event('input', { bubbles: true }))
+  })
+}
+
+const editor = (host: HTMLElement) => host.querySelector<HTMLTextAreaElement>('[data-testid="editor"]')?.value
+const name = (host: HTMLElement) => host.querySelector('[data-testid="file-name"]')?.textContent
+
+describe('FilePane', () => {
+  it("shows the file clicked while another's save was on its way, not the saved one's text", async () => {
+    const { held, bridge } = backend({ '/p/a.txt': 'alpha', '/p/b.txt': 'bravo' })
+    const { host, show } = mount(bridge)
+    show({ rel: 'a.txt', seq: 1 })
+    await settle()
+    type(host, 'alpha edited')
+    act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
+    await settle()
+    expect(held).toHaveLength(1)
+    show({ rel: 'b.txt', seq: 2 })
+    await settle()
+    expect(editor(host)).toBe('bravo')
+    held[0].answer() // a.txt's save lands after b.txt is shown
+    await settle()
+    expect(name(host)).toBe('b.txt')
+    expect(editor(host)).toBe('bravo')
+    expect(host.querySelector('[data-testid="file-saved"]')).toBeNull()
+    // An edit of b.txt saves b.txt's text over b.txt, checked against b.txt as read.
+    type(host, 'bravo edited')
+    act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
+    await settle()
+    expect(held[1]).toMatchObject({ path: '/p/b.txt', content: 'bravo edited' })
+  })
+
+  it("does not show a failed save's error over the file opened since", async () => {
+    const { held, bridge } = backend({ '/p/a.txt': 'alpha', '/p/b.txt': 'bravo' })
+    const { host, show } = mount(bridge)
+    show({ rel: 'a.txt', seq: 1 })
+    await settle()
+    type(host, 'alpha edited')
+    act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
+    await settle()
+    show({ rel: 'b.txt', seq: 2 })
+    await settle()
+    held[0].fail({ code: 'stale_file', message: 'a.txt changed' })
+    await settle()
+    expect(host.querySelector('[data-testid="file-conflict"]')).toBeNull()
+    expect(editor(host)).toBe('bravo')
+  })
+
+  it('keeps what was typed while a save was on its way as unsaved edits', async () => {
+    const { held, bridge } = backend({ '/p/a.txt': 'alpha' })
+    const { host, show } = mount(bridge)
+    show({ rel: 'a.txt', seq: 1 })
+    await settle()
+    type(host, 'alpha 1')
+    act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
+    await settle()
+    type(host, 'alpha 12')
+    held[0].answer()
+    await settle()
+    expect(host.querySelector('[data-testid="file-dirty"]')).not.toBeNull()
+  })
+})
