@@ -4,6 +4,7 @@ import { useBridge } from '../stores/project-scope'
 import { relativeTime } from '../lib/relative-time'
 import { snapshotNames, webStorage } from '../lib/snapshot-names'
 import { ErrorNotice } from './error-notice'
+import { useSequence } from '../lib/use-sequence'
 
 interface Props {
   selected: string | null
@@ -22,17 +23,24 @@ export function HistoryPanel({ selected, onSelect, refresh, root }: Props) {
   const [showLog, setShowLog] = useState(false)
   const [error, setError] = useState<BackendError | null>(null)
 
+  // Each load (a Reload, a change made through Rooted) makes the lists still on their way stale: one answering
+  // late would show the timeline as it was before the change.
+  const nextList = useSequence()
+  const nextLog = useSequence()
   const load = useCallback(() => {
+    const list = nextList()
+    const log = nextLog()
     callTool('list_snapshots', { limit: 200 })
       .then((r) => {
+        if (!list()) return
         setSnapshots(r.snapshots ?? [])
         setError(null)
       })
-      .catch((e: unknown) => setError(toBackendError(e)))
+      .catch((e: unknown) => list() && setError(toBackendError(e)))
     callTool('list_snapshots', { log: true, limit: 200 })
-      .then((r) => setLog(r.log ?? []))
+      .then((r) => log() && setLog(r.log ?? []))
       .catch(() => undefined)
-  }, [callTool])
+  }, [callTool, nextList, nextLog])
   useEffect(load, [load, refresh])
   // Read again with each listing: the names of snapshots taken since.
   const names = useMemo(() => {
