@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useState, type SetStateAction } from 'react'
 import { providers as loadProviders, type Instructions, type ProjectSettings, type ProvidersView, type ToolSpec } from '../bridge'
 import { useBridge } from '../stores/project-scope'
+import { useSequence } from '../lib/use-sequence'
 
 // useAgentConfig loads what the agent of a project works with: the providers, the project's settings (allowlist,
 // rules), the tool specs and the instruction files (AGENTS.md and friends), again whenever the project changes.
@@ -11,52 +12,65 @@ export function useAgentConfig(root: string) {
   const [specs, setSpecs] = useState<ToolSpec[]>([])
   const [extra, setExtra] = useState<Instructions | null>(null) // the instruction files of the last request
 
+  // Each is read again on its own occasions (a model picked, Settings closed, an MCP server's tools changed, the
+  // project opened), and a read still on its way when the next starts is stale: answering after it, it would put
+  // back the provider or model picked before, or the tools before a server's came.
+  const nextProvs = useSequence()
+  const nextSettings = useSequence()
+  const nextSpecs = useSequence()
+  const nextExtra = useSequence()
   const refreshProviders = useCallback(() => {
+    const fresh = nextProvs()
     loadProviders()
-      .then(setProvs)
+      .then((v) => fresh() && setProvs(v))
       .catch(() => undefined)
-  }, [])
+  }, [nextProvs])
+  const refreshSpecs = useCallback(() => {
+    const fresh = nextSpecs()
+    toolSpecs()
+      .then((v) => fresh() && setSpecs(v))
+      .catch(() => undefined)
+  }, [nextSpecs, toolSpecs])
   // refreshSettings reads the project's settings again, and the tool list, which the user's settings shape (web_search
   // is listed only while a search endpoint is set).
   const refreshSettings = useCallback(() => {
+    const fresh = nextSettings()
     projectSettings()
-      .then(setSettings)
+      .then((v) => fresh() && setSettings(v))
       .catch(() => undefined)
-    toolSpecs()
-      .then(setSpecs)
-      .catch(() => undefined)
-  }, [projectSettings, toolSpecs])
+    refreshSpecs()
+  }, [nextSettings, projectSettings, refreshSpecs])
+  // putSettings sets the settings as the caller knows them (from the backend's answer to a change), over any read
+  // still on its way.
+  const putSettings = useCallback(
+    (v: SetStateAction<ProjectSettings | null>) => {
+      nextSettings()
+      setSettings(v)
+    },
+    [nextSettings],
+  )
   // reloadInstructions reads the instruction files again (each request does: they may have changed).
   const reloadInstructions = useCallback(async () => {
+    const fresh = nextExtra()
     const loaded = await loadInstructions().catch(() => null)
-    setExtra(loaded)
+    if (fresh()) setExtra(loaded)
     return loaded
-  }, [loadInstructions])
+  }, [loadInstructions, nextExtra])
   useEffect(() => {
     refreshProviders()
-    refreshSettings()
+    refreshSettings() // and the tools
+    const fresh = nextExtra()
     loadInstructions()
-      .then(setExtra)
+      .then((v) => fresh() && setExtra(v))
       .catch(() => undefined)
-    toolSpecs()
-      .then(setSpecs)
-      .catch(() => undefined)
-  }, [root, refreshProviders, refreshSettings, loadInstructions, toolSpecs])
+  }, [root, refreshProviders, refreshSettings, loadInstructions, nextExtra])
   // The project's MCP servers connect after it opens, and their tools change: the list follows them.
-  useEffect(
-    () =>
-      onMCPServersChanged(() => {
-        toolSpecs()
-          .then(setSpecs)
-          .catch(() => undefined)
-      }),
-    [onMCPServersChanged, root, toolSpecs],
-  )
+  useEffect(() => onMCPServersChanged(refreshSpecs), [onMCPServersChanged, root, refreshSpecs])
 
   // Ready once the tools, the project's rules and the providers are known: a request sent before would run
   // without tools or approvals.
   const ready = specs.length > 0 && settings !== null && provs !== null
   const provider = provs?.providers.find((p) => p.id === provs.active)
 
-  return { providers: provs, provider, settings, setSettings, specs, extra, ready, refreshProviders, refreshSettings, reloadInstructions }
+  return { providers: provs, provider, settings, setSettings: putSettings, specs, extra, ready, refreshProviders, refreshSettings, reloadInstructions }
 }

@@ -1,6 +1,7 @@
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
 import { appendConversation, type ConversationMeta } from '../bridge'
 import { useProjectScope } from '../stores/project-scope'
+import { useSequence } from '../lib/use-sequence'
 import { newConversation, restore, type Conversation } from '../agent/conversation'
 import { diffEvents } from '../agent/conversation-events'
 
@@ -35,11 +36,15 @@ export function useConversationStore(root: string) {
   // flushRef is flush, for the timer that schedule sets (flush itself schedules the next try).
   const flushRef = useRef<() => Promise<boolean>>(() => Promise.resolve(true))
 
+  // The list is read again after every save, rename and delete; one read answering after a later one would bring
+  // back a conversation just deleted, or its old title.
+  const nextList = useSequence()
   const refreshList = useCallback(() => {
+    const fresh = nextList()
     listConversations()
-      .then(setList)
+      .then((l) => fresh() && setList(l))
       .catch(() => undefined)
-  }, [listConversations])
+  }, [listConversations, nextList])
 
   useEffect(() => {
     refreshList()
