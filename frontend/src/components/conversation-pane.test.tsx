@@ -7,8 +7,10 @@ import { ProjectScopeContext } from '../stores/project-scope'
 
 // The bridge is the Wails boundary: here a hand-written backend with one provider that answers.
 const provider: ProviderView = { id: 'p', name: 'Stand-in', kind: 'openai-compatible', base_url: 'http://127.0.0.1:1/v1', model: 'm', has_key: false, context_window: 32000 }
+// provs is what providers() answers: a test makes another provider active as Settings would.
+const provs = vi.hoisted(() => ({ extra: [] as unknown[], active: 'p' }))
 vi.mock('../bridge', () => ({
-  providers: () => Promise.resolve({ providers: [provider], active: 'p' }),
+  providers: () => Promise.resolve({ providers: [provider, ...provs.extra], active: provs.active }),
   projectSettings: () => Promise.resolve({ allowlist: [], auto_approve_edits: false }),
   toolSpecs: () => Promise.resolve([{ name: 'read_file', title: 'Read', description: 'Read a file', input_schema: { type: 'object' }, read_only: true, destructive: false, idempotent: true }]),
   onMCPServersChanged: () => () => undefined,
@@ -44,8 +46,10 @@ vi.mock('../llm/providers', () => ({
     return llm.model
   },
   contextWindow: () => Promise.resolve(32000),
-  listModels: () => Promise.resolve(['m']),
+  listModels: (p: { id: string }) => new Promise((resolve) => models.held.push({ of: p.id, answer: resolve })),
 }))
+// Each provider's model list answers when the test releases it.
+const models = vi.hoisted(() => ({ held: [] as { of: string; answer: (list: string[]) => void }[] }))
 // The log counts its renders: what a key costs is whether the log (and every card in it) renders again. The
 // stand-in is memoised as the real one is, so it renders when its props change (a new session, a new callback).
 const log = vi.hoisted(() => ({ renders: 0 }))
@@ -104,21 +108,33 @@ afterEach(() => {
   unmount?.()
   unmount = null
   llm.model = null
+  provs.extra = []
+  provs.active = 'p'
+  models.held = []
   document.body.innerHTML = ''
 })
 
+// mount renders the pane; settingsClosed renders it again as Settings closing with changes does.
+let settingsClosed = async () => undefined as void
 async function mount() {
   const host = document.createElement('div')
   document.body.append(host)
   const r = createRoot(host)
   const noop = () => undefined
-  act(() =>
-    r.render(
-      <ProjectScopeContext.Provider value={scope}>
-        <ConversationPane project={{ root: '/p', name: 'p' } as never} onOpen={noop} onSettings={noop} settingsSeq={0} projectShown onInfo={noop} handle={noop} onNew={noop} onToggleList={noop} />
-      </ProjectScopeContext.Provider>,
-    ),
-  )
+  const render = (settingsSeq: number) =>
+    act(() =>
+      r.render(
+        <ProjectScopeContext.Provider value={scope}>
+          <ConversationPane project={{ root: '/p', name: 'p' } as never} onOpen={noop} onSettings={noop} settingsSeq={settingsSeq} projectShown onInfo={noop} handle={noop} onNew={noop} onToggleList={noop} />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+  render(0)
+  let seq = 0
+  settingsClosed = async () => {
+    render(++seq)
+    await settle()
+  }
   unmount = () => act(() => r.unmount())
   await settle()
   return host
@@ -210,5 +226,27 @@ describe('while an answer streams', () => {
       expect.soft(parts.get(part) ?? 0, part).toBeLessThanOrEqual(4)
     }
     expect(parts.get('PaneActions'), 'Send and Stop are in it').toBeGreaterThanOrEqual(2)
+  })
+})
+
+describe('the model picker', () => {
+  it("does not offer the models of the provider that was active when it was opened, once another is made active", async () => {
+    const host = await mount()
+    const pick = () => host.querySelector<HTMLSelectElement>('[data-testid="agent-model-pick"]')!
+    act(() => pick().dispatchEvent(new FocusEvent('focusin', { bubbles: true })))
+    expect(models.held.map((h) => h.of)).toEqual(['p'])
+    // Settings makes another provider active while the first one's list is still on its way.
+    provs.extra = [{ ...provider, id: 'q', name: 'Other', base_url: 'http://127.0.0.1:2/v1', model: 'q-small' }]
+    provs.active = 'q'
+    await settingsClosed()
+    expect(pick().value).toBe('q-small')
+    await act(async () => models.held[0].answer(['p-large', 'p-huge']))
+    const offered = () => [...pick().options].map((o) => o.value)
+    expect(offered()).toEqual(['q-small'])
+    // Opened again, the picker lists the active provider's own models.
+    act(() => pick().dispatchEvent(new FocusEvent('focusin', { bubbles: true })))
+    expect(models.held.map((h) => h.of)).toEqual(['p', 'q'])
+    await act(async () => models.held[1].answer(['q-small', 'q-large']))
+    expect(offered()).toEqual(['q-small', 'q-large'])
   })
 })

@@ -128,7 +128,9 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   useLayoutEffect(() => {
     if (focusFirst.current) input.current?.focus()
   }, [])
-  const [models, setModels] = useState<string[] | null>(null) // the active provider's, listed on first use
+  // The active provider's models, listed on first use; kept with the provider they are of, so a list answering after
+  // another provider was made active (in Settings) is not offered as its models.
+  const [listed, setModels] = useState<{ of: string; models: string[] } | null>(null)
   // The @mention being typed and the project paths that complete it.
   const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number; sigil?: '/' } | null>(null)
   const lookup = useRef(0)
@@ -211,7 +213,6 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   }, [mention])
 
   const active = s.providers?.providers.find((p) => p.id === s.providers?.active)
-  const activeId = active?.id
   // The context window the chosen model runs with (for Ollama, the num_ctx each request carries), shown before the
   // first request says how full it is.
   const windowKey = active?.model ? `${active.id} ${active.base_url} ${active.model} ${active.context_window}` : ''
@@ -229,11 +230,8 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
     }
   }, [active, windowKey])
   const windowNow = inForce && inForce.key === windowKey ? inForce.tokens : undefined
-  const [modelsFor, setModelsFor] = useState(activeId)
-  if (modelsFor !== activeId) {
-    setModelsFor(activeId)
-    setModels(null) // another provider's list is asked for again on first use
-  }
+  const modelsOf = active ? `${active.id} ${active.base_url}` : ''
+  const models = listed && listed.of === modelsOf ? listed.models : null // another provider's is asked for again on first use
   // The first run: a provider that does not answer blocks Send, with the reason and a card to fix it; the typed
   // request stays in the box.
   const setup = useProviderCheck(active, s.providers !== null, s.refreshProviders)
@@ -306,9 +304,10 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   // The model picker lists the provider's models the first time it is opened.
   const listTheModels = useHandler(() => {
     if (models === null && active) {
+      const of = modelsOf
       listModels(active)
-        .then(setModels)
-        .catch(() => setModels([]))
+        .then((models) => setModels({ of, models }))
+        .catch(() => setModels({ of, models: [] }))
     }
   })
   const pickModel = useHandler((model: string) => {
