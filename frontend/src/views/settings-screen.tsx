@@ -8,6 +8,7 @@ import { KeyStorageNote } from '../components/key-storage'
 import type { Price } from '../llm/cost'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { useShortcut } from '../components/shortcuts'
+import { useSequence } from '../lib/use-sequence'
 import { FieldNote, parseAbsoluteLines, parseAny, parseWhole, parseWords, useAutoField, type AutoField } from '../components/auto-field'
 
 interface Props {
@@ -60,23 +61,28 @@ export function SettingsScreen({ onClose }: Props) {
   const [saved, setSaved] = useState('')
   const [changed, setChanged] = useState(false)
   const providerProblem = edit ? formProblem(edit, price) : null
+  const nextProvs = useSequence()
+  const nextProbe = useSequence()
+  const nextNote = useSequence()
   useEffect(() => {
     if (!edit || !editing || providerProblem || formKey(edit, price) === lastProvider.current) return
     const key = formKey(edit, price)
     const t = setTimeout(() => {
+      const list = nextProvs()
+      const form = nextNote()
       saveProvider({ ...edit, price: priceOf(price) })
         .then((v) => {
           lastProvider.current = key
-          setProvs(v)
-          setProviderNote({ saved: true })
+          if (list()) setProvs(v)
+          if (form()) setProviderNote({ saved: true })
           setError(null)
           setSaved(`saved ${edit.name || edit.id}`)
           setChanged(true)
         })
-        .catch((e: unknown) => setProviderNote({ saved: false, error: toBackendError(e).message }))
+        .catch((e: unknown) => form() && setProviderNote({ saved: false, error: toBackendError(e).message }))
     }, 600)
     return () => clearTimeout(t)
-  }, [edit, price, editing, providerProblem])
+  }, [edit, price, editing, providerProblem, nextProvs, nextNote])
   useShortcut('Esc', () => onClose(changed)) // Esc closes Settings, as Close does
   const fail = (e: unknown) => setError(toBackendError(e))
   const done = (what: string) => {
@@ -110,7 +116,10 @@ export function SettingsScreen({ onClose }: Props) {
   const searchAt = useAutoField(parseAny, (v) => saveSearchEndpoint(v).then((e) => done(e ? `web_search asks ${e} from the next request` : 'web_search is off')), 800)
 
   useEffect(() => {
-    loadProviders().then(setProvs).catch((e: unknown) => setError(toBackendError(e)))
+    const list = nextProvs()
+    loadProviders()
+      .then((v) => list() && setProvs(v))
+      .catch((e: unknown) => setError(toBackendError(e)))
     loadInstructions()
       .then((v) => userText.load(v.user))
       .catch(() => undefined)
@@ -152,6 +161,10 @@ export function SettingsScreen({ onClose }: Props) {
       .catch(fail)
   }
   const editProvider = (p: ProviderView | null) => {
+    // What was asked about the provider edited before (its test, its save's note) answers for another form.
+    nextProbe()
+    nextNote()
+    setProbe(null)
     setModels([])
     setPrice(priceText(p?.price))
     setEditing(p?.id ?? null)
@@ -162,14 +175,25 @@ export function SettingsScreen({ onClose }: Props) {
   // fetchModels is Test connection: the provider as the form has it, saved or not, tried by the backend.
   const [probe, setProbe] = useState<ProbeResult | null>(null)
   const fetchModels = (p: ProviderInput) => {
+    const fresh = nextProbe()
     setProbe(null)
     testProvider(p)
       .then((r) => {
+        if (!fresh()) return
         setProbe(r)
         setModels(r.models ?? [])
         setError(null)
       })
-      .catch(fail)
+      .catch((e: unknown) => fresh() && fail(e))
+  }
+  // changeProviders applies a change of the providers (made active, removed, saved): each answers with the whole
+  // list, and one answering after a later change's must not put the list back as it was before it.
+  const changeProviders = (change: Promise<ProvidersView>, what: string) => {
+    const fresh = nextProvs()
+    return change.then((v) => {
+      if (fresh()) setProvs(v)
+      done(what)
+    })
   }
 
   return (
@@ -199,12 +223,12 @@ export function SettingsScreen({ onClose }: Props) {
                   type="radio"
                   name="active"
                   checked={provs.active === p.id}
-                  onChange={() => setActiveProvider(p.id, '').then((v) => { setProvs(v); done(`${p.name} is used for new requests`) }).catch(fail)}
+                  onChange={() => changeProviders(setActiveProvider(p.id, ''), `${p.name} is used for new requests`).catch(fail)}
                 />
                 <strong>{p.name}</strong> <span className="muted">{p.kind} · {p.base_url} · {p.model || 'no model chosen'} · {p.has_key ? `key from ${p.key_source}` : 'no key'}</span>
               </label>
               <button className="link-button" onClick={() => editProvider(p)}>Edit</button>
-              <button className="link-button" onClick={() => deleteProvider(p.id).then((v) => { setProvs(v); done(`removed ${p.name}`) }).catch(fail)}>Remove</button>
+              <button className="link-button" onClick={() => changeProviders(deleteProvider(p.id), `removed ${p.name}`).catch(fail)}>Remove</button>
             </li>
           ))}
         </ul>
@@ -215,16 +239,20 @@ export function SettingsScreen({ onClose }: Props) {
             onSubmit={(ev) => {
               ev.preventDefault()
               if (editing || providerProblem) return
+              const list = nextProvs()
+              const form = nextNote() // the form goes on editing what it saved, unless another was opened meanwhile
               saveProvider({ ...edit, price: priceOf(price) })
                 .then((v) => {
-                  setProvs(v)
-                  const next = { ...edit, api_key: '', clear_key: false }
-                  setEdit(next)
-                  setEditing(edit.id)
-                  lastProvider.current = formKey(next, price)
+                  if (list()) setProvs(v)
+                  if (form()) {
+                    const next = { ...edit, api_key: '', clear_key: false }
+                    setEdit(next)
+                    setEditing(edit.id)
+                    lastProvider.current = formKey(next, price)
+                  }
                   done(`saved ${edit.name || edit.id}`)
                 })
-                .catch(fail)
+                .catch((e: unknown) => form() && fail(e))
             }}
           >
             <label>Id <input value={edit.id} onChange={(e) => setEdit({ ...edit, id: e.target.value })} required readOnly={!!editing} title={editing ? 'A saved provider keeps its id (add another for a new one)' : undefined} data-testid="provider-id" /></label>

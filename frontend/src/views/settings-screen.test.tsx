@@ -1,0 +1,129 @@
+// @vitest-environment jsdom
+import { act } from 'react'
+import { createRoot, type Root } from 'react-dom/client'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { ProbeResult, ProjectBridge, ProviderView } from '../bridge'
+import { ProjectScopeContext } from '../stores/project-scope'
+
+// The bridge is the Wails boundary: three saved providers, a connection test and a provider made active that answer when
+// the test says.
+function three(): ProviderView[] {
+  return [provider('a', 'http://127.0.0.1:1/v1'), provider('b', 'http://127.0.0.1:2/v1'), provider('c', 'http://127.0.0.1:3/v1')]
+}
+function provider(id: string, url: string): ProviderView {
+  return { id, name: id.toUpperCase(), kind: 'openai-compatible', base_url: url, model: `${id}-model`, has_key: false, context_window: 0 }
+}
+const probes = vi.hoisted(() => ({ held: [] as { url: string; answer: (r: ProbeResult) => void }[] }))
+// Each provider made active answers, when the test says, with the list as it is after it.
+const picks = vi.hoisted(() => ({ held: [] as { id: string; answer: () => void }[] }))
+vi.mock('../bridge', () => ({
+  providers: () => Promise.resolve({ providers: three(), active: 'a' }),
+  testProvider: (p: { base_url: string }) => new Promise((resolve) => probes.held.push({ url: p.base_url, answer: resolve })),
+  saveProvider: () => new Promise(() => undefined),
+  setActiveProvider: (id: string) => new Promise((resolve) => picks.held.push({ id, answer: () => resolve({ providers: three(), active: id }) })),
+  deleteProvider: () => new Promise(() => undefined),
+  loadSearchEndpoint: () => Promise.resolve(''),
+  saveSearchEndpoint: () => Promise.resolve(''),
+  loadStepLimit: () => Promise.resolve(50),
+  saveStepLimit: (n: number) => Promise.resolve(n),
+  efforts: ['', 'low', 'high'],
+  toBackendError: (e: unknown) => ({ code: 'internal', message: String(e) }),
+}))
+// The project's sections are not what this test is about.
+vi.mock('../components/permission-rules', () => ({ PermissionRules: () => null }))
+vi.mock('../components/mcp-servers', () => ({ MCPServers: () => null }))
+vi.mock('../components/key-storage', () => ({ KeyStorageNote: () => null }))
+
+;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+
+const { SettingsScreen } = await import('./settings-screen')
+const bridge = {
+  workspace: 'w',
+  instructions: () => Promise.resolve({ user: '' }),
+  saveUserInstructions: () => Promise.resolve(),
+  projectSettings: () => new Promise(() => undefined),
+  saveProjectSettings: () => new Promise(() => undefined),
+} as unknown as ProjectBridge
+
+let root: Root | null = null
+afterEach(() => {
+  act(() => root?.unmount())
+  root = null
+  probes.held = []
+  picks.held = []
+})
+
+const settle = () => act(async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve()
+})
+
+describe('Settings, a provider', () => {
+  it("does not show a provider's connection test in the form of the provider opened since", async () => {
+    const host = document.createElement('div')
+    root = createRoot(host)
+    act(() =>
+      root!.render(
+        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+          <SettingsScreen onClose={() => undefined} />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+    await settle()
+    const edit = (id: string) => act(() => host.querySelector(`[data-testid="provider"][data-id="${id}"] button`)!.dispatchEvent(new MouseEvent('click', { bubbles: true })))
+    edit('a')
+    act(() => host.querySelector<HTMLButtonElement>('[data-testid="provider-list-models"]')!.click())
+    expect(probes.held.map((p) => p.url)).toEqual(['http://127.0.0.1:1/v1'])
+    // The user opens B's form while A's test is on its way; then A answers.
+    edit('b')
+    expect(host.querySelector<HTMLInputElement>('[data-testid="provider-url"]')!.value).toBe('http://127.0.0.1:2/v1')
+    await act(async () => probes.held[0].answer({ ok: true, models: ['a-large', 'a-small'] }))
+    expect(host.querySelector('[data-testid="provider-probe"]')).toBeNull()
+    expect(host.querySelector('[data-testid="provider-models"]')).toBeNull()
+    expect([...host.querySelectorAll('#provider-models option')].map((o) => o.getAttribute('value'))).toEqual([])
+    // B's own test is shown.
+    act(() => host.querySelector<HTMLButtonElement>('[data-testid="provider-list-models"]')!.click())
+    await act(async () => probes.held[1].answer({ ok: false, models: null, problem: 'nothing listens at 127.0.0.1:2' }))
+    expect(host.querySelector('[data-testid="provider-probe"]')?.textContent).toBe('nothing listens at 127.0.0.1:2')
+  })
+
+  it("clears the test shown for a provider when another's form is opened", async () => {
+    const host = document.createElement('div')
+    root = createRoot(host)
+    act(() =>
+      root!.render(
+        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+          <SettingsScreen onClose={() => undefined} />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+    await settle()
+    const edit = (id: string) => act(() => host.querySelector(`[data-testid="provider"][data-id="${id}"] button`)!.dispatchEvent(new MouseEvent('click', { bubbles: true })))
+    edit('a')
+    act(() => host.querySelector<HTMLButtonElement>('[data-testid="provider-list-models"]')!.click())
+    await act(async () => probes.held[0].answer({ ok: true, models: ['a-large'] }))
+    expect(host.querySelector('[data-testid="provider-probe"]')?.textContent).toBe('connected: 1 models')
+    edit('b')
+    expect(host.querySelector('[data-testid="provider-probe"]')).toBeNull()
+  })
+
+  it('keeps the provider made active last when the answer for the one before comes after it', async () => {
+    const host = document.createElement('div')
+    root = createRoot(host)
+    act(() =>
+      root!.render(
+        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+          <SettingsScreen onClose={() => undefined} />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+    await settle()
+    const radio = (id: string) => host.querySelector<HTMLInputElement>(`[data-testid="provider"][data-id="${id}"] input[type="radio"]`)!
+    act(() => radio('b').click())
+    act(() => radio('c').click())
+    expect(picks.held.map((p) => p.id)).toEqual(['b', 'c'])
+    await act(async () => picks.held[1].answer())
+    await act(async () => picks.held[0].answer())
+    expect(radio('c').checked).toBe(true)
+    expect(radio('b').checked).toBe(false)
+  })
+})
