@@ -50,8 +50,15 @@ afterEach(() => {
   root = null
 })
 
+// settle lets what is on its way land (a save hashes the text first, with the platform's digest, off the microtasks).
 async function settle() {
-  for (let i = 0; i < 5; i++) await act(() => Promise.resolve())
+  for (let i = 0; i < 5; i++) await act(() => new Promise((r) => setTimeout(r, 0)))
+}
+
+// saving waits until the pane's save reached the backend: n writes held.
+async function saving(held: unknown[], n: number) {
+  for (let i = 0; i < 200 && held.length < n; i++) await act(() => new Promise((r) => setTimeout(r, 5)))
+  expect(held).toHaveLength(n)
 }
 
 function mount(bridge: ProjectBridge) {
@@ -87,8 +94,7 @@ describe('FilePane', () => {
     await settle()
     type(host, 'alpha edited')
     act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
-    await settle()
-    expect(held).toHaveLength(1)
+    await saving(held, 1)
     show({ rel: 'b.txt', seq: 2 })
     await settle()
     expect(editor(host)).toBe('bravo')
@@ -100,7 +106,7 @@ describe('FilePane', () => {
     // An edit of b.txt saves b.txt's text over b.txt, checked against b.txt as read.
     type(host, 'bravo edited')
     act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
-    await settle()
+    await saving(held, 2)
     expect(held[1]).toMatchObject({ path: '/p/b.txt', content: 'bravo edited' })
   })
 
@@ -111,7 +117,7 @@ describe('FilePane', () => {
     await settle()
     type(host, 'alpha edited')
     act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
-    await settle()
+    await saving(held, 1)
     show({ rel: 'b.txt', seq: 2 })
     await settle()
     held[0].fail({ code: 'stale_file', message: 'a.txt changed' })
@@ -127,7 +133,7 @@ describe('FilePane', () => {
     await settle()
     type(host, 'alpha 1')
     act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
-    await settle()
+    await saving(held, 1)
     type(host, 'alpha 12')
     held[0].answer()
     await settle()
