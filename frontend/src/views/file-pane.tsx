@@ -104,8 +104,8 @@ export function FilePane({ root, target, feed, onMention }: Props) {
     }
   }, [root, rel, version, userCall])
 
-  // opened counts the files shown: a save's answer belongs to the file it saved, and once another is shown (even the
-  // same one again, read afresh) it must not put the saved file's text, or its error, in the pane.
+  // opened counts the files shown: a save's answer belongs to the file it saved, and once another file is shown it
+  // must not put the saved file's text, or its error, in the pane.
   const opened = useRef(0)
   useLayoutEffect(() => {
     opened.current++
