@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { startWorktree, openWorktree, toBackendError, worktrees, type BackendError, type Project, type ToolOutput, type Worktree } from '../bridge'
 import { useShown } from '../stores/project-scope'
+import { useSequence } from '../lib/use-sequence'
 import { BranchIcon } from './branch-icon'
 import { ErrorNotice } from './error-notice'
 import './worktrees.css'
@@ -24,14 +25,18 @@ export function WorktreeMenu({ project, open, onOpened }: Props) {
   const [shown, setShown] = useState(false)
   const [list, setList] = useState<Worktree[] | null>(null)
   const [listError, setListError] = useState<BackendError | null>(null)
+  // Two listings (the project shown again, the button clicked) can answer out of order: only the newest is shown.
+  const nextList = useSequence()
   const load = useCallback(() => {
+    const fresh = nextList()
     worktrees(project.id)
       .then((l) => {
+        if (!fresh()) return
         setList(l)
         setListError(null)
       })
-      .catch((e: unknown) => setListError(toBackendError(e)))
-  }, [project.id])
+      .catch((e: unknown) => fresh() && setListError(toBackendError(e)))
+  }, [project.id, nextList])
   // Listed again whenever the project is shown: a worktree closed or discarded meanwhile changes the count.
   const visible = useShown()
   useEffect(() => {
