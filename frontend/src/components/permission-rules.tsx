@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { toBackendError, type BackendError, type Rule, type RuleAction } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { ruleActions, ruleTools, ruleWords } from '../lib/rule-words'
+import { useQueue } from '../lib/use-queue'
 import { ErrorNotice } from './error-notice'
 import { FieldNote, parseAny, useAutoField, type Parsed } from './auto-field'
 
@@ -25,6 +26,7 @@ export function PermissionRules() {
   const [draft, setDraft] = useState<Rule>(blank)
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
+  const savedRules = useRef<Rule[]>([])
   // The two settings below the rules save as they change (useAutoField), each saying Saved or its error.
   const after = useAutoField(parseSeconds, (sec) =>
     setBackgroundAfter(sec).then((s) => setSaved(s < 0 ? 'commands never move to the background by themselves' : `commands still running after ${s || 60} s move to the background`)),
@@ -36,7 +38,10 @@ export function PermissionRules() {
   const { load: loadCheck } = check
   useEffect(() => {
     permissionRules()
-      .then(setRules)
+      .then((r) => {
+        savedRules.current = r
+        setRules(r)
+      })
       .catch((e: unknown) => setError(toBackendError(e)))
     backgroundAfter()
       .then((s) => loadAfter(s < 0 ? 'never' : s === 0 ? '' : String(s)))
@@ -45,9 +50,13 @@ export function PermissionRules() {
       .then(loadCheck)
       .catch(() => undefined)
   }, [backgroundAfter, diagnosticsMode, loadAfter, loadCheck, permissionRules])
-  const save = (next: Rule[], what: string) =>
-    setPermissionRules(next)
+  // The backend takes the whole list: each change is made to the list as the change before it saved it, one after
+  // the other, so two made quickly both land and their answers come in order.
+  const queue = useQueue()
+  const save = (change: (rs: Rule[]) => Rule[], what: string) =>
+    queue(() => setPermissionRules(change(savedRules.current)))
       .then((r) => {
+        savedRules.current = r
         setRules(r)
         setError(null)
         setSaved(what)
@@ -65,11 +74,11 @@ export function PermissionRules() {
       {saved ? <div className="settings-saved" data-testid="rules-saved">{saved}</div> : null}
       <ul className="rule-list">
         {rules.length === 0 ? <li className="tree-empty">no rules: every command asks, except reading git commands</li> : null}
-        {rules.map((r, i) => (
+        {rules.map((r) => (
           <li key={`${r.action}-${r.tool}-${r.command}`} data-testid="rule" data-action={r.action} data-command={r.command}>
             <span className={`rule-action ${r.action}`}>{ruleWords(r).action}</span> <span className="rule-kind">{ruleWords(r).kind}</span>
             {ruleWords(r).what ? <code title={r.tool}>{ruleWords(r).what}</code> : null}
-            <button className="link-button" data-testid="rule-remove" onClick={() => void save(rules.filter((_, k) => k !== i), `removed: ${ruleWords(r).action} · ${ruleWords(r).kind}${ruleWords(r).what ? ` · ${ruleWords(r).what}` : ''}`)}>
+            <button className="link-button" data-testid="rule-remove" onClick={() => void save((rs) => rs.filter((x) => !sameRule(x, r)), `removed: ${ruleWords(r).action} · ${ruleWords(r).kind}${ruleWords(r).what ? ` · ${ruleWords(r).what}` : ''}`)}>
               Remove
             </button>
           </li>
@@ -79,7 +88,7 @@ export function PermissionRules() {
         className="rule-form"
         onSubmit={(ev) => {
           ev.preventDefault()
-          void save([...rules, draft], `added: ${ruleWords(draft).action} · ${ruleWords(draft).kind}${ruleWords(draft).what ? ` · ${ruleWords(draft).what}` : ''}`).then(() => setDraft(blank))
+          void save((rs) => [...rs, draft], `added: ${ruleWords(draft).action} · ${ruleWords(draft).kind}${ruleWords(draft).what ? ` · ${ruleWords(draft).what}` : ''}`).then(() => setDraft(blank))
         }}
       >
         <select value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value as RuleAction })} aria-label="Action" data-testid="rule-action">
@@ -113,4 +122,10 @@ export function PermissionRules() {
       </div>
     </section>
   )
+}
+
+// sameRule says whether a and b are the same rule: a removal names the rule, not its place in a list that may have
+// changed by the time it is saved.
+function sameRule(a: Rule, b: Rule): boolean {
+  return a.action === b.action && a.tool === b.tool && a.command === b.command && (a.domain ?? '') === (b.domain ?? '')
 }
