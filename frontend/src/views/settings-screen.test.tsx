@@ -2,7 +2,7 @@
 import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { ProbeResult, ProjectBridge, ProviderView } from '../bridge'
+import type { ProbeResult, ProjectBridge, ProjectSettings, ProjectSettingsInput, ProviderView } from '../bridge'
 import { ProjectScopeContext } from '../stores/project-scope'
 
 // The bridge is the Wails boundary: three saved providers, a connection test and a provider made active that answer when
@@ -125,5 +125,101 @@ describe('Settings, a provider', () => {
     await act(async () => picks.held[0].answer())
     expect(radio('c').checked).toBe(true)
     expect(radio('b').checked).toBe(false)
+  })
+})
+
+// projectBackend keeps the project's settings whole, as the backend does: each save replaces every field it is sent,
+// and answers, when the test says, with the settings as saved.
+function projectBackend() {
+  const store: { settings: ProjectSettings } = {
+    settings: {
+      root: '/src/app', allowlist: ['go'], default_allowlist: ['go'], network: false, network_mode: 'off', network_hosts: [], default_hosts: [], writable: [], readable: [], unix_sockets: [], env_allow: [],
+      auto_approve_edits: false, snapshot_keep: 50, snapshot_max_age_days: 30, file: '/config/settings.json', search_memory_mib: 0,
+      sandbox: { active: false, kind: '', level: 0, network: false, reason: 'no sandbox here', readable: [], writable: [] },
+      search: { budget_mib: 256, cached_mib: 0, index_ready: false, index_files: 0, index_disk_mib: 0, changed: 0 },
+    },
+  }
+  const held: { sent: ProjectSettingsInput; answer: () => void }[] = []
+  const bridge = {
+    workspace: 'w',
+    instructions: () => Promise.resolve({ user: '' }),
+    saveUserInstructions: () => Promise.resolve(),
+    projectSettings: () => Promise.resolve(store.settings),
+    saveProjectSettings: (sent: ProjectSettingsInput) =>
+      new Promise<ProjectSettings>((resolve) =>
+        held.push({
+          sent,
+          answer: () => {
+            store.settings = { ...store.settings, ...sent, network_mode: sent.network_mode ?? (sent.network ? 'on' : 'off') }
+            resolve(store.settings)
+          },
+        }),
+      ),
+  } as unknown as ProjectBridge
+  // answerAll answers the saves as they reach the backend, each only once every change was made.
+  const answerAll = async () => {
+    for (;;) {
+      await settle() // a save waiting on the one before reaches the backend
+      const next = held.shift()
+      if (!next) return
+      await act(async () => next.answer())
+    }
+  }
+  return { store, held, bridge, answerAll }
+}
+
+describe('Settings, the project', () => {
+  const open = async (bridge: ProjectBridge) => {
+    const host = document.createElement('div')
+    root = createRoot(host)
+    act(() =>
+      root!.render(
+        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+          <SettingsScreen onClose={() => undefined} />
+        </ProjectScopeContext.Provider>,
+      ),
+    )
+    await settle()
+    return host
+  }
+
+  it('keeps both of two switches flipped quickly, the first save answering after the second was made', async () => {
+    const { store, held, bridge, answerAll } = projectBackend()
+    const host = await open(bridge)
+    const box = (id: string) => host.querySelector<HTMLInputElement>(`[data-testid="${id}"]`)!
+    act(() => box('settings-network').click())
+    await settle()
+    expect(held).toHaveLength(1) // the network's save, on its way
+    act(() => box('settings-auto-edits').click()) // before the network's save has answered
+    await answerAll()
+    expect(store.settings.network).toBe(true)
+    expect(store.settings.auto_approve_edits).toBe(true)
+    expect(box('settings-network').checked).toBe(true)
+    expect(box('settings-auto-edits').checked).toBe(true)
+  })
+
+  it('keeps a field typed and a switch flipped while its save is on its way', async () => {
+    vi.useFakeTimers()
+    try {
+      const { store, held, bridge, answerAll } = projectBackend()
+      const host = await open(bridge)
+      const allowlist = host.querySelector<HTMLTextAreaElement>('[data-testid="settings-allowlist"]')!
+      act(() => {
+        Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(allowlist, 'go npm')
+        allowlist.dispatchEvent(new Event('input', { bubbles: true }))
+      })
+      act(() => vi.advanceTimersByTime(500)) // typing stopped: the field saves
+      await settle()
+      expect(held).toHaveLength(1) // the allowlist's save, on its way
+      act(() => host.querySelector<HTMLInputElement>('[data-testid="settings-network"]')!.click())
+      await answerAll()
+      expect(store.settings.allowlist).toEqual(['go', 'npm'])
+      expect(store.settings.network).toBe(true)
+      expect(host.querySelector<HTMLInputElement>('[data-testid="settings-network"]')!.checked).toBe(true)
+      expect(allowlist.value).toBe('go npm')
+      expect(host.querySelector('[data-testid="settings-allowlist-saved"]')).not.toBeNull()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

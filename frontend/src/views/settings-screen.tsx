@@ -9,6 +9,7 @@ import type { Price } from '../llm/cost'
 import { setStepLimit, stepLimit } from '../stores/step-limit'
 import { useShortcut } from '../components/shortcuts'
 import { useSequence } from '../lib/use-sequence'
+import { useQueue } from '../lib/use-queue'
 import { FieldNote, parseAbsoluteLines, parseAny, parseWhole, parseWords, useAutoField, type AutoField } from '../components/auto-field'
 
 interface Props {
@@ -90,25 +91,43 @@ export function SettingsScreen({ onClose }: Props) {
     setSaved(what)
     setChanged(true)
   }
-  // Every field saves as it changes (useAutoField): the project's from the settings as last saved, with the one
-  // field changed, so two fields saved one after the other both land.
+  // The backend takes the project's settings whole. Every field and switch saves as it changes, the settings as the
+  // change before saved them with its one field changed: the changes run one after the other (useQueue), so two
+  // made before the first answered both land rather than the second putting back what the first changed.
   const savedRef = useRef<ProjectSettings | null>(null)
-  const saveProject = async (patch: Partial<ProjectSettingsInput>) => {
-    const base = savedRef.current
-    if (!base) return
-    const p = await saveProjectSettings({ ...inputOf(base), ...patch })
-    savedRef.current = p
-    setProj((cur) => (cur ? { ...cur, ...patch, sandbox: p.sandbox, search: p.search } : p))
-    done('project settings saved')
+  const queueProject = useQueue()
+  const nextProject = useSequence()
+  const saveProject = (patch: Partial<ProjectSettingsInput>): Promise<ProjectSettings> => {
+    const last = nextProject()
+    // Once the last change made has answered (saved or refused), the screen shows the settings as saved; an
+    // earlier answer leaves alone what the changes after it show.
+    const show = () => last() && savedRef.current && setProj(savedRef.current)
+    return queueProject(async () => {
+      const base = savedRef.current
+      if (!base) throw new Error('the project settings are not read yet')
+      const p = await saveProjectSettings({ ...inputOf(base), ...patch })
+      savedRef.current = p
+      return p
+    }).then(
+      (p) => {
+        show()
+        return p
+      },
+      (e: unknown) => {
+        show()
+        throw e
+      },
+    )
   }
-  const allow = useAutoField(parseWords, (v) => saveProject({ allowlist: v }))
-  const readable = useAutoField(parseAbsoluteLines, (v) => saveProject({ readable: v }))
-  const sockets = useAutoField(parseAbsoluteLines, (v) => saveProject({ unix_sockets: v }))
-  const envAllow = useAutoField(parseWords, (v) => saveProject({ env_allow: v }))
-  const hosts = useAutoField(parseWords, (v) => saveProject({ network_hosts: v }))
-  const keep = useAutoField(parseWhole(1), (v) => saveProject({ snapshot_keep: v }))
-  const maxAge = useAutoField(parseWhole(1), (v) => saveProject({ snapshot_max_age_days: v }))
-  const memory = useAutoField(parseWhole(0), (v) => saveProject({ search_memory_mib: v }))
+  const saveField = (patch: Partial<ProjectSettingsInput>) => saveProject(patch).then(() => done('project settings saved'))
+  const allow = useAutoField(parseWords, (v) => saveField({ allowlist: v }))
+  const readable = useAutoField(parseAbsoluteLines, (v) => saveField({ readable: v }))
+  const sockets = useAutoField(parseAbsoluteLines, (v) => saveField({ unix_sockets: v }))
+  const envAllow = useAutoField(parseWords, (v) => saveField({ env_allow: v }))
+  const hosts = useAutoField(parseWords, (v) => saveField({ network_hosts: v }))
+  const keep = useAutoField(parseWhole(1), (v) => saveField({ snapshot_keep: v }))
+  const maxAge = useAutoField(parseWhole(1), (v) => saveField({ snapshot_max_age_days: v }))
+  const memory = useAutoField(parseWhole(0), (v) => saveField({ search_memory_mib: v }))
   const steps = useAutoField(parseWhole(1, 10000), (v) =>
     setStepLimit(v).then((n) => done(`the agent stops after ${n} steps of one request and offers Continue`)),
   )
@@ -147,17 +166,12 @@ export function SettingsScreen({ onClose }: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 
-  // toggle saves one switch of the project's settings as it changes.
-  const toggle = (patch: Partial<ProjectSettings>, what: string) => {
-    const saved = savedRef.current
-    if (!proj || !saved) return
-    setProj({ ...proj, ...patch })
-    saveProjectSettings({ ...inputOf(saved), ...patch })
-      .then((p) => {
-        savedRef.current = p
-        setProj((cur) => (cur ? { ...cur, network: p.network, network_mode: p.network_mode, auto_approve_edits: p.auto_approve_edits, sandbox: p.sandbox } : p))
-        done(what)
-      })
+  // toggle saves one switch of the project's settings as it changes, shown flipped at once.
+  const toggle = (patch: Partial<ProjectSettingsInput>, what: string) => {
+    if (!proj) return
+    setProj((cur) => (cur ? { ...cur, ...patch } : cur))
+    saveProject(patch)
+      .then(() => done(what))
       .catch(fail)
   }
   const editProvider = (p: ProviderView | null) => {
