@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import { bridgeFor, onSnapshotProgress, setConversationUnsaved, type Project } from './bridge'
+import { bridgeFor, setConversationUnsaved, type Project } from './bridge'
 import type { AgentState } from './agent/progress'
 import { ProjectStrip } from './components/project-strip'
 import { StatusBar } from './components/status-bar'
 import { WorktreeBar } from './components/worktree-bar'
 import { WorktreeMenu } from './components/worktree-menu'
 import { useOpenProjects } from './stores/open-projects'
+import { useSnapshotMessage } from './stores/snapshot-message'
 import { useWorktreeActions, type WorktreeActions } from './stores/worktree-actions'
 import { ProjectScopeContext, type ProjectScope } from './stores/project-scope'
 import { OpenProject } from './views/open-project'
@@ -39,21 +40,7 @@ export function App() {
   }, [unsavedReason])
 
   // The first snapshot of a large project takes a while; say so, for the project shown, until it is done.
-  const [snapshotMessage, setSnapshotMessage] = useState<string | undefined>()
-  const shownId = project?.id
-  useEffect(
-    () =>
-      onSnapshotProgress((p) => {
-        if (p.workspace !== shownId) return
-        if (p.state === 'running') setSnapshotMessage('recording the first snapshot…')
-        else if (p.state === 'failed') setSnapshotMessage(`snapshots unavailable: ${p.error ?? ''}`)
-        else {
-          setSnapshotMessage(`first snapshot: ${p.files ?? 0} files in ${(p.elapsed_ms / 1000).toFixed(1)} s`)
-          setTimeout(() => setSnapshotMessage(undefined), 5000)
-        }
-      }),
-    [shownId],
-  )
+  const snapshotMessage = useSnapshotMessage(project?.id)
 
   if (!open.ready) return <div className="app" />
   return (
