@@ -1,6 +1,8 @@
 package app
 
 import (
+	"slices"
+
 	"github.com/rooted-dev/rooted/backend/cmdpolicy"
 	"github.com/rooted-dev/rooted/backend/permissions"
 	"github.com/rooted-dev/rooted/backend/settings"
@@ -101,28 +103,29 @@ func (p *Permissions) AddRule(ws string, r Rule) ([]Rule, error) {
 	return toRules(out), nil
 }
 
-// SetRules replaces the open project's rules (the settings screen's list).
-func (p *Permissions) SetRules(ws string, rs []Rule) ([]Rule, error) {
+// RemoveRule takes a rule off the open project (the settings screen's Remove) and answers the rules left. A rule is
+// named by what it says, not by its place in a list, so the screen never writes a whole list back: a rule added
+// meanwhile (an approval card's Always, another window) stays. A rule the project does not have is no change.
+func (p *Permissions) RemoveRule(ws string, r Rule) ([]Rule, error) {
 	root, err := p.root(ws)
 	if err != nil {
 		return nil, err
 	}
-	rules := []permissions.Rule{}
-	for _, r := range rs {
-		rule, err := normalize(r)
-		if err != nil {
-			return nil, err
-		}
-		rules = append(rules, rule)
+	// As written (a rule saved by an older version may no longer pass Normalize), and as Normalize writes it.
+	names := []permissions.Rule{{Action: permissions.Action(r.Action), Tool: r.Tool, Command: r.Command, Domain: r.Domain}}
+	if rule, err := normalize(r); err == nil {
+		names = append(names, rule)
 	}
+	var out []permissions.Rule
 	err = p.store.UpdateProject(root, func(proj *settings.Project) error {
-		proj.Rules = rules
+		proj.Rules = slices.DeleteFunc(proj.Rules, func(x permissions.Rule) bool { return slices.Contains(names, x) })
+		out = proj.Rules
 		return nil
 	})
 	if err != nil {
 		return nil, reject(tool.Errorf(tool.CodeInternal, "saving settings: %v", err))
 	}
-	return toRules(rules), nil
+	return toRules(out), nil
 }
 
 func (p *Permissions) root(ws string) (string, error) {

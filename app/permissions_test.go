@@ -3,6 +3,7 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -73,5 +74,48 @@ func TestPermissionsAndDiagnosticsAsTheWindowDoes(t *testing.T) {
 	}
 	if r := again.Diagnostics.After(cur(t, again), []string{"calc.go"}); len(r.Checks) != 0 {
 		t.Errorf("off: %+v", r)
+	}
+}
+
+// Settings' Remove names a rule, not a list to write back: a rule an approval card added while the screen was open
+// stays, a rule spelt as the user typed it is found as it was saved, and removing one already gone changes nothing.
+func TestRemoveRuleKeepsRulesAddedMeanwhile(t *testing.T) {
+	svc, p := openProject(t, map[string]string{"go.mod": "module example.com/m\n"})
+	commands := func(rs []Rule) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Command+r.Domain)
+		}
+		return out
+	}
+	for _, r := range []Rule{
+		{Action: "allow", Tool: "exec_shell", Command: "go test"},
+		{Action: "deny", Tool: "exec_shell", Command: "git push"},
+	} {
+		if _, err := svc.Permissions.AddRule(p.ID, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shown, err := svc.Permissions.Rules(p.ID) // the screen's list
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An approval card's Always while the screen shows its list.
+	if _, err := svc.Permissions.AddRule(p.ID, Rule{Action: "allow", Tool: "network", Domain: "proxy.golang.org"}); err != nil {
+		t.Fatal(err)
+	}
+	left, err := svc.Permissions.RemoveRule(p.ID, Rule{Action: shown[0].Action, Tool: shown[0].Tool, Command: "go  test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := commands(left); !slices.Equal(got, []string{"git push", "proxy.golang.org"}) {
+		t.Errorf("after removing go test: %q, want the rule added meanwhile kept", got)
+	}
+	again, err := svc.Permissions.RemoveRule(p.ID, shown[0])
+	if err != nil || !slices.Equal(commands(again), commands(left)) {
+		t.Errorf("removing it again: %q, %v; want no change", commands(again), err)
+	}
+	if saved, _ := svc.Permissions.Rules(p.ID); !slices.Equal(commands(saved), commands(left)) {
+		t.Errorf("saved: %q, want %q", commands(saved), commands(left))
 	}
 }

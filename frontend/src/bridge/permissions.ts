@@ -41,7 +41,9 @@ export const permissionRules = (ws: string): Promise<Rule[]> => wrap(async () =>
 
 export const addPermissionRule = (ws: string, r: Rule): Promise<Rule[]> => wrap(async () => ((await Permissions.AddRule(ws, r)) ?? []) as Rule[])
 
-export const setPermissionRules = (ws: string, rs: Rule[]): Promise<Rule[]> => wrap(async () => ((await Permissions.SetRules(ws, rs)) ?? []) as Rule[])
+// removePermissionRule takes the rule r off the project, named by what it says (a rule added meanwhile stays), and
+// answers the rules left.
+export const removePermissionRule = (ws: string, r: Rule): Promise<Rule[]> => wrap(async () => ((await Permissions.RemoveRule(ws, r)) ?? []) as Rule[])
 
 export interface Job {
   id: string

@@ -34,7 +34,7 @@ vi.mock('../../wailsjs/go/app/Agent', () =>
   wails.mod('Agent', ['Conversations', 'LoadConversation', 'ConversationBlob', 'ConversationBlobsContaining', 'ExportConversation', 'SaveConversationExport', 'RenameConversation', 'DeleteConversation', 'RepoInfo']),
 )
 vi.mock('../../wailsjs/go/app/Settings', () => wails.mod('Settings', ['Project', 'Save', 'Instructions', 'SaveUserInstructions', 'Command']))
-vi.mock('../../wailsjs/go/app/Permissions', () => wails.mod('Permissions', ['Check', 'Rules', 'AddRule', 'SetRules']))
+vi.mock('../../wailsjs/go/app/Permissions', () => wails.mod('Permissions', ['Check', 'Rules', 'AddRule', 'RemoveRule']))
 vi.mock('../../wailsjs/go/app/Jobs', () => wails.mod('Jobs', ['List', 'Output', 'Kill', 'BackgroundAfter', 'SetBackgroundAfter']))
 vi.mock('../../wailsjs/go/app/Diagnostics', () => wails.mod('Diagnostics', ['After', 'Mode', 'SetMode']))
 vi.mock('../../wailsjs/go/app/MCPServers', () => wails.mod('MCPServers', ['Status', 'Restart', 'Config', 'SaveConfig', 'SignIn', 'SignOut', 'AllowHost', 'RemoveHost']))
@@ -84,7 +84,7 @@ const everyCall: [string, unknown[]][] = [
   ['checkCall', ['read_file', { path: 'a' }]],
   ['permissionRules', []],
   ['addPermissionRule', [{ action: 'allow', tool: 'exec_shell', command: 'go test' }]],
-  ['setPermissionRules', [[]]],
+  ['removePermissionRule', [{ action: 'allow', tool: 'exec_shell', command: 'go test' }]],
   ['listJobs', []],
   ['jobOutput', ['j', 0]],
   ['killJob', ['j']],

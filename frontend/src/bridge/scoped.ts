@@ -44,7 +44,7 @@ export interface ProjectBridge {
   checkCall: Bound<typeof permissions.checkCall>
   permissionRules: Bound<typeof permissions.permissionRules>
   addPermissionRule: Bound<typeof permissions.addPermissionRule>
-  setPermissionRules: Bound<typeof permissions.setPermissionRules>
+  removePermissionRule: Bound<typeof permissions.removePermissionRule>
   listJobs: Bound<typeof permissions.listJobs>
   jobOutput: Bound<typeof permissions.jobOutput>
   killJob: Bound<typeof permissions.killJob>
@@ -100,7 +100,7 @@ export function bridgeFor(ws: string): ProjectBridge {
     checkCall: bind(permissions.checkCall),
     permissionRules: bind(permissions.permissionRules),
     addPermissionRule: bind(permissions.addPermissionRule),
-    setPermissionRules: bind(permissions.setPermissionRules),
+    removePermissionRule: bind(permissions.removePermissionRule),
     listJobs: bind(permissions.listJobs),
     jobOutput: bind(permissions.jobOutput),
     killJob: bind(permissions.killJob),

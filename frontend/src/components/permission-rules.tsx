@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { toBackendError, type BackendError, type Rule, type RuleAction } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { ruleActions, ruleTools, ruleWords } from '../lib/rule-words'
@@ -21,12 +21,11 @@ const blank: Rule = { action: 'allow', tool: 'exec_shell', command: '' }
 // whole tool; deny wins) and when a long command moves to the background. Rules are kept in the user's settings,
 // never in the project.
 export function PermissionRules() {
-  const { backgroundAfter, diagnosticsMode, permissionRules, setBackgroundAfter, setDiagnosticsMode, setPermissionRules } = useBridge()
+  const { addPermissionRule, backgroundAfter, diagnosticsMode, permissionRules, removePermissionRule, setBackgroundAfter, setDiagnosticsMode } = useBridge()
   const [rules, setRules] = useState<Rule[] | null>(null)
   const [draft, setDraft] = useState<Rule>(blank)
   const [error, setError] = useState<BackendError | null>(null)
   const [saved, setSaved] = useState('')
-  const savedRules = useRef<Rule[]>([])
   // The two settings below the rules save as they change (useAutoField), each saying Saved or its error.
   const after = useAutoField(parseSeconds, (sec) =>
     setBackgroundAfter(sec).then((s) => setSaved(s < 0 ? 'commands never move to the background by themselves' : `commands still running after ${s || 60} s move to the background`)),
@@ -38,10 +37,7 @@ export function PermissionRules() {
   const { load: loadCheck } = check
   useEffect(() => {
     permissionRules()
-      .then((r) => {
-        savedRules.current = r
-        setRules(r)
-      })
+      .then(setRules)
       .catch((e: unknown) => setError(toBackendError(e)))
     backgroundAfter()
       .then((s) => loadAfter(s < 0 ? 'never' : s === 0 ? '' : String(s)))
@@ -50,13 +46,13 @@ export function PermissionRules() {
       .then(loadCheck)
       .catch(() => undefined)
   }, [backgroundAfter, diagnosticsMode, loadAfter, loadCheck, permissionRules])
-  // The backend takes the whole list: each change is made to the list as the change before it saved it, one after
-  // the other, so two made quickly both land and their answers come in order.
+  // A change adds or removes one rule, named by what it says, never a whole list written back: a rule added meanwhile
+  // (an approval card's Always) stays. Changes go one after the other, so their answers, each the whole list as it
+  // then is, come in the order they were made.
   const queue = useQueue()
-  const save = (change: (rs: Rule[]) => Rule[], what: string) =>
-    queue(() => setPermissionRules(change(savedRules.current)))
+  const save = (change: () => Promise<Rule[]>, what: string) =>
+    queue(change)
       .then((r) => {
-        savedRules.current = r
         setRules(r)
         setError(null)
         setSaved(what)
@@ -78,7 +74,7 @@ export function PermissionRules() {
           <li key={`${r.action}-${r.tool}-${r.command}`} data-testid="rule" data-action={r.action} data-command={r.command}>
             <span className={`rule-action ${r.action}`}>{ruleWords(r).action}</span> <span className="rule-kind">{ruleWords(r).kind}</span>
             {ruleWords(r).what ? <code title={r.tool}>{ruleWords(r).what}</code> : null}
-            <button className="link-button" data-testid="rule-remove" onClick={() => void save((rs) => rs.filter((x) => !sameRule(x, r)), `removed: ${ruleWords(r).action} · ${ruleWords(r).kind}${ruleWords(r).what ? ` · ${ruleWords(r).what}` : ''}`)}>
+            <button className="link-button" data-testid="rule-remove" onClick={() => void save(() => removePermissionRule(r), `removed: ${ruleWords(r).action} · ${ruleWords(r).kind}${ruleWords(r).what ? ` · ${ruleWords(r).what}` : ''}`)}>
               Remove
             </button>
           </li>
@@ -88,7 +84,7 @@ export function PermissionRules() {
         className="rule-form"
         onSubmit={(ev) => {
           ev.preventDefault()
-          void save((rs) => [...rs, draft], `added: ${ruleWords(draft).action} · ${ruleWords(draft).kind}${ruleWords(draft).what ? ` · ${ruleWords(draft).what}` : ''}`).then(() => setDraft(blank))
+          void save(() => addPermissionRule(draft), `added: ${ruleWords(draft).action} · ${ruleWords(draft).kind}${ruleWords(draft).what ? ` · ${ruleWords(draft).what}` : ''}`).then(() => setDraft(blank))
         }}
       >
         <select value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value as RuleAction })} aria-label="Action" data-testid="rule-action">
@@ -122,10 +118,4 @@ export function PermissionRules() {
       </div>
     </section>
   )
-}
-
-// sameRule says whether a and b are the same rule: a removal names the rule, not its place in a list that may have
-// changed by the time it is saved.
-function sameRule(a: Rule, b: Rule): boolean {
-  return a.action === b.action && a.tool === b.tool && a.command === b.command && (a.domain ?? '') === (b.domain ?? '')
 }

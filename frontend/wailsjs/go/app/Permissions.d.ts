@@ -6,6 +6,6 @@ export function AddRule(arg1:string,arg2:app.Rule):Promise<Array<app.Rule>>;
 
 export function Check(arg1:string,arg2:string,arg3:string):Promise<app.CallCheck>;
 
-export function Rules(arg1:string):Promise<Array<app.Rule>>;
+export function RemoveRule(arg1:string,arg2:app.Rule):Promise<Array<app.Rule>>;
 
-export function SetRules(arg1:string,arg2:Array<app.Rule>):Promise<Array<app.Rule>>;
+export function Rules(arg1:string):Promise<Array<app.Rule>>;

@@ -10,10 +10,10 @@ export function Check(arg1, arg2, arg3) {
   return window['go']['app']['Permissions']['Check'](arg1, arg2, arg3);
 }
 
-export function Rules(arg1) {
-  return window['go']['app']['Permissions']['Rules'](arg1);
+export function RemoveRule(arg1, arg2) {
+  return window['go']['app']['Permissions']['RemoveRule'](arg1, arg2);
 }
 
-export function SetRules(arg1, arg2) {
-  return window['go']['app']['Permissions']['SetRules'](arg1, arg2);
+export function Rules(arg1) {
+  return window['go']['app']['Permissions']['Rules'](arg1);
 }
