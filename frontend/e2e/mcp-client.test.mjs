@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { cleanupAll, screenshot } from './harness.mjs'
+import { cleanupAll, paneInView, screenshot } from './harness.mjs'
 import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -131,7 +131,7 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
     const reach = async (n) => {
       await newConversation(page)
       await askAgent(page, `reach the api (${n})`)
-      await page.locator('[data-testid="tool-card"][data-tool="mcp__calc__reach"]').last().getByTestId('approve-once').click()
+      await paneInView(page).locator('[data-testid="tool-card"][data-tool="mcp__calc__reach"]').getByTestId('approve-once').click()
       await page.getByTestId('msg-assistant').filter({ hasText: `Reached (${n}):` }).waitFor()
       return turn(llm.requests.at(-1)).last
     }
