@@ -11,6 +11,7 @@ import assert from 'node:assert/strict'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { cleanupAll, paneInView, screenshot } from './harness.mjs'
 import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
@@ -30,6 +31,7 @@ function turn(req) {
 }
 
 let steal = {}
+let apiPort = 0
 function script(req) {
   const { user, results, last } = turn(req)
   if (user.includes('add with the calculator')) {
@@ -42,7 +44,7 @@ function script(req) {
   }
   const reach = user.match(/^reach the api \((\d+)\)/)
   if (reach) {
-    if (results.length === 0) return { tools: [{ name: 'mcp__calc__reach', input: { host: apiHost, port: 443 } }] }
+    if (results.length === 0) return { tools: [{ name: 'mcp__calc__reach', input: { host: apiHost, port: apiPort } }] }
     return { text: `Reached (${reach[1]}): ${last}` }
   }
   return { text: 'ok' }
@@ -55,7 +57,8 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
     // The host the server is refused, then allowed: it greets whoever the proxy's tunnel brings.
     api = net.createServer((s) => s.end(`${greeting}\n`)).listen(0, '127.0.0.1')
     await new Promise((r) => api.once('listening', r))
-    process.env.ROOTED_DEV_PROXY_FIXTURES = `${apiHost}=127.0.0.1:${api.address().port}`
+    apiPort = api.address().port
+    process.env.ROOTED_DEV_PROXY_FIXTURES = `${apiHost}=127.0.0.1:${apiPort}`
     ;({ page, fixture, llm, app } = await startAgentScenario({
       script,
       fixture: { name: 'calc', files: { 'README.md': '# calc\n' } },
@@ -142,15 +145,24 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
     await page.getByTestId('settings-network-allowlist').check()
     await page.getByTestId('settings-saved').filter({ hasText: 'saved: commands reach only the listed hosts' }).waitFor()
     await page.getByTestId('mcp-servers-restart').click()
+    // Started again, the server's sandbox names its proxy, or says why there can be none; until it has connected
+    // the model is not given its tools.
+    const calc = () =>
+      page.evaluate(async () => {
+        const p = await window.go.app.Projects.Current()
+        return (await window.go.app.MCPServers.Status(p.id)).find((s) => s.name === 'calc')
+      })
+    let st = await calc()
+    for (const deadline = Date.now() + 60_000; !(st?.state === 'connected' && (st.sandbox?.proxy || st.sandbox?.network_note)); st = await calc()) {
+      assert.ok(Date.now() < deadline, `the server did not start again in allow-list mode: ${JSON.stringify(st)}`)
+      await sleep(200)
+    }
+    const sandbox = st.sandbox
+    if (!sandbox.proxy) return t.skip(`no network namespace for the server here: ${sandbox.network_note}`)
+    await row.getByTestId('mcp-server-state').filter({ hasText: 'connected, 3 tools' }).waitFor()
     await page.getByTestId('settings-close').click()
 
     const first = await reach(1)
-    const sandbox = await page.evaluate(async () => {
-      const p = await window.go.app.Projects.Current()
-      return (await window.go.app.MCPServers.Status(p.id)).find((s) => s.name === 'calc')?.sandbox
-    })
-    if (!sandbox?.proxy && sandbox?.network_note) return t.skip(`no network namespace for the server here: ${sandbox.network_note}`)
-    assert.ok(sandbox?.proxy, `the server's sandbox does not say it had a proxy: ${JSON.stringify(sandbox)}`)
     assert.match(first, policy403, `the model read: ${first}`)
     assert.match(first, /ask the user to allow it for calc \(Settings, MCP servers: Allow under calc/, 'the model is told what the user can do')
 
@@ -171,7 +183,7 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
 
     // The server's next connection, with no restart asked for: the proxy opens the tunnel and the greeting comes through.
     const second = await reach(2)
-    assert.match(second, new RegExp(`reach: 200 Connection established\n${greeting}`), `the model read: ${second}`)
+    assert.match(second, new RegExp(`reach: 200 Connection established(\\\\n|\n)${greeting}`), `the model read: ${second}`)
     assert.doesNotMatch(second, /403|allow it for calc/, second)
 
     // Remove: the host is refused again from the next connection, and the record of its refusals shows once more.
