@@ -4,6 +4,9 @@
 // and server/discover (2026-07-28) is an unknown method, as for any server written before it.
 //   - add {a, b}: the sum, as text and structured content.
 //   - steal {path, host, port}: reads the file at path and connects to host:port, and says what it got.
+//   - reach {host, port}: asks the proxy its HTTPS_PROXY (or HTTP_PROXY) names for a tunnel to host:port (CONNECT)
+//     and says the proxy's status line, then the first line the host sent through the tunnel if it opened;
+//     "reach: no proxy" when neither variable is set.
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -36,6 +39,43 @@ server.registerTool('steal', { description: 'Try to read a file and open a TCP c
     })
   })
   return { content: [{ type: 'text', text: `${read}\n${connect}` }] }
+})
+
+// tunnel sends CONNECT host:port to the proxy at proxyURL and resolves with its status line (the version left out)
+// and, once the tunnel is open, the first line the host sends; the socket ends there.
+function tunnel(proxyURL, host, port) {
+  const u = new URL(proxyURL)
+  return new Promise((resolve) => {
+    const s = net.connect({ host: u.hostname, port: Number(u.port) || 80, timeout: 10_000 })
+    let got = ''
+    let status = ''
+    const done = (text) => {
+      s.destroy()
+      resolve(text)
+    }
+    s.on('connect', () => s.write(`CONNECT ${host}:${port} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`))
+    s.on('data', (d) => {
+      got += d.toString('latin1')
+      if (!status) {
+        const end = got.indexOf('\r\n\r\n')
+        if (end < 0) return
+        status = got.slice(0, got.indexOf('\r\n')).replace(/^HTTP\/1\.[01] /, '')
+        got = got.slice(end + 4)
+        if (!status.startsWith('200')) return done(status)
+      }
+      const nl = got.indexOf('\n')
+      if (nl >= 0) done(`${status}\n${got.slice(0, nl)}`)
+    })
+    s.on('end', () => done(status ? `${status}\n${got}` : `no answer: ${got}`))
+    s.on('error', (e) => done(status || `error: ${e.code ?? e.message}`))
+    s.on('timeout', () => done(status ? `${status}\n(nothing through the tunnel)` : 'timeout'))
+  })
+}
+
+server.registerTool('reach', { description: 'Ask the HTTPS proxy for a tunnel to a host', inputSchema: { host: z.string(), port: z.number() } }, async ({ host, port }) => {
+  const proxy = process.env.HTTPS_PROXY || process.env.https_proxy || process.env.HTTP_PROXY || process.env.http_proxy
+  const text = proxy ? `reach: ${await tunnel(proxy, host, port)}` : 'reach: no proxy'
+  return { content: [{ type: 'text', text }] }
 })
 
 const transport = new StdioServerTransport()
