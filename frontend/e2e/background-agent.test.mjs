@@ -114,7 +114,7 @@ describe('an agent in a project not shown', { timeout: 600_000 }, () => {
   test("back in alpha, its turn has finished with its edit in alpha's folder and beta's untouched", async () => {
     await show('alpha-project')
     await view().getByTestId('msg-assistant').filter({ hasText: 'Alpha finished its work.' }).waitFor()
-    // Shown, the view marks its finished turn read; the strip drops the mark on the render after.
+    // Shown, the view marks its finished turn read from an effect: the strip drops the mark a render later.
     await until(() => agentState('alpha-project', 'done').count(), (n) => assert.equal(n, 0, 'looked at, done is read'))
     assert.equal(readFileSync(path.join(alpha, 'result.txt'), 'utf8'), 'written by alpha’s agent\n')
     assert.equal(readFileSync(path.join(alpha, 'notes.txt'), 'utf8'), 'alpha notes\n')

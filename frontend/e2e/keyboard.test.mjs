@@ -4,7 +4,7 @@
 // Ctrl+/ lists the shortcuts.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { cleanupAll, screenshot, until } from './harness.mjs'
+import { cleanupAll, screenshot } from './harness.mjs'
 import { startAgentScenario } from './agent-scenario.mjs'
 
 function script(req) {
@@ -56,7 +56,7 @@ describe('the keyboard', { timeout: 600_000 }, () => {
     await page.keyboard.press('Control+n')
     await page.getByTestId('conversation-title').filter({ hasText: 'New conversation' }).waitFor()
     assert.equal(await page.getByTestId('tool-card').count(), 0)
-    await until(focused, (f) => assert.equal(f, 'agent-input')) // the new pane takes the focus a frame after it lands
+    assert.equal(await focused(), 'agent-input')
   })
 
   test('Ctrl+P opens a file by name, Ctrl+Shift+F searches, Ctrl+, and Esc open and close Settings, Ctrl+/ lists the keys', async () => {
