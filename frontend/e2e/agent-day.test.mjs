@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { cleanupAll, screenshot } from './harness.mjs'
+import { cleanupAll, screenshot, until } from './harness.mjs'
 import { toolResults } from './fake-llm.mjs'
 import { askAgent, startAgentScenario } from './agent-scenario.mjs'
 
@@ -78,7 +78,8 @@ describe('agent, a working day', { timeout: 600_000 }, () => {
     await ask('plan a small table')
     await page.locator('[data-testid="plan-step"][data-status="done"]', { hasText: 'Look around' }).waitFor()
     assert.equal(await page.locator('[data-testid="plan-step"][data-status="in_progress"]').innerText(), '▸ Write the table')
-    const answer = page.getByTestId('msg-assistant').filter({ hasText: 'first point' })
+    // The answer streams in: its last words (the link, once whole) say all of it has arrived.
+    const answer = page.getByTestId('msg-assistant').filter({ hasText: 'See the docs.' })
     await answer.waitFor()
     assert.ok(llm.requests[0].messages[0].text.includes('Always run go vet before finishing.'), 'AGENTS.md is in the system prompt')
     assert.equal(await answer.locator('table th').first().innerText(), 'file')
@@ -164,7 +165,7 @@ describe('agent, a working day', { timeout: 600_000 }, () => {
     await page.keyboard.press('Shift+ArrowDown')
     await page.getByTestId('file-mention').filter({ hasText: 'Ask about lines 3–4' }).click()
     const input = page.getByTestId('agent-input')
-    assert.equal(await input.inputValue(), '@calc.go:3-4 ')
+    await until(() => input.inputValue(), (v) => assert.equal(v, '@calc.go:3-4 ')) // the box takes it in an effect
     await input.fill(`what do these lines do? ${await input.inputValue()}`)
     await page.getByTestId('agent-send').click()
     await page.getByTestId('msg-assistant').filter({ hasText: 'Lines calc.go:3-4 say: func Add(a, b int) int { / return a + b' }).waitFor()

@@ -202,6 +202,23 @@ export async function openProject(page, dir) {
   await page.reload()
 }
 
+// until reads the page (read) until check, an assertion on what was read, passes, and returns that value: a value
+// filled in after an action (an answer streaming, a call's reply, a setting loaded) is checked once it has arrived,
+// not when the read happens to run. Past the timeout it throws check's last failure, which shows the last value read.
+export async function until(read, check, { timeout = 15_000 } = {}) {
+  const deadline = Date.now() + timeout
+  for (;;) {
+    const value = await read()
+    try {
+      check(value)
+      return value
+    } catch (e) {
+      if (Date.now() > deadline) throw e
+    }
+    await sleep(50)
+  }
+}
+
 export async function screenshot(page, name) {
   const file = path.join(outputDir, name)
   await page.screenshot({ path: file })

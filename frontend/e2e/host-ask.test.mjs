@@ -106,6 +106,7 @@ describe('a host asked about while the command runs', { timeout: 600_000 }, () =
     // The reply streams in: wait for the hint's words, not the command's line, which names the host too.
     const reply = page.getByTestId('msg-assistant').filter({ hasText: `declined ${host}` })
     await reply.waitFor()
+    await page.getByTestId('agent-send').waitFor() // the answer streams in: read it once the turn is over
     const said = await reply.textContent()
     assert.ok(said.includes('CONNECT tunnel failed, response 403') && !said.includes(body), said)
     await exec.getByTestId('tool-exit').waitFor()

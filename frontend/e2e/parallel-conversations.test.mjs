@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { cleanupAll, screenshot } from './harness.mjs'
+import { cleanupAll, screenshot, until } from './harness.mjs'
 import { startAgentScenario } from './agent-scenario.mjs'
 
 // The conversation a request belongs to is named by its first request; results are the tool results since it.
@@ -113,7 +113,11 @@ describe('conversations at once in one project', { timeout: 600_000 }, () => {
     await pane().getByTestId('conversation-title').filter({ hasText: 'New conversation' }).waitFor()
     await ask('second loop: watch the tests')
     await pane().locator('[data-testid="tool-card"][data-tool="exec_shell"]').first().waitFor()
-    assert.equal(await page.getByTestId('live-conversation').count(), 2, 'the long conversation and this one are at work; the quick one, done and seen, is closed')
+    // The list of conversations at work is made from what each pane reports of itself, in an effect after it renders.
+    await until(
+      () => page.getByTestId('live-conversation').count(),
+      (n) => assert.equal(n, 2, 'the long conversation and this one are at work; the quick one, done and seen, is closed'),
+    )
     await pane().getByTestId('agent-stop').click()
     await pane().getByTestId('agent-send').waitFor()
     const second = asked('second loop')

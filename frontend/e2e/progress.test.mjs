@@ -4,7 +4,7 @@
 // allows them), put back when the window is focused again.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { cleanupAll, screenshot } from './harness.mjs'
+import { cleanupAll, screenshot, until } from './harness.mjs'
 import { askAgent, startAgentScenario } from './agent-scenario.mjs'
 
 function script(req) {
@@ -93,8 +93,11 @@ describe('progress for people', { timeout: 600_000 }, () => {
     await page.waitForFunction(() => document.title === '● Needs approval — Rooted')
     await page.getByTestId('approve-once').click()
     await page.waitForFunction(() => document.title === '● Finished — Rooted', null, { timeout: 15_000 })
-    const shown = await page.evaluate(() => window.shown)
-    assert.deepEqual(shown.map((s) => s.split(':')[0]), ['Needs approval — Rooted', 'Finished — Rooted'])
+    // The notification goes out from an async call made beside the title's change, not with it.
+    const shown = await until(
+      () => page.evaluate(() => window.shown),
+      (s) => assert.deepEqual(s.map((s) => s.split(':')[0]), ['Needs approval — Rooted', 'Finished — Rooted']),
+    )
     assert.match(shown[0], /say hello/, 'the notification names the conversation')
     // Back at the window: the title is the app's again.
     await page.evaluate(() => {

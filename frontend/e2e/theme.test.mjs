@@ -101,6 +101,7 @@ describe('the dark theme', { timeout: 600_000 }, () => {
     // Settings.
     await page.getByTestId('open-settings').click()
     await page.getByTestId('settings-close').waitFor()
+    await page.getByTestId('settings-nav').getByRole('button', { name: 'Advanced' }).waitFor() // the project's sections, once read
     // The dialog, read from top to bottom a screenful at a time; the dimmed window behind it is not for reading.
     const pages = await page.locator('.settings').evaluate((el) => Math.ceil(el.scrollHeight / el.clientHeight))
     for (let n = 0; n < pages; n++) {
