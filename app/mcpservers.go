@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os/exec"
 	"sync"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/keystore"
 	"github.com/rooted-dev/rooted/backend/mcpclient"
@@ -191,6 +192,28 @@ func (x *MCPServers) Status(id string) ([]mcpclient.Status, error) {
 		return m.Status(), nil
 	}
 	return []mcpclient.Status{}, nil
+}
+
+// settleWait bounds how long a request waits for servers still starting: as long as an agent CLI waits for its
+// servers before its first turn; a server slower than that joins the tool list when it connects.
+const settleWait = 10 * time.Second
+
+// Settled waits until none of project id's servers is still starting (at most settleWait) and answers their state.
+// The window asks before each request, so one sent just after the project opened or its servers restarted goes to
+// the model with their tools rather than without them.
+func (x *MCPServers) Settled(id string) ([]mcpclient.Status, error) {
+	p, err := x.servers(id)
+	if err != nil {
+		return nil, err
+	}
+	m := p.current()
+	if m == nil {
+		return []mcpclient.Status{}, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), settleWait)
+	defer cancel()
+	m.Wait(ctx)
+	return m.Status(), nil
 }
 
 // Restart ends project id's servers and starts them again, with the settings as they are now.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -161,5 +162,41 @@ func TestMCPServerSecretFromSettings(t *testing.T) {
 	path, _ := settings.DefaultPath()
 	if b, _ := os.ReadFile(path); strings.Contains(string(b), "tok-from-settings") || !strings.Contains(string(b), "${keyring:calc-token}") {
 		t.Errorf("the settings file: %s", b)
+	}
+}
+
+// A request sent just after the servers restarted (or the project opened) waits for them: Settled answers once
+// they are connected, and the tool list then has their tools.
+func TestSettledWaitsForServersStarting(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := openServices(t)
+	proj, err := svc.Projects.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.MCPServers.SaveConfig(proj.ID, fmt.Sprintf(`{"calc": {"command": %q, "env": {%q: "2026"}, "readable": [%q]}}`, self, mcpfixture.Env, filepath.Dir(self))); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 {
+		if _, err := svc.MCPServers.Restart(proj.ID); err != nil {
+			t.Fatal(err)
+		}
+		st, err := svc.MCPServers.Settled(proj.ID)
+		if err != nil || len(st) != 1 || st[0].State != "connected" {
+			t.Fatalf("round %d: settled: %+v %v", round, st, err)
+		}
+		specs, err := svc.Tools.Specs(proj.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(specs, func(s ToolSpec) bool { return s.Name == "mcp__calc__add" }) {
+			t.Errorf("round %d: the tool list after Settled lacks the server's tools", round)
+		}
+	}
+	if st, err := svc.MCPServers.Settled(proj.ID); err != nil || len(st) != 1 {
+		t.Errorf("settled again, nothing starting: %+v %v", st, err)
 	}
 }

@@ -36,6 +36,10 @@ export interface MCPRefusedHost {
 
 export const mcpServers = (ws: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.Status(ws)) ?? []) as MCPServerStatus[])
 
+// settledMCPServers waits until none of the project's servers is still starting (at most 10 s) and answers their
+// state: a request waits for it, so one sent just after the project opened or its servers restarted has their tools.
+export const settledMCPServers = (ws: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.Settled(ws)) ?? []) as MCPServerStatus[])
+
 // restartMCPServers ends the project's servers and starts them again with the settings as they are now.
 export const restartMCPServers = (ws: string): Promise<MCPServerStatus[]> => wrap(async () => ((await MCPServers.Restart(ws)) ?? []) as MCPServerStatus[])
 

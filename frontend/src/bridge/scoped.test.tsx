@@ -37,7 +37,7 @@ vi.mock('../../wailsjs/go/app/Settings', () => wails.mod('Settings', ['Project',
 vi.mock('../../wailsjs/go/app/Permissions', () => wails.mod('Permissions', ['Check', 'Rules', 'AddRule', 'RemoveRule']))
 vi.mock('../../wailsjs/go/app/Jobs', () => wails.mod('Jobs', ['List', 'Output', 'Kill', 'BackgroundAfter', 'SetBackgroundAfter']))
 vi.mock('../../wailsjs/go/app/Diagnostics', () => wails.mod('Diagnostics', ['After', 'Mode', 'SetMode']))
-vi.mock('../../wailsjs/go/app/MCPServers', () => wails.mod('MCPServers', ['Status', 'Restart', 'Config', 'SaveConfig', 'SignIn', 'SignOut', 'AllowHost', 'RemoveHost']))
+vi.mock('../../wailsjs/go/app/MCPServers', () => wails.mod('MCPServers', ['Status', 'Settled', 'Restart', 'Config', 'SaveConfig', 'SignIn', 'SignOut', 'AllowHost', 'RemoveHost']))
 vi.mock('../../wailsjs/runtime/runtime', () => ({
   BrowserOpenURL: () => undefined,
   EventsOn: (name: string, f: (p: unknown) => void) => {
@@ -94,6 +94,7 @@ const everyCall: [string, unknown[]][] = [
   ['diagnosticsMode', []],
   ['setDiagnosticsMode', ['off']],
   ['mcpServers', []],
+  ['settledMCPServers', []],
   ['restartMCPServers', []],
   ['mcpServersConfig', []],
   ['saveMCPServersConfig', ['{}']],

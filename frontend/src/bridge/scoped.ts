@@ -55,6 +55,7 @@ export interface ProjectBridge {
   diagnosticsMode: Bound<typeof diagnostics.diagnosticsMode>
   setDiagnosticsMode: Bound<typeof diagnostics.setDiagnosticsMode>
   mcpServers: Bound<typeof mcp.mcpServers>
+  settledMCPServers: Bound<typeof mcp.settledMCPServers>
   restartMCPServers: Bound<typeof mcp.restartMCPServers>
   onMCPServersChanged: Bound<typeof mcp.onMCPServersChanged>
   mcpServersConfig: Bound<typeof mcp.mcpServersConfig>
@@ -111,6 +112,7 @@ export function bridgeFor(ws: string): ProjectBridge {
     diagnosticsMode: bind(diagnostics.diagnosticsMode),
     setDiagnosticsMode: bind(diagnostics.setDiagnosticsMode),
     mcpServers: bind(mcp.mcpServers),
+    settledMCPServers: bind(mcp.settledMCPServers),
     restartMCPServers: bind(mcp.restartMCPServers),
     onMCPServersChanged: bind(mcp.onMCPServersChanged),
     mcpServersConfig: bind(mcp.mcpServersConfig),

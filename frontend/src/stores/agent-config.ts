@@ -6,7 +6,7 @@ import { useSequence } from '../lib/use-sequence'
 // useAgentConfig loads what the agent of a project works with: the providers, the project's settings (allowlist,
 // rules), the tool specs and the instruction files (AGENTS.md and friends), again whenever the project changes.
 export function useAgentConfig(root: string) {
-  const { instructions: loadInstructions, onMCPServersChanged, projectSettings, toolSpecs } = useBridge()
+  const { instructions: loadInstructions, onMCPServersChanged, projectSettings, settledMCPServers, toolSpecs } = useBridge()
   const [provs, setProvs] = useState<ProvidersView | null>(null)
   const [settings, setSettings] = useState<ProjectSettings | null>(null)
   const [specs, setSpecs] = useState<ToolSpec[]>([])
@@ -31,6 +31,19 @@ export function useAgentConfig(root: string) {
       .then((v) => fresh() && setSpecs(v))
       .catch(() => undefined)
   }, [nextSpecs, toolSpecs])
+  // settledSpecs is the tool list a request goes with: once the project's MCP servers still starting (it just opened,
+  // or they restarted) have connected or failed, at most 10 s, read afresh and shown too; null if it cannot be read.
+  const settledSpecs = useCallback(async (): Promise<ToolSpec[] | null> => {
+    try {
+      await settledMCPServers()
+      const fresh = nextSpecs()
+      const v = await toolSpecs()
+      if (fresh()) setSpecs(v)
+      return v
+    } catch {
+      return null
+    }
+  }, [nextSpecs, settledMCPServers, toolSpecs])
   // refreshSettings reads the project's settings again, and the tool list, which the user's settings shape (web_search
   // is listed only while a search endpoint is set).
   const refreshSettings = useCallback(() => {
@@ -72,5 +85,5 @@ export function useAgentConfig(root: string) {
   const ready = specs.length > 0 && settings !== null && provs !== null
   const provider = provs?.providers.find((p) => p.id === provs.active)
 
-  return { providers: provs, provider, settings, setSettings: putSettings, specs, extra, ready, refreshProviders, refreshSettings, reloadInstructions }
+  return { providers: provs, provider, settings, setSettings: putSettings, specs, settledSpecs, extra, ready, refreshProviders, refreshSettings, reloadInstructions }
 }

@@ -18,16 +18,21 @@ const backend = vi.hoisted(() => ({
   failWrite: false,
   failSave: false,
   unsaved: '',
+  // The project's MCP server: up (its tools listed) or still starting, and what releases a Settled held meanwhile.
+  mcpUp: true,
+  settle: null as (() => void) | null,
 }))
 const provider: ProviderView = { id: 'p', name: 'Stand-in', kind: 'openai-compatible', base_url: 'http://127.0.0.1:1/v1', model: 'm', has_key: false, context_window: 32000 }
 const specs: ToolSpec[] = [
   { name: 'read_file', title: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } }, read_only: true, destructive: false, idempotent: true },
   { name: 'write_file', title: 'Write', description: 'Write a file', input_schema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } } }, read_only: false, destructive: true, idempotent: true },
 ]
+const addSpec: ToolSpec = { name: 'mcp__calc__add', title: 'Add', description: 'Add two numbers', input_schema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, read_only: false, destructive: false, idempotent: false }
 vi.mock('../bridge', () => ({
   providers: () => Promise.resolve({ providers: [provider], active: 'p' }),
   projectSettings: () => Promise.resolve({ allowlist: [], auto_approve_edits: false }),
-  toolSpecs: () => Promise.resolve(specs),
+  toolSpecs: () => Promise.resolve(backend.mcpUp ? [...specs, addSpec] : specs),
+  settledMCPServers: () => (backend.mcpUp ? Promise.resolve([]) : new Promise((resolve) => (backend.settle = () => resolve([])))),
   onMCPServersChanged: () => () => undefined,
   instructions: () => Promise.resolve(null),
   repoInfo: () => Promise.resolve(null),
@@ -62,6 +67,7 @@ vi.mock('../bridge', () => ({
     if (name === 'write_file' && backend.failWrite) return Promise.reject(Object.assign(new Error('a.txt: the disk is full'), { code: 'io_error' }))
     if (name === 'write_file' && args.dry_run) return Promise.resolve({ path: 'a.txt', diff: '+hello' })
     if (name === 'write_file') return Promise.resolve({ path: 'a.txt', bytes: 5, backup: 'snap1', diff: '+hello' })
+    if (name === 'mcp__calc__add') return Promise.resolve({ content: [{ type: 'text', text: String(Number(args.a) + Number(args.b)) }] })
     return Promise.reject(new Error(`unexpected ${name}`))
   },
 }))
@@ -144,6 +150,8 @@ afterEach(() => {
   backend.saved = []
   backend.failWrite = false
   backend.failSave = false
+  backend.mcpUp = true
+  backend.settle = null
 })
 
 describe('two sessions of one project at once', () => {
@@ -226,6 +234,28 @@ describe('useAgentSession', () => {
     expect(s.conv.items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Wrote a.txt.' })
     expect(s.conv.usage.input).toBe(200)
     expect(backend.saved.at(-1)?.body.items).toHaveLength(s.conv.items.length)
+    m.unmount()
+  })
+
+  it("waits for an MCP server still starting, so the request goes with its tools and its call runs", async () => {
+    const model = scripted([call('m1', 'mcp__calc__add', { a: 40, b: 2 }), text('The sum is 42.')])
+    backend.mcpUp = false // the project just opened, or its servers restarted
+    const m = mount(model)
+    await until(() => m.now().ready)
+    let done: Promise<void> = Promise.resolve()
+    act(() => {
+      done = m.now().send('add 40 and 2 with the calculator')
+    })
+    await until(() => backend.settle !== null)
+    expect(model.doStreamCalls).toHaveLength(0) // held until the server has started
+    backend.mcpUp = true
+    act(() => backend.settle!())
+    await until(() => m.now().conv.items.some((it) => it.kind === 'tool' && it.name === 'mcp__calc__add' && it.state === 'waiting'))
+    act(() => void m.now().answer('m1', { kind: 'once' }))
+    await act(() => done)
+    expect(model.doStreamCalls[0].tools?.map((t) => t.name)).toContain('mcp__calc__add')
+    expect(m.now().conv.items.find((it): it is ToolItem => it.kind === 'tool')).toMatchObject({ name: 'mcp__calc__add', state: 'done' })
+    expect(m.now().conv.items.at(-1)).toMatchObject({ kind: 'assistant', text: 'The sum is 42.' })
     m.unmount()
   })
 

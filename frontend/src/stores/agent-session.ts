@@ -7,7 +7,7 @@ import { cutBefore, snapshotBefore, titleFrom, type Item, type ToolItem } from '
 import { compactedMessages, splitForCompaction } from '../agent/context'
 import { attachMentions } from '../agent/mentions'
 import { planTool, planToolName } from '../agent/plan'
-import { runTurn, summarise, type TurnEvent } from '../agent/run-turn'
+import { runTurn, summarise, type Execute, type TurnEvent } from '../agent/run-turn'
 import { forModel, hydrate } from '../agent/stored'
 import { spawnAgentName, spawnAgentTool } from '../agent/subagent'
 import { instructions } from '../agent/system-prompt'
@@ -84,7 +84,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
   const afterTurn = useRef(false)
   const notice = useCallback((tone: 'error' | 'info', text: string) => update((c) => withNotice(c, tone, text)), [update])
 
-  const { provider, settings, specs, ready, reloadInstructions } = cfg
+  const { provider, settings, specs, settledSpecs, ready, reloadInstructions } = cfg
   const { execute } = tools
 
   const send = useCallback(
@@ -161,14 +161,18 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         const cwd = await callTool('get_working_directory', {}).catch(() => null)
         const repo = await repoInfo().catch(() => null)
         const limit = await stepLimit()
+        // The project's MCP servers still starting are waited for, so the model gets their tools; the calls are
+        // checked against the same list.
+        const turnSpecs = (await settledSpecs()) ?? specs
+        const turnExecute: Execute = (call, sig) => execute(call, sig, turnSpecs)
         const system = instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode, window })
         const res = await runTurn({
           model,
           instructions: system,
           maxSteps: limit,
           messages: await forModel(workspace, convRef.current.id, convRef.current.messages),
-          specs,
-          execute,
+          specs: turnSpecs,
+          execute: turnExecute,
           onEvent,
           signal: ctl.signal,
           window,
@@ -184,7 +188,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
           },
           local: {
             [planToolName]: planTool((plan) => update((c) => ({ ...c, plan }))),
-            [spawnAgentName]: spawnAgentTool({ model, specs, execute, instructions: system, onEvent, window, price: provider.price, reasoning: provider.effort || undefined }),
+            [spawnAgentName]: spawnAgentTool({ model, specs: turnSpecs, execute: turnExecute, instructions: system, onEvent, window, price: provider.price, reasoning: provider.effort || undefined }),
           },
         })
         update((c) => endTurn(c, res, limit))
@@ -202,7 +206,7 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         await flush()
       }
     },
-    [provider, running, ready, notice, makeModel, command, convRef, reloadInstructions, callTool, repoInfo, project.root, project.cwd, settings?.allowlist, workspace, specs, execute, update, setQueue, flush],
+    [provider, running, ready, notice, makeModel, command, convRef, reloadInstructions, callTool, repoInfo, project.root, project.cwd, settings?.allowlist, workspace, specs, settledSpecs, execute, update, setQueue, flush],
   )
 
   // compactNow summarises the older part of the conversation on the user's request.

@@ -45,8 +45,9 @@ export function useToolCalls({ specs, settings, convRef, update, onCheck, onBack
   const card = useCallback((id: string, patch: ToolPatch, when?: 'now' | 'frame') => update((c) => upsertTool(c, id, patch), when), [update])
 
   const execute = useCallback(
-    async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal | undefined): Promise<unknown> => {
-      const spec = specs.find((s) => s.name === call.name)
+    // known: the tool list the turn was sent with, when it is newer than the one this hook was last given.
+    async (call: { id: string; name: string; input: Record<string, unknown> }, signal: AbortSignal | undefined, known?: ToolSpec[]): Promise<unknown> => {
+      const spec = (known ?? specs).find((s) => s.name === call.name)
       if (!spec) return { error: { code: 'unknown_tool', message: `no tool named ${call.name}` } }
       // The window answers ask_user itself: the question waits in the conversation for the user's reply.
       if (call.name === askUserName) {

@@ -19,6 +19,8 @@ export function SecretStorage():Promise<app.KeyStorage>;
 
 export function SetSecret(arg1:string,arg2:string):Promise<Array<string>>;
 
+export function Settled(arg1:string):Promise<Array<mcpclient.Status>>;
+
 export function SignIn(arg1:string,arg2:string):Promise<Array<mcpclient.Status>>;
 
 export function SignOut(arg1:string,arg2:string):Promise<Array<mcpclient.Status>>;

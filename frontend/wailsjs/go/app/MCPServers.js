@@ -34,6 +34,10 @@ export function SetSecret(arg1, arg2) {
   return window['go']['app']['MCPServers']['SetSecret'](arg1, arg2);
 }
 
+export function Settled(arg1) {
+  return window['go']['app']['MCPServers']['Settled'](arg1);
+}
+
 export function SignIn(arg1, arg2) {
   return window['go']['app']['MCPServers']['SignIn'](arg1, arg2);
 }
