@@ -81,6 +81,7 @@ describe('workspaces', { timeout: 600_000 }, () => {
     await strip().filter({ hasText: 'beta-project' }).click()
     await showing('beta-project')
     await view().getByTestId('tab-run').click()
+    await view().getByTestId('jobs-none').waitFor({ state: 'attached' }) // beta's list was read, and is empty
     assert.equal(await view().locator('[data-testid="job"]').count(), 0, "beta's Run tab lists none of alpha's jobs")
     assert.ok(await beating(), "alpha's job runs while beta is shown")
     // The strip says so: alpha, not on screen, has one command running; beta none.

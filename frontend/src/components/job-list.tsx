@@ -13,6 +13,7 @@ const keepChars = 200_000 // of each job's output on screen; the backend keeps i
 export function JobList() {
   const { jobOutput, killJob, listJobs, onJobsChanged } = useBridge()
   const [jobs, setJobs] = useState<Job[]>([])
+  const [listed, setListed] = useState(false) // the list was read once: no jobs means none, not not yet known
   const [out, setOut] = useState<Record<string, string>>({})
   const [error, setError] = useState<BackendError | null>(null)
   const next = useRef<Record<string, number>>({})
@@ -36,6 +37,7 @@ export function JobList() {
         const list = await listJobs()
         if (!live) return
         setJobs(list)
+        setListed(true)
         for (const j of list) {
           if (done.current.has(j.id)) continue
           const o = await jobOutput(j.id, next.current[j.id] ?? 0)
@@ -65,7 +67,8 @@ export function JobList() {
     }
   }, [jobOutput, listJobs, onJobsChanged])
 
-  if (jobs.length === 0) return null
+  // Nothing to show with no jobs; a hidden mark says the list was read and is empty.
+  if (jobs.length === 0) return listed ? <span hidden data-testid="jobs-none" /> : null
   return (
     <section className="jobs" data-testid="jobs">
       <h4 className="jobs-title">Background jobs</h4>
