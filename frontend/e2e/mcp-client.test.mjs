@@ -31,6 +31,7 @@ function turn(req) {
 }
 
 let steal = {}
+const calcEntry = { command: process.execPath, args: [path.join(here, 'mcp-fixture', 'server.mjs')], readable: [frontend] }
 let apiPort = 0
 function script(req) {
   const { user, results, last } = turn(req)
@@ -88,7 +89,7 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
     await config.fill(JSON.stringify({ calc: { command: process.execPath, netwrok: true } }))
     await section.getByTestId('mcp-servers-save').click()
     await section.getByText('unknown field "netwrok"').waitFor({ state: 'attached' })
-    const entry = { calc: { command: process.execPath, args: [path.join(here, 'mcp-fixture', 'server.mjs')], readable: [frontend] } }
+    const entry = { calc: calcEntry }
     await config.fill(JSON.stringify(entry, null, 2))
     await section.getByTestId('mcp-servers-save').click()
     const row = page.getByTestId('mcp-server-calc')
@@ -123,6 +124,28 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
     assert.doesNotMatch(last, /PRIVATE-KEY-MATERIAL/, `the server read the secret: ${last}`)
     assert.doesNotMatch(last, /connect: ok/, `the server connected: ${last}`)
     assert.match(last, /read: E/, last)
+  })
+
+  test('a request sent while the server is still starting waits for it, and the model gets its tools', async () => {
+    // Saved again, slow to start (as a server npx is still fetching): the request below is sent while it starts.
+    const section = page.getByTestId('mcp-servers')
+    const save = async (entry, state) => {
+      await page.getByTestId('open-settings').click()
+      await section.locator('summary', { hasText: 'Edit the servers' }).click()
+      await section.getByTestId('mcp-servers-config').fill(JSON.stringify(entry, null, 2))
+      await section.getByTestId('mcp-servers-save').click()
+      await page.getByTestId('mcp-server-calc').getByTestId('mcp-server-state').filter({ hasText: state }).waitFor()
+      await page.getByTestId('settings-close').click()
+    }
+    await save({ calc: { ...calcEntry, env: { CALC_START_DELAY_MS: '4000' } } }, 'starting')
+    await newConversation(page)
+    await askAgent(page, 'add with the calculator')
+    const pane = paneInView(page)
+    await pane.locator('[data-testid="tool-card"][data-tool="mcp__calc__add"]').getByTestId('approve-once').click()
+    await pane.getByTestId('msg-assistant').filter({ hasText: 'Sum:' }).waitFor()
+    assert.ok(llm.requests.at(-1).tools.includes('mcp__calc__add'), `the model's tools: ${llm.requests.at(-1).tools}`)
+    assert.match(turn(llm.requests.at(-1)).last, /\b42\b/)
+    await save({ calc: calcEntry }, 'connected')
   })
 
   test('in allow-list mode, Allow HOST for SERVER lets the server alone reach a host it was refused; Remove refuses it again', async (t) => {

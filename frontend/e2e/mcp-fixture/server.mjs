@@ -7,6 +7,7 @@
 //   - reach {host, port}: asks the proxy its HTTPS_PROXY (or HTTP_PROXY) names for a tunnel to host:port (CONNECT)
 //     and says the proxy's status line, then the first line the host sent through the tunnel if it opened;
 //     "reach: no proxy" when neither variable is set.
+// CALC_START_DELAY_MS in its environment makes it that slow to start (a server npx is still fetching).
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -78,6 +79,8 @@ server.registerTool('reach', { description: 'Ask the HTTPS proxy for a tunnel to
   return { content: [{ type: 'text', text }] }
 })
 
+const delay = Number(process.env.CALC_START_DELAY_MS ?? 0)
+if (delay > 0) await new Promise((r) => setTimeout(r, delay))
 const transport = new StdioServerTransport()
 await server.connect(transport)
 const handle = transport.onmessage
