@@ -6,6 +6,7 @@ import type { ProjectBridge, ReadFileResult } from '../bridge'
 import { ProjectScopeContext } from '../stores/project-scope'
 import { FilePane } from './file-pane'
 import type { Target } from './workbench'
+import type { ChangeFeed, ChangeListener } from '../stores/live-project'
 
 vi.mock('../bridge', () => ({
   toBackendError: (e: unknown) => (e && typeof e === 'object' && 'code' in e ? e : { code: 'internal', message: String(e) }),
@@ -61,6 +62,16 @@ async function saving(held: unknown[], n: number) {
   expect(held).toHaveLength(n)
 }
 
+// changed tells the pane, as the watcher does, that path changed on disk.
+const listeners = new Set<ChangeListener>()
+const feed: ChangeFeed = {
+  subscribe: (l) => {
+    listeners.add(l)
+    return () => listeners.delete(l)
+  },
+}
+const changed = (path: string) => act(() => listeners.forEach((l) => l([{ path, op: 'write' }])))
+
 function mount(bridge: ProjectBridge) {
   const host = document.createElement('div')
   root = createRoot(host)
@@ -68,7 +79,7 @@ function mount(bridge: ProjectBridge) {
     act(() =>
       root!.render(
         <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <FilePane root="/p" target={target} />
+          <FilePane root="/p" target={target} feed={feed} />
         </ProjectScopeContext.Provider>,
       ),
     )
@@ -110,7 +121,7 @@ describe('FilePane', () => {
     expect(held[1]).toMatchObject({ path: '/p/b.txt', content: 'bravo edited' })
   })
 
-  it("does not show a failed save's error over the file opened since", async () => {
+  it("says a save that failed after another file was opened as that file's, without a conflict over the new one", async () => {
     const { held, bridge } = backend({ '/p/a.txt': 'alpha', '/p/b.txt': 'bravo' })
     const { host, show } = mount(bridge)
     show({ rel: 'a.txt', seq: 1 })
@@ -124,10 +135,12 @@ describe('FilePane', () => {
     await settle()
     expect(host.querySelector('[data-testid="file-conflict"]')).toBeNull()
     expect(editor(host)).toBe('bravo')
+    expect(host.querySelector('[data-testid="file-save-lost"]')?.textContent).toContain('a.txt was not saved: a.txt changed')
   })
 
-  it('keeps what was typed while a save was on its way as unsaved edits', async () => {
-    const { held, bridge } = backend({ '/p/a.txt': 'alpha' })
+  it('keeps what was typed while a save was on its way as unsaved edits, and knows its own write on disk', async () => {
+    const disk = { '/p/a.txt': 'alpha' }
+    const { held, bridge } = backend(disk)
     const { host, show } = mount(bridge)
     show({ rel: 'a.txt', seq: 1 })
     await settle()
@@ -138,5 +151,14 @@ describe('FilePane', () => {
     held[0].answer()
     await settle()
     expect(host.querySelector('[data-testid="file-dirty"]')).not.toBeNull()
+    // The watcher reports the save's own write: no conflict, the file on disk is what was saved.
+    changed('a.txt')
+    await settle()
+    expect(host.querySelector('[data-testid="file-conflict"]')).toBeNull()
+    // A write by another program while the edits are unsaved is one.
+    disk['/p/a.txt'] = 'alpha from elsewhere'
+    changed('a.txt')
+    await settle()
+    expect(host.querySelector('[data-testid="file-conflict"]')).not.toBeNull()
   })
 })

@@ -44,6 +44,8 @@ export function FilePane({ root, target, feed, onMention }: Props) {
   const [conflict, setConflict] = useState(false) // the file changed on disk while draft was unsaved
   const [saved, setSaved] = useState<{ at: Date; backup?: string } | null>(null)
   const [saveError, setSaveError] = useState<BackendError | null>(null)
+  // lost: a save that failed after another file was opened; said over that file, since the edits are gone.
+  const [lost, setLost] = useState<BackendError | null>(null)
   const [revision, setRevision] = useState(0)
   const [lines, setLines] = useState<{ from: number; to: number } | null>(null)
   const shown = useRef<string | null>(null)
@@ -52,10 +54,17 @@ export function FilePane({ root, target, feed, onMention }: Props) {
     draftRef.current = draft
   })
   const rel = target?.rel ?? null
+  // The text this pane last saved: the watcher reports that write too, and keys typed while it was on its way are
+  // unsaved edits then, which must not be told the file changed on disk when the change was the save itself.
+  const savedText = useRef<string | null>(null)
   useChanges(feed, (changes) => {
     if (!rel || !fileChanged(rel, changes)) return
-    if (draftRef.current !== null) setConflict(true)
-    else setVersion((v) => v + 1)
+    if (draftRef.current === null) return setVersion((v) => v + 1)
+    const mine = savedText.current
+    if (mine === null) return setConflict(true)
+    userCall('read_file', { path: absolute(root, rel) })
+      .then((f) => f.content !== mine && setConflict(true))
+      .catch(() => setConflict(true))
   })
   // Another file starts afresh: set while rendering, as React advises for state that follows a prop.
   const [shownRel, setShownRel] = useState(rel)
@@ -66,6 +75,7 @@ export function FilePane({ root, target, feed, onMention }: Props) {
     setConflict(false)
     setSaved(null)
     setSaveError(null)
+    setLost(null)
     setState(rel ? { kind: 'loading' } : { kind: 'empty' })
     setReloaded(null)
   }
@@ -105,10 +115,11 @@ export function FilePane({ root, target, feed, onMention }: Props) {
   }, [root, rel, version, userCall])
 
   // opened counts the files shown: a save's answer belongs to the file it saved, and once another file is shown it
-  // must not put the saved file's text, or its error, in the pane.
+  // must not put the saved file's text in the pane; a failure is still said, as the save of that file.
   const opened = useRef(0)
   useLayoutEffect(() => {
     opened.current++
+    savedText.current = null
   }, [rel])
 
   const editable = state.kind === 'file' && !state.partial
@@ -119,14 +130,18 @@ export function FilePane({ root, target, feed, onMention }: Props) {
     try {
       const out = await userCall('write_file', { path: absolute(root, rel), content, ...(force ? {} : { expected_sha256: await sha256(state.file.content) }) })
       if (file !== opened.current) return
+      savedText.current = content
       setState({ kind: 'file', file: { ...state.file, content, size: new TextEncoder().encode(content).length }, partial: false })
       setDraft((d) => (d === content ? null : d)) // keys typed while it saved stay unsaved edits
       setConflict(false)
       setSaveError(null)
       setSaved({ at: new Date(), backup: out.backup })
     } catch (e) {
-      if (file !== opened.current) return
       const err = toBackendError(e)
+      if (file !== opened.current) {
+        setLost({ ...err, message: `${rel} was not saved: ${err.message}` })
+        return
+      }
       setSaveError(err)
       if (err.code === 'stale_file') setConflict(true)
     }
@@ -182,6 +197,11 @@ export function FilePane({ root, target, feed, onMention }: Props) {
         </div>
       ) : null}
       {saveError && saveError.code !== 'stale_file' ? <ErrorNotice error={saveError} /> : null}
+      {lost ? (
+        <div data-testid="file-save-lost">
+          <ErrorNotice error={lost} />
+        </div>
+      ) : null}
       {reloaded ? (
         <div className="file-banner" data-testid="file-reloaded">
           {state.kind === 'error' ? 'Changed on disk' : 'Changed on disk, reloaded'} at {reloaded.toLocaleTimeString()}.
