@@ -259,6 +259,23 @@ describe('useAgentSession', () => {
     m.unmount()
   })
 
+  it('ends the wait for a starting MCP server at Stop, with no request sent', async () => {
+    const model = scripted([text('never asked')])
+    backend.mcpUp = false
+    const m = mount(model)
+    await until(() => m.now().ready)
+    let done: Promise<void> = Promise.resolve()
+    act(() => {
+      done = m.now().send('add 40 and 2 with the calculator')
+    })
+    await until(() => backend.settle !== null)
+    act(() => m.now().stop())
+    await act(() => done)
+    expect(m.now().running).toBe(false)
+    expect(model.doStreamCalls).toHaveLength(0)
+    m.unmount()
+  })
+
   it('says a save failed until one succeeds, keeps the conversation open meanwhile, and then saves all of it', async () => {
     backend.failSave = true
     const m = mount(scripted([text('First answer.'), text('Second answer.')]))

@@ -162,8 +162,10 @@ export function useAgentSession(project: Project, makeModel: ModelFactory = crea
         const repo = await repoInfo().catch(() => null)
         const limit = await stepLimit()
         // The project's MCP servers still starting are waited for, so the model gets their tools; the calls are
-        // checked against the same list.
-        const turnSpecs = (await settledSpecs()) ?? specs
+        // checked against the same list. Stop ends the wait.
+        const stopped = new Promise<null>((resolve) => ctl.signal.addEventListener('abort', () => resolve(null), { once: true }))
+        const turnSpecs = (await Promise.race([settledSpecs(), stopped])) ?? specs
+        if (ctl.signal.aborted) return
         const turnExecute: Execute = (call, sig) => execute(call, sig, turnSpecs)
         const system = instructions({ root: project.root, cwd: cwd?.cwd ?? project.cwd, os: navigator.platform || 'unknown', allowlist: settings?.allowlist ?? [], extra: loaded ?? undefined, repo, plan: convRef.current.planMode, window })
         const res = await runTurn({
