@@ -4,7 +4,7 @@ import { useBridge } from '../stores/project-scope'
 import { relativeTime } from '../lib/relative-time'
 import { snapshotNames, webStorage } from '../lib/snapshot-names'
 import { ErrorNotice } from './error-notice'
-import { useSequence } from '../lib/use-sequence'
+import { useOrdered } from '../lib/use-sequence'
 
 interface Props {
   selected: string | null
@@ -25,8 +25,8 @@ export function HistoryPanel({ selected, onSelect, refresh, root }: Props) {
 
   // Each load (a Reload, a change made through Rooted) makes the lists still on their way stale: one answering
   // late would show the timeline as it was before the change.
-  const nextList = useSequence()
-  const nextLog = useSequence()
+  const nextList = useOrdered()
+  const nextLog = useOrdered()
   const load = useCallback(() => {
     const list = nextList()
     const log = nextLog()

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { startWorktree, openWorktree, toBackendError, worktrees, type BackendError, type Project, type ToolOutput, type Worktree } from '../bridge'
 import { useShown } from '../stores/project-scope'
-import { useSequence } from '../lib/use-sequence'
+import { useOrdered } from '../lib/use-sequence'
 import { BranchIcon } from './branch-icon'
 import { ErrorNotice } from './error-notice'
 import './worktrees.css'
@@ -26,7 +26,7 @@ export function WorktreeMenu({ project, open, onOpened }: Props) {
   const [list, setList] = useState<Worktree[] | null>(null)
   const [listError, setListError] = useState<BackendError | null>(null)
   // Two listings (the project shown again, the button clicked) can answer out of order: only the newest is shown.
-  const nextList = useSequence()
+  const nextList = useOrdered()
   const load = useCallback(() => {
     const fresh = nextList()
     worktrees(project.id)

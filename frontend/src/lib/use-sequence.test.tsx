@@ -2,7 +2,7 @@
 import { act } from 'react'
 import { createRoot } from 'react-dom/client'
 import { describe, expect, it } from 'vitest'
-import { useSequence, type Fresh } from './use-sequence'
+import { useOrdered, useSequence, type Fresh } from './use-sequence'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
@@ -44,6 +44,28 @@ describe('useSequence', () => {
     const a = nexts[0]()
     nexts[1]()
     expect(a()).toBe(true)
+    act(() => r.unmount())
+  })
+})
+
+describe('useOrdered', () => {
+  it('applies answers unless a later one was applied, so a failed later read leaves the earlier answer standing', () => {
+    let next: (() => Fresh) | null = null
+    function Probe() {
+      next = useOrdered()
+      return null
+    }
+    const r = createRoot(document.createElement('div'))
+    act(() => r.render(<Probe />))
+    // Two reads on their way; the later one fails (its Fresh never called): the earlier one's answer is applied.
+    const first = next!()
+    next!()
+    expect(first()).toBe(true)
+    // Out of order: the later answer applied first, the earlier one is dropped when it comes.
+    const older = next!()
+    const newer = next!()
+    expect(newer()).toBe(true)
+    expect(older()).toBe(false)
     act(() => r.unmount())
   })
 })

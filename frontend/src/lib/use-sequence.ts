@@ -16,3 +16,21 @@ export function useSequence(): () => Fresh {
     return () => mine === n.current
   }, [])
 }
+
+// useOrdered orders the answers of reads of one thing (a list read again on each change): next() is called as each
+// is asked for, and an answer is applied unless one asked for later has been applied already. Answers out of order
+// never put back an older state, and a later read that fails leaves the earlier one's answer standing, where
+// useSequence would have dropped it (a list never shown at all). Calling the Fresh marks its answer applied, so it
+// is called once, where the answer is applied. next keeps its identity, for hooks' dependency lists.
+export function useOrdered(): () => Fresh {
+  const asked = useRef(0)
+  const applied = useRef(0)
+  return useCallback(() => {
+    const mine = ++asked.current
+    return () => {
+      if (mine < applied.current) return false
+      applied.current = mine
+      return true
+    }
+  }, [])
+}

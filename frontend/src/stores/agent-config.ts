@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type SetStateAction } from 'react'
 import { providers as loadProviders, type Instructions, type ProjectSettings, type ProvidersView, type ToolSpec } from '../bridge'
 import { useBridge } from '../stores/project-scope'
-import { useSequence } from '../lib/use-sequence'
+import { useOrdered } from '../lib/use-sequence'
 
 // useAgentConfig loads what the agent of a project works with: the providers, the project's settings (allowlist,
 // rules), the tool specs and the instruction files (AGENTS.md and friends), again whenever the project changes.
@@ -13,12 +13,12 @@ export function useAgentConfig(root: string) {
   const [extra, setExtra] = useState<Instructions | null>(null) // the instruction files of the last request
 
   // Each is read again on its own occasions (a model picked, Settings closed, an MCP server's tools changed, the
-  // project opened), and a read still on its way when the next starts is stale: answering after it, it would put
-  // back the provider or model picked before, or the tools before a server's came.
-  const nextProvs = useSequence()
-  const nextSettings = useSequence()
-  const nextSpecs = useSequence()
-  const nextExtra = useSequence()
+  // project opened); an answer older than one already applied is dropped, or it would put back the provider or
+  // model picked before, or the tools before a server's came. A later read that fails leaves the last answer.
+  const nextProvs = useOrdered()
+  const nextSettings = useOrdered()
+  const nextSpecs = useOrdered()
+  const nextExtra = useOrdered()
   const refreshProviders = useCallback(() => {
     const fresh = nextProvs()
     loadProviders()
@@ -57,7 +57,7 @@ export function useAgentConfig(root: string) {
   // still on its way.
   const putSettings = useCallback(
     (v: SetStateAction<ProjectSettings | null>) => {
-      nextSettings()
+      nextSettings()() // applied now: a read asked for before answers too late to replace it
       setSettings(v)
     },
     [nextSettings],

@@ -1,7 +1,7 @@
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
 import { appendConversation, type ConversationMeta } from '../bridge'
 import { useProjectScope } from '../stores/project-scope'
-import { useSequence } from '../lib/use-sequence'
+import { useOrdered } from '../lib/use-sequence'
 import { newConversation, restore, type Conversation } from '../agent/conversation'
 import { diffEvents } from '../agent/conversation-events'
 
@@ -38,7 +38,7 @@ export function useConversationStore(root: string) {
 
   // The list is read again after every save, rename and delete; one read answering after a later one would bring
   // back a conversation just deleted, or its old title.
-  const nextList = useSequence()
+  const nextList = useOrdered()
   const refreshList = useCallback(() => {
     const fresh = nextList()
     listConversations()
