@@ -71,7 +71,7 @@ export function PermissionRules() {
       <ul className="rule-list">
         {rules.length === 0 ? <li className="tree-empty">no rules: every command asks, except reading git commands</li> : null}
         {rules.map((r) => (
-          <li key={`${r.action}-${r.tool}-${r.command}`} data-testid="rule" data-action={r.action} data-command={r.command}>
+          <li key={`${r.action}-${r.tool}-${r.command}-${r.domain ?? ''}`} data-testid="rule" data-action={r.action} data-command={r.command} data-domain={r.domain}>
             <span className={`rule-action ${r.action}`}>{ruleWords(r).action}</span> <span className="rule-kind">{ruleWords(r).kind}</span>
             {ruleWords(r).what ? <code title={r.tool}>{ruleWords(r).what}</code> : null}
             <button className="link-button" data-testid="rule-remove" onClick={() => void save(() => removePermissionRule(r), `removed: ${ruleWords(r).action} · ${ruleWords(r).kind}${ruleWords(r).what ? ` · ${ruleWords(r).what}` : ''}`)}>

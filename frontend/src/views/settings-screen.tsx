@@ -65,17 +65,22 @@ export function SettingsScreen({ onClose }: Props) {
   const nextProvs = useSequence()
   const nextProbe = useSequence()
   const nextNote = useSequence()
+  // Changes of the providers (saved, made active, removed) go one after the other: each answers with the whole list
+  // as it then is, so the last one asked is the last to answer and its list has every change before it.
+  const queueProvs = useQueue()
   useEffect(() => {
     if (!edit || !editing || providerProblem || formKey(edit, price) === lastProvider.current) return
     const key = formKey(edit, price)
     const t = setTimeout(() => {
       const list = nextProvs()
       const form = nextNote()
-      saveProvider({ ...edit, price: priceOf(price) })
+      queueProvs(() => saveProvider({ ...edit, price: priceOf(price) }))
         .then((v) => {
-          lastProvider.current = key
           if (list()) setProvs(v)
-          if (form()) setProviderNote({ saved: true })
+          if (form()) {
+            lastProvider.current = key
+            setProviderNote({ saved: true })
+          }
           setError(null)
           setSaved(`saved ${edit.name || edit.id}`)
           setChanged(true)
@@ -83,7 +88,7 @@ export function SettingsScreen({ onClose }: Props) {
         .catch((e: unknown) => form() && setProviderNote({ saved: false, error: toBackendError(e).message }))
     }, 600)
     return () => clearTimeout(t)
-  }, [edit, price, editing, providerProblem, nextProvs, nextNote])
+  }, [edit, price, editing, providerProblem, nextProvs, nextNote, queueProvs])
   useShortcut('Esc', () => onClose(changed)) // Esc closes Settings, as Close does
   const fail = (e: unknown) => setError(toBackendError(e))
   const done = (what: string) => {
@@ -202,9 +207,9 @@ export function SettingsScreen({ onClose }: Props) {
   }
   // changeProviders applies a change of the providers (made active, removed, saved): each answers with the whole
   // list, and one answering after a later change's must not put the list back as it was before it.
-  const changeProviders = (change: Promise<ProvidersView>, what: string) => {
+  const changeProviders = (change: () => Promise<ProvidersView>, what: string) => {
     const fresh = nextProvs()
-    return change.then((v) => {
+    return queueProvs(change).then((v) => {
       if (fresh()) setProvs(v)
       done(what)
     })
@@ -237,12 +242,12 @@ export function SettingsScreen({ onClose }: Props) {
                   type="radio"
                   name="active"
                   checked={provs.active === p.id}
-                  onChange={() => changeProviders(setActiveProvider(p.id, ''), `${p.name} is used for new requests`).catch(fail)}
+                  onChange={() => changeProviders(() => setActiveProvider(p.id, ''), `${p.name} is used for new requests`).catch(fail)}
                 />
                 <strong>{p.name}</strong> <span className="muted">{p.kind} · {p.base_url} · {p.model || 'no model chosen'} · {p.has_key ? `key from ${p.key_source}` : 'no key'}</span>
               </label>
               <button className="link-button" onClick={() => editProvider(p)}>Edit</button>
-              <button className="link-button" onClick={() => changeProviders(deleteProvider(p.id), `removed ${p.name}`).catch(fail)}>Remove</button>
+              <button className="link-button" onClick={() => changeProviders(() => deleteProvider(p.id), `removed ${p.name}`).catch(fail)}>Remove</button>
             </li>
           ))}
         </ul>
@@ -255,7 +260,7 @@ export function SettingsScreen({ onClose }: Props) {
               if (editing || providerProblem) return
               const list = nextProvs()
               const form = nextNote() // the form goes on editing what it saved, unless another was opened meanwhile
-              saveProvider({ ...edit, price: priceOf(price) })
+              queueProvs(() => saveProvider({ ...edit, price: priceOf(price) }))
                 .then((v) => {
                   if (list()) setProvs(v)
                   if (form()) {
