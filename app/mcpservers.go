@@ -43,6 +43,8 @@ type MCPServers struct {
 	keysErr  error
 	// open shows an authorization URL to the user: the system browser (nil: xdg-open).
 	open func(ctx context.Context, url string) error
+	// settle bounds Settled's wait (0: settleWait).
+	settle time.Duration
 }
 
 // state opens the secrets and grants on first use (mcpclient.OpenUserKeys); nil, nil with no data folder.
@@ -210,7 +212,11 @@ func (x *MCPServers) Settled(id string) ([]mcpclient.Status, error) {
 	if m == nil {
 		return []mcpclient.Status{}, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), settleWait)
+	wait := settleWait
+	if x.settle > 0 {
+		wait = x.settle
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	m.Wait(ctx)
 	return m.Status(), nil

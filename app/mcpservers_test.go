@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/keystore"
 	"github.com/rooted-dev/rooted/backend/mcpclient/mcpfixture"
@@ -173,6 +174,7 @@ func TestSettledWaitsForServersStarting(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := openServices(t)
+	svc.MCPServers.settle = time.Minute // the race-built test binary, as the server, starts slowly on a busy machine
 	proj, err := svc.Projects.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -137,8 +137,13 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
       await page.getByTestId('mcp-server-calc').getByTestId('mcp-server-state').filter({ hasText: state }).waitFor()
       await page.getByTestId('settings-close').click()
     }
-    await save({ calc: { ...calcEntry, env: { CALC_START_DELAY_MS: '4000' } } }, 'starting')
+    await save({ calc: { ...calcEntry, env: { CALC_START_DELAY_MS: '6000' } } }, 'starting')
     await newConversation(page)
+    const state = await page.evaluate(async () => {
+      const p = await window.go.app.Projects.Current()
+      return (await window.go.app.MCPServers.Status(p.id)).find((s) => s.name === 'calc')?.state
+    })
+    assert.equal(state, 'starting', 'the server had started before the request could be sent: nothing here tests the wait')
     await askAgent(page, 'add with the calculator')
     const pane = paneInView(page)
     await pane.locator('[data-testid="tool-card"][data-tool="mcp__calc__add"]').getByTestId('approve-once').click()
