@@ -31,6 +31,12 @@ func procState(pid int) string {
 	return s[i+2 : i+3]
 }
 
+// isGit says whether process pid runs git now (its command name, which exec sets).
+func isGit(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+	return err == nil && strings.TrimSpace(string(b)) == "git"
+}
+
 // groupPids lists the live processes of a process group (zombies left out).
 func groupPids(group int) []int {
 	entries, _ := os.ReadDir("/proc")
@@ -48,7 +54,9 @@ func groupPids(group int) []int {
 }
 
 // startBlocked starts a sandboxed git in a group of its own, as Run does for WhileRunning, blocked reading its
-// stdin (the returned pipe), and waits until the group holds the helper and git.
+// stdin (the returned pipe), and waits until the group holds the helper and git. Git itself, not the child the
+// helper is about to turn into git: the helper starts it as Go does (vfork), waiting uninterruptibly until its child
+// has become git, so a group stopped before that holds a helper that cannot stop (D) until the child is continued.
 func startBlocked(t *testing.T) (cmd *exec.Cmd, stdin io.WriteCloser, out *strings.Builder) {
 	t.Helper()
 	dir := t.TempDir()
@@ -69,7 +77,7 @@ func startBlocked(t *testing.T) (cmd *exec.Cmd, stdin io.WriteCloser, out *strin
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(20 * time.Second); len(groupPids(cmd.Process.Pid)) < 2; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); !slices.ContainsFunc(groupPids(cmd.Process.Pid), isGit); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the group never held the helper and git: %v", groupPids(cmd.Process.Pid))
 		}
