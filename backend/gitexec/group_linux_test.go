@@ -133,9 +133,11 @@ func TestStoppedGitDiesWithRooted(t *testing.T) {
 	if !Sandboxed() {
 		t.Skip("no OS sandbox here: " + sandbox.Probe(sandbox.Policy{}).Reason)
 	}
-	pidsFile := filepath.Join(t.TempDir(), "pids")
+	dir := t.TempDir()
+	pidsFile := filepath.Join(dir, "pids")
 	child := exec.Command(os.Args[0], "-test.run=^TestStoppedGitDiesWithRootedChild$")
-	child.Env = append(os.Environ(), "ROOTED_GROUP_CHILD="+pidsFile)
+	// The child kills itself before its own clean-up: its temporary folders go inside this test's.
+	child.Env = append(os.Environ(), "ROOTED_GROUP_CHILD="+pidsFile, "TMPDIR="+dir)
 	out, _ := child.CombinedOutput() // it kills itself
 	b, err := os.ReadFile(pidsFile)
 	if err != nil {
