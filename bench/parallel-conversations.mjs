@@ -6,6 +6,9 @@
 //     goal is no more than 1.5x);
 //   - the page's main-thread time (Chromium's TaskDuration and ScriptDuration) per tool call, which a loaded
 //     machine stretches less than it stretches wall-clock times;
+//   - the CPU every process of the run takes per tool call (the browser's, the backend's, the stand-in's and this
+//     script's), and from it the floor the machine's cores put under four at once: four calls need four calls' CPU,
+//     so on N cores a round of them takes at least 4 x CPU / N, whatever the window does;
 //   - the renders React commits, by component: per key typed while nothing works, and per tool call alone and four
 //     at once (names are readable on the development build only).
 // Each frontend named runs in turn, the turns alternating, each on a new app and browser:
@@ -13,9 +16,10 @@
 //   built          this tree's frontend through `vite build`, as users run it
 //   built:FOLDER   another copy of the frontend (an older commit's, with node_modules beside it) through `vite build`
 // Usage (from the repository, the e2e lock held as the e2e tests hold it):
-//   flock /tmp/rooted-e2e.lock node bench/parallel-conversations.mjs [--rounds N] [frontend...]   (default: 2 dev built)
-import { rmSync } from 'node:fs'
-import { loadavg } from 'node:os'
+//   flock /tmp/rooted-e2e.lock node bench/parallel-conversations.mjs [--rounds N] [--no-keys] [frontend...]
+//   (default: 2 rounds, dev and built)
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, loadavg } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { askInView, buildFrontend, cleanupAll, countRenders, paneInView, startBeside, takeKeyTimes, takeRenders, watchKeys } from '../frontend/e2e/harness.mjs'
 import { startAgentScenario } from '../frontend/e2e/agent-scenario.mjs'
@@ -25,6 +29,11 @@ const four = ['work 1', 'work 2', 'work 3', 'work 4']
 const args = process.argv.slice(2)
 const roundsAt = args.indexOf('--rounds')
 const rounds = roundsAt >= 0 ? Number(args.splice(roundsAt, 2)[1]) : 2
+// --no-keys: nothing is typed while the conversations work, so their CPU and times are theirs alone (no input
+// latency is measured then).
+const keysAt = args.indexOf('--no-keys')
+const typing = keysAt < 0
+if (!typing) args.splice(keysAt, 1)
 const frontends = args.length ? args : ['dev', 'built']
 
 const files = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`src/f${i}.go`, `package src\n\n${'// a line of the file\n'.repeat(40)}func F${i}() int { return ${i} }\n`]))
@@ -84,6 +93,7 @@ async function round(built) {
   const input = () => paneInView(page).getByTestId('agent-input')
   // typeWhile types into the request box in view, a key every 40 ms, until done settles (or n keys); the latencies.
   const typeWhile = async (done, n = 200) => {
+    if (!typing) return [0] // the callers wait for done themselves
     let over = false
     void done.then(() => (over = true))
     await takeKeyTimes(page)
@@ -115,17 +125,20 @@ async function round(built) {
 
   // One alone.
   const busy0 = await busy()
+  const cpu0 = treeCPU()
   const t0 = Date.now()
   await askInView(page, 'work 0')
   const keysAlone = await typeWhile(run('work 0').finished)
   await run('work 0').finished
   const aloneWall = Date.now() - t0
   const busy1 = await busy()
+  const cpu1 = treeCPU()
   await paneInView(page).getByTestId('msg-assistant').filter({ hasText: 'Done: work 0.' }).waitFor()
   const aloneRenders = await takeRenders(page)
 
   // Four at once: each in a new conversation, the earlier ones going on out of sight.
   const busy2 = await busy()
+  const cpu2 = treeCPU()
   const t1 = Date.now()
   for (const name of four) {
     await startBeside(page)
@@ -135,6 +148,7 @@ async function round(built) {
   await Promise.all(four.map((n) => run(n).finished))
   const fourWall = Date.now() - t1
   const busy3 = await busy()
+  const cpu3 = treeCPU()
   await page.getByTestId('live-conversation').first().waitFor()
   const fourRenders = await takeRenders(page)
   await cleanupAll()
@@ -153,11 +167,47 @@ async function round(built) {
     fourWall,
     mainAlone: perCall(busy0, busy1, calls),
     mainFour: perCall(busy2, busy3, calls * four.length),
+    cpuAlone: cpuPer(cpu0, cpu1, calls),
+    cpuFour: cpuPer(cpu2, cpu3, calls * four.length),
     keysAlone: stats(keysAlone),
     keysFour: stats(keysFour),
     renders: { key: per(keyRenders, idleKeys), alone: per(aloneRenders, calls), four: per(fourRenders, calls * four.length) },
   }
 }
+
+// treeCPU is the CPU time in ms, user and system, of this process and every process below it (the app, its
+// browser, wails dev and vite), by program (the stand-in model runs in this script's process, node), read from
+// /proc; a process that ended between two reads is not counted.
+function treeCPU() {
+  const procs = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      // The program's name is between the parentheses; after them, state is the first field, ppid the second,
+      // utime the 12th and stime the 13th.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(') '))
+      procs.push({ pid: Number(name), ppid: Number(f[1]), comm, ms: (Number(f[11]) + Number(f[12])) * 10 }) // USER_HZ is 100
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const inTree = new Set([process.pid])
+  for (let grew = true; grew; ) {
+    grew = false
+    for (const p of procs) if (!inTree.has(p.pid) && inTree.has(p.ppid)) (inTree.add(p.pid), (grew = true))
+  }
+  const by = { all: 0 }
+  for (const p of procs.filter((p) => inTree.has(p.pid))) {
+    by[p.comm] = (by[p.comm] ?? 0) + p.ms
+    by.all += p.ms
+  }
+  return by
+}
+
+// cpuPer is the CPU a tool call took between two treeCPU readings, by program.
+const cpuPer = (a, b, n) => Object.fromEntries(Object.keys(b).map((k) => [k, (b[k] - (a[k] ?? 0)) / n]))
 
 const per = (counts, n) => Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / n]))
 
@@ -168,6 +218,18 @@ function report(name, r) {
   console.log(`tool-call time, all four at once (${(r.fourWall / 1000).toFixed(1)} s for all): ${say(r.all)}; worst conversation's median ${r.worst.toFixed(2)}x alone`)
   const main = (m) => `${m.task.toFixed(1)} ms of tasks, ${m.script.toFixed(1)} ms of script, ${Math.round(m.share)}% of the time busy`
   console.log(`main thread per tool call (typing included), one alone: ${main(r.mainAlone)}; four at once: ${main(r.mainFour)}`)
+  const cores = availableParallelism()
+  const floor = (four.length * r.cpuFour.all) / cores
+  console.log(
+    `CPU per tool call, every process of the run (typing included): one alone ${r.cpuAlone.all.toFixed(1)} ms, four at once ${r.cpuFour.all.toFixed(1)} ms; on ${cores} cores four at once cannot take less than ${floor.toFixed(1)} ms a call, ${(floor / r.alone.median).toFixed(2)}x alone's median`,
+  )
+  const byProgram = (m) =>
+    Object.entries(m)
+      .filter(([k, v]) => k !== 'all' && v >= 0.05)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+      .join(', ')
+  console.log(`CPU per tool call by program (ms), one alone: ${byProgram(r.cpuAlone)}; four at once: ${byProgram(r.cpuFour)}`)
   console.log(`input latency, one conversation working: ${say(r.keysAlone)}`)
   console.log(`input latency, four conversations working: ${say(r.keysFour)}`)
   const top = (m) =>
@@ -200,7 +262,7 @@ try {
   for (const [f, rs] of results) {
     for (const r of rs) {
       console.log(
-        `${f.padEnd(12)} load ${r.load.toFixed(1).padStart(4)} · key (four) median ${r.keysFour.median.toFixed(0)} p95 ${r.keysFour.p95.toFixed(0)} ms · key (one) median ${r.keysAlone.median.toFixed(0)} p95 ${r.keysAlone.p95.toFixed(0)} ms · call alone ${r.alone.median} ms, four ${r.all.median} ms, worst ${r.worst.toFixed(2)}x · main thread a call ${r.mainAlone.task.toFixed(1)} / ${r.mainFour.task.toFixed(1)} ms`,
+        `${f.padEnd(12)} load ${r.load.toFixed(1).padStart(4)} · key (four) median ${r.keysFour.median.toFixed(0)} p95 ${r.keysFour.p95.toFixed(0)} ms · key (one) median ${r.keysAlone.median.toFixed(0)} p95 ${r.keysAlone.p95.toFixed(0)} ms · call alone ${r.alone.median} ms, four ${r.all.median} ms, worst ${r.worst.toFixed(2)}x, cores' floor ${((four.length * r.cpuFour.all) / availableParallelism() / r.alone.median).toFixed(2)}x · main thread a call ${r.mainAlone.task.toFixed(1)} / ${r.mainFour.task.toFixed(1)} ms`,
       )
     }
   }
