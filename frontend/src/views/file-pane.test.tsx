@@ -4,6 +4,7 @@ import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProjectBridge, ReadFileResult } from '../bridge'
 import { ProjectScopeContext } from '../stores/project-scope'
+import { held } from '../test/held'
 import { FilePane } from './file-pane'
 import type { Target } from './workbench'
 import type { ChangeFeed, ChangeListener } from '../stores/live-project'
@@ -22,27 +23,25 @@ vi.mock('../components/code-viewer', () => ({
 
 const fileOf = (path: string, content: string): ReadFileResult => ({ path, exists: true, content, size: content.length, total_lines: 1, start_line: 1, end_line: 1, truncated: false, line_ending: 'lf' })
 
-// disk is the project as the stand-in backend has it; a write waits in held until the test answers it.
+// disk is the project as the stand-in backend has it; a write waits in held until the test answers or fails it.
 function backend(disk: Record<string, string>) {
-  const held: { path: string; content: string; answer: () => void; fail: (e: unknown) => void }[] = []
+  const writes: { path: string; content: string; answer: () => void; fail: (e: unknown) => void }[] = []
   const userCall = (name: string, args: Record<string, unknown>) => {
     const path = args.path as string
     if (name === 'read_file') return path in disk ? Promise.resolve(fileOf(path, disk[path])) : Promise.reject({ code: 'not_found', message: path })
-    if (name === 'write_file')
-      return new Promise((resolve, reject) =>
-        held.push({
-          path,
-          content: args.content as string,
-          answer: () => {
-            disk[path] = args.content as string
-            resolve({ path, backup: 'b'.repeat(40) })
-          },
-          fail: reject,
-        }),
-      )
+    if (name === 'write_file') {
+      const write = held<unknown>()
+      const content = args.content as string
+      const answer = () => {
+        disk[path] = content
+        write.resolve({ path, backup: 'b'.repeat(40) })
+      }
+      writes.push({ path, content, answer, fail: write.reject })
+      return write.promise
+    }
     return Promise.reject(new Error(`unexpected ${name}`))
   }
-  return { held, bridge: { workspace: 'w', userCall } as unknown as ProjectBridge }
+  return { held: writes, bridge: { workspace: 'w', userCall } as unknown as ProjectBridge }
 }
 
 let root: Root | null = null
