@@ -298,27 +298,13 @@ describe('an answer streaming in', () => {
     ]
     // Each piece comes in a task of its own, a millisecond after the one before, as a provider's stream does.
     const model = new MockLanguageModelV4({ doStream: async () => ({ stream: simulateReadableStream({ chunks: chunks as never[], chunkDelayInMs: 1 }) }) })
-    let renders = 0
-    let s: Session | null = null
-    function Probe() {
-      renders++
-      s = useAgentSession({ root: '/p', cwd: '.' } as never, () => model)
-      return null
-    }
-    const r = createRoot(document.createElement('div'))
-    act(() =>
-      r.render(
-        <ProjectScopeContext.Provider value={scope}>
-          <Probe />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
-    const now = () => s as unknown as Session
+    const m = mount(model)
+    const now = m.now
     await until(() => now().ready)
     // Outside act(), React renders when the page would (act() would hold every render until its end).
     const actEnv = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
     actEnv.IS_REACT_ACT_ENVIRONMENT = false
-    const before = renders
+    const before = m.renders()
     try {
       await now().send('explain')
       for (let i = 0; i < 20 && now().running; i++) await new Promise((res) => setTimeout(res, 5))
@@ -330,7 +316,7 @@ describe('an answer streaming in', () => {
     expect(now().conv.items.filter((it) => it.kind === 'assistant')).toMatchObject([{ text: answer }])
     // A render a piece is 200 and more; once a frame (16 ms, the pieces a millisecond or so apart) a few dozen, more
     // on a loaded machine, where the pieces come further apart.
-    expect(renders - before).toBeLessThan(pieces / 2)
-    act(() => r.unmount())
+    expect(m.renders() - before).toBeLessThan(pieces / 2)
+    m.unmount()
   })
 })

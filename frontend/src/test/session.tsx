@@ -42,10 +42,13 @@ export function scopeOver(mocked: object): ProjectScope {
 
 export type Session = ReturnType<typeof useAgentSession>
 
-// mountSession mounts one session of project /p over model; now() is the session as last rendered.
+// mountSession mounts one session of project /p over model; now() is the session as last rendered, renders() how
+// many times the component holding it has rendered.
 export function mountSession(scope: ProjectScope, model: MockLanguageModelV4) {
   let s: Session | null = null
+  let renders = 0
   function Probe() {
+    renders++
     s = useAgentSession({ root: '/p', cwd: '.' } as never, () => model)
     return null
   }
@@ -57,7 +60,7 @@ export function mountSession(scope: ProjectScope, model: MockLanguageModelV4) {
       </ProjectScopeContext.Provider>,
     ),
   )
-  return { now: () => s as unknown as Session, unmount: () => act(() => r.unmount()) }
+  return { now: () => s as unknown as Session, renders: () => renders, unmount: () => act(() => r.unmount()) }
 }
 
 // until waits, letting React render, for f to hold, and fails the test if it never does.
