@@ -3,6 +3,7 @@ import { act } from 'react'
 import { createRoot } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BackendError } from '../bridge/backend-error'
+import { held, type Held } from '../test/held'
 import { parseAbsoluteLines, parseWhole, useAutoField, type AutoField } from './auto-field'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
@@ -58,6 +59,30 @@ describe('useAutoField', () => {
     expect(f.field().saved).toBe(false)
     f.unmount()
   })
+
+  // A save's answer that lands once a later change was typed is not the field's: neither Saved nor its error.
+  for (const late of ['answers', 'fails'] as const)
+    it(`says nothing of a save that ${late} once a later change was typed`, async () => {
+      const answers: Held<void>[] = []
+      const f = mount(() => {
+        const answer = held<void>()
+        answers.push(answer)
+        return answer.promise
+      })
+      act(() => f.field().change('4'))
+      await act(async () => vi.advanceTimersByTimeAsync(600))
+      expect(answers).toHaveLength(1) // 4's save, on its way
+      act(() => f.field().change('42'))
+      await act(async () => (late === 'answers' ? answers[0].resolve() : answers[0].reject(new BackendError('invalid_argument', 'too small'))))
+      expect(f.field().saved).toBe(false)
+      expect(f.field().error).toBeNull()
+      // 42's own answer is said.
+      await act(async () => vi.advanceTimersByTimeAsync(600))
+      expect(answers).toHaveLength(2)
+      await act(async () => answers[1].resolve())
+      expect(f.field().saved).toBe(true)
+      f.unmount()
+    })
 
   it('loading a value shows it without saving it', async () => {
     const save = vi.fn(async () => undefined)

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { toBackendError } from '../bridge'
+import { useSequence } from '../lib/use-sequence'
 
 // Parsed is a field's text read as the value it saves, or why it cannot be.
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string }
@@ -22,7 +23,7 @@ export function useAutoField<T>(parse: (text: string) => Parsed<T>, save: (value
   const [error, setError] = useState<string | null>(null)
   const [saved, setSaved] = useState(false)
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
-  const seq = useRef(0)
+  const nextSave = useSequence()
   // The latest parse and save, so a pending save uses them rather than those of the render that scheduled it.
   const fns = useRef({ parse, save })
   useEffect(() => {
@@ -40,19 +41,19 @@ export function useAutoField<T>(parse: (text: string) => Parsed<T>, save: (value
         return
       }
       setError(null)
-      const n = ++seq.current
+      const fresh = nextSave()
       timer.current = setTimeout(() => {
         fns.current
           .save(p.value)
           .then(() => {
-            if (n === seq.current) setSaved(true)
+            if (fresh()) setSaved(true)
           })
           .catch((e: unknown) => {
-            if (n === seq.current) setError(toBackendError(e).message)
+            if (fresh()) setError(toBackendError(e).message)
           })
       }, delay)
     },
-    [delay],
+    [delay, nextSave],
   )
   const load = useCallback((t: string) => {
     clearTimeout(timer.current)

@@ -14,6 +14,7 @@ import { useShortcut } from './shortcuts'
 import { TurnStatus, useAttention } from './turn-status'
 import { PaneActions, PaneHeader, PaneNotes, PaneOptions, PendingComments, PlanSteps, QueuedMessages, useHandler } from './pane-parts'
 import { useStable } from '../lib/use-stable'
+import { useSequence } from '../lib/use-sequence'
 import { conversationRange, turnRange } from '../agent/turn-review'
 import { titleFrom } from '../agent/conversation'
 import type { ReviewRequest } from '../views/review-pane'
@@ -133,15 +134,15 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
   const [listed, setModels] = useState<{ of: string; models: string[] } | null>(null)
   // The @mention being typed and the project paths that complete it.
   const [complete, setComplete] = useState<{ start: number; query: string; options: string[]; index: number; sigil?: '/' } | null>(null)
-  const lookup = useRef(0)
+  const nextLookup = useSequence()
   // Closing the list (a pick, Escape) drops the lookups still on their way: one answering late (a key typed
   // before the pick) must not open the list again, where the next Enter would pick instead of sending.
   const closeComplete = useCallback(() => {
-    lookup.current++
+    nextLookup()
     setComplete(null)
-  }, [])
+  }, [nextLookup])
   const suggest = useHandler((value: string, caret: number) => {
-    const seq = ++lookup.current // every key makes the lookups before it stale
+    const fresh = nextLookup() // every key makes the lookups before it stale
     const cmd = commandAt(value, caret) // a /command's name, completed from the commands and skills found
     if (cmd) {
       const options = commandOptions(cmd.query, s.extra?.commands ?? [], s.extra?.skills?.skills ?? [])
@@ -153,10 +154,10 @@ export const ConversationPane = memo(function ConversationPane({ project, onOpen
     const glob = q.includes('/') ? [`${q}*`, `**/${q}*`] : [`**/*${q}*`]
     callTool('find_files', { glob, path: '.', limit: 8 })
       .then((r) => {
-        if (seq === lookup.current) setComplete({ ...at, options: r.files.map((f) => f.path), index: 0 })
+        if (fresh()) setComplete({ ...at, options: r.files.map((f) => f.path), index: 0 })
       })
       .catch(() => {
-        if (seq === lookup.current) setComplete(null)
+        if (fresh()) setComplete(null)
       })
   })
   const pick = (path: string) => {

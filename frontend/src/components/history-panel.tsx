@@ -4,7 +4,7 @@ import { useBridge } from '../stores/project-scope'
 import { relativeTime } from '../lib/relative-time'
 import { snapshotNames, webStorage } from '../lib/snapshot-names'
 import { ErrorNotice } from './error-notice'
-import { useOrdered } from '../lib/use-sequence'
+import { readInOrder, useOrdered } from '../lib/use-sequence'
 
 interface Props {
   selected: string | null
@@ -29,7 +29,6 @@ export function HistoryPanel({ selected, onSelect, refresh, root }: Props) {
   const nextLog = useOrdered()
   const load = useCallback(() => {
     const list = nextList()
-    const log = nextLog()
     callTool('list_snapshots', { limit: 200 })
       .then((r) => {
         if (!list()) return
@@ -37,9 +36,7 @@ export function HistoryPanel({ selected, onSelect, refresh, root }: Props) {
         setError(null)
       })
       .catch((e: unknown) => list() && setError(toBackendError(e)))
-    callTool('list_snapshots', { log: true, limit: 200 })
-      .then((r) => log() && setLog(r.log ?? []))
-      .catch(() => undefined)
+    readInOrder(nextLog, () => callTool('list_snapshots', { log: true, limit: 200 }).then((r) => r.log ?? []), setLog)
   }, [callTool, nextList, nextLog])
   useEffect(load, [load, refresh])
   // Read again with each listing: the names of snapshots taken since.

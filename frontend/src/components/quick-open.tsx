@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useBridge } from '../stores/project-scope'
 import { useShortcut } from './shortcuts'
+import { useSequence } from '../lib/use-sequence'
 
 // QuickOpen opens a file by a part of its name (Ctrl+P): the project's files whose path holds what is typed, the
 // arrows to choose, Enter to open, Esc to close.
@@ -9,20 +10,20 @@ export function QuickOpen({ onOpen, onClose }: { onOpen: (rel: string) => void; 
   const [query, setQuery] = useState('')
   const [files, setFiles] = useState<string[]>([])
   const [index, setIndex] = useState(0)
-  const seq = useRef(0)
+  const nextFind = useSequence()
   useShortcut('Esc', () => onClose())
   useEffect(() => {
-    const n = ++seq.current
+    const fresh = nextFind()
     const q = query.trim().replace(/[*?[\]{}]/g, '')
     const glob = q === '' ? ['**/*'] : q.includes('/') ? [`**/*${q}*`, `${q}*`] : [`**/*${q}*`]
     callTool('find_files', { glob, path: '.', limit: 50 })
       .then((r) => {
-        if (n !== seq.current) return
+        if (!fresh()) return
         setFiles(r.files.map((f) => f.path))
         setIndex(0)
       })
-      .catch(() => n === seq.current && setFiles([]))
-  }, [callTool, query])
+      .catch(() => fresh() && setFiles([]))
+  }, [callTool, query, nextFind])
   const pick = (rel: string | undefined) => {
     if (!rel) return
     onOpen(rel)

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { toBackendError, type BackendError, type SearchResult } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { searchChanged } from '../lib/fs-changes'
 import { groupMatches, highlight } from '../lib/group-matches'
 import { useChanges, type ChangeFeed } from '../stores/live-project'
 import { ErrorNotice } from './error-notice'
+import { useSequence } from '../lib/use-sequence'
 
 interface Props {
   root: string
@@ -25,7 +26,7 @@ export function SearchPanel({ root, onOpen, feed }: Props) {
   const [found, setResult] = useState<SearchResult | null>(null)
   const [failed, setError] = useState<BackendError | null>(null)
   const [busy, setBusy] = useState(false)
-  const generation = useRef(0)
+  const nextSearch = useSequence()
   const [version, setVersion] = useState(0)
   useChanges(feed, (changes) => {
     if (query.trim() !== '' && searchChanged(changes)) setVersion((v) => v + 1)
@@ -33,8 +34,8 @@ export function SearchPanel({ root, onOpen, feed }: Props) {
 
   useEffect(() => {
     const q = query
-    const gen = ++generation.current
-    if (q.trim() === '') return // the render shows nothing for an empty query; gen drops what is in flight
+    const fresh = nextSearch()
+    if (q.trim() === '') return // the render shows nothing for an empty query; fresh drops what is in flight
     const timer = setTimeout(() => {
       setBusy(true)
       const args: Record<string, unknown> = { query: q, path: root, regex, case_insensitive: caseInsensitive, limit: 500 }
@@ -42,19 +43,19 @@ export function SearchPanel({ root, onOpen, feed }: Props) {
       if (globs.length) args.glob = globs
       callTool('search_files', args)
         .then((r) => {
-          if (gen !== generation.current) return
+          if (!fresh()) return
           setResult(r)
           setError(null)
         })
         .catch((e: unknown) => {
-          if (gen !== generation.current) return
+          if (!fresh()) return
           setResult(null)
           setError(toBackendError(e))
         })
-        .finally(() => gen === generation.current && setBusy(false))
+        .finally(() => fresh() && setBusy(false))
     }, 150)
     return () => clearTimeout(timer)
-  }, [query, regex, caseInsensitive, glob, root, version, callTool])
+  }, [query, regex, caseInsensitive, glob, root, version, callTool, nextSearch])
 
   const empty = query.trim() === ''
   const result = empty ? null : found

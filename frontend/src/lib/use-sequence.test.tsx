@@ -2,7 +2,8 @@
 import { act } from 'react'
 import { createRoot } from 'react-dom/client'
 import { describe, expect, it } from 'vitest'
-import { useOrdered, useSequence, type Fresh } from './use-sequence'
+import { held, type Held } from '../test/held'
+import { readInOrder, useOrdered, useSequence, type Fresh } from './use-sequence'
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
@@ -48,24 +49,59 @@ describe('useSequence', () => {
   })
 })
 
+// mountOrdered mounts a component holding one useOrdered and gives its next.
+function mountOrdered() {
+  let next: (() => Fresh) | null = null
+  function Probe() {
+    next = useOrdered()
+    return null
+  }
+  const r = createRoot(document.createElement('div'))
+  act(() => r.render(<Probe />))
+  return { next: () => next!(), unmount: () => act(() => r.unmount()) }
+}
+
 describe('useOrdered', () => {
   it('applies answers unless a later one was applied, so a failed later read leaves the earlier answer standing', () => {
-    let next: (() => Fresh) | null = null
-    function Probe() {
-      next = useOrdered()
-      return null
-    }
-    const r = createRoot(document.createElement('div'))
-    act(() => r.render(<Probe />))
+    const { next, unmount } = mountOrdered()
     // Two reads on their way; the later one fails (its Fresh never called): the earlier one's answer is applied.
-    const first = next!()
-    next!()
+    const first = next()
+    next()
     expect(first()).toBe(true)
     // Out of order: the later answer applied first, the earlier one is dropped when it comes.
-    const older = next!()
-    const newer = next!()
+    const older = next()
+    const newer = next()
     expect(newer()).toBe(true)
     expect(older()).toBe(false)
-    act(() => r.unmount())
+    unmount()
+  })
+})
+
+describe('readInOrder', () => {
+  it('sets the answers of reads in the order asked, drops one older than one set, and lets a failure leave the last', async () => {
+    const { next, unmount } = mountOrdered()
+    const reads: Held<string>[] = []
+    const read = () => {
+      const answer = held<string>()
+      reads.push(answer)
+      return answer.promise
+    }
+    const shown: string[] = []
+    const set = (v: string) => void shown.push(v)
+    readInOrder(next, read, set)
+    readInOrder(next, read, set)
+    // The later read answers first; the earlier one's answer, older, is dropped when it comes.
+    await act(async () => reads[1].resolve('second'))
+    await act(async () => reads[0].resolve('first'))
+    expect(shown).toEqual(['second'])
+    // A read that fails sets nothing and throws nothing: the list shown stays.
+    readInOrder(next, read, set)
+    await act(async () => reads[2].reject(new Error('the backend is gone')))
+    expect(shown).toEqual(['second'])
+    // The next read's answer is set.
+    readInOrder(next, read, set)
+    await act(async () => reads[3].resolve('fourth'))
+    expect(shown).toEqual(['second', 'fourth'])
+    unmount()
   })
 })

@@ -34,3 +34,14 @@ export function useOrdered(): () => Fresh {
     }
   }, [])
 }
+
+// readInOrder is one read of a thing ordered by next (useOrdered's): its answer is set unless an answer asked for
+// later has been set already, and a read that fails sets nothing, so the last answer stands. A list read again on
+// its own occasions needs nothing more; next is the caller's so that other places can order against the same reads
+// (a value put by hand, a read that waits for something first).
+export function readInOrder<T>(next: () => Fresh, read: () => Promise<T>, set: (value: T) => void): void {
+  const fresh = next()
+  read()
+    .then((v) => fresh() && set(v))
+    .catch(() => undefined)
+}

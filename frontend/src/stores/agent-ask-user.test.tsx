@@ -1,13 +1,9 @@
 // @vitest-environment jsdom
 import { act } from 'react'
-import { createRoot } from 'react-dom/client'
-import { simulateReadableStream } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { describe, expect, it, vi } from 'vitest'
-import type { ProjectBridge } from '../bridge'
-import { ProjectScopeContext } from './project-scope'
 import type { ProviderView, ToolSpec } from '../bridge'
-import { useAgentSession } from './agent-session'
+import { call, mountSession, scopeOver, scripted, startSend, text, until } from '../test/session'
 
 // ask_user in the window: the backend declares it (and refuses it headless); the window's session answers it with
 // the user's reply, which is what the model gets back, and never calls the backend for it.
@@ -52,44 +48,9 @@ vi.mock('../bridge/tool-text', () => ({ toolText: async (_name: string, output: 
 vi.mock('./step-limit', () => ({ stepLimit: () => Promise.resolve(10) }))
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
-// The project's view gives its hooks its bridge: here the hand-written one above, as project p-2's.
-const mocked = await import('../bridge')
-const scope = { bridge: { ...mocked, workspace: 'p-2' } as unknown as ProjectBridge, shown: true, report: () => undefined, unsaved: (r: string) => void mocked.setConversationUnsaved?.(r) }
-
-type Chunk = Record<string, unknown>
-const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 7, text: 7, reasoning: undefined } }
-const text = (t: string): Chunk[] => [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: t }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage }]
-const call = (id: string, name: string, input: unknown): Chunk[] => [
-  { type: 'tool-call', toolCallId: id, toolName: name, input: JSON.stringify(input) },
-  { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage },
-]
-
-function scripted(replies: Chunk[][]) {
-  let i = 0
-  return new MockLanguageModelV4({ doStream: async () => ({ stream: simulateReadableStream({ chunks: replies[Math.min(i++, replies.length - 1)] as never[] }) }) })
-}
-
-type Session = ReturnType<typeof useAgentSession>
-
-function mount(model: MockLanguageModelV4) {
-  let s: Session | null = null
-  function Probe() {
-    s = useAgentSession({ root: '/p', cwd: '.' } as never, () => model)
-    return null
-  }
-  const r = createRoot(document.createElement('div'))
-  act(() => r.render(
-      <ProjectScopeContext.Provider value={scope}>
-        <Probe />
-      </ProjectScopeContext.Provider>,
-    ))
-  return { now: () => s as unknown as Session, unmount: () => act(() => r.unmount()) }
-}
-
-async function until(f: () => boolean) {
-  for (let i = 0; i < 200 && !f(); i++) await act(() => new Promise((r) => setTimeout(r, 10)))
-  expect(f()).toBe(true)
-}
+// The project's view gives its hooks its bridge: here the hand-written one above.
+const scope = scopeOver(await import('../bridge'))
+const mount = (model: MockLanguageModelV4) => mountSession(scope, model)
 
 // toolResults are the tool results in a request the model received.
 const toolResults = (m: MockLanguageModelV4, n: number) => JSON.stringify(m.doStreamCalls[n]?.prompt.filter((p) => p.role === 'tool'))
@@ -99,10 +60,7 @@ describe('ask_user', () => {
     const model = scripted([call('q1', 'ask_user', { question: 'Which database?', choices: ['sqlite', 'postgres'] }), text('Postgres it is.')])
     const m = mount(model)
     await until(() => m.now().ready)
-    let done: Promise<void> = Promise.resolve()
-    act(() => {
-      done = m.now().send('set up the tests')
-    })
+    const done = startSend(m.now, 'set up the tests')
     await until(() => m.now().conv.items.some((it) => it.kind === 'tool' && it.name === 'ask_user' && it.state === 'waiting'))
     expect(model.doStreamCalls).toHaveLength(1) // the turn waits
     act(() => void m.now().answer('q1', { kind: 'reply', text: 'postgres' }))
@@ -117,10 +75,7 @@ describe('ask_user', () => {
     const model = scripted([call('q1', 'ask_user', { question: 'Which database?' }), text('unused')])
     const m = mount(model)
     await until(() => m.now().ready)
-    let done: Promise<void> = Promise.resolve()
-    act(() => {
-      done = m.now().send('set up the tests')
-    })
+    const done = startSend(m.now, 'set up the tests')
     await until(() => m.now().conv.items.some((it) => it.kind === 'tool' && it.state === 'waiting'))
     act(() => m.now().stop())
     await act(() => done)

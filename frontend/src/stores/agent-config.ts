@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type SetStateAction } from 'react'
 import { providers as loadProviders, type Instructions, type ProjectSettings, type ProvidersView, type ToolSpec } from '../bridge'
 import { useBridge } from '../stores/project-scope'
-import { useOrdered } from '../lib/use-sequence'
+import { readInOrder, useOrdered } from '../lib/use-sequence'
 
 // useAgentConfig loads what the agent of a project works with: the providers, the project's settings (allowlist,
 // rules), the tool specs and the instruction files (AGENTS.md and friends), again whenever the project changes.
@@ -19,18 +19,8 @@ export function useAgentConfig(root: string) {
   const nextSettings = useOrdered()
   const nextSpecs = useOrdered()
   const nextExtra = useOrdered()
-  const refreshProviders = useCallback(() => {
-    const fresh = nextProvs()
-    loadProviders()
-      .then((v) => fresh() && setProvs(v))
-      .catch(() => undefined)
-  }, [nextProvs])
-  const refreshSpecs = useCallback(() => {
-    const fresh = nextSpecs()
-    toolSpecs()
-      .then((v) => fresh() && setSpecs(v))
-      .catch(() => undefined)
-  }, [nextSpecs, toolSpecs])
+  const refreshProviders = useCallback(() => readInOrder(nextProvs, loadProviders, setProvs), [nextProvs])
+  const refreshSpecs = useCallback(() => readInOrder(nextSpecs, toolSpecs, setSpecs), [nextSpecs, toolSpecs])
   // settledSpecs is the tool list a request goes with: once the project's MCP servers still starting (it just opened,
   // or they restarted) have connected or failed, at most 10 s, read afresh and shown too; null if it cannot be read.
   const settledSpecs = useCallback(async (): Promise<ToolSpec[] | null> => {
@@ -47,10 +37,7 @@ export function useAgentConfig(root: string) {
   // refreshSettings reads the project's settings again, and the tool list, which the user's settings shape (web_search
   // is listed only while a search endpoint is set).
   const refreshSettings = useCallback(() => {
-    const fresh = nextSettings()
-    projectSettings()
-      .then((v) => fresh() && setSettings(v))
-      .catch(() => undefined)
+    readInOrder(nextSettings, projectSettings, setSettings)
     refreshSpecs()
   }, [nextSettings, projectSettings, refreshSpecs])
   // putSettings sets the settings as the caller knows them (from the backend's answer to a change), over any read
@@ -72,10 +59,7 @@ export function useAgentConfig(root: string) {
   useEffect(() => {
     refreshProviders()
     refreshSettings() // and the tools
-    const fresh = nextExtra()
-    loadInstructions()
-      .then((v) => fresh() && setExtra(v))
-      .catch(() => undefined)
+    readInOrder(nextExtra, loadInstructions, setExtra)
   }, [root, refreshProviders, refreshSettings, loadInstructions, nextExtra])
   // The project's MCP servers connect after it opens, and their tools change: the list follows them.
   useEffect(() => onMCPServersChanged(refreshSpecs), [onMCPServersChanged, root, refreshSpecs])

@@ -4,8 +4,9 @@ import { createRoot } from 'react-dom/client'
 import { simulateReadableStream } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { ProjectBridge } from '../bridge'
 import { ProjectScopeContext } from './project-scope'
+import { held, type Held } from '../test/held'
+import { call, mountSession, scopeOver, scripted, startSend, text, until, usage, type Chunk, type Session } from '../test/session'
 import type { ProviderView, ToolSpec } from '../bridge'
 import type { Conversation, ToolItem } from '../agent/conversation'
 import type { ConvEvent } from '../agent/conversation-events'
@@ -20,7 +21,7 @@ const backend = vi.hoisted(() => ({
   unsaved: '',
   // The project's MCP server: up (its tools listed) or still starting, and what releases a Settled held meanwhile.
   mcpUp: true,
-  settle: null as (() => void) | null,
+  settle: null as Held<never[]> | null,
 }))
 const provider: ProviderView = { id: 'p', name: 'Stand-in', kind: 'openai-compatible', base_url: 'http://127.0.0.1:1/v1', model: 'm', has_key: false, context_window: 32000 }
 const specs: ToolSpec[] = [
@@ -32,7 +33,7 @@ vi.mock('../bridge', () => ({
   providers: () => Promise.resolve({ providers: [provider], active: 'p' }),
   projectSettings: () => Promise.resolve({ allowlist: [], auto_approve_edits: false }),
   toolSpecs: () => Promise.resolve(backend.mcpUp ? [...specs, addSpec] : specs),
-  settledMCPServers: () => (backend.mcpUp ? Promise.resolve([]) : new Promise((resolve) => (backend.settle = () => resolve([])))),
+  settledMCPServers: () => (backend.mcpUp ? Promise.resolve([]) : (backend.settle = held<never[]>()).promise),
   onMCPServersChanged: () => () => undefined,
   instructions: () => Promise.resolve(null),
   repoInfo: () => Promise.resolve(null),
@@ -75,46 +76,9 @@ vi.mock('../bridge/tool-text', () => ({ toolText: async (_name: string, output: 
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 
-// The project's view gives its hooks its bridge: here the hand-written one above, as project p-2's.
-const mocked = await import('../bridge')
-const scope = { bridge: { ...mocked, workspace: 'p-2' } as unknown as ProjectBridge, shown: true, report: () => undefined, unsaved: (r: string) => void mocked.setConversationUnsaved?.(r) }
-
-type Chunk = Record<string, unknown>
-const usage = { inputTokens: { total: 100, noCache: 100, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 7, text: 7, reasoning: undefined } }
-const text = (t: string): Chunk[] => [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: t }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: undefined }, usage }]
-const call = (id: string, name: string, input: unknown): Chunk[] => [
-  { type: 'tool-call', toolCallId: id, toolName: name, input: JSON.stringify(input) },
-  { type: 'finish', finishReason: { unified: 'tool-calls', raw: undefined }, usage },
-]
-
-function scripted(replies: (Chunk[] | Error)[]) {
-  let i = 0
-  return new MockLanguageModelV4({
-    doStream: async () => {
-      const r = replies[Math.min(i++, replies.length - 1)]
-      if (r instanceof Error) throw r
-      return { stream: simulateReadableStream({ chunks: r as never[] }) }
-    },
-  })
-}
-
-type Session = ReturnType<typeof useAgentSession>
-
-function mount(model: MockLanguageModelV4) {
-  let s: Session | null = null
-  function Probe() {
-    s = useAgentSession({ root: '/p', cwd: '.' } as never, () => model)
-    return null
-  }
-  const host = document.createElement('div')
-  const r = createRoot(host)
-  act(() => r.render(
-      <ProjectScopeContext.Provider value={scope}>
-        <Probe />
-      </ProjectScopeContext.Provider>,
-    ))
-  return { now: () => s as unknown as Session, unmount: () => act(() => r.unmount()) }
-}
+// The project's view gives its hooks its bridge: here the hand-written one above.
+const scope = scopeOver(await import('../bridge'))
+const mount = (model: MockLanguageModelV4) => mountSession(scope, model)
 
 // mountTwo mounts two sessions of the one project side by side, as the agent panel keeps a pane per conversation
 // that runs.
@@ -140,11 +104,6 @@ function mountTwo(a: MockLanguageModelV4, b: MockLanguageModelV4) {
   return { a: () => s.a as unknown as Session, b: () => s.b as unknown as Session, unmount: () => act(() => r.unmount()) }
 }
 
-async function until(f: () => boolean) {
-  for (let i = 0; i < 200 && !f(); i++) await act(() => new Promise((r) => setTimeout(r, 10)))
-  expect(f()).toBe(true)
-}
-
 afterEach(() => {
   backend.calls = []
   backend.saved = []
@@ -158,14 +117,8 @@ describe('two sessions of one project at once', () => {
   it('each call carries its own conversation; an approval and Stop act on their own session only', async () => {
     const two = mountTwo(scripted([call('a1', 'write_file', { path: 'a.txt', content: 'from a' }), text('A is done.')]), scripted([call('b1', 'write_file', { path: 'b.txt', content: 'from b' }), text('B is done.')]))
     await until(() => two.a().ready && two.b().ready)
-    let doneA: Promise<void> = Promise.resolve()
-    let doneB: Promise<void> = Promise.resolve()
-    act(() => {
-      doneA = two.a().send('write a')
-    })
-    act(() => {
-      doneB = two.b().send('write b')
-    })
+    const doneA = startSend(two.a, 'write a')
+    const doneB = startSend(two.b, 'write b')
     const waiting = (s: Session, id: string) => s.conv.items.some((it) => it.kind === 'tool' && it.id === id && it.state === 'waiting')
     await until(() => waiting(two.a(), 'a1') && waiting(two.b(), 'b1'))
     const idA = two.a().conv.id
@@ -207,6 +160,17 @@ describe('two sessions of one project at once', () => {
   })
 })
 
+// sendWhileStarting opens a session while the project's MCP server is still starting and sends request from it; it
+// gives the session back once the turn waits for the server to settle.
+async function sendWhileStarting(model: MockLanguageModelV4, request: string) {
+  backend.mcpUp = false
+  const m = mount(model)
+  await until(() => m.now().ready)
+  const done = startSend(m.now, request)
+  await until(() => backend.settle !== null)
+  return { m, done }
+}
+
 describe('useAgentSession', () => {
   it("lists the project's saved conversations as soon as it opens", async () => {
     const m = mount(scripted([text('hi')]))
@@ -218,10 +182,7 @@ describe('useAgentSession', () => {
   it('asks before an edit, shows its diff, records the snapshot on the request and saves the conversation', async () => {
     const m = mount(scripted([call('w1', 'write_file', { path: 'a.txt', content: 'hello' }), text('Wrote a.txt.')]))
     await until(() => m.now().ready)
-    let done: Promise<void> = Promise.resolve()
-    act(() => {
-      done = m.now().send('write hello to a.txt')
-    })
+    const done = startSend(m.now, 'write hello to a.txt')
     await until(() => m.now().conv.items.some((it) => it.kind === 'tool' && it.state === 'waiting' && it.preview === '+hello'))
     expect(backend.calls.filter((c) => c.name === 'write_file' && !c.args.dry_run)).toEqual([])
     act(() => void m.now().answer('w1', { kind: 'once' }))
@@ -239,17 +200,11 @@ describe('useAgentSession', () => {
 
   it("waits for an MCP server still starting, so the request goes with its tools and its call runs", async () => {
     const model = scripted([call('m1', 'mcp__calc__add', { a: 40, b: 2 }), text('The sum is 42.')])
-    backend.mcpUp = false // the project just opened, or its servers restarted
-    const m = mount(model)
-    await until(() => m.now().ready)
-    let done: Promise<void> = Promise.resolve()
-    act(() => {
-      done = m.now().send('add 40 and 2 with the calculator')
-    })
-    await until(() => backend.settle !== null)
+    // The project just opened, or its servers restarted.
+    const { m, done } = await sendWhileStarting(model, 'add 40 and 2 with the calculator')
     expect(model.doStreamCalls).toHaveLength(0) // held until the server has started
     backend.mcpUp = true
-    act(() => backend.settle!())
+    act(() => backend.settle!.resolve([]))
     await until(() => m.now().conv.items.some((it) => it.kind === 'tool' && it.name === 'mcp__calc__add' && it.state === 'waiting'))
     act(() => void m.now().answer('m1', { kind: 'once' }))
     await act(() => done)
@@ -261,14 +216,7 @@ describe('useAgentSession', () => {
 
   it('ends the wait for a starting MCP server at Stop, with no request sent', async () => {
     const model = scripted([text('never asked')])
-    backend.mcpUp = false
-    const m = mount(model)
-    await until(() => m.now().ready)
-    let done: Promise<void> = Promise.resolve()
-    act(() => {
-      done = m.now().send('add 40 and 2 with the calculator')
-    })
-    await until(() => backend.settle !== null)
+    const { m, done } = await sendWhileStarting(model, 'add 40 and 2 with the calculator')
     act(() => m.now().stop())
     await act(() => done)
     expect(m.now().running).toBe(false)
@@ -305,10 +253,7 @@ describe('useAgentSession', () => {
   it('gives the model a denial with the reason, and never writes', async () => {
     const m = mount(scripted([call('w1', 'write_file', { path: 'a.txt', content: 'x' }), text('OK, I will not.')]))
     await until(() => m.now().ready)
-    let done: Promise<void> = Promise.resolve()
-    act(() => {
-      done = m.now().send('write x')
-    })
+    const done = startSend(m.now, 'write x')
     await until(() => m.now().conv.items.some((it) => it.kind === 'tool' && it.state === 'waiting'))
     act(() => void m.now().answer('w1', { kind: 'deny', reason: 'not that file' }))
     await act(() => done)
@@ -333,10 +278,7 @@ describe('useAgentSession', () => {
     backend.failWrite = true
     const m = mount(scripted([call('w1', 'write_file', { path: 'a.txt', content: 'x' }), text('The disk is full.')]))
     await until(() => m.now().ready)
-    let done: Promise<void> = Promise.resolve()
-    act(() => {
-      done = m.now().send('write x')
-    })
+    const done = startSend(m.now, 'write x')
     await until(() => m.now().conv.items.some((it) => it.kind === 'tool' && it.state !== 'running'))
     expect(m.now().conv.items.find((it) => it.kind === 'tool')).toMatchObject({ state: 'failed', error: { code: 'io_error' } })
     await act(() => done)
@@ -356,27 +298,13 @@ describe('an answer streaming in', () => {
     ]
     // Each piece comes in a task of its own, a millisecond after the one before, as a provider's stream does.
     const model = new MockLanguageModelV4({ doStream: async () => ({ stream: simulateReadableStream({ chunks: chunks as never[], chunkDelayInMs: 1 }) }) })
-    let renders = 0
-    let s: Session | null = null
-    function Probe() {
-      renders++
-      s = useAgentSession({ root: '/p', cwd: '.' } as never, () => model)
-      return null
-    }
-    const r = createRoot(document.createElement('div'))
-    act(() =>
-      r.render(
-        <ProjectScopeContext.Provider value={scope}>
-          <Probe />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
-    const now = () => s as unknown as Session
+    const m = mount(model)
+    const now = m.now
     await until(() => now().ready)
     // Outside act(), React renders when the page would (act() would hold every render until its end).
     const actEnv = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
     actEnv.IS_REACT_ACT_ENVIRONMENT = false
-    const before = renders
+    const before = m.renders()
     try {
       await now().send('explain')
       for (let i = 0; i < 20 && now().running; i++) await new Promise((res) => setTimeout(res, 5))
@@ -388,7 +316,7 @@ describe('an answer streaming in', () => {
     expect(now().conv.items.filter((it) => it.kind === 'assistant')).toMatchObject([{ text: answer }])
     // A render a piece is 200 and more; once a frame (16 ms, the pieces a millisecond or so apart) a few dozen, more
     // on a loaded machine, where the pieces come further apart.
-    expect(renders - before).toBeLessThan(pieces / 2)
-    act(() => r.unmount())
+    expect(m.renders() - before).toBeLessThan(pieces / 2)
+    m.unmount()
   })
 })

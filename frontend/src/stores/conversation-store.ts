@@ -1,7 +1,7 @@
 import { startTransition, useCallback, useEffect, useRef, useState } from 'react'
 import { appendConversation, type ConversationMeta } from '../bridge'
 import { useProjectScope } from '../stores/project-scope'
-import { useOrdered } from '../lib/use-sequence'
+import { readInOrder, useOrdered } from '../lib/use-sequence'
 import { newConversation, restore, type Conversation } from '../agent/conversation'
 import { diffEvents } from '../agent/conversation-events'
 
@@ -39,12 +39,7 @@ export function useConversationStore(root: string) {
   // The list is read again after every save, rename and delete; one read answering after a later one would bring
   // back a conversation just deleted, or its old title.
   const nextList = useOrdered()
-  const refreshList = useCallback(() => {
-    const fresh = nextList()
-    listConversations()
-      .then((l) => fresh() && setList(l))
-      .catch(() => undefined)
-  }, [listConversations, nextList])
+  const refreshList = useCallback(() => readInOrder(nextList, listConversations, setList), [listConversations, nextList])
 
   useEffect(() => {
     refreshList()

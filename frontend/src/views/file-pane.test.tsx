@@ -4,6 +4,7 @@ import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ProjectBridge, ReadFileResult } from '../bridge'
 import { ProjectScopeContext } from '../stores/project-scope'
+import { held } from '../test/held'
 import { FilePane } from './file-pane'
 import type { Target } from './workbench'
 import type { ChangeFeed, ChangeListener } from '../stores/live-project'
@@ -22,27 +23,25 @@ vi.mock('../components/code-viewer', () => ({
 
 const fileOf = (path: string, content: string): ReadFileResult => ({ path, exists: true, content, size: content.length, total_lines: 1, start_line: 1, end_line: 1, truncated: false, line_ending: 'lf' })
 
-// disk is the project as the stand-in backend has it; a write waits in held until the test answers it.
+// disk is the project as the stand-in backend has it; a write waits in held until the test answers or fails it.
 function backend(disk: Record<string, string>) {
-  const held: { path: string; content: string; answer: () => void; fail: (e: unknown) => void }[] = []
+  const writes: { path: string; content: string; answer: () => void; fail: (e: unknown) => void }[] = []
   const userCall = (name: string, args: Record<string, unknown>) => {
     const path = args.path as string
     if (name === 'read_file') return path in disk ? Promise.resolve(fileOf(path, disk[path])) : Promise.reject({ code: 'not_found', message: path })
-    if (name === 'write_file')
-      return new Promise((resolve, reject) =>
-        held.push({
-          path,
-          content: args.content as string,
-          answer: () => {
-            disk[path] = args.content as string
-            resolve({ path, backup: 'b'.repeat(40) })
-          },
-          fail: reject,
-        }),
-      )
+    if (name === 'write_file') {
+      const write = held<unknown>()
+      const content = args.content as string
+      const answer = () => {
+        disk[path] = content
+        write.resolve({ path, backup: 'b'.repeat(40) })
+      }
+      writes.push({ path, content, answer, fail: write.reject })
+      return write.promise
+    }
     return Promise.reject(new Error(`unexpected ${name}`))
   }
-  return { held, bridge: { workspace: 'w', userCall } as unknown as ProjectBridge }
+  return { held: writes, bridge: { workspace: 'w', userCall } as unknown as ProjectBridge }
 }
 
 let root: Root | null = null
@@ -56,11 +55,6 @@ async function settle() {
   for (let i = 0; i < 5; i++) await act(() => new Promise((r) => setTimeout(r, 0)))
 }
 
-// saving waits until the pane's save reached the backend: n writes held.
-async function saving(held: unknown[], n: number) {
-  for (let i = 0; i < 200 && held.length < n; i++) await act(() => new Promise((r) => setTimeout(r, 5)))
-  expect(held).toHaveLength(n)
-}
 
 // changed tells the pane, as the watcher does, that path changed on disk.
 const listeners = new Set<ChangeListener>()
@@ -86,6 +80,15 @@ function mount(bridge: ProjectBridge) {
   return { host, show }
 }
 
+// openA shows a.txt of the disk given, read, in a pane mounted over a stand-in backend.
+async function openA(disk: Record<string, string>) {
+  const { held, bridge } = backend(disk)
+  const { host, show } = mount(bridge)
+  show({ rel: 'a.txt', seq: 1 })
+  await settle()
+  return { held, host, show }
+}
+
 function type(host: HTMLElement, text: string) {
   const box = host.querySelector<HTMLTextAreaElement>('[data-testid="editor"]')!
   act(() => {
@@ -94,18 +97,23 @@ function type(host: HTMLElement, text: string) {
   })
 }
 
+// startSave types text into the editor, clicks Save and waits until that save reached the backend: one more write
+// held than before, and no other.
+async function startSave(host: HTMLElement, held: unknown[], text: string) {
+  const n = held.length + 1
+  type(host, text)
+  act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
+  for (let i = 0; i < 200 && held.length < n; i++) await act(() => new Promise((r) => setTimeout(r, 5)))
+  expect(held).toHaveLength(n)
+}
+
 const editor = (host: HTMLElement) => host.querySelector<HTMLTextAreaElement>('[data-testid="editor"]')?.value
 const name = (host: HTMLElement) => host.querySelector('[data-testid="file-name"]')?.textContent
 
 describe('FilePane', () => {
   it("shows the file clicked while another's save was on its way, not the saved one's text", async () => {
-    const { held, bridge } = backend({ '/p/a.txt': 'alpha', '/p/b.txt': 'bravo' })
-    const { host, show } = mount(bridge)
-    show({ rel: 'a.txt', seq: 1 })
-    await settle()
-    type(host, 'alpha edited')
-    act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
-    await saving(held, 1)
+    const { held, host, show } = await openA({ '/p/a.txt': 'alpha', '/p/b.txt': 'bravo' })
+    await startSave(host, held, 'alpha edited')
     show({ rel: 'b.txt', seq: 2 })
     await settle()
     expect(editor(host)).toBe('bravo')
@@ -115,20 +123,13 @@ describe('FilePane', () => {
     expect(editor(host)).toBe('bravo')
     expect(host.querySelector('[data-testid="file-saved"]')).toBeNull()
     // An edit of b.txt saves b.txt's text over b.txt, checked against b.txt as read.
-    type(host, 'bravo edited')
-    act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
-    await saving(held, 2)
+    await startSave(host, held, 'bravo edited')
     expect(held[1]).toMatchObject({ path: '/p/b.txt', content: 'bravo edited' })
   })
 
   it("says a save that failed after another file was opened as that file's, without a conflict over the new one", async () => {
-    const { held, bridge } = backend({ '/p/a.txt': 'alpha', '/p/b.txt': 'bravo' })
-    const { host, show } = mount(bridge)
-    show({ rel: 'a.txt', seq: 1 })
-    await settle()
-    type(host, 'alpha edited')
-    act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
-    await saving(held, 1)
+    const { held, host, show } = await openA({ '/p/a.txt': 'alpha', '/p/b.txt': 'bravo' })
+    await startSave(host, held, 'alpha edited')
     show({ rel: 'b.txt', seq: 2 })
     await settle()
     held[0].fail({ code: 'stale_file', message: 'a.txt changed' })
@@ -140,13 +141,8 @@ describe('FilePane', () => {
 
   it('keeps what was typed while a save was on its way as unsaved edits, and knows its own write on disk', async () => {
     const disk = { '/p/a.txt': 'alpha' }
-    const { held, bridge } = backend(disk)
-    const { host, show } = mount(bridge)
-    show({ rel: 'a.txt', seq: 1 })
-    await settle()
-    type(host, 'alpha 1')
-    act(() => host.querySelector<HTMLButtonElement>('[data-testid="file-save"]')!.click())
-    await saving(held, 1)
+    const { held, host } = await openA(disk)
+    await startSave(host, held, 'alpha 1')
     type(host, 'alpha 12')
     held[0].answer()
     await settle()

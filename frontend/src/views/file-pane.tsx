@@ -9,6 +9,7 @@ import { fileChanged } from '../lib/fs-changes'
 import { absolute, baseName, humanSize } from '../lib/paths'
 import { useChanges, type ChangeFeed } from '../stores/live-project'
 import type { Target } from './workbench'
+import { useSequence, type Fresh } from '../lib/use-sequence'
 
 // previewLines is how much of a file too large for a whole read the viewer shows.
 const previewLines = 5000
@@ -114,22 +115,24 @@ export function FilePane({ root, target, feed, onMention }: Props) {
     }
   }, [root, rel, version, userCall])
 
-  // opened counts the files shown: a save's answer belongs to the file it saved, and once another file is shown it
-  // must not put the saved file's text in the pane; a failure is still said, as the save of that file.
-  const opened = useRef(0)
+  // shownFile says whether the file shown is still the one shown when it was taken: a save's answer belongs to the
+  // file it saved, and once another file is shown it must not put the saved file's text in the pane; a failure is
+  // still said, as the save of that file. Each file shown is a step of the sequence; saves of one file are not.
+  const nextFile = useSequence()
+  const shownFile = useRef<Fresh>(() => true)
   useLayoutEffect(() => {
-    opened.current++
+    shownFile.current = nextFile()
     savedText.current = null
-  }, [rel])
+  }, [rel, nextFile])
 
   const editable = state.kind === 'file' && !state.partial
   const save = async (force = false) => {
     if (state.kind !== 'file' || draft === null || !rel) return
     const content = draft
-    const file = opened.current
+    const sameFile = shownFile.current
     try {
       const out = await userCall('write_file', { path: absolute(root, rel), content, ...(force ? {} : { expected_sha256: await sha256(state.file.content) }) })
-      if (file !== opened.current) return
+      if (!sameFile()) return
       savedText.current = content
       setState({ kind: 'file', file: { ...state.file, content, size: new TextEncoder().encode(content).length }, partial: false })
       setDraft((d) => (d === content ? null : d)) // keys typed while it saved stay unsaved edits
@@ -138,7 +141,7 @@ export function FilePane({ root, target, feed, onMention }: Props) {
       setSaved({ at: new Date(), backup: out.backup })
     } catch (e) {
       const err = toBackendError(e)
-      if (file !== opened.current) {
+      if (!sameFile()) {
         setLost({ ...err, message: `${rel} was not saved: ${err.message}` })
         return
       }

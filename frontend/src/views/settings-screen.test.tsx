@@ -57,19 +57,29 @@ const settle = () => act(async () => {
   for (let i = 0; i < 5; i++) await Promise.resolve()
 })
 
+// mountSettings shows the settings screen for the project the bridge stands for, once its first reads have answered.
+async function mountSettings(bridge: ProjectBridge): Promise<HTMLElement> {
+  const host = document.createElement('div')
+  root = createRoot(host)
+  act(() =>
+    root!.render(
+      <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
+        <SettingsScreen onClose={() => undefined} />
+      </ProjectScopeContext.Provider>,
+    ),
+  )
+  await settle()
+  return host
+}
+
+// editor opens a saved provider's form, as its Edit button does.
+const editor = (host: HTMLElement) => (id: string) =>
+  act(() => host.querySelector(`[data-testid="provider"][data-id="${id}"] button`)!.dispatchEvent(new MouseEvent('click', { bubbles: true })))
+
 describe('Settings, a provider', () => {
   it("does not show a provider's connection test in the form of the provider opened since", async () => {
-    const host = document.createElement('div')
-    root = createRoot(host)
-    act(() =>
-      root!.render(
-        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <SettingsScreen onClose={() => undefined} />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
-    await settle()
-    const edit = (id: string) => act(() => host.querySelector(`[data-testid="provider"][data-id="${id}"] button`)!.dispatchEvent(new MouseEvent('click', { bubbles: true })))
+    const host = await mountSettings(bridge)
+    const edit = editor(host)
     edit('a')
     act(() => host.querySelector<HTMLButtonElement>('[data-testid="provider-list-models"]')!.click())
     expect(probes.held.map((p) => p.url)).toEqual(['http://127.0.0.1:1/v1'])
@@ -87,17 +97,8 @@ describe('Settings, a provider', () => {
   })
 
   it("clears the test shown for a provider when another's form is opened", async () => {
-    const host = document.createElement('div')
-    root = createRoot(host)
-    act(() =>
-      root!.render(
-        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <SettingsScreen onClose={() => undefined} />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
-    await settle()
-    const edit = (id: string) => act(() => host.querySelector(`[data-testid="provider"][data-id="${id}"] button`)!.dispatchEvent(new MouseEvent('click', { bubbles: true })))
+    const host = await mountSettings(bridge)
+    const edit = editor(host)
     edit('a')
     act(() => host.querySelector<HTMLButtonElement>('[data-testid="provider-list-models"]')!.click())
     await act(async () => probes.held[0].answer({ ok: true, models: ['a-large'] }))
@@ -107,16 +108,7 @@ describe('Settings, a provider', () => {
   })
 
   it('keeps the provider made active last: the second change is asked only once the first has answered', async () => {
-    const host = document.createElement('div')
-    root = createRoot(host)
-    act(() =>
-      root!.render(
-        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <SettingsScreen onClose={() => undefined} />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
-    await settle()
+    const host = await mountSettings(bridge)
     const radio = (id: string) => host.querySelector<HTMLInputElement>(`[data-testid="provider"][data-id="${id}"] input[type="radio"]`)!
     act(() => radio('b').click())
     act(() => radio('c').click())
@@ -174,23 +166,9 @@ function projectBackend() {
 }
 
 describe('Settings, the project', () => {
-  const open = async (bridge: ProjectBridge) => {
-    const host = document.createElement('div')
-    root = createRoot(host)
-    act(() =>
-      root!.render(
-        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <SettingsScreen onClose={() => undefined} />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
-    await settle()
-    return host
-  }
-
   it('keeps both of two switches flipped quickly, the first save answering after the second was made', async () => {
     const { store, held, bridge, answerAll } = projectBackend()
-    const host = await open(bridge)
+    const host = await mountSettings(bridge)
     const box = (id: string) => host.querySelector<HTMLInputElement>(`[data-testid="${id}"]`)!
     act(() => box('settings-network').click())
     await settle()
@@ -207,7 +185,7 @@ describe('Settings, the project', () => {
     vi.useFakeTimers()
     try {
       const { store, held, bridge, answerAll } = projectBackend()
-      const host = await open(bridge)
+      const host = await mountSettings(bridge)
       const allowlist = host.querySelector<HTMLTextAreaElement>('[data-testid="settings-allowlist"]')!
       act(() => {
         Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(allowlist, 'go npm')

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { loadSearchEndpoint, saveSearchEndpoint, testProvider, type ProbeResult, deleteProvider, efforts, type Effort, providers as loadProviders, saveProvider, setActiveProvider, toBackendError, type BackendError, type ProjectSettings, type ProjectSettingsInput, type ProviderInput, type ProvidersView, type ProviderView } from '../bridge'
 import { useBridge } from '../stores/project-scope'
 import { ErrorNotice } from '../components/error-notice'
@@ -67,16 +67,26 @@ export function SettingsScreen({ onClose }: Props) {
   const nextNote = useSequence()
   // Changes of the providers (saved, made active, removed) go one after the other: each answers with the whole list
   // as it then is, so the last one asked is the last to answer and its list has every change before it.
+  // applyProviders runs one and shows the list it answers with, unless a change asked for later (or a read) has been
+  // asked since: one answering after a later change's must not put the list back as it was before it.
   const queueProvs = useQueue()
+  const applyProviders = useCallback(
+    (change: () => Promise<ProvidersView>) => {
+      const fresh = nextProvs()
+      return queueProvs(change).then((v) => {
+        if (fresh()) setProvs(v)
+        return v
+      })
+    },
+    [nextProvs, queueProvs],
+  )
   useEffect(() => {
     if (!edit || !editing || providerProblem || formKey(edit, price) === lastProvider.current) return
     const key = formKey(edit, price)
     const t = setTimeout(() => {
-      const list = nextProvs()
       const form = nextNote()
-      queueProvs(() => saveProvider({ ...edit, price: priceOf(price) }))
-        .then((v) => {
-          if (list()) setProvs(v)
+      applyProviders(() => saveProvider({ ...edit, price: priceOf(price) }))
+        .then(() => {
           if (form()) {
             lastProvider.current = key
             setProviderNote({ saved: true })
@@ -88,7 +98,7 @@ export function SettingsScreen({ onClose }: Props) {
         .catch((e: unknown) => form() && setProviderNote({ saved: false, error: toBackendError(e).message }))
     }, 600)
     return () => clearTimeout(t)
-  }, [edit, price, editing, providerProblem, nextProvs, nextNote, queueProvs])
+  }, [edit, price, editing, providerProblem, nextNote, applyProviders])
   useShortcut('Esc', () => onClose(changed)) // Esc closes Settings, as Close does
   const fail = (e: unknown) => setError(toBackendError(e))
   const done = (what: string) => {
@@ -205,15 +215,8 @@ export function SettingsScreen({ onClose }: Props) {
       })
       .catch((e: unknown) => fresh() && fail(e))
   }
-  // changeProviders applies a change of the providers (made active, removed, saved): each answers with the whole
-  // list, and one answering after a later change's must not put the list back as it was before it.
-  const changeProviders = (change: () => Promise<ProvidersView>, what: string) => {
-    const fresh = nextProvs()
-    return queueProvs(change).then((v) => {
-      if (fresh()) setProvs(v)
-      done(what)
-    })
-  }
+  // changeProviders applies a change of the providers (made active, removed) and says it was made.
+  const changeProviders = (change: () => Promise<ProvidersView>, what: string) => applyProviders(change).then(() => done(what))
 
   return (
     <div className="settings-overlay" role="dialog" aria-label="Settings" data-testid="settings">
@@ -258,11 +261,9 @@ export function SettingsScreen({ onClose }: Props) {
             onSubmit={(ev) => {
               ev.preventDefault()
               if (editing || providerProblem) return
-              const list = nextProvs()
               const form = nextNote() // the form goes on editing what it saved, unless another was opened meanwhile
-              queueProvs(() => saveProvider({ ...edit, price: priceOf(price) }))
-                .then((v) => {
-                  if (list()) setProvs(v)
+              applyProviders(() => saveProvider({ ...edit, price: priceOf(price) }))
+                .then(() => {
                   if (form()) {
                     const next = { ...edit, api_key: '', clear_key: false }
                     setEdit(next)
