@@ -29,6 +29,7 @@ go test -c -tags "$tags" -o "$dir/snapshot.test" ./backend/snapshot
 go test -c -tags "$tags" -o "$dir/repoinfo.test" ./backend/repoinfo
 go test -c -tags "$tags" -o "$dir/gitexec.test" ./backend/gitexec
 go test -c -race -o "$dir/webfetch.test" ./backend/webfetch/httpfetch
+go test -c -race -o "$dir/publicdial.test" ./backend/webfetch
 go test -c -race -o "$dir/websearch.test" ./backend/websearch/httpsearch
 go test -c -tags "$tags" -o "$dir/gitdir.test" ./backend/gitdir
 go test -c -tags "$tags" -o "$dir/permissions.test" ./backend/permissions
@@ -97,6 +98,7 @@ as_user "$dir/keystore.test" -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.
 as_user "$dir/llm.test" -test.run 'TestKeys|TestMoveKeys' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go'
 echo "test-unprivileged: web_fetch refuses this machine's and its network's addresses, as $user"
 as_user "$dir/webfetch.test" -test.run 'TestRefused|TestRedirectToAnotherHost|TestFetchArticle'
+as_user "$dir/publicdial.test" -test.run 'TestPublicDialer'
 as_user "$dir/tools.test" -test.run 'TestWebFetch'
 echo "test-unprivileged: web_search reaches only the user's endpoint, never one a project names, and its results' private addresses stay refused, as $user"
 as_user "$dir/websearch.test" -test.run 'TestSearchALocalSearXNG|TestSearchFailures'

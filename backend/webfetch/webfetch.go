@@ -1,10 +1,13 @@
 // Package webfetch is what web_fetch's declaration needs of the web without an HTTP client: the URL it takes
 // (https, a host, no credentials), the host a rule names, which addresses are never fetched (Refused: anything but
-// public unicast), the page a fetch returns and its errors, and the Fetcher a face provides. The client itself is
-// httpfetch, which the CLI does not link (net/http would cost every command's start-up).
+// public unicast), the one dialer that connects only to public addresses (PublicDialer, which web_fetch's client
+// and the commands' proxy both use), the page a fetch returns and its errors, and the Fetcher a face provides. The
+// client itself is httpfetch, which the CLI does not link (net/http would cost every command's start-up).
 //
 // Guarantees: Parse accepts only http and https URLs with a host and no user info, and makes them https; Refused
-// is an allow-list (global unicast outside the special ranges).
+// is an allow-list (global unicast outside the special ranges); PublicDialer dials only addresses Refused passes
+// (a test's exempt addr:port aside), refusing a host when any address it resolves to is not public, and checks the
+// socket's address again just before connect.
 package webfetch
 
 import (

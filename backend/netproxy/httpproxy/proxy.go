@@ -21,7 +21,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/netproxy"
@@ -73,9 +72,7 @@ type question struct {
 type Proxy struct {
 	hosts    []string
 	denied   []string
-	resolve  webfetch.Resolver
-	exempt   map[netip.AddrPort]bool
-	dialer   net.Dialer
+	dialer   *webfetch.PublicDialer
 	plain    *http.Transport
 	ask      func(ctx context.Context, host string, port int) bool
 	askWait  time.Duration
@@ -95,7 +92,7 @@ type Proxy struct {
 // New returns a proxy for one command.
 func New(o Options) *Proxy {
 	p := &Proxy{
-		hosts: slices.Clone(o.Hosts), denied: slices.Clone(o.Denied), resolve: o.Resolver, exempt: map[netip.AddrPort]bool{},
+		hosts: slices.Clone(o.Hosts), denied: slices.Clone(o.Denied),
 		open: map[io.Closer]bool{}, asked: map[hostPort]*question{}, ask: o.Ask, askWait: o.AskWait, life: context.Background(),
 		lists: o.Lists, onRefuse: o.OnRefuse,
 	}
@@ -105,14 +102,11 @@ func New(o Options) *Proxy {
 	if p.askWait <= 0 {
 		p.askWait = DefaultAskWait
 	}
-	if p.resolve == nil {
-		p.resolve = net.DefaultResolver
-	}
-	for _, a := range o.Exempt {
-		p.exempt[a] = true
-	}
-	p.dialer = net.Dialer{Timeout: 30 * time.Second, Control: p.control}
-	p.plain = &http.Transport{DialContext: p.dial, Proxy: nil, MaxIdleConns: 4, IdleConnTimeout: 30 * time.Second}
+	p.dialer = webfetch.NewPublicDialer(webfetch.DialOptions{
+		Resolver: o.Resolver, Exempt: o.Exempt, Timeout: 30 * time.Second,
+		Refusal: func(e *webfetch.AddressError) error { return &RefusedError{Host: e.Host, Address: e} },
+	})
+	p.plain = &http.Transport{DialContext: p.dialer.DialContext, Proxy: nil, MaxIdleConns: 4, IdleConnTimeout: 30 * time.Second}
 	return p
 }
 
@@ -368,7 +362,7 @@ func (p *Proxy) refuse(w http.ResponseWriter, host string, err error) {
 //
 // It resolves nothing: a lookup before the question would itself be a way out (a command that may reach no host
 // could still send data in the names it has looked up, <data>.attacker.example, whatever the user answers). What
-// a name resolves to is checked by dial, on the addresses it dials, once the name is let through.
+// a name resolves to is checked by the dialer (webfetch.PublicDialer), on the addresses it dials, once the name is let through.
 func (p *Proxy) check(ctx context.Context, host string, port int) error {
 	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	if !Plain(host) {
@@ -377,7 +371,7 @@ func (p *Proxy) check(ctx context.Context, host string, port int) error {
 		return &RefusedError{Host: strconv.QuoteToASCII(host), NotPlain: true}
 	}
 	if a, err := netip.ParseAddr(host); err == nil {
-		if why := webfetch.Refused(a); why != "" && !p.exemptAddr(a) {
+		if why := webfetch.Refused(a); why != "" && !p.dialer.ExemptAddr(a) {
 			return &RefusedError{Host: host, Address: &webfetch.AddressError{Host: host, Addr: a.Unmap(), Reason: why}}
 		}
 	}
@@ -475,73 +469,7 @@ func (p *Proxy) connect(ctx context.Context, host string, port int) (net.Conn, e
 	if err := p.check(ctx, host, port); err != nil {
 		return nil, err
 	}
-	return p.dial(ctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
-}
-
-// addresses are host's: itself when it is an address, else what it resolves to.
-func (p *Proxy) addresses(ctx context.Context, host string) ([]netip.Addr, error) {
-	if a, err := netip.ParseAddr(host); err == nil {
-		return []netip.Addr{a}, nil
-	}
-	return p.resolve.LookupNetIP(ctx, "ip", host)
-}
-
-// exemptAddr says whether a test's fixture listens at a on some port.
-func (p *Proxy) exemptAddr(a netip.Addr) bool {
-	for ap := range p.exempt {
-		if ap.Addr() == a.Unmap() {
-			return true
-		}
-	}
-	return false
-}
-
-// dial resolves host, refuses it when any address it resolves to is not public (a name that answers both a public
-// and a private address is one whose owner points it inward), and dials the addresses it checked.
-func (p *Proxy) dial(ctx context.Context, network, address string) (net.Conn, error) {
-	host, portText, err := net.SplitHostPort(address)
-	if err != nil {
-		return nil, err
-	}
-	port, err := net.LookupPort(network, portText)
-	if err != nil {
-		return nil, err
-	}
-	addrs, err := p.addresses(ctx, host)
-	if err != nil {
-		return nil, err
-	}
-	if len(addrs) == 0 {
-		return nil, fmt.Errorf("%s has no address", host)
-	}
-	for _, a := range addrs {
-		if why := webfetch.Refused(a); why != "" && !p.exempt[netip.AddrPortFrom(a.Unmap(), uint16(port))] {
-			return nil, &RefusedError{Host: host, Address: &webfetch.AddressError{Host: host, Addr: a.Unmap(), Reason: why}}
-		}
-	}
-	var first error
-	for _, a := range addrs {
-		c, err := p.dialer.DialContext(ctx, "tcp", netip.AddrPortFrom(a.Unmap(), uint16(port)).String())
-		if err == nil {
-			return c, nil
-		}
-		if first == nil {
-			first = err
-		}
-	}
-	return nil, first
-}
-
-// control checks the socket's own address once more just before connect.
-func (p *Proxy) control(_, address string, _ syscall.RawConn) error {
-	ap, err := netip.ParseAddrPort(address)
-	if err != nil {
-		return fmt.Errorf("rooted proxy: unexpected address %q", address)
-	}
-	if why := webfetch.Refused(ap.Addr()); why != "" && !p.exempt[ap] {
-		return &webfetch.AddressError{Addr: ap.Addr().Unmap(), Reason: why}
-	}
-	return nil
+	return p.dialer.DialContext(ctx, "tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 }
 
 // track keeps the tunnels' connections, which the server no longer tracks once hijacked, to close at the end.

@@ -101,7 +101,7 @@ func New(o Options) *Client {
 	if o.Timeout <= 0 {
 		o.Timeout = 30 * time.Second
 	}
-	d := newDialer(o.Resolver, o.Exempt)
+	d := webfetch.NewPublicDialer(webfetch.DialOptions{Resolver: o.Resolver, Exempt: o.Exempt})
 	transport := &http.Transport{
 		Proxy:                 nil, // a proxy would make the connection the dialer checks one to the proxy, not the page
 		DialContext:           d.DialContext,
