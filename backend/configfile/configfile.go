@@ -10,11 +10,22 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // Write replaces path with data: a temporary file in the same folder (created 0700 if missing), mode 0600,
-// synced, then renamed over path.
-func Write(path string, data []byte) error {
+// written and synced, then renamed over path, and the folder synced so the rename itself survives a crash. It is
+// the one atomic writer for Rooted's own files (settings, conversation logs and their stored contents): a reader
+// sees the old file or the new one, and once Write returns the new one is on disk. On failure path is as it was
+// and no temporary file is left.
+func Write(path string, data []byte) error { return write(path, data, true) }
+
+// WriteBatched is Write without the folder's sync, for a caller that writes several files into one folder and
+// then calls SyncDir once for all of them (a conversation's stored contents, synced once before the log record
+// that names them is written): the same write, one folder sync a batch instead of one a file.
+func WriteBatched(path string, data []byte) error { return write(path, data, false) }
+
+func write(path string, data []byte, sync bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -39,7 +50,27 @@ func Write(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	if !sync {
+		return nil
+	}
+	return SyncDir(dir)
+}
+
+// SyncDir makes the renames in dir durable. Windows has no such call (FlushFileBuffers wants a handle open for
+// writing, which a folder's is not) and journals the rename in NTFS's metadata itself.
+func SyncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 // WriteJSON is Write of v as indented JSON with a final newline.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/rooted-dev/rooted/backend/configfile"
 )
 
 // logState is what Append knows of a log it has opened: where records go and what the next events may name.
@@ -73,7 +75,7 @@ func (s *Store) Append(id string, events []Event) (Meta, error) {
 		buf = frame(buf, payload)
 	}
 	if wrote > 0 {
-		if err := syncDir(f.blobs.dir); err != nil {
+		if err := configfile.SyncDir(f.blobs.dir); err != nil {
 			return Meta{}, err
 		}
 	}
@@ -167,29 +169,7 @@ func (s *Store) create(f files, first ...Event) error {
 		}
 		buf = frame(buf, payload)
 	}
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(s.dir, ".log-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(buf); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), f.log); err != nil {
-		return err
-	}
-	return syncDir(s.dir)
+	return configfile.Write(f.log, buf)
 }
 
 // migrate writes the log of a conversation read from the old format: one snapshot record.
@@ -200,7 +180,7 @@ func (s *Store) migrate(f files, c Conversation) error {
 		return err
 	}
 	if wrote > 0 {
-		if err := syncDir(f.blobs.dir); err != nil {
+		if err := configfile.SyncDir(f.blobs.dir); err != nil {
 			return err
 		}
 	}
@@ -281,15 +261,6 @@ func (e *Event) extract(b blobs, wrote *int64) error {
 		e.Body = &body
 	}
 	return err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // containsFold says whether b holds needle (already lower case), ignoring ASCII and Unicode case.

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+
+	"github.com/rooted-dev/rooted/backend/configfile"
 )
 
 // BlobMin is the length from which a string in an event (a file read, a command's output, the content of a write)
@@ -62,26 +64,9 @@ func (b blobs) put(data []byte, wrote *int64) (string, error) {
 	if st, err := os.Stat(p); err == nil && st.Size() == int64(len(data)) {
 		return hash, nil
 	}
-	if err := os.MkdirAll(b.dir, 0o700); err != nil {
-		return "", err
-	}
-	tmp, err := os.CreateTemp(b.dir, ".blob-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp.Name(), p); err != nil {
+	// The folder is synced once for all the contents of an append (configfile.SyncDir), before the log record that
+	// names them.
+	if err := configfile.WriteBatched(p, data); err != nil {
 		return "", err
 	}
 	*wrote += int64(len(data))
