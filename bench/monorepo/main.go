@@ -90,15 +90,8 @@ func main() {
 	cache, _ := os.MkdirTemp("", "rooted-monorepo-cache-")
 	defer os.RemoveAll(cache)
 	ctx := context.Background()
-	cmd := exec.Command(*rooted, "mcp", "--root", corpus)
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache, "XDG_CONFIG_HOME="+cache)
-	client := mcp.NewClient(&mcp.Implementation{Name: "monorepo-bench", Version: "1"}, nil)
-	opened := time.Now()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		fail(err)
-	}
-	initialize := time.Since(opened)
+	srv := startServer(ctx, *rooted, corpus, cache)
+	cmd, session, opened, initialize := srv.cmd, srv.session, srv.opened, srv.initialize
 	defer session.Close()
 	rss := newSampler(cmd.Process.Pid)
 	call := func(name string, args map[string]any) (time.Duration, string) {
@@ -240,9 +233,15 @@ func main() {
 	reopen(ctx, *rooted, corpus, cache, bar)
 }
 
-// reopen opens the project again with the cache of the first opening and times its first searches, each beside
-// rg: the index kept is checked against the tree (a stat a file) and narrows from the first search.
-func reopen(ctx context.Context, rooted, corpus, cache string, bar bars) {
+// server is rooted mcp serving the corpus, with cache as its cache and configuration home, and a client connected.
+type server struct {
+	cmd        *exec.Cmd
+	session    *mcp.ClientSession
+	opened     time.Time     // when the client began to connect
+	initialize time.Duration // how long the connection (MCP initialize) took
+}
+
+func startServer(ctx context.Context, rooted, corpus, cache string) server {
 	cmd := exec.Command(rooted, "mcp", "--root", corpus)
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache, "XDG_CONFIG_HOME="+cache)
 	client := mcp.NewClient(&mcp.Implementation{Name: "monorepo-bench", Version: "1"}, nil)
@@ -251,9 +250,16 @@ func reopen(ctx context.Context, rooted, corpus, cache string, bar bars) {
 	if err != nil {
 		fail(err)
 	}
-	initialize := time.Since(opened)
+	return server{cmd: cmd, session: session, opened: opened, initialize: time.Since(opened)}
+}
+
+// reopen opens the project again with the cache of the first opening and times its first searches, each beside
+// rg: the index kept is checked against the tree (a stat a file) and narrows from the first search.
+func reopen(ctx context.Context, rooted, corpus, cache string, bar bars) {
+	srv := startServer(ctx, rooted, corpus, cache)
+	session, opened, initialize := srv.session, srv.opened, srv.initialize
 	defer session.Close()
-	rss := newSampler(cmd.Process.Pid)
+	rss := newSampler(srv.cmd.Process.Pid)
 	defer rss.stop()
 	fmt.Printf("\nthe second opening of the project (its trigram index kept from the first):\n")
 	fmt.Printf("%-60s %14s %10s\n", "initialize (MCP connect)", ms(initialize), "< 50 ms")
