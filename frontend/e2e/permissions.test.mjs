@@ -3,8 +3,7 @@
 // the sandboxed go test, git, a background node process).
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { cleanupAll, screenshot } from './harness.mjs'
+import { cleanupAll, gitCommitted, screenshot } from './harness.mjs'
 import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
 import { answering, lastTurn } from './fake-llm.mjs'
 
@@ -60,12 +59,7 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
           'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n',
           'calc_test.go': 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("Add")\n\t}\n}\n',
         },
-        setup: (dir) => {
-          const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir })
-          git('init', '-q', '-b', 'main')
-          git('add', '.')
-          git('commit', '-qm', 'first')
-        },
+        setup: gitCommitted,
       },
       provider: { id: 'scripted', name: 'Scripted' },
     }))

@@ -5,8 +5,7 @@
 // measured on the screenshot's pixels.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { cleanupAll, screenshot } from './harness.mjs'
+import { cleanupAll, gitCommitted, screenshot } from './harness.mjs'
 import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
 import { lastTurn } from './fake-llm.mjs'
 import { contrastFailures, lightControls } from './contrast.mjs'
@@ -36,12 +35,7 @@ describe('the dark theme', { timeout: 600_000 }, () => {
           'calc.go': 'package calc\n\n// Add returns the sum.\nfunc Add(a, b int) int { return a - b }\n',
           'dist/out.txt': 'built\n',
         },
-        setup: (dir) => {
-          const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir })
-          git('init', '-q', '-b', 'main')
-          git('add', '.')
-          git('commit', '-qm', 'first')
-        },
+        setup: gitCommitted,
       },
       provider: { id: 'scripted', name: 'Scripted' },
     }))
