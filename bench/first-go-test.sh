@@ -4,13 +4,7 @@
 # reads the user's cache), beside the same command in a terminal with the user's warm build cache.
 # Usage: bench/first-go-test.sh [ROOTED_BINARY]   (default build/bin/rooted; built when missing)
 set -euo pipefail
-rooted=${1:-build/bin/rooted}
-if [ ! -x "$rooted" ]; then
-	rooted=$(mktemp -d)/rooted
-	go build -o "$rooted" ./cmd/rooted
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/first-run-common.sh" "$@"
 make_project() {
 	mkdir -p "$1"
 	printf 'module example.com/p\n\ngo 1.22\n' >"$1/go.mod"
@@ -38,7 +32,6 @@ func TestF(t *testing.T) {
 GO
 	git -C "$1" init -q
 }
-seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N); echo "$e - $s" | bc; }
 make_project "$work/warmup"
 (cd "$work/warmup" && go test -count=1 ./... >/dev/null) # the user's cache holds what a terminal build needs
 make_project "$work/terminal"

@@ -4,13 +4,7 @@
 # command in a terminal, both offline from the user's warm cache: a new project's install should not start cold.
 # Usage: bench/first-npm-install.sh [ROOTED_BINARY]   (default build/bin/rooted; built when missing)
 set -euo pipefail
-rooted=${1:-build/bin/rooted}
-if [ ! -x "$rooted" ]; then
-	rooted=$(mktemp -d)/rooted
-	go build -o "$rooted" ./cmd/rooted
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/first-run-common.sh" "$@"
 make_project() {
 	mkdir -p "$1"
 	cat >"$1/package.json" <<'JSON'
@@ -19,7 +13,6 @@ make_project() {
 JSON
 	git -C "$1" init -q
 }
-seconds() { local s e; s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N); echo "$e - $s" | bc; }
 flags=(install --offline --no-audit --no-fund --ignore-scripts)
 make_project "$work/warmup"
 (cd "$work/warmup" && npm install --prefer-offline --no-audit --no-fund --ignore-scripts --omit-lockfile-registry-resolved=false >/dev/null) # the user's cache holds them; the lockfile names their URLs

@@ -60,9 +60,7 @@ func runSearch(ctx context.Context, stdio IO, args []string) int {
 				Path  string `json:"path"`
 				Count int    `json:"count"`
 			} `json:"files"`
-			Total     int  `json:"total"`
-			Limit     int  `json:"limit"`
-			Truncated bool `json:"truncated"`
+			capped
 		}
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return err
@@ -79,7 +77,7 @@ func runSearch(ctx context.Context, stdio IO, args []string) int {
 				fmt.Fprintf(stdio.Stdout, "%s-%d-%s\n", m.Path, m.Line+1+i, a)
 			}
 		}
-		cutNote(stdio, r.Truncated, r.Limit, r.Total)
+		r.note(stdio)
 		return nil
 	})
 }
@@ -109,9 +107,7 @@ func runFind(ctx context.Context, stdio IO, args []string) int {
 			Files []struct {
 				Path string `json:"path"`
 			} `json:"files"`
-			Total     int  `json:"total"`
-			Limit     int  `json:"limit"`
-			Truncated bool `json:"truncated"`
+			capped
 		}
 		if err := json.Unmarshal(raw, &r); err != nil {
 			return err
@@ -119,14 +115,21 @@ func runFind(ctx context.Context, stdio IO, args []string) int {
 		for _, f := range r.Files {
 			fmt.Fprintln(stdio.Stdout, f.Path)
 		}
-		cutNote(stdio, r.Truncated, r.Limit, r.Total)
+		r.note(stdio)
 		return nil
 	})
 }
 
-// cutNote says on stderr that a listing was capped, so a pipe's reader gets only results.
-func cutNote(stdio IO, truncated bool, limit, total int) {
-	if truncated {
-		fmt.Fprintf(stdio.Stderr, "(first %d of %d shown; --limit for more)\n", limit, total)
+// capped is the part of a listing's result that says whether it was cut at its limit.
+type capped struct {
+	Total     int  `json:"total"`
+	Limit     int  `json:"limit"`
+	Truncated bool `json:"truncated"`
+}
+
+// note says on stderr that a listing was capped, so a pipe's reader gets only results.
+func (c capped) note(stdio IO) {
+	if c.Truncated {
+		fmt.Fprintf(stdio.Stderr, "(first %d of %d shown; --limit for more)\n", c.Limit, c.Total)
 	}
 }

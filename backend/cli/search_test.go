@@ -126,3 +126,38 @@ func TestMCPSignInUsage(t *testing.T) {
 		t.Errorf("ParseSignIn = %+v, %d, %v", f, code, ok)
 	}
 }
+
+// A listing cut at --limit says so on stderr only, with the counts, so a pipe gets nothing but results; diff and
+// restore want exactly one snapshot id and say so.
+func TestCappedListingsAndSnapshotUsage(t *testing.T) {
+	t.Parallel()
+	root := searchProject(t)
+	const usage = "\nUsage:"
+	for _, c := range []struct {
+		name      string
+		args      []string
+		code      int
+		lines     int    // lines on stdout
+		errPrefix string // what stderr starts with
+	}{
+		// how many matches a search counts before it stops depends on the walk: the note's counts are search's own
+		{"search cut", []string{"search", "greet", "--limit", "1", "--root", root}, ExitOK, 1, "(first 1 of "},
+		{"find cut", []string{"find", "**/*.go", "--limit", "1", "--root", root}, ExitOK, 1, "(first 1 of 2 shown; --limit for more)\n"},
+		{"find whole", []string{"find", "**/*.go", "--root", root}, ExitOK, 2, ""},
+		{"diff without an id", []string{"diff", "--root", root}, ExitUsage, 0, "rooted diff: want one snapshot id\n"},
+		{"restore with two ids", []string{"restore", "a", "b", "--root", root}, ExitUsage, 0, "rooted restore: want one snapshot id\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errOut := run(t, "", c.args...)
+			if code != c.code || strings.Count(out, "\n") != c.lines || !strings.HasPrefix(errOut, c.errPrefix) || (c.errPrefix == "" && errOut != "") {
+				t.Errorf("exit %d, want %d; stdout %q; stderr %q, want it to start %q", code, c.code, out, errOut, c.errPrefix)
+			}
+			if strings.HasPrefix(c.errPrefix, "(") && !strings.HasSuffix(errOut, " shown; --limit for more)\n") {
+				t.Errorf("the note: %q", errOut)
+			}
+			if c.code == ExitUsage && !strings.Contains(errOut, usage) {
+				t.Errorf("no usage after the error: %q", errOut)
+			}
+		})
+	}
+}

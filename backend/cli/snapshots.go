@@ -63,18 +63,27 @@ func runSnapshots(ctx context.Context, stdio IO, args []string) int {
 	})
 }
 
+// snapshotID parses args that name one snapshot, and returns the tool input holding its id; nil and the exit code
+// where they do not.
+func (c *fileCommand) snapshotID(args []string) (map[string]any, int) {
+	pos, err := parseInterleaved(c.fs, args)
+	if err != nil {
+		return nil, flagExit(err)
+	}
+	if len(pos) != 1 {
+		return nil, usageError(c.stdio, c.fs, "want one snapshot id")
+	}
+	return map[string]any{"id": pos[0]}, ExitOK
+}
+
 func runDiff(ctx context.Context, stdio IO, args []string) int {
 	c := newFileCommand("diff", "ID [--to ID] [--path P] [--root DIR] [--json]", stdio)
 	path := c.fs.String("path", "", "limit the diff to this file or directory")
 	to := c.fs.String("to", "", "compare with this later snapshot instead of the files as they are now")
-	pos, err := parseInterleaved(c.fs, args)
-	if err != nil {
-		return flagExit(err)
+	in, exit := c.snapshotID(args)
+	if in == nil {
+		return exit
 	}
-	if len(pos) != 1 {
-		return usageError(stdio, c.fs, "want one snapshot id")
-	}
-	in := map[string]any{"id": pos[0]}
 	if *path != "" {
 		in["path"] = *path
 	}
@@ -95,14 +104,10 @@ func runRestore(ctx context.Context, stdio IO, args []string) int {
 	c := newFileCommand("restore", "ID [--path P]... [--root DIR] [--json]", stdio)
 	var paths stringList
 	c.fs.Var(&paths, "path", "restore only this file or directory (repeatable)")
-	pos, err := parseInterleaved(c.fs, args)
-	if err != nil {
-		return flagExit(err)
+	in, exit := c.snapshotID(args)
+	if in == nil {
+		return exit
 	}
-	if len(pos) != 1 {
-		return usageError(stdio, c.fs, "want one snapshot id")
-	}
-	in := map[string]any{"id": pos[0]}
 	if len(paths) > 0 {
 		in["paths"] = []string(paths)
 	}

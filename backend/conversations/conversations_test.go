@@ -44,6 +44,23 @@ func newStore(t *testing.T) *Store {
 	return s
 }
 
+// reopened is a new store on s's data folder for the same project, as Rooted opened again has.
+func reopened(s *Store) *Store {
+	return ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop")
+}
+
+// holdsItems fails the test unless conversation id, loaded by a store opened again, has n items.
+func holdsItems(t *testing.T, s *Store, id string, n int) {
+	t.Helper()
+	c, err := reopened(s).Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Body.Items) != n {
+		t.Errorf("items: %d", len(c.Body.Items))
+	}
+}
+
 func TestAppendListRenameDelete(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
@@ -217,7 +234,7 @@ func TestTornRecordIsDropped(t *testing.T) {
 			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 			f.Write(tail.b)
 			f.Close()
-			s2 := ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop")
+			s2 := reopened(s)
 			c, err := s2.Load("c")
 			if err != nil || strings.Join(texts(t, c.Body.Items), "") != "ab" {
 				t.Fatalf("after a torn record: %v, %+v", err, c.Body.Items)
@@ -225,7 +242,7 @@ func TestTornRecordIsDropped(t *testing.T) {
 			if _, err := s2.Append("c", []Event{item(2, "c")}); err != nil {
 				t.Fatal(err)
 			}
-			c, _ = ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop").Load("c")
+			c, _ = reopened(s).Load("c")
 			if got := strings.Join(texts(t, c.Body.Items), ""); got != "abc" {
 				t.Errorf("after the next append: %q", got)
 			}
@@ -243,7 +260,7 @@ func TestDamageIsKeptAside(t *testing.T) {
 	i := bytes.Index(b, []byte(`"text":"b"`))
 	b[i+9] = 'X'
 	os.WriteFile(path, b, 0o600)
-	s2 := ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop")
+	s2 := reopened(s)
 	if _, err := s2.Append("c", []Event{item(1, "B")}); err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +295,7 @@ func TestOldFormatOpensAndMigrates(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.dir, "old.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the old file is still there: %v", err)
 	}
-	c, _ = ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop").Load("old")
+	c, _ = reopened(s).Load("old")
 	if c.Title != "Old work" || len(c.Body.Items) != 3 || len(c.Body.Messages) != 1 || !c.Created.Equal(time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)) {
 		t.Errorf("migrated: %+v", c.Meta)
 	}
@@ -310,10 +327,7 @@ func TestFailedSaveLosesNothing(t *testing.T) {
 	if _, err := s.Append("c", []Event{item(2, "c")}); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop").Load("c")
-	if len(c.Body.Items) != 3 {
-		t.Errorf("items: %d", len(c.Body.Items))
-	}
+	holdsItems(t, s, "c", 3)
 }
 
 // A log past CompactAfter is rewritten as one snapshot; nothing is lost, and it keeps taking events.
@@ -332,7 +346,7 @@ func TestCompaction(t *testing.T) {
 	if info.Size() > 3*(16<<10) {
 		t.Errorf("the log was not compacted: %d bytes", info.Size())
 	}
-	c, _ := ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop").Load("c")
+	c, _ := reopened(s).Load("c")
 	if texts(t, c.Body.Items)[0] != text || string(c.Body.State["n"]) != "399" || c.Title != "New conversation" || c.Created.IsZero() {
 		t.Errorf("after compaction: %+v %s", c.Meta, c.Body.State["n"])
 	}
@@ -402,10 +416,7 @@ func TestReadOnlyDataFolder(t *testing.T) {
 	if _, err := s.Append("c", batch); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop").Load("c")
-	if len(c.Body.Items) != 3 {
-		t.Errorf("items: %d", len(c.Body.Items))
-	}
+	holdsItems(t, s, "c", 3)
 }
 
 // A streamed answer past BlobMin is stored again at every save; compaction removes what no record names any
@@ -432,7 +443,7 @@ func TestCompactionRemovesUnnamedContents(t *testing.T) {
 	if len(blobs) > 50 {
 		t.Errorf("%d stored contents after compaction; want the live ones and those since", len(blobs))
 	}
-	c, _ = ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop").Load("c")
+	c, _ = reopened(s).Load("c")
 	full, err := s.Inline(c)
 	if err != nil {
 		t.Fatalf("a live content was removed: %v", err)
@@ -472,7 +483,7 @@ func TestListShowsCost(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		// A store made again is another run of the window: it knows only what is on disk.
-		list, err := ForProject(filepath.Dir(filepath.Dir(s.dir)), "/home/me/shop").List()
+		list, err := reopened(s).List()
 		if err != nil {
 			t.Fatal(err)
 		}

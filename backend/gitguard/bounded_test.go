@@ -17,13 +17,7 @@ import (
 // back.
 func TestSparseConfigsAreRefusedBySize(t *testing.T) {
 	t.Parallel()
-	abs := t.TempDir()
-	git(t, abs, "init", "-q")
-	root, err := os.OpenRoot(abs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	abs, root := newRepo(t)
 	g := New()
 	before := g.Scan(root, abs)
 	// The command: 20 bare-looking folders with 4 MiB sparse configurations, and a new repository with a
@@ -75,13 +69,7 @@ func TestSparseConfigsAreRefusedBySize(t *testing.T) {
 // guarded as unreadable (a new one removed), never read.
 func TestScanBudget(t *testing.T) {
 	t.Parallel()
-	abs := t.TempDir()
-	git(t, abs, "init", "-q")
-	root, err := os.OpenRoot(abs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	abs, root := newRepo(t)
 	st := New().Scan(root, abs)
 	st.budget = 10
 	st.read(root, st.configs, ".git/config")

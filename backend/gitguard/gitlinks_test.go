@@ -3,7 +3,6 @@
 package gitguard
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -27,11 +26,7 @@ func TestGitlinksAsGitListsThem(t *testing.T) {
 			git(t, abs, "update-index", "--add", "--cacheinfo", "160000,"+id+",lib/sub")
 			git(t, abs, "update-index", "--add", "--cacheinfo", "160000,"+id+",zz/long-name-for-prefix-compression/sub2")
 			git(t, abs, "update-index", "--index-version", c.version)
-			root, err := os.OpenRoot(abs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer root.Close()
+			root := openRoot(t, abs)
 			got := Gitlinks(root, ".git/index", ".")
 			if want := []string{"lib/sub", "zz/long-name-for-prefix-compression/sub2"}; !slices.Equal(got, want) {
 				t.Errorf("gitlinks %q, want %q", got, want)

@@ -23,6 +23,25 @@ func git(t *testing.T, dir string, args ...string) {
 	}
 }
 
+// openRoot opens abs as a root, closed when the test ends.
+func openRoot(t *testing.T, abs string) *os.Root {
+	t.Helper()
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	return root
+}
+
+// newRepo makes an empty git repository in a folder of the test's and opens it as a root.
+func newRepo(t *testing.T) (abs string, root *os.Root) {
+	t.Helper()
+	abs = t.TempDir()
+	git(t, abs, "init", "-q")
+	return abs, openRoot(t, abs)
+}
+
 func write(t *testing.T, p, content string, perm os.FileMode) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -168,11 +187,7 @@ func TestRestoreSteps(t *testing.T) {
 			abs := t.TempDir()
 			git(t, abs, "init", "-q")
 			write(t, filepath.Join(abs, ".git", "hooks", "pre-push"), hook, 0o755)
-			root, err := os.OpenRoot(abs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer root.Close()
+			root := openRoot(t, abs)
 			before := New().Scan(root, abs)
 			c.do(t, abs)
 			said, _ := before.restore(root, abs)
@@ -195,13 +210,7 @@ func TestRestoreSteps(t *testing.T) {
 // A command that changed nothing gets no report, and nothing is written.
 func TestRestoreNothingChanged(t *testing.T) {
 	t.Parallel()
-	abs := t.TempDir()
-	git(t, abs, "init", "-q")
-	root, err := os.OpenRoot(abs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	abs, root := newRepo(t)
 	fi, _ := os.Stat(filepath.Join(abs, ".git", "config"))
 	if said, _ := New().Scan(root, abs).restore(root, abs); len(said) != 0 {
 		t.Errorf("reported %q", said)

@@ -31,6 +31,20 @@ func gitIgnored(t *testing.T, dir string, paths []string) map[string]bool {
 	return got
 }
 
+// agreesWithGit checks that m judges each path (a file or a folder, as it is on disk under dir) as git did in want.
+func agreesWithGit(t *testing.T, m *Matcher, dir string, paths []string, want map[string]bool) {
+	t.Helper()
+	for _, p := range paths {
+		fi, err := os.Stat(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Ignored(p, fi.IsDir()); got != want[p] {
+			t.Errorf("%s: Ignored = %v, git check-ignore says %v", p, got, want[p])
+		}
+	}
+}
+
 func TestMatchesGitCheckIgnore(t *testing.T) {
 	t.Parallel()
 	files := map[string]string{
@@ -65,7 +79,7 @@ func TestMatchesGitCheckIgnore(t *testing.T) {
 		"sub/secret.env":          "",
 		"negated-dir/":            "",
 	}
-	dir := testtree.Dir(t, files)
+	r, dir := testtree.Root(t, files)
 	var paths []string
 	for name := range files {
 		if strings.HasPrefix(name, ".git/") {
@@ -75,22 +89,9 @@ func TestMatchesGitCheckIgnore(t *testing.T) {
 	}
 	// the exclude file must exist before git runs; it was written by layout
 	want := gitIgnored(t, dir, paths)
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
 	m := New(r)
 	m.global = nil // git runs with GIT_CONFIG_GLOBAL=/dev/null here
-	for _, p := range paths {
-		fi, err := os.Stat(filepath.Join(dir, p))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := m.Ignored(p, fi.IsDir()); got != want[p] {
-			t.Errorf("%s: Ignored = %v, git check-ignore says %v", p, got, want[p])
-		}
-	}
+	agreesWithGit(t, m, dir, paths, want)
 	if !m.Ignored(".git", true) || !m.Ignored(".git/config", false) {
 		t.Error(".git must always be ignored")
 	}
@@ -99,7 +100,7 @@ func TestMatchesGitCheckIgnore(t *testing.T) {
 // Dir gives the same answers as Ignored for the entries of directories that are not themselves ignored.
 func TestDirAgreesWithIgnored(t *testing.T) {
 	t.Parallel()
-	dir := testtree.Dir(t, map[string]string{
+	r, dir := testtree.Root(t, map[string]string{
 		".gitignore":         "*.log\n/build/\n!keep.log\n",
 		"src/.gitignore":     "gen/\n!x.log\n",
 		"src/deep/a.log":     "",
@@ -113,8 +114,6 @@ func TestDirAgreesWithIgnored(t *testing.T) {
 		"src/deep/secret":    "",
 		"src/deep/plain.txt": "",
 	})
-	r, _ := os.OpenRoot(dir)
-	defer r.Close()
 	m := New(r)
 	for _, d := range []string{"", "src", "src/deep", "src/build"} {
 		entries, _ := os.ReadDir(filepath.Join(dir, d))
@@ -139,7 +138,7 @@ func TestGlobalExcludesAgreeWithGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(home, ".config", "git", "ignore"), []byte("*.swp\n.DS_Store\nscratch/\n"), 0o644)
-	dir := testtree.Dir(t, map[string]string{
+	r, dir := testtree.Root(t, map[string]string{
 		".gitignore":      "!keep.swp\n",
 		"a.swp":           "",
 		"keep.swp":        "", // the project re-includes what the user's file ignores
@@ -166,8 +165,6 @@ func TestGlobalExcludesAgreeWithGit(t *testing.T) {
 	if !want["a.swp"] || want["keep.swp"] {
 		t.Fatalf("git did not pick up the global file as expected: %q", out)
 	}
-	r, _ := os.OpenRoot(dir)
-	defer r.Close()
 	m := New(r)
 	b, _ := os.ReadFile(filepath.Join(home, ".config", "git", "ignore"))
 	m.global = compile(string(b)) // the process-wide file is the developer's own; use the test's
@@ -181,15 +178,13 @@ func TestGlobalExcludesAgreeWithGit(t *testing.T) {
 // .ignore files (honoured by ripgrep and others) take precedence over .gitignore in the same directory.
 func TestDotIgnore(t *testing.T) {
 	t.Parallel()
-	dir := testtree.Dir(t, map[string]string{
+	r, _ := testtree.Root(t, map[string]string{
 		".gitignore":     "*.gen\n",
 		".ignore":        "!wanted.gen\nbig-fixtures/\n",
 		"a.gen":          "",
 		"wanted.gen":     "",
 		"big-fixtures/f": "",
 	})
-	r, _ := os.OpenRoot(dir)
-	defer r.Close()
 	m := New(r)
 	m.global = nil
 	for p, want := range map[string]bool{"a.gen": true, "wanted.gen": false, "big-fixtures/f": true} {
@@ -216,7 +211,7 @@ func TestShapesGitAgreesOn(t *testing.T) {
 	}
 	for name, files := range cases {
 		t.Run(name, func(t *testing.T) {
-			dir := testtree.Dir(t, files)
+			r, dir := testtree.Root(t, files)
 			var paths []string
 			for p := range files {
 				for d := p; d != "."; d = filepath.Dir(d) {
@@ -224,21 +219,7 @@ func TestShapesGitAgreesOn(t *testing.T) {
 				}
 			}
 			want := gitIgnored(t, dir, paths)
-			r, err := os.OpenRoot(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			m := newWith(r, nil)
-			for _, p := range paths {
-				fi, err := os.Stat(filepath.Join(dir, p))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := m.Ignored(p, fi.IsDir()); got != want[p] {
-					t.Errorf("%s: Ignored = %v, git check-ignore says %v", p, got, want[p])
-				}
-			}
+			agreesWithGit(t, newWith(r, nil), dir, paths, want)
 		})
 	}
 }

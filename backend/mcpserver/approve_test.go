@@ -37,17 +37,7 @@ func TestAskedCommandsBecomeElicitations(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				asked := 0
-				opts := &mcp.ClientOptions{}
-				if c.answer != "" {
-					opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-						asked++
-						if !strings.Contains(req.Params.Message, "git reset --hard") || !strings.Contains(req.Params.Message, "discards uncommitted changes") {
-							t.Errorf("the question: %q", req.Params.Message)
-						}
-						return &mcp.ElicitResult{Action: c.answer}, nil
-					}
-				}
+				opts, asked := answering(t, c.answer, "git reset --hard", "discards uncommitted changes")
 				cs := connectWith(t, s, opts, era)
 				start := time.Now()
 				res, got := call(t, cs, "exec_shell", map[string]any{"command": "git reset --hard"})
@@ -56,22 +46,49 @@ func TestAskedCommandsBecomeElicitations(t *testing.T) {
 				if ran := string(b) != "uncommitted\n"; ran != c.reset {
 					t.Errorf("the command ran: %v, want %v (%s)", ran, c.reset, got["text"])
 				}
-				if c.answer != "" && asked != 1 {
-					t.Errorf("asked %d times", asked)
+				if c.answer != "" && *asked != 1 {
+					t.Errorf("asked %d times", *asked)
 				}
 				if c.refusal != "" {
-					e, _ := got["error"].(map[string]any)
-					if !res.IsError || e["code"] != "permission_denied" || !strings.Contains(e["message"].(string), c.refusal) {
-						t.Errorf("refusal: %v", got)
-					}
+					deniedSaying(t, res, got, c.refusal)
 				}
 				// git status reads: it runs without a question.
-				before := asked
-				if res, got := call(t, cs, "exec_shell", map[string]any{"command": "git status"}); res.IsError || asked != before {
-					t.Errorf("git status: asked %d more times; %v", asked-before, got["text"])
+				before := *asked
+				if res, got := call(t, cs, "exec_shell", map[string]any{"command": "git status"}); res.IsError || *asked != before {
+					t.Errorf("git status: asked %d more times; %v", *asked-before, got["text"])
 				}
 			})
 		}
+	}
+}
+
+// answering is the options of a client whose user answers every elicitation with action (a client that declares no
+// elicitation for ""), and the count of questions put to it; a question that lacks any of words fails the test.
+func answering(t *testing.T, action string, words ...string) (*mcp.ClientOptions, *int) {
+	asked := new(int)
+	opts := &mcp.ClientOptions{}
+	if action == "" {
+		return opts, asked
+	}
+	opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		*asked++
+		for _, w := range words {
+			if !strings.Contains(req.Params.Message, w) {
+				t.Errorf("the question: %q", req.Params.Message)
+				break
+			}
+		}
+		return &mcp.ElicitResult{Action: action}, nil
+	}
+	return opts, asked
+}
+
+// deniedSaying fails the test unless the call was refused with permission_denied and a message holding refusal.
+func deniedSaying(t *testing.T, res *mcp.CallToolResult, got map[string]any, refusal string) {
+	t.Helper()
+	e, _ := got["error"].(map[string]any)
+	if msg, _ := e["message"].(string); !res.IsError || e["code"] != "permission_denied" || !strings.Contains(msg, refusal) {
+		t.Errorf("refusal: %v", got)
 	}
 }
 

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -40,35 +39,22 @@ func TestFetchFromANewDomainIsAnElicitation(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				asked := 0
-				opts := &mcp.ClientOptions{}
-				if c.answer != "" {
-					opts.ElicitationHandler = func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-						asked++
-						if !strings.Contains(req.Params.Message, "Fetch from docs.example.com?") {
-							t.Errorf("the question: %q", req.Params.Message)
-						}
-						return &mcp.ElicitResult{Action: c.answer}, nil
-					}
-				}
+				opts, asked := answering(t, c.answer, "Fetch from docs.example.com?")
 				cs := connectWith(t, s, opts, era)
 				res, got := call(t, cs, "web_fetch", map[string]any{"url": site.URL("/")})
 				if fetched := site.Hits() == 1; fetched != c.fetched || (c.fetched && !strings.Contains(got["text"].(string), "the page")) {
 					t.Errorf("fetched: %v, want %v (%v)", fetched, c.fetched, got["text"])
 				}
 				if c.refusal != "" {
-					e, _ := got["error"].(map[string]any)
-					if !res.IsError || e["code"] != "permission_denied" || !strings.Contains(e["message"].(string), c.refusal) {
-						t.Errorf("refusal: %v", got)
-					}
+					deniedSaying(t, res, got, c.refusal)
 				}
-				if c.answer != "" && asked != 1 {
-					t.Errorf("asked %d times", asked)
+				if c.answer != "" && *asked != 1 {
+					t.Errorf("asked %d times", *asked)
 				}
 				if c.answer == "accept" {
 					call(t, cs, "web_fetch", map[string]any{"url": site.URL("/other")})
-					if asked != 2 {
-						t.Errorf("Allow once covered the next fetch too: asked %d times", asked)
+					if *asked != 2 {
+						t.Errorf("Allow once covered the next fetch too: asked %d times", *asked)
 					}
 				}
 			})

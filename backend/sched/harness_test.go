@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"sync"
 	"testing"
 	"time"
 )
@@ -28,6 +29,35 @@ func foreground(lanes map[string]*Lane, names []string) []func() {
 		ends = append(ends, lanes[name].Foreground())
 	}
 	return ends
+}
+
+// manyLanes runs 8 lanes of s at once, each with workers pairs of goroutines: one doing Foreground work rounds
+// times, the other calling the step that call(l) makes for its lane as many times. It returns once every
+// goroutine has, each lane closed when its own goroutines are done.
+func manyLanes(s *Scheduler, workers, rounds int, call func(l *Lane) (step func())) {
+	var wg sync.WaitGroup
+	for range 8 {
+		l := s.Lane("w")
+		wg.Go(func() {
+			defer l.Close()
+			var inner sync.WaitGroup
+			for range workers {
+				inner.Go(func() {
+					for range rounds {
+						l.Foreground()()
+					}
+				})
+				inner.Go(func() {
+					step := call(l)
+					for range rounds {
+						step()
+					}
+				})
+			}
+			inner.Wait()
+		})
+	}
+	wg.Wait()
 }
 
 // blocking is a call that may block (Wait, Pace, While) made in a goroutine of its own, as the work that makes it

@@ -2,7 +2,6 @@ package sched
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 )
@@ -111,29 +110,12 @@ func TestPaceNeverStarves(t *testing.T) {
 func TestPaceManyLanesConcurrently(t *testing.T) {
 	s := New()
 	s.maxPace = never
-	var wg sync.WaitGroup
-	for range 8 {
-		l := s.Lane("w")
-		wg.Go(func() {
-			defer l.Close()
-			var inner sync.WaitGroup
-			for range 3 {
-				inner.Go(func() {
-					for range 100 {
-						l.Foreground()()
-					}
-				})
-				inner.Go(func() {
-					for range 100 {
-						l.Search()()
-						l.Pace(context.Background())
-					}
-				})
-			}
-			inner.Wait()
-		})
-	}
-	wg.Wait()
+	manyLanes(s, 3, 100, func(l *Lane) func() {
+		return func() {
+			l.Search()()
+			l.Pace(context.Background())
+		}
+	})
 	if n := s.urgent.Load(); n != 0 {
 		t.Fatalf("%d lanes still counted with Foreground work", n)
 	}

@@ -268,29 +268,10 @@ func TestSchedulerLanes(t *testing.T) {
 // Many lanes, each with searches and background work at once: every wait ends once its own lane is idle.
 func TestManyLanesConcurrently(t *testing.T) {
 	s := New()
-	var wg sync.WaitGroup
-	for range 8 {
-		l := s.Lane("w")
-		wg.Go(func() {
-			defer l.Close()
-			var inner sync.WaitGroup
-			for range 4 {
-				inner.Go(func() {
-					for range 50 {
-						l.Foreground()()
-					}
-				})
-				inner.Go(func() {
-					y := &Yielder{Lane: l, MaxWait: never}
-					for range 50 {
-						y.Wait(context.Background())
-					}
-				})
-			}
-			inner.Wait()
-		})
-	}
-	wg.Wait()
+	manyLanes(s, 4, 50, func(l *Lane) func() {
+		y := &Yielder{Lane: l, MaxWait: never}
+		return func() { y.Wait(context.Background()) }
+	})
 	if _, open := s.Lanes(); open != 0 {
 		t.Fatalf("%d lanes left open", open)
 	}

@@ -43,6 +43,22 @@ func holdSearch(t *testing.T, lane *sched.Lane) (release func()) {
 	return release
 }
 
+// takenWithin runs take in a goroutine of its own and fails the test, saying why, unless it returns without an
+// error within d.
+func takenWithin(t *testing.T, d time.Duration, why string, take func() error) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- take() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(d):
+		t.Fatal(why)
+	}
+}
+
 // The first snapshot of a project just opened is background work: while the agent's search runs it waits, and
 // it is taken once the search ends. A snapshot someone waits for (an edit's, taken on a context of its own) does
 // not wait for searches.
@@ -78,16 +94,10 @@ func TestFirstSnapshotWaitsForSearches(t *testing.T) {
 
 	q := newProject(t, map[string]string{"c.txt": "c\n"})
 	holdSearch(t, q.lane)
-	done := make(chan error, 1)
-	go func() { _, err := q.repo.Take(ctx, "Backup before file mod"); done <- err }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("a snapshot taken for an edit waited for a search")
-	}
+	takenWithin(t, time.Minute, "a snapshot taken for an edit waited for a search", func() error {
+		_, err := q.repo.Take(ctx, "Backup before file mod")
+		return err
+	})
 }
 
 // A search that never ends does not keep the first snapshot from being taken: background work waits at most
@@ -95,16 +105,10 @@ func TestFirstSnapshotWaitsForSearches(t *testing.T) {
 func TestFirstSnapshotIsNotStarvedBySearches(t *testing.T) {
 	p := newProject(t, map[string]string{"a.txt": "a\n"})
 	holdSearch(t, p.lane)
-	done := make(chan error, 1)
-	go func() { _, err := p.repo.TakeAfter(Background(ctx), 0, "Project opened"); done <- err }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(2 * time.Minute):
-		t.Fatal("the first snapshot waited for a search that does not end")
-	}
+	takenWithin(t, 2*time.Minute, "the first snapshot waited for a search that does not end", func() error {
+		_, err := p.repo.TakeAfter(Background(ctx), 0, "Project opened")
+		return err
+	})
 }
 
 // A first snapshot waiting for a search holds the repository's lock; a command's backup that arrives meanwhile
@@ -119,16 +123,10 @@ func TestACallerWaitingForTheLockEndsTheYield(t *testing.T) {
 	for !p.repo.mu.Scanning() {
 		time.Sleep(time.Millisecond)
 	}
-	done := make(chan error, 1)
-	go func() { _, err := p.repo.Take(ctx, "Backup before command"); done <- err }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("a command's backup waited behind a first snapshot that yielded to a search")
-	}
+	takenWithin(t, time.Minute, "a command's backup waited behind a first snapshot that yielded to a search", func() error {
+		_, err := p.repo.Take(ctx, "Backup before command")
+		return err
+	})
 	if err := <-first; err != nil {
 		t.Fatal(err)
 	}
@@ -146,16 +144,10 @@ func TestSearchesInAnotherWorkspaceDoNotHoldTheFirstSnapshot(t *testing.T) {
 	for range 3 {
 		holdSearch(t, busy.lane)
 	}
-	done := make(chan error, 1)
-	go func() { _, err := p.repo.TakeAfter(Background(ctx), 0, "Project opened"); done <- err }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the first snapshot waited for another workspace's searches")
-	}
+	takenWithin(t, time.Minute, "the first snapshot waited for another workspace's searches", func() error {
+		_, err := p.repo.TakeAfter(Background(ctx), 0, "Project opened")
+		return err
+	})
 	if p.repo.yielder.Waiting() {
 		t.Fatal("still waiting after the snapshot")
 	}

@@ -1,16 +1,13 @@
 package tools
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/gitguard"
-	"github.com/rooted-dev/rooted/backend/session"
 )
 
 // BenchmarkExecShellBuiltProject is one command end to end through exec_shell (ls src, no backup) in a project
@@ -19,18 +16,7 @@ import (
 // measures what the name rule costs per command where there is most for it to find: the output fingerprints
 // taken on the guard's walks, and a read-only bind per __pycache__.
 func BenchmarkExecShellBuiltProject(b *testing.B) {
-	root := builtProject(b)
-	s, err := session.Open(root)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	reg := Registry(Deps{Session: s})
-	for b.Loop() {
-		if _, e := reg.Call(context.Background(), "exec_shell", []byte(`{"command": "ls src", "backup": false}`)); e != nil {
-			b.Fatal(e)
-		}
-	}
+	benchLs(b, builtProject(b))
 }
 
 // BenchmarkGuardWalkBuiltProject is the guard's walk alone, which finds the tool files, the dependency folders and
@@ -92,12 +78,6 @@ func builtProject(b *testing.B) string {
 	write("src/main.rs", 0o644)
 	write(".gitignore", 0o644)
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("target/\n__pycache__/\n"), 0o644)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "x"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatal(err, string(out))
-		}
-	}
+	commitAll(b, root)
 	return root
 }

@@ -29,13 +29,26 @@ func BenchmarkExecShellLs(b *testing.B) {
 	os.WriteFile(filepath.Join(root, ".husky", "pre-commit"), []byte("#!/bin/sh\n"), 0o755)
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("node_modules/\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "src", "main.go"), []byte("package main\n"), 0o644)
-	for _, args := range [][]string{{"init", "-q"}, {"config", "core.hooksPath", ".husky"}, {"add", "-A"}, {"-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "x"}} {
+	commitAll(b, root, []string{"config", "core.hooksPath", ".husky"})
+	benchLs(b, root)
+}
+
+// commitAll makes root a git repository, runs the git commands given (its configuration), and commits every file.
+func commitAll(b *testing.B, root string, setup ...[]string) {
+	b.Helper()
+	steps := append([][]string{{"init", "-q"}}, setup...)
+	for _, args := range append(steps, []string{"add", "-A"}, []string{"-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "x"}) {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatal(err, string(out))
 		}
 	}
+}
+
+// benchLs is one command end to end through exec_shell (ls src, no backup) per iteration, in the project at root.
+func benchLs(b *testing.B, root string) {
+	b.Helper()
 	s, err := session.Open(root)
 	if err != nil {
 		b.Fatal(err)

@@ -47,18 +47,9 @@ print('done')`},
 				reg, root := registryWithJobs(t, mode, "main.go")
 				marker := filepath.Join(t.TempDir(), "RAN")
 				work := filepath.Join(t.TempDir(), "x")
-				shIn(t, root, marker, `git init -q && printf 'made/\nupstream/\n' > .gitignore && git add -A && git commit -qm first &&
-					git init -q `+work+` && (cd `+work+` && echo s > s && git add s && git commit -qm s) && git clone -q --bare `+work+` upstream/x.git`)
-				t.Setenv("GIT_OPTIONAL_LOCKS", "0")
-				stop := make(chan struct{})
-				polls := pollGit(t, filepath.Join(root, "made"), stop)
-				py := strings.ReplaceAll(c.script, "MARKER", marker)
-				out, e := call[stoppedOut](t, reg, "exec_shell", `{"command": "python3", "args": ["-c", `+jsonString(py)+`], "backup": false}`)
-				close(stop)
-				polls()
-				if e != nil {
-					t.Fatalf("exec_shell: %v", e)
-				}
+				shIn(t, root, marker, `git init -q && printf 'made/\nupstream/\n' > .gitignore && git add -A && git commit -qm first && `+
+					bareUpstream(work, "upstream/x.git"))
+				out := pythonWhileGitPolls(t, reg, filepath.Join(root, "made"), strings.ReplaceAll(c.script, "MARKER", marker))
 				if !c.ended {
 					if out.StoppedBecause != "" || out.ExitCode != 0 || len(out.GitRestored) > 0 || !strings.Contains(out.Stdout, "done") {
 						t.Fatalf("the command was ended, failed or reported: %+v", out)

@@ -52,6 +52,29 @@ func pollGit(t *testing.T, dir string, stop <-chan struct{}) func() int {
 	return func() int { wg.Wait(); return n }
 }
 
+// pythonWhileGitPolls runs py (python3 -c, no backup) through exec_shell while git status polls dir outside the
+// sandbox, as an editor does: without optional locks, so that it never takes an index.lock from under the
+// command's own git. A call that fails (rather than a command that is ended) fails the test.
+func pythonWhileGitPolls(t *testing.T, reg *tool.Registry, dir, py string) stoppedOut {
+	t.Helper()
+	t.Setenv("GIT_OPTIONAL_LOCKS", "0")
+	stop := make(chan struct{})
+	polls := pollGit(t, dir, stop)
+	out, e := call[stoppedOut](t, reg, "exec_shell", `{"command": "python3", "args": ["-c", `+jsonString(py)+`], "backup": false}`)
+	close(stop)
+	polls()
+	if e != nil {
+		t.Fatalf("exec_shell: %v", e)
+	}
+	return out
+}
+
+// bareUpstream is the shell that makes a repository of one commit at work and clones it bare to dst: a remote in
+// a folder the sandbox reads.
+func bareUpstream(work, dst string) string {
+	return `git init -q ` + work + ` && (cd ` + work + ` && echo s > s && git add s && git commit -qm s) && git clone -q --bare ` + work + ` ` + dst
+}
+
 // ranNoMore checks the watched mode's bound: the payload may run outside while the plant is live, until the
 // watcher sees it (a race whose length is the machine's load, so not counted), and never again once the command
 // has ended: git outside, run again and again, adds no run to the runs counted in marker so far.

@@ -59,7 +59,7 @@ print('planted')`},
 				marker := filepath.Join(t.TempDir(), "RAN")
 				shIn(t, root, marker, `git init -q && git add -A && git commit -qm first &&
 					printf 'upstream/\nevil/\n' > .gitignore && git add .gitignore && git commit -qm ignore &&
-					git init -q `+work+` && (cd `+work+` && echo s > s && git add s && git commit -qm s) && git clone -q --bare `+work+` `+src+` &&
+					`+bareUpstream(work, src)+` &&
 					git -c protocol.file.allow=always submodule add -q `+src+` sub && git commit -qm sub &&
 					git submodule deinit -q -f sub && rm -rf .git/modules/sub && git submodule init -q`)
 				py := update + strings.ReplaceAll(c.then, "MARKER", marker)
@@ -71,17 +71,8 @@ print('planted')`},
 					shIn(t, root, marker, `git rm -q --cached .gitmodules && rm .gitmodules && git commit -qm undeclare`)
 					py = "open('.gitmodules', 'w').write(" + jsonString(string(declared)) + ")\n" + py
 				}
-				stop := make(chan struct{})
-				// git status outside, as an editor runs it: without optional locks, so that it never takes the new
-				// submodule's index.lock from under git's own checkout.
-				t.Setenv("GIT_OPTIONAL_LOCKS", "0")
-				polls := pollGit(t, root, stop)
-				out, e := call[stoppedOut](t, reg, "exec_shell", `{"command": "python3", "args": ["-c", `+jsonString(py)+`], "backup": false}`)
-				close(stop)
-				polls()
-				if e != nil {
-					t.Fatalf("exec_shell: %v", e)
-				}
+				// git status outside all along, never taking the new submodule's index.lock from under git's checkout.
+				out := pythonWhileGitPolls(t, reg, root, py)
 				if !c.ended {
 					if out.StoppedBecause != "" || out.ExitCode != 0 || len(out.GitRestored) > 0 {
 						t.Fatalf("git submodule update --init was ended, failed or reported: %+v", out)

@@ -88,10 +88,7 @@ func goSourceSegments(b *testing.B, dir string) (segs []*Segment, size int64) {
 	var bl Builder
 	flush := func() {
 		path := filepath.Join(dir, fmt.Sprintf("seg%d", len(segs)))
-		if err := bl.Write(path); err != nil {
-			b.Fatal(err)
-		}
-		segs = append(segs, openSegment(b, path))
+		segs = append(segs, writeSegmentAt(b, &bl, path))
 		bl.Reset()
 	}
 	for i, data := range files {

@@ -151,11 +151,16 @@ func TestPostingsAcrossBlocks(t *testing.T) {
 // writeSegment writes b's segment to a file of the test's and opens it.
 func writeSegment(t *testing.T, b *Builder) *Segment {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "seg")
+	return writeSegmentAt(t, b, filepath.Join(t.TempDir(), "seg"))
+}
+
+// writeSegmentAt writes b's segment to path and opens it, closed when tb ends.
+func writeSegmentAt(tb testing.TB, b *Builder, path string) *Segment {
+	tb.Helper()
 	if err := b.Write(path); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	return openSegment(t, path)
+	return openSegment(tb, path)
 }
 
 // openSegment opens the segment at path and closes it when tb ends.
@@ -258,11 +263,7 @@ func TestMergeKeepsEveryPosting(t *testing.T) {
 	if yields == 0 {
 		t.Error("the merge never yielded")
 	}
-	m, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
+	m := openSegment(t, path)
 	if m.Files() != len(names) || m.tris != len(want) {
 		t.Fatalf("merged: %d files, %d trigrams; want %d, %d", m.Files(), m.tris, len(names), len(want))
 	}
@@ -300,14 +301,7 @@ func TestMergeKeepsEveryPosting(t *testing.T) {
 	var d Builder
 	d.Add("a", []byte("hello world, hello there"))
 	bad := filepath.Join(dir, "bad")
-	if err := d.Write(bad); err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(bad)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := writeSegmentAt(t, &d, bad)
 	if err := os.WriteFile(bad, bytes.Repeat([]byte{0xff}, int(s.end)), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -340,21 +334,13 @@ func TestMergeRefusesDamagedPostings(t *testing.T) {
 			b.Add("a", []byte("hello world"))
 			b.Add("b", []byte("hello there"))
 			path := filepath.Join(dir, "seg")
-			if err := b.Write(path); err != nil {
-				t.Fatal(err)
-			}
-			s, err := Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			s := writeSegmentAt(t, &b, path)
 			data, _ := os.ReadFile(path)
 			damage(data[s.postAt:s.end])
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			err = Merge(filepath.Join(dir, "merged"), []*Segment{s}, func() {})
-			if !errors.Is(err, ErrCorrupt) {
+			if err := Merge(filepath.Join(dir, "merged"), []*Segment{s}, func() {}); !errors.Is(err, ErrCorrupt) {
 				t.Errorf("merge of a damaged segment: %v, want ErrCorrupt", err)
 			}
 			entries, _ := os.ReadDir(dir)

@@ -90,15 +90,8 @@ func main() {
 	cache, _ := os.MkdirTemp("", "rooted-monorepo-cache-")
 	defer os.RemoveAll(cache)
 	ctx := context.Background()
-	cmd := exec.Command(*rooted, "mcp", "--root", corpus)
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache, "XDG_CONFIG_HOME="+cache)
-	client := mcp.NewClient(&mcp.Implementation{Name: "monorepo-bench", Version: "1"}, nil)
-	opened := time.Now()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		fail(err)
-	}
-	initialize := time.Since(opened)
+	srv := startServer(ctx, *rooted, corpus, cache)
+	cmd, session, opened, initialize := srv.cmd, srv.session, srv.opened, srv.initialize
 	defer session.Close()
 	rss := newSampler(cmd.Process.Pid)
 	call := func(name string, args map[string]any) (time.Duration, string) {
@@ -197,12 +190,16 @@ func main() {
 			merged = time.Since(opened)
 		}
 	}
-	var steady, steadyCommon, steadyAbsent []time.Duration
+	// Beside each steady search's wall time, the CPU the server spent on it (all its threads): a machine shared
+	// with other work stretches the wall time by the share of the cores the server is given, the CPU much less.
+	var steady, steadyCommon, steadyAbsent, steadyCPU, absentCPU []time.Duration
 	for i := range 10 {
+		c0 := threadsCPU(cmd.Process.Pid)
 		t, _ := call("search_files", count(rare[i%len(rare)]))
-		steady = append(steady, t)
+		c1 := threadsCPU(cmd.Process.Pid)
+		steady, steadyCPU = append(steady, t), append(steadyCPU, c1-c0)
 		t, _ = call("search_files", count(absent))
-		steadyAbsent = append(steadyAbsent, t)
+		steadyAbsent, absentCPU = append(steadyAbsent, t), append(absentCPU, threadsCPU(cmd.Process.Pid)-c1)
 	}
 	for range 3 {
 		t, _ := call("search_files", map[string]any{"query": common})
@@ -212,7 +209,9 @@ func main() {
 	fmt.Printf("%-60s %14s %10s\n", "trigram segments merged into one, after opening", ms(merged), "—")
 	fmt.Printf("%-60s %14s %10s\n", "steady state: rare literal, full count (median of 10)", ms(median(steady)), bar.steadyRare)
 	fmt.Printf("%-60s %14s %10s\n", "  slowest of those", ms(slices.Max(steady)), "")
+	fmt.Printf("%-60s %14s %10s\n", "  the server's CPU for one (median of 10)", ms(median(steadyCPU)), "")
 	fmt.Printf("%-60s %14s %10s\n", "steady state: a literal in no file, full count (median of 10)", ms(median(steadyAbsent)), bar.steadyAbsent)
+	fmt.Printf("%-60s %14s %10s\n", "  the server's CPU for one (median of 10)", ms(median(absentCPU)), "")
 	fmt.Printf("%-60s %14s %10s\n", "steady state: common literal, first 100 (median of 3)", ms(median(steadyCommon)), "—")
 	fmt.Printf("%-60s %13.0fM %10s\n", "peak resident memory so far", rss.peak(), bar.memory)
 	target := "copy0/strings/strings.go"
@@ -240,9 +239,15 @@ func main() {
 	reopen(ctx, *rooted, corpus, cache, bar)
 }
 
-// reopen opens the project again with the cache of the first opening and times its first searches, each beside
-// rg: the index kept is checked against the tree (a stat a file) and narrows from the first search.
-func reopen(ctx context.Context, rooted, corpus, cache string, bar bars) {
+// server is rooted mcp serving the corpus, with cache as its cache and configuration home, and a client connected.
+type server struct {
+	cmd        *exec.Cmd
+	session    *mcp.ClientSession
+	opened     time.Time     // when the client began to connect
+	initialize time.Duration // how long the connection (MCP initialize) took
+}
+
+func startServer(ctx context.Context, rooted, corpus, cache string) server {
 	cmd := exec.Command(rooted, "mcp", "--root", corpus)
 	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache, "XDG_CONFIG_HOME="+cache)
 	client := mcp.NewClient(&mcp.Implementation{Name: "monorepo-bench", Version: "1"}, nil)
@@ -251,9 +256,16 @@ func reopen(ctx context.Context, rooted, corpus, cache string, bar bars) {
 	if err != nil {
 		fail(err)
 	}
-	initialize := time.Since(opened)
+	return server{cmd: cmd, session: session, opened: opened, initialize: time.Since(opened)}
+}
+
+// reopen opens the project again with the cache of the first opening and times its first searches, each beside
+// rg: the index kept is checked against the tree (a stat a file) and narrows from the first search.
+func reopen(ctx context.Context, rooted, corpus, cache string, bar bars) {
+	srv := startServer(ctx, rooted, corpus, cache)
+	session, opened, initialize := srv.session, srv.opened, srv.initialize
 	defer session.Close()
-	rss := newSampler(cmd.Process.Pid)
+	rss := newSampler(srv.cmd.Process.Pid)
 	defer rss.stop()
 	fmt.Printf("\nthe second opening of the project (its trigram index kept from the first):\n")
 	fmt.Printf("%-60s %14s %10s\n", "initialize (MCP connect)", ms(initialize), "< 50 ms")
@@ -438,6 +450,25 @@ func rssMiB(pid int) (rss, anon, file float64) {
 		}
 	}
 	return rss, anon, file
+}
+
+// threadsCPU is the time a process's threads have run on a CPU, from the scheduler's own count in nanoseconds
+// (/proc/PID/task/TID/schedstat), finer than the 10 ms ticks of /proc/PID/stat. A thread that ended is not
+// counted; the Go runtime keeps its threads.
+func threadsCPU(pid int) time.Duration {
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	var sum time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, t.Name()))
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			ns, _ := strconv.ParseInt(f[0], 10, 64)
+			sum += time.Duration(ns)
+		}
+	}
+	return sum
 }
 
 func fail(err error) {

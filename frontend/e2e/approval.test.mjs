@@ -8,31 +8,18 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { cleanupAll, screenshot } from './harness.mjs'
 import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
-
-// turn is the latest request of the user and the tool results the model got since.
-function turn(req) {
-  let i = req.messages.length - 1
-  while (i >= 0 && req.messages[i].role !== 'user') i--
-  const user = req.messages[i]?.text ?? ''
-  const results = req.messages.slice(i + 1).filter((m) => m.role === 'tool').flatMap((m) => m.toolResults)
-  return { user, results, last: results.at(-1)?.content ?? '' }
-}
+import { answering, lastTurn } from './fake-llm.mjs'
 
 const longLine = `const greeting = "${'hello, world; '.repeat(24)}"`
 const page1 = ['// notes', ...Array.from({ length: 40 }, (_, n) => `line ${n + 2}`), longLine, 'export default greeting', ''].join('\n')
 // A script written into the command: sixty statements, longer than the panel is tall.
 const inline = `node -e "${Array.from({ length: 60 }, (_, n) => `console.log('step ${n + 1}')`).join('; ')}; require('fs').writeFileSync('gone.txt', 'x')"`
 
-function script(req) {
-  try {
-    return reply(req)
-  } catch (e) {
-    return { text: `script error: ${e}` }
-  }
-}
+// script answers each request; a reply it cannot make is text saying why, never a request left hanging.
+const script = answering(reply)
 
 function reply(req) {
-  const { user, results, last } = turn(req)
+  const { user, results, last } = lastTurn(req)
   if (user.includes('shout the greeting')) {
     if (results.length === 0) return { tools: [{ name: 'read_file', input: { path: 'greet.js' } }] }
     if (results.length === 1) return { tools: [{ name: 'patch_file', input: { path: 'greet.js', search: longLine, replace: longLine.replace('hello', 'HELLO') } }] }
@@ -150,7 +137,7 @@ describe('the approval card', { timeout: 600_000 }, () => {
     await page.keyboard.press('Escape')
     await page.getByTestId('msg-assistant').filter({ hasText: 'Inline:' }).waitFor()
     assert.equal(await exec.getAttribute('data-state'), 'denied')
-    assert.match(turn(llm.requests.at(-1)).last, /denied_by_user/)
+    assert.match(lastTurn(llm.requests.at(-1)).last, /denied_by_user/)
   })
 
   test('a script may be always allowed by name, never node as a whole; an ordinary program keeps both grants', async () => {
@@ -163,7 +150,7 @@ describe('the approval card', { timeout: 600_000 }, () => {
     await page.getByTestId('agent-input').focus()
     await page.keyboard.press('Enter')
     await page.getByTestId('msg-assistant').filter({ hasText: 'Generator:' }).waitFor()
-    assert.match(turn(llm.requests.at(-1)).last, /generated/)
+    assert.match(lastTurn(llm.requests.at(-1)).last, /generated/)
 
     await askAgent(page, 'list the files')
     const ls = card('exec_shell', '$ ls')
@@ -174,6 +161,6 @@ describe('the approval card', { timeout: 600_000 }, () => {
     await ls.getByTestId('deny-reason').fill('not now')
     await page.keyboard.press('Enter')
     await page.getByTestId('msg-assistant').filter({ hasText: 'Listed:' }).waitFor()
-    assert.match(turn(llm.requests.at(-1)).last, /denied_by_user.*not now/)
+    assert.match(lastTurn(llm.requests.at(-1)).last, /denied_by_user.*not now/)
   })
 })

@@ -8,19 +8,11 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { cleanupAll, makeFixture, screenshot, until } from './harness.mjs'
 import { startAgentScenario } from './agent-scenario.mjs'
-
-// turn is the latest request of the user and the tool results the model got since.
-function turn(req) {
-  let i = req.messages.length - 1
-  while (i >= 0 && req.messages[i].role !== 'user') i--
-  const user = req.messages[i]?.text ?? ''
-  const results = req.messages.slice(i + 1).filter((m) => m.role === 'tool').flatMap((m) => m.toolResults)
-  return { user, results }
-}
+import { lastTurn } from './fake-llm.mjs'
 
 // The turn: a slow command (held four seconds), an edit that waits for approval, another slow command, a reply.
 function script(req) {
-  const { user, results } = turn(req)
+  const { user, results } = lastTurn(req)
   if (!user.includes('work in the background')) return { text: 'ok' }
   if (results.length === 0) return { tools: [{ name: 'exec_shell', input: { command: 'node slow.js' } }] }
   if (results.length === 1) return { tools: [{ name: 'write_file', input: { path: 'result.txt', content: 'written by alpha’s agent\n' } }] }

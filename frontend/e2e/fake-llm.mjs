@@ -337,3 +337,24 @@ export async function startFakeLLM(script, opts = {}) {
 
 // toolResults lists the tool results of a normalised request, in order.
 export const toolResults = (request) => request.messages.filter((m) => m.role === 'tool').flatMap((m) => m.toolResults)
+
+// lastTurn is the latest request of the user in a normalised request (user, its text), the tool results the model
+// got since (results, in order) and the content of the last of them (last).
+export function lastTurn(request) {
+  const i = request.messages.findLastIndex((m) => m.role === 'user')
+  const user = request.messages[i]?.text ?? ''
+  const results = toolResults({ messages: request.messages.slice(i + 1) })
+  return { user, results, last: results.at(-1)?.content ?? '' }
+}
+
+// answering makes a script of reply that never leaves a request hanging: a reply it cannot make (reply throws) is
+// text saying why, which the test then shows.
+export function answering(reply) {
+  return (request) => {
+    try {
+      return reply(request)
+    } catch (e) {
+      return { text: `script error: ${e}` }
+    }
+  }
+}

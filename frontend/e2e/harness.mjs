@@ -195,6 +195,15 @@ export function makeFixture(name, files) {
   return dir
 }
 
+// gitCommitted makes dir a git repository on main with all it holds committed (a fixture's setup), as a project
+// under version control is when a person opens it.
+export function gitCommitted(dir) {
+  const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir })
+  git('init', '-q', '-b', 'main')
+  git('add', '.')
+  git('commit', '-qm', 'first')
+}
+
 // openProject opens a folder through the app's bound method, as the UI's buttons do, and reloads the page.
 export async function openProject(page, dir) {
   await page.waitForFunction(() => window.go?.app?.Projects?.Open !== undefined, null, { timeout: 30_000 })

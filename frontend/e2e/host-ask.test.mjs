@@ -14,20 +14,12 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { cleanupAll, onCleanup } from './harness.mjs'
 import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
+import { lastTurn } from './fake-llm.mjs'
 
 const host = 'unlisted.rooted.test'
 const body = 'hello from the fixture host'
 // askWait is the proxy's wait for an answer here: long enough for a click, short enough to watch run out.
 const askWait = 10
-
-// turn is the latest request of the user and the tool results the model got since.
-function turn(req) {
-  let i = req.messages.length - 1
-  while (i >= 0 && req.messages[i].role !== 'user') i--
-  const user = req.messages[i]?.text ?? ''
-  const results = req.messages.slice(i + 1).filter((m) => m.role === 'tool').flatMap((m) => m.toolResults)
-  return { user, results, last: results.at(-1)?.content ?? '' }
-}
 
 // fixtureHost serves body over HTTPS on loopback with a certificate for host; it returns the port and the
 // certificate's file.
@@ -52,7 +44,7 @@ describe('a host asked about while the command runs', { timeout: 600_000 }, () =
     process.env.ROOTED_DEV_PROXY_FIXTURES = `${host}=127.0.0.1:${fixture.port}`
     process.env.ROOTED_DEV_PROXY_ASK_WAIT = `${askWait}s`
     const script = (req) => {
-      const { user, results, last } = turn(req)
+      const { user, results, last } = lastTurn(req)
       if (user.startsWith('download')) {
         if (results.length === 0) return { tools: [{ name: 'exec_shell', input: { command: 'curl', args: ['-sS', '--max-time', '100', '--cacert', 'ca.pem', url] } }] }
         return { text: `Result: ${last.slice(0, 1500)}` }

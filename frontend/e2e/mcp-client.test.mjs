@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { cleanupAll, paneInView, screenshot } from './harness.mjs'
 import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
+import { lastTurn } from './fake-llm.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const frontend = path.dirname(here)
@@ -22,19 +23,11 @@ const frontend = path.dirname(here)
 const apiHost = 'api.rooted-test.invalid'
 const greeting = `hello from ${apiHost}`
 
-function turn(req) {
-  let i = req.messages.length - 1
-  while (i >= 0 && req.messages[i].role !== 'user') i--
-  const user = req.messages[i]?.text ?? ''
-  const results = req.messages.slice(i + 1).filter((m) => m.role === 'tool').flatMap((m) => m.toolResults)
-  return { user, results, last: results.at(-1)?.content ?? '' }
-}
-
 let steal = {}
 const calcEntry = { command: process.execPath, args: [path.join(here, 'mcp-fixture', 'server.mjs')], readable: [frontend] }
 let apiPort = 0
 function script(req) {
-  const { user, results, last } = turn(req)
+  const { user, results, last } = lastTurn(req)
   if (user.includes('add with the calculator')) {
     if (results.length === 0) return { tools: [{ name: 'mcp__calc__add', input: { a: 20, b: 22 } }] }
     return { text: `Sum: ${last}` }
@@ -110,7 +103,7 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
     assert.ok(asked.tools.includes('mcp__calc__add'), `the model's tools: ${asked.tools}`)
     await card.getByTestId('approve-once').click()
     await page.getByTestId('msg-assistant').filter({ hasText: 'Sum:' }).waitFor()
-    const { last } = turn(llm.requests.at(-1))
+    const { last } = lastTurn(llm.requests.at(-1))
     assert.match(last, /\b42\b/, `the model received: ${last}`)
   })
 
@@ -120,7 +113,7 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
     const card = page.locator('[data-testid="tool-card"][data-tool="mcp__calc__steal"]').last()
     await card.getByTestId('approve-once').click()
     await page.getByTestId('msg-assistant').filter({ hasText: 'Took:' }).waitFor()
-    const { last } = turn(llm.requests.at(-1))
+    const { last } = lastTurn(llm.requests.at(-1))
     assert.doesNotMatch(last, /PRIVATE-KEY-MATERIAL/, `the server read the secret: ${last}`)
     assert.doesNotMatch(last, /connect: ok/, `the server connected: ${last}`)
     assert.match(last, /read: E/, last)
@@ -149,7 +142,7 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
     await pane.locator('[data-testid="tool-card"][data-tool="mcp__calc__add"]').getByTestId('approve-once').click()
     await pane.getByTestId('msg-assistant').filter({ hasText: 'Sum:' }).waitFor()
     assert.ok(llm.requests.at(-1).tools.includes('mcp__calc__add'), `the model's tools: ${llm.requests.at(-1).tools}`)
-    assert.match(turn(llm.requests.at(-1)).last, /\b42\b/)
+    assert.match(lastTurn(llm.requests.at(-1)).last, /\b42\b/)
     await save({ calc: calcEntry }, 'connected')
   })
 
@@ -164,7 +157,7 @@ describe('another MCP server the agent uses', { timeout: 600_000 }, () => {
       await askAgent(page, `reach the api (${n})`)
       await paneInView(page).locator('[data-testid="tool-card"][data-tool="mcp__calc__reach"]').getByTestId('approve-once').click()
       await page.getByTestId('msg-assistant').filter({ hasText: `Reached (${n}):` }).waitFor()
-      return turn(llm.requests.at(-1)).last
+      return lastTurn(llm.requests.at(-1)).last
     }
     const policy403 = new RegExp(`reach: 403 Forbidden by Rooted: ${apiHost.replaceAll('.', '\\.')} is not on this project's list of hosts`)
 

@@ -3,32 +3,17 @@
 // the sandboxed go test, git, a background node process).
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { cleanupAll, screenshot } from './harness.mjs'
+import { cleanupAll, gitCommitted, screenshot } from './harness.mjs'
 import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
-
-// turn is the latest request of the user and the tool results the model got since.
-function turn(req) {
-  let i = req.messages.length - 1
-  while (i >= 0 && req.messages[i].role !== 'user') i--
-  const user = req.messages[i]?.text ?? ''
-  const results = req.messages.slice(i + 1).filter((m) => m.role === 'tool').flatMap((m) => m.toolResults)
-  return { user, results, last: results.at(-1)?.content ?? '' }
-}
+import { answering, lastTurn } from './fake-llm.mjs'
 
 const tick = `node -e "setInterval(() => console.log('tick'), 200)"`
 
 // script answers each request; a reply it cannot make is text saying why, never a request left hanging.
-function script(req) {
-  try {
-    return reply(req)
-  } catch (e) {
-    return { text: `script error: ${e}` }
-  }
-}
+const script = answering(reply)
 
 function reply(req) {
-  const { user, results, last } = turn(req)
+  const { user, results, last } = lastTurn(req)
   if (user.includes('count the files')) {
     if (results.length === 0) return { tools: [{ name: 'exec_shell', input: { command: 'ls | wc -l' } }] }
     return { text: `Told: ${last}` }
@@ -74,12 +59,7 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
           'calc.go': 'package calc\n\nfunc Add(a, b int) int { return a + b }\n',
           'calc_test.go': 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal("Add")\n\t}\n}\n',
         },
-        setup: (dir) => {
-          const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir })
-          git('init', '-q', '-b', 'main')
-          git('add', '.')
-          git('commit', '-qm', 'first')
-        },
+        setup: gitCommitted,
       },
       provider: { id: 'scripted', name: 'Scripted' },
     }))
@@ -97,7 +77,7 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
     assert.equal(await card.getAttribute('data-state'), 'failed')
     assert.equal(await page.getByTestId('approval').count(), 0, 'no approval card was shown')
     assert.equal(await card.getByTestId('tool-error').getAttribute('data-code'), 'invalid_argument')
-    assert.match(turn(llm.requests.at(-1)).last, /invalid_argument.*pipes are not run/)
+    assert.match(lastTurn(llm.requests.at(-1)).last, /invalid_argument.*pipes are not run/)
   })
 
   test('Always allow holds in a new conversation and after a reload', async () => {
@@ -148,7 +128,7 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
     await screenshot(page, 'e2e-permissions-push.png')
     await push.getByTestId('deny').click()
     await page.getByTestId('msg-assistant').filter({ hasText: 'Push:' }).waitFor()
-    assert.match(turn(llm.requests.at(-1)).last, /denied_by_user/)
+    assert.match(lastTurn(llm.requests.at(-1)).last, /denied_by_user/)
   })
 
   test('a compile error introduced by an edit reaches the model in the edit\'s result', async () => {
@@ -159,12 +139,12 @@ describe('permissions and background jobs', { timeout: 600_000 }, () => {
     try {
       await page.getByTestId('msg-assistant').filter({ hasText: 'The check says:' }).waitFor({ timeout: 180_000 })
     } catch (e) {
-      console.error('last request:', JSON.stringify(turn(llm.requests.at(-1))).slice(0, 3000))
+      console.error('last request:', JSON.stringify(lastTurn(llm.requests.at(-1))).slice(0, 3000))
       console.error('card:', await card.innerText())
       await screenshot(page, 'e2e-permissions-diagnostics-failed.png')
       throw e
     }
-    assert.match(turn(llm.requests.at(-1)).last, /diagnostics.*calc\.go:3: undefined: c/s)
+    assert.match(lastTurn(llm.requests.at(-1)).last, /diagnostics.*calc\.go:3: undefined: c/s)
     await card.getByTestId('diagnostic').filter({ hasText: 'calc.go:3: undefined: c' }).waitFor()
   })
 

@@ -5,21 +5,13 @@
 // measured on the screenshot's pixels.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
-import { cleanupAll, screenshot } from './harness.mjs'
+import { cleanupAll, gitCommitted, screenshot } from './harness.mjs'
 import { askAgent, newConversation, startAgentScenario } from './agent-scenario.mjs'
+import { lastTurn } from './fake-llm.mjs'
 import { contrastFailures, lightControls } from './contrast.mjs'
 
-function turn(req) {
-  let i = req.messages.length - 1
-  while (i >= 0 && req.messages[i].role !== 'user') i--
-  const user = req.messages[i]?.text ?? ''
-  const results = req.messages.slice(i + 1).filter((m) => m.role === 'tool').flatMap((m) => m.toolResults)
-  return { user, results }
-}
-
 function script(req) {
-  const { user, results } = turn(req)
+  const { user, results } = lastTurn(req)
   if (user.includes('fix the sum')) {
     if (results.length === 0) return { tools: [{ name: 'read_file', input: { path: 'calc.go' } }] }
     if (results.length === 1) return { tools: [{ name: 'patch_file', input: { path: 'calc.go', search: 'return a - b', replace: 'return a + b' } }] }
@@ -43,12 +35,7 @@ describe('the dark theme', { timeout: 600_000 }, () => {
           'calc.go': 'package calc\n\n// Add returns the sum.\nfunc Add(a, b int) int { return a - b }\n',
           'dist/out.txt': 'built\n',
         },
-        setup: (dir) => {
-          const git = (...args) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir })
-          git('init', '-q', '-b', 'main')
-          git('add', '.')
-          git('commit', '-qm', 'first')
-        },
+        setup: gitCommitted,
       },
       provider: { id: 'scripted', name: 'Scripted' },
     }))

@@ -144,19 +144,28 @@ func Dial(t testing.TB, addr string) *keystore.SecretService {
 	return ring
 }
 
-// Lock locks the default collection, as the desktop does when the screen locks or the user chooses to.
-func Lock(t testing.TB, addr string) {
+// defaultCollection connects to the Secret Service at addr and returns the connection (the caller closes it), the
+// service and the path of its default collection.
+func defaultCollection(t testing.TB, addr string) (*dbus.Conn, dbus.BusObject, dbus.ObjectPath) {
 	t.Helper()
 	conn, err := dbus.Connect(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
 	svc := conn.Object("org.freedesktop.secrets", "/org/freedesktop/secrets")
 	var coll dbus.ObjectPath
 	if err := svc.Call("org.freedesktop.Secret.Service.ReadAlias", 0, "default").Store(&coll); err != nil {
+		conn.Close()
 		t.Fatal(err)
 	}
+	return conn, svc, coll
+}
+
+// Lock locks the default collection, as the desktop does when the screen locks or the user chooses to.
+func Lock(t testing.TB, addr string) {
+	t.Helper()
+	conn, svc, coll := defaultCollection(t, addr)
+	defer conn.Close()
 	var locked []dbus.ObjectPath
 	var prompt dbus.ObjectPath
 	if err := svc.Call("org.freedesktop.Secret.Service.Lock", 0, []dbus.ObjectPath{coll}).Store(&locked, &prompt); err != nil {
@@ -171,16 +180,9 @@ func Lock(t testing.TB, addr string) {
 // interface for that (the Secret Service's Unlock would show a prompt).
 func Unlock(t testing.TB, addr string) {
 	t.Helper()
-	conn, err := dbus.Connect(addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn, svc, coll := defaultCollection(t, addr)
 	defer conn.Close()
-	svc := conn.Object("org.freedesktop.secrets", "/org/freedesktop/secrets")
-	var coll, session dbus.ObjectPath
-	if err := svc.Call("org.freedesktop.Secret.Service.ReadAlias", 0, "default").Store(&coll); err != nil {
-		t.Fatal(err)
-	}
+	var session dbus.ObjectPath
 	var out dbus.Variant
 	if err := svc.Call("org.freedesktop.Secret.Service.OpenSession", 0, "plain", dbus.MakeVariant("")).Store(&out, &session); err != nil {
 		t.Fatal(err)

@@ -1,27 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import type { Project } from '../bridge'
 import type { AgentState } from '../agent/progress'
 import { ProjectScopeContext, useProjectScope, type ProjectScope } from '../stores/project-scope'
 import { keepSlot, projectState, type Slot } from '../agent/slots'
 import { ConversationList, type ConversationMark } from './conversation-list'
-import { ConversationPane, type PaneHandle, type PaneInfo } from './conversation-pane'
-import type { ReviewRequest } from '../views/review-pane'
-
-interface Props {
-  project: Project
-  onOpen: (rel: string, line?: number) => void
-  onSettings: () => void
-  settingsSeq: number
-  mention?: { text: string; seq: number } | null
-  onReview?: (r: Omit<ReviewRequest, 'seq'>) => void
-}
+import { ConversationPane, type AgentProps, type PaneHandle, type PaneInfo } from './conversation-pane'
 
 // AgentPanel holds a project's conversations with the agent. Any number run at once: each conversation that runs,
 // waits for the user or has news not yet seen keeps a pane of its own mounted (its own session: turn, approvals,
 // cards, queue, Stop), the one in view shown and the others hidden, as the window keeps every open project's view.
 // Each pane has a scope of its own inside the project's, so keys, approvals and notifications go to the pane in
 // view, and the project's state on the rail is the sum of its conversations' (needs you if any needs approval).
-export function AgentPanel(props: Props) {
+export function AgentPanel(props: AgentProps) {
   const parent = useProjectScope()
   const seq = useRef(0)
   const [slots, setSlots] = useState<Slot[]>(() => [{ key: 's0' }])

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { ToolItem } from '../agent/conversation'
 import type { Approval } from '../stores/agent-session'
+import { ToolError } from './tool-error'
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '')
 
@@ -43,11 +44,7 @@ export function AskUserCard({ item, onAnswer }: { item: ToolItem; onAnswer: (id:
           → {answer}
         </div>
       ) : null}
-      {item.error ? (
-        <div className="tool-error" data-testid="tool-error" data-code={item.error.code}>
-          <span className="error-code">{item.error.code}</span> {item.error.message}
-        </div>
-      ) : null}
+      {item.error ? <ToolError error={item.error} /> : null}
     </div>
   )
 }

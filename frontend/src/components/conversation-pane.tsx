@@ -19,7 +19,8 @@ import { conversationRange, turnRange } from '../agent/turn-review'
 import { titleFrom } from '../agent/conversation'
 import type { ReviewRequest } from '../views/review-pane'
 
-interface Props {
+// AgentProps is what the workbench gives a project's agent panel, which passes it as it is to each of its panes.
+export interface AgentProps {
   project: Project
   onOpen: (rel: string, line?: number) => void
   onSettings: () => void
@@ -29,6 +30,9 @@ interface Props {
   mention?: { text: string; seq: number } | null
   // onReview opens a turn's review in the centre pane.
   onReview?: (r: Omit<ReviewRequest, 'seq'>) => void
+}
+
+interface Props extends AgentProps {
   // initial is the saved conversation this pane opens when it mounts (none: a new one).
   initial?: { id: string; title: string }
   focus?: boolean // the request box takes the focus as the pane mounts

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act } from 'react'
+import { act, type ReactNode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { describe, expect, it } from 'vitest'
 import type { ProjectBridge, Rule } from '../bridge'
@@ -9,6 +9,19 @@ import { offerable } from './tool-card'
 import type { ExecResult } from '../bridge/types'
 import type { HostAskItem } from '../agent/conversation'
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+
+// mount renders the cards in a detached element under the scope of a project shown, on bridge; render draws what
+// they show (again, with new props, as a conversation does while its command runs).
+function mount(bridge: ProjectBridge) {
+  const el = document.createElement('div')
+  const root = createRoot(el)
+  const render = (cards: ReactNode) =>
+    act(() => root.render(<ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>{cards}</ProjectScopeContext.Provider>))
+  return { el, render, unmount: () => act(() => root.unmount()) }
+}
+
+// reopened is the bridge of a conversation reopened: no command waits, so nothing is asked.
+const reopened = { workspace: 'p-1', addPermissionRule: () => Promise.resolve([]), answerHost: () => Promise.reject(new Error('not asked')), allowHost: () => Promise.resolve() } as unknown as ProjectBridge
 
 // A refused host's card: "for this conversation" grants the host to that conversation's commands, "always" adds
 // a network rule allowing it, "deny" one denying it; each card answers for its own host and then says so.
@@ -27,15 +40,8 @@ describe('HostCards', () => {
         return Promise.resolve()
       },
     } as unknown as ProjectBridge
-    const el = document.createElement('div')
-    const root = createRoot(el)
-    act(() =>
-      root.render(
-        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <HostCards hosts={['a.example.org', 'b.example.org', 'c.example.org']} conversation="conv-7" />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
+    const { el, render, unmount } = mount(bridge)
+    render(<HostCards hosts={['a.example.org', 'b.example.org', 'c.example.org']} conversation="conv-7" />)
     const card = (host: string) => el.querySelector(`[data-testid="host-card"][data-host="${host}"]`)!
     const click = async (host: string, id: string) => {
       await act(async () => (card(host).querySelector(`[data-testid="${id}"]`) as HTMLButtonElement).click())
@@ -53,7 +59,7 @@ describe('HostCards', () => {
     expect(card('b.example.org').textContent).toContain('always allowed in this project')
     expect(card('c.example.org').textContent).toContain('denied in this project')
     expect(el.querySelectorAll('[data-testid="host-deny"]')).toHaveLength(0)
-    act(() => root.unmount())
+    unmount()
   })
 })
 
@@ -77,16 +83,8 @@ describe('HostAsks', () => {
       allowHost: () => Promise.resolve(),
     } as unknown as ProjectBridge
     const asks = ['a', 'b', 'c', 'd'].map((h) => ({ call: 'call-1', host: `${h}.example.org`, ask: `tok-${h}`, wait_ms: 120_000 }))
-    const el = document.createElement('div')
-    const root = createRoot(el)
-    const render = (running: boolean) =>
-      act(() =>
-        root.render(
-          <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-            <HostAsks asks={asks} running={running} conversation="conv-7" />
-          </ProjectScopeContext.Provider>,
-        ),
-      )
+    const { el, render: draw, unmount } = mount(bridge)
+    const render = (running: boolean) => draw(<HostAsks asks={asks} running={running} conversation="conv-7" />)
     render(true)
     const card = (host: string) => el.querySelector(`[data-host="${host}"]`)!
     const click = async (host: string, id: string) => {
@@ -110,7 +108,7 @@ describe('HostAsks', () => {
     expect(card('d.example.org').textContent).toContain('The command ended before an answer: d.example.org was not reached')
     expect(card('d.example.org').querySelector('[data-testid="host-allow-once"]')).toBeNull()
     expect(card('a.example.org').getAttribute('data-testid')).toBe('host-ask')
-    act(() => root.unmount())
+    unmount()
   })
 })
 
@@ -130,15 +128,8 @@ describe('HostAsks at two ports of one host', () => {
       allowHost: () => Promise.resolve(),
     } as unknown as ProjectBridge
     const asks: HostAskItem[] = [443, 22].map((port) => ({ call: 'call-4', host: 'github.com', port, ask: `tok-${port}`, wait_ms: 120_000 }))
-    const el = document.createElement('div')
-    const root = createRoot(el)
-    act(() =>
-      root.render(
-        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <HostAsks asks={asks} running={true} conversation="conv-7" />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
+    const { el, render, unmount } = mount(bridge)
+    render(<HostAsks asks={asks} running={true} conversation="conv-7" />)
     const card = (port: number) => el.querySelector(`[data-testid="host-ask"][data-host="github.com"][data-port="${port}"]`)!
     expect(el.querySelectorAll('[data-testid="host-ask"]')).toHaveLength(2)
     expect(card(443).textContent).toContain('waiting to reach github.com:443')
@@ -149,7 +140,7 @@ describe('HostAsks at two ports of one host', () => {
     expect(answers).toEqual([['tok-443', 'github.com', true]])
     expect(card(443).textContent).toContain('github.com:443: allowed for this command')
     expect(card(22).querySelector('[data-testid="host-allow-once"]')).not.toBeNull()
-    act(() => root.unmount())
+    unmount()
   })
 })
 
@@ -173,16 +164,8 @@ describe('HostAsks that ended', () => {
       },
       allowHost: () => Promise.resolve(),
     } as unknown as ProjectBridge
-    const el = document.createElement('div')
-    const root = createRoot(el)
-    const render = (asks: HostAskItem[]) =>
-      act(() =>
-        root.render(
-          <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-            <HostAsks asks={asks} running={true} conversation="conv-7" />
-          </ProjectScopeContext.Provider>,
-        ),
-      )
+    const { el, render: draw, unmount } = mount(bridge)
+    const render = (asks: HostAskItem[]) => draw(<HostAsks asks={asks} running={true} conversation="conv-7" />)
     const late: HostAskItem = { call: 'call-2', host: 'late.example.org', ask: 'tok-late', wait_ms: 3000 }
     const raced: HostAskItem = { call: 'call-2', host: 'raced.example.org', ask: 'tok-raced', wait_ms: 3000 }
     render([late, raced])
@@ -208,7 +191,7 @@ describe('HostAsks that ended', () => {
     expect(card('raced.example.org').textContent).toContain('no longer waiting when you answered: raced.example.org was refused')
     expect(card('raced.example.org').querySelector('[data-testid="error"]')).toBeNull()
     expect(el.textContent).not.toContain('not_found')
-    act(() => root.unmount())
+    unmount()
   })
 })
 
@@ -216,42 +199,26 @@ describe('HostAsks that ended', () => {
 // was allowed, one declined was refused by the user, one refused unanswered says so; none offers an answer.
 describe('HostAsks reopened', () => {
   it('reads what was answered from the command result', () => {
-    const bridge = { workspace: 'p-1', addPermissionRule: () => Promise.resolve([]), answerHost: () => Promise.reject(new Error('not asked')), allowHost: () => Promise.resolve() } as unknown as ProjectBridge
     const asks: HostAskItem[] = ['a', 'c', 'd'].map((h) => ({ call: 'call-3', host: `${h}.example.org`, ask: `tok-${h}`, wait_ms: 120_000 }))
-    const el = document.createElement('div')
-    const root = createRoot(el)
-    act(() =>
-      root.render(
-        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <HostAsks asks={asks} running={false} conversation="conv-7" result={{ network_declined: ['c.example.org'], network_refused: ['d.example.org'] }} />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
+    const { el, render, unmount } = mount(reopened)
+    render(<HostAsks asks={asks} running={false} conversation="conv-7" result={{ network_declined: ['c.example.org'], network_refused: ['d.example.org'] }} />)
     const card = (host: string) => el.querySelector(`[data-host="${host}"]`)!
     expect(card('a.example.org').textContent).toContain('a.example.org: allowed for this command')
     expect(card('c.example.org').textContent).toContain('c.example.org: refused to this command')
     expect(card('d.example.org').getAttribute('data-testid')).toBe('host-ask-ended')
     expect(el.querySelectorAll('[data-testid="host-allow-once"]')).toHaveLength(0)
-    act(() => root.unmount())
+    unmount()
   })
 
   it('reads each port of one host apart: allowed at 443, declined at 22', () => {
-    const bridge = { workspace: 'p-1', addPermissionRule: () => Promise.resolve([]), answerHost: () => Promise.reject(new Error('not asked')), allowHost: () => Promise.resolve() } as unknown as ProjectBridge
     const asks: HostAskItem[] = [443, 22].map((port) => ({ call: 'call-4', host: 'github.com', port, ask: `tok-${port}`, wait_ms: 120_000 }))
-    const el = document.createElement('div')
-    const root = createRoot(el)
-    act(() =>
-      root.render(
-        <ProjectScopeContext.Provider value={{ bridge, shown: true, report: () => undefined, unsaved: () => undefined }}>
-          <HostAsks asks={asks} running={false} conversation="conv-7" result={{ network_declined: ['github.com:22'] }} />
-        </ProjectScopeContext.Provider>,
-      ),
-    )
+    const { el, render, unmount } = mount(reopened)
+    render(<HostAsks asks={asks} running={false} conversation="conv-7" result={{ network_declined: ['github.com:22'] }} />)
     const text = el.textContent ?? ''
     expect(text).toContain('github.com:443: allowed for this command')
     expect(text).toContain('github.com:22: refused to this command')
     expect(text).not.toContain('github.com:443: refused')
-    act(() => root.unmount())
+    unmount()
   })
 })
 

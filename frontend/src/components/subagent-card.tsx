@@ -1,5 +1,6 @@
 import type { ToolItem } from '../agent/conversation'
 import type { SpawnResult } from '../agent/subagent'
+import { ToolError } from './tool-error'
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '')
 
@@ -32,11 +33,7 @@ export function SubagentCard({ item }: { item: ToolItem }) {
           </div>
         </>
       ) : null}
-      {item.error ? (
-        <div className="tool-error" data-testid="tool-error" data-code={item.error.code}>
-          <span className="error-code">{item.error.code}</span> {item.error.message}
-        </div>
-      ) : null}
+      {item.error ? <ToolError error={item.error} /> : null}
     </div>
   )
 }

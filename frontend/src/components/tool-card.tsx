@@ -6,11 +6,11 @@ import { resultImage } from '../agent/images'
 import { ResultImage } from './result-image'
 import { ApprovalCard } from './approval-card'
 import { DiffView } from './diff-view'
-import { errorTitle } from '../lib/error-titles'
 import { AskUserCard } from './ask-user-card'
 import { HostAsks, HostCards } from './host-card'
 import { SubagentCard } from './subagent-card'
 import { DiagnosticsList } from './diagnostics-list'
+import { ToolError } from './tool-error'
 import type { Approval } from '../stores/agent-session'
 
 interface Props {
@@ -68,15 +68,7 @@ function CallCard({ item, conversation, onAnswer, onUndo, onOpen }: Props) {
         <span className="tool-state">{item.state === 'waiting' ? 'needs approval' : item.undone ? 'undone' : item.state}</span>
       </div>
       {item.state === 'waiting' ? <ApprovalCard item={item} onAnswer={onAnswer} /> : null}
-      {item.error ? (
-        <div className="tool-error" data-testid="tool-error" data-code={item.error.code}>
-          <strong className="error-title">{errorTitle(item.error.code).title}</strong> {item.error.message}
-          <details className="error-details">
-            <summary>Details</summary>
-            <code className="error-code">{item.error.code}</code>
-          </details>
-        </div>
-      ) : null}
+      {item.error ? <ToolError error={item.error} titled /> : null}
       {item.diff ? (
         <div className="tool-diff" data-testid="tool-diff">
           {item.edited ? <div className="muted" data-testid="tool-edited">applied as you edited it</div> : null}
