@@ -66,6 +66,7 @@ func (x *Index) WalkCandidates(ctx context.Context, dir string, opt search.Optio
 			}
 		}
 	}
+	x.countReads(l, ords)
 	for _, o := range t.uncovered {
 		in(o)
 	}

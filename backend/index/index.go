@@ -60,9 +60,27 @@ type Index struct {
 	// "before").
 	perFile bool
 	// noFill: the build does not fill the text cache, the project's files being more than fillLimit times the
-	// budget (listIdentities).
+	// budget (listIdentities). The cache then holds what narrowed searches keep reading, in hotShare of the budget.
 	noFill atomic.Bool
+	// reads counts, up to 2, the narrowed searches that named each file a candidate (WalkCandidates): a file read
+	// by a second one is kept, as searches keep reading it. At most hotFiles names; past that the counts start over.
+	reads map[string]uint8
+	// hotCandidates: a search with more candidates than this is broad, and its files are not counted.
+	hotCandidates int
 }
+
+// A file that narrowed searches keep reading is worth keeping even where the build does not fill the cache: on
+// the 460k-file corpus a rare literal's 59 MB of candidates are mostly the same two large files of each copy
+// (an API manifest and a bundled package), which most Go API names' searches read, and reading them is most of a
+// search's CPU (system calls copying from the page cache). Files are kept on their second narrowed search, so a
+// search made once copies nothing, and only from searches of few candidates, so a broad one fills nothing.
+const (
+	hotCandidates = 4096
+	hotFiles      = 1 << 16
+	// hotShare: the part of the budget a project past fillLimit keeps for those files (at 460k files the process
+	// passed 300 MiB with all of the budget filled by the build).
+	hotShare = 2
+)
 
 // fillLimit: past this many times the budget of text, the build leaves the text cache alone. It would hold a few
 // percent of the project, so of any search's candidates, for all of the budget in resident memory: at 460k files
@@ -139,7 +157,7 @@ func NewIndex(root *os.Root, abs string, hooks Options) (*Index, error) {
 	}
 	x := &Index{
 		root: root, disk: search.DiskSource{Root: root}, lists: map[listKey]*fileList{}, content: map[string][]byte{}, hooks: hooks,
-		tri: tri, budget: DefaultBudget,
+		tri: tri, budget: DefaultBudget, hotCandidates: hotCandidates,
 	}
 	x.tri.yielder.Lane = hooks.Lane
 	if hooks.checkEvery > 0 {
@@ -336,6 +354,7 @@ func (x *Index) Content(f search.File) ([]byte, func(), error) {
 	x.mu.RLock()
 	b, ok := x.content[f.Rel]
 	epoch := x.epoch
+	hot := !ok && x.reads[f.Rel] >= 2
 	x.mu.RUnlock()
 	if ok {
 		if b == nil {
@@ -355,10 +374,32 @@ func (x *Index) Content(f search.File) ([]byte, func(), error) {
 	if err != nil && !binary {
 		return nil, release, err
 	}
-	if (binary || search.IsBinary(data)) && x.live() {
+	switch {
+	case !x.live():
+	case binary || search.IsBinary(data):
 		x.store(f.Rel, nil, epoch)
+	case hot:
+		x.store(f.Rel, data, epoch)
 	}
 	return data, release, err
+}
+
+// countReads counts a narrowed search's reads of its candidates, the places in l of the files the trigram index
+// named (not those it does not cover yet): Content keeps a file that a second one reads.
+func (x *Index) countReads(l *fileList, ords []int32) {
+	if len(ords) == 0 || len(ords) > x.hotCandidates {
+		return
+	}
+	x.mu.Lock()
+	if x.reads == nil || len(x.reads)+len(ords) > hotFiles {
+		x.reads = make(map[string]uint8, len(ords))
+	}
+	for _, o := range ords {
+		if rel := l.names[o]; x.reads[rel] < 2 {
+			x.reads[rel]++
+		}
+	}
+	x.mu.Unlock()
 }
 
 // store keeps a copy of a file's text (nil: the file is not searchable) unless the file changed since epoch, the
@@ -368,7 +409,8 @@ func (x *Index) store(rel string, data []byte, epoch uint64) {
 		return
 	}
 	x.mu.RLock()
-	full := x.bytes+int64(len(data)) > x.budget
+	limit := x.textLimitLocked()
+	full := x.bytes+int64(len(data)) > limit
 	x.mu.RUnlock()
 	if full && data != nil {
 		// The budget is spent: a project bigger than it is searched from disk (its trigram index narrows the
@@ -381,7 +423,7 @@ func (x *Index) store(rel string, data []byte, epoch uint64) {
 		copy(keep, data)
 	}
 	x.mu.Lock()
-	if x.epoch == epoch && int64(len(keep)) <= x.budget/4 {
+	if x.epoch == epoch && int64(len(keep)) <= x.budget/4 && (keep == nil || x.bytes+int64(len(keep)) <= x.textLimitLocked()) {
 		if old, ok := x.content[rel]; ok {
 			x.bytes -= int64(len(old))
 		}
@@ -390,6 +432,15 @@ func (x *Index) store(rel string, data []byte, epoch uint64) {
 		x.bytes += int64(len(keep))
 	}
 	x.mu.Unlock()
+}
+
+// textLimitLocked is how many bytes of text the cache may hold: the budget, or hotShare of it where the build
+// does not fill the cache. x.mu is held.
+func (x *Index) textLimitLocked() int64 {
+	if x.noFill.Load() {
+		return x.budget / hotShare
+	}
+	return x.budget
 }
 
 // readByPath reads a file named by its path from the root: by its name from its folder, opened once for all the

@@ -123,6 +123,84 @@ func TestBuildFillsTheCacheOnlyWhenItHoldsEnough(t *testing.T) {
 	}
 }
 
+// Where the build leaves the text cache alone, it keeps the files that narrowed searches keep reading: a file
+// named a candidate by a second search is kept, within hotShare of the budget, and dropped when it changes; a
+// search made once, or one of more than hotCandidates candidates, keeps nothing.
+func TestSearchesKeepTheFilesTheyKeepReading(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := range 200 {
+		files[fmt.Sprintf("f%03d.txt", i)] = fmt.Sprintf("%-99d\n", i) // 100 bytes each, 20,000 in all
+	}
+	for _, name := range []string{"f010.txt", "f020.txt", "f030.txt"} {
+		files[name] = fmt.Sprintf("%-99s\n", "a needle in "+name)
+	}
+	r, dir := fixture(t, files)
+	x, err := NewIndex(r, dir, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	x.SetBudget(1000) // room for 5 files in hotShare of it, where the text is 20 times the budget
+	waitNarrowed(t, x)
+	count := func(query string) int {
+		t.Helper()
+		res, err := search.Search(context.Background(), x, "", search.Options{Query: query, Output: search.OutputCount})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, f := range res.Files {
+			n += f.Count
+		}
+		return n
+	}
+	cached := func() int64 { c, _, _ := x.Memory(); return c }
+	if c := cached(); c != 0 {
+		t.Fatalf("%d bytes cached by the build of a project 20 times the budget", c)
+	}
+	x.hotCandidates = 2
+	for range 2 {
+		if n := count("needle"); n != 3 {
+			t.Fatalf("needle counted %d times, want 3", n)
+		}
+	}
+	if c := cached(); c != 0 {
+		t.Fatalf("%d bytes cached by two searches of 3 candidates each, over hotCandidates 2", c)
+	}
+	x.hotCandidates = hotCandidates
+	if n := count("needle"); n != 3 || cached() != 0 {
+		t.Fatalf("the first narrowed search counted: %d matches, %d bytes cached; want 3 and none", n, cached())
+	}
+	if n := count("needle"); n != 3 || cached() != 300 {
+		t.Fatalf("a second search: %d matches, %d bytes cached; want 3, and the 3 candidates' 300 bytes", n, cached())
+	}
+	// Kept text answers the next search; a change drops it, and the search reads and keeps the new text.
+	if err := os.WriteFile(filepath.Join(dir, "f020.txt"), []byte("no longer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	x.Invalidate("f020.txt", false)
+	if n := count("needle"); n != 2 || cached() != 210 {
+		t.Fatalf("after f020.txt changed: %d matches, %d bytes cached; want 2 and 210", n, cached())
+	}
+	// Never past hotShare of the budget, 500 bytes: two of the eight files of 100 bytes fit beside the 210.
+	for i := range 8 {
+		name := fmt.Sprintf("f%03d.txt", 100+i)
+		if err := os.WriteFile(filepath.Join(dir, name), fmt.Appendf(nil, "%-99s\n", "a pin in "+name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		x.Invalidate(name, false)
+	}
+	for range 3 {
+		if n := count("pin"); n != 8 {
+			t.Fatalf("pin counted %d times, want 8", n)
+		}
+	}
+	if c := cached(); c != 410 {
+		t.Errorf("%d bytes cached; want 410, within the 500 of hotShare of the budget", c)
+	}
+}
+
 // The cache keeps the indexes of the projects opened most recently, keptIndexes of them: a new one prunes the
 // oldest, never its own.
 func TestKeptIndexesAreBounded(t *testing.T) {
