@@ -66,7 +66,12 @@ func (x *Index) WalkCandidates(ctx context.Context, dir string, opt search.Optio
 			}
 		}
 	}
-	x.countReads(l, ords)
+	if c.settled {
+		x.countReads(l, ords)
+	}
+	if lit := gramLiteral(opt); lit != nil {
+		ords = x.ruleOutByGrams(l, ords, lit)
+	}
 	for _, o := range t.uncovered {
 		in(o)
 	}

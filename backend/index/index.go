@@ -39,7 +39,9 @@ import (
 // Memory: the content of text files up to maxCachedFile, at most Budget bytes in all (what is read past it pushes
 // out files read before), plus one small entry per file. Past the budget, a trigram index on disk (narrow.go)
 // narrows each search to the files that can match, so a project much larger than the budget still answers
-// repeated searches without reading every file.
+// repeated searches without reading every file. On a project of more than fillLimit times the budget of text, the
+// cache holds, in part of the budget, the files that narrowed searches keep reading, and the large ones among them
+// a filter that rules them out of most searches unread (grams.go).
 type Index struct {
 	root    *os.Root
 	watcher *watch.Watcher
@@ -67,6 +69,9 @@ type Index struct {
 	reads map[string]uint8
 	// hotCandidates: a search with more candidates than this is broad, and its files are not counted.
 	hotCandidates int
+	// grams: the four-byte filters of large files searches keep reading (grams.go), gramBytes in all.
+	grams     map[string]gramFilter
+	gramBytes int64
 }
 
 // A file that narrowed searches keep reading is worth keeping even where the build does not fill the cache: on
@@ -114,10 +119,11 @@ func (x *Index) evictLocked(need int64) {
 	}
 }
 
-// Memory reports the file content held in memory and the budget, and the trigram index's state.
+// Memory reports the file content held in memory (and the filters of large files, grams.go) and the budget, and
+// the trigram index's state.
 func (x *Index) Memory() (cached, budget int64, trigrams NarrowStats) {
 	x.mu.RLock()
-	cached, budget = x.bytes, x.budget
+	cached, budget = x.bytes+x.gramBytes, x.budget
 	x.mu.RUnlock()
 	return cached, budget, x.tri.Stats()
 }
@@ -218,6 +224,7 @@ func (x *Index) changed(e watch.Event) {
 		// edit and left the next search to open them again).
 		x.dirs.drop(e.Path, e.Op&watch.Rescan != 0)
 	}
+	x.dropGramsLocked(e.Path, e.Op&(watch.Remove|watch.Rename|watch.Rescan) != 0)
 	if b, ok := x.content[e.Path]; ok {
 		x.bytes -= int64(len(b))
 		delete(x.content, e.Path)
@@ -356,6 +363,7 @@ func (x *Index) Content(f search.File) ([]byte, func(), error) {
 	epoch := x.epoch
 	hot := !ok && x.reads[f.Rel] >= 2
 	x.mu.RUnlock()
+	hot = hot && !x.tri.busy()
 	if ok {
 		if b == nil {
 			return nil, func() {}, search.ErrNotSearchable
@@ -378,6 +386,10 @@ func (x *Index) Content(f search.File) ([]byte, func(), error) {
 	case !x.live():
 	case binary || search.IsBinary(data):
 		x.store(f.Rel, nil, epoch)
+	case hot && len(data) >= gramMin && !x.haveGrams(f.Rel):
+		// A large file gets its filter first, and its text once a search reads it past the filter: most that
+		// searches keep reading are candidates of most searches without holding what they look for.
+		x.keepGrams(f.Rel, data, epoch)
 	case hot:
 		x.store(f.Rel, data, epoch)
 	}
@@ -575,6 +587,8 @@ func (x *Index) CommandRan() {
 	clear(x.lists)
 	clear(x.content)
 	x.bytes = 0
+	clear(x.grams)
+	x.gramBytes = 0
 	x.mu.Unlock()
 	x.tri.pause(pauseAfterCommand)
 }

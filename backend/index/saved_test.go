@@ -143,6 +143,7 @@ func TestSearchesKeepTheFilesTheyKeepReading(t *testing.T) {
 	defer x.Close()
 	x.SetBudget(1000) // room for 5 files in hotShare of it, where the text is 20 times the budget
 	waitNarrowed(t, x)
+	waitMerged(t, x) // searches fill the cache only once no build or merge runs
 	count := func(query string) int {
 		t.Helper()
 		res, err := search.Search(context.Background(), x, "", search.Options{Query: query, Output: search.OutputCount})
@@ -158,6 +159,18 @@ func TestSearchesKeepTheFilesTheyKeepReading(t *testing.T) {
 	cached := func() int64 { c, _, _ := x.Memory(); return c }
 	if c := cached(); c != 0 {
 		t.Fatalf("%d bytes cached by the build of a project 20 times the budget", c)
+	}
+	// While a build or merge runs, searches keep nothing (its peak and a full cache together passed 300 MiB).
+	setBusy := func(b bool) { x.tri.mu.Lock(); x.tri.building = b; x.tri.mu.Unlock() }
+	setBusy(true)
+	for range 3 {
+		if n := count("needle"); n != 3 {
+			t.Fatalf("needle counted %d times, want 3", n)
+		}
+	}
+	setBusy(false)
+	if c := cached(); c != 0 {
+		t.Fatalf("%d bytes cached by searches while a build ran", c)
 	}
 	x.hotCandidates = 2
 	for range 2 {
@@ -175,15 +188,17 @@ func TestSearchesKeepTheFilesTheyKeepReading(t *testing.T) {
 	if n := count("needle"); n != 3 || cached() != 300 {
 		t.Fatalf("a second search: %d matches, %d bytes cached; want 3, and the 3 candidates' 300 bytes", n, cached())
 	}
-	// Kept text answers the next search; a change drops it, and the search reads and keeps the new text.
+	// Kept text answers the next search; a change drops it, and the search reads the new text. (The watcher's
+	// own report of a change comes later and drops what was kept again, so only the count is certain here.)
 	if err := os.WriteFile(filepath.Join(dir, "f020.txt"), []byte("no longer\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	x.Invalidate("f020.txt", false)
-	if n := count("needle"); n != 2 || cached() != 210 {
-		t.Fatalf("after f020.txt changed: %d matches, %d bytes cached; want 2 and 210", n, cached())
+	if n := count("needle"); n != 2 || cached() > 210 {
+		t.Fatalf("after f020.txt changed: %d matches, %d bytes cached; want 2 and at most 210", n, cached())
 	}
-	// Never past hotShare of the budget, 500 bytes: two of the eight files of 100 bytes fit beside the 210.
+	// Never past hotShare of the budget, 500 bytes: of eight files of 100 bytes, those that fit beside the
+	// others, once the watcher's reports are in.
 	for i := range 8 {
 		name := fmt.Sprintf("f%03d.txt", 100+i)
 		if err := os.WriteFile(filepath.Join(dir, name), fmt.Appendf(nil, "%-99s\n", "a pin in "+name), 0o644); err != nil {
@@ -191,13 +206,17 @@ func TestSearchesKeepTheFilesTheyKeepReading(t *testing.T) {
 		}
 		x.Invalidate(name, false)
 	}
-	for range 3 {
+	for range 6 {
 		if n := count("pin"); n != 8 {
 			t.Fatalf("pin counted %d times, want 8", n)
 		}
+		if c := cached(); c > 500 {
+			t.Fatalf("%d bytes cached, past the 500 of hotShare of the budget", c)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	if c := cached(); c != 410 {
-		t.Errorf("%d bytes cached; want 410, within the 500 of hotShare of the budget", c)
+	if c := cached(); c < 400 {
+		t.Errorf("%d bytes cached; want the files that fit in the 500 of hotShare of the budget, 400 at least", c)
 	}
 }
 
