@@ -65,15 +65,7 @@ func TestLargeFilesSearchesKeepReadingAreRuledOutByTheirFilter(t *testing.T) {
 	}
 	count := func(query string, insensitive bool) int {
 		t.Helper()
-		res, err := search.Search(context.Background(), x, "", search.Options{Query: query, CaseInsensitive: insensitive, Output: search.OutputCount})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, f := range res.Files {
-			n += f.Count
-		}
-		return n
+		return matches(t, x, search.Options{Query: query, CaseInsensitive: insensitive})
 	}
 	lit := search.Options{Query: "needlework"}
 	if got := candidates(lit); !slices.Equal(got, []string{"big.txt", "small.txt"}) {
@@ -95,7 +87,7 @@ func TestLargeFilesSearchesKeepReadingAreRuledOutByTheirFilter(t *testing.T) {
 	}
 	// Its text is kept only once a search reads it past its filter: the needlework searches read it twice and
 	// kept the filter alone.
-	cached := func() int64 { c, _, _ := x.Memory(); return c }
+	cached := func() int64 { return cachedBytes(x) }
 	if c := cached(); c >= int64(len(big)) {
 		t.Errorf("%d bytes cached after searches big.txt does not match; want its filter alone", c)
 	}

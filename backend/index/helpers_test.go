@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -77,4 +78,25 @@ func rewriteAtSameTimes(t *testing.T, dir, rel, text string) {
 	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// matches is how many matches a full count of opt finds in the whole project.
+func matches(t *testing.T, x *Index, opt search.Options) int {
+	t.Helper()
+	opt.Output = search.OutputCount
+	res, err := search.Search(context.Background(), x, "", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range res.Files {
+		n += f.Count
+	}
+	return n
+}
+
+// cachedBytes is the text (and filters) the index holds in memory.
+func cachedBytes(x *Index) int64 {
+	c, _, _ := x.Memory()
+	return c
 }

@@ -146,17 +146,9 @@ func TestSearchesKeepTheFilesTheyKeepReading(t *testing.T) {
 	waitMerged(t, x) // searches fill the cache only once no build or merge runs
 	count := func(query string) int {
 		t.Helper()
-		res, err := search.Search(context.Background(), x, "", search.Options{Query: query, Output: search.OutputCount})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, f := range res.Files {
-			n += f.Count
-		}
-		return n
+		return matches(t, x, search.Options{Query: query})
 	}
-	cached := func() int64 { c, _, _ := x.Memory(); return c }
+	cached := func() int64 { return cachedBytes(x) }
 	if c := cached(); c != 0 {
 		t.Fatalf("%d bytes cached by the build of a project 20 times the budget", c)
 	}
