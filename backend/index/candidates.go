@@ -66,10 +66,12 @@ func (x *Index) WalkCandidates(ctx context.Context, dir string, opt search.Optio
 			}
 		}
 	}
-	if c.settled {
+	if c.settled && !opt.IncludeIgnored {
+		// Not a search of ignored files: the watcher does not report their changes, so their text is not kept.
 		x.countReads(l, ords)
 	}
-	if lit := gramLiteral(opt); lit != nil {
+	if lit := gramLiteral(opt); lit != nil && len(ords) <= x.hotCandidates {
+		// Only a search of few candidates: a broad one would hold the lock a lookup a candidate.
 		ords = x.ruleOutByGrams(l, ords, lit)
 	}
 	for _, o := range t.uncovered {

@@ -24,8 +24,8 @@ const gramShare = 8
 
 func gramHash(g uint32) uint32 { return (g * 0x9E3779B1) }
 
-// gramBits is the size of the filter of a file of size bytes: 2^k bits, at least size/2, so under a third of them
-// are set in text.
+// gramBits is the size of the filter of a file of size bytes: 2^k bits, at least size/2 (a third of them set in
+// source code's text, more in minified script).
 func gramBits(size int) int {
 	n := 64
 	for n < size/2 {

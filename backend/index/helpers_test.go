@@ -80,7 +80,7 @@ func rewriteAtSameTimes(t *testing.T, dir, rel, text string) {
 	}
 }
 
-// matches is how many matches a full count of opt finds in the whole project.
+// matches is the full count of opt in the whole project: the lines that match.
 func matches(t *testing.T, x *Index, opt search.Options) int {
 	t.Helper()
 	opt.Output = search.OutputCount

@@ -225,6 +225,11 @@ func (x *Index) changed(e watch.Event) {
 		x.dirs.drop(e.Path, e.Op&watch.Rescan != 0)
 	}
 	x.dropGramsLocked(e.Path, e.Op&(watch.Remove|watch.Rename|watch.Rescan) != 0)
+	if e.Op&watch.Rescan != 0 {
+		// The ignore rules may have changed: a file searches kept reading may be ignored now, and the watcher does
+		// not report an ignored file's changes. Its reads count again, and only by searches of unignored files.
+		clear(x.reads)
+	}
 	if b, ok := x.content[e.Path]; ok {
 		x.bytes -= int64(len(b))
 		delete(x.content, e.Path)
@@ -349,11 +354,14 @@ func (l *fileList) name(i int) string {
 	return rel[strings.LastIndexByte(rel, '/')+1:]
 }
 
-// Content returns cached bytes, or reads the file. A search does not copy what it reads into the cache: filling
-// it is the trigram build's work, in the background (see store), so a search costs what a search of the disk
-// does. Copying every file a search read into memory the process had never touched made a full count after a
-// few limited searches twice as slow as the same count of the disk (BenchmarkCountAfterLimited). A binary file
-// is remembered, so later searches skip it unread.
+// Content returns cached bytes, or reads the file. A search does not copy what it reads into the cache, but for
+// the files narrowed searches keep reading (countReads): filling it is otherwise the trigram build's work, in the
+// background (see store), so a search costs what a search of the disk does. Copying every file a search read into
+// memory the process had never touched made a full count after a few limited searches twice as slow as the same
+// count of the disk (BenchmarkCountAfterLimited). A binary file is remembered, so later searches skip it unread.
+//
+// Text read through a link is never kept: the watcher reports a change by the path of the file changed, the
+// link's target, so what the link's path kept would go stale.
 //
 // A large file is read into one of search's kept buffers, not mapped (see search's readPooled): on a 92k-file
 // project a rare literal's narrowed count took 21.5 ms in process with its large candidates mapped, 11.5 ms read.
@@ -373,11 +381,13 @@ func (x *Index) Content(f search.File) ([]byte, func(), error) {
 	var data []byte
 	var release func()
 	var err error
+	viaLink := f.Type&fs.ModeSymlink != 0
 	if f.Dir != nil {
 		data, release, err = x.disk.Content(f)
 	} else {
-		data, release, err = x.readByPath(f.Rel)
+		data, release, viaLink, err = x.readFollowing(f.Rel)
 	}
+	hot = hot && !viaLink
 	binary := errors.Is(err, search.ErrBinary) // a large binary file, not read past its first bytes
 	if err != nil && !binary {
 		return nil, release, err
@@ -460,16 +470,24 @@ func (x *Index) textLimitLocked() int64 {
 // search from the lists twice as slow as one walking the disk), else through the root, which follows a link
 // inside it.
 func (x *Index) readByPath(rel string) ([]byte, func(), error) {
+	data, release, _, err := x.readFollowing(rel)
+	return data, release, err
+}
+
+// readFollowing is readByPath, saying whether the file was read through the root, as a link is: its text is not
+// to be kept under rel.
+func (x *Index) readFollowing(rel string) (data []byte, release func(), viaLink bool, err error) {
 	if d := x.dirs.get(x.root, path.Dir(rel)); d != nil {
 		data, release, err := search.ReadIn(d, path.Base(rel))
 		d.Release()
 		var pe *fs.PathError
 		if !errors.As(err, &pe) || pe.Op != "open" {
-			return data, release, err
+			return data, release, false, err
 		}
 		// Not openable by its name (a link, or gone): through the root, for its content or its error.
 	}
-	return search.ReadPath(x.root, rel)
+	data, release, err = search.ReadPath(x.root, rel)
+	return data, release, true, err
 }
 
 // explicit reports a folder named by a search that the lists in memory leave out (hidden or ignored, and the
@@ -560,7 +578,7 @@ func (x *Index) searchable(rel string) ([]byte, func(), error) {
 	x.mu.RLock()
 	epoch := x.epoch
 	x.mu.RUnlock()
-	data, release, err := x.readByPath(rel)
+	data, release, viaLink, err := x.readFollowing(rel)
 	if err != nil {
 		return nil, release, err
 	}
@@ -571,7 +589,7 @@ func (x *Index) searchable(rel string) ([]byte, func(), error) {
 		}
 		return nil, func() {}, search.ErrBinary
 	}
-	if x.live() && !x.noFill.Load() {
+	if x.live() && !x.noFill.Load() && !viaLink {
 		x.store(rel, data, epoch)
 	}
 	return data, release, nil

@@ -441,7 +441,6 @@ func (n *narrower) keep(opt search.Options) *candidates {
 	return c
 }
 
-// Stats reports the trigram index's state.
 // busy reports whether a build or merge runs: the text cache is not filled by searches meanwhile.
 func (n *narrower) busy() bool {
 	n.mu.Lock()
@@ -449,6 +448,7 @@ func (n *narrower) busy() bool {
 	return n.building
 }
 
+// Stats reports the trigram index's state.
 func (n *narrower) Stats() NarrowStats {
 	n.mu.Lock()
 	defer n.mu.Unlock()
