@@ -281,14 +281,15 @@ func TestCommandsCannotPoisonCaches(t *testing.T) {
 	h := newHome(t)
 	shared, _ := exec.Command("go", "env", "GOMODCACHE").Output()
 	userBuild, _ := exec.Command("go", "env", "GOCACHE").Output()
-	modDir := filepath.Join(strings.TrimSpace(string(shared)), "golang.org", "x", "sys@v0.48.0")
+	version, sums := sysModule(t)
+	modDir := filepath.Join(strings.TrimSpace(string(shared)), "golang.org", "x", "sys@"+version)
 	if _, err := os.Stat(modDir); err != nil {
-		t.Fatalf("the test needs golang.org/x/sys v0.48.0 in the module cache (this repository's dependency): %v", err)
+		t.Fatalf("the test needs golang.org/x/sys %s in the module cache (this repository's dependency): %v", version, err)
 	}
 	app := filepath.Join(h.project, "app")
 	os.MkdirAll(app, 0o755)
-	os.WriteFile(filepath.Join(app, "go.mod"), []byte("module app\n\ngo 1.26.0\n\nrequire golang.org/x/sys v0.48.0\n"), 0o644)
-	os.WriteFile(filepath.Join(app, "go.sum"), []byte("golang.org/x/sys v0.48.0 h1:bbX/i/6MgT9BVLM9RT1thmxL04yeTAhbEz4SyadbXoo=\ngolang.org/x/sys v0.48.0/go.mod h1:hNLxWAXmnKAxqDtdwIYC4bM9oQPEecfsnNMuSxOs3og=\n"), 0o644)
+	os.WriteFile(filepath.Join(app, "go.mod"), []byte("module app\n\ngo 1.26.0\n\nrequire golang.org/x/sys "+version+"\n"), 0o644)
+	os.WriteFile(filepath.Join(app, "go.sum"), []byte(sums), 0o644)
 	os.WriteFile(filepath.Join(app, "main.go"), []byte("package main\n\nimport (\n\t\"fmt\"\n\n\t\"golang.org/x/sys/unix\"\n)\n\nfunc main() { fmt.Println(\"pid ok\", unix.Getpid() > 0) }\n"), 0o644)
 	build := h.runIn(t, app, "go", "run", ".")
 	if build.ExitCode != 0 || !strings.Contains(build.Stdout, "pid ok true") {
@@ -296,7 +297,7 @@ func TestCommandsCannotPoisonCaches(t *testing.T) {
 	}
 	for _, a := range []struct{ name, target string }{
 		{"a module's source in the user's cache", filepath.Join(modDir, "unix", "zz_poison.go")},
-		{"a module's zip in the user's download cache", filepath.Join(strings.TrimSpace(string(shared)), "cache", "download", "golang.org", "x", "sys", "@v", "v0.48.0.zip")},
+		{"a module's zip in the user's download cache", filepath.Join(strings.TrimSpace(string(shared)), "cache", "download", "golang.org", "x", "sys", "@v", version+".zip")},
 		{"the user's build cache", filepath.Join(strings.TrimSpace(string(userBuild)), "00", "zz-poison-a")},
 	} {
 		res := h.run(t, "node", "-e", "const fs = require('fs'); try { fs.chmodSync(process.argv[1], 0o644) } catch {} fs.appendFileSync(process.argv[1], 'package unix\\n'); console.log('WROTE')", a.target)
@@ -308,6 +309,34 @@ func TestCommandsCannotPoisonCaches(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(modDir, "unix", "zz_poison.go")); err == nil {
 		t.Error("the poisoned source file exists")
 	}
+}
+
+// sysModule is the version of golang.org/x/sys this repository requires and its go.sum lines: a module that any
+// machine that built the tests holds in its module cache, whatever version the repository has moved to.
+func sysModule(t *testing.T) (version, sums string) {
+	t.Helper()
+	mod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(mod)) {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "golang.org/x/sys" {
+			version = f[1]
+		}
+	}
+	sum, err := os.ReadFile(filepath.Join("..", "..", "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(sum)) {
+		if strings.HasPrefix(line, "golang.org/x/sys "+version+" ") || strings.HasPrefix(line, "golang.org/x/sys "+version+"/go.mod ") {
+			sums += line
+		}
+	}
+	if version == "" || strings.Count(sums, "\n") != 2 {
+		t.Fatalf("golang.org/x/sys not found in go.mod and go.sum: version %q, sums %q", version, sums)
+	}
+	return version, sums
 }
 
 func (h home) runIn(t *testing.T, dir string, argv ...string) shell.Result {
