@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -298,7 +299,8 @@ func TestExecStreamsProgress(t *testing.T) {
 }
 
 // initialize does not wait for the project to be prepared (its index, watcher and first snapshot take seconds on a
-// large tree); reads answer meanwhile, and a change waits for the preparation and then goes ahead.
+// large tree: the preparation begins once initialize is answered); reads answer meanwhile, and a change waits for
+// the preparation and then goes ahead.
 func TestInitializeDoesNotWaitForPrepare(t *testing.T) {
 	dir := project(t)
 	release := make(chan struct{})
@@ -310,8 +312,8 @@ func TestInitializeDoesNotWaitForPrepare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	<-started           // the preparation is under way, and stays so until released
 	cs := connect(t, s) // connect sends initialize and waits for its answer
+	<-started           // the preparation is under way, and stays so until released
 	if res, got := call(t, cs, "read_file", map[string]any{"path": "src/main.go"}); res.IsError {
 		t.Fatalf("a read while the project is prepared: %v", got)
 	}
@@ -367,4 +369,68 @@ func TestChangeAtStartIsNotInProjectOpened(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "src", "main.go")); !strings.Contains(string(b), "hello") {
 		t.Errorf("after restoring Project opened: %q", b)
 	}
+}
+
+// The project's preparation (a large tree's index and git index, read from disk) waits for the handshake, which it
+// slowed: it begins once initialize is answered, and Options.Started is told then, once. A 2026-07-28 client has no
+// handshake: its first request, a change that needs the preparation, begins it rather than waiting on it. A server
+// no client speaks to begins after holdAtMost.
+func TestPreparationWaitsForTheHandshake(t *testing.T) {
+	waitPrepared := func(t *testing.T, prepared chan struct{}, after string) {
+		t.Helper()
+		select {
+		case <-prepared:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("not prepared %s", after)
+		}
+	}
+	t.Run("initialize", func(t *testing.T) {
+		prepared := make(chan struct{}, 1)
+		var started atomic.Int32
+		s, err := New(Options{
+			Root: project(t), holdAtMost: time.Hour, Started: func() { started.Add(1) },
+			prepare: func(session.Info) { prepared <- struct{}{} },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond) // a preparation not held would be under way by now
+		if len(prepared) != 0 || started.Load() != 0 {
+			t.Fatalf("before any request: prepared %d, started %d", len(prepared), started.Load())
+		}
+		cs := connect(t, s)
+		waitPrepared(t, prepared, "after initialize was answered")
+		call(t, cs, "list_directory", map[string]any{"path": "."})
+		if n := started.Load(); n != 1 {
+			t.Errorf("Started told %d times, want once", n)
+		}
+	})
+	t.Run("a change first", func(t *testing.T) {
+		prepared := make(chan struct{}, 1)
+		c := serveStdio(t, Options{Root: goModule(t), holdAtMost: time.Hour, prepare: func(session.Info) { prepared <- struct{}{} }})
+		answered := make(chan []byte, 1)
+		go func() {
+			line, _ := c.out.ReadBytes('\n')
+			answered <- line
+		}()
+		c.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write_file","arguments":{"path":"new.txt","content":"x"},"_meta":`+meta2026("claude-code", `{}`)+`}}`)
+		select {
+		case line := <-answered:
+			if a := decode(t, line); a.Result.IsError {
+				t.Errorf("write_file: %+v", a.Result)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("a change sent first waits for a preparation that waits for an answer")
+		}
+		waitPrepared(t, prepared, "after a change")
+	})
+	t.Run("no client", func(t *testing.T) {
+		prepared := make(chan struct{}, 1)
+		s, err := New(Options{Root: project(t), holdAtMost: 10 * time.Millisecond, prepare: func(session.Info) { prepared <- struct{}{} }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		waitPrepared(t, prepared, "after holdAtMost")
+	})
 }

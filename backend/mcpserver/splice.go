@@ -116,10 +116,12 @@ func (t *texts) run() (end func()) {
 	}
 }
 
-// splicing wraps a transport so that its connection writes responses spliced.
+// splicing wraps a transport so that its connection writes responses spliced, and calls answered after it writes
+// one.
 type splicing struct {
 	mcp.Transport
-	texts *texts
+	texts    *texts
+	answered func()
 }
 
 func (s splicing) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -127,21 +129,27 @@ func (s splicing) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return splicer{c, s.texts}, nil
+	return splicer{c, s.texts, s.answered}, nil
 }
 
 type splicer struct {
 	mcp.Connection
-	texts *texts
+	texts    *texts
+	answered func()
 }
 
 // Write splices a response's placeholders before the connection writes it, even when the write is cancelled, so
 // that no text stays held.
 func (c splicer) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if r, ok := msg.(*jsonrpc.Response); ok && len(r.Result) > 0 {
+	r, response := msg.(*jsonrpc.Response)
+	if response && len(r.Result) > 0 {
 		if spliced, ok := c.texts.splice(r.Result); ok {
 			msg = &jsonrpc.Response{ID: r.ID, Result: spliced, Error: r.Error}
 		}
 	}
-	return c.Connection.Write(ctx, msg)
+	err := c.Connection.Write(ctx, msg)
+	if response && c.answered != nil {
+		c.answered()
+	}
+	return err
 }

@@ -68,6 +68,10 @@ type Options struct {
 	// Prepare, when set, stands in for the preparation of a live workspace (tests that hold it to see what waits
 	// for it); it runs in the background like the preparation it replaces.
 	Prepare func(session.Info)
+	// Hold, when set, holds a live workspace's preparation until it is closed: a face that must answer first (the
+	// MCP server's handshake, which the preparation's reading of a large tree would slow) releases it once it has.
+	// A workspace closed while held is never prepared.
+	Hold <-chan struct{}
 }
 
 // Extension is tools a workspace's registry lists after its own, whose declarations come from elsewhere; Close
@@ -88,6 +92,7 @@ type Workspace struct {
 	ext      Extension // nil: none
 	events   Stream
 	ready    chan struct{} // closed once the project is prepared (at once for a one-shot workspace)
+	closing  chan struct{} // closed when Close begins: a preparation still held does not start
 
 	closeOnce sync.Once
 	closeErr  error
@@ -110,7 +115,7 @@ func Open(ctx context.Context, root, id string, opt Options) (*Workspace, error)
 			return nil, err
 		}
 	}
-	w := &Workspace{id: id, info: info, ready: make(chan struct{}), repo: repoinfo.New(info.Root)}
+	w := &Workspace{id: id, info: info, ready: make(chan struct{}), closing: make(chan struct{}), repo: repoinfo.New(info.Root)}
 	w.events.id = id
 	if opt.Events != nil {
 		w.events.Subscribe(opt.Events)
@@ -135,6 +140,13 @@ func Open(ctx context.Context, root, id string, opt Options) (*Workspace, error)
 	}
 	go func() {
 		defer close(w.ready)
+		if opt.Hold != nil {
+			select {
+			case <-opt.Hold:
+			case <-w.closing:
+				return
+			}
+		}
 		prepare(info)
 	}()
 	return w, nil
@@ -240,6 +252,7 @@ func (w *Workspace) WaitReady(ctx context.Context) error {
 // Later calls return the first one's result.
 func (w *Workspace) Close() error {
 	w.closeOnce.Do(func() {
+		close(w.closing)
 		<-w.ready
 		w.deps.Jobs.Close()
 		if w.ext != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
 	"github.com/rooted-dev/rooted/backend/testtree"
 )
@@ -206,5 +207,61 @@ func TestEventsCarryTheWorkspaceID(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("no files event")
+	}
+}
+
+// A held preparation starts when its hold is released, not before; a workspace closed while held closes at once
+// and is never prepared (the MCP server whose client left before its handshake).
+func TestHeldPreparationStartsOnRelease(t *testing.T) {
+	hold := make(chan struct{})
+	prepared := make(chan struct{}, 2)
+	opt := Options{Live: true, Hold: hold, Prepare: func(session.Info) { prepared <- struct{}{} }}
+	w, err := Open(context.Background(), testtree.Dir(t, map[string]string{"a.txt": "a\n"}), "held", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := w.WaitReady(ctx); err == nil {
+		t.Fatal("ready while its preparation is held")
+	}
+	if len(prepared) != 0 {
+		t.Fatal("prepared while held")
+	}
+	// A read needs no preparation: it answers while held.
+	if got := call[map[string]any](t, w, "read_file", `{"path":"a.txt"}`); got["content"] == nil {
+		t.Errorf("read while held: %v", got)
+	}
+	close(hold)
+	if err := w.WaitReady(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(prepared) != 1 {
+		t.Errorf("prepared %d times after the release, want once", len(prepared))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	never := make(chan struct{})
+	w, err = Open(context.Background(), testtree.Dir(t, map[string]string{"a.txt": "a\n"}), "closed-held", Options{Live: true, Hold: never, Prepare: func(session.Info) { prepared <- struct{}{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- w.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close waits for a preparation that is held")
+	}
+	if len(prepared) != 1 {
+		t.Error("a workspace closed while held was prepared")
+	}
+	if err := w.WaitReady(context.Background()); err != nil {
+		t.Errorf("WaitReady after Close: %v", err)
 	}
 }
