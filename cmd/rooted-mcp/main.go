@@ -11,6 +11,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"sync"
 	"syscall"
 
 	"github.com/rooted-dev/rooted/backend/cli"
@@ -61,7 +63,14 @@ func serve(ctx context.Context, stderr io.Writer, args []string) int {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	s, err := mcpserver.New(mcpserver.Options{Root: f.Root, Version: version.Version, Logger: logger, MaxResultBytes: f.MaxResultBytes})
+	// No garbage collection until the handshake is answered: the heap is a few MiB then, and the first
+	// collections, at a 4 MiB heap, made the agent wait 20 ms more for initialize on a 2-core machine (35 ms
+	// against 55). The server calls Started within 250 ms whatever the client does.
+	gc := debug.SetGCPercent(-1)
+	var once sync.Once
+	started := func() { once.Do(func() { debug.SetGCPercent(gc) }) }
+	defer started() // a root refused, or a server that ends before Started
+	s, err := mcpserver.New(mcpserver.Options{Root: f.Root, Version: version.Version, Logger: logger, MaxResultBytes: f.MaxResultBytes, Started: started})
 	if err != nil {
 		e := tools.Classify(err)
 		fmt.Fprintf(stderr, "rooted mcp: cannot open project root %s: %s: %s\n", f.Root, e.Code, e.Message)

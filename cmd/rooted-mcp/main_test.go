@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -15,9 +16,15 @@ import (
 func TestRefusesAMissingRoot(t *testing.T) {
 	var stderr bytes.Buffer
 	missing := filepath.Join(t.TempDir(), "missing")
+	gc := debug.SetGCPercent(150)
+	defer debug.SetGCPercent(gc)
 	code := serve(context.Background(), &stderr, []string{"--root", missing})
 	if code != cli.ExitToolError || !strings.Contains(stderr.String(), "cannot open project root "+missing) || !strings.Contains(stderr.String(), "not_found") {
 		t.Errorf("exit %d, %q", code, stderr.String())
+	}
+	// The collector, off until the handshake is answered, is as it was.
+	if now := debug.SetGCPercent(gc); now != 150 {
+		t.Errorf("GC percent after a refused root: %d, want 150", now)
 	}
 }
 
