@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	_ "github.com/rooted-dev/rooted/backend/becomemcp" // "rooted mcp" becomes rooted-mcp as this package initialises
 	"github.com/rooted-dev/rooted/backend/cli"
 	"github.com/rooted-dev/rooted/backend/gitexec"
 	"github.com/rooted-dev/rooted/backend/sandbox"

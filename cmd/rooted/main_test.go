@@ -72,7 +72,25 @@ func TestStartsTheDesktopAppBesideIt(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(out)) != want {
 		t.Errorf("rooted mcp: %v %q, want %q", err, out, want)
 	}
-	// rooted mcp sign-in is rooted-mcp's sign-in, its arguments checked first.
+	// It becomes rooted-mcp before the rest of rooted initialises (an agent waits for the server's handshake at every
+	// session): rooted's own packages never start.
+	cmd = exec.Command(link, "mcp", "--root", project)
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err = cmd.Output()
+	if err != nil || !strings.HasPrefix(string(out), "mcp pid=") {
+		t.Errorf("rooted mcp: %v %q", err, out)
+	}
+	if !strings.Contains(stderr.String(), "init os ") { // the trace works (becomemcp's own line never comes: it ends in exec)
+		t.Errorf("no trace of rooted's initialisation: %s", stderr.String())
+	}
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.HasPrefix(line, "init github.com/rooted-dev/rooted/backend/cli ") || strings.HasPrefix(line, "init github.com/rooted-dev/rooted/backend/tools ") {
+			t.Errorf("rooted initialised its own packages before it became rooted-mcp: %s", line)
+		}
+	}
+	// rooted mcp sign-in is rooted-mcp's sign-in.
 	cmd = exec.Command(link, "mcp", "sign-in", "docs", "--root", project)
 	out, err = cmd.CombinedOutput()
 	want = "mcp pid=" + strconv.Itoa(cmd.Process.Pid) + " args=sign-in docs --root " + project

@@ -1,0 +1,6 @@
+// Package becomemcp makes "rooted mcp" become the MCP server beside it (rooted-mcp) before the rest of rooted
+// initialises: an agent starts the server at every session and waits for its handshake, and rooted's own package
+// initialisation, of no use to the server, took a third of that wait. Imported by cmd/rooted alone, for its side
+// effect; its import path sorts it ahead of rooted's other packages, which Go initialises in that order once
+// their imports are.
+package becomemcp
