@@ -5,14 +5,17 @@ package becomemcp
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
-// Name is the MCP server's executable (cli.MCPName, which this package cannot import without initialising it).
-const Name = "rooted-mcp"
-
 func init() {
 	if len(os.Args) < 2 || os.Args[1] != "mcp" {
+		return
+	}
+	// Only what rooted mcp takes: its flags, or sign-in. Anything else is rooted's usage error to report, not
+	// rooted-mcp's other commands to run.
+	if len(os.Args) > 2 && os.Args[2] != "sign-in" && !strings.HasPrefix(os.Args[2], "-") {
 		return
 	}
 	self, err := os.Executable()

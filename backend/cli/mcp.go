@@ -18,8 +18,8 @@ type MCPFlags struct {
 	MaxResultBytes int
 }
 
-// ParseMCP parses rooted mcp's arguments, for rooted (which checks them before it becomes the server) and for
-// rooted-mcp, so both read and report them alike. When ok is false, the command ends with exit code code.
+// ParseMCP parses rooted mcp's arguments, for rooted (which checks them before it becomes the server, when
+// becomemcp has not already) and for rooted-mcp, so both read and report them alike. When ok is false, the command ends with exit code code.
 func ParseMCP(stdio IO, args []string) (f MCPFlags, code int, ok bool) {
 	fs := newFlagSet("mcp", stdio, "[--root DIR] [--verbose] [--max-result-bytes N]")
 	fs.StringVar(&f.Root, "root", "", "project root (default: the client's MCP roots choose it)")
@@ -61,7 +61,9 @@ func ParseSignIn(stdio IO, args []string) (f SignInFlags, code int, ok bool) {
 }
 
 // runMCP checks the flags here, so a mistake reads as any other command's, then becomes the MCP server (or, for
-// sign-in, rooted-mcp's sign-in: the OAuth flow needs the HTTP client and the MCP SDK that rooted leaves out).
+// sign-in, rooted-mcp's sign-in: the OAuth flow needs the HTTP client and the MCP SDK that rooted leaves out). In
+// the rooted binary, package becomemcp has usually become the server before this runs: with rooted-mcp beside it
+// and arguments that are flags or sign-in, which rooted-mcp checks with the same parser.
 func runMCP(_ context.Context, stdio IO, args []string) int {
 	if len(args) > 0 && args[0] == "sign-in" {
 		if _, code, ok := ParseSignIn(stdio, args[1:]); !ok {

@@ -101,7 +101,8 @@ type Server struct {
 	// the handshake's time (72 ms, against 48 ms held, 460k files, 2 cores).
 	begin     chan struct{}
 	beginOnce sync.Once
-	started   func() // Options.Started
+	holding   *time.Timer // releases at holdAtMost; stopped by Close
+	started   func()      // Options.Started
 
 	listed       listed // the tools declared now (listed.go)
 	settingsPath string // the user's settings file, watched while the server runs; "" without a config directory
@@ -122,7 +123,7 @@ func New(opt Options) (*Server, error) {
 	if opt.holdAtMost > 0 {
 		hold = opt.holdAtMost
 	}
-	time.AfterFunc(hold, s.release)
+	s.holding = time.AfterFunc(hold, s.release)
 	// As in the window: a live workspace, whose watcher keeps the index, the snapshots' staging and the stale-file
 	// check current. ask_user's answer comes from the client's user by elicitation (ask.go).
 	s.wsOpt = workspace.Options{Live: true, Ask: answered, Web: web, CommandProxy: httpproxy.ForCommands, Limit: &s.limit, Prepare: opt.prepare, Events: s.logEvent, Hold: s.begin}
@@ -136,6 +137,7 @@ func New(opt Options) (*Server, error) {
 	s.rootErr = "no project root: start the server with --root DIR, or use a client that provides MCP roots"
 	if opt.Root != "" {
 		if err := s.open(opt.Root); err != nil {
+			s.holding.Stop()
 			return nil, err
 		}
 	} else if dir := workspaceFromEnv(); dir != "" {
@@ -463,6 +465,7 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 // Close closes the open workspace (its jobs, watcher, root and the snapshots' background work, once its
 // preparation is over) and those it replaced.
 func (s *Server) Close() error {
+	s.holding.Stop()
 	s.mu.Lock()
 	w := s.ws
 	s.ws = nil

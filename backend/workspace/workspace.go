@@ -234,10 +234,10 @@ func (w *Workspace) Watch() (watch.Status, bool) {
 func (w *Workspace) Events() *Stream { return &w.events }
 
 // Ready is closed once the project is prepared (its index and watcher started, its snapshots set up to record a
-// change): a change waits for it, a read need not.
+// change), or closed while its preparation was held (Options.Hold): a change waits for it, a read need not.
 func (w *Workspace) Ready() <-chan struct{} { return w.ready }
 
-// WaitReady waits until the workspace is prepared, or ctx ends.
+// WaitReady waits until the workspace is prepared (or closed while held, see Ready), or ctx ends.
 func (w *Workspace) WaitReady(ctx context.Context) error {
 	select {
 	case <-w.ready:

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rooted-dev/rooted/backend/becomemcp"
+	"github.com/rooted-dev/rooted/backend/cli"
 )
 
 // The launcher: every way of asking rooted for the window starts the rooted-desktop beside it (found through a
@@ -86,9 +89,17 @@ func TestStartsTheDesktopAppBesideIt(t *testing.T) {
 		t.Errorf("no trace of rooted's initialisation: %s", stderr.String())
 	}
 	for _, line := range strings.Split(stderr.String(), "\n") {
-		if strings.HasPrefix(line, "init github.com/rooted-dev/rooted/backend/cli ") || strings.HasPrefix(line, "init github.com/rooted-dev/rooted/backend/tools ") {
+		if strings.HasPrefix(line, "init github.com/rooted-dev/rooted/") {
 			t.Errorf("rooted initialised its own packages before it became rooted-mcp: %s", line)
 		}
+	}
+	if becomemcp.Name != cli.MCPName {
+		t.Errorf("becomemcp.Name %q, cli.MCPName %q", becomemcp.Name, cli.MCPName)
+	}
+	// What rooted mcp does not take is rooted's usage error, not one of rooted-mcp's other commands.
+	out, err = exec.Command(link, "mcp", "tools").CombinedOutput()
+	if err == nil || strings.HasPrefix(string(out), "mcp pid=") || !strings.Contains(string(out), `unexpected argument "tools"`) {
+		t.Errorf("rooted mcp tools: %v %q", err, out)
 	}
 	// rooted mcp sign-in is rooted-mcp's sign-in.
 	cmd = exec.Command(link, "mcp", "sign-in", "docs", "--root", project)
