@@ -22,7 +22,7 @@ const gramMin = 256 << 10
 // gramShare: the filters take at most this part of the budget.
 const gramShare = 8
 
-func gramHash(g uint32) uint32 { return (g * 0x9E3779B1) }
+func gramHash(g uint32) uint32 { return g * 0x9E3779B1 }
 
 // gramBits is the size of the filter of a file of size bytes: 2^k bits, at least size/2 (a third of them set in
 // source code's text, more in minified script).
@@ -97,24 +97,6 @@ func (x *Index) keepGrams(rel string, data []byte, epoch uint64) {
 		x.gramBytes += f.size()
 	}
 	x.mu.Unlock()
-}
-
-// dropGramsLocked forgets the filter of rel, or of every file under it (prefix "rel/", or all when under is "").
-func (x *Index) dropGramsLocked(rel string, under bool) {
-	if f, ok := x.grams[rel]; ok {
-		x.gramBytes -= f.size()
-		delete(x.grams, rel)
-	}
-	if !under {
-		return
-	}
-	prefix := rel + "/"
-	for p, f := range x.grams {
-		if rel == "" || len(p) > len(prefix) && p[:len(prefix)] == prefix {
-			x.gramBytes -= f.size()
-			delete(x.grams, p)
-		}
-	}
 }
 
 // ruleOutByGrams drops from ords (places in l) the files whose filter lacks one of lit's four-byte strings; they

@@ -224,25 +224,34 @@ func (x *Index) changed(e watch.Event) {
 		// edit and left the next search to open them again).
 		x.dirs.drop(e.Path, e.Op&watch.Rescan != 0)
 	}
-	x.dropGramsLocked(e.Path, e.Op&(watch.Remove|watch.Rename|watch.Rescan) != 0)
+	under := e.Op&(watch.Remove|watch.Rename|watch.Rescan) != 0
+	x.bytes -= dropUnder(x.content, e.Path, under, func(b []byte) int64 { return int64(len(b)) })
+	x.gramBytes -= dropUnder(x.grams, e.Path, under, gramFilter.size)
 	if e.Op&watch.Rescan != 0 {
 		// The ignore rules may have changed: a file searches kept reading may be ignored now, and the watcher does
 		// not report an ignored file's changes. Its reads count again, and only by searches of unignored files.
 		clear(x.reads)
 	}
-	if b, ok := x.content[e.Path]; ok {
-		x.bytes -= int64(len(b))
-		delete(x.content, e.Path)
+}
+
+// dropUnder deletes rel from m and, when under, every path under it (all of them when rel is ""), and returns the
+// bytes they held, by size: a change drops the text and the filters kept of the files it touched.
+func dropUnder[V any](m map[string]V, rel string, under bool, size func(V) int64) (freed int64) {
+	if v, ok := m[rel]; ok {
+		freed += size(v)
+		delete(m, rel)
 	}
-	if e.Op&(watch.Remove|watch.Rename|watch.Rescan) != 0 {
-		prefix := e.Path + "/"
-		for p, b := range x.content {
-			if e.Path == "" || strings.HasPrefix(p, prefix) {
-				x.bytes -= int64(len(b))
-				delete(x.content, p)
-			}
+	if !under {
+		return freed
+	}
+	prefix := rel + "/"
+	for p, v := range m {
+		if rel == "" || strings.HasPrefix(p, prefix) {
+			freed += size(v)
+			delete(m, p)
 		}
 	}
+	return freed
 }
 
 func (x *Index) live() bool { return !x.watcher.Status().Degraded }
