@@ -457,7 +457,16 @@ func fileURIPath(uri string) (string, error) {
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
 	defer s.texts.run()()
 	if s.settingsPath != "" {
-		defer s.watchSettings(s.settingsPath)()
+		// Beside the handshake, not before it: a watch on a folder the kernel knows many entries of (the nearest
+		// existing one, /tmp say, before the settings' folder is made) took 5 ms to add. A save made before the
+		// watch was in is caught by the list made again once it is.
+		watching := make(chan func(), 1)
+		go func() {
+			stop := s.watchSettings(s.settingsPath)
+			s.syncTools()
+			watching <- stop
+		}()
+		defer func() { (<-watching)() }()
 	}
 	return s.mcp.Run(ctx, splicing{t, s.texts, s.release})
 }
