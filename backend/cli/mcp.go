@@ -19,7 +19,8 @@ type MCPFlags struct {
 }
 
 // ParseMCP parses rooted mcp's arguments, for rooted (which checks them before it becomes the server, when
-// becomemcp has not already) and for rooted-mcp, so both read and report them alike. When ok is false, the command ends with exit code code.
+// becomemcp has not already) and for rooted-mcp, so both read and report them alike. When ok is false, the
+// command ends with exit code code.
 func ParseMCP(stdio IO, args []string) (f MCPFlags, code int, ok bool) {
 	fs := newFlagSet("mcp", stdio, "[--root DIR] [--verbose] [--max-result-bytes N]")
 	fs.StringVar(&f.Root, "root", "", "project root (default: the client's MCP roots choose it)")

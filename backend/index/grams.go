@@ -26,7 +26,7 @@ func gramHash(g uint32) uint32 { return g * 0x9E3779B1 }
 
 // gramBits is the size of the filter of a file of size bytes: 2^k bits, at least size/2. Of the Go tree's largest
 // files, 1% (generated rewrite rules) to 15% (unicode tables) of the bits are set, 12% in the minified trace
-// viewer: a literal of eight bytes, five four-byte strings, passes a filter that lacks it about once in 10^4.
+// viewer: a literal of eight bytes, five four-byte strings, passes a filter that lacks it at most about once in 10^4.
 func gramBits(size int) int {
 	n := 64
 	for n < size/2 {
