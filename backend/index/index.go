@@ -540,7 +540,7 @@ func (x *Index) Narrow(ctx context.Context, opt search.Options) func(search.File
 	}
 	c := x.tri.keep(opt)
 	if c == nil {
-		x.tri.build(x.listIdentities, x.searchable)
+		x.startBuild()
 		return nil
 	}
 	x.mu.RLock()
@@ -575,6 +575,13 @@ func (x *Index) Narrow(ctx context.Context, opt search.Options) func(search.File
 			return c.recheck(c.verdict(num, f.Rel), num, f.Rel, now)
 		}
 		return c.byNameNow(f, now)
+	}
+}
+
+// startBuild builds the trigram index in the background, unless one is built, being built, or not possible.
+func (x *Index) startBuild() {
+	if x.live() {
+		x.tri.build(x.listIdentities, x.searchable)
 	}
 }
 

@@ -182,6 +182,41 @@ func TestIndexesNeverMakeASearchWait(t *testing.T) {
 	}
 }
 
+// A search made while the index starts reads the disk, and the index builds its trigrams as soon as it has
+// started, not at the next search, which may come much later (on a 460k-file project the first search ended before
+// the watcher's first walk, and the build began with the second).
+func TestASearchWhileStartingBuildsOnceStarted(t *testing.T) {
+	t.Parallel()
+	r, dir := fixture(t, map[string]string{"a.go": "needle\n", "sub/b.go": "haystack\n"})
+	s := &Indexes{}
+	defer s.Close()
+	src := s.Source(r, dir)
+	if _, ok := src.(*Index); ok {
+		t.Fatal("the index answered before it started")
+	}
+	res, err := search.Search(context.Background(), src, "", search.Options{Query: "needle", Output: search.OutputCount})
+	if err != nil || res.Total != 1 {
+		t.Fatalf("while starting: %+v, %v", res, err)
+	}
+	waitFor(t, "the trigram index, with no other search", func() bool {
+		_, _, st, ok := s.Memory(r)
+		return ok && st.Ready && st.Files == 2
+	})
+
+	// Without a search, nothing is built: a project opened and never searched costs no index.
+	r2, dir2 := fixture(t, map[string]string{"a.go": "needle\n"})
+	s2 := &Indexes{}
+	defer s2.Close()
+	s2.Source(r2, dir2)
+	if !s2.Live(r2) {
+		t.Fatal("the second index is not live once started")
+	}
+	time.Sleep(300 * time.Millisecond) // buildDelay is 0 in these tests: a build would have landed
+	if _, _, st, ok := s2.Memory(r2); !ok || st.Ready || st.Files != 0 {
+		t.Errorf("a project never searched: %+v (ok %v), want no trigram index", st, ok)
+	}
+}
+
 // A walk for a search that reads every file (nothing narrows it) goes to the disk, whose folders it opens as it
 // walks, even when a list is in memory; the same walk without ReadAll comes from the list, numbered.
 func TestReadAllWalksTheDisk(t *testing.T) {
