@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/testcorpus"
@@ -94,6 +95,7 @@ func main() {
 	cmd, session, opened, initialize := srv.cmd, srv.session, srv.opened, srv.initialize
 	defer session.Close()
 	rss := newSampler(cmd.Process.Pid)
+	built := watchBuilt(cache, opened)
 	call := func(name string, args map[string]any) (time.Duration, string) {
 		start := time.Now()
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
@@ -213,7 +215,10 @@ func main() {
 		t, _ := call("search_files", map[string]any{"query": common})
 		steadyCommon = append(steadyCommon, t)
 	}
-	fmt.Printf("%-60s %14s %10s\n", "trigram index in (first narrowed search), after opening", ms(ready), bar.usable)
+	// The searches above come some 20 s apart, so the first narrowed one is late by up to that: the build's
+	// manifest, written as the build lands (saved for the next opening), says when the index was whole.
+	fmt.Printf("%-60s %14s %10s\n", "trigram index whole (the build's manifest written), after opening", ms(built()), bar.usable)
+	fmt.Printf("%-60s %14s %10s\n", "  the first search it narrowed, after opening", ms(ready), "")
 	fmt.Printf("%-60s %14s %10s\n", "trigram segments merged into one, after opening", ms(merged), "—")
 	fmt.Printf("%-60s %14s %10s\n", "steady state: rare literal, full count (median of 10)", ms(median(steady)), bar.steadyRare)
 	fmt.Printf("%-60s %14s %10s\n", "  slowest of those", ms(slices.Max(steady)), "")
@@ -298,6 +303,21 @@ func reopen(ctx context.Context, rooted, corpus, cache string, bar bars) {
 }
 
 // isMerged reports whether the trigram index under cache is one merged segment (the steady state).
+// watchBuilt watches for the first manifest in the index's folder under cache, every 100 ms; the time it returns
+// is when that appeared, after opened (0: not yet).
+func watchBuilt(cache string, opened time.Time) func() time.Duration {
+	var at atomic.Int64
+	go func() {
+		for at.Load() == 0 {
+			if m, _ := filepath.Glob(filepath.Join(cache, "rooted", "search", "*", "manifest")); len(m) > 0 {
+				at.Store(int64(time.Since(opened)))
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	return func() time.Duration { return time.Duration(at.Load()) }
+}
+
 func isMerged(cache string) bool {
 	all, _ := filepath.Glob(filepath.Join(cache, "rooted", "search", "*", "*.tri"))
 	return len(all) == 1 && strings.HasSuffix(all[0], "-merged.tri")
