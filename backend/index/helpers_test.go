@@ -14,7 +14,22 @@ import (
 	"github.com/rooted-dev/rooted/backend/testtree"
 )
 
-func TestMain(m *testing.M) { ignoretest.Main(m) }
+// TestMain isolates the tests from the user's git and ignore settings, and from the user's cache: an Indexes keeps
+// a project's trigram index under the user's cache folder, and a build prunes what it finds there.
+func TestMain(m *testing.M) {
+	cache, err := os.MkdirTemp("", "index-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := func() int {
+		defer os.RemoveAll(cache)
+		cleanup := ignoretest.Isolate()
+		defer cleanup()
+		return m.Run()
+	}()
+	os.Exit(code)
+}
 
 func init() {
 	buildDelay = 0                      // the tests wait for builds; nothing here competes with them

@@ -184,37 +184,109 @@ func TestIndexesNeverMakeASearchWait(t *testing.T) {
 
 // A search made while the index starts reads the disk, and the index builds its trigrams as soon as it has
 // started, not at the next search, which may come much later (on a 460k-file project the first search ended before
-// the watcher's first walk, and the build began with the second).
+// the watcher's first walk, and the build began with the second). Also when the index started between the search's
+// Source and its walk, and when a kept index could not be used. A project never searched builds nothing.
 func TestASearchWhileStartingBuildsOnceStarted(t *testing.T) {
 	t.Parallel()
-	r, dir := fixture(t, map[string]string{"a.go": "needle\n", "sub/b.go": "haystack\n"})
-	s := &Indexes{}
-	defer s.Close()
-	src := s.Source(r, dir)
-	if _, ok := src.(*Index); ok {
-		t.Fatal("the index answered before it started")
+	files := map[string]string{"a.go": "needle\n", "sub/b.go": "haystack\n"}
+	count := func(t *testing.T, src search.Source) {
+		t.Helper()
+		res, err := search.Search(context.Background(), src, "", search.Options{Query: "needle", Output: search.OutputCount})
+		if err != nil || res.Total != 1 {
+			t.Fatalf("%T: %+v, %v", src, res, err)
+		}
 	}
-	res, err := search.Search(context.Background(), src, "", search.Options{Query: "needle", Output: search.OutputCount})
-	if err != nil || res.Total != 1 {
-		t.Fatalf("while starting: %+v, %v", res, err)
+	builds := func(t *testing.T, s *Indexes, r *os.Root) int {
+		t.Helper()
+		s.mu.Lock()
+		idx, same := s.idx, s.root == r
+		s.mu.Unlock()
+		if idx == nil || !same {
+			t.Fatal("no index")
+		}
+		idx.tri.mu.Lock()
+		defer idx.tri.mu.Unlock()
+		return idx.tri.gen
 	}
-	waitFor(t, "the trigram index, with no other search", func() bool {
-		_, _, st, ok := s.Memory(r)
-		return ok && st.Ready && st.Files == 2
-	})
+	built := func(t *testing.T, s *Indexes, r *os.Root) {
+		t.Helper()
+		waitFor(t, "the trigram index, with no other search", func() bool {
+			_, _, st, ok := s.Memory(r)
+			return ok && st.Ready && st.Files == 2
+		})
+	}
 
-	// Without a search, nothing is built: a project opened and never searched costs no index.
-	r2, dir2 := fixture(t, map[string]string{"a.go": "needle\n"})
-	s2 := &Indexes{}
-	defer s2.Close()
-	s2.Source(r2, dir2)
-	if !s2.Live(r2) {
-		t.Fatal("the second index is not live once started")
-	}
-	time.Sleep(300 * time.Millisecond) // buildDelay is 0 in these tests: a build would have landed
-	if _, _, st, ok := s2.Memory(r2); !ok || st.Ready || st.Files != 0 {
-		t.Errorf("a project never searched: %+v (ok %v), want no trigram index", st, ok)
-	}
+	t.Run("searched before the start", func(t *testing.T) {
+		t.Parallel()
+		r, dir := fixture(t, files)
+		s := &Indexes{hold: make(chan struct{})}
+		defer s.Close()
+		count(t, s.Source(r, dir)) // the index cannot start before this search ends: it is held
+		close(s.hold)
+		if !s.Live(r) {
+			t.Fatal("not live once started")
+		}
+		if builds(t, s, r) == 0 {
+			t.Fatal("no build started with the index")
+		}
+		built(t, s, r)
+	})
+	t.Run("started during the search", func(t *testing.T) {
+		t.Parallel()
+		r, dir := fixture(t, files)
+		s := &Indexes{}
+		defer s.Close()
+		src := s.Source(r, dir)
+		if !s.Live(r) {
+			t.Fatal("not live once started")
+		}
+		if builds(t, s, r) != 0 {
+			t.Fatal("a build started with no search")
+		}
+		count(t, src) // the source of before the start
+		built(t, s, r)
+	})
+	t.Run("a kept index of no use", func(t *testing.T) {
+		t.Parallel()
+		r, dir := fixture(t, files)
+		x, err := NewIndex(r, dir, Options{}) // kept where Indexes keeps it (the user's cache: the tests' own)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count(t, x)
+		waitNarrowed(t, x)
+		waitMerged(t, x)
+		x.Close()
+		// The manifest names a segment that is gone: the kept index cannot be loaded.
+		segs, _ := filepath.Glob(filepath.Join(indexDir(dir, ""), "*.tri"))
+		if len(segs) == 0 {
+			t.Fatal("no segment kept")
+		}
+		for _, p := range segs {
+			os.Remove(p)
+		}
+		s := &Indexes{hold: make(chan struct{})}
+		defer s.Close()
+		count(t, s.Source(r, dir))
+		close(s.hold)
+		if !s.Live(r) {
+			t.Fatal("not live once started")
+		}
+		built(t, s, r)
+	})
+	t.Run("never searched", func(t *testing.T) {
+		t.Parallel()
+		r, dir := fixture(t, files)
+		s := &Indexes{}
+		defer s.Close()
+		s.Source(r, dir)
+		if !s.Live(r) {
+			t.Fatal("not live once started")
+		}
+		if n := builds(t, s, r); n != 0 {
+			t.Errorf("a project never searched: %d builds started, want none", n)
+		}
+	})
 }
 
 // A walk for a search that reads every file (nothing narrows it) goes to the disk, whose folders it opens as it

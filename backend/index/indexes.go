@@ -39,6 +39,7 @@ type Indexes struct {
 	loaded   chan struct{} // closed once that kept index is loaded, or found unusable
 	early    *narrower     // the kept index, loaded, serving searches until the index has started (savedSource)
 	asked    bool          // a search asked to narrow before the index had started: it builds once started
+	hold     chan struct{} // tests: when set before the first Source, the index starts once it is closed
 }
 
 // Source returns the index for root (absolute path abs), starting it on first use. Until it has started (the
@@ -78,6 +79,9 @@ func (s *Indexes) Source(root *os.Root, abs string) search.Source {
 				s.mu.Unlock()
 			}
 			close(loaded)
+			if s.hold != nil {
+				<-s.hold
+			}
 			idx, err := NewIndex(root, abs, hooks)
 			s.mu.Lock()
 			defer s.mu.Unlock()
@@ -124,17 +128,22 @@ type startingDisk struct {
 }
 
 func (d startingDisk) Narrow(ctx context.Context, opt search.Options) func(search.File) search.Verdict {
-	d.s.mu.Lock()
-	defer d.s.mu.Unlock()
-	if d.s.root != d.root {
-		return nil
-	}
-	if d.s.idx != nil {
-		d.s.idx.startBuild() // started between Source and this search's walk
-	} else {
-		d.s.asked = true
-	}
+	d.s.ask(d.root)
 	return nil
+}
+
+// ask notes that a search of root could not be narrowed while its index was starting: the index builds its
+// trigrams once started (at once, if it has started meanwhile).
+func (s *Indexes) ask(root *os.Root) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.root != root:
+	case s.idx != nil:
+		s.idx.startBuild()
+	default:
+		s.asked = true
+	}
 }
 
 // startingSource is the source of a search made while the index of a project whose trigram index was kept from an
@@ -180,10 +189,16 @@ func (w startingSource) Walk(ctx context.Context, dir string, opt search.WalkOpt
 func (w startingSource) Content(f search.File) ([]byte, func(), error) { return w.source().Content(f) }
 
 func (w startingSource) Narrow(ctx context.Context, opt search.Options) func(search.File) search.Verdict {
-	if nw, ok := w.source().(search.Narrower); ok {
-		return nw.Narrow(ctx, opt)
+	src := w.source()
+	var keep func(search.File) search.Verdict
+	if nw, ok := src.(search.Narrower); ok {
+		keep = nw.Narrow(ctx, opt)
 	}
-	return nil
+	if _, started := src.(*Index); keep == nil && !started {
+		// A kept index that could not be used (another layout, a segment gone): built once the index has started.
+		w.s.ask(w.root)
+	}
+	return keep
 }
 
 func (w startingSource) WalkCandidates(ctx context.Context, dir string, opt search.Options, emit func(search.File, int) bool) (int, bool, error) {
