@@ -78,8 +78,8 @@ func (n *narrower) yield() { n.yielder.Wait(context.Background(), nil) }
 // A first build runs at niceFirst, the default priority: until it lands every search reads every file (at 460k
 // files about 9 s of CPU each, against some 40 s for the whole build), so a build given less of a machine busy with
 // other work saves that work nothing. In the 460k-file bench (a fresh CLI and rg searching one after another beside
-// it) the build was whole 103 s after opening at nice 5 (a quarter of a core other work wants) and 71 s at nice 0;
-// rg's counts during the build took 10.4-10.9 s at either. It still waits for the process's own searches: one that
+// it) the build was whole 103 s after opening at nice 5 (a quarter of a core other work wants) and 71-85 s at nice
+// 0; rg's counts during the build took 10.4-10.7 s at nice 5 and 10.7-15.9 s at nice 0. It still waits for the process's own searches: one that
 // did not (tried) made a search during the build up to 2.7 times rg at 92k files.
 const (
 	niceBackground = 10

@@ -302,7 +302,6 @@ func reopen(ctx context.Context, rooted, corpus, cache string, bar bars) {
 	fmt.Printf("%-60s %13.0fM %10s\n", "resident memory, peak after reopening", rss.peak(), bar.memory)
 }
 
-// isMerged reports whether the trigram index under cache is one merged segment (the steady state).
 // watchBuilt watches for the first manifest in the index's folder under cache, every 100 ms; the time it returns
 // is when that appeared, after opened (0: not yet).
 func watchBuilt(cache string, opened time.Time) func() time.Duration {
@@ -318,6 +317,7 @@ func watchBuilt(cache string, opened time.Time) func() time.Duration {
 	return func() time.Duration { return time.Duration(at.Load()) }
 }
 
+// isMerged reports whether the trigram index under cache is one merged segment (the steady state).
 func isMerged(cache string) bool {
 	all, _ := filepath.Glob(filepath.Join(cache, "rooted", "search", "*", "*.tri"))
 	return len(all) == 1 && strings.HasSuffix(all[0], "-merged.tri")
