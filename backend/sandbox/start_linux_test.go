@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // A process started with a parent-death signal lives on when the thread that called Start ends, as Go ends a
@@ -25,7 +26,16 @@ func TestStartOutlivesTheCallersThread(t *testing.T) {
 			cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 			started := make(chan error)
 			go func() {
-				runtime.LockOSThread() // not unlocked: this thread ends when the goroutine returns
+				// Go ends a thread whose locked goroutine returns, but for the process's main thread, which it parks
+				// for good: on it the signal never comes (a CI run once started the command there).
+				for {
+					runtime.LockOSThread() // not unlocked: this thread ends when the goroutine returns
+					if syscall.Gettid() != syscall.Getpid() {
+						break
+					}
+					runtime.UnlockOSThread()
+					time.Sleep(time.Millisecond) // woken on another thread, most likely
+				}
 				started <- c.start(cmd)
 			}()
 			if err := <-started; err != nil {
