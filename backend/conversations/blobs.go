@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/rooted-dev/rooted/backend/configfile"
 )
@@ -25,7 +26,7 @@ import (
 // whole on open, and the window is handed references it loads when it shows them.
 const BlobMin = 8 << 10
 
-var hashPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var hashPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
 
 // ErrNoBlob says a reference names content the conversation does not have.
 var ErrNoBlob = errors.New("no such stored content")
@@ -36,7 +37,7 @@ type blobs struct {
 }
 
 func (b blobs) path(hash string) (string, error) {
-	if !hashPattern.MatchString(hash) {
+	if !hashPattern().MatchString(hash) {
 		return "", fmt.Errorf("%w: %q", ErrNoBlob, hash)
 	}
 	return filepath.Join(b.dir, hash), nil

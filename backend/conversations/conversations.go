@@ -83,7 +83,7 @@ var ErrNotFound = errors.New("no such conversation")
 // ErrBadID says an id is not one this package would make (they name files).
 var ErrBadID = errors.New("invalid conversation id")
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 
 // Store holds the conversations of one project. Its methods may be called concurrently; two Stores of the same
 // project (the window and the CLI) may read together, but only one should append (keep one per project).
@@ -137,7 +137,7 @@ type files struct {
 }
 
 func (s *Store) files(id string) (files, error) {
-	if !idPattern.MatchString(id) {
+	if !idPattern().MatchString(id) {
 		return files{}, fmt.Errorf("%w: %q", ErrBadID, id)
 	}
 	p := filepath.Join(s.dir, id)
@@ -171,7 +171,7 @@ func (s *Store) List() ([]Meta, error) {
 	for _, e := range entries {
 		name := e.Name()
 		id := strings.TrimSuffix(strings.TrimSuffix(name, ".log"), ".json")
-		if id == name || seen[id] || !idPattern.MatchString(id) {
+		if id == name || seen[id] || !idPattern().MatchString(id) {
 			continue
 		}
 		seen[id] = true
@@ -326,7 +326,7 @@ func (s *Store) BlobsContaining(id, text string) ([]string, error) {
 	needle := []byte(strings.ToLower(text))
 	out := []string{}
 	for _, e := range entries {
-		if !hashPattern.MatchString(e.Name()) {
+		if !hashPattern().MatchString(e.Name()) {
 			continue
 		}
 		b, err := f.blobs.read(e.Name())

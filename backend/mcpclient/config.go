@@ -36,7 +36,7 @@ func ParseServers(text []byte) (map[string]settings.MCPServer, error) {
 }
 
 func checkServer(name string, s settings.MCPServer) error {
-	if !serverName.MatchString(name) {
+	if !serverName().MatchString(name) {
 		return fmt.Errorf("a server's name is letters, digits, - and _ (at most 40)")
 	}
 	switch {
@@ -56,7 +56,7 @@ func checkServer(name string, s settings.MCPServer) error {
 		return fmt.Errorf(`headers are for a "url" server`)
 	}
 	for _, k := range s.EnvVars {
-		if !varName.MatchString(k) {
+		if !varName().MatchString(k) {
 			return fmt.Errorf("env_vars: %q is not a variable's name", k)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Secrets is where a server's entry finds the secrets it names as ${keyring:NAME}: the key store the user fills in
@@ -21,11 +22,11 @@ var ErrNoSecret = errors.New("no such secret")
 // ${NAME:-default} (Claude Code), ${env:NAME} (Cursor, VS Code), a whole value $NAME (Crush), and ${keyring:NAME}
 // for a secret of Rooted's key store. Anything else is kept as written: a "$" in a password stays a "$".
 var (
-	reference = regexp.MustCompile(`\$\{([^}]*)\}`)
-	wholeVar  = regexp.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)$`)
-	varName   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	reference = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]*)\}`) })
+	wholeVar  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$([A-Za-z_][A-Za-z0-9_]*)$`) })
+	varName   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 	// secretName is what a key store entry may be called: it appears in settings and in Settings' list.
-	secretName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+	secretName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`) })
 )
 
 // ref is one reference: a variable of the user's environment (with a default when def is set), or a secret.
@@ -38,7 +39,7 @@ type ref struct {
 // parseRef reads what is between ${ and }.
 func parseRef(body string) (ref, error) {
 	if name, ok := strings.CutPrefix(body, "keyring:"); ok {
-		if !secretName.MatchString(name) {
+		if !secretName().MatchString(name) {
 			return ref{}, fmt.Errorf("${keyring:%s}: a secret's name is letters, digits, '.', '_' and '-' (at most 64)", name)
 		}
 		return ref{secret: true, name: name}, nil
@@ -48,7 +49,7 @@ func parseRef(body string) (ref, error) {
 	if name, def, ok := strings.Cut(body, ":-"); ok {
 		r.name, r.def = name, &def
 	}
-	if !varName.MatchString(r.name) {
+	if !varName().MatchString(r.name) {
 		return ref{}, fmt.Errorf("${%s} names no environment variable (${NAME}, ${env:NAME}, ${NAME:-default}) or secret (${keyring:NAME})", body)
 	}
 	return r, nil
@@ -56,7 +57,7 @@ func parseRef(body string) (ref, error) {
 
 // checkRefs checks the references of value without resolving them (ParseServers: a mistake is told on saving).
 func checkRefs(value string) error {
-	for _, m := range reference.FindAllStringSubmatch(value, -1) {
+	for _, m := range reference().FindAllStringSubmatch(value, -1) {
 		if _, err := parseRef(m[1]); err != nil {
 			return err
 		}
@@ -72,11 +73,11 @@ type resolver struct {
 }
 
 func (r resolver) expand(value string) (string, error) {
-	if m := wholeVar.FindStringSubmatch(value); m != nil {
+	if m := wholeVar().FindStringSubmatch(value); m != nil {
 		return r.resolve(ref{name: m[1]})
 	}
 	var firstErr error
-	out := reference.ReplaceAllStringFunc(value, func(s string) string {
+	out := reference().ReplaceAllStringFunc(value, func(s string) string {
 		rf, err := parseRef(s[2 : len(s)-1])
 		if err == nil {
 			var v string

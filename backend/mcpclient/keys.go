@@ -124,7 +124,7 @@ func (s *ringSecrets) Secret(name string) (string, error) {
 }
 
 func (s *ringSecrets) SetSecret(name, value string) error {
-	if !secretName.MatchString(name) {
+	if !secretName().MatchString(name) {
 		return fmt.Errorf("a secret's name is letters, digits, '.', '_' and '-' (at most 64), not %q", name)
 	}
 	ctx := context.Background()

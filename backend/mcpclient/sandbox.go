@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/rooted-dev/rooted/backend/cmdenv"
 	"github.com/rooted-dev/rooted/backend/sandbox"
@@ -16,7 +17,7 @@ import (
 )
 
 // serverName is what a server may be called: its name becomes part of its tools' names and of a folder's.
-var serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$`)
+var serverName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$`) })
 
 // DataDir is the private folder of the server name in the project at root: its HOME, its temporary folder and
 // its caches, kept between runs. The project's part is the id Rooted keys the project's tool caches by, which
@@ -28,7 +29,7 @@ func (m *Manager) DataDir(name string) string {
 // stdioSpec is how the program of server name starts: in the project, in the sandbox, with the environment
 // commands get and a home of its own.
 func (m *Manager) stdioSpec(name string, cfg settings.MCPServer, proj settings.Project, refused func(Refusal)) (shell.StdioSpec, string, error) {
-	if !serverName.MatchString(name) {
+	if !serverName().MatchString(name) {
 		return shell.StdioSpec{}, "", fmt.Errorf("the server's name %q is not one letters, digits, - and _ make (at most 40)", name)
 	}
 	data := m.DataDir(name)

@@ -109,7 +109,7 @@ func (s *SecretFile) Secret(name string) (string, error) {
 
 // SetSecret stores value as name; an empty value removes it.
 func (s *SecretFile) SetSecret(name, value string) error {
-	if !secretName.MatchString(name) {
+	if !secretName().MatchString(name) {
 		return fmt.Errorf("a secret's name is letters, digits, '.', '_' and '-' (at most 64), not %q", name)
 	}
 	return s.f.update(func(m map[string]string) {

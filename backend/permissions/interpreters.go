@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // interpreters are programs that run whatever program they are handed, mapped to the short option letters and long
@@ -68,7 +69,7 @@ func findRuns(argv []string) string {
 	return ""
 }
 
-var pythonVersion = regexp.MustCompile(`^python[0-9.]*$`)
+var pythonVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^python[0-9.]*$`) })
 
 // interpreter returns argv's program as the interpreters table names it ("python3.12" is "python"), "" when it is
 // not an interpreter.
@@ -77,7 +78,7 @@ func interpreter(argv []string) string {
 		return ""
 	}
 	prog := path.Base(argv[0])
-	if pythonVersion.MatchString(prog) {
+	if pythonVersion().MatchString(prog) {
 		return "python"
 	}
 	if _, ok := interpreters[prog]; ok {

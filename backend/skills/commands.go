@@ -94,7 +94,7 @@ func (f folder) commands() []Command {
 		if i == MaxPerFolder {
 			break
 		}
-		if !isMD || e.Type()&fs.ModeDir != 0 || !validName.MatchString(name) {
+		if !isMD || e.Type()&fs.ModeDir != 0 || !validName().MatchString(name) {
 			continue
 		}
 		rel := path.Join(f.dir, e.Name())

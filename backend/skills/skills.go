@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode/utf8"
 
@@ -152,7 +153,7 @@ func upward(cwd string) []string {
 	return append(out, ".")
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // Find lists the skills of the places, in precedence order.
 func (p Places) Find() Catalog {
@@ -232,7 +233,7 @@ func parse(b []byte, dirName string) (s Skill, why string) {
 	if s.Name == "" {
 		s.Name = dirName
 	}
-	if !validName.MatchString(s.Name) {
+	if !validName().MatchString(s.Name) {
 		return s, fmt.Sprintf("the name %q is not a skill name (letters, digits, '.', '_' and '-', up to 64)", s.Name)
 	}
 	s.Description = strings.Join(strings.Fields(fields["description"]), " ")

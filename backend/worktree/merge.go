@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rooted-dev/rooted/backend/gitexec"
 )
@@ -146,7 +147,7 @@ func status(ctx context.Context, g gitexec.Cmd, args ...string) ([]byte, int, er
 // edit is one hunk of a line diff: base lines [from, to) became count lines at side line at.
 type edit struct{ from, to, at, count int }
 
-var hunkHeader = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+var hunkHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`) })
 
 // lineDiff lists the hunks that turn file a into file b (both in g's folder), as git diffs them.
 func lineDiff(ctx context.Context, g gitexec.Cmd, a, b string) ([]edit, error) {
@@ -155,7 +156,7 @@ func lineDiff(ctx context.Context, g gitexec.Cmd, a, b string) ([]edit, error) {
 		return nil, err
 	}
 	var list []edit
-	for _, m := range hunkHeader.FindAllSubmatch(out, -1) {
+	for _, m := range hunkHeader().FindAllSubmatch(out, -1) {
 		n := func(i int) int {
 			if len(m[i]) == 0 {
 				return 1
