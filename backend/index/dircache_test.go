@@ -103,3 +103,56 @@ func TestDirCacheFollowsAReplacedFolder(t *testing.T) {
 		t.Error("a folder the change did not touch was let go of")
 	}
 }
+
+// A folder the cache does not hold is opened from its parent, which it then holds too, one component at a time and
+// never through a link: a linked folder, one outside the project, or a path with "." or ".." in it is not opened,
+// and a file under a link inside the project is still read (through the root, which follows links that stay in it).
+func TestDirCacheOpensAFolderFromItsParent(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, dir := fixture(t, map[string]string{"a/b/c/f.txt": "deep", "a/real/g.txt": "linked"})
+	for link, target := range map[string]string{"a/link": "real", "a/out": outside} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x, err := NewIndex(root, dir, Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	d := x.dirs.get(root, "a/b/c")
+	if d == nil {
+		t.Fatal("a/b/c not opened")
+	}
+	data, release, err := search.ReadIn(d, "f.txt")
+	if err != nil || string(data) != "deep" {
+		t.Errorf("a/b/c/f.txt: %q, %v", data, err)
+	}
+	release()
+	d.Release()
+	x.dirs.mu.Lock()
+	for _, held := range []string{"", "a", "a/b", "a/b/c"} {
+		if x.dirs.m[held] == nil {
+			t.Errorf("%q not held after opening a/b/c", held)
+		}
+	}
+	x.dirs.mu.Unlock()
+	for _, bad := range []string{"a/link", "a/out", "a/..", "a/b/../..", "a/./b", "a//b", "..", "a/b/c/f.txt"} {
+		if d := x.dirs.get(root, bad); d != nil {
+			d.Release()
+			t.Errorf("%q opened as a folder of the project", bad)
+		}
+	}
+	data, release, viaLink, err := x.readFollowing("a/link/g.txt")
+	if err != nil || string(data) != "linked" || !viaLink {
+		t.Errorf("a/link/g.txt: %q, %v, through the root %v", data, err, viaLink)
+	}
+	release()
+	if data, release, _, err := x.readFollowing("a/out/secret.txt"); err == nil {
+		release()
+		t.Errorf("a/out/secret.txt, outside the project, read: %q", data)
+	}
+}

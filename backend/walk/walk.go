@@ -116,6 +116,19 @@ func OpenDir(root *os.Root, rel string) (*Dir, error) {
 	return newDir(h, root, rel), nil
 }
 
+// OpenSub opens the subdirectory name of d, not following a link, for the caller to release: from a folder open,
+// one system call, where OpenDir resolves a path from the root a component at a time. name is one component.
+func (d *Dir) OpenSub(name string) (*Dir, error) {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/"+string(filepath.Separator)) {
+		return nil, &os.PathError{Op: "open", Path: path.Join(d.rel, name), Err: os.ErrInvalid}
+	}
+	h, err := d.h.openSub(name)
+	if err != nil {
+		return nil, err
+	}
+	return newDir(h, d.project, path.Join(d.rel, name)), nil
+}
+
 // Release lets go of a directory from OpenDir (or held by Keep).
 func (d *Dir) Release() { d.release() }
 

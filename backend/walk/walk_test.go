@@ -327,3 +327,44 @@ func TestHoldingPacerListsNothingAhead(t *testing.T) {
 		t.Fatalf("%d folders listed ahead while the pacer held", n)
 	}
 }
+
+// OpenSub opens one subdirectory of an open folder, by a name of one component, not following a link.
+func TestOpenSub(t *testing.T) {
+	root, dir := testtree.Root(t, map[string]string{"sub/f.txt": "f", "sub/deeper/g.txt": "g"})
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	top, err := OpenDir(root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer top.Release()
+	sub, err := top.OpenSub("sub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deeper, err := sub.OpenSub("deeper")
+	sub.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer deeper.Release()
+	if deeper.rel != "sub/deeper" {
+		t.Errorf("rel %q, want sub/deeper", deeper.rel)
+	}
+	f, err := deeper.Open("g.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, name := range []string{"", ".", "..", "sub/deeper", "link", "missing", "sub/../.."} {
+		if d, err := top.OpenSub(name); err == nil {
+			d.Release()
+			t.Errorf("OpenSub(%q) opened", name)
+		}
+	}
+	if d, err := deeper.OpenSub(".."); err == nil {
+		d.Release()
+		t.Error(`OpenSub("..") from sub/deeper opened`)
+	}
+}
