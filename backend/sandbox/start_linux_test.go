@@ -4,10 +4,10 @@ package sandbox
 
 import (
 	"os/exec"
-	"runtime"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/rooted-dev/rooted/backend/testthread"
 )
 
 // A process started with a parent-death signal lives on when the thread that called Start ends, as Go ends a
@@ -26,16 +26,7 @@ func TestStartOutlivesTheCallersThread(t *testing.T) {
 			cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 			started := make(chan error)
 			go func() {
-				// Go ends a thread whose locked goroutine returns, but for the process's main thread, which it parks
-				// for good: on it the signal never comes (a CI run once started the command there).
-				for {
-					runtime.LockOSThread() // not unlocked: this thread ends when the goroutine returns
-					if syscall.Gettid() != syscall.Getpid() {
-						break
-					}
-					runtime.UnlockOSThread()
-					time.Sleep(time.Millisecond) // woken on another thread, most likely
-				}
+				testthread.LockOffMain() // this thread ends when the goroutine returns
 				started <- c.start(cmd)
 			}()
 			if err := <-started; err != nil {

@@ -5,13 +5,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/cmdenv"
 	"github.com/rooted-dev/rooted/backend/sandbox"
+	"github.com/rooted-dev/rooted/backend/testthread"
 )
 
 // TestStartStdio: a program started for stdio talks over its pipes from inside the sandbox (what it cannot read
@@ -70,7 +70,7 @@ func TestStdioOutlivesTheThreadThatStartedIt(t *testing.T) {
 	}
 	ch := make(chan started)
 	go func() {
-		runtime.LockOSThread() // not unlocked: this thread ends when the goroutine returns
+		testthread.LockOffMain() // this thread ends when the goroutine returns
 		p, err := StartStdio(context.Background(), StdioSpec{Argv: []string{"sh", "-c", "sleep 0.5; echo lived"}, Dir: project, Env: cmdenv.Env(os.Environ(), nil), Policy: policy, Sandbox: info, Grace: 200 * time.Millisecond})
 		ch <- started{p, err}
 	}()
