@@ -208,6 +208,18 @@ func TestASearchWhileStartingBuildsOnceStarted(t *testing.T) {
 		defer idx.tri.mu.Unlock()
 		return idx.tri.gen
 	}
+	// searchedWhileHeld searches r while its index's start is held, then lets the index start.
+	searchedWhileHeld := func(t *testing.T, r *os.Root, dir string) *Indexes {
+		t.Helper()
+		s := &Indexes{hold: make(chan struct{})}
+		t.Cleanup(func() { s.Close() })
+		count(t, s.Source(r, dir)) // the index cannot start before this search ends: it is held
+		close(s.hold)
+		if !s.Live(r) {
+			t.Fatal("not live once started")
+		}
+		return s
+	}
 	built := func(t *testing.T, s *Indexes, r *os.Root) {
 		t.Helper()
 		waitFor(t, "the trigram index, with no other search", func() bool {
@@ -219,13 +231,7 @@ func TestASearchWhileStartingBuildsOnceStarted(t *testing.T) {
 	t.Run("searched before the start", func(t *testing.T) {
 		t.Parallel()
 		r, dir := fixture(t, files)
-		s := &Indexes{hold: make(chan struct{})}
-		defer s.Close()
-		count(t, s.Source(r, dir)) // the index cannot start before this search ends: it is held
-		close(s.hold)
-		if !s.Live(r) {
-			t.Fatal("not live once started")
-		}
+		s := searchedWhileHeld(t, r, dir)
 		if builds(t, s, r) == 0 {
 			t.Fatal("no build started with the index")
 		}
@@ -265,14 +271,7 @@ func TestASearchWhileStartingBuildsOnceStarted(t *testing.T) {
 		for _, p := range segs {
 			os.Remove(p)
 		}
-		s := &Indexes{hold: make(chan struct{})}
-		defer s.Close()
-		count(t, s.Source(r, dir))
-		close(s.hold)
-		if !s.Live(r) {
-			t.Fatal("not live once started")
-		}
-		built(t, s, r)
+		built(t, searchedWhileHeld(t, r, dir), r)
 	})
 	t.Run("never searched", func(t *testing.T) {
 		t.Parallel()
