@@ -115,8 +115,10 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if err != nil {
 			return fmt.Errorf("encoding message: %w", err)
 		}
-		head := append(append([]byte(`{"jsonrpc":"2.0","id":`), id...), `,"result":`...)
-		return c.write(head, unescapeHTML(r.Result), []byte("}\n"))
+		result := unescapeHTML(r.Result)
+		line := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(result)+1)
+		line = append(append(append(line, `{"jsonrpc":"2.0","id":`...), id...), `,"result":`...)
+		return c.write(append(append(line, result...), "}\n"...))
 	}
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
@@ -184,16 +186,14 @@ func (c *conn) writeLine(b []byte) error {
 	return c.write(append(b, '\n'))
 }
 
-// write writes parts as one message: no other write comes between them.
-func (c *conn) write(parts ...[]byte) error {
+// write writes a message, whole, in one call: a message in parts took a system call each, and a goroutine back
+// from one may wait for a thread's turn (at the handshake, when the project's preparation starts, milliseconds)
+// while the client waits for the rest of the line.
+func (c *conn) write(line []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, p := range parts {
-		if _, err := c.out.Write(p); err != nil {
-			return err
-		}
-	}
-	return nil
+	_, err := c.out.Write(line)
+	return err
 }
 
 func (c *conn) Close() error {
