@@ -41,6 +41,8 @@ go test -c -race -o "$dir/httpproxy.test" ./backend/netproxy/httpproxy
 go test -c -race -o "$dir/keystore.test" ./backend/keystore
 go test -c -race -o "$dir/llm.test" ./backend/llm
 go test -c -o "$dir/pdftext.test" ./backend/pdftext
+go test -c -o "$dir/walk.test" ./backend/walk
+go test -c -o "$dir/index.test" ./backend/index
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 go test -c -race -tags "$tags" -o "$dir/rooted-mcp.test" ./cmd/rooted-mcp
@@ -70,6 +72,9 @@ as_user "$dir/gitguard.test"
 echo "test-unprivileged: what tools run later, protected by name at any depth (dependency folders, bytecode, tool and agent files, go.work, .env, linked caches), as $user"
 as_user "$dir/tools.test" -test.run 'TestNewDependencyFolderDoesNotShadowTheHoistedOne|TestPlantedBytecodeNeverRunsOutside|TestToolFilesCreatedAnywhereAreRemoved|TestPlantedNpmrcAndGoWorkNeverRunOutside|TestFilesAnEnvrcLoadsAreProtected|TestLinkedPackageCacheIsReadOnlyToCommands|TestWritesLinkedCaches|TestChangedBuildOutputsAreReported|TestCreatingAToolFileEndsTheCommand' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '
 as_user "$dir/gitdir.test"
+echo "test-unprivileged: folders opened one component at a time from their parent, never through a link, as $user"
+as_user "$dir/walk.test" -test.run 'TestOpenSub'
+as_user "$dir/index.test" -test.run 'TestDirCache'
 echo "test-unprivileged: caches, links in the folders Rooted writes, a planted git on PATH, and rule spellings, as $user"
 as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater'
 as_user "$dir/toolcache.test" -test.run 'TestRootedFollowsNoPlantedLink|TestToolCacheDirFollowsTheFolder'
