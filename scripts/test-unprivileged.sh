@@ -72,8 +72,8 @@ as_user "$dir/gitguard.test"
 echo "test-unprivileged: what tools run later, protected by name at any depth (dependency folders, bytecode, tool and agent files, go.work, .env, linked caches), as $user"
 as_user "$dir/tools.test" -test.run 'TestNewDependencyFolderDoesNotShadowTheHoistedOne|TestPlantedBytecodeNeverRunsOutside|TestToolFilesCreatedAnywhereAreRemoved|TestPlantedNpmrcAndGoWorkNeverRunOutside|TestFilesAnEnvrcLoadsAreProtected|TestLinkedPackageCacheIsReadOnlyToCommands|TestWritesLinkedCaches|TestChangedBuildOutputsAreReported|TestCreatingAToolFileEndsTheCommand' -test.v 2>&1 | grep -E 'watched mode|^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '
 as_user "$dir/gitdir.test"
-echo "test-unprivileged: folders opened one component at a time from their parent, never through a link, as $user"
-as_user "$dir/walk.test" -test.run 'TestOpenSub'
+echo "test-unprivileged: folders opened below the project's folder, never above it or through a link, as $user"
+as_user "$dir/walk.test" -test.run 'TestOpenBeneath'
 as_user "$dir/index.test" -test.run 'TestDirCache'
 echo "test-unprivileged: caches, links in the folders Rooted writes, a planted git on PATH, and rule spellings, as $user"
 as_user "$dir/shell.test" -test.run 'TestNpmCacheCannotBePoisoned|TestCommandsCannotWriteWhatToolsRunLater'

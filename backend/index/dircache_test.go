@@ -104,15 +104,17 @@ func TestDirCacheFollowsAReplacedFolder(t *testing.T) {
 	}
 }
 
-// A folder the cache does not hold is opened from its parent, which it then holds too, one component at a time and
-// never through a link: a linked folder, one outside the project, or a path with "." or ".." in it is not opened,
-// and a file under a link inside the project is still read (through the root, which follows links that stay in it).
-func TestDirCacheOpensAFolderFromItsParent(t *testing.T) {
+// A folder the cache does not hold is opened below the project's folder in one call, never through a link: a
+// linked folder, one outside the project, or a path with "." or ".." in it is not opened, and a file under a link
+// inside the project is still read (through the root, which follows links that stay in it). A folder the cache held,
+// moved out of the project, opens nothing below it (until the watcher reports the move, the folder held itself is
+// read as before).
+func TestDirCacheOpensAFolderBeneathTheRoot(t *testing.T) {
 	outside := t.TempDir()
 	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("secret"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	root, dir := fixture(t, map[string]string{"a/b/c/f.txt": "deep", "a/real/g.txt": "linked"})
+	root, dir := fixture(t, map[string]string{"a/b/c/f.txt": "deep", "a/real/g.txt": "linked", "m/held/h.txt": "h", "m/other/i.txt": "i"})
 	for link, target := range map[string]string{"a/link": "real", "a/out": outside} {
 		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			t.Fatal(err)
@@ -134,13 +136,13 @@ func TestDirCacheOpensAFolderFromItsParent(t *testing.T) {
 	release()
 	d.Release()
 	x.dirs.mu.Lock()
-	for _, held := range []string{"", "a", "a/b", "a/b/c"} {
+	for _, held := range []string{"", "a/b/c"} {
 		if x.dirs.m[held] == nil {
 			t.Errorf("%q not held after opening a/b/c", held)
 		}
 	}
 	x.dirs.mu.Unlock()
-	for _, bad := range []string{"a/link", "a/out", "a/..", "a/b/../..", "a/./b", "a//b", "..", "a/b/c/f.txt"} {
+	for _, bad := range []string{"a/link", "a/out", "a/..", "a/b/../..", "a/./b", "a//b", "..", "/etc", "/a", "a/b/c/f.txt"} {
 		if d := x.dirs.get(root, bad); d != nil {
 			d.Release()
 			t.Errorf("%q opened as a folder of the project", bad)
@@ -154,5 +156,22 @@ func TestDirCacheOpensAFolderFromItsParent(t *testing.T) {
 	if data, release, _, err := x.readFollowing("a/out/secret.txt"); err == nil {
 		release()
 		t.Errorf("a/out/secret.txt, outside the project, read: %q", data)
+	}
+	// m is held (its file read), then moved out of the project, the change not reported: a folder below it that
+	// was never opened is not opened from where m went.
+	if d := x.dirs.get(root, "m"); d != nil {
+		d.Release()
+	}
+	if data, release, _, err := x.readFollowing("m/held/h.txt"); err != nil || string(data) != "h" {
+		t.Fatalf("m/held/h.txt: %q, %v", data, err)
+	} else {
+		release()
+	}
+	if err := os.Rename(filepath.Join(dir, "m"), filepath.Join(outside, "m")); err != nil {
+		t.Fatal(err)
+	}
+	if data, release, _, err := x.readFollowing("m/other/i.txt"); err == nil {
+		release()
+		t.Errorf("m/other/i.txt read from where m went, outside the project: %q", data)
 	}
 }

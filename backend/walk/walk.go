@@ -116,17 +116,24 @@ func OpenDir(root *os.Root, rel string) (*Dir, error) {
 	return newDir(h, root, rel), nil
 }
 
-// OpenSub opens the subdirectory name of d, not following a link, for the caller to release: from a folder open,
-// one system call, where OpenDir resolves a path from the root a component at a time. name is one component.
-func (d *Dir) OpenSub(name string) (*Dir, error) {
-	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/"+string(filepath.Separator)) {
-		return nil, &os.PathError{Op: "open", Path: path.Join(d.rel, name), Err: os.ErrInvalid}
+// OpenBeneath opens the folder at the slash path rel below d, for the caller to release. On Linux the kernel
+// resolves it in one call (openat2), never above d and never through a link, where OpenDir resolves a path from the
+// root a component at a time; elsewhere, or on a kernel without openat2, it is OpenDir, through the project's root,
+// which follows links only while they stay inside it. rel is a valid fs path: no "..", ".", empty or leading "/"
+// element.
+func (d *Dir) OpenBeneath(rel string) (*Dir, error) {
+	if !fs.ValidPath(rel) || rel == "." {
+		return nil, &os.PathError{Op: "open", Path: rel, Err: os.ErrInvalid}
 	}
-	h, err := d.h.openSub(name)
+	full := path.Join(d.rel, rel)
+	h, ok, err := d.h.openBeneath(rel)
+	if !ok {
+		return OpenDir(d.project, full)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return newDir(h, d.project, path.Join(d.rel, name)), nil
+	return newDir(h, d.project, full), nil
 }
 
 // Release lets go of a directory from OpenDir (or held by Keep).

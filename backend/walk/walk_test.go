@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -328,9 +329,10 @@ func TestHoldingPacerListsNothingAhead(t *testing.T) {
 	}
 }
 
-// OpenSub opens one subdirectory of an open folder, by a name of one component, not following a link.
-func TestOpenSub(t *testing.T) {
-	root, dir := testtree.Root(t, map[string]string{"sub/f.txt": "f", "sub/deeper/g.txt": "g"})
+// OpenBeneath opens a folder by its slash path below an open folder, never above it and, on Linux, never through a
+// link; a folder moved out from under the open folder is no longer below it.
+func TestOpenBeneath(t *testing.T) {
+	root, dir := testtree.Root(t, map[string]string{"sub/f.txt": "f", "sub/deeper/g.txt": "g", "moved/inner/h.txt": "h"})
 	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
 	}
@@ -339,12 +341,7 @@ func TestOpenSub(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer top.Release()
-	sub, err := top.OpenSub("sub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	deeper, err := sub.OpenSub("deeper")
-	sub.Release()
+	deeper, err := top.OpenBeneath("sub/deeper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,14 +354,31 @@ func TestOpenSub(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	for _, name := range []string{"", ".", "..", "sub/deeper", "link", "missing", "sub/../.."} {
-		if d, err := top.OpenSub(name); err == nil {
+	bad := []string{"", ".", "..", "../" + filepath.Base(dir), "sub/..", "sub/../..", "sub//deeper", "./sub", "sub/", "/etc", "/" + dir, "missing", "sub/f.txt"}
+	if runtime.GOOS == "linux" {
+		bad = append(bad, "link", "link/deeper") // elsewhere os.Root follows a link that stays inside
+	}
+	for _, rel := range bad {
+		if d, err := top.OpenBeneath(rel); err == nil {
 			d.Release()
-			t.Errorf("OpenSub(%q) opened", name)
+			t.Errorf("OpenBeneath(%q) opened", rel)
 		}
 	}
-	if d, err := deeper.OpenSub(".."); err == nil {
+	if d, err := deeper.OpenBeneath(".."); err == nil {
 		d.Release()
-		t.Error(`OpenSub("..") from sub/deeper opened`)
+		t.Error(`OpenBeneath("..") from sub/deeper opened`)
+	}
+	// A folder moved out of the project: what was below it is not below the project's folder any more.
+	moved, err := top.OpenBeneath("moved")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer moved.Release()
+	if err := os.Rename(filepath.Join(dir, "moved"), filepath.Join(t.TempDir(), "out")); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := top.OpenBeneath("moved/inner"); err == nil {
+		d.Release()
+		t.Error("moved/inner opened after moved left the project")
 	}
 }
