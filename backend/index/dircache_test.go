@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/rooted-dev/rooted/backend/search"
@@ -142,14 +143,18 @@ func TestDirCacheOpensAFolderBeneathTheRoot(t *testing.T) {
 		}
 	}
 	x.dirs.mu.Unlock()
-	for _, bad := range []string{"a/link", "a/out", "a/..", "a/b/../..", "a/./b", "a//b", "..", "/etc", "/a", "a/b/c/f.txt"} {
-		if d := x.dirs.get(root, bad); d != nil {
+	bad := []string{"a/out", "a/..", "a/b/../..", "a/./b", "a//b", "..", "/etc", "/a", "a/b/c/f.txt"}
+	if runtime.GOOS == "linux" {
+		bad = append(bad, "a/link") // elsewhere a miss goes through os.Root, which follows a link that stays inside
+	}
+	for _, rel := range bad {
+		if d := x.dirs.get(root, rel); d != nil {
 			d.Release()
-			t.Errorf("%q opened as a folder of the project", bad)
+			t.Errorf("%q opened as a folder of the project", rel)
 		}
 	}
 	data, release, viaLink, err := x.readFollowing("a/link/g.txt")
-	if err != nil || string(data) != "linked" || !viaLink {
+	if err != nil || string(data) != "linked" || (runtime.GOOS == "linux" && !viaLink) {
 		t.Errorf("a/link/g.txt: %q, %v, through the root %v", data, err, viaLink)
 	}
 	release()
