@@ -1,7 +1,6 @@
 package index
 
 import (
-	"io/fs"
 	"os"
 	"slices"
 	"sync"
@@ -41,7 +40,7 @@ func (c *dirCache) get(root *os.Root, dir string) *walk.Dir {
 	if dir == "." {
 		dir = ""
 	}
-	if dir != "" && !fs.ValidPath(dir) {
+	if dir != "" && !walk.ValidRel(dir) {
 		return nil // "..", "/etc", "a//b": never a folder of the list
 	}
 	c.mu.Lock()

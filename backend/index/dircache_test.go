@@ -39,14 +39,17 @@ func TestDirCacheKeepsTheFoldersInUse(t *testing.T) {
 		defer c.mu.Unlock()
 		return c.m[fmt.Sprintf("d%04d", i)] != nil
 	}
-	for i := range maxOpenDirs {
+	for i := range maxOpenDirs - 1 { // and the project's folder, which the others are opened below: full
 		read(i)
+	}
+	if len(c.m) != maxOpenDirs {
+		t.Fatalf("%d folders held, want %d", len(c.m), maxOpenDirs)
 	}
 	read(0) // in use again: the most recent
 	kept := c.get(root, "d0001")
-	kept.Release() // d0001 used again too, then d0002...d0511 are the least recent half
-	read(maxOpenDirs)
-	if !held(0) || !held(1) || !held(maxOpenDirs) || !held(maxOpenDirs-1) {
+	kept.Release() // d0001 used again too, then d0002...d0512 are the least recent half
+	read(maxOpenDirs - 1)
+	if !held(0) || !held(1) || !held(maxOpenDirs-1) || !held(maxOpenDirs-2) {
 		t.Error("a folder used recently was let go of")
 	}
 	if held(2) || len(c.m) > maxOpenDirs/2+3 {

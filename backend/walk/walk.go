@@ -119,10 +119,9 @@ func OpenDir(root *os.Root, rel string) (*Dir, error) {
 // OpenBeneath opens the folder at the slash path rel below d, for the caller to release. On Linux the kernel
 // resolves it in one call (openat2), never above d and never through a link, where OpenDir resolves a path from the
 // root a component at a time; elsewhere, or on a kernel without openat2, it is OpenDir, through the project's root,
-// which follows links only while they stay inside it. rel is a valid fs path: no "..", ".", empty or leading "/"
-// element.
+// which follows links only while they stay inside it. rel is a ValidRel path.
 func (d *Dir) OpenBeneath(rel string) (*Dir, error) {
-	if !fs.ValidPath(rel) || rel == "." {
+	if !ValidRel(rel) {
 		return nil, &os.PathError{Op: "open", Path: rel, Err: os.ErrInvalid}
 	}
 	full := path.Join(d.rel, rel)
@@ -134,6 +133,21 @@ func (d *Dir) OpenBeneath(rel string) (*Dir, error) {
 		return nil, err
 	}
 	return newDir(h, d.project, full), nil
+}
+
+// ValidRel reports whether rel is a slash path of the project as a walk names one: not "", not starting or ending
+// with "/", and no element empty, "." or "..". Unlike fs.ValidPath it takes any bytes in a name, as the file system
+// does.
+func ValidRel(rel string) bool {
+	if rel == "" {
+		return false
+	}
+	for elem := range strings.SplitSeq(rel, "/") {
+		if elem == "" || elem == "." || elem == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // Release lets go of a directory from OpenDir (or held by Keep).
