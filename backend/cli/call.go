@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/rooted-dev/rooted/backend/beside"
+
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/webfetch"
 )
@@ -100,7 +102,7 @@ func printJSON(stdio IO, raw []byte) int {
 // handOver has rooted-mcp, which links what rooted leaves out (an HTTP client, the MCP client), run the call:
 // ok is false when it cannot be found.
 func handOver(stdio IO, s interface{ Close() error }, args, pos []string, input string) (code int, ok bool) {
-	server, err := findBeside(MCPName)
+	server, err := beside.Find(MCPName)
 	if err != nil {
 		return 0, false
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+
+	"github.com/rooted-dev/rooted/backend/beside"
 )
 
 // MCPName is the MCP server's executable, installed beside rooted (build/bin, /usr/bin). It is a binary of its own
@@ -73,7 +75,7 @@ func runMCP(_ context.Context, stdio IO, args []string) int {
 	} else if _, code, ok := ParseMCP(stdio, args); !ok {
 		return code
 	}
-	server, err := findBeside(MCPName)
+	server, err := beside.Find(MCPName)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "rooted mcp: the MCP server %v: install the rooted package, or build it with make cli\n", err)
 		return ExitToolError

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
+
+	"github.com/rooted-dev/rooted/backend/beside"
 )
 
 // DesktopName is the desktop app's executable, installed beside rooted (build/bin, /usr/bin).
@@ -52,34 +52,12 @@ func runOpen(_ context.Context, stdio IO, args []string) int {
 		}
 		dirArgs = []string{"--root", abs}
 	}
-	app, err := findBeside(DesktopName)
+	app, err := beside.Find(DesktopName)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "rooted: the desktop app %v: install the rooted package, or build it with make build; every other command works without it (rooted help)\n", err)
 		return ExitToolError
 	}
 	return become(append([]string{app}, dirArgs...), stdio)
-}
-
-// findBeside looks for one of Rooted's executables beside the running one (following links, as /usr/bin/rooted
-// may be one), then on PATH.
-func findBeside(name string) (string, error) {
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	var beside string
-	if self, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(self); err == nil {
-			self = real
-		}
-		beside = filepath.Join(filepath.Dir(self), name)
-		if fi, err := os.Stat(beside); err == nil && !fi.IsDir() {
-			return beside, nil
-		}
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
-	}
-	return "", fmt.Errorf("(%s) is not installed beside this binary (%s) nor on PATH", name, beside)
 }
 
 func unwrapPathError(err error) error {

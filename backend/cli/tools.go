@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rooted-dev/rooted/backend/beside"
+
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
@@ -39,7 +41,7 @@ func ToolsExtras(ctx context.Context, stdio IO, args []string, x Extras) int {
 	reg := tools.Registry(tools.ListDeps(s)) // the user's settings decide the optional tools (web_search)
 	if *root != "" && hasForeignServers(s) {
 		if x.OpenForeign == nil {
-			if server, err := findBeside(MCPName); err == nil {
+			if server, err := beside.Find(MCPName); err == nil {
 				_ = s.Close()
 				return become(append([]string{server, "tools"}, args...), stdio)
 			}
