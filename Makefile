@@ -1,6 +1,7 @@
 # Rooted: `make run` builds and opens the app, `make test` runs every test. Both install what is missing first.
-# Three binaries: build/bin/rooted, the CLI (pure Go, `make cli` needs only Go), which `rooted mcp` turns into
-# build/bin/rooted-mcp, the MCP server (pure Go, apart so the MCP SDK does not slow every CLI start), and
+# Four binaries: build/bin/rooted, the CLI (pure Go, `make cli` needs only Go), which `rooted mcp` turns into
+# build/bin/rooted-mcp, the MCP server (pure Go, apart so the MCP SDK does not slow every CLI start),
+# build/bin/rooted-reader, which both start to read a PDF or a web page (its parsers would slow every start), and
 # build/bin/rooted-desktop, the window (Wails, GTK, WebKit), which `rooted` with no command starts.
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -19,6 +20,7 @@ STATICCHECK := $(GOBIN)/staticcheck
 NFPM    := $(GOBIN)/nfpm
 CLI     := build/bin/rooted
 MCP     := build/bin/rooted-mcp
+READER  := build/bin/rooted-reader
 DESKTOP := build/bin/rooted-desktop
 ARGS    ?=
 
@@ -75,14 +77,17 @@ $(CLI): $(GO_SRC)
 $(MCP): $(GO_SRC)
 	CGO_ENABLED=0 go build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $@ ./cmd/rooted-mcp
 
-cli: $(CLI) $(MCP) ## build just the CLI and MCP server (build/bin/rooted, rooted-mcp): needs only Go
+$(READER): $(GO_SRC)
+	CGO_ENABLED=0 go build -trimpath -ldflags "-s -w $(LDFLAGS)" -o $@ ./cmd/rooted-reader
 
-build: deps $(DESKTOP) $(CLI) $(MCP) ## build every binary into build/bin
+cli: $(CLI) $(MCP) $(READER) ## build just the CLI, MCP server and reader (build/bin/rooted, rooted-mcp, rooted-reader): needs only Go
+
+build: deps $(DESKTOP) $(CLI) $(MCP) $(READER) ## build every binary into build/bin
 
 run: build ## build and open the app; ARGS=DIR (or --root DIR) opens a folder directly
 	$(CLI) $(ARGS)
 
-$(DEB): $(DESKTOP) $(CLI) $(MCP) build/linux/nfpm.yaml build/linux/rooted.desktop build/linux/rooted.png
+$(DEB): $(DESKTOP) $(CLI) $(MCP) $(READER) build/linux/nfpm.yaml build/linux/rooted.desktop build/linux/rooted.png
 	@mkdir -p $(@D)
 	VERSION=$(VERSION) ARCH=$(ARCH) $(NFPM) package --config build/linux/nfpm.yaml --packager deb --target $@
 
@@ -107,7 +112,9 @@ lint: $(DIST) ## go vet (Linux, Windows, macOS), go mod tidy, staticcheck, gofum
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null .
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted-mcp
+	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted-reader
 	@if go list -deps ./cmd/rooted ./cmd/rooted-mcp | grep -q 'wailsapp\|webkit'; then echo "cmd/rooted and cmd/rooted-mcp must not link Wails, GTK or WebKit"; exit 1; fi
+	@if go list -deps ./cmd/rooted ./cmd/rooted-mcp | grep -q 'tetratelabs/wazero\|go-readability\|golang.org/x/net/html$$'; then echo "cmd/rooted and cmd/rooted-mcp must not link PDFium's runtime, readability or the HTML parser (rooted-reader does: they cost every start)"; exit 1; fi
 	@if go list -deps ./cmd/rooted | grep -qx 'net/http\|github.com/modelcontextprotocol/go-sdk/mcp\|github.com/godbus/dbus/v5'; then echo "cmd/rooted must not link net/http, the MCP SDK or D-Bus (they cost every command's start-up)"; exit 1; fi
 	@out=$$($(GOFUMPT) -l app backend cmd main.go); if [ -n "$$out" ]; then echo "gofumpt would reformat:"; echo "$$out"; exit 1; fi
 	cd frontend && npm run typecheck && npm run lint
@@ -120,7 +127,7 @@ test-go: $(DIST) ## Go unit tests with the race detector; as root, the sandbox's
 test-frontend: $(NPM_STAMP) ## vitest unit tests
 	cd frontend && npm test
 
-test-e2e: $(DESKTOP) $(CLI) $(MCP) $(AGENTS_STAMP) ## Chromium against wails dev, the native window under Xvfb, rooted mcp over stdio, five agent CLIs
+test-e2e: $(DESKTOP) $(CLI) $(MCP) $(READER) $(AGENTS_STAMP) ## Chromium against wails dev, the native window under Xvfb, rooted mcp over stdio, five agent CLIs
 	cd frontend && npm run e2e
 
 test-package: $(DEB) ## install the package into a fresh root; run rooted version and rooted mcp from it

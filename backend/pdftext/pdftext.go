@@ -1,25 +1,24 @@
 // Package pdftext extracts the text of a PDF's pages. The parser is PDFium compiled to WebAssembly and run by
-// wazero: a hostile file can at worst make it fail, never reach the process's memory, files or network. Each
-// extraction runs in a fresh module instance with no filesystem mounted, a memory ceiling and the caller's
-// deadline, so a file built to loop or to balloon ends with an error rather than a hung or exhausted process.
+// wazero (package pdfium): a hostile file can at worst make it fail, never reach the process's memory, files or
+// network. Each extraction runs in a fresh module instance with no filesystem mounted, a memory ceiling and the
+// caller's deadline, so a file built to loop or to balloon ends with an error rather than a hung or exhausted
+// process.
+//
+// This package is the light half, which rooted and rooted-mcp link: the limits, the errors, and an Extractor that
+// reads in this process when the binary links package pdfium (which registers itself), and otherwise in
+// rooted-reader (readerproc), so that PDFium's 9 MiB and its runtime cost nothing to a process that never reads a
+// PDF.
 package pdftext
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
-	"sync"
+	"strconv"
 	"time"
 
-	"github.com/klippa-app/go-pdfium"
-	pdferrors "github.com/klippa-app/go-pdfium/errors"
-	"github.com/klippa-app/go-pdfium/requests"
-	"github.com/klippa-app/go-pdfium/webassembly"
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/experimental"
+	"github.com/rooted-dev/rooted/backend/readerproc"
 )
 
 // Limits of one extraction.
@@ -49,139 +48,101 @@ const Magic = "%PDF-"
 type Text struct {
 	// Pages is the number of pages in the document; Read how many of them were read (fewer when MaxTextBytes
 	// stopped the extraction).
-	Pages, Read int
+	Pages int `json:"pages"`
+	Read  int `json:"read"`
 	// Text is the pages' text, each page after a "--- page N ---" line.
-	Text string
+	Text string `json:"text"`
 	// Chars counts the non-space characters extracted: zero for a scanned PDF, whose pages are pictures.
-	Chars int
+	Chars int `json:"chars"`
 }
 
-// Extractor extracts PDFs' text. The WebAssembly module is compiled on first use and the compiled code kept for
-// the later ones; the zero value is ready.
-type Extractor struct {
-	once       sync.Once
-	cache      wazero.CompilationCache
-	compileErr error
+// ExtractFunc extracts a PDF's text in this process: compiled once, each extraction within ctx's deadline or
+// Timeout, its errors the package's.
+type ExtractFunc func(ctx context.Context, data []byte) (Text, error)
+
+var local ExtractFunc
+
+// Register makes every Extractor read in this process with f. Package pdfium calls it when it is linked; it is
+// not safe to call once extractions have begun.
+func Register(f ExtractFunc) { local = f }
+
+// Extractor extracts PDFs' text; the zero value is ready.
+type Extractor struct{}
+
+// Extract returns the text of the PDF data, page by page: in this process when package pdfium is linked, else in
+// rooted-reader.
+func (*Extractor) Extract(ctx context.Context, data []byte) (Text, error) {
+	if local != nil {
+		return local(ctx, data)
+	}
+	return Remote(ctx, data)
 }
 
-// compile fills the cache with the compiled module, outside any file's deadline: compiling PDFium takes seconds
-// (more on a loaded machine) whatever the file, and the deadline is for what a file can make the parser do.
-func (x *Extractor) compile() {
-	x.cache = wazero.NewCompilationCache()
-	pool, err := webassembly.Init(x.config(context.Background()))
+// reply is rooted-reader's answer to "pdf": the text, or the error with its kind.
+type reply struct {
+	Text  *Text  `json:"text,omitempty"`
+	Error string `json:"error,omitempty"`
+	Kind  string `json:"kind,omitempty"` // "encrypted", "damaged", "timeout", or "" for any other failure
+}
+
+var kinds = map[string]error{"encrypted": ErrEncrypted, "damaged": ErrDamaged, "timeout": ErrTimeout}
+
+// Remote extracts in rooted-reader, whatever this binary links: its deadline is ctx's (sent as --timeout, and
+// rooted-reader is killed when ctx ends), else Timeout from when PDFium is compiled.
+func Remote(ctx context.Context, data []byte) (Text, error) {
+	args := []string{"pdf"}
+	if d, ok := ctx.Deadline(); ok {
+		args = append(args, "--timeout", strconv.FormatInt(max(time.Until(d).Milliseconds(), 1), 10)+"ms")
+	}
+	out, err := readerproc.Run(ctx, args, data, 2*MaxTextBytes+64<<10)
 	if err != nil {
-		x.compileErr = err
-		return
+		if ctx.Err() != nil {
+			return Text{}, fmt.Errorf("%w (%v)", ErrTimeout, ctx.Err())
+		}
+		return Text{}, fmt.Errorf("starting the PDF reader: %w", err)
 	}
-	x.compileErr = pool.Close()
+	var r reply
+	if err := json.Unmarshal(out, &r); err != nil || (r.Text == nil && r.Error == "") {
+		return Text{}, fmt.Errorf("starting the PDF reader: %s answered %d bytes that are not its reply", readerproc.Name, len(out))
+	}
+	if r.Error != "" {
+		if kind, ok := kinds[r.Kind]; ok {
+			return Text{}, kindError{kind, r.Error}
+		}
+		return Text{}, errors.New(r.Error)
+	}
+	return *r.Text, nil
 }
 
-func (x *Extractor) config(ctx context.Context) webassembly.Config {
-	return webassembly.Config{
-		Context:  ctx,
-		MinIdle:  0,
-		MaxIdle:  1,
-		MaxTotal: 1,
-		FSConfig: wazero.NewFSConfig(), // nothing mounted: the parser sees the bytes it is given and no file
-		RuntimeConfig: wazero.NewRuntimeConfig().
-			WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).
-			WithMemoryLimitPages(MemoryPages).
-			WithCloseOnContextDone(true).
-			WithCompilationCache(x.cache),
-		Stdout: io.Discard,
-		Stderr: io.Discard,
-	}
+// kindError is an error rooted-reader reported: its message whole, and the package error it is.
+type kindError struct {
+	kind error
+	msg  string
 }
 
-// Extract returns the text of the PDF data, page by page.
-func (x *Extractor) Extract(ctx context.Context, data []byte) (Text, error) {
-	x.once.Do(x.compile)
-	if x.compileErr != nil {
-		return Text{}, fmt.Errorf("starting the PDF reader: %w", x.compileErr)
+func (e kindError) Error() string { return e.msg }
+func (e kindError) Unwrap() error { return e.kind }
+
+// Serve is rooted-reader's "pdf": it extracts data in this process, within timeout when it is not zero, and
+// returns the reply Remote reads. The binary must link package pdfium.
+func Serve(ctx context.Context, data []byte, timeout time.Duration) ([]byte, error) {
+	if local == nil {
+		return nil, errors.New("this program does not link PDFium")
 	}
-	if _, ok := ctx.Deadline(); !ok {
+	if timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, Timeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	t, err := x.extract(ctx, data)
-	if err != nil && ctx.Err() != nil {
-		return Text{}, fmt.Errorf("%w (%v)", ErrTimeout, ctx.Err())
-	}
-	return t, err
-}
-
-func (x *Extractor) extract(ctx context.Context, data []byte) (t Text, err error) {
-	// A fresh runtime per extraction: its memory is the file's alone, and closing the context closes the module
-	// mid-instruction (WithCloseOnContextDone), which is what bounds a parser stuck in a loop.
-	pool, err := webassembly.Init(x.config(ctx))
+	t, err := local(ctx, data)
 	if err != nil {
-		return t, fmt.Errorf("starting the PDF reader: %w", err)
-	}
-	defer pool.Close()
-	inst, err := pool.GetInstanceWithContext(ctx)
-	if err != nil {
-		return t, fmt.Errorf("starting the PDF reader: %w", err)
-	}
-	defer inst.Close()
-	return readDoc(inst, data)
-}
-
-func readDoc(inst pdfium.Pdfium, data []byte) (t Text, err error) {
-	doc, err := inst.OpenDocument(&requests.OpenDocument{File: &data})
-	if err != nil {
-		return t, classify(err)
-	}
-	defer inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc.Document})
-	n, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc.Document})
-	if err != nil {
-		return t, classify(err)
-	}
-	t.Pages = n.PageCount
-	var b strings.Builder
-	for i := range t.Pages {
-		if b.Len() >= MaxTextBytes {
-			break
+		r := reply{Error: err.Error()}
+		for name, kind := range kinds {
+			if errors.Is(err, kind) {
+				r.Kind = name
+			}
 		}
-		p, err := inst.GetPageText(&requests.GetPageText{Page: requests.Page{ByIndex: &requests.PageByIndex{Document: doc.Document, Index: i}}})
-		if err != nil {
-			return Text{}, classify(err)
-		}
-		text := normalize(p.Text)
-		fmt.Fprintf(&b, "--- page %d ---\n", i+1)
-		b.WriteString(text)
-		if text != "" && !strings.HasSuffix(text, "\n") {
-			b.WriteByte('\n')
-		}
-		t.Read++
-		t.Chars += len(strings.Join(strings.Fields(text), ""))
+		return json.Marshal(r)
 	}
-	t.Text = b.String()
-	return t, nil
-}
-
-// normalize turns PDFium's line breaks (CRLF, lone CR) into LF and drops the NULs and form feeds some files carry,
-// so the text reads and pages like a text file's.
-func normalize(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case '\r':
-			return '\n'
-		case 0, '\f':
-			return -1
-		}
-		return r
-	}, s)
-}
-
-// classify maps PDFium's errors to the package's.
-func classify(err error) error {
-	switch {
-	case errors.Is(err, pdferrors.ErrPassword), errors.Is(err, pdferrors.ErrSecurity):
-		return fmt.Errorf("%w: it needs a password to read", ErrEncrypted)
-	case errors.Is(err, pdferrors.ErrFormat), errors.Is(err, pdferrors.ErrFile), errors.Is(err, pdferrors.ErrPage):
-		return fmt.Errorf("%w: %v", ErrDamaged, err)
-	}
-	return fmt.Errorf("%w: %v", ErrDamaged, err)
+	return json.Marshal(reply{Text: &t})
 }

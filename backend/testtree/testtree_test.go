@@ -171,11 +171,11 @@ func (f *fatalRecorder) run(do func()) {
 	<-done
 }
 
-// The package, and testcpu and testthread beside it, are for tests: a package of the module that imports one outside its _test.go
+// The package, and testcpu, testthread and readertest beside it, are for tests: a package of the module that imports one outside its _test.go
 // files would carry test fixtures into the product.
 func TestOnlyTestsImportIt(t *testing.T) {
 	t.Parallel()
-	testOnly := []string{"github.com/rooted-dev/rooted/backend/testtree", "github.com/rooted-dev/rooted/backend/testcpu", "github.com/rooted-dev/rooted/backend/testthread"}
+	testOnly := []string{"github.com/rooted-dev/rooted/backend/testtree", "github.com/rooted-dev/rooted/backend/testcpu", "github.com/rooted-dev/rooted/backend/testthread", "github.com/rooted-dev/rooted/backend/readerproc/readertest"}
 	out, err := exec.Command("go", "list", "-e", "-f", `{{.ImportPath}}: {{join .Imports " "}}`, "github.com/rooted-dev/rooted/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

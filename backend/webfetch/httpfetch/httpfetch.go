@@ -1,5 +1,5 @@
 // Package httpfetch fetches a web page for the agent and gives it back as Markdown (HTML, through a readability
-// pass), or as the text or JSON it is.
+// pass: webfetch.ReadPage, in this process or in rooted-reader), or as the text or JSON it is.
 //
 // Guarantees: Fetch connects only over https, and only to public addresses: a host is resolved by the fetcher itself
 // and a loopback, private, link-local, shared (CGNAT), multicast, unspecified, reserved or cloud-metadata address
@@ -15,7 +15,6 @@
 package httpfetch
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -30,12 +29,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	readability "codeberg.org/readeck/go-readability/v2"
-	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/charset"
 
 	"github.com/rooted-dev/rooted/backend/webfetch"
 	"github.com/rooted-dev/rooted/backend/websearch"
@@ -162,7 +155,7 @@ func (f *Client) Fetch(ctx context.Context, u *url.URL, follow func(host string)
 	if redirect != "" {
 		return webfetch.Page{URL: resp.Request.URL.String(), Status: resp.StatusCode, RedirectTo: redirect, Fetched: f.now()}, nil
 	}
-	page, err := f.read(resp)
+	page, err := f.read(ctx, resp)
 	if err != nil {
 		return webfetch.Page{}, err
 	}
@@ -171,7 +164,7 @@ func (f *Client) Fetch(ctx context.Context, u *url.URL, follow func(host string)
 }
 
 // read turns a response into a page.
-func (f *Client) read(resp *http.Response) (webfetch.Page, error) {
+func (f *Client) read(ctx context.Context, resp *http.Response) (webfetch.Page, error) {
 	where := resp.Request.URL.String()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBytes+1))
 	if err != nil {
@@ -193,18 +186,10 @@ func (f *Client) read(resp *http.Response) (webfetch.Page, error) {
 	if kind == "" {
 		return webfetch.Page{}, &webfetch.MediaError{URL: where, MediaType: media}
 	}
-	text, err := utf8Text(body, ct)
+	page.Title, page.Content, err = webfetch.ReadPage(ctx, body, ct, resp.Request.URL, kind == "html")
 	if err != nil {
 		return webfetch.Page{}, err
 	}
-	if kind == "html" {
-		page.Title, page.Content, err = Markdown(text, resp.Request.URL)
-		if err != nil {
-			return webfetch.Page{}, err
-		}
-		return page, nil
-	}
-	page.Content = text
 	return page, nil
 }
 
@@ -218,43 +203,6 @@ func kindOf(media string) string {
 		return "text"
 	}
 	return ""
-}
-
-// utf8Text decodes body from the charset its Content-Type or its own markup declares.
-func utf8Text(body []byte, contentType string) (string, error) {
-	r, err := charset.NewReader(bytes.NewReader(body), contentType)
-	if err != nil {
-		return string(body), nil // an unknown charset: the bytes as they are, which is what a browser would show
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
-}
-
-// Markdown turns an HTML page into Markdown: its readable article where readability finds one (no menus, footers,
-// scripts), else the whole body. Links are made absolute against base.
-func Markdown(page string, base *url.URL) (title, md string, err error) {
-	doc, err := html.Parse(strings.NewReader(page))
-	if err != nil {
-		return "", "", err
-	}
-	node := doc
-	parser := readability.NewParser()
-	article, err := parser.ParseAndMutate(doc, base) // no copy of the document: it is parsed again if this fails
-	if err == nil && article.Node != nil {
-		node, title = article.Node, article.Title()
-	} else if doc, err = html.Parse(strings.NewReader(page)); err != nil { // readability has changed doc
-		return "", "", err
-	} else {
-		node = doc
-	}
-	out, err := htmltomarkdown.ConvertNode(node, converter.WithDomain(base.Scheme+"://"+base.Host))
-	if err != nil {
-		return "", "", err
-	}
-	return strings.TrimSpace(title), strings.TrimSpace(string(out)), nil
 }
 
 func (f *Client) cached(key string) (webfetch.Page, bool) {

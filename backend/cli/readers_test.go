@@ -1,0 +1,8 @@
+package cli
+
+// The tests read PDFs and web pages in their own process, as the desktop app does; rooted and rooted-mcp leave
+// both to rooted-reader, which package readerproc's tests run.
+import (
+	_ "github.com/rooted-dev/rooted/backend/pdftext/pdfium"
+	_ "github.com/rooted-dev/rooted/backend/webfetch/pagemd"
+)

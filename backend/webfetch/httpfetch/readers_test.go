@@ -1,0 +1,5 @@
+package httpfetch_test
+
+// The tests turn pages into Markdown in their own process, as the desktop app does; rooted-mcp leaves it to
+// rooted-reader, which package readerproc's tests run.
+import _ "github.com/rooted-dev/rooted/backend/webfetch/pagemd"

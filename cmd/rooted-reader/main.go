@@ -1,0 +1,122 @@
+// Command rooted-reader reads what comes from outside a project with parsers too large for rooted and rooted-mcp
+// to link (package readerproc): rooted and rooted-mcp start it for each PDF or web page, the bytes on its stdin,
+// and read one JSON reply on its stdout.
+//
+//	rooted-reader pdf [--timeout D]                      a PDF's text, page by page (pdftext.Serve)
+//	rooted-reader page --url U --content-type T [--html] a page's text, an HTML page as Markdown (webfetch.ServePage)
+//	rooted-reader serve                                  either, request after request (readerproc's frames)
+//
+// A failure to read the input is the reply's error, with exit code 0; exit code 2 is bad usage, 1 a failure to
+// read stdin or write the reply. serve ends when its stdin closes, or after readerproc.Idle without a request.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/rooted-dev/rooted/backend/pdftext"
+	_ "github.com/rooted-dev/rooted/backend/pdftext/pdfium" // PDFium, registered with pdftext
+	"github.com/rooted-dev/rooted/backend/readerproc"
+	"github.com/rooted-dev/rooted/backend/webfetch"
+	_ "github.com/rooted-dev/rooted/backend/webfetch/pagemd" // readability and Markdown, registered with webfetch
+)
+
+// maxInput bounds what is read from stdin: more than any PDF read_file reads or any page web_fetch keeps.
+const maxInput = 1 << 30
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	var code int
+	if len(os.Args) == 2 && os.Args[1] == "serve" {
+		code = serve(ctx, os.Stdin, os.Stdout, os.Stderr, readerproc.Idle, func() { os.Exit(0) })
+	} else {
+		code = run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	}
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || (args[0] != "pdf" && args[0] != "page") {
+		fmt.Fprintln(stderr, "usage: rooted-reader pdf [--timeout D] | page --url U --content-type T [--html] (input on stdin)")
+		return 2
+	}
+	fs := flag.NewFlagSet("rooted-reader "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	timeout := fs.Duration("timeout", 0, "the PDF's deadline (default: pdftext.Timeout from when PDFium is ready)")
+	rawURL := fs.String("url", "", "the page's address, which its links are made absolute against")
+	contentType := fs.String("content-type", "", "the page's Content-Type header")
+	html := fs.Bool("html", false, "the page is HTML: return its article as Markdown")
+	if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
+		return 2
+	}
+	in, err := io.ReadAll(io.LimitReader(stdin, maxInput))
+	if err != nil {
+		fmt.Fprintf(stderr, "rooted-reader: reading stdin: %v\n", err)
+		return 1
+	}
+	var reply []byte
+	if args[0] == "pdf" {
+		reply, err = pdftext.Serve(ctx, in, *timeout)
+	} else {
+		base, perr := url.Parse(*rawURL)
+		if perr != nil || base.Host == "" {
+			fmt.Fprintf(stderr, "rooted-reader page: --url %q is not an absolute URL\n", *rawURL)
+			return 2
+		}
+		reply, err = webfetch.ServePage(in, *contentType, base, *html)
+	}
+	if err == nil {
+		_, err = stdout.Write(append(reply, '\n'))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "rooted-reader: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// serve answers readerproc's requests, one after another, until stdin ends (the parent closed it, or ended) or
+// idle passes without one (then it calls exit).
+func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, idle time.Duration, exit func()) int {
+	r := bufio.NewReader(stdin)
+	w := bufio.NewWriter(stdout)
+	timer := time.AfterFunc(idle, exit)
+	defer timer.Stop()
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			return 0 // the parent is done with it
+		}
+		timer.Stop()
+		var req readerproc.Request
+		if err := json.Unmarshal(line, &req); err != nil || req.Len < 0 || req.Len > maxInput || len(req.Args) == 0 || req.Args[0] == "serve" {
+			fmt.Fprintf(stderr, "rooted-reader serve: not a request frame: %.200q\n", line)
+			return 2
+		}
+		in := make([]byte, req.Len)
+		if _, err := io.ReadFull(r, in); err != nil {
+			fmt.Fprintf(stderr, "rooted-reader serve: reading a request's %d bytes: %v\n", req.Len, err)
+			return 1
+		}
+		var out, errs bytes.Buffer
+		code := run(ctx, req.Args, bytes.NewReader(in), &out, &errs)
+		head, _ := json.Marshal(readerproc.Reply{Code: code, Stderr: string(errs.Bytes()[:min(errs.Len(), 4<<10)]), Len: out.Len()})
+		w.Write(append(head, '\n'))
+		w.Write(out.Bytes())
+		if err := w.Flush(); err != nil {
+			return 1 // the parent is gone
+		}
+		timer.Reset(idle)
+	}
+}
