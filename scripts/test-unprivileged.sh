@@ -41,12 +41,14 @@ go test -c -race -o "$dir/httpproxy.test" ./backend/netproxy/httpproxy
 go test -c -race -o "$dir/keystore.test" ./backend/keystore
 go test -c -race -o "$dir/llm.test" ./backend/llm
 go test -c -o "$dir/pdftext.test" ./backend/pdftext
+go test -c -o "$dir/pdfium.test" ./backend/pdftext/pdfium
+go build -o "$dir/rooted-reader" ./cmd/rooted-reader
 go test -c -o "$dir/walk.test" ./backend/walk
 go test -c -o "$dir/index.test" ./backend/index
 go build -o "$dir/rooted" ./cmd/rooted
 go build -o "$dir/rooted-mcp" ./cmd/rooted-mcp
 go test -c -race -tags "$tags" -o "$dir/rooted-mcp.test" ./cmd/rooted-mcp
-chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp"
+chmod 755 "$dir" "$dir"/*.test "$dir/rooted" "$dir/rooted-mcp" "$dir/rooted-reader"
 chown "$user:$group" "$dir/tmp" "$dir/home"
 # The node the caller runs (the Makefile puts the project's Node.js first on PATH) is the one the tests run as well.
 node_dir=$(dirname "$(command -v node || echo /usr/bin/node)")
@@ -87,7 +89,9 @@ as_user "$dir/repoinfo.test" -test.run 'TestNamedPipesDoNotBlockTheStatus|TestNa
 echo "test-unprivileged: conversations saved into a read-only folder, and killed while appending, as $user"
 as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSaveLosesNothing|TestKillDuringAppends|TestTornRecordIsDropped' -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|^\s+--- FAIL|^\s+[a-z_]+_test\.go:[0-9]+: '
 echo "test-unprivileged: untrusted PDFs parsed in WebAssembly (text in order, a scan, truncated, encrypted, a deadline), as $user"
-as_user "$dir/pdftext.test" -test.run 'TestExtract'
+as_user "$dir/pdfium.test" -test.run 'TestExtract'
+# The same PDFs through rooted-reader, built above: the test cannot build it as a user with no module cache.
+as_user env ROOTED_TEST_READER="$dir/rooted-reader" "$dir/pdftext.test" -test.run 'TestExtract'
 echo "test-unprivileged: skills and commands through links out of the project and pipes, as $user"
 as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: a conversation's worktree made, worked in, merged and applied through the sandboxed git, as $user"

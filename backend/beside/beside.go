@@ -1,5 +1,5 @@
-// Package beside finds Rooted's other executables (rooted-mcp, rooted-desktop, rooted-reader): beside the running
-// one, its links followed (/usr/local/bin/rooted may be a link into an install folder), else on PATH.
+// Package beside finds Rooted's other executables (rooted-mcp, rooted-desktop, rooted-reader) beside the running
+// one, its links followed (/usr/local/bin/rooted may be a link into an install folder).
 package beside
 
 import (
@@ -10,23 +10,44 @@ import (
 	"runtime"
 )
 
-// Find returns the path of the executable named name (".exe" added on Windows).
-func Find(name string) (string, error) {
+// Path returns the executable named name (".exe" added on Windows) in the running executable's folder, or an
+// error that names where it looked.
+func Path(name string) (string, error) {
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
-	var path string
-	if self, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(self); err == nil {
-			self = real
-		}
-		path = filepath.Join(filepath.Dir(self), name)
-		if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
-			return path, nil
-		}
+	self, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("%s: this program's own path is unknown: %w", name, err)
+	}
+	if real, err := filepath.EvalSymlinks(self); err == nil {
+		self = real
+	}
+	path := filepath.Join(filepath.Dir(self), name)
+	if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+		return "", fmt.Errorf("%s is not installed beside this program (%s)", name, path)
+	}
+	return path, nil
+}
+
+// Find is Path, else name on PATH. Its error reads after the kind of program: "the MCP server (rooted-mcp) is
+// not installed beside this binary (/usr/bin/rooted-mcp) nor on PATH".
+func Find(name string) (string, error) {
+	if path, err := Path(name); err == nil {
+		return path, nil
+	}
+	if runtime.GOOS == "windows" {
+		name += ".exe"
 	}
 	if p, err := exec.LookPath(name); err == nil {
 		return p, nil
 	}
-	return "", fmt.Errorf("(%s) is not installed beside this binary (%s) nor on PATH", name, path)
+	var beside string
+	if self, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(self); err == nil {
+			self = real
+		}
+		beside = filepath.Join(filepath.Dir(self), name)
+	}
+	return "", fmt.Errorf("(%s) is not installed beside this binary (%s) nor on PATH", name, beside)
 }

@@ -11,6 +11,7 @@
 package pdftext
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -50,21 +51,25 @@ type Text struct {
 	// stopped the extraction).
 	Pages int `json:"pages"`
 	Read  int `json:"read"`
-	// Text is the pages' text, each page after a "--- page N ---" line.
+	// Text is the pages' text, each page after a "--- page N ---" line: at most MaxTextBytes.
 	Text string `json:"text"`
 	// Chars counts the non-space characters extracted: zero for a scanned PDF, whose pages are pictures.
 	Chars int `json:"chars"`
 }
 
-// ExtractFunc extracts a PDF's text in this process: compiled once, each extraction within ctx's deadline or
-// Timeout, its errors the package's.
-type ExtractFunc func(ctx context.Context, data []byte) (Text, error)
+// Local is a parser in this process (package pdfium's).
+type Local interface {
+	// Prepare compiles the parser, once: seconds, whatever the file, so outside any file's deadline.
+	Prepare() error
+	// Extract prepares, then extracts within ctx's deadline or, without one, Timeout; its errors are the package's.
+	Extract(ctx context.Context, data []byte) (Text, error)
+}
 
-var local ExtractFunc
+var local Local
 
-// Register makes every Extractor read in this process with f. Package pdfium calls it when it is linked; it is
-// not safe to call once extractions have begun.
-func Register(f ExtractFunc) { local = f }
+// Register makes every Extractor read in this process with l. Package pdfium calls it when it is linked; it is not
+// safe to call once extractions have begun.
+func Register(l Local) { local = l }
 
 // Extractor extracts PDFs' text; the zero value is ready.
 type Extractor struct{}
@@ -73,7 +78,7 @@ type Extractor struct{}
 // rooted-reader.
 func (*Extractor) Extract(ctx context.Context, data []byte) (Text, error) {
 	if local != nil {
-		return local(ctx, data)
+		return local.Extract(ctx, data)
 	}
 	return Remote(ctx, data)
 }
@@ -85,16 +90,27 @@ type reply struct {
 	Kind  string `json:"kind,omitempty"` // "encrypted", "damaged", "timeout", or "" for any other failure
 }
 
-var kinds = map[string]error{"encrypted": ErrEncrypted, "damaged": ErrDamaged, "timeout": ErrTimeout}
+var kinds = []struct {
+	name string
+	err  error
+}{{"encrypted", ErrEncrypted}, {"damaged", ErrDamaged}, {"timeout", ErrTimeout}}
 
-// Remote extracts in rooted-reader, whatever this binary links: its deadline is ctx's (sent as --timeout, and
-// rooted-reader is killed when ctx ends), else Timeout from when PDFium is compiled.
+// maxReply bounds rooted-reader's answer: MaxTextBytes of text, each byte at most 6 in JSON (a control
+// character's escape), and the frame.
+const maxReply = 6*MaxTextBytes + 64<<10
+
+// margin is how much sooner than the caller's deadline rooted-reader is told to stop: it then answers "timeout"
+// itself, and stays to serve the next PDF, rather than being killed at the deadline.
+const margin = 250 * time.Millisecond
+
+// Remote extracts in rooted-reader, whatever this binary links. Its deadline is ctx's, less margin (rooted-reader
+// is killed when ctx ends), else Timeout from when PDFium is compiled.
 func Remote(ctx context.Context, data []byte) (Text, error) {
 	args := []string{"pdf"}
 	if d, ok := ctx.Deadline(); ok {
-		args = append(args, "--timeout", strconv.FormatInt(max(time.Until(d).Milliseconds(), 1), 10)+"ms")
+		args = append(args, "--timeout", strconv.FormatInt(max(time.Until(d)-margin, time.Millisecond).Milliseconds(), 10)+"ms")
 	}
-	out, err := readerproc.Run(ctx, args, data, 2*MaxTextBytes+64<<10)
+	out, err := readerproc.Run(ctx, args, data, maxReply)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Text{}, fmt.Errorf("%w (%v)", ErrTimeout, ctx.Err())
@@ -106,8 +122,10 @@ func Remote(ctx context.Context, data []byte) (Text, error) {
 		return Text{}, fmt.Errorf("starting the PDF reader: %s answered %d bytes that are not its reply", readerproc.Name, len(out))
 	}
 	if r.Error != "" {
-		if kind, ok := kinds[r.Kind]; ok {
-			return Text{}, kindError{kind, r.Error}
+		for _, k := range kinds {
+			if k.name == r.Kind {
+				return Text{}, kindError{k.err, r.Error}
+			}
 		}
 		return Text{}, errors.New(r.Error)
 	}
@@ -123,26 +141,44 @@ type kindError struct {
 func (e kindError) Error() string { return e.msg }
 func (e kindError) Unwrap() error { return e.kind }
 
-// Serve is rooted-reader's "pdf": it extracts data in this process, within timeout when it is not zero, and
-// returns the reply Remote reads. The binary must link package pdfium.
+// Serve is rooted-reader's "pdf": it prepares the parser, then extracts data in this process within timeout when
+// it is not zero, and returns the reply Remote reads. The binary must link package pdfium.
 func Serve(ctx context.Context, data []byte, timeout time.Duration) ([]byte, error) {
 	if local == nil {
 		return nil, errors.New("this program does not link PDFium")
+	}
+	var r reply
+	if err := local.Prepare(); err != nil {
+		r.Error = fmt.Sprintf("starting the PDF reader: %v", err)
+		return marshal(r)
 	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	t, err := local(ctx, data)
+	t, err := local.Extract(ctx, data)
 	if err != nil {
-		r := reply{Error: err.Error()}
-		for name, kind := range kinds {
-			if errors.Is(err, kind) {
-				r.Kind = name
+		r.Error = err.Error()
+		for _, k := range kinds {
+			if errors.Is(err, k.err) {
+				r.Kind = k.name
+				break
 			}
 		}
-		return json.Marshal(r)
+		return marshal(r)
 	}
-	return json.Marshal(reply{Text: &t})
+	r.Text = &t
+	return marshal(r)
+}
+
+// marshal is JSON without HTML's escapes (<, > and & would take 6 bytes each).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -3,20 +3,22 @@
 // and an HTML-to-Markdown converter for a web page (webfetch). Linked into rooted-mcp they cost every agent's
 // start: their package initialisation and a binary half as large again made initialize some 5 ms slower, on every
 // connection, for a PDF or a page that most sessions never read. A binary that links the parsers (the desktop app,
-// a test) registers them with pdftext and webfetch and reads in its own process; rooted and rooted-mcp start
-// rooted-reader for each file or page, which also keeps a hostile file's parse out of the server's process.
+// a test) registers them with pdftext and webfetch and reads in its own process.
 //
-// One rooted-reader serves a process's requests in turn ("rooted-reader serve"), so a PDF costs PDFium's compiled
-// code once, not once a file: a request that finds it busy runs a rooted-reader of its own. It ends by itself
-// after Idle without a request, and with its parent (its stdin closes); the next request starts another.
+// One rooted-reader serves a process's requests in turn ("rooted-reader serve": a JSON line and the input's
+// bytes in, a JSON line and the answer's bytes out), so a PDF costs PDFium's compiled code once, not once a file.
+// A request that finds it busy gets a rooted-reader of its own, for that request alone. The serving one ends by
+// itself after Idle without a request, and when its parent ends (its stdin closes); the next request starts
+// another.
 //
-// Guarantees: Run gives rooted-reader the request's bytes and arguments and nothing else it did not have (it
-// inherits the environment, for the user's cache folder); it is killed when ctx ends; its answer is read up to a
-// bound. A request that finds the serving rooted-reader gone (its idle time passed) is sent once more to a fresh
-// one: requests only read their input, so sending one twice changes nothing.
+// Guarantees: rooted-reader is the one beside the running program, never one found on PATH (a folder there may be
+// one a command can write). It gets a request's arguments and bytes on its stdin, never on its command line (a
+// URL's token would show in the process list), and is killed when the request's ctx ends. An answer is read up to
+// the caller's bound. A request is sent a second time only when the serving rooted-reader had ended by itself
+// (exit status 0: its idle time passed as the request came), never when it died on the request.
 //
-// Not guaranteed: rooted-reader is found beside the running program or on PATH (beside.Find); one not built from
-// the same source answers what it answers. Callers check the answer's shape.
+// Not guaranteed: a rooted-reader not built from the same source answers what it answers; callers check the
+// answer's shape.
 package readerproc
 
 import (
@@ -27,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -38,11 +41,11 @@ import (
 // Name is the reader's executable.
 const Name = "rooted-reader"
 
-// ErrMissing is returned when rooted-reader is neither beside this program nor on PATH.
-var ErrMissing = errors.New(Name + " is not installed beside this program (it reads PDFs and web pages: build it with make cli, or install the rooted package)")
-
 // Idle is how long "rooted-reader serve" waits for a request before it ends, giving back PDFium's memory.
 const Idle = 2 * time.Minute
+
+// ErrMissing is returned when rooted-reader is not beside this program.
+var ErrMissing = errors.New("the PDF and web page reader is missing: install the rooted package, or build it with make cli")
 
 // Request is the frame of one request to "rooted-reader serve": this JSON on a line, then Len bytes of input.
 type Request struct {
@@ -58,6 +61,40 @@ type Reply struct {
 	Len    int    `json:"len"`
 }
 
+var (
+	testMu   sync.Mutex
+	testPath string
+)
+
+// UseForTests makes requests start exe rather than the rooted-reader beside this program (a test binary has none
+// beside it), until restore is called. For tests (readertest builds exe).
+func UseForTests(exe string) (restore func()) {
+	set := func(p string) {
+		shared.mu.Lock()
+		shared.reset()
+		shared.mu.Unlock()
+		testMu.Lock()
+		testPath = p
+		testMu.Unlock()
+	}
+	set(exe)
+	return func() { set("") }
+}
+
+func path() (string, error) {
+	testMu.Lock()
+	p := testPath
+	testMu.Unlock()
+	if p != "" {
+		return p, nil
+	}
+	p, err := beside.Path(Name)
+	if err != nil {
+		return "", fmt.Errorf("%w (%v)", ErrMissing, err)
+	}
+	return p, nil
+}
+
 // Run has rooted-reader run the command args (its first element "pdf" or "page") with in as its input, and
 // returns what it wrote on stdout, at most max bytes. An exit other than 0 is an error with the start of what it
 // wrote on stderr.
@@ -66,7 +103,10 @@ func Run(ctx context.Context, args []string, in []byte, max int) ([]byte, error)
 		return nil, err
 	}
 	if !shared.mu.TryLock() {
-		return runOnce(ctx, args, in, max) // the serving one is busy: one of its own rather than a wait
+		var own server // the serving one is busy: one of this request's own rather than a wait
+		defer own.close()
+		out, _, err := own.call(ctx, args, in, max)
+		return out, err
 	}
 	defer shared.mu.Unlock()
 	out, again, err := shared.call(ctx, args, in, max)
@@ -80,34 +120,47 @@ func Run(ctx context.Context, args []string, in []byte, max int) ([]byte, error)
 var shared server
 
 type server struct {
-	mu     sync.Mutex // held for a request
+	mu     sync.Mutex // held for a request to shared
 	cmd    *exec.Cmd  // nil when none runs
 	in     io.WriteCloser
+	outF   *os.File // the read end of its stdout, which Wait leaves alone
 	out    *bufio.Reader
-	stderr *capped // what it wrote on stderr (a panic's message, say), for the error when it ends
+	stderr *capped       // what it wrote on stderr (a panic's message), read once done is closed
+	done   chan struct{} // closed when it has ended and been waited for
 }
 
-// call sends one request. again says the request failed because the serving rooted-reader, started for an earlier
-// request, had ended: the caller sends it once more, to a fresh one.
+// call sends one request. again says the serving rooted-reader had ended by itself as the request came: the
+// caller sends it once more, to a fresh one.
 func (s *server) call(ctx context.Context, args []string, in []byte, max int) (out []byte, again bool, err error) {
-	fresh := s.cmd == nil
-	if fresh {
+	if s.cmd != nil {
+		select {
+		case <-s.done:
+			s.reset() // it ended between requests: its idle time passed
+		default:
+		}
+	}
+	if s.cmd == nil {
 		if err := s.start(); err != nil {
 			return nil, false, err
 		}
 	}
-	proc, stderr := s.cmd.Process, s.stderr
-	stop := context.AfterFunc(ctx, func() { _ = proc.Kill() })
+	cmd, stderr, done := s.cmd, s.stderr, s.done
+	stop := context.AfterFunc(ctx, func() { _ = cmd.Process.Kill() })
 	defer stop()
 	failed := func(err error) ([]byte, bool, error) {
 		s.reset()
+		<-done
 		if ctx.Err() != nil {
 			return nil, false, ctx.Err()
 		}
-		return nil, !fresh, fmt.Errorf("%s %s: %v %s", Name, args[0], err, strings.TrimSpace(stderr.String()))
+		idle := cmd.ProcessState != nil && cmd.ProcessState.Success()
+		return nil, idle, fmt.Errorf("%s %s: %v (%s) %s", Name, args[0], err, cmd.ProcessState, strings.TrimSpace(stderr.String()))
 	}
 	head, _ := json.Marshal(Request{Args: args, Len: len(in)})
-	if _, err := s.in.Write(append(append(head, '\n'), in...)); err != nil {
+	if _, err := s.in.Write(append(head, '\n')); err != nil {
+		return failed(err)
+	}
+	if _, err := s.in.Write(in); err != nil {
 		return failed(err)
 	}
 	line, err := s.out.ReadBytes('\n')
@@ -134,83 +187,74 @@ func (s *server) call(ctx context.Context, args []string, in []byte, max int) (o
 }
 
 func (s *server) start() error {
-	path, err := beside.Find(Name)
+	exe, err := path()
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrMissing, err)
+		return err
 	}
-	cmd := exec.Command(path, "serve")
-	// Stderr is a pipe, not /dev/null, which a chroot or a container may not have.
+	cmd := exec.Command(exe, "serve")
+	cmd.WaitDelay = 2 * time.Second // Wait does not hang on a descendant that holds stderr
+	// Pipes, not /dev/null, which a chroot or a container may not have. Stdout is a pipe of ours, so that Wait,
+	// which may run while a reply is read, does not close it.
 	stderr := &capped{max: 4 << 10}
 	cmd.Stderr = stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return err
 	}
-	out, err := cmd.StdoutPipe()
+	outF, outW, err := os.Pipe()
 	if err != nil {
 		return err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = outW
+	err = cmd.Start()
+	outW.Close()
+	if err != nil {
+		outF.Close()
 		return fmt.Errorf("starting %s: %w", Name, err)
 	}
-	s.cmd, s.in, s.out, s.stderr = cmd, in, bufio.NewReader(out), stderr
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(done)
+	}()
+	s.cmd, s.in, s.outF, s.out, s.stderr, s.done = cmd, in, outF, bufio.NewReader(outF), stderr, done
 	return nil
 }
 
-// reset ends the serving rooted-reader, if any: the next request starts another.
+// reset ends the serving rooted-reader, if any (a no-op for one that has ended): the next request starts another.
 func (s *server) reset() {
 	if s.cmd == nil {
 		return
 	}
-	cmd := s.cmd
-	s.cmd, s.in, s.out, s.stderr = nil, nil, nil, nil
-	_ = cmd.Process.Kill()
-	go func() { _ = cmd.Wait() }()
+	_ = s.cmd.Process.Kill()
+	s.in.Close()
+	s.outF.Close()
+	s.cmd, s.in, s.outF, s.out, s.stderr, s.done = nil, nil, nil, nil, nil, nil
 }
 
-// runOnce runs "rooted-reader ARGS" for one request, in on its stdin.
-func runOnce(ctx context.Context, args []string, in []byte, max int) ([]byte, error) {
-	path, err := beside.Find(Name)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMissing, err)
+// close ends a request's own rooted-reader the way its parent's end would: its stdin closes, and it exits.
+func (s *server) close() {
+	if s.cmd == nil {
+		return
 	}
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Stdin = bytes.NewReader(in)
-	out := &capped{max: max}
-	stderr := &capped{max: 4 << 10}
-	cmd.Stdout, cmd.Stderr = out, stderr
-	cmd.WaitDelay = 2 * time.Second // a grandchild holding the pipes cannot keep the call waiting
-	err = cmd.Run()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v: %s", Name, args[0], err, strings.TrimSpace(stderr.String()))
-	}
-	if out.over {
-		return nil, fmt.Errorf("%s %s: its answer is over %d bytes", Name, args[0], max)
-	}
-	return out.buf.Bytes(), nil
+	s.in.Close()
+	s.outF.Close()
+	s.cmd = nil
 }
 
-// capped keeps at most max bytes and notes whether more came; it never fails a write, so the reader is never
-// stopped by a full pipe. It is safe for a writer and a reader at once.
+// capped keeps at most max bytes; it never fails a write, so the reader is never stopped by a full pipe. It is
+// safe for a writer and a reader at once.
 type capped struct {
-	mu   sync.Mutex
-	buf  bytes.Buffer
-	max  int
-	over bool
+	mu  sync.Mutex
+	buf bytes.Buffer
+	max int
 }
 
 func (c *capped) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if room := c.max - c.buf.Len(); room < len(p) {
-		c.over = true
-		c.buf.Write(p[:max(room, 0)])
-		return len(p), nil
-	}
-	return c.buf.Write(p)
+	c.buf.Write(p[:min(len(p), max(c.max-c.buf.Len(), 0))])
+	return len(p), nil
 }
 
 func (c *capped) String() string {

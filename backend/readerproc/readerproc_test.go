@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rooted-dev/rooted/backend/readerproc/readertest"
 )
@@ -44,18 +48,14 @@ func pid(t *testing.T) int {
 	return shared.cmd.Process.Pid
 }
 
-func stop(t *testing.T) {
-	t.Cleanup(func() {
-		shared.mu.Lock()
-		shared.reset()
-		shared.mu.Unlock()
-	})
+// use starts the test with a fresh rooted-reader built from this tree.
+func use(t *testing.T) {
+	t.Cleanup(UseForTests(readertest.Build(t)))
 }
 
 // One rooted-reader answers request after request: PDFium's compiled code, once loaded, serves every PDF.
 func TestOneReaderServesRequestAfterRequest(t *testing.T) {
-	readertest.Install(t)
-	stop(t)
+	use(t)
 	page(t)
 	first := pid(t)
 	page(t)
@@ -67,13 +67,12 @@ func TestOneReaderServesRequestAfterRequest(t *testing.T) {
 // A reader that has ended (its idle time passed, or it was killed) is replaced by the next request, which is sent
 // again rather than failed.
 func TestAReaderThatEndedIsReplaced(t *testing.T) {
-	readertest.Install(t)
-	stop(t)
+	use(t)
 	page(t)
 	first := pid(t)
 	shared.mu.Lock()
 	_ = shared.cmd.Process.Kill()
-	_ = shared.cmd.Wait()
+	<-shared.done
 	shared.mu.Unlock()
 	page(t)
 	if pid(t) == first {
@@ -83,11 +82,15 @@ func TestAReaderThatEndedIsReplaced(t *testing.T) {
 
 // A request that finds the serving reader busy runs a reader of its own rather than waiting.
 func TestABusyReaderIsNotWaitedFor(t *testing.T) {
-	readertest.Install(t)
-	stop(t)
+	use(t)
 	shared.mu.Lock()
 	defer shared.mu.Unlock()
-	page(t)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // a request that waited would wait for good
+	defer cancel()
+	out, err := Run(ctx, pageArgs, []byte(article), 1<<20)
+	if err != nil || !strings.Contains(string(out), "another program") {
+		t.Fatalf("a request while the reader was busy: %s %v", out, err)
+	}
 	if shared.cmd != nil {
 		t.Fatal("a request made while the reader was busy used it")
 	}
@@ -95,8 +98,7 @@ func TestABusyReaderIsNotWaitedFor(t *testing.T) {
 
 // An answer over the caller's bound is refused, and the next request gets a clean stream (a fresh reader).
 func TestAnAnswerOverTheBound(t *testing.T) {
-	readertest.Install(t)
-	stop(t)
+	use(t)
 	if _, err := Run(t.Context(), pageArgs, []byte(article), 10); err == nil || !strings.Contains(err.Error(), "over 10 bytes") {
 		t.Fatalf("an answer over 10 bytes: %v", err)
 	}
@@ -105,8 +107,7 @@ func TestAnAnswerOverTheBound(t *testing.T) {
 
 // A command rooted-reader refuses is an error that says why, and the reader serves the next request.
 func TestUsageErrors(t *testing.T) {
-	readertest.Install(t)
-	stop(t)
+	use(t)
 	_, err := Run(t.Context(), []string{"page", "--content-type", "text/html"}, []byte(article), 1<<20)
 	if err == nil || !strings.Contains(err.Error(), "exit status 2") || !strings.Contains(err.Error(), "--url") {
 		t.Fatalf("a page without --url: %v", err)
@@ -118,15 +119,53 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// rooted-reader is the one beside the running program, never one on PATH; a test binary has none beside it.
 func TestMissingAndCanceled(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	stop(t)
+	t.Setenv("PATH", filepath.Dir(readertest.Build(t))) // one on PATH, which must not be run
 	if _, err := Run(t.Context(), pageArgs, []byte(article), 1<<20); !errors.Is(err, ErrMissing) {
-		t.Fatalf("no rooted-reader anywhere: %v", err)
+		t.Fatalf("no rooted-reader beside the test binary, one on PATH: %v", err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if _, err := Run(ctx, pageArgs, []byte(article), 1<<20); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a canceled request: %v", err)
+	}
+}
+
+// fake is a rooted-reader that does what script says, and counts in a file how many times it was started.
+func fake(t *testing.T, script string) (count func() int) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake reader is a shell script")
+	}
+	dir := t.TempDir()
+	starts := filepath.Join(dir, "starts")
+	exe := filepath.Join(dir, Name)
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\necho >> '"+starts+"'\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(UseForTests(exe))
+	return func() int {
+		b, _ := os.ReadFile(starts)
+		return strings.Count(string(b), "\n")
+	}
+}
+
+// A request is sent again only when the reader had ended by itself (exit status 0, as at the end of its idle
+// time): one that died on the request, as a parser crashing on a hostile page would, is not given it twice.
+func TestSentAgainOnlyToAReaderThatEndedByItself(t *testing.T) {
+	count := fake(t, "exit 0")
+	if _, err := Run(t.Context(), pageArgs, []byte(article), 1<<20); err == nil {
+		t.Fatal("a reader that never answers answered")
+	}
+	if n := count(); n != 2 {
+		t.Fatalf("a reader that ended by itself: started %d times; want 2 (the request sent again once)", n)
+	}
+	count = fake(t, "read line; echo 'panic: the parser fell over' >&2; exit 2")
+	_, err := Run(t.Context(), pageArgs, []byte(article), 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "the parser fell over") {
+		t.Fatalf("a reader that died on the request: %v; want its stderr in the error", err)
+	}
+	if n := count(); n != 1 {
+		t.Fatalf("a reader that died on the request: started %d times; want 1", n)
 	}
 }

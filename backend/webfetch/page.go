@@ -25,7 +25,8 @@ var localPage PageFunc
 func RegisterPage(f PageFunc) { localPage = f }
 
 // ReadPage turns a page's body into text: in this process when package pagemd is linked, else in rooted-reader.
-// Text that is already UTF-8 and says so, or says no charset, is returned as it is without either.
+// Text (not HTML) that is valid UTF-8 and names UTF-8, ASCII or no charset is returned as it is, less a byte-order
+// mark, without either.
 func ReadPage(ctx context.Context, body []byte, contentType string, base *url.URL, html bool) (title, text string, err error) {
 	if !html && plainUTF8(body, contentType) {
 		return "", string(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))), nil
@@ -36,8 +37,9 @@ func ReadPage(ctx context.Context, body []byte, contentType string, base *url.UR
 	return ReadPageRemote(ctx, body, contentType, base, html)
 }
 
-// plainUTF8 says body is valid UTF-8 and its media type names UTF-8, ASCII or no charset: what charset decoding
-// would return unchanged (a byte-order mark aside).
+// plainUTF8 says body is valid UTF-8 and its media type names UTF-8, ASCII or no charset. Charset decoding would
+// read some such bodies otherwise (HTML's rules take "us-ascii", or a first KiB that is ASCII with no charset
+// named, as windows-1252), which garbles text that is UTF-8 after all; the bytes as they are is the better reading.
 func plainUTF8(body []byte, contentType string) bool {
 	_, params, err := mime.ParseMediaType(contentType)
 	if err != nil {
@@ -49,6 +51,10 @@ func plainUTF8(body []byte, contentType string) bool {
 	}
 	return false
 }
+
+// maxPageReply bounds rooted-reader's answer to "page": far above any page's Markdown (a body is at most 5 MB, and
+// links made absolute grow it), to refuse only a reader gone wrong.
+const maxPageReply = 256 << 20
 
 // pageReply is rooted-reader's answer to "page".
 type pageReply struct {
@@ -63,8 +69,7 @@ func ReadPageRemote(ctx context.Context, body []byte, contentType string, base *
 	if html {
 		args = append(args, "--html")
 	}
-	// Markdown and JSON's escapes can make the text some times the body: bound the answer well above that.
-	out, err := readerproc.Run(ctx, args, body, 8*len(body)+64<<10)
+	out, err := readerproc.Run(ctx, args, body, maxPageReply)
 	if err != nil {
 		return "", "", fmt.Errorf("reading the page: %w", err)
 	}
@@ -86,7 +91,18 @@ func ServePage(body []byte, contentType string, base *url.URL, html bool) ([]byt
 	}
 	title, text, err := localPage(body, contentType, base, html)
 	if err != nil {
-		return json.Marshal(pageReply{Error: err.Error()})
+		return marshal(pageReply{Error: err.Error()})
 	}
-	return json.Marshal(pageReply{Title: title, Text: text})
+	return marshal(pageReply{Title: title, Text: text})
+}
+
+// marshal is JSON without HTML's escapes (<, > and & would take 6 bytes each).
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -1,10 +1,10 @@
 // Command rooted-reader reads what comes from outside a project with parsers too large for rooted and rooted-mcp
-// to link (package readerproc): rooted and rooted-mcp start it for each PDF or web page, the bytes on its stdin,
-// and read one JSON reply on its stdout.
+// to link (package readerproc). They run "rooted-reader serve" and send it requests, one after another: a JSON
+// line naming the command and its flags, then the input's bytes; the answer is a JSON line, then the command's
+// output. The commands, also runnable directly with the input on stdin:
 //
 //	rooted-reader pdf [--timeout D]                      a PDF's text, page by page (pdftext.Serve)
 //	rooted-reader page --url U --content-type T [--html] a page's text, an HTML page as Markdown (webfetch.ServePage)
-//	rooted-reader serve                                  either, request after request (readerproc's frames)
 //
 // A failure to read the input is the reply's error, with exit code 0; exit code 2 is bad usage, 1 a failure to
 // read stdin or write the reply. serve ends when its stdin closes, or after readerproc.Idle without a request.
@@ -31,24 +31,33 @@ import (
 	_ "github.com/rooted-dev/rooted/backend/webfetch/pagemd" // readability and Markdown, registered with webfetch
 )
 
-// maxInput bounds what is read from stdin: more than any PDF read_file reads or any page web_fetch keeps.
+// maxInput bounds a request's input: more than any PDF read_file reads or any page web_fetch keeps.
 const maxInput = 1 << 30
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	var code int
 	if len(os.Args) == 2 && os.Args[1] == "serve" {
-		code = serve(ctx, os.Stdin, os.Stdout, os.Stderr, readerproc.Idle, func() { os.Exit(0) })
+		// The replies go to the real stdout alone: a library that prints (html-to-markdown warns with
+		// fmt.Println) writes to stderr instead, rather than into a reply frame. A signal ends it, as by default.
+		out := os.Stdout
+		os.Stdout = os.Stderr
+		os.Exit(serve(context.Background(), os.Stdin, out, os.Stderr, readerproc.Idle, func() { os.Exit(0) }))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := 2
+	if in, err := io.ReadAll(io.LimitReader(os.Stdin, maxInput)); err != nil {
+		fmt.Fprintf(os.Stderr, "rooted-reader: reading stdin: %v\n", err)
+		code = 1
 	} else {
-		code = run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		code = run(ctx, os.Args[1:], in, os.Stdout, os.Stderr)
 	}
 	stop()
 	os.Exit(code)
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// run runs one command on in.
+func run(ctx context.Context, args []string, in []byte, stdout, stderr io.Writer) int {
 	if len(args) == 0 || (args[0] != "pdf" && args[0] != "page") {
-		fmt.Fprintln(stderr, "usage: rooted-reader pdf [--timeout D] | page --url U --content-type T [--html] (input on stdin)")
+		fmt.Fprintln(stderr, "usage: rooted-reader pdf [--timeout D] | page --url U --content-type T [--html] | serve (input on stdin)")
 		return 2
 	}
 	fs := flag.NewFlagSet("rooted-reader "+args[0], flag.ContinueOnError)
@@ -60,12 +69,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
 		return 2
 	}
-	in, err := io.ReadAll(io.LimitReader(stdin, maxInput))
-	if err != nil {
-		fmt.Fprintf(stderr, "rooted-reader: reading stdin: %v\n", err)
-		return 1
-	}
 	var reply []byte
+	var err error
 	if args[0] == "pdf" {
 		reply, err = pdftext.Serve(ctx, in, *timeout)
 	} else {
@@ -100,7 +105,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, idle 
 		}
 		timer.Stop()
 		var req readerproc.Request
-		if err := json.Unmarshal(line, &req); err != nil || req.Len < 0 || req.Len > maxInput || len(req.Args) == 0 || req.Args[0] == "serve" {
+		if err := json.Unmarshal(line, &req); err != nil || req.Len < 0 || req.Len > maxInput || len(req.Args) == 0 {
 			fmt.Fprintf(stderr, "rooted-reader serve: not a request frame: %.200q\n", line)
 			return 2
 		}
@@ -110,7 +115,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, idle 
 			return 1
 		}
 		var out, errs bytes.Buffer
-		code := run(ctx, req.Args, bytes.NewReader(in), &out, &errs)
+		code := run(ctx, req.Args, in, &out, &errs)
 		head, _ := json.Marshal(readerproc.Reply{Code: code, Stderr: string(errs.Bytes()[:min(errs.Len(), 4<<10)]), Len: out.Len()})
 		w.Write(append(head, '\n'))
 		w.Write(out.Bytes())

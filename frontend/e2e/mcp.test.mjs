@@ -3,7 +3,7 @@
 import { after, describe, test } from 'node:test'
 import { execFileSync } from 'node:child_process'
 import assert from 'node:assert/strict'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -108,6 +108,21 @@ describe('rooted mcp with the TypeScript SDK', { timeout: 120_000 }, () => {
     assert.match(text(lsRes), /^\$ ls src\napp\.ts\n\(exit code 0;/)
     const here = JSON.parse(execFileSync(binary, ['version', '--json'], { encoding: 'utf8' })).sandbox
     assert.equal(ls.sandbox.active, here.active, `sandbox ${JSON.stringify(ls.sandbox)}, rooted version says ${JSON.stringify(here)}`)
+  })
+
+  // rooted-mcp links no PDF parser: it reads a PDF in the rooted-reader installed beside it, one for the session's
+  // files in turn, so a second PDF is read by the same reader (PDFium compiled once).
+  test('reads a PDF through the rooted-reader beside it', async () => {
+    const fixture = makeFixture('mcp-pdf', { 'README.md': '# PDFs\n' })
+    copyFileSync(path.join(repoRoot, 'scripts', 'testdata', 'two-pages.pdf'), path.join(fixture, 'doc.pdf'))
+    copyFileSync(path.join(repoRoot, 'scripts', 'testdata', 'two-pages.pdf'), path.join(fixture, 'copy.pdf'))
+    const client = await start(['--root', fixture])
+    for (const file of ['doc.pdf', 'copy.pdf']) {
+      const read = await client.callTool({ name: 'read_file', arguments: { path: file } })
+      assert.equal(read.isError, undefined, text(read))
+      assert.equal(text(read), `1\t--- page 1 ---\n2\tInstalled and reading.\n3\t--- page 2 ---\n4\tSecond page.\n(${file}: all 4 lines) (text extracted from a PDF of 2 pages)`)
+      assert.deepEqual(fields(read).pdf, { pages: 2, pages_read: 2 })
+    }
   })
 
   test('without --root, the client’s roots choose the project', async () => {

@@ -1,10 +1,11 @@
 // Package pdfium is pdftext's parser: PDFium compiled to WebAssembly, run by wazero. Linking it registers it
 // with pdftext, whose Extractor then reads in this process (the desktop app, rooted-reader, tests).
 //
-// The compiled module is kept in the user's cache folder (rooted/pdfium) where one can be made, so a process that
-// reads one PDF (rooted-reader) loads PDFium's compiled code rather than compiling it again: seconds on a first
-// read, a fraction of one after. Rooted's sandbox cannot write that folder, so no command a session runs can put
-// code there.
+// The compiled module is kept in the user's cache folder (rooted/pdfium) where one can be made, so a new process
+// (rooted-reader) loads PDFium's compiled code rather than compiling it again: seconds on a first read, half a
+// second after. wazero runs that code natively, so the folder must be one only the user's own programs write:
+// Rooted's sandbox (Linux) gives commands no write access to the user's cache folder, unless the user's settings
+// make a folder there writable.
 package pdfium
 
 import (
@@ -16,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/klippa-app/go-pdfium"
 	pdferrors "github.com/klippa-app/go-pdfium/errors"
@@ -28,7 +30,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/pdftext"
 )
 
-func init() { pdftext.Register(shared.Extract) }
+func init() { pdftext.Register(&shared) }
 
 // shared is the process's one Extractor, which pdftext's Extractors use.
 var shared Extractor
@@ -42,20 +44,37 @@ type Extractor struct {
 }
 
 // compile fills the cache with the compiled module, outside any file's deadline: compiling PDFium takes seconds
-// (more on a loaded machine) whatever the file, and the deadline is for what a file can make the parser do.
+// (more on a loaded machine) whatever the file, and the deadline is for what a file can make the parser do. The
+// cache is the user's cache folder where it works; a folder that cannot be made or written, or an entry that does
+// not load (wazero then fails the compilation), falls back to memory, as before the folder was used.
 func (x *Extractor) compile() {
-	x.cache = wazero.NewCompilationCache()
 	if dir, err := os.UserCacheDir(); err == nil {
 		if c, err := wazero.NewCompilationCacheWithDir(filepath.Join(dir, "rooted", "pdfium")); err == nil {
 			x.cache = c
+			if x.compileErr = x.compileInto(); x.compileErr == nil {
+				return
+			}
 		}
 	}
+	x.cache = wazero.NewCompilationCache()
+	x.compileErr = x.compileInto()
+}
+
+func (x *Extractor) compileInto() error {
 	pool, err := webassembly.Init(x.config(context.Background()))
 	if err != nil {
-		x.compileErr = err
-		return
+		return err
 	}
-	x.compileErr = pool.Close()
+	return pool.Close()
+}
+
+// Prepare compiles PDFium, once (pdftext.Local).
+func (x *Extractor) Prepare() error {
+	x.once.Do(x.compile)
+	if x.compileErr != nil {
+		return fmt.Errorf("starting the PDF reader: %w", x.compileErr)
+	}
+	return nil
 }
 
 func (x *Extractor) config(ctx context.Context) webassembly.Config {
@@ -75,11 +94,10 @@ func (x *Extractor) config(ctx context.Context) webassembly.Config {
 	}
 }
 
-// Extract returns the text of the PDF data, page by page.
+// Extract returns the text of the PDF data, page by page (pdftext.Local).
 func (x *Extractor) Extract(ctx context.Context, data []byte) (pdftext.Text, error) {
-	x.once.Do(x.compile)
-	if x.compileErr != nil {
-		return pdftext.Text{}, fmt.Errorf("starting the PDF reader: %w", x.compileErr)
+	if err := x.Prepare(); err != nil {
+		return pdftext.Text{}, err
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -138,8 +156,19 @@ func readDoc(inst pdfium.Pdfium, data []byte) (t pdftext.Text, err error) {
 		t.Read++
 		t.Chars += len(strings.Join(strings.Fields(text), ""))
 	}
-	t.Text = b.String()
+	t.Text = cut(b.String(), pdftext.MaxTextBytes)
 	return t, nil
+}
+
+// cut is s in at most n bytes, ending on a whole character: the last page read may run past the cap.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // normalize turns PDFium's line breaks (CRLF, lone CR) into LF and drops the NULs and form feeds some files carry,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"testing"
 	"time"
 
@@ -14,6 +15,18 @@ import (
 // The tests extract through pdftext's Extractor, as the desktop app does: linking this package makes it read in
 // this process, with the one shared Extractor (compiling PDFium takes seconds, a minute under -race, once).
 var x pdftext.Extractor
+
+// TestMain keeps the tests' compiled PDFium out of the user's cache folder.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pdfium-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 func TestExtract(t *testing.T) {
 	got, err := x.Extract(t.Context(), pdftest.Text(t, "The first page says hello.", "The second page says goodbye."))
@@ -68,6 +81,19 @@ func TestExtractDeadline(t *testing.T) {
 	_, err := x.Extract(ctx, pdftest.Text(t, "late"))
 	if !errors.Is(err, pdftext.ErrTimeout) {
 		t.Fatalf("got %v; want pdftext.ErrTimeout", err)
+	}
+}
+
+// The text stops at MaxTextBytes, on a whole character, however long the last page read.
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{{"abc", 3, "abc"}, {"abcd", 3, "abc"}, {"aé", 2, "a"}, {"aé", 3, "aé"}, {"日本", 4, "日"}, {"日本", 2, ""}} {
+		if got := cut(tc.s, tc.n); got != tc.want {
+			t.Errorf("cut(%q, %d) = %q; want %q", tc.s, tc.n, got, tc.want)
+		}
 	}
 }
 

@@ -41,7 +41,7 @@ func utf8Text(body []byte, contentType string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(b), nil
+	return string(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))), nil // a UTF-8 byte-order mark is not text
 }
 
 // Markdown turns an HTML page into Markdown: its readable article where readability finds one (no menus, footers,
