@@ -141,12 +141,15 @@ type kindError struct {
 func (e kindError) Error() string { return e.msg }
 func (e kindError) Unwrap() error { return e.kind }
 
-// Serve is rooted-reader's "pdf": it prepares the parser, then extracts data in this process within timeout when
-// it is not zero, and returns the reply Remote reads. The binary must link package pdfium.
+// Serve is rooted-reader's "pdf": it prepares the parser, then extracts data in this process by timeout from now
+// when it is not zero, and returns the reply Remote reads. The binary must link package pdfium.
 func Serve(ctx context.Context, data []byte, timeout time.Duration) ([]byte, error) {
 	if local == nil {
 		return nil, errors.New("this program does not link PDFium")
 	}
+	// The deadline is the caller's (sent as timeout), which runs from the request, compilation included; PDFium
+	// compiles whatever the deadline, and is kept for the next PDF.
+	deadline := time.Now().Add(timeout)
 	var r reply
 	if err := local.Prepare(); err != nil {
 		r.Error = fmt.Sprintf("starting the PDF reader: %v", err)
@@ -154,7 +157,7 @@ func Serve(ctx context.Context, data []byte, timeout time.Duration) ([]byte, err
 	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
+		ctx, cancel = context.WithDeadline(ctx, deadline)
 		defer cancel()
 	}
 	t, err := local.Extract(ctx, data)

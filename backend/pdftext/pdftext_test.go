@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -16,16 +19,51 @@ import (
 	"github.com/rooted-dev/rooted/backend/readerproc/readertest"
 )
 
-// useReader starts a fresh rooted-reader for the test, with its compiled code kept under cache.
-func useReader(t *testing.T, cache string) {
-	t.Setenv("XDG_CACHE_HOME", cache)
-	t.Cleanup(readerproc.UseForTests(readertest.Build(t)))
+// cache is the tests' user cache folder: PDFium compiled once for all of them (seconds, more on a loaded machine).
+var cache string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pdftext-test-")
+	if err != nil {
+		panic(err)
+	}
+	cache = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
+
+// useReader starts a fresh rooted-reader for the test, with the user's cache folder at cache/rooted (XDG on Linux,
+// the home's on macOS, LocalAppData on Windows: what os.UserCacheDir reads).
+func useReader(t *testing.T, cache string) {
+	exe := readertest.Build(t)
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", cache)
+	t.Setenv("LocalAppData", cache)
+	t.Cleanup(readerproc.UseForTests(exe))
+}
+
+// kept lists the compiled code's entries under cache, with their times: wazero's names are 64 hex digits.
+func kept(t *testing.T, cache string) map[string]time.Time {
+	t.Helper()
+	out := map[string]time.Time{}
+	_ = filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && hexName.MatchString(d.Name()) {
+			if fi, err := d.Info(); err == nil {
+				out[p] = fi.ModTime()
+			}
+		}
+		return nil
+	})
+	return out
+}
+
+var hexName = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 // Without package pdfium linked (as in rooted and rooted-mcp), an Extractor reads in rooted-reader: the same text,
 // and the same errors, as in process (package pdfium's tests).
 func TestExtractInTheReader(t *testing.T) {
-	useReader(t, t.TempDir())
+	useReader(t, cache)
 	var x pdftext.Extractor
 	got, err := x.Extract(t.Context(), pdftest.Text(t, "The first page says <hello> & more.", "The second page says goodbye."))
 	if err != nil {
@@ -76,18 +114,22 @@ func TestExtractInTheReader(t *testing.T) {
 // PDFium's compiled code is kept in the user's cache folder and loaded by the next rooted-reader; a cache folder
 // that cannot be made is no reason to fail a PDF.
 func TestCompiledCodeIsKept(t *testing.T) {
-	cache := t.TempDir()
 	data := pdftest.Text(t, "kept")
+	var first map[string]time.Time
 	for i := range 2 {
 		useReader(t, cache) // a fresh rooted-reader each time
 		var x pdftext.Extractor
 		if got, err := x.Extract(t.Context(), data); err != nil || got.Pages != 1 {
 			t.Fatalf("reader %d: %+v %v", i, got, err)
 		}
-		kept, _ := filepath.Glob(filepath.Join(cache, "rooted", "pdfium", "*", "*"))
-		if len(kept) == 0 {
+		now := kept(t, cache)
+		if len(now) == 0 {
 			t.Fatalf("reader %d kept nothing under %s", i, cache)
 		}
+		if i == 1 && !maps.Equal(now, first) {
+			t.Fatalf("the second reader compiled again rather than load the first's code: %v, then %v", first, now)
+		}
+		first = now
 	}
 	file := filepath.Join(t.TempDir(), "a-file")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {

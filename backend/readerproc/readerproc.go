@@ -7,7 +7,7 @@
 //
 // One rooted-reader serves a process's requests in turn ("rooted-reader serve": a JSON line and the input's
 // bytes in, a JSON line and the answer's bytes out), so a PDF costs PDFium's compiled code once, not once a file.
-// A request that finds it busy gets a rooted-reader of its own, for that request alone. The serving one ends by
+// A request that finds it busy gets a rooted-reader of its own, for that request alone (two at most at once). The serving one ends by
 // itself after Idle without a request, and when its parent ends (its stdin closes); the next request starts
 // another.
 //
@@ -103,7 +103,15 @@ func Run(ctx context.Context, args []string, in []byte, max int) ([]byte, error)
 		return nil, err
 	}
 	if !shared.mu.TryLock() {
-		var own server // the serving one is busy: one of this request's own rather than a wait
+		// The serving one is busy: one of this request's own rather than a wait, up to ownAtOnce of them (each
+		// may hold PDFium and 512 MiB of its memory); past that, a wait for one of them to end.
+		select {
+		case owners <- struct{}{}:
+			defer func() { <-owners }()
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		var own server
 		defer own.close()
 		out, _, err := own.call(ctx, args, in, max)
 		return out, err
@@ -118,6 +126,14 @@ func Run(ctx context.Context, args []string, in []byte, max int) ([]byte, error)
 
 // shared is the process's serving rooted-reader.
 var shared server
+
+// ownAtOnce is how many requests that found shared busy may each have a rooted-reader of their own at once.
+const ownAtOnce = 2
+
+var owners = make(chan struct{}, ownAtOnce)
+
+// maxHead bounds a reply frame's JSON line.
+const maxHead = 64 << 10
 
 type server struct {
 	mu     sync.Mutex // held for a request to shared
@@ -147,6 +163,14 @@ func (s *server) call(ctx context.Context, args []string, in []byte, max int) (o
 	cmd, stderr, done := s.cmd, s.stderr, s.done
 	stop := context.AfterFunc(ctx, func() { _ = cmd.Process.Kill() })
 	defer stop()
+	// answered returns an answer read whole; if ctx ended as it came, the kill may be on its way, and the reader
+	// is let go rather than left for the next request to find dead.
+	answered := func(out []byte, err error) ([]byte, bool, error) {
+		if !stop() {
+			s.reset()
+		}
+		return out, false, err
+	}
 	failed := func(err error) ([]byte, bool, error) {
 		s.reset()
 		<-done
@@ -163,7 +187,11 @@ func (s *server) call(ctx context.Context, args []string, in []byte, max int) (o
 	if _, err := s.in.Write(in); err != nil {
 		return failed(err)
 	}
-	line, err := s.out.ReadBytes('\n')
+	line, err := s.out.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		s.reset()
+		return nil, false, fmt.Errorf("%s %s: a reply frame over %d bytes", Name, args[0], maxHead)
+	}
 	if err != nil {
 		return failed(err)
 	}
@@ -181,9 +209,9 @@ func (s *server) call(ctx context.Context, args []string, in []byte, max int) (o
 		return failed(err)
 	}
 	if r.Code != 0 {
-		return nil, false, fmt.Errorf("%s %s: exit status %d: %s", Name, args[0], r.Code, strings.TrimSpace(r.Stderr))
+		return answered(nil, fmt.Errorf("%s %s: exit status %d: %s", Name, args[0], r.Code, strings.TrimSpace(r.Stderr)))
 	}
-	return out, false, nil
+	return answered(out, nil)
 }
 
 func (s *server) start() error {
@@ -197,15 +225,17 @@ func (s *server) start() error {
 	// which may run while a reply is read, does not close it.
 	stderr := &capped{max: 4 << 10}
 	cmd.Stderr = stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return err
-	}
 	outF, outW, err := os.Pipe()
 	if err != nil {
 		return err
 	}
 	cmd.Stdout = outW
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		outF.Close()
+		outW.Close()
+		return err
+	}
 	err = cmd.Start()
 	outW.Close()
 	if err != nil {
@@ -217,7 +247,7 @@ func (s *server) start() error {
 		_ = cmd.Wait()
 		close(done)
 	}()
-	s.cmd, s.in, s.outF, s.out, s.stderr, s.done = cmd, in, outF, bufio.NewReader(outF), stderr, done
+	s.cmd, s.in, s.outF, s.out, s.stderr, s.done = cmd, in, outF, bufio.NewReaderSize(outF, maxHead), stderr, done
 	return nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -96,13 +97,26 @@ func run(ctx context.Context, args []string, in []byte, stdout, stderr io.Writer
 func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, idle time.Duration, exit func()) int {
 	r := bufio.NewReader(stdin)
 	w := bufio.NewWriter(stdout)
-	timer := time.AfterFunc(idle, exit)
+	// The idle exit never cuts a request short: one that has begun holds it off, so an exit with status 0 always
+	// means no request was under way, which is what readerproc's rule for sending one again relies on.
+	var mu sync.Mutex
+	busy := false
+	timer := time.AfterFunc(idle, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !busy {
+			exit()
+		}
+	})
 	defer timer.Stop()
 	for {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
 			return 0 // the parent is done with it
 		}
+		mu.Lock()
+		busy = true
+		mu.Unlock()
 		timer.Stop()
 		var req readerproc.Request
 		if err := json.Unmarshal(line, &req); err != nil || req.Len < 0 || req.Len > maxInput || len(req.Args) == 0 {
@@ -122,6 +136,9 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, idle 
 		if err := w.Flush(); err != nil {
 			return 1 // the parent is gone
 		}
+		mu.Lock()
+		busy = false
+		mu.Unlock()
 		timer.Reset(idle)
 	}
 }

@@ -81,15 +81,33 @@ func TestServeRefusesWhatIsNotAFrame(t *testing.T) {
 	}
 }
 
-// serve ends by itself after idle without a request.
+// serve ends by itself after idle without a request, counted from its start or from its last answer.
 func TestServeEndsWhenIdle(t *testing.T) {
-	stdin, w := io.Pipe()
-	defer w.Close()
-	ended := make(chan struct{})
-	go serve(context.Background(), stdin, io.Discard, io.Discard, 50*time.Millisecond, func() { close(ended) })
-	select {
-	case <-ended:
-	case <-time.After(time.Minute):
-		t.Fatal("serve did not end after its idle time")
+	for _, requests := range []int{0, 2} {
+		stdin, w := io.Pipe()
+		out, replies := io.Pipe()
+		ended := make(chan struct{})
+		go serve(context.Background(), stdin, replies, io.Discard, 300*time.Millisecond, func() { close(ended) })
+		r := bufio.NewReader(out)
+		for range requests {
+			go w.Write([]byte(frame(page, "caf\xe9")))
+			if _, err := r.ReadBytes('\n'); err != nil { // the reply's frame
+				t.Fatal(err)
+			}
+			if _, err := r.ReadBytes('\n'); err != nil { // its JSON, on a line
+				t.Fatal(err)
+			}
+			select {
+			case <-ended:
+				t.Fatal("serve ended while it was answering")
+			default:
+			}
+		}
+		select {
+		case <-ended:
+		case <-time.After(time.Minute):
+			t.Fatalf("after %d requests, serve did not end after its idle time", requests)
+		}
+		w.Close()
 	}
 }

@@ -49,11 +49,15 @@ type Extractor struct {
 // not load (wazero then fails the compilation), falls back to memory, as before the folder was used.
 func (x *Extractor) compile() {
 	if dir, err := os.UserCacheDir(); err == nil {
-		if c, err := wazero.NewCompilationCacheWithDir(filepath.Join(dir, "rooted", "pdfium")); err == nil {
+		dir = filepath.Join(dir, "rooted", "pdfium")
+		if c, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
 			x.cache = c
 			if x.compileErr = x.compileInto(); x.compileErr == nil {
 				return
 			}
+			// An entry that does not load would fail every later reader too: the folder goes, and the next
+			// reader fills it again.
+			_ = os.RemoveAll(dir)
 		}
 	}
 	x.cache = wazero.NewCompilationCache()

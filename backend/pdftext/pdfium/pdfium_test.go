@@ -22,7 +22,9 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	os.Setenv("XDG_CACHE_HOME", dir)
+	for _, v := range []string{"XDG_CACHE_HOME", "HOME", "LocalAppData"} { // os.UserCacheDir on Linux, macOS, Windows
+		os.Setenv(v, dir)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -16,7 +17,7 @@ import (
 func Build(t testing.TB) string {
 	t.Helper()
 	if exe := os.Getenv("ROOTED_TEST_READER"); exe != "" {
-		if filepath.Base(exe) != "rooted-reader" {
+		if strings.TrimSuffix(filepath.Base(exe), ".exe") != "rooted-reader" {
 			t.Fatalf("ROOTED_TEST_READER=%s: not a rooted-reader", exe)
 		}
 		return exe
