@@ -18,7 +18,12 @@ func Path(name string) (string, error) {
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return "", fmt.Errorf("%s: this program's own path is unknown: %w", name, err)
+		// Linux reads /proc/self/exe, which a chroot or a bare container may lack: the absolute path this
+		// program was started by is where it is (a relative one would be a PATH search, which this is not).
+		if !filepath.IsAbs(os.Args[0]) {
+			return "", fmt.Errorf("%s: this program's own path is unknown: %w", name, err)
+		}
+		self = os.Args[0]
 	}
 	if real, err := filepath.EvalSymlinks(self); err == nil {
 		self = real
