@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -45,6 +46,7 @@ func confine(argv []string) int {
 // on PATH. A non-zero exit code says it could not.
 func confineSelf(p Policy, program string) (string, int) {
 	abi, _ := llsys.LandlockGetABIVersion()
+	last := lastCap() // before Landlock, which may deny /proc
 	if err := restrict(p, abi); err != nil {
 		fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
 		return "", 126
@@ -58,7 +60,7 @@ func confineSelf(p Policy, program string) (string, int) {
 		fmt.Fprintf(os.Stderr, "rooted sandbox: %s: not found on PATH\n", program)
 		return "", 127
 	}
-	if err := dropCapabilities(); err != nil {
+	if err := dropCapabilities(thisThread, last); err != nil {
 		fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
 		return "", 126
 	}
@@ -112,12 +114,28 @@ const lockedSecureBits = 1<<0 | 1<<1 | // SECBIT_NOROOT and its lock
 	1<<5 | // SECBIT_KEEP_CAPS_LOCKED
 	1<<6 | 1<<7 // SECBIT_NO_CAP_AMBIENT_RAISE and its lock
 
-// dropCapabilities empties every capability set of this thread: securebits first (they need CAP_SETPCAP), then
-// the bounding set (likewise), the ambient set, then inheritable, permitted and effective. An unprivileged
-// process outside a user namespace holds nothing and may not shrink its bounding set; no_new_privs (set with
-// Landlock) keeps it from gaining any through exec.
-func dropCapabilities() error {
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+// sysFunc makes a system call: on this thread alone (thisThread), or on every thread of the process (psx).
+// Six arguments, as prctl needs its unused ones zero.
+type sysFunc func(trap, a1, a2, a3, a4, a5, a6 uintptr) (r1, r2 uintptr, err syscall.Errno)
+
+// thisThread makes a system call on the calling thread, which the caller has locked.
+func thisThread(trap, a1, a2, a3, a4, a5, a6 uintptr) (uintptr, uintptr, syscall.Errno) {
+	return unix.RawSyscall6(trap, a1, a2, a3, a4, a5, a6)
+}
+
+// dropCapabilities empties every capability set of the threads sys reaches: securebits first (they need
+// CAP_SETPCAP), then the bounding set (likewise; last is the highest capability, lastCap's), the ambient set, then
+// inheritable, permitted and effective. An
+// unprivileged process outside a user namespace holds nothing and may not shrink its bounding set; no_new_privs
+// (set with Landlock) keeps it from gaining any through exec.
+func dropCapabilities(sys sysFunc, last int) error {
+	prctl := func(option, arg2, arg3 uintptr) error {
+		if _, _, e := sys(unix.SYS_PRCTL, option, arg2, arg3, 0, 0, 0); e != 0 {
+			return e
+		}
+		return nil
+	}
+	if err := prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
@@ -127,21 +145,24 @@ func dropCapabilities() error {
 	}
 	privileged := data[0].Effective&(1<<unix.CAP_SETPCAP) != 0
 	if privileged {
-		if err := unix.Prctl(unix.PR_SET_SECUREBITS, lockedSecureBits, 0, 0, 0); err != nil {
+		if err := prctl(unix.PR_SET_SECUREBITS, lockedSecureBits, 0); err != nil {
 			return fmt.Errorf("securebits: %w", err)
 		}
-		for c := 0; c <= lastCap(); c++ {
-			if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+		for c := 0; c <= last; c++ {
+			if err := prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0); err != nil && err != unix.EINVAL {
 				return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
 			}
 		}
 	}
-	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && err != unix.EINVAL {
+	if err := prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0); err != nil && err != unix.EINVAL {
 		return fmt.Errorf("clearing ambient capabilities: %w", err)
 	}
 	data = [2]unix.CapUserData{}
-	if err := unix.Capset(&hdr, &data[0]); err != nil {
-		return fmt.Errorf("dropping capabilities: %w", err)
+	_, _, e := sys(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0, 0, 0, 0)
+	runtime.KeepAlive(&hdr)
+	runtime.KeepAlive(&data)
+	if e != 0 {
+		return fmt.Errorf("dropping capabilities: %w", e)
 	}
 	return nil
 }

@@ -11,6 +11,9 @@
 // get None, which confines nothing and says so in Info. conformance_test.go is the table of behaviours every
 // backend must pass, in each process mode it offers, as root and as an unprivileged user.
 //
+// ConfineSelf is the same confinement, less the namespaces, applied by a process to itself for the rest of its
+// life: rooted-reader, which parses what came from outside, keeps one writable folder and no socket.
+//
 // Not here: what a policy lists (package cmdenv says what commands may read, package toolcache which caches they
 // may write), the command's environment (cmdenv), and running and capturing it (package shell).
 package sandbox

@@ -88,10 +88,11 @@ func (b *bpf) assemble() ([]unix.SockFilter, error) {
 	return b.code, nil
 }
 
-// filterOpts are the socket families the filter lets a command create, besides netlink and socket pairs.
+// filterOpts are the socket families the filter lets a process create, besides socket pairs.
 type filterOpts struct {
-	inet bool // AF_INET and AF_INET6
-	unix bool // AF_UNIX
+	inet      bool // AF_INET and AF_INET6
+	unix      bool // AF_UNIX
+	noNetlink bool // not even netlink: a process that lists no interfaces (ConfineSelf)
 }
 
 // filterFor is the filter for p under Landlock ABI abi.
@@ -134,7 +135,9 @@ func networkFilter(arch string, o filterOpts) ([]unix.SockFilter, error) {
 	b.jump(unix.BPF_JEQ, unix.TIOCLINUX, "deny", "allow")
 	b.label("domain")
 	b.load(offArg0)
-	b.jump(unix.BPF_JEQ, unix.AF_NETLINK, "allow", "")
+	if !o.noNetlink {
+		b.jump(unix.BPF_JEQ, unix.AF_NETLINK, "allow", "")
+	}
 	if o.inet {
 		b.jump(unix.BPF_JEQ, unix.AF_INET, "allow", "")
 		b.jump(unix.BPF_JEQ, unix.AF_INET6, "allow", "")

@@ -1,0 +1,199 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// selfEnv hands TestConfineSelf's child the places it tries.
+const selfEnv = "ROOTED_SANDBOX_TEST_SELF"
+
+type selfPlaces struct {
+	Writable, Outside, Addr string
+}
+
+// A process that confines itself (rooted-reader) keeps what it was given, its one writable folder, and loses the
+// rest: every other file, the network by any socket family, the processes around it, and root's capabilities.
+// The child is this test binary, confined, trying each; it prints a line per try.
+func TestConfineSelf(t *testing.T) {
+	if env := os.Getenv(selfEnv); env != "" {
+		confinedChild(env)
+		return
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	places := selfPlaces{Writable: filepath.Join(dir, "cache"), Outside: filepath.Join(dir, "outside")}
+	for _, d := range []string{places.Writable, places.Outside} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(places.Outside, "secret"), []byte("SECRET"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("HELLO"))
+			c.Close()
+		}
+	}()
+	places.Addr = ln.Addr().String()
+	env, _ := json.Marshal(places)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestConfineSelf$", "-test.count=1")
+	cmd.Env = append(os.Environ(), selfEnv+"="+string(env))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the confined child: %v\n%s", err, out)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if k, v, ok := strings.Cut(line, ": "); ok && strings.HasPrefix(k, "try ") {
+			got[strings.TrimPrefix(k, "try ")] = v
+		}
+	}
+	t.Logf("the confined child:\n%s", out)
+	landlock, _ := llsys.LandlockGetABIVersion()
+	want := map[string]string{
+		"confine":                 "ok",
+		"write the cache":         "ok",
+		"rename in the cache":     "ok",
+		"remove in the cache":     "ok",
+		"read /dev/urandom":       "ok",
+		"socket pair":             "ok",
+		"tcp connect":             "refused",
+		"udp socket":              "refused",
+		"unix socket":             "refused",
+		"netlink socket":          "refused",
+		"capabilities, 4 threads": "none",
+	}
+	if landlock >= 1 {
+		want["read outside"] = "refused"
+		want["write outside"] = "refused"
+		want["list outside"] = "refused"
+		want["read /etc/passwd"] = "refused"
+	} else {
+		t.Logf("no Landlock in this kernel: the child's files are not confined, only its sockets and capabilities")
+	}
+	if landlock >= 6 {
+		want["signal the parent"] = "refused"
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(places.Writable, "kept")); err != nil || string(b) != "compiled" {
+		t.Errorf("the child's write to its folder: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(places.Outside, "planted")); err == nil && landlock >= 1 {
+		t.Errorf("the child wrote outside its folder")
+	}
+}
+
+// confinedChild confines itself to its places and prints what each try came to: ok, refused (an access error),
+// or the unexpected error.
+func confinedChild(env string) {
+	var p selfPlaces
+	if err := json.Unmarshal([]byte(env), &p); err != nil {
+		panic(err)
+	}
+	say := func(what string, err error) {
+		switch {
+		case err == nil:
+			println("try " + what + ": ok")
+		case errors.Is(err, os.ErrPermission):
+			println("try " + what + ": refused")
+		default:
+			println("try " + what + ": " + err.Error())
+		}
+	}
+	err := ConfineSelf([]string{p.Writable})
+	say("confine", err)
+	if err != nil {
+		os.Exit(0)
+	}
+	tmp := filepath.Join(p.Writable, "tmp")
+	say("write the cache", os.WriteFile(tmp, []byte("compiled"), 0o600))
+	say("rename in the cache", os.Rename(tmp, filepath.Join(p.Writable, "kept")))
+	os.WriteFile(tmp, nil, 0o600)
+	say("remove in the cache", os.Remove(tmp))
+	f, err := os.Open("/dev/urandom")
+	if err == nil {
+		_, err = f.Read(make([]byte, 8))
+		f.Close()
+	}
+	say("read /dev/urandom", err)
+	_, err = os.ReadFile(filepath.Join(p.Outside, "secret"))
+	say("read outside", err)
+	say("write outside", os.WriteFile(filepath.Join(p.Outside, "planted"), []byte("x"), 0o644))
+	_, err = os.ReadDir(p.Outside)
+	say("list outside", err)
+	_, err = os.ReadFile("/etc/passwd")
+	say("read /etc/passwd", err)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err == nil {
+		unix.Close(fds[0])
+		unix.Close(fds[1])
+	}
+	say("socket pair", err)
+	c, err := net.DialTimeout("tcp", p.Addr, 5*time.Second)
+	if err == nil {
+		c.Close()
+	}
+	say("tcp connect", err)
+	for _, s := range []struct {
+		name      string
+		domain, t int
+	}{{"udp socket", unix.AF_INET, unix.SOCK_DGRAM}, {"unix socket", unix.AF_UNIX, unix.SOCK_STREAM}, {"netlink socket", unix.AF_NETLINK, unix.SOCK_RAW}} {
+		fd, err := unix.Socket(s.domain, s.t, 0)
+		if err == nil {
+			unix.Close(fd)
+		}
+		say(s.name, err)
+	}
+	say("signal the parent", syscall.Kill(os.Getppid(), syscall.SIGURG))
+	// Capabilities belong to threads: each of several, some started after the confinement, holds none.
+	held := make(chan bool)
+	for range 4 {
+		go func() {
+			runtime.LockOSThread()
+			hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+			var data [2]unix.CapUserData
+			err := unix.Capget(&hdr, &data[0])
+			held <- err != nil || data[0].Effective|data[0].Permitted|data[1].Effective|data[1].Permitted != 0
+			time.Sleep(100 * time.Millisecond) // keep the thread, so the next goroutine gets another
+		}()
+	}
+	anyHeld := false
+	for range 4 {
+		anyHeld = <-held || anyHeld
+	}
+	if anyHeld {
+		println("try capabilities, 4 threads: held")
+	} else {
+		println("try capabilities, 4 threads: none")
+	}
+}
