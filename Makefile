@@ -93,7 +93,7 @@ $(DEB): $(DESKTOP) $(CLI) $(MCP) $(READER) build/linux/nfpm.yaml build/linux/roo
 
 package: deps deps-package $(DEB) ## build the Debian package into build/pkg
 
-dev: deps $(NPM_STAMP) ## run the app with live reload (wails dev)
+dev: deps $(NPM_STAMP) $(READER) ## run the app with live reload (wails dev; it reads PDFs and pages in build/bin/rooted-reader)
 	$(WAILS) dev -tags $(TAGS)
 
 bindings: deps $(DIST) ## regenerate frontend/wailsjs from the bound Go methods
@@ -114,7 +114,7 @@ lint: $(DIST) ## go vet (Linux, Windows, macOS), go mod tidy, staticcheck, gofum
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted-mcp
 	GOOS=windows CGO_ENABLED=0 go build -o /dev/null ./cmd/rooted-reader
 	@if go list -deps ./cmd/rooted ./cmd/rooted-mcp | grep -q 'wailsapp\|webkit'; then echo "cmd/rooted and cmd/rooted-mcp must not link Wails, GTK or WebKit"; exit 1; fi
-	@if go list -deps ./cmd/rooted ./cmd/rooted-mcp | grep -q 'tetratelabs/wazero\|go-readability\|golang.org/x/net/html$$'; then echo "cmd/rooted and cmd/rooted-mcp must not link PDFium's runtime, readability or the HTML parser (rooted-reader does: they cost every start)"; exit 1; fi
+	@if go list -tags $(TAGS) -deps . ./cmd/rooted ./cmd/rooted-mcp | grep -q 'tetratelabs/wazero\|go-readability\|golang.org/x/net/html$$'; then echo "the desktop app, cmd/rooted and cmd/rooted-mcp must not link PDFium's runtime, readability or the HTML parser: rooted-reader parses, confined, and they would cost every start"; exit 1; fi
 	@if go list -deps ./cmd/rooted | grep -qx 'net/http\|github.com/modelcontextprotocol/go-sdk/mcp\|github.com/godbus/dbus/v5'; then echo "cmd/rooted must not link net/http, the MCP SDK or D-Bus (they cost every command's start-up)"; exit 1; fi
 	@out=$$($(GOFUMPT) -l app backend cmd main.go); if [ -n "$$out" ]; then echo "gofumpt would reformat:"; echo "$$out"; exit 1; fi
 	cd frontend && npm run typecheck && npm run lint

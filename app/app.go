@@ -21,7 +21,6 @@ import (
 	"github.com/rooted-dev/rooted/backend/conversations"
 	"github.com/rooted-dev/rooted/backend/jobs"
 	"github.com/rooted-dev/rooted/backend/llm"
-	_ "github.com/rooted-dev/rooted/backend/pdftext/pdfium" // PDFs read in this process, PDFium compiled once a run
 	"github.com/rooted-dev/rooted/backend/recent"
 	"github.com/rooted-dev/rooted/backend/session"
 	"github.com/rooted-dev/rooted/backend/settings"
@@ -29,7 +28,6 @@ import (
 	"github.com/rooted-dev/rooted/backend/tool"
 	"github.com/rooted-dev/rooted/backend/tools"
 	"github.com/rooted-dev/rooted/backend/webfetch/httpfetch"
-	_ "github.com/rooted-dev/rooted/backend/webfetch/pagemd" // web pages read in this process, not in rooted-reader
 	"github.com/rooted-dev/rooted/backend/workspace"
 )
 

@@ -42,6 +42,7 @@ go test -c -race -o "$dir/keystore.test" ./backend/keystore
 go test -c -race -o "$dir/llm.test" ./backend/llm
 go test -c -o "$dir/pdftext.test" ./backend/pdftext
 go test -c -o "$dir/pdfium.test" ./backend/pdftext/pdfium
+go test -c -o "$dir/readerproc.test" ./backend/readerproc
 go build -o "$dir/rooted-reader" ./cmd/rooted-reader
 go test -c -o "$dir/walk.test" ./backend/walk
 go test -c -o "$dir/index.test" ./backend/index
@@ -62,7 +63,7 @@ as_user "$dir/shell.test" -test.run 'TestNothingOutlivesTheCommand|TestCommandGe
 as_user "$dir/cmdenv.test" -test.run 'TestEnv|TestGoEnvFileWithAToken|TestSandboxEtcEntries|TestRootedConfigOutsideHome'
 as_user "$dir/toolcache.test" -test.run 'TestGoCachesLeaveOutCredentials'
 echo "test-unprivileged: the sandbox backend's conformance table, in every process mode it offers, as $user"
-as_user "$dir/sandbox.test" -test.run 'TestConformance|TestNoneSaysSo|TestAllowListFallsBackToOff|TestStartOutlivesTheCallersThread' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|conformance_test'
+as_user "$dir/sandbox.test" -test.run 'TestConformance|TestNoneSaysSo|TestAllowListFallsBackToOff|TestStartOutlivesTheCallersThread|TestConfineSelf' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|conformance_test|self_linux_test'
 echo "test-unprivileged: allow-list network mode (go mod download through the proxy, an unlisted host refused, or asked about while the command waits), as $user"
 as_user "$dir/tools.test" -test.run 'TestExecShellAllowListGoModDownload|TestExecShellNetworkOffByDefault' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|exec_network_test'
 as_user "$dir/app.test" -test.run 'TestHostAskedWhileTheCommandRuns|TestHostQuestionEndsUnanswered|TestAlwaysAllowReachesTheRunningCommand' -test.v 2>&1 | grep -E '^\s*(--- |ok|FAIL|PASS)|hosts_test'
@@ -92,6 +93,8 @@ echo "test-unprivileged: untrusted PDFs parsed in WebAssembly (text in order, a 
 as_user "$dir/pdfium.test" -test.run 'TestExtract'
 # The same PDFs through rooted-reader, built above: the test cannot build it as a user with no module cache.
 as_user env ROOTED_TEST_READER="$dir/rooted-reader" "$dir/pdftext.test" -test.run 'TestExtract'
+# rooted-reader confines itself as an ordinary user too (the seccomp filter, no new privileges, no capability).
+as_user env ROOTED_TEST_READER="$dir/rooted-reader" "$dir/readerproc.test" -test.run 'TestTheReaderIsConfined|TestOneReaderServesRequestAfterRequest'
 echo "test-unprivileged: skills and commands through links out of the project and pipes, as $user"
 as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: a conversation's worktree made, worked in, merged and applied through the sandboxed git, as $user"

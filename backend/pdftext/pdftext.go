@@ -4,10 +4,11 @@
 // caller's deadline, so a file built to loop or to balloon ends with an error rather than a hung or exhausted
 // process.
 //
-// This package is the light half, which rooted and rooted-mcp link: the limits, the errors, and an Extractor that
-// reads in this process when the binary links package pdfium (which registers itself), and otherwise in
-// rooted-reader (readerproc), so that PDFium's 9 MiB and its runtime cost nothing to a process that never reads a
-// PDF.
+// This package is the light half, which rooted, rooted-mcp and the desktop app link: the limits, the errors, and
+// an Extractor that reads in this process when the binary links package pdfium (which registers itself: in
+// rooted-reader and tests), and otherwise in rooted-reader (readerproc), which confines itself before it reads, so
+// that PDFium's 9 MiB and its runtime cost nothing to a process that never reads a PDF, and a PDF is never parsed
+// in a process that holds the user's files.
 package pdftext
 
 import (

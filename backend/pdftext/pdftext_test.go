@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 
 // useReader starts a fresh rooted-reader for the test, with the user's cache folder at cache/rooted (XDG on Linux,
 // the home's on macOS, LocalAppData on Windows: what os.UserCacheDir reads).
-func useReader(t *testing.T, cache string) {
+func useReader(t testing.TB, cache string) {
 	exe := readertest.Build(t)
 	t.Setenv("XDG_CACHE_HOME", cache)
 	t.Setenv("HOME", cache)
@@ -139,5 +139,22 @@ func TestCompiledCodeIsKept(t *testing.T) {
 	var x pdftext.Extractor
 	if got, err := x.Extract(t.Context(), data); err != nil || got.Pages != 1 {
 		t.Fatalf("with no cache folder: %+v %v", got, err)
+	}
+}
+
+// BenchmarkExtractInReader is one two-page PDF's extraction as the window, rooted and rooted-mcp make it: through
+// the serving rooted-reader (confined), once its PDFium is ready. Against BenchmarkExtract (package pdfium, the
+// same work in process), the difference is the hop.
+func BenchmarkExtractInReader(b *testing.B) {
+	useReader(b, cache)
+	data := pdftest.Text(b, "The first page says hello.", "The second page says goodbye.")
+	var x pdftext.Extractor
+	if _, err := x.Extract(b.Context(), data); err != nil { // the reader's start and PDFium's compile, outside the measure
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := x.Extract(b.Context(), data); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

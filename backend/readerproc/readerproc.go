@@ -1,9 +1,12 @@
-// Package readerproc runs rooted-reader, the program installed beside rooted and rooted-mcp that holds the large
-// parsers of what comes from outside the project: PDFium in WebAssembly for a PDF's text (pdftext), readability
-// and an HTML-to-Markdown converter for a web page (webfetch). Linked into rooted-mcp they cost every agent's
-// start: their package initialisation and a binary half as large again made initialize some 5 ms slower, on every
-// connection, for a PDF or a page that most sessions never read. A binary that links the parsers (the desktop app,
-// a test) registers them with pdftext and webfetch and reads in its own process.
+// Package readerproc runs rooted-reader, the program installed beside rooted, rooted-mcp and the desktop app that
+// holds the large parsers of what comes from outside the project: PDFium in WebAssembly for a PDF's text
+// (pdftext), readability and an HTML-to-Markdown converter for a web page (webfetch). It confines itself before it
+// reads a byte (sandbox.ConfineSelf): no file but its compiled-code cache, no network, no other process, no
+// capability. So a hostile PDF or page is parsed where an escape from the parser reaches nothing, never in a
+// process that holds the user's files, keys and network; and the parsers cost no start (linked into rooted-mcp,
+// their package initialisation and a binary half as large again made initialize some 5 ms slower on every
+// connection). A binary that links the parsers (rooted-reader itself, a test) registers them with pdftext and
+// webfetch and reads in its own process.
 //
 // One rooted-reader serves a process's requests in turn ("rooted-reader serve": a JSON line and the input's
 // bytes in, a JSON line and the answer's bytes out), so a PDF costs PDFium's compiled code once, not once a file.

@@ -38,7 +38,7 @@ type readFileOut struct {
 }
 
 func readFile(d Deps) *tool.Tool {
-	pdf := new(pdftext.Extractor) // in this process (the window) or in rooted-reader (rooted, rooted-mcp)
+	pdf := new(pdftext.Extractor) // in rooted-reader, confined (in this process in tests)
 	return tool.New(tool.Def{
 		Name: "read_file", Title: "Read file", Description: readFileDoc,
 		TextCarries: []string{"content"}, ReadOnly: true, Examples: []string{`{"path": "README.md"}`, `{"path": "big.log", "offset": 2001, "limit": 500}`},

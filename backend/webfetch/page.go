@@ -21,7 +21,7 @@ type PageFunc func(body []byte, contentType string, base *url.URL, html bool) (t
 var localPage PageFunc
 
 // RegisterPage makes ReadPage turn pages into text in this process with f. Package pagemd calls it when it is
-// linked (the desktop app, rooted-reader, tests); it is not safe to call once pages are being read.
+// linked (rooted-reader, tests); it is not safe to call once pages are being read.
 func RegisterPage(f PageFunc) { localPage = f }
 
 // ReadPage turns a page's body into text: in this process when package pagemd is linked, else in rooted-reader.

@@ -26,8 +26,9 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/pdftext"
-	_ "github.com/rooted-dev/rooted/backend/pdftext/pdfium" // PDFium, registered with pdftext
+	"github.com/rooted-dev/rooted/backend/pdftext/pdfium" // PDFium, registered with pdftext
 	"github.com/rooted-dev/rooted/backend/readerproc"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 	"github.com/rooted-dev/rooted/backend/webfetch"
 	_ "github.com/rooted-dev/rooted/backend/webfetch/pagemd" // readability and Markdown, registered with webfetch
 )
@@ -36,6 +37,10 @@ import (
 const maxInput = 1 << 30
 
 func main() {
+	if err := confine(); err != nil {
+		fmt.Fprintf(os.Stderr, "rooted-reader: %v\n", err)
+		os.Exit(1)
+	}
 	if len(os.Args) == 2 && os.Args[1] == "serve" {
 		// The replies go to the real stdout alone: a library that prints (html-to-markdown warns with
 		// fmt.Println) writes to stderr instead, rather than into a reply frame. A signal ends it, as by default.
@@ -53,6 +58,18 @@ func main() {
 	}
 	stop()
 	os.Exit(code)
+}
+
+// confine gives up, before the first byte of input, what the parsers never need (sandbox.ConfineSelf): the files
+// and folders of the user but the one it writes, PDFium's compiled code, and the network, other processes and
+// the capabilities of root. A hostile PDF or page that found a way out of PDFium's WebAssembly or the Go parsers
+// would still find no file to read or change, and no one to send them to.
+func confine() error {
+	var writable []string
+	if dir, err := pdfium.CacheDir(); err == nil && os.MkdirAll(dir, 0o700) == nil {
+		writable = append(writable, dir)
+	}
+	return sandbox.ConfineSelf(writable)
 }
 
 // run runs one command on in.

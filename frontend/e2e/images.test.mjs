@@ -2,8 +2,10 @@
 // reaches each provider kind's stand-in (OpenAI-compatible, Anthropic, Ollama) as base64 with its media type, in
 // the shape that kind's API takes; read_file of a PNG reaches the model as an image, and its card shows it; a model
 // marked text-only in Settings gets unsupported_media instead, and the request box refuses a pasted image for it.
+// read_file of a PDF reaches the model as its pages' text, read by the rooted-reader beside the app, confined.
 import { after, before, describe, test } from 'node:test'
 import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
 import { cleanupAll, screenshot } from './harness.mjs'
 import { toolResults } from './fake-llm.mjs'
 import { askAgent, newConversation, startAgentScenario, useProvider } from './agent-scenario.mjs'
@@ -12,8 +14,15 @@ import { askAgent, newConversation, startAgentScenario, useProvider } from './ag
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='
 const jpeg = '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8QEBD/wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAACf/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AKp//2Q=='
 
+// A two-page PDF whose pages say "Installed and reading." and "Second page.".
+const pdf = readFileSync(new URL('../../scripts/testdata/two-pages.pdf', import.meta.url))
+
 function script(req) {
   const ask = req.messages.find((m) => m.role === 'user')?.text ?? ''
+  if (ask.startsWith('read notes.pdf')) {
+    if (toolResults(req).length === 0) return { tools: [{ name: 'read_file', input: { path: 'notes.pdf' } }] }
+    return { text: 'Read the PDF.' }
+  }
   if (ask.startsWith('look at shot.png')) {
     if (toolResults(req).length === 0) return { tools: [{ name: 'read_file', input: { path: 'shot.png' } }] }
     return { text: 'Seen the file.' }
@@ -42,7 +51,7 @@ describe('images', { timeout: 600_000 }, () => {
     ;({ page, llm } = await startAgentScenario({
       script,
       llmOptions: { ollamaShow: { parameters: 'num_ctx 16384', model_info: {} } },
-      fixture: { name: 'images', files: { 'shot.png': Buffer.from(png, 'base64') } },
+      fixture: { name: 'images', files: { 'shot.png': Buffer.from(png, 'base64'), 'notes.pdf': pdf } },
       provider: { id: 'oa', name: 'OpenAI-compatible', kind: 'openai-compatible' },
     }))
   })
@@ -101,6 +110,21 @@ describe('images', { timeout: 600_000 }, () => {
     await page.getByTestId('tool-image').nth(1).waitFor()
     assert.equal(await page.getByTestId('code-viewer').count(), 0, 'an editor was opened on an image')
     await screenshot(page, 'images-read-file.png')
+  })
+
+  test("read_file of a PDF reaches the model as its pages' text, read in the rooted-reader beside the app", async () => {
+    await useProvider(page, { id: 'an', name: 'Anthropic', kind: 'anthropic', model: 'scripted', base_url: `${llm.url}/v1` })
+    await newConversation(page)
+    const before = llm.requests.length
+    await askAgent(page, 'read notes.pdf')
+    // A first PDF may compile PDFium (seconds, more on a busy machine) before it is read.
+    await page.getByTestId('msg-assistant').filter({ hasText: 'Read the PDF.' }).waitFor({ timeout: 180_000 })
+    const second = llm.requests.slice(before).filter((r) => r.protocol === 'anthropic')[1]
+    const result = JSON.stringify(second.body.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((p) => p.type === 'tool_result'))
+    for (const want of ['--- page 1 ---', 'Installed and reading.', '--- page 2 ---', 'Second page.']) {
+      assert.ok(result.includes(want), `the tool result has no ${JSON.stringify(want)}: ${result.slice(0, 800)}`)
+    }
+    assert.ok(!result.includes('is_error":true'), result.slice(0, 800))
   })
 
   test('a model marked text-only gets unsupported_media for read_file of a PNG, and no pasted image', async () => {

@@ -1,5 +1,5 @@
 // Package pdfium is pdftext's parser: PDFium compiled to WebAssembly, run by wazero. Linking it registers it
-// with pdftext, whose Extractor then reads in this process (the desktop app, rooted-reader, tests).
+// with pdftext, whose Extractor then reads in this process (rooted-reader, tests).
 //
 // The compiled module is kept in the user's cache folder (rooted/pdfium) where one can be made, so a new process
 // (rooted-reader) loads PDFium's compiled code rather than compiling it again: seconds on a first read, half a
@@ -48,8 +48,7 @@ type Extractor struct {
 // cache is the user's cache folder where it works; a folder that cannot be made or written, or an entry that does
 // not load (wazero then fails the compilation), falls back to memory, as before the folder was used.
 func (x *Extractor) compile() {
-	if dir, err := os.UserCacheDir(); err == nil {
-		dir = filepath.Join(dir, "rooted", "pdfium")
+	if dir, err := CacheDir(); err == nil {
 		if c, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
 			x.cache = c
 			if x.compileErr = x.compileInto(); x.compileErr == nil {
@@ -62,6 +61,16 @@ func (x *Extractor) compile() {
 	}
 	x.cache = wazero.NewCompilationCache()
 	x.compileErr = x.compileInto()
+}
+
+// CacheDir is the folder PDFium's compiled code is kept in: rooted/pdfium in the user's cache folder. It may not
+// exist yet.
+func CacheDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "rooted", "pdfium"), nil
 }
 
 func (x *Extractor) compileInto() error {

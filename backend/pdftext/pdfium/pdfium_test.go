@@ -12,7 +12,7 @@ import (
 	"github.com/rooted-dev/rooted/backend/pdftext/pdftest"
 )
 
-// The tests extract through pdftext's Extractor, as the desktop app does: linking this package makes it read in
+// The tests extract through pdftext's Extractor, as rooted-reader does: linking this package makes it read in
 // this process, with the one shared Extractor (compiling PDFium takes seconds, a minute under -race, once).
 var x pdftext.Extractor
 

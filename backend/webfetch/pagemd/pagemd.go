@@ -1,7 +1,7 @@
 // Package pagemd turns a fetched page into text: its charset decoded, and an HTML page's readable article (no
 // menus, footers, scripts) as Markdown. Linking it registers it with webfetch, whose ReadPage then reads in this
-// process (the desktop app, rooted-reader, tests); rooted-mcp leaves it to rooted-reader, so that readability and
-// the HTML parser's tables cost nothing to an agent's start.
+// process (rooted-reader, tests); the desktop app, rooted and rooted-mcp leave it to rooted-reader, which parses
+// confined, and readability and the HTML parser's tables cost nothing to their start.
 package pagemd
 
 import (
