@@ -21,6 +21,7 @@ require (
 	golang.org/x/net v0.59.0
 	golang.org/x/oauth2 v0.35.0
 	golang.org/x/sys v0.50.0
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77
 )
 
 require (
@@ -62,5 +63,4 @@ require (
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )
