@@ -72,6 +72,14 @@ var local Local
 // safe to call once extractions have begun.
 func Register(l Local) { local = l }
 
+// Prepare compiles the parser in this process, once (rooted-reader, before it gives up writing its cache folder).
+func Prepare() error {
+	if local == nil {
+		return errors.New("this program does not link PDFium")
+	}
+	return local.Prepare()
+}
+
 // Extractor extracts PDFs' text; the zero value is ready.
 type Extractor struct{}
 

@@ -142,6 +142,26 @@ func TestCompiledCodeIsKept(t *testing.T) {
 	}
 }
 
+// A reader seals its compiled-code folder before it parses anything (what a hostile input makes of it cannot leave
+// code there for the next reader): one whose first request was a page still reads a PDF after it, PDFium compiled
+// in memory, and leaves nothing in the folder.
+func TestAPDFAfterAPageInOneReader(t *testing.T) {
+	dir := t.TempDir()
+	useReader(t, dir)
+	page := []string{"page", "--url", "https://example.com/", "--content-type", "text/html", "--html"}
+	if _, err := readerproc.Run(t.Context(), page, []byte("<html><body><p>A page first.</p></body></html>"), 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	var x pdftext.Extractor
+	got, err := x.Extract(t.Context(), pdftest.Text(t, "Then a PDF."))
+	if err != nil || got.Pages != 1 || !bytes.Contains([]byte(got.Text), []byte("Then a PDF.")) {
+		t.Fatalf("a PDF after a page: %+v %v", got, err)
+	}
+	if n := kept(t, dir); len(n) != 0 {
+		t.Fatalf("the sealed reader wrote compiled code: %v", n)
+	}
+}
+
 // BenchmarkExtractInReader is one two-page PDF's extraction as the window, rooted and rooted-mcp make it: through
 // the serving rooted-reader (confined), once its PDFium is ready. Against BenchmarkExtract (package pdfium, the
 // same work in process), the difference is the hop.

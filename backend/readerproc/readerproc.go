@@ -1,9 +1,10 @@
 // Package readerproc runs rooted-reader, the program installed beside rooted, rooted-mcp and the desktop app that
 // holds the large parsers of what comes from outside the project: PDFium in WebAssembly for a PDF's text
 // (pdftext), readability and an HTML-to-Markdown converter for a web page (webfetch). It confines itself before it
-// reads a byte (sandbox.ConfineSelf): no file but its compiled-code cache, no network, no other process, no
-// capability. So a hostile PDF or page is parsed where an escape from the parser reaches nothing, never in a
-// process that holds the user's files, keys and network; and the parsers cost no start (linked into rooted-mcp,
+// reads a byte (sandbox.ConfineSelf says what is left: its compiled-code folder, no socket, no other process, no
+// capability), and starts here in a session of its own with a minimal environment. So a hostile PDF or page is
+// parsed where an escape from the parser finds none of the user's files, keys or network, never in a process that
+// holds them; and the parsers cost no start (linked into rooted-mcp,
 // their package initialisation and a binary half as large again made initialize some 5 ms slower on every
 // connection). A binary that links the parsers (rooted-reader itself, a test) registers them with pdftext and
 // webfetch and reads in its own process.
@@ -39,6 +40,7 @@ import (
 	"time"
 
 	"github.com/rooted-dev/rooted/backend/beside"
+	"github.com/rooted-dev/rooted/backend/sandbox"
 )
 
 // Name is the reader's executable.
@@ -223,6 +225,8 @@ func (s *server) start() error {
 		return err
 	}
 	cmd := exec.Command(exe, "serve")
+	cmd.Env = readerEnv(os.Environ())
+	detach(cmd)
 	cmd.WaitDelay = 2 * time.Second // Wait does not hang on a descendant that holds stderr
 	// Pipes, not /dev/null, which a chroot or a container may not have. Stdout is a pipe of ours, so that Wait,
 	// which may run while a reply is read, does not close it.
@@ -239,7 +243,7 @@ func (s *server) start() error {
 		outW.Close()
 		return err
 	}
-	err = cmd.Start()
+	err = sandbox.Start(cmd) // from a thread that outlives it: the parent-death signal is the thread's
 	outW.Close()
 	if err != nil {
 		outF.Close()
@@ -252,6 +256,20 @@ func (s *server) start() error {
 	}()
 	s.cmd, s.in, s.outF, s.out, s.stderr, s.done = cmd, in, outF, bufio.NewReaderSize(outF, maxHead), stderr, done
 	return nil
+}
+
+// readerEnv is the environment rooted-reader gets from env, its parent's: what finds the user's cache folder and
+// runs a program, and nothing else, so no token of the parent's is in a parser's reach.
+func readerEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch strings.ToUpper(name) {
+		case "HOME", "XDG_CACHE_HOME", "LOCALAPPDATA", "SYSTEMROOT", "PATH", "TMPDIR", "TMP", "TEMP":
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // reset ends the serving rooted-reader, if any (a no-op for one that has ended): the next request starts another.

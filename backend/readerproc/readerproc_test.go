@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -179,28 +178,5 @@ func TestSentAgainOnlyToAReaderThatEndedByItself(t *testing.T) {
 	}
 	if n := count(); n != 1 {
 		t.Fatalf("a reader that died on the request: started %d times; want 1", n)
-	}
-}
-
-// The reader gives up what its parsers never need before it reads a byte (sandbox.ConfineSelf, whose test tries
-// each part): it runs with no new privileges, under the seccomp filter, and with no capability even as root.
-func TestTheReaderIsConfined(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("Rooted confines rooted-reader on Linux only")
-	}
-	use(t)
-	page(t)
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid(t)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	wants := []string{"\nNoNewPrivs:\t1\n", "\nSeccomp:\t2\n", "\nCapEff:\t0000000000000000\n", "\nCapPrm:\t0000000000000000\n"}
-	if os.Geteuid() == 0 {
-		wants = append(wants, "\nCapBnd:\t0000000000000000\n") // an ordinary user may not empty the bounding set
-	}
-	for _, want := range wants {
-		if !strings.Contains(string(status), want) {
-			t.Errorf("rooted-reader's status has no %q:\n%s", strings.TrimSpace(want), status)
-		}
 	}
 }

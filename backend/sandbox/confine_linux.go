@@ -47,7 +47,7 @@ func confine(argv []string) int {
 func confineSelf(p Policy, program string) (string, int) {
 	abi, _ := llsys.LandlockGetABIVersion()
 	last := lastCap() // before Landlock, which may deny /proc
-	if err := restrict(p, abi); err != nil {
+	if err := restrict(p, abi, commandDevices); err != nil {
 		fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
 		return "", 126
 	}
@@ -67,10 +67,16 @@ func confineSelf(p Policy, program string) (string, int) {
 	return path, 0
 }
 
+// The device files programs use: commands, and a process confining itself, which has no terminal.
+var (
+	commandDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom"}
+	selfDevices    = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
+)
+
 // restrict applies p to this process and, through exec, to the command: reads and execution under p.Readable,
-// reads and writes under p.Writable (renames across its directories included), the device files programs use,
-// and, from Landlock ABI 9, connecting to the unix socket files in p.Sockets (and the command's own) only.
-func restrict(p Policy, abi int) error {
+// reads and writes under p.Writable (renames across its directories included), the device files devices, and,
+// from Landlock ABI 9, connecting to the unix socket files in p.Sockets (and the command's own) only.
+func restrict(p Policy, abi int, devices []string) error {
 	cfg := landlock.V11.BestEffort()
 	var roDirs, roFiles []string
 	for _, r := range p.Readable {
@@ -84,7 +90,7 @@ func restrict(p Policy, abi int) error {
 		landlock.RODirs(roDirs...).IgnoreIfMissing(),
 		landlock.ROFiles(roFiles...).IgnoreIfMissing(),
 		landlock.RWDirs(p.Writable...).WithRefer().IgnoreIfMissing(),
-		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom").IgnoreIfMissing(),
+		landlock.RWFiles(devices...).IgnoreIfMissing(),
 	}
 	if len(p.Sockets) > 0 && abi >= resolveUnixABI {
 		rules = append(rules, landlock.PathAccess(landlock.AccessFSSet(llsys.AccessFSResolveUnix), p.Sockets...).IgnoreIfMissing())
@@ -138,9 +144,10 @@ func dropCapabilities(sys sysFunc, last int) error {
 	if err := prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	if err := unix.Capget(&hdr, &data[0]); err != nil {
+	// Static, not on a stack that could move while sys (psx: every thread, one after another) holds their address.
+	hdr, data := &capHeader, &capData
+	*hdr = unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	if err := unix.Capget(hdr, &data[0]); err != nil {
 		return fmt.Errorf("reading capabilities: %w", err)
 	}
 	privileged := data[0].Effective&(1<<unix.CAP_SETPCAP) != 0
@@ -157,15 +164,18 @@ func dropCapabilities(sys sysFunc, last int) error {
 	if err := prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0); err != nil && err != unix.EINVAL {
 		return fmt.Errorf("clearing ambient capabilities: %w", err)
 	}
-	data = [2]unix.CapUserData{}
-	_, _, e := sys(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0, 0, 0, 0)
-	runtime.KeepAlive(&hdr)
-	runtime.KeepAlive(&data)
-	if e != 0 {
+	*data = [2]unix.CapUserData{}
+	if _, _, e := sys(unix.SYS_CAPSET, uintptr(unsafe.Pointer(hdr)), uintptr(unsafe.Pointer(&data[0])), 0, 0, 0, 0); e != 0 {
 		return fmt.Errorf("dropping capabilities: %w", e)
 	}
 	return nil
 }
+
+// capset's arguments (dropCapabilities), once a process.
+var (
+	capHeader unix.CapUserHeader
+	capData   [2]unix.CapUserData
+)
 
 // lastCap is the highest capability this kernel knows.
 func lastCap() int {

@@ -29,6 +29,7 @@ const (
 
 	retAllow = unix.SECCOMP_RET_ALLOW
 	retDeny  = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	retNoSys = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
 
 	offNr   = 0
 	offArch = 4
@@ -90,9 +91,13 @@ func (b *bpf) assemble() ([]unix.SockFilter, error) {
 
 // filterOpts are the socket families the filter lets a process create, besides socket pairs.
 type filterOpts struct {
-	inet      bool // AF_INET and AF_INET6
-	unix      bool // AF_UNIX
-	noNetlink bool // not even netlink: a process that lists no interfaces (ConfineSelf)
+	inet bool // AF_INET and AF_INET6
+	unix bool // AF_UNIX
+	// self is the PID of a process confining itself (ConfineSelf), which the filter holds to a parser's needs:
+	// no socket but a pair (netlink neither), no 32-bit system calls, none of selfDenied (what changes a file
+	// without opening it for writing, which Landlock governs; ptrace and the other ways into a process; exec), and
+	// signals to itself alone (Landlock's scope does that from ABI 6 only).
+	self uint32
 }
 
 // filterFor is the filter for p under Landlock ABI abi.
@@ -106,12 +111,19 @@ func networkFilter(arch string, o filterOpts) ([]unix.SockFilter, error) {
 	switch arch {
 	case "amd64":
 		b.load(offArch)
-		b.jump(unix.BPF_JEQ, auditArchX86_64, "", "i386")
+		if o.self != 0 {
+			b.jump(unix.BPF_JEQ, auditArchX86_64, "", "deny")
+		} else {
+			b.jump(unix.BPF_JEQ, auditArchX86_64, "", "i386")
+		}
 		b.load(offNr)
 		b.jump(unix.BPF_JGE, 0x40000000, "deny", "") // the x32 ABI
 		b.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "domain", "")
 		b.jump(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "deny", "")
-		b.jump(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "allow")
+		b.jump(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "rest")
+		if o.self != 0 {
+			break
+		}
 		b.label("i386")
 		b.jump(unix.BPF_JEQ, auditArchI386, "", "deny")
 		b.load(offNr)
@@ -125,17 +137,40 @@ func networkFilter(arch string, o filterOpts) ([]unix.SockFilter, error) {
 		b.load(offNr)
 		b.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "domain", "")
 		b.jump(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "deny", "")
-		b.jump(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "allow")
+		b.jump(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "rest")
 	default:
 		return nil, nil
 	}
+	b.label("rest")
+	if o.self != 0 {
+		for _, nr := range selfDenied {
+			b.jump(unix.BPF_JEQ, nr, "deny", "")
+		}
+		if selfDeniesTkill() {
+			b.jump(unix.BPF_JEQ, unix.SYS_TKILL, "deny", "")
+		}
+		for _, nr := range selfSignals {
+			b.jump(unix.BPF_JEQ, nr, "own", "")
+		}
+		b.jump(unix.BPF_JEQ, unix.SYS_CLONE3, "nosys", "")
+		b.jump(unix.BPF_JEQ, unix.SYS_CLONE, "clone", "allow")
+		b.label("own") // a signal's target (pid or tgid, the first argument) is this process
+		b.load(offArg0)
+		b.jump(unix.BPF_JEQ, o.self, "allow", "deny")
+		b.label("clone") // the flags are the first argument on both architectures, all in its low half
+		b.load(offArg0)
+		b.jump(unix.BPF_JSET, selfCloneFlags, "deny", "allow")
+		b.label("nosys")
+		b.ret(retNoSys)
+	}
+	b.ret(retAllow)
 	b.label("ioctl")
 	b.load(offArg1) // the request is an unsigned int: its low half is all of it
 	b.jump(unix.BPF_JEQ, unix.TIOCSTI, "deny", "")
 	b.jump(unix.BPF_JEQ, unix.TIOCLINUX, "deny", "allow")
 	b.label("domain")
 	b.load(offArg0)
-	if !o.noNetlink {
+	if o.self == 0 {
 		b.jump(unix.BPF_JEQ, unix.AF_NETLINK, "allow", "")
 	}
 	if o.inet {

@@ -9,7 +9,7 @@ import "testing"
 func TestFilterAssembles(t *testing.T) {
 	t.Parallel()
 	for _, arch := range []string{"amd64", "arm64"} {
-		for _, o := range []filterOpts{{}, {inet: true}, {unix: true}, {inet: true, unix: true}, {noNetlink: true}} {
+		for _, o := range []filterOpts{{}, {inet: true}, {unix: true}, {inet: true, unix: true}, {self: 4242}} {
 			code, err := networkFilter(arch, o)
 			if err != nil || len(code) == 0 {
 				t.Errorf("%s %+v: %d instructions, %v", arch, o, len(code), err)

@@ -4,30 +4,55 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 
+	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"kernel.org/pub/linux/libs/security/libcap/psx"
 )
 
-// ConfineSelf confines this whole process, every thread, for the rest of its life, to a parser's needs: it may
-// read and write under writable (and the device files programs use) and nothing else on disk, create no socket
-// but a pair (so it connects and listens nowhere), signal and trace no process outside itself, and holds no
-// capability, even when it runs as root. It is for a Rooted process that parses what came from outside
-// (rooted-reader) and needs nothing more once its code is loaded: call it after every package's init and before
-// the first byte of input. Landlock's parts apply as far as the kernel has them (none before Linux 5.13); the
-// seccomp filter and the capabilities always do, and an error means the process is not confined and should not go
-// on.
+// ConfineSelf confines this whole process, every thread, for the rest of its life, to a parser's needs. It is for a
+// Rooted process that parses what came from outside (rooted-reader) and needs nothing more once its code is
+// loaded: call it after every package's init and before the first byte of input. What is left to the process:
+//
+//   - files: reads and writes under writable and the harmless devices (/dev/null, /dev/urandom; no terminal), and
+//     nothing else (Landlock); a file's mode, owner, times and extended attributes are not changed, nor a file
+//     truncated by its path (the filter, for what Landlock does not govern). It can still learn whether a path
+//     exists (stat), as Landlock does not govern that;
+//   - sockets: none but a pair: no network, no unix socket, no netlink (the filter);
+//   - processes: signals to itself alone, no ptrace, no reading or writing another's memory or descriptors, no
+//     exec, no new namespace (the filter, and Landlock's scopes from ABI 6);
+//   - capabilities: none, even as root, on every thread (securebits locked, the bounding set emptied).
+//
+// Landlock's part applies as far as the kernel has it (none before Linux 5.13, or where it is not enabled: then
+// files are not confined, as Info says of commands); the filter applies on x86-64 and arm64, the architectures
+// Rooted ships; the capabilities always. An error means the process is not confined and must not go on.
 func ConfineSelf(writable []string) error {
 	abi, _ := llsys.LandlockGetABIVersion()
 	last := lastCap() // before Landlock, which denies /proc
-	if err := restrict(Policy{Writable: writable}, abi); err != nil {
+	if err := restrict(Policy{Writable: writable}, abi, selfDevices); err != nil {
 		return err
 	}
-	if err := installFilter(filterOpts{noNetlink: true}); err != nil {
+	if err := installFilter(filterOpts{self: uint32(os.Getpid())}); err != nil {
 		return err
 	}
 	if err := dropCapabilities(psx.Syscall6, last); err != nil {
 		return fmt.Errorf("confining this process: %w", err)
+	}
+	return nil
+}
+
+// SealSelf takes back, for the rest of the process's life, the writes ConfineSelf allowed: a second Landlock layer
+// in which readable may be read and nothing but the harmless devices written. rooted-reader seals itself once
+// PDFium's compiled code is in its cache folder and before it parses anything, so that what it parses cannot leave
+// code there for the next reader to run. It does nothing where the kernel has no Landlock.
+func SealSelf(readable []string) error {
+	err := landlock.V11.BestEffort().RestrictPaths(
+		landlock.RODirs(readable...).IgnoreIfMissing(),
+		landlock.RWFiles(selfDevices...).IgnoreIfMissing(),
+	)
+	if err != nil {
+		return fmt.Errorf("sealing this process: %w", err)
 	}
 	return nil
 }

@@ -77,23 +77,47 @@ func TestConfineSelf(t *testing.T) {
 	t.Logf("the confined child:\n%s", out)
 	landlock, _ := llsys.LandlockGetABIVersion()
 	want := map[string]string{
-		"confine":                 "ok",
-		"write the cache":         "ok",
-		"rename in the cache":     "ok",
-		"remove in the cache":     "ok",
-		"read /dev/urandom":       "ok",
-		"socket pair":             "ok",
-		"tcp connect":             "refused",
-		"udp socket":              "refused",
-		"unix socket":             "refused",
-		"netlink socket":          "refused",
-		"capabilities, 4 threads": "none",
+		"confine":                  "ok",
+		"write the cache":          "ok",
+		"rename in the cache":      "ok",
+		"remove in the cache":      "ok",
+		"read /dev/urandom":        "ok",
+		"socket pair":              "ok",
+		"tcp connect":              "refused",
+		"udp socket":               "refused",
+		"unix socket":              "refused",
+		"netlink socket":           "refused",
+		"capabilities, 4 threads":  "none",
+		"chmod outside":            "refused",
+		"chown outside":            "refused",
+		"utimes outside":           "refused",
+		"setxattr outside":         "refused",
+		"truncate outside":         "refused",
+		"inotify outside":          "refused",
+		"signal every process":     "refused",
+		"signal itself":            "ok",
+		"tgkill itself":            "ok",
+		"ptrace the parent":        "refused",
+		"read the parent's memory": "refused",
+		"pidfd of the parent":      "refused",
+		"exec":                     "refused",
+		"new user namespace":       "refused",
+		"a thread":                 "ok",
+		"seal":                     "ok",
+		"read the cache, sealed":   "ok",
+	}
+	if selfDeniesTkill() {
+		want["tkill"] = "refused"
+	} else {
+		t.Logf("a cgo build: tkill is allowed, for libpsx")
 	}
 	if landlock >= 1 {
 		want["read outside"] = "refused"
 		want["write outside"] = "refused"
 		want["list outside"] = "refused"
 		want["read /etc/passwd"] = "refused"
+		want["open /dev/tty"] = "refused"
+		want["write the cache, sealed"] = "refused"
 	} else {
 		t.Logf("no Landlock in this kernel: the child's files are not confined, only its sockets and capabilities")
 	}
@@ -110,6 +134,9 @@ func TestConfineSelf(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(places.Outside, "planted")); err == nil && landlock >= 1 {
 		t.Errorf("the child wrote outside its folder")
+	}
+	if fi, err := os.Stat(filepath.Join(places.Outside, "secret")); err != nil || fi.Mode().Perm() != 0o644 || fi.Size() != 6 {
+		t.Errorf("the file outside was changed: %v %v", fi, err)
 	}
 }
 
@@ -175,6 +202,54 @@ func confinedChild(env string) {
 		say(s.name, err)
 	}
 	say("signal the parent", syscall.Kill(os.Getppid(), syscall.SIGURG))
+	secret := filepath.Join(p.Outside, "secret")
+	say("chmod outside", os.Chmod(secret, 0o666))
+	say("chown outside", os.Chown(secret, os.Getuid(), os.Getgid()))
+	say("utimes outside", os.Chtimes(secret, time.Unix(0, 0), time.Unix(0, 0)))
+	say("setxattr outside", unix.Setxattr(secret, "user.rooted", []byte("x"), 0))
+	say("truncate outside", os.Truncate(secret, 0))
+	if fd, err := unix.InotifyInit1(unix.IN_CLOEXEC); err != nil {
+		say("inotify outside", err)
+	} else {
+		_, err := unix.InotifyAddWatch(fd, p.Outside, unix.IN_ALL_EVENTS)
+		say("inotify outside", err)
+		unix.Close(fd)
+	}
+	_, err = os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	say("open /dev/tty", err)
+	say("signal every process", syscall.Kill(-1, 0))
+	say("signal itself", syscall.Kill(os.Getpid(), 0))
+	say("tgkill itself", unix.Tgkill(os.Getpid(), unix.Gettid(), 0))
+	if _, _, e := unix.Syscall(unix.SYS_TKILL, uintptr(unix.Gettid()), 0, 0); e != 0 {
+		say("tkill", e)
+	} else {
+		say("tkill", nil)
+	}
+	say("ptrace the parent", unix.PtraceSeize(os.Getppid()))
+	buf := make([]byte, 8)
+	_, err = unix.ProcessVMReadv(os.Getppid(), []unix.Iovec{{Base: &buf[0], Len: 8}}, []unix.RemoteIovec{{Base: 0x400000, Len: 8}}, 0)
+	say("read the parent's memory", err)
+	pidfd, err := unix.PidfdOpen(os.Getppid(), 0)
+	if err == nil {
+		unix.Close(pidfd)
+	}
+	say("pidfd of the parent", err)
+	say("exec", syscall.Exec("/bin/true", []string{"true"}, nil))
+	say("new user namespace", unix.Unshare(unix.CLONE_NEWUSER))
+	started := make(chan struct{})
+	go func() { // a new thread, through clone (and, with cgo, pthread_create falling back from clone3)
+		runtime.LockOSThread()
+		close(started)
+	}()
+	<-started
+	say("a thread", nil)
+	err = SealSelf([]string{p.Writable})
+	say("seal", err)
+	if err == nil {
+		_, err = os.ReadFile(filepath.Join(p.Writable, "kept"))
+		say("read the cache, sealed", err)
+		say("write the cache, sealed", os.WriteFile(filepath.Join(p.Writable, "after"), nil, 0o600))
+	}
 	// Capabilities belong to threads: each of several, some started after the confinement, holds none.
 	held := make(chan bool)
 	for range 4 {

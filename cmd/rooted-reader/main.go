@@ -41,6 +41,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "rooted-reader: %v\n", err)
 		os.Exit(1)
 	}
+	confined = true
 	if len(os.Args) == 2 && os.Args[1] == "serve" {
 		// The replies go to the real stdout alone: a library that prints (html-to-markdown warns with
 		// fmt.Println) writes to stderr instead, rather than into a reply frame. A signal ends it, as by default.
@@ -60,16 +61,43 @@ func main() {
 	os.Exit(code)
 }
 
-// confine gives up, before the first byte of input, what the parsers never need (sandbox.ConfineSelf): the files
-// and folders of the user but the one it writes, PDFium's compiled code, and the network, other processes and
-// the capabilities of root. A hostile PDF or page that found a way out of PDFium's WebAssembly or the Go parsers
-// would still find no file to read or change, and no one to send them to.
+// cacheDir is PDFium's compiled-code folder, when it could be made.
+var cacheDir []string
+
+// confine gives up, before the first byte of input, what the parsers never need (sandbox.ConfineSelf, which says
+// exactly what is left): every file of the user's but PDFium's compiled-code folder, the network, other processes,
+// and root's capabilities. A hostile PDF or page that found a way out of PDFium's WebAssembly or the Go parsers
+// would find no file of the user's to read or change, and no socket to send anything through; seal takes the
+// folder's writes back before anything is parsed.
 func confine() error {
-	var writable []string
 	if dir, err := pdfium.CacheDir(); err == nil && os.MkdirAll(dir, 0o700) == nil {
-		writable = append(writable, dir)
+		cacheDir = []string{dir}
 	}
-	return sandbox.ConfineSelf(writable)
+	return sandbox.ConfineSelf(cacheDir)
+}
+
+var (
+	confined bool // main confined this process: seal then seals it (tests call run and serve unconfined)
+	sealOnce sync.Once
+)
+
+// seal gives up writing the compiled-code folder before the first input is parsed, PDFium's code in it by then
+// when that input is a PDF (sandbox.SealSelf): what a hostile input makes of this process cannot leave code there
+// for the next reader to run. A reader whose first request is a page keeps PDFium's later compile in memory. It
+// ends the process when it cannot seal.
+func seal(pdf bool) {
+	if !confined {
+		return
+	}
+	sealOnce.Do(func() {
+		if pdf {
+			_ = pdftext.Prepare() // a failure is Serve's to report, to the request
+		}
+		if err := sandbox.SealSelf(cacheDir); err != nil {
+			fmt.Fprintf(os.Stderr, "rooted-reader: %v\n", err)
+			os.Exit(1)
+		}
+	})
 }
 
 // run runs one command on in.
@@ -87,10 +115,17 @@ func run(ctx context.Context, args []string, in []byte, stdout, stderr io.Writer
 	if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
 		return 2
 	}
+	// The caller's deadline runs from the request, PDFium's first compile (in seal) included.
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	seal(args[0] == "pdf")
 	var reply []byte
 	var err error
 	if args[0] == "pdf" {
-		reply, err = pdftext.Serve(ctx, in, *timeout)
+		reply, err = pdftext.Serve(ctx, in, 0)
 	} else {
 		base, perr := url.Parse(*rawURL)
 		if perr != nil || base.Host == "" {
