@@ -92,7 +92,7 @@ as_user "$dir/conversations.test" -test.run 'TestReadOnlyDataFolder|TestFailedSa
 echo "test-unprivileged: untrusted PDFs parsed in WebAssembly (text in order, a scan, truncated, encrypted, a deadline), as $user"
 as_user "$dir/pdfium.test" -test.run 'TestExtract'
 # The same PDFs through rooted-reader, built above: the test cannot build it as a user with no module cache.
-as_user env ROOTED_TEST_READER="$dir/rooted-reader" "$dir/pdftext.test" -test.run 'TestExtract'
+as_user env ROOTED_TEST_READER="$dir/rooted-reader" "$dir/pdftext.test" -test.run 'TestExtract|TestAPDFAfterAPageInOneReader'
 # rooted-reader confines itself as an ordinary user too (the seccomp filter, no new privileges, no capability).
 as_user env ROOTED_TEST_READER="$dir/rooted-reader" "$dir/readerproc.test" -test.run 'TestTheReaderIsConfined|TestOneReaderServesRequestAfterRequest'
 echo "test-unprivileged: skills and commands through links out of the project and pipes, as $user"
