@@ -94,7 +94,7 @@ as_user "$dir/pdfium.test" -test.run 'TestExtract'
 # The same PDFs through rooted-reader, built above: the test cannot build it as a user with no module cache.
 as_user env ROOTED_TEST_READER="$dir/rooted-reader" "$dir/pdftext.test" -test.run 'TestExtract|TestAPDFAfterAPageInOneReader'
 # rooted-reader confines itself as an ordinary user too (the seccomp filter, no new privileges, no capability).
-as_user env ROOTED_TEST_READER="$dir/rooted-reader" "$dir/readerproc.test" -test.run 'TestTheReaderIsConfined|TestOneReaderServesRequestAfterRequest'
+as_user env ROOTED_TEST_READER="$dir/rooted-reader" "$dir/readerproc.test" -test.run 'TestTheReaderIsConfined|TestTheReaderClosesLeakedDescriptors|TestOneReaderServesRequestAfterRequest'
 echo "test-unprivileged: skills and commands through links out of the project and pipes, as $user"
 as_user "$dir/skills.test" -test.run 'TestFindRefusesLinksOutAndPipes|TestLoad|TestCommands' 2>&1 | grep -v 'WARN file skipped'
 echo "test-unprivileged: a conversation's worktree made, worked in, merged and applied through the sandboxed git, as $user"

@@ -37,6 +37,7 @@ import (
 const maxInput = 1 << 30
 
 func main() {
+	closeInherited()
 	if err := confine(); err != nil {
 		fmt.Fprintf(os.Stderr, "rooted-reader: %v\n", err)
 		os.Exit(1)
