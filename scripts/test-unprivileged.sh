@@ -43,7 +43,7 @@ go test -c -race -o "$dir/llm.test" ./backend/llm
 go test -c -o "$dir/pdftext.test" ./backend/pdftext
 go test -c -o "$dir/pdfium.test" ./backend/pdftext/pdfium
 go test -c -o "$dir/readerproc.test" ./backend/readerproc
-go build -o "$dir/rooted-reader" ./cmd/rooted-reader
+CGO_ENABLED=0 go build -o "$dir/rooted-reader" ./cmd/rooted-reader # as shipped: no cgo
 go test -c -o "$dir/walk.test" ./backend/walk
 go test -c -o "$dir/index.test" ./backend/index
 go build -o "$dir/rooted" ./cmd/rooted

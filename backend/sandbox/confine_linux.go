@@ -47,7 +47,7 @@ func confine(argv []string) int {
 func confineSelf(p Policy, program string) (string, int) {
 	abi, _ := llsys.LandlockGetABIVersion()
 	last := lastCap() // before Landlock, which may deny /proc
-	if err := restrict(p, abi, commandDevices); err != nil {
+	if err := restrict(p, abi, commandDevices, true); err != nil {
 		fmt.Fprintln(os.Stderr, "rooted sandbox:", err)
 		return "", 126
 	}
@@ -74,9 +74,10 @@ var (
 )
 
 // restrict applies p to this process and, through exec, to the command: reads and execution under p.Readable,
-// reads and writes under p.Writable (renames across its directories included), the device files devices, and,
-// from Landlock ABI 9, connecting to the unix socket files in p.Sockets (and the command's own) only.
-func restrict(p Policy, abi int, devices []string) error {
+// reads and writes under p.Writable (renames across its directories included when refer: from Landlock ABI 2, as
+// go-landlock's best effort applies no layer at all on ABI 1 to a rule that asks for it), the device files
+// devices, and, from Landlock ABI 9, connecting to the unix socket files in p.Sockets (and the command's own) only.
+func restrict(p Policy, abi int, devices []string, refer bool) error {
 	cfg := landlock.V11.BestEffort()
 	var roDirs, roFiles []string
 	for _, r := range p.Readable {
@@ -89,7 +90,7 @@ func restrict(p Policy, abi int, devices []string) error {
 	rules := []landlock.Rule{
 		landlock.RODirs(roDirs...).IgnoreIfMissing(),
 		landlock.ROFiles(roFiles...).IgnoreIfMissing(),
-		landlock.RWDirs(p.Writable...).WithRefer().IgnoreIfMissing(),
+		writable(p.Writable, refer),
 		landlock.RWFiles(devices...).IgnoreIfMissing(),
 	}
 	if len(p.Sockets) > 0 && abi >= resolveUnixABI {
@@ -169,6 +170,14 @@ func dropCapabilities(sys sysFunc, last int) error {
 		return fmt.Errorf("dropping capabilities: %w", e)
 	}
 	return nil
+}
+
+// writable is the rule for folders a process reads and writes, renames across them included when refer.
+func writable(dirs []string, refer bool) landlock.Rule {
+	if refer {
+		return landlock.RWDirs(dirs...).WithRefer().IgnoreIfMissing()
+	}
+	return landlock.RWDirs(dirs...).IgnoreIfMissing()
 }
 
 // capset's arguments (dropCapabilities), once a process.

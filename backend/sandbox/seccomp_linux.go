@@ -152,13 +152,25 @@ func networkFilter(arch string, o filterOpts) ([]unix.SockFilter, error) {
 		for _, nr := range selfSignals {
 			b.jump(unix.BPF_JEQ, nr, "own", "")
 		}
+		b.jump(unix.BPF_JEQ, unix.SYS_PRLIMIT64, "limits", "")
+		b.jump(unix.BPF_JEQ, unix.SYS_FCNTL, "fcntl", "")
 		b.jump(unix.BPF_JEQ, unix.SYS_CLONE3, "nosys", "")
 		b.jump(unix.BPF_JEQ, unix.SYS_CLONE, "clone", "allow")
-		b.label("own") // a signal's target (pid or tgid, the first argument) is this process
+		b.label("limits") // 0 is the caller itself
+		b.load(offArg0)
+		b.jump(unix.BPF_JEQ, 0, "allow", "own")
+		b.label("own") // the target (pid or tgid, the first argument) is this process
 		b.load(offArg0)
 		b.jump(unix.BPF_JEQ, o.self, "allow", "deny")
+		b.label("fcntl")
+		b.load(offArg1)
+		for _, cmd := range selfOwnFcntl {
+			b.jump(unix.BPF_JEQ, cmd, "deny", "")
+		}
+		b.ret(retAllow)
 		b.label("clone") // the flags are the first argument on both architectures, all in its low half
 		b.load(offArg0)
+		b.jump(unix.BPF_JSET, unix.CLONE_THREAD, "", "deny")
 		b.jump(unix.BPF_JSET, selfCloneFlags, "deny", "allow")
 		b.label("nosys")
 		b.ret(retNoSys)
@@ -166,6 +178,11 @@ func networkFilter(arch string, o filterOpts) ([]unix.SockFilter, error) {
 	b.ret(retAllow)
 	b.label("ioctl")
 	b.load(offArg1) // the request is an unsigned int: its low half is all of it
+	if o.self != 0 {
+		for _, req := range selfOwnIoctl {
+			b.jump(unix.BPF_JEQ, req, "deny", "")
+		}
+	}
 	b.jump(unix.BPF_JEQ, unix.TIOCSTI, "deny", "")
 	b.jump(unix.BPF_JEQ, unix.TIOCLINUX, "deny", "allow")
 	b.label("domain")
@@ -187,6 +204,21 @@ func networkFilter(arch string, o filterOpts) ([]unix.SockFilter, error) {
 	return b.assemble()
 }
 
+// installTkillFilter adds a filter that refuses tkill, on every thread (ConfineSelf's own allowed it to libpsx).
+func installTkillFilter() error {
+	b := &bpf{labels: map[string]int{}}
+	b.load(offNr)
+	b.jump(unix.BPF_JEQ, unix.SYS_TKILL, "deny", "")
+	b.ret(retAllow)
+	b.label("deny")
+	b.ret(retDeny)
+	code, err := b.assemble()
+	if err != nil {
+		return err
+	}
+	return loadFilter(code)
+}
+
 // installFilter installs the filter on every thread of this process (the helper), which the command inherits
 // through exec. It needs no_new_privs, which Landlock has already set.
 func installFilter(o filterOpts) error {
@@ -194,6 +226,11 @@ func installFilter(o filterOpts) error {
 	if err != nil || code == nil {
 		return err
 	}
+	return loadFilter(code)
+}
+
+// loadFilter installs code on every thread of this process.
+func loadFilter(code []unix.SockFilter) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}

@@ -19,9 +19,11 @@ import (
 //     nothing else (Landlock); a file's mode, owner, times and extended attributes are not changed, nor a file
 //     truncated by its path (the filter, for what Landlock does not govern). It can still learn whether a path
 //     exists (stat), as Landlock does not govern that;
-//   - sockets: none but a pair: no network, no unix socket, no netlink (the filter);
-//   - processes: signals to itself alone, no ptrace, no reading or writing another's memory or descriptors, no
-//     exec, no new namespace (the filter, and Landlock's scopes from ABI 6);
+//   - sockets: none, not even a pair: no network, no unix socket, no netlink (the filter);
+//   - processes: signals to itself alone (kill and its kinds naming no other, no tkill but in a cgo build until
+//     SealSelf, no F_SETOWN), no other's limits, priority or scheduling, no ptrace, no reading or writing
+//     another's memory (System V's included) or descriptors, no exec, no child process (threads only), no new
+//     namespace, no key ring, no kernel log (the filter, and Landlock's scopes from ABI 6);
 //   - capabilities: none, even as root, on every thread (securebits locked, the bounding set emptied).
 //
 // Landlock's part applies as far as the kernel has it (none before Linux 5.13, or where it is not enabled: then
@@ -30,7 +32,9 @@ import (
 func ConfineSelf(writable []string) error {
 	abi, _ := llsys.LandlockGetABIVersion()
 	last := lastCap() // before Landlock, which denies /proc
-	if err := restrict(Policy{Writable: writable}, abi, selfDevices); err != nil {
+	// No renames across folders (refer): wazero renames within one, and a rule asking for it would make Landlock ABI
+	// 1's best effort no layer at all.
+	if err := restrict(Policy{Writable: writable}, abi, selfDevices, false); err != nil {
 		return err
 	}
 	if err := installFilter(filterOpts{self: uint32(os.Getpid())}); err != nil {
@@ -53,6 +57,12 @@ func SealSelf(readable []string) error {
 	)
 	if err != nil {
 		return fmt.Errorf("sealing this process: %w", err)
+	}
+	// The last call on every thread is made: a cgo build's tkill (selfDeniesTkill) goes too, by a second filter.
+	if !selfDeniesTkill() {
+		if err := installTkillFilter(); err != nil {
+			return fmt.Errorf("sealing this process: %w", err)
+		}
 	}
 	return nil
 }

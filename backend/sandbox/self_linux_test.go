@@ -24,6 +24,7 @@ const selfEnv = "ROOTED_SANDBOX_TEST_SELF"
 
 type selfPlaces struct {
 	Writable, Outside, Addr string
+	FilterOnly              bool // the seccomp filter alone, without Landlock or the capabilities
 }
 
 // A process that confines itself (rooted-reader) keeps what it was given, its one writable folder, and loses the
@@ -61,20 +62,7 @@ func TestConfineSelf(t *testing.T) {
 		}
 	}()
 	places.Addr = ln.Addr().String()
-	env, _ := json.Marshal(places)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestConfineSelf$", "-test.count=1")
-	cmd.Env = append(os.Environ(), selfEnv+"="+string(env))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the confined child: %v\n%s", err, out)
-	}
-	got := map[string]string{}
-	for _, line := range strings.Split(string(out), "\n") {
-		if k, v, ok := strings.Cut(line, ": "); ok && strings.HasPrefix(k, "try ") {
-			got[strings.TrimPrefix(k, "try ")] = v
-		}
-	}
-	t.Logf("the confined child:\n%s", out)
+	got := runConfinedChild(t, places)
 	landlock, _ := llsys.LandlockGetABIVersion()
 	want := map[string]string{
 		"confine":                  "ok",
@@ -82,7 +70,7 @@ func TestConfineSelf(t *testing.T) {
 		"rename in the cache":      "ok",
 		"remove in the cache":      "ok",
 		"read /dev/urandom":        "ok",
-		"socket pair":              "ok",
+		"socket pair":              "refused",
 		"tcp connect":              "refused",
 		"udp socket":               "refused",
 		"unix socket":              "refused",
@@ -105,6 +93,10 @@ func TestConfineSelf(t *testing.T) {
 		"a thread":                 "ok",
 		"seal":                     "ok",
 		"read the cache, sealed":   "ok",
+		"tkill, sealed":            "refused",
+	}
+	for k, v := range filterOnlyWant {
+		want[k] = v
 	}
 	if selfDeniesTkill() {
 		want["tkill"] = "refused"
@@ -140,6 +132,59 @@ func TestConfineSelf(t *testing.T) {
 	}
 }
 
+// What the filter alone refuses, whatever Landlock does: the rows Landlock's scopes refuse too (from ABI 6) are
+// tried again in a child with the filter only, so that each holds on a kernel without them.
+var filterOnlyWant = map[string]string{
+	"signal the parent":        "refused",
+	"signal every process":     "refused",
+	"signal itself":            "ok",
+	"tgkill itself":            "ok",
+	"ptrace the parent":        "refused",
+	"read the parent's memory": "refused",
+	"pidfd of the parent":      "refused",
+	"exec":                     "refused",
+	"new user namespace":       "refused",
+	"a thread":                 "ok",
+	"fcntl F_SETOWN":           "refused",
+	"limits of the parent":     "refused",
+	"limits of itself":         "ok",
+	"shared memory":            "refused",
+	"setpriority":              "refused",
+	"kernel log":               "refused",
+	"socket pair":              "refused",
+	"udp socket":               "refused",
+}
+
+func TestConfineSelfFilterAlone(t *testing.T) {
+	t.Parallel()
+	got := runConfinedChild(t, selfPlaces{FilterOnly: true})
+	for k, v := range filterOnlyWant {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+}
+
+// runConfinedChild runs this test binary as TestConfineSelf's child at places and returns what each try came to.
+func runConfinedChild(t *testing.T, places selfPlaces) map[string]string {
+	t.Helper()
+	env, _ := json.Marshal(places)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestConfineSelf$", "-test.count=1")
+	cmd.Env = append(os.Environ(), selfEnv+"="+string(env))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the confined child: %v\n%s", err, out)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if k, v, ok := strings.Cut(line, ": "); ok && strings.HasPrefix(k, "try ") {
+			got[strings.TrimPrefix(k, "try ")] = v
+		}
+	}
+	t.Logf("the confined child:\n%s", out)
+	return got
+}
+
 // confinedChild confines itself to its places and prints what each try came to: ok, refused (an access error),
 // or the unexpected error.
 func confinedChild(env string) {
@@ -156,6 +201,11 @@ func confinedChild(env string) {
 		default:
 			println("try " + what + ": " + err.Error())
 		}
+	}
+	if p.FilterOnly {
+		say("filter", installFilter(filterOpts{self: uint32(os.Getpid())}))
+		tryProcesses(say)
+		return
 	}
 	err := ConfineSelf([]string{p.Writable})
 	say("confine", err)
@@ -201,7 +251,6 @@ func confinedChild(env string) {
 		}
 		say(s.name, err)
 	}
-	say("signal the parent", syscall.Kill(os.Getppid(), syscall.SIGURG))
 	secret := filepath.Join(p.Outside, "secret")
 	say("chmod outside", os.Chmod(secret, 0o666))
 	say("chown outside", os.Chown(secret, os.Getuid(), os.Getgid()))
@@ -217,38 +266,19 @@ func confinedChild(env string) {
 	}
 	_, err = os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	say("open /dev/tty", err)
-	say("signal every process", syscall.Kill(-1, 0))
-	say("signal itself", syscall.Kill(os.Getpid(), 0))
-	say("tgkill itself", unix.Tgkill(os.Getpid(), unix.Gettid(), 0))
-	if _, _, e := unix.Syscall(unix.SYS_TKILL, uintptr(unix.Gettid()), 0, 0); e != 0 {
-		say("tkill", e)
-	} else {
-		say("tkill", nil)
-	}
-	say("ptrace the parent", unix.PtraceSeize(os.Getppid()))
-	buf := make([]byte, 8)
-	_, err = unix.ProcessVMReadv(os.Getppid(), []unix.Iovec{{Base: &buf[0], Len: 8}}, []unix.RemoteIovec{{Base: 0x400000, Len: 8}}, 0)
-	say("read the parent's memory", err)
-	pidfd, err := unix.PidfdOpen(os.Getppid(), 0)
-	if err == nil {
-		unix.Close(pidfd)
-	}
-	say("pidfd of the parent", err)
-	say("exec", syscall.Exec("/bin/true", []string{"true"}, nil))
-	say("new user namespace", unix.Unshare(unix.CLONE_NEWUSER))
-	started := make(chan struct{})
-	go func() { // a new thread, through clone (and, with cgo, pthread_create falling back from clone3)
-		runtime.LockOSThread()
-		close(started)
-	}()
-	<-started
-	say("a thread", nil)
+	tryProcesses(say)
 	err = SealSelf([]string{p.Writable})
 	say("seal", err)
 	if err == nil {
 		_, err = os.ReadFile(filepath.Join(p.Writable, "kept"))
 		say("read the cache, sealed", err)
 		say("write the cache, sealed", os.WriteFile(filepath.Join(p.Writable, "after"), nil, 0o600))
+		_, _, e := unix.Syscall(unix.SYS_TKILL, uintptr(unix.Gettid()), 0, 0)
+		if e != 0 {
+			say("tkill, sealed", e)
+		} else {
+			say("tkill, sealed", nil)
+		}
 	}
 	// Capabilities belong to threads: each of several, some started after the confinement, holds none.
 	held := make(chan bool)
@@ -271,4 +301,56 @@ func confinedChild(env string) {
 	} else {
 		println("try capabilities, 4 threads: none")
 	}
+}
+
+// tryProcesses tries what reaches other processes, or the kernel, past the filter.
+func tryProcesses(say func(string, error)) {
+	say("signal the parent", syscall.Kill(os.Getppid(), syscall.SIGURG))
+	say("signal every process", syscall.Kill(-1, 0))
+	say("signal itself", syscall.Kill(os.Getpid(), 0))
+	say("tgkill itself", unix.Tgkill(os.Getpid(), unix.Gettid(), 0))
+	if _, _, e := unix.Syscall(unix.SYS_TKILL, uintptr(unix.Gettid()), 0, 0); e != 0 {
+		say("tkill", e)
+	} else {
+		say("tkill", nil)
+	}
+	say("ptrace the parent", unix.PtraceSeize(os.Getppid()))
+	buf := make([]byte, 8)
+	_, err := unix.ProcessVMReadv(os.Getppid(), []unix.Iovec{{Base: &buf[0], Len: 8}}, []unix.RemoteIovec{{Base: 0x400000, Len: 8}}, 0)
+	say("read the parent's memory", err)
+	pidfd, err := unix.PidfdOpen(os.Getppid(), 0)
+	if err == nil {
+		unix.Close(pidfd)
+	}
+	say("pidfd of the parent", err)
+	say("exec", syscall.Exec("/bin/true", []string{"true"}, nil))
+	say("new user namespace", unix.Unshare(unix.CLONE_NEWUSER))
+	started := make(chan struct{})
+	go func() { // a new thread, through clone (and, with cgo, pthread_create falling back from clone3)
+		runtime.LockOSThread()
+		close(started)
+	}()
+	<-started
+	say("a thread", nil)
+	_, err = unix.FcntlInt(uintptr(1), unix.F_SETOWN, os.Getppid())
+	say("fcntl F_SETOWN", err)
+	var lim unix.Rlimit
+	say("limits of the parent", unix.Prlimit(os.Getppid(), unix.RLIMIT_CPU, nil, &lim))
+	say("limits of itself", unix.Prlimit(0, unix.RLIMIT_CPU, nil, &lim))
+	_, err = unix.SysvShmGet(unix.IPC_PRIVATE, 4096, unix.IPC_CREAT|0o600)
+	say("shared memory", err)
+	say("setpriority", unix.Setpriority(unix.PRIO_PROCESS, 0, 0))
+	_, err = unix.Klogctl(10, nil) // SYSLOG_ACTION_SIZE_BUFFER
+	say("kernel log", err)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_DGRAM, 0)
+	if err == nil {
+		unix.Close(fds[0])
+		unix.Close(fds[1])
+	}
+	say("socket pair", err)
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM, 0)
+	if err == nil {
+		unix.Close(fd)
+	}
+	say("udp socket", err)
 }
